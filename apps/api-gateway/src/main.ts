@@ -1,0 +1,5 @@
+import './instrument';
+import { runMain } from '@mapi/platform';
+import { bootstrapGateway } from '@mapi/gateway-feature';
+
+runMain('api-gateway', bootstrapGateway);

@@ -1,0 +1,5 @@
+import './instrument';
+import { runMain } from '@mapi/platform';
+import { bootstrapChatsService } from '@mapi/chats-feature';
+
+runMain('chats', bootstrapChatsService);

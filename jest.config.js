@@ -1,0 +1,35 @@
+// One Jest run, three tiers: unit (*.spec.ts, beside the code), integration (*.int-spec.ts, real
+// Postgres/Redis/NATS) and end-to-end (test/e2e/*.e2e-spec.ts, HTTP against started processes).
+const swc = [
+  '@swc/jest',
+  {
+    swcrc: false,
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    },
+    module: { type: 'commonjs' },
+  },
+];
+const shared = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: {
+    '^@mapi/platform/telemetry$': '<rootDir>/libs/platform/src/telemetry/telemetry.ts',
+    '^@mapi/(.*)$': '<rootDir>/libs/$1/src/index.ts',
+  },
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+};
+
+module.exports = {
+  maxWorkers: 2,
+  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,bench,test}/**/*.spec.ts'] },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'], testTimeout: 60_000 },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], testTimeout: 120_000 },
+  ],
+};

@@ -1,0 +1,65 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ListChatMessagesRpc } from '@mapi/contracts';
+import { createPrismaClient, type PrismaClient } from '@mapi/db';
+import {
+  NatsRpcServer,
+  PinoNestLogger,
+  connectNats,
+  createLogger,
+  loadConfig,
+  natsIndicator,
+  onShutdownSignal,
+  postgresIndicator,
+  startHealthServer,
+} from '@mapi/platform';
+import { ChatsController } from './chats.controller';
+import { MessageRepository } from './messages/message-repository';
+import { ListChatMessages } from './usecases/list-chat-messages/list-chat-messages.usecase';
+
+export const CHATS_CONTRACTS = [ListChatMessagesRpc];
+
+@Module({})
+class ChatsModule {
+  static forRoot(prisma: PrismaClient): DynamicModule {
+    return {
+      module: ChatsModule,
+      controllers: [ChatsController],
+      providers: [{ provide: ListChatMessages, useFactory: () => new ListChatMessages(new MessageRepository(prisma)) }],
+    };
+  }
+}
+
+/** Starts the chats service: answers its NATS subjects in the `chats` queue group; health on HEALTH_PORT. */
+export async function bootstrapChatsService(): Promise<void> {
+  const config = loadConfig(['app', 'database', 'nats', 'health', 'telemetry']);
+  const logger = createLogger('chats', config.telemetry.LOG_LEVEL);
+  const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
+  const nc = await connectNats(config.nats.NATS_URL, 'chats');
+  const server = new NatsRpcServer({
+    nc,
+    namespace: config.app.NAMESPACE,
+    contracts: CHATS_CONTRACTS,
+    logger,
+    validateReplies: config.app.NODE_ENV === 'test',
+  });
+  const app = await NestFactory.createMicroservice(ChatsModule.forRoot(prisma), { strategy: server, logger: new PinoNestLogger(logger) });
+  await app.listen();
+  let shuttingDown = false;
+  const health = await startHealthServer({
+    host: config.health.HEALTH_HOST,
+    port: config.health.HEALTH_PORT,
+    indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
+    isShuttingDown: () => shuttingDown,
+  });
+  const address = health.address();
+  logger.info({ health_port: typeof address === 'object' && address ? address.port : null }, 'chats service ready');
+
+  onShutdownSignal(logger, async () => {
+    shuttingDown = true;
+    await app.close(); // unsubscribes, waits for requests under way
+    await nc.drain().catch(() => undefined);
+    await prisma.$disconnect();
+    health.close();
+  });
+}

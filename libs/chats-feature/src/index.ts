@@ -1,0 +1,4 @@
+export * from './bootstrap';
+export * from './messages/map-message';
+export * from './messages/message-repository';
+export * from './usecases/list-chat-messages/list-chat-messages.usecase';

@@ -1,0 +1,24 @@
+/** Catalogue of event (webhook integration) names, from the wider public API (wider-api.md). */
+export const EVENT_NAMES = [
+  'chat.created',
+  'chat.notification.created',
+  'message.created',
+  'message.updated',
+  'message.deleted',
+  'message.ack.updated',
+  'message.ticket.attached',
+  'message.flagged',
+  'message.unflagged',
+  'reaction.created',
+  'reaction.updated',
+  'ticket.created',
+  'ticket.updated',
+  'ticket.deleted',
+  'org.phone.updated',
+  'org.phone.connected',
+  'org.phone.disconnected',
+  'org.phone.qr',
+  'note.created',
+  'chat.custom_properties.updated',
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];

@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import type { RpcContract } from '../rpc/define-rpc';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * An HTTP route of the public API and the RPC that serves it. The gateway validates params, query
+ * and body with these schemas, resolves the phone as `phone` says, and forwards
+ * `{ ctx, params, query, body }` to `rpc`. The OpenAPI document is generated from the same objects.
+ */
+export interface RouteContract {
+  operationId: string;
+  method: HttpMethod;
+  /** Path under /v1 with `{name}` parameters, as in the spec. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** How `x-phone` is treated: ignored, optional (narrows to that phone) or required. */
+  phone: 'none' | 'optional' | 'required';
+  rpc: RpcContract;
+  successStatus: number;
+  /** Response body schema; undefined when the success answer has no content. */
+  response?: z.ZodType;
+}
+
+export function defineRoute(route: RouteContract): RouteContract {
+  return route;
+}
+
+/** `/chats/{chat_id}/messages` → `/chats/:chat_id/messages` for the HTTP router. */
+export function toRouterPath(path: string): string {
+  return path.replace(/\{([a-zA-Z_]+)\}/g, ':$1');
+}

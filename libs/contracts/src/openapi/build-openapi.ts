@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { ErrorEnvelopeSchema } from '../errors/error-codes';
+import type { RouteContract } from '../http/define-route';
+
+type JsonSchema = Record<string, unknown>;
+
+const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  return rest;
+};
+
+function parametersOf(route: RouteContract): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  const add = (where: 'path' | 'query', obj?: z.ZodObject) => {
+    if (!obj) return;
+    const json = toSchema(obj, 'output') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, schema] of Object.entries(json.properties ?? {})) {
+      out.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name) && !('default' in schema), schema });
+    }
+  };
+  add('path', route.params);
+  add('query', route.query);
+  if (route.phone !== 'none') {
+    out.push({
+      name: 'x-phone',
+      in: 'header',
+      required: route.phone === 'required',
+      description: 'Phone digits (country code + number) or phone_id. A phone outside the token scope gives 401.',
+      schema: { type: 'string', minLength: 1 },
+    });
+  }
+  return out;
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+/** OpenAPI 3.1 document generated from the route contracts (served at GET /v1/openapi.json). */
+export function buildOpenApi(routes: readonly RouteContract[], options: { serverUrl: string; version: string }): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const operation: Record<string, unknown> = {
+      operationId: route.operationId,
+      tags: [route.tag],
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      parameters: parametersOf(route),
+      responses: {
+        [String(route.successStatus)]: route.response
+          ? { description: 'Success', content: { 'application/json': { schema: toSchema(route.response, 'output') } } }
+          : { description: 'Success, no content' },
+        ...(route.phone !== 'none' ? { '400': errorResponse('ERROR: the phone is disconnected or unreachable') } : {}),
+        '401': errorResponse('UNAUTHORIZED_ERROR: invalid token, or a phone outside the token scope'),
+        '422': errorResponse('VALIDATION_ERROR'),
+        '429': errorResponse('RATE_LIMIT_ERROR'),
+        '500': errorResponse('UNKNOWN_ERROR'),
+      },
+    };
+    if (route.body) {
+      operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } };
+    }
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Messaging Automation API', version: options.version },
+    servers: [{ url: options.serverUrl }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { Error: toSchema(ErrorEnvelopeSchema, 'output') },
+    },
+  };
+}

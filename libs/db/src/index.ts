@@ -1,0 +1,2 @@
+export * from './prisma-client';
+export * from './migrate/migrate';

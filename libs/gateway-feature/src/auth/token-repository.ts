@@ -1,0 +1,36 @@
+import type { PrismaClient } from '@mapi/db';
+import { PAID_PLANS, type Principal } from './principal';
+
+/**
+ * Token lookups. The only query of the gateway not scoped by organization: a token hash is what
+ * tells the organization in the first place.
+ */
+export class TokenRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** The principal of a usable token: known, not revoked, of an organization with an active paid plan. */
+  async findUsableByHash(tokenHash: string): Promise<Principal | null> {
+    const row = await this.prisma.apiToken.findUnique({
+      where: { token_hash: tokenHash },
+      select: {
+        id: true,
+        org_id: true,
+        phone_scoped: true,
+        phone_ids: true,
+        revoked_at: true,
+        organization: { select: { plan: true, plan_active: true, rate_limit_per_second: true } },
+      },
+    });
+    if (!row || row.revoked_at || !row.organization.plan_active || !PAID_PLANS.has(row.organization.plan)) return null;
+    return {
+      token_id: row.id,
+      org_id: row.org_id,
+      phone_scope: row.phone_scoped ? row.phone_ids : null,
+      rate_limit_per_second: row.organization.rate_limit_per_second,
+    };
+  }
+
+  async touch(tokenId: string): Promise<void> {
+    await this.prisma.apiToken.update({ where: { id: tokenId }, data: { last_used_at: new Date() } });
+  }
+}

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { Errors, ServiceError } from '@mapi/contracts';
+import type { Logger } from '@mapi/platform';
+
+interface FrameworkError {
+  statusCode?: number;
+  status?: number;
+  code?: string;
+  message?: string;
+  getStatus?: () => number;
+}
+
+/**
+ * Any failure → the envelope. Framework errors (unknown route, body too large, malformed JSON,
+ * unsupported content type) get their own codes; anything unexpected is a 500 UNKNOWN_ERROR whose
+ * id is logged with the error. No stack trace or internal message leaves the service.
+ */
+export function toServiceError(error: unknown, logger: Logger): ServiceError {
+  if (error instanceof ServiceError) return error;
+  const e = (error ?? {}) as FrameworkError;
+  const status = e.getStatus?.() ?? e.statusCode ?? e.status;
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
+    return new ServiceError('PAYLOAD_TOO_LARGE_ERROR', 413, 'Request body is too large');
+  }
+  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
+    return new ServiceError('UNSUPPORTED_MEDIA_TYPE_ERROR', 415, 'Unsupported Content-Type: send application/json');
+  }
+  if (e.code?.startsWith('FST_ERR_CTP_') || e.code === 'MALFORMED_JSON') {
+    return Errors.validation({ body: { message: 'Request body is not valid JSON' } }, 'Malformed JSON body');
+  }
+  if (status === 404) return Errors.notFound('Route not found');
+  const errorId = randomUUID();
+  logger.error({ err: error, error_id: errorId }, 'unhandled error');
+  return Errors.unknown(errorId);
+}

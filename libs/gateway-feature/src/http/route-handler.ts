@@ -1,0 +1,75 @@
+import type { RouteContract, RequestContext } from '@mapi/contracts';
+import type { Logger, NatsRpcClient } from '@mapi/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Authenticator } from '../auth/authenticator';
+import type { Principal } from '../auth/principal';
+import type { PhoneResolver } from '../phones/phone-resolver';
+import type { RateLimiter } from '../rate-limit/rate-limiter';
+import { Errors } from '@mapi/contracts';
+import { toServiceError } from './error-mapping';
+import { parseInput } from './parse-input';
+
+export interface RouteHandlerDeps {
+  auth: Authenticator;
+  phones: PhoneResolver;
+  rateLimiter: RateLimiter;
+  rpc: NatsRpcClient;
+  logger: Logger;
+  defaultRatePerSecond: number;
+  routeRates: Record<string, number>;
+}
+
+const header = (req: FastifyRequest, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/**
+ * The gateway's pipeline for one contract route: authenticate, rate-limit, validate, resolve the
+ * phone, then forward `{ctx, params, query, body}` over NATS and pass the service's JSON through.
+ */
+export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps) {
+  const routeKey = `${route.method} ${route.path}`;
+  const routeRate = deps.routeRates[routeKey];
+
+  const applyRateLimit = async (principal: Principal, reply: FastifyReply) => {
+    const limit = routeRate ?? principal.rate_limit_per_second ?? deps.defaultRatePerSecond;
+    let decision;
+    try {
+      decision = await deps.rateLimiter.hit(principal.token_id, routeRate ? routeKey : 'all', limit);
+    } catch (err) {
+      // Fail open: a Redis outage must not take the API down; readiness reports it.
+      deps.logger.warn({ err }, 'rate limiter unavailable; request allowed');
+      reply.header('X-RateLimit-Limit', limit);
+      return;
+    }
+    reply.header('X-RateLimit-Limit', decision.limit);
+    reply.header('X-RateLimit-Remaining', decision.remaining);
+    reply.header('X-RateLimit-Reset', decision.reset);
+    if (!decision.allowed) {
+      reply.header('Retry-After', Math.max(1, decision.reset - Math.floor(Date.now() / 1000)));
+      throw Errors.rateLimited(limit);
+    }
+  };
+
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    try {
+      const principal = await deps.auth.authenticate(header(req, 'authorization'));
+      reply.header('x-service-org-id', principal.org_id);
+      await applyRateLimit(principal, reply);
+      const params = parseInput(route.params, req.params, 'params');
+      const query = parseInput(route.query, req.query, 'query');
+      const body = parseInput(route.body, req.body, 'body');
+      const phone = route.phone === 'none' ? null : await deps.phones.resolve(principal, header(req, 'x-phone'), route.phone === 'required');
+      if (phone) reply.header('x-service-phone-id', phone.phone_id);
+      const ctx: RequestContext = { org_id: principal.org_id, token_id: principal.token_id, phone_scope: principal.phone_scope, phone };
+      const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body }, { requestId: String(req.id) });
+      reply.status(route.successStatus);
+      if (!route.response) return reply.send();
+      return reply.type('application/json; charset=utf-8').send(raw);
+    } catch (error) {
+      const serviceError = toServiceError(error, deps.logger);
+      return reply.status(serviceError.status).type('application/json; charset=utf-8').send(serviceError.toEnvelope());
+    }
+  };
+}

@@ -1,0 +1,50 @@
+import { ROUTES, buildOpenApi, toRouterPath } from '@mapi/contracts';
+import { checkReadiness, type HealthIndicator } from '@mapi/platform';
+import { trace } from '@opentelemetry/api';
+import type { FastifyInstance } from 'fastify';
+import { REFERENCE_PAGE } from '../openapi/reference-page';
+import { registerJsonBodyParser } from './json-body-parser';
+import { createRouteHandler, type RouteHandlerDeps } from './route-handler';
+
+export const API_PREFIX = '/v1';
+
+export interface RegistrarOptions extends RouteHandlerDeps {
+  indicators: readonly HealthIndicator[];
+  publicBaseUrl: string;
+  version: string;
+  isShuttingDown: () => boolean;
+}
+
+/** Puts every contract route, the OpenAPI document, the reference page and the health checks on Fastify. */
+export function registerGatewayRoutes(fastify: FastifyInstance, options: RegistrarOptions): void {
+  registerJsonBodyParser(fastify);
+
+  fastify.addHook('onRequest', async (req, reply) => {
+    const span = trace.getActiveSpan();
+    if (span) reply.header('x-service-trace-id', span.spanContext().traceId);
+    (req as { startedAt?: number }).startedAt = performance.now();
+  });
+  fastify.addHook('onResponse', async (req, reply) => {
+    if (req.url.startsWith('/health')) return;
+    const started = (req as { startedAt?: number }).startedAt ?? performance.now();
+    options.logger.info(
+      { method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(performance.now() - started), org_id: reply.getHeader('x-service-org-id') },
+      'request',
+    );
+  });
+
+  for (const route of ROUTES) {
+    fastify.route({ method: route.method, url: API_PREFIX + toRouterPath(route.path), handler: createRouteHandler(route, options) });
+  }
+
+  const openapi = JSON.stringify(buildOpenApi(ROUTES, { serverUrl: options.publicBaseUrl + API_PREFIX, version: options.version }));
+  fastify.get(`${API_PREFIX}/openapi.json`, async (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+  fastify.get(`${API_PREFIX}/docs`, async (_req, reply) => reply.type('text/html; charset=utf-8').send(REFERENCE_PAGE));
+
+  fastify.get('/health/live', async () => ({ status: 'ok' }));
+  fastify.get('/health/ready', async (_req, reply) => {
+    if (options.isShuttingDown()) return reply.status(503).send({ status: 'error', checks: {}, shutting_down: true });
+    const report = await checkReadiness(options.indicators);
+    return reply.status(report.status === 'ok' ? 200 : 503).send(report);
+  });
+}

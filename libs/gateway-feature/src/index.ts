@@ -1,0 +1,3 @@
+export * from './bootstrap';
+export * from './auth/ttl-cache';
+export * from './rate-limit/rate-limiter';

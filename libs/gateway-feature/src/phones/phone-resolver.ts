@@ -1,0 +1,43 @@
+import { Errors, parsePhoneRef } from '@mapi/contracts';
+import { TtlCache } from '../auth/ttl-cache';
+import type { Principal } from '../auth/principal';
+import type { PhoneRepository, ResolvedPhone } from './phone-repository';
+
+/**
+ * `x-phone` → a phone of the caller's organization within the token's scope. Malformed values are
+ * a 422; a phone that is unknown, deleted, of another organization or outside the token's scope is
+ * a 401 (spec part 5), worded the same in every case so nothing leaks about other organizations.
+ */
+export class PhoneResolver {
+  private readonly cache: TtlCache<ResolvedPhone | null>;
+
+  constructor(
+    private readonly phones: PhoneRepository,
+    ttlMs: number,
+  ) {
+    this.cache = new TtlCache(ttlMs);
+  }
+
+  async resolve(principal: Principal, header: string | undefined, required: boolean): Promise<ResolvedPhone | null> {
+    if (header === undefined || (header.trim() === '' && !required)) {
+      if (required) throw Errors.validation({ 'x-phone': { message: 'x-phone header is required', value: null } });
+      return null;
+    }
+    const ref = parsePhoneRef(header);
+    if (!ref) {
+      throw Errors.validation({
+        'x-phone': { message: 'x-phone must be phone digits (country code + number) or a phone_id of the form phone-<id>', value: header },
+      });
+    }
+    const key = `${principal.org_id}|${header.trim()}`;
+    let phone = this.cache.get(key);
+    if (phone === undefined) {
+      phone = await this.phones.findByRef(principal.org_id, ref);
+      this.cache.set(key, phone);
+    }
+    if (!phone || (principal.phone_scope && !principal.phone_scope.includes(phone.phone_id))) {
+      throw Errors.unauthorized(`Phone ${header.trim()} is not accessible with this token`);
+    }
+    return phone;
+  }
+}

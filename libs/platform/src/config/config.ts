@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Configuration groups, validated once at boot from the environment. Each app composes the groups
+ * it needs with `loadConfig`; a bad value stops the process with a message naming the variable.
+ */
+const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+
+export const ConfigGroups = {
+  app: z.object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    /** Prefix of NATS subjects and Redis keys, so several deployments (or test runs) can share servers. */
+    NAMESPACE: z.string().regex(/^[a-z0-9][a-z0-9-]*$/).default('mapi'),
+  }),
+  database: z.object({
+    DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/mapi'),
+    DATABASE_POOL_SIZE: int(10),
+  }),
+  redis: z.object({ REDIS_URL: z.string().url().default('redis://127.0.0.1:6379') }),
+  nats: z.object({
+    NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+    RPC_TIMEOUT_MS: int(10_000),
+  }),
+  http: z.object({
+    HOST: z.string().default('0.0.0.0'),
+    PORT: int(8080),
+    BODY_LIMIT_BYTES: int(10 * 1024 * 1024),
+    PUBLIC_BASE_URL: z.string().url().optional(),
+  }),
+  health: z.object({ HEALTH_PORT: int(0), HEALTH_HOST: z.string().default('0.0.0.0') }),
+  rateLimit: z.object({
+    RATE_LIMIT_PER_SECOND: int(100),
+    /** JSON map of route (`METHOD /path` as in the spec) to requests per second, counted apart. */
+    RATE_LIMIT_ROUTES: z
+      .string()
+      .default('{}')
+      .transform((s, ctx) => {
+        try {
+          return z.record(z.string(), z.number().int().positive()).parse(JSON.parse(s));
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON object of route to positive integer' });
+          return z.NEVER;
+        }
+      }),
+  }),
+  auth: z.object({ AUTH_CACHE_TTL_MS: int(5_000) }),
+  telemetry: z.object({
+    OTEL_SERVICE_NAME: z.string().optional(),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  }),
+} as const;
+
+type Groups = typeof ConfigGroups;
+export type ConfigOf<K extends keyof Groups> = { [G in K]: z.infer<Groups[G]> };
+
+export class ConfigError extends Error {}
+
+export function loadConfig<K extends keyof Groups>(groups: readonly K[], env: NodeJS.ProcessEnv = process.env): ConfigOf<K> {
+  const out = {} as ConfigOf<K>;
+  const problems: string[] = [];
+  for (const group of groups) {
+    const result = ConfigGroups[group].safeParse(env);
+    if (result.success) (out as Record<string, unknown>)[group] = result.data;
+    else for (const issue of result.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`);
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return out;
+}

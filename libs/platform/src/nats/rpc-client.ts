@@ -1,0 +1,113 @@
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { ServiceError, Errors, ErrorEnvelopeSchema, type RpcContract } from '@mapi/contracts';
+import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { namespaced } from './connection';
+import { RpcHeader, joinChunks } from './rpc-codec';
+import { injectTraceContext } from './trace-headers';
+
+interface Pending {
+  chunks: Uint8Array[];
+  received: number;
+  total: number;
+  status: string;
+  resolve: (body: Buffer) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface RpcCallOptions {
+  timeoutMs?: number;
+  requestId?: string;
+}
+
+/**
+ * Request/reply over NATS with one muxed inbox subscription, chunked replies, a timeout, and the
+ * trace context in the headers. A service's ServiceError comes back as a ServiceError.
+ */
+export class NatsRpcClient {
+  private readonly inbox = createInbox();
+  private readonly pending = new Map<string, Pending>();
+  private readonly sub: Subscription;
+  private seq = 0;
+  private readonly tracer = trace.getTracer('mapi-rpc');
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly namespace: string,
+    private readonly defaultTimeoutMs: number,
+  ) {
+    this.sub = nc.subscribe(`${this.inbox}.*`, { callback: (err, msg) => !err && this.onReply(msg) });
+  }
+
+  /** Calls and returns the raw JSON bytes of the reply, for passing through without re-parsing. */
+  async callRaw(contract: RpcContract, payload: unknown, options: RpcCallOptions = {}): Promise<Buffer> {
+    const subject = namespaced(this.namespace, contract.subject);
+    return this.tracer.startActiveSpan(`rpc ${contract.subject}`, { kind: SpanKind.CLIENT }, async (span) => {
+      try {
+        return await this.send(subject, contract.subject, payload, options);
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  async call<T>(contract: RpcContract, payload: unknown, options: RpcCallOptions = {}): Promise<T> {
+    return JSON.parse((await this.callRaw(contract, payload, options)).toString('utf8')) as T;
+  }
+
+  private send(subject: string, name: string, payload: unknown, options: RpcCallOptions): Promise<Buffer> {
+    const token = (++this.seq).toString(36);
+    const hdrs = natsHeaders();
+    injectTraceContext(hdrs, context.active());
+    if (options.requestId) hdrs.set(RpcHeader.requestId, options.requestId);
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    return new Promise<Buffer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(token);
+        reject(Errors.timeout(`The ${name.split('.')[0]} service did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(token, { chunks: [], received: 0, total: 1, status: 'ok', resolve, reject, timer });
+      try {
+        this.nc.publish(subject, Buffer.from(JSON.stringify(payload)), { reply: `${this.inbox}.${token}`, headers: hdrs });
+      } catch (error) {
+        clearTimeout(timer);
+        this.pending.delete(token);
+        reject(Errors.unavailable(`Message bus unavailable: ${(error as Error).message}`));
+      }
+    });
+  }
+
+  private onReply(msg: Msg): void {
+    const token = msg.subject.slice(this.inbox.length + 1);
+    const p = this.pending.get(token);
+    if (!p) return;
+    if (msg.headers?.code === 503) {
+      return this.settle(token, p, Errors.unavailable('No instance of the service is available'));
+    }
+    const index = Number(msg.headers?.get(RpcHeader.chunk) || 0);
+    p.total = Number(msg.headers?.get(RpcHeader.chunks) || 1);
+    p.status = msg.headers?.get(RpcHeader.status) || 'ok';
+    if (p.chunks[index] === undefined) p.received++;
+    p.chunks[index] = msg.data;
+    if (p.received < p.total) return;
+    const body = joinChunks(p.chunks);
+    if (p.status === 'ok') return this.settle(token, p, undefined, body);
+    const envelope = ErrorEnvelopeSchema.safeParse(JSON.parse(body.toString('utf8')));
+    this.settle(token, p, envelope.success ? ServiceError.fromEnvelope(envelope.data) : Errors.unavailable('Malformed error reply'));
+  }
+
+  private settle(token: string, p: Pending, error?: Error, body?: Buffer): void {
+    clearTimeout(p.timer);
+    this.pending.delete(token);
+    if (error) p.reject(error);
+    else p.resolve(body as Buffer);
+  }
+
+  async close(): Promise<void> {
+    this.sub.unsubscribe();
+    for (const [token, p] of this.pending) this.settle(token, p, Errors.unavailable('Client closed'));
+  }
+}

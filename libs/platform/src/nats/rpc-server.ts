@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
+import { Errors, ServiceError, issuesToFields, type RpcContract } from '@mapi/contracts';
+import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { lastValueFrom } from 'rxjs';
+import { z } from 'zod';
+import type { Logger } from 'pino';
+import { namespaced } from './connection';
+import { RpcHeader, splitIntoChunks } from './rpc-codec';
+import { extractTraceContext } from './trace-headers';
+
+export interface NatsRpcServerOptions {
+  nc: NatsConnection;
+  namespace: string;
+  /** The contracts this service answers; each must have a @MessagePattern(contract.subject) handler. */
+  contracts: readonly RpcContract[];
+  logger: Logger;
+  /** Check replies against the contract too (on in tests, off in production for speed). */
+  validateReplies?: boolean;
+}
+
+/**
+ * Nest microservice transport: subscribes each contract's subject in the service's queue group
+ * (replicas share the load), validates what it receives against the contract, runs the handler in
+ * the caller's trace, and replies in chunks when the answer exceeds the server's max payload.
+ */
+export class NatsRpcServer extends Server implements CustomTransportStrategy {
+  private readonly subs: Subscription[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly tracer = trace.getTracer('mapi-rpc');
+
+  constructor(private readonly options: NatsRpcServerOptions) {
+    super();
+  }
+
+  listen(callback: (...args: unknown[]) => void): void {
+    try {
+      for (const contract of this.options.contracts) {
+        const handler = this.messageHandlers.get(contract.subject);
+        if (!handler) throw new Error(`No @MessagePattern handler for ${contract.subject}`);
+        const subject = namespaced(this.options.namespace, contract.subject);
+        this.subs.push(
+          this.options.nc.subscribe(subject, {
+            queue: `${this.options.namespace}.${contract.service}`,
+            callback: (err, msg) => {
+              if (err) return this.options.logger.error({ err }, 'subscription error');
+              const work = this.handle(contract, msg).finally(() => this.inFlight.delete(work));
+              this.inFlight.add(work);
+            },
+          }),
+        );
+      }
+      callback();
+    } catch (error) {
+      callback(error);
+    }
+  }
+
+  private async handle(contract: RpcContract, msg: Msg): Promise<void> {
+    const parent = extractTraceContext(msg.headers);
+    const requestId = msg.headers?.get(RpcHeader.requestId) || undefined;
+    await context.with(parent, () =>
+      this.tracer.startActiveSpan(`rpc ${contract.subject}`, { kind: SpanKind.SERVER }, async (span) => {
+        try {
+          const reply = await this.invoke(contract, msg);
+          this.reply(msg, 'ok', Buffer.from(JSON.stringify(reply)));
+        } catch (error) {
+          const serviceError = this.toServiceError(error, contract, requestId);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: serviceError.message });
+          this.reply(msg, 'error', Buffer.from(JSON.stringify(serviceError.toEnvelope())));
+        } finally {
+          span.end();
+        }
+      }),
+    );
+  }
+
+  private async invoke(contract: RpcContract, msg: Msg): Promise<unknown> {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(Buffer.from(msg.data).toString('utf8'));
+    } catch {
+      throw Errors.validation({ body: { message: 'Request is not valid JSON' } }, 'Malformed request');
+    }
+    const parsed = contract.request.safeParse(raw);
+    if (!parsed.success) throw this.validationError(parsed.error, raw);
+    const handler = this.messageHandlers.get(contract.subject)!;
+    const result = await lastValueFrom(this.transformToObservable(await handler(parsed.data)));
+    if (this.options.validateReplies) {
+      const check = contract.response.safeParse(result);
+      if (!check.success) throw new Error(`Reply of ${contract.subject} breaks its contract: ${check.error.message}`);
+    }
+    return result;
+  }
+
+  /** Maps issues on `{ctx, params, query, body}` to the envelope's field keys. */
+  private validationError(error: z.ZodError, raw: unknown): ServiceError {
+    const fields = {};
+    for (const location of ['params', 'query', 'body', 'ctx'] as const) {
+      const issues = error.issues
+        .filter((i) => i.path[0] === location)
+        .map((i) => ({ ...i, path: i.path.slice(1) }));
+      if (!issues.length) continue;
+      const part = raw && typeof raw === 'object' ? (raw as Record<string, unknown>)[location] : undefined;
+      Object.assign(fields, issuesToFields(location === 'body' ? 'body' : location === 'ctx' ? 'headers' : location, issues, part));
+    }
+    return Errors.validation(fields);
+  }
+
+  private toServiceError(error: unknown, contract: RpcContract, requestId?: string): ServiceError {
+    if (error instanceof ServiceError) return error;
+    const errorId = randomUUID();
+    this.options.logger.error({ err: error, error_id: errorId, subject: contract.subject, request_id: requestId }, 'unhandled error');
+    return Errors.unknown(errorId);
+  }
+
+  private reply(msg: Msg, status: 'ok' | 'error', body: Uint8Array): void {
+    if (!msg.reply) return;
+    const chunks = splitIntoChunks(body, this.options.nc.info?.max_payload ?? 1024 * 1024);
+    chunks.forEach((chunk, index) => {
+      const h = natsHeaders();
+      h.set(RpcHeader.status, status);
+      h.set(RpcHeader.chunk, String(index));
+      h.set(RpcHeader.chunks, String(chunks.length));
+      this.options.nc.publish(msg.reply!, chunk, { headers: h });
+    });
+  }
+
+  /** Stops taking requests, then waits for the ones under way (graceful shutdown). */
+  async close(): Promise<void> {
+    for (const sub of this.subs) sub.unsubscribe();
+    await Promise.allSettled([...this.inFlight]);
+    await this.options.nc.flush().catch(() => undefined);
+  }
+
+  on(): void {
+    throw new Error('NatsRpcServer has no events');
+  }
+
+  unwrap<T>(): T {
+    return this.options.nc as T;
+  }
+}

@@ -1,0 +1,49 @@
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+
+let sdk: NodeSDK | undefined;
+
+/** A processor that keeps nothing: spans still get real trace ids (for logs and headers) without an exporter. */
+class DiscardingSpanProcessor implements SpanProcessor {
+  onStart(): void {}
+  onEnd(): void {}
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/**
+ * Starts the OpenTelemetry NodeSDK. Must run before any instrumented module (http, pg, ioredis) is
+ * imported: each app's main.ts imports its `instrument.ts` first. OTLP/HTTP export only when
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set.
+ */
+export function startTelemetry(serviceName: string): void {
+  if (sdk) return;
+  const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const processor: SpanProcessor = endpoint
+    ? new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))
+    : new DiscardingSpanProcessor();
+  sdk = new NodeSDK({
+    resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? serviceName }),
+    spanProcessors: [processor],
+    instrumentations: [
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => (req.url ?? '').startsWith('/health') }),
+      new PgInstrumentation(),
+      new IORedisInstrumentation(),
+    ],
+  });
+  sdk.start();
+}
+
+export async function stopTelemetry(): Promise<void> {
+  await sdk?.shutdown();
+  sdk = undefined;
+}

@@ -1,0 +1,90 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { PrismaClient, Prisma } from '@mapi/db';
+import { generateApiToken } from '@mapi/platform';
+
+/** Factories for integration and end-to-end tests: each makes real rows and returns what a test needs. */
+
+export async function createOrg(prisma: PrismaClient, overrides: Partial<Prisma.OrganizationCreateInput> = {}) {
+  return prisma.organization.create({ data: { name: `Org ${randomBytes(3).toString('hex')}`, plan: 'pro', ...overrides } });
+}
+
+export async function createToken(prisma: PrismaClient, orgId: string, options: { phoneIds?: string[]; revoked?: boolean } = {}) {
+  const generated = generateApiToken();
+  const row = await prisma.apiToken.create({
+    data: {
+      org_id: orgId,
+      name: 'test token',
+      token_prefix: generated.display_prefix,
+      token_hash: generated.hash,
+      phone_scoped: options.phoneIds !== undefined,
+      phone_ids: options.phoneIds ?? [],
+      revoked_at: options.revoked ? new Date() : null,
+    },
+  });
+  return { id: row.id, token: generated.token };
+}
+
+let phoneSeq = 0;
+export function randomDigits(length = 12): string {
+  let s = String(1 + Math.floor(Math.random() * 9));
+  while (s.length < length) s += String(Math.floor(Math.random() * 10));
+  return s;
+}
+
+export async function createPhone(prisma: PrismaClient, orgId: string, overrides: Partial<Prisma.PhoneUncheckedCreateInput> = {}) {
+  const digits = randomDigits();
+  return prisma.phone.create({
+    data: {
+      phone_id: `phone-${randomBytes(8).toString('hex')}${(phoneSeq++).toString(36)}`,
+      org_id: orgId,
+      org_phone: `${digits}@c.us`,
+      phone_name: 'Test phone',
+      wa_state: 'CONNECTED',
+      is_ready: true,
+      ...overrides,
+    },
+  });
+}
+
+export interface MessageSeed {
+  chatId: string;
+  fromMe?: boolean;
+  body?: string | null;
+  timestamp?: Date;
+  overrides?: Partial<Prisma.MessageUncheckedCreateInput>;
+}
+
+/** A stored message in the shape the chats service reads (spec 2.1 ids and defaults). */
+export function messageRow(org: { id: string }, phone: { phone_id: string; org_phone: string }, seed: MessageSeed): Prisma.MessageUncheckedCreateInput {
+  const fromMe = seed.fromMe ?? false;
+  const uniqueId = `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
+  const body = seed.body === undefined ? `hello ${uniqueId.slice(-4)}` : seed.body;
+  return {
+    org_id: org.id,
+    phone_id: phone.phone_id,
+    chat_id: seed.chatId,
+    message_id: `${fromMe}_${seed.chatId}_${uniqueId}`,
+    unique_id: uniqueId,
+    org_phone: phone.org_phone,
+    sender_phone: fromMe ? phone.org_phone : seed.chatId.endsWith('@g.us') ? `${randomDigits()}@c.us` : seed.chatId,
+    from_me: fromMe,
+    body,
+    message_type: 'chat',
+    timestamp: seed.timestamp ?? new Date(),
+    fts: body ? body.toLowerCase() : null,
+    ...seed.overrides,
+  };
+}
+
+export async function createMessages(
+  prisma: PrismaClient,
+  org: { id: string },
+  phone: { phone_id: string; org_phone: string },
+  seeds: MessageSeed[],
+) {
+  const rows = seeds.map((s) => messageRow(org, phone, s));
+  await prisma.message.createMany({ data: rows });
+  return rows;
+}
+
+export const newUuid = () => randomUUID();

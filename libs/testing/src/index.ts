@@ -1,0 +1,4 @@
+export * from './test-env';
+export * from './test-database';
+export * from './factories';
+export * from './processes';

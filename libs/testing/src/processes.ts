@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** An app started from its built output (apps/<name>/dist/main.js), its log lines collected. */
+export class AppProcess {
+  readonly lines: string[] = [];
+  private exited?: Promise<number | null>;
+
+  private constructor(
+    readonly name: string,
+    readonly child: ChildProcess,
+  ) {
+    const collect = (chunk: Buffer) => this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  static start(app: string, env: Record<string, string>): AppProcess {
+    const child = spawn(process.execPath, [join(ROOT, 'apps', app, 'dist', 'main.js')], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new AppProcess(app, child);
+  }
+
+  /** Waits until `url` answers 200 (readiness), failing with the app's log when it does not. */
+  async waitReady(url: string, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.child.exitCode !== null) throw new Error(`${this.name} exited (${this.child.exitCode}):\n${this.lines.join('\n')}`);
+      try {
+        const res = await fetch(url);
+        if (res.status === 200) return;
+      } catch {
+        /* not listening yet */
+      }
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    throw new Error(`${this.name} not ready at ${url} after ${timeoutMs} ms:\n${this.lines.join('\n')}`);
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited!;
+  }
+
+  kill(): Promise<number | null> {
+    return this.stop('SIGKILL');
+  }
+}
