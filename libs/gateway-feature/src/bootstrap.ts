@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal } from '@mapi/platform';
-import { GatewayRuntime } from './gateway-runtime';
+import { ROUTES, type RouteContract } from '@mapi/contracts';
+import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, type Logger } from '@mapi/platform';
+import { GatewayRuntime, type GatewayConfig } from './gateway-runtime';
 import { EnvelopeExceptionFilter } from './http/envelope-filter';
 import { registerGatewayRoutes } from './http/route-registrar';
 
@@ -11,18 +12,23 @@ class GatewayModule {}
 
 const VERSION = '1.0.0';
 
-/** Starts the API gateway: Fastify on PORT (8080), every route under /v1. */
-export async function bootstrapGateway(): Promise<NestFastifyApplication> {
-  const config = loadConfig(['app', 'database', 'redis', 'nats', 'http', 'rateLimit', 'auth', 'telemetry']);
-  const logger = createLogger('api-gateway', config.telemetry.LOG_LEVEL);
-  const runtime = await GatewayRuntime.open(config, logger);
-  let shuttingDown = false;
+export interface GatewayApp {
+  app: NestFastifyApplication;
+  runtime: GatewayRuntime;
+  /** Readiness answers 503 from now on (set when shutdown starts). */
+  markShuttingDown(): void;
+}
 
+/** Builds the gateway (not yet listening) on an open runtime: every route of `routes` under /v1. */
+export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly RouteContract[] = ROUTES): Promise<GatewayApp> {
+  const { config, logger } = runtime;
+  let shuttingDown = false;
   const adapter = new FastifyAdapter({ bodyLimit: config.http.BODY_LIMIT_BYTES, trustProxy: true, logger: false });
   // bodyParser off: registerJsonBodyParser installs the JSON parser (empty body allowed, 422 on malformed).
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { logger: new PinoNestLogger(logger), bodyParser: false });
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger));
   registerGatewayRoutes(app.getHttpAdapter().getInstance(), {
+    routes,
     auth: runtime.authenticator,
     phones: runtime.phoneResolver,
     rateLimiter: runtime.rateLimiter,
@@ -35,13 +41,26 @@ export async function bootstrapGateway(): Promise<NestFastifyApplication> {
     version: VERSION,
     isShuttingDown: () => shuttingDown,
   });
-  await app.listen(config.http.PORT, config.http.HOST);
+  return { app, runtime, markShuttingDown: () => (shuttingDown = true) };
+}
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  return loadConfig(['app', 'database', 'redis', 'nats', 'http', 'rateLimit', 'auth', 'telemetry'], env);
+}
+
+/** Starts the API gateway: Fastify on PORT (8080), every route under /v1. */
+export async function bootstrapGateway(): Promise<NestFastifyApplication> {
+  const config = loadGatewayConfig();
+  const logger: Logger = createLogger('api-gateway', config.telemetry.LOG_LEVEL);
+  const runtime = await GatewayRuntime.open(config, logger);
+  const gateway = await createGatewayApp(runtime);
+  await gateway.app.listen(config.http.PORT, config.http.HOST);
   logger.info({ port: config.http.PORT }, 'api-gateway listening');
 
   onShutdownSignal(logger, async () => {
-    shuttingDown = true;
-    await app.close(); // stops accepting, lets in-flight requests finish
+    gateway.markShuttingDown();
+    await gateway.app.close(); // stops accepting, lets in-flight requests finish
     await runtime.close();
   });
-  return app;
+  return gateway.app;
 }

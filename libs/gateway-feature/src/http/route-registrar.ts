@@ -1,4 +1,4 @@
-import { ROUTES, buildOpenApi, toRouterPath } from '@mapi/contracts';
+import { buildOpenApi, toRouterPath, type RouteContract } from '@mapi/contracts';
 import { checkReadiness, type HealthIndicator } from '@mapi/platform';
 import { trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +9,7 @@ import { createRouteHandler, type RouteHandlerDeps } from './route-handler';
 export const API_PREFIX = '/v1';
 
 export interface RegistrarOptions extends RouteHandlerDeps {
+  routes: readonly RouteContract[];
   indicators: readonly HealthIndicator[];
   publicBaseUrl: string;
   version: string;
@@ -33,11 +34,11 @@ export function registerGatewayRoutes(fastify: FastifyInstance, options: Registr
     );
   });
 
-  for (const route of ROUTES) {
+  for (const route of options.routes) {
     fastify.route({ method: route.method, url: API_PREFIX + toRouterPath(route.path), handler: createRouteHandler(route, options) });
   }
 
-  const openapi = JSON.stringify(buildOpenApi(ROUTES, { serverUrl: options.publicBaseUrl + API_PREFIX, version: options.version }));
+  const openapi = JSON.stringify(buildOpenApi(options.routes, { serverUrl: options.publicBaseUrl + API_PREFIX, version: options.version }));
   fastify.get(`${API_PREFIX}/openapi.json`, async (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   fastify.get(`${API_PREFIX}/docs`, async (_req, reply) => reply.type('text/html; charset=utf-8').send(REFERENCE_PAGE));
 

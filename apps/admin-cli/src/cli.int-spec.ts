@@ -1,0 +1,112 @@
+import { createPrismaClient, type PrismaClient } from '@mapi/db';
+import { createTestDatabase, type TestDatabase } from '@mapi/testing';
+import { runCli } from './cli';
+
+describe('admin CLI', () => {
+  let db: TestDatabase;
+  let opened: PrismaClient[] = [];
+  let check: PrismaClient;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('admin_cli');
+    check = createPrismaClient({ url: db.url, poolSize: 1 });
+  });
+  afterAll(async () => {
+    await check?.$disconnect();
+    await db?.drop();
+  });
+  afterEach(() => {
+    opened = [];
+  });
+
+  async function run(...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(argv, {
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+      openDatabase: () => {
+        const prisma = createPrismaClient({ url: db.url, poolSize: 1 });
+        opened.push(prisma);
+        return prisma;
+      },
+    });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+  const json = async (...argv: string[]) => {
+    const result = await run(...argv, '--json');
+    expect(result).toMatchObject({ code: 0, err: '' });
+    return JSON.parse(result.out);
+  };
+
+  it('prints help without touching the database', async () => {
+    const help = await run('help');
+    expect(help.code).toBe(0);
+    for (const command of ['org:create', 'org:list', 'token:create', 'token:revoke', 'token:list', 'phone:create', 'seed:demo']) {
+      expect(help.out).toContain(command);
+    }
+    expect(JSON.parse((await run('help', '--json')).out).commands).toHaveLength(7);
+    expect(opened).toHaveLength(0);
+  });
+
+  it.each([
+    [[], 'error: no command given (run "help" for the list)'],
+    [['nope'], 'error: unknown command "nope" (run "help" for the list)'],
+    [['token:create'], 'error: missing --org <organization id>'],
+    [['org:create', '--name', 'X', '--rate-limit', 'fast'], 'error: --rate-limit must be a positive whole number, got "fast"'],
+    [['org:list', '--org', 'x'], "error: Unknown option '--org' (usage: org:list)"],
+    [['token:revoke', '--id'], "error: Option '--id <value>' argument missing (usage: token:revoke --id TOKEN_ID)"],
+    [['org:list', 'extra'], "error: Unexpected argument 'extra' (usage: org:list)"],
+  ])('exits 1 with one line for %j', async (argv, message) => {
+    const result = await run(...argv);
+    expect(result).toEqual({ code: 1, out: '', err: message });
+  });
+
+  it('runs the whole flow and prints a token only when it is created', async () => {
+    const org = await json('org:create', '--name', 'CLI Org', '--plan', 'enterprise', '--rate-limit', '20');
+    expect(org).toMatchObject({ name: 'CLI Org', plan: 'enterprise', plan_active: true, rate_limit_per_second: 20 });
+    const phone = await json('phone:create', '--org', org.id, '--number', '14155550100', '--name', 'Desk');
+    expect(phone).toMatchObject({ org_id: org.id, org_phone: '14155550100@c.us', phone_name: 'Desk' });
+
+    const created = await run('token:create', '--org', org.id, '--name', 'ci', '--phones', phone.phone_id);
+    expect(created.code).toBe(0);
+    const token = /mapi_[A-Za-z0-9_-]+/.exec(created.out)?.[0] ?? '';
+    expect(created.out).toContain(`Scope: phones ${phone.phone_id}`);
+    const row = await check.apiToken.findFirstOrThrow({ where: { org_id: org.id } });
+    expect(token.startsWith(row.token_prefix)).toBe(true);
+
+    const listed = [await run('token:list', '--org', org.id), await run('token:list', '--org', org.id, '--json')];
+    for (const output of listed) {
+      expect(output.code).toBe(0);
+      expect(output.out).not.toContain(token);
+      expect(output.out).not.toContain(row.token_hash);
+    }
+    expect(JSON.parse(listed[1].out).tokens).toEqual([expect.objectContaining({ id: row.id, phone_scope: [phone.phone_id], revoked: false })]);
+
+    expect((await run('token:revoke', '--id', row.id)).out).toMatch(/^Revoked token /);
+    const again = await run('token:revoke', '--id', row.id);
+    expect(again.out).toContain('was already revoked');
+    expect(again.out).not.toContain(row.token_hash);
+
+    const orgs = await json('org:list');
+    expect(orgs.organizations).toEqual([expect.objectContaining({ id: org.id, phones: 1, active_tokens: 0 })]);
+    expect(opened.length).toBeGreaterThan(0);
+  });
+
+  it('reports errors of the use cases in one line', async () => {
+    const result = await run('phone:create', '--org', '00000000-0000-4000-8000-000000000000', '--number', '+1 415');
+    expect(result).toMatchObject({ code: 1, out: '' });
+    expect(result.err.split('\n')).toHaveLength(1);
+    expect(result.err).toMatch(/^error: phone number "\+1 415" is not valid/);
+  });
+
+  it('seed:demo --json gives org, token, phones and chats for scripts', async () => {
+    const seeded = await json('seed:demo');
+    expect(seeded).toMatchObject({ org_id: expect.any(String), token: expect.stringMatching(/^mapi_/) });
+    expect(seeded.phones).toHaveLength(2);
+    expect(seeded.chats).toHaveLength(2);
+    const human = await run('seed:demo');
+    expect(human.out).toContain('already present');
+    expect(human.out).toContain('Messages added by this run: 0');
+  });
+});

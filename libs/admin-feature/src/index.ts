@@ -1,0 +1,34 @@
+import type { PrismaClient } from '@mapi/db';
+import { CreateOrganization } from './usecases/create-organization/create-organization.usecase';
+import { ListOrganizations } from './usecases/list-organizations/list-organizations.usecase';
+import { CreateToken } from './usecases/create-token/create-token.usecase';
+import { RevokeToken } from './usecases/revoke-token/revoke-token.usecase';
+import { ListTokens } from './usecases/list-tokens/list-tokens.usecase';
+import { CreatePhone } from './usecases/create-phone/create-phone.usecase';
+import { SeedDemo } from './usecases/seed-demo/seed-demo.usecase';
+
+export * from './admin-error';
+export * from './shared/phone-view';
+export * from './usecases/create-organization/create-organization.usecase';
+export * from './usecases/list-organizations/list-organizations.usecase';
+export * from './usecases/create-token/create-token.usecase';
+export * from './usecases/revoke-token/revoke-token.usecase';
+export * from './usecases/list-tokens/list-tokens.usecase';
+export * from './usecases/create-phone/create-phone.usecase';
+export * from './usecases/seed-demo/seed-demo.usecase';
+export { DEMO_ORG_NAME, DEMO_PHONES, DEMO_CHATS } from './usecases/seed-demo/demo-script';
+
+/** Every admin use case on one Prisma client (the dashboard stand-in of spec part 5). */
+export function createAdminUseCases(prisma: PrismaClient) {
+  return {
+    createOrganization: new CreateOrganization(prisma),
+    listOrganizations: new ListOrganizations(prisma),
+    createToken: new CreateToken(prisma),
+    revokeToken: new RevokeToken(prisma),
+    listTokens: new ListTokens(prisma),
+    createPhone: new CreatePhone(prisma),
+    seedDemo: new SeedDemo(prisma),
+  };
+}
+
+export type AdminUseCases = ReturnType<typeof createAdminUseCases>;

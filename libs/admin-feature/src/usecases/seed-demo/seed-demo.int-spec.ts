@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { DeliveryInfoSchema, MediaSchema, PHONE_ID } from '@mapi/contracts';
+import { createPrismaClient, type PrismaClient } from '@mapi/db';
+import { createTestDatabase, type TestDatabase } from '@mapi/testing';
+import { SeedDemo, type SeedDemoResult } from './seed-demo.usecase';
+
+describe('SeedDemo', () => {
+  let db: TestDatabase;
+  let prisma: PrismaClient;
+  let first: SeedDemoResult;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('admin_seed_demo');
+    prisma = createPrismaClient({ url: db.url, poolSize: 4 });
+    first = await new SeedDemo(prisma).execute();
+  });
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await db?.drop();
+  });
+
+  const counts = async () => ({
+    orgs: await prisma.organization.count(),
+    phones: await prisma.phone.count(),
+    chats: await prisma.chat.count(),
+    messages: await prisma.message.count(),
+    tokens: await prisma.apiToken.count(),
+  });
+
+  it('creates "Demo Org" (active pro) with two connected phones, a user and a group chat', async () => {
+    expect(first.org_created).toBe(true);
+    const org = await prisma.organization.findUniqueOrThrow({ where: { id: first.org_id } });
+    expect(org).toMatchObject({ name: 'Demo Org', plan: 'pro', plan_active: true });
+    const phones = await prisma.phone.findMany({ where: { org_id: org.id } });
+    expect(phones).toHaveLength(2);
+    for (const phone of phones) {
+      expect(PHONE_ID.test(phone.phone_id)).toBe(true);
+      expect(phone).toMatchObject({ wa_state: 'CONNECTED', is_ready: true, deleted_at: null });
+      expect(phone.org_phone).toMatch(/^[0-9]+@c\.us$/);
+    }
+    const chats = await prisma.chat.findMany({ where: { org_id: org.id }, orderBy: { chat_type: 'desc' } });
+    expect(chats.map((c) => [c.chat_type, c.chat_id.replace(/^[0-9]+/, 'N')])).toEqual([
+      ['user', 'N@c.us'],
+      ['group', 'N@g.us'],
+    ]);
+    expect(first.chats.reduce((n, c) => n + c.messages, 0)).toBe(first.messages_inserted);
+    expect(first.messages_inserted).toBeGreaterThanOrEqual(45);
+  });
+
+  it('returns a usable token whose SHA-256 hash alone is stored', async () => {
+    const row = await prisma.apiToken.findUniqueOrThrow({ where: { id: first.token_id } });
+    expect(row).toMatchObject({ org_id: first.org_id, phone_scoped: false, revoked_at: null });
+    expect(row.token_hash).toBe(createHash('sha256').update(first.token).digest('hex'));
+    expect(JSON.stringify(row)).not.toContain(first.token);
+  });
+
+  it('stores messages in the shape the chats service reads', async () => {
+    const rows = await prisma.message.findMany({ where: { org_id: first.org_id } });
+    const phones = new Map(first.phones.map((p) => [p.phone_id, p.org_phone]));
+    for (const row of rows) {
+      expect(row.unique_id).toMatch(/^3EB0[0-9A-F]{16}$/);
+      expect(row.message_id).toBe(`${row.from_me}_${row.chat_id}_${row.unique_id}`);
+      expect(row.org_phone).toBe(phones.get(row.phone_id));
+      expect(row.sender_phone).toMatch(/^[0-9]+@c\.us$/);
+      expect(['chat', 'image']).toContain(row.message_type);
+      expect(row.ack).toBeGreaterThanOrEqual(0);
+      expect(row.ack).toBeLessThanOrEqual(4);
+      expect(row.mentioned_ids).toEqual(expect.any(Array));
+      expect(row.timestamp.getTime()).toBeLessThanOrEqual(Date.now());
+      expect(row.timestamp.getTime()).toBeGreaterThan(Date.now() - 7 * 86_400_000);
+      expect(row.updated_at.getTime()).toBeGreaterThanOrEqual(row.timestamp.getTime());
+      const words = row.body?.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu);
+      expect(row.fts).toBe(words ? words.join(' ') : null);
+      const delivery = DeliveryInfoSchema.parse(row.delivery_info);
+      expect(delivery.pending).toEqual([]);
+      if (row.from_me && row.chat_id.endsWith('@g.us')) {
+        expect(Object.keys(delivery.delivered ?? {})).toHaveLength(delivery.delivered_count);
+        expect(Object.keys(delivery.read ?? {})).toHaveLength(delivery.read_count);
+      }
+      if (row.message_type === 'image') expect(() => MediaSchema.parse(row.media)).not.toThrow();
+      else expect(row.media).toBeNull();
+    }
+    expect(rows.some((r) => r.message_type === 'image')).toBe(true);
+    expect(new Set(rows.map((r) => r.chat_id)).size).toBe(2);
+  });
+
+  it('is idempotent: a second run adds no organization, phone, chat or message, only a new token', async () => {
+    const before = await counts();
+    const second = await new SeedDemo(prisma).execute();
+    expect(second).toMatchObject({ org_id: first.org_id, org_created: false, phones: first.phones, chats: first.chats, messages_inserted: 0 });
+    expect(second.token).not.toBe(first.token);
+    expect(await counts()).toEqual({ ...before, tokens: before.tokens + 1 });
+  });
+
+  it('concurrent runs still make one demo organization', async () => {
+    const before = await counts();
+    const runs = await Promise.all([new SeedDemo(prisma).execute(), new SeedDemo(prisma).execute()]);
+    expect(new Set(runs.map((r) => r.org_id))).toEqual(new Set([first.org_id]));
+    expect(await counts()).toEqual({ ...before, tokens: before.tokens + 2 });
+  });
+});
