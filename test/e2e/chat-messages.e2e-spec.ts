@@ -130,6 +130,28 @@ describe('GET /v1/chats/{chat_id}/messages', () => {
     });
   });
 
+  describe('observability', () => {
+    it('continues the caller\'s trace through the gateway and NATS into the chats service', async () => {
+      const traceId = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+      const res = await getJson(url(w.chat), auth(w.tA, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` }));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-service-trace-id')).toBe(traceId);
+      await new Promise((r) => setTimeout(r, 300));
+      const chatsLine = stack.chats.lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'rpc' && l.trace_id === traceId);
+      expect(chatsLine).toMatchObject({ subject: 'chats.v1.messages.list', status: 200, service: 'chats' });
+      const gatewayLine = stack.gateway.lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request' && l.trace_id === traceId);
+      expect(gatewayLine).toMatchObject({ status: 200, org_id: w.orgA.id });
+    });
+
+    it('writes JSON logs without any bearer token in them', () => {
+      const all = [...stack.gateway.lines, ...stack.chats.lines];
+      expect(all.length).toBeGreaterThan(10);
+      for (const line of all) expect(() => JSON.parse(line)).not.toThrow();
+      const text = all.join('\n');
+      for (const key of ['tA', 'tA1', 'tRevoked', 'tB', 'tFree', 'tLapsed']) expect(text).not.toContain(w[key]);
+    });
+  });
+
   describe('refuses', () => {
     const expectEnvelope = (body: any, code: string, status: number) => {
       expect(body).toMatchObject({ code, status });

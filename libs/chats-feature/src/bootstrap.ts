@@ -1,11 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { ListChatMessagesRpc } from '@mapi/contracts';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
 import {
   NatsRpcServer,
-  PinoNestLogger,
   connectNats,
+  createRpcMicroservice,
   createLogger,
   loadConfig,
   natsIndicator,
@@ -43,7 +42,7 @@ export async function bootstrapChatsService(): Promise<void> {
     logger,
     validateReplies: config.app.NODE_ENV === 'test',
   });
-  const app = await NestFactory.createMicroservice(ChatsModule.forRoot(prisma), { strategy: server, logger: new PinoNestLogger(logger) });
+  const app = await createRpcMicroservice(ChatsModule.forRoot(prisma), server, logger);
   await app.listen();
   let shuttingDown = false;
   const health = await startHealthServer({

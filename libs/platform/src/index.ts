@@ -12,3 +12,4 @@ export * from './health/indicators';
 export * from './shutdown';
 export * from './auth/api-token';
 export * from './run-main';
+export * from './nats/rpc-microservice';

@@ -1,5 +1,5 @@
 import { trace } from '@opentelemetry/api';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -18,8 +18,8 @@ export const REDACT_PATHS = [
 ];
 
 /** JSON logs with the active trace and span ids on every line. */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
@@ -31,5 +31,6 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
       const { traceId, spanId } = span.spanContext();
       return { trace_id: traceId, span_id: spanId };
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

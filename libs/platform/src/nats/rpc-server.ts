@@ -62,14 +62,18 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     const requestId = msg.headers?.get(RpcHeader.requestId) || undefined;
     await context.with(parent, () =>
       this.tracer.startActiveSpan(`rpc ${contract.subject}`, { kind: SpanKind.SERVER }, async (span) => {
+        const started = performance.now();
+        let status = 200;
         try {
           const reply = await this.invoke(contract, msg);
           this.reply(msg, 'ok', Buffer.from(JSON.stringify(reply)));
         } catch (error) {
           const serviceError = this.toServiceError(error, contract, requestId);
+          status = serviceError.status;
           span.setStatus({ code: SpanStatusCode.ERROR, message: serviceError.message });
           this.reply(msg, 'error', Buffer.from(JSON.stringify(serviceError.toEnvelope())));
         } finally {
+          this.options.logger.info({ subject: contract.subject, status, ms: Math.round(performance.now() - started), request_id: requestId }, 'rpc');
           span.end();
         }
       }),

@@ -1,0 +1,66 @@
+import { Controller, Module } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { RequestContextSchema, defineRoute, defineRpc } from '@mapi/contracts';
+import { z } from 'zod';
+
+/** Routes and a service that exist only in the gateway's integration test, to drive every error path. */
+const ctxOnly = z.object({ ctx: RequestContextSchema }).loose();
+
+export const EchoBody = z.object({ text: z.string().min(1), n: z.number().int().optional() });
+export const EchoRpc = defineRpc({
+  subject: 'testecho.v1.echo',
+  service: 'testecho',
+  request: z.object({ ctx: RequestContextSchema, body: EchoBody }),
+  response: z.object({ text: z.string(), org_id: z.string(), phone_id: z.string().nullable() }),
+});
+export const OptionalBodyRpc = defineRpc({
+  subject: 'testecho.v1.optional',
+  service: 'testecho',
+  request: z.object({ ctx: RequestContextSchema, body: z.object({ ids: z.array(z.string()) }).optional() }),
+  response: z.object({ mode: z.string() }),
+});
+export const SlowRpc = defineRpc({ subject: 'testecho.v1.slow', service: 'testecho', request: ctxOnly, response: z.object({}) });
+export const BoomRpc = defineRpc({ subject: 'testecho.v1.boom', service: 'testecho', request: ctxOnly, response: z.object({}) });
+export const NobodyRpc = defineRpc({ subject: 'testnobody.v1.none', service: 'testnobody', request: ctxOnly, response: z.object({}) });
+
+const route = (over: Partial<Parameters<typeof defineRoute>[0]> & Pick<Parameters<typeof defineRoute>[0], 'operationId' | 'method' | 'path' | 'rpc'>) =>
+  defineRoute({ tag: 'test', summary: over.operationId, phone: 'none', successStatus: 200, response: z.object({}), ...over });
+
+export const TEST_ROUTES = [
+  route({ operationId: 'echo', method: 'POST', path: '/test/echo', rpc: EchoRpc, body: EchoBody, phone: 'optional', response: EchoRpc.response }),
+  route({ operationId: 'limited', method: 'POST', path: '/test/limited', rpc: EchoRpc, body: EchoBody, response: EchoRpc.response }),
+  route({ operationId: 'optional', method: 'POST', path: '/test/optional', rpc: OptionalBodyRpc, body: OptionalBodyRpc.request.shape.body, response: OptionalBodyRpc.response }),
+  route({ operationId: 'slow', method: 'GET', path: '/test/slow', rpc: SlowRpc }),
+  route({ operationId: 'boom', method: 'GET', path: '/test/boom', rpc: BoomRpc }),
+  route({ operationId: 'nobody', method: 'GET', path: '/test/nobody', rpc: NobodyRpc }),
+  route({ operationId: 'resync', method: 'POST', path: '/test/needs-phone', rpc: OptionalBodyRpc, phone: 'required', successStatus: 204, response: undefined }),
+];
+
+@Controller()
+class TestController {
+  @MessagePattern(EchoRpc.subject)
+  echo({ ctx, body }: z.infer<typeof EchoRpc.request>) {
+    return { text: body.text, org_id: ctx.org_id, phone_id: ctx.phone?.phone_id ?? null };
+  }
+
+  @MessagePattern(OptionalBodyRpc.subject)
+  optional({ body }: z.infer<typeof OptionalBodyRpc.request>) {
+    return { mode: body ? 'ids' : 'all' };
+  }
+
+  @MessagePattern(SlowRpc.subject)
+  async slow() {
+    await new Promise((r) => setTimeout(r, 1_500));
+    return {};
+  }
+
+  @MessagePattern(BoomRpc.subject)
+  boom(): never {
+    throw new Error('secret internals at /srv/app/boom.ts:12:3');
+  }
+}
+
+@Module({ controllers: [TestController] })
+export class TestServiceModule {}
+
+export const TEST_SERVICE_CONTRACTS = [EchoRpc, OptionalBodyRpc, SlowRpc, BoomRpc];
