@@ -10,8 +10,8 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export async function startStack(extraEnv: Record<string, string> = {}): Promise<Stack> {
-  const [port, healthPort] = [await freePort(), await freePort()];
+export async function startStack(extraEnv: Record<string, string> = {}, options: { gatewayPort?: number } = {}): Promise<Stack> {
+  const [port, healthPort] = [options.gatewayPort ?? (await freePort()), await freePort()];
   const env = {
     DATABASE_URL: testEnv.databaseUrl(),
     REDIS_URL: testEnv.redisUrl(),

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs npm dependencies when they are missing or older than package-lock.json, and generates the
+# Prisma client when it is missing or older than prisma/schema.prisma.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "installing npm dependencies (npm ci)…"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+client=libs/db/src/generated/prisma/client.ts
+if [ ! -f "$client" ] || [ prisma/schema.prisma -nt "$client" ]; then
+  bash scripts/prisma-generate.sh
+fi

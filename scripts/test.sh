@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every test: installs what is missing, makes sure Postgres (with pgvector), Redis and NATS
+# answer (starting them if needed), builds the apps (end-to-end tests start them as processes),
+# type-checks, lints (module boundaries included), then Jest's three tiers in one run.
+# Extra arguments go to Jest (e.g. `npm test -- --selectProjects unit`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/mapi}"
+bash scripts/install.sh
+bash scripts/ensure-services.sh
+# Tests make their own databases on this server; the admin connection points at its postgres database.
+export TEST_ADMIN_DATABASE_URL="${TEST_ADMIN_DATABASE_URL:-$(node -e 'const u=new URL(process.argv[1]);u.pathname="/postgres";console.log(u.toString())' "$DATABASE_URL")}"
+bash scripts/build.sh
+echo "type-checking…"
+npx tsc -p tsconfig.json --noEmit
+if [ -f eslint.config.mjs ]; then
+  echo "linting…"
+  npx eslint . --cache --cache-location node_modules/.cache/eslint/
+fi
+npx jest --ci "$@"

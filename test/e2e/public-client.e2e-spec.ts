@@ -1,0 +1,50 @@
+import { createServer } from 'node:net';
+import { PeriskopeApi } from '@periskope/periskope-client';
+import { MessageSchema } from '@mapi/contracts';
+import { createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
+import { startStack, type Stack } from './support/stack';
+
+const portIsFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const srv = createServer().once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+
+/**
+ * The public TypeScript client, unchanged, with env 'local' (http://localhost:8080/v1): existing
+ * integrations must work against this service. Needs port 8080 free (stop a running `npm run up`).
+ */
+describe('the public @periskope/periskope-client against this service', () => {
+  let stack: Stack;
+  const w: Record<string, any> = {};
+
+  beforeAll(async () => {
+    if (!(await portIsFree(8080))) throw new Error('port 8080 is in use: stop the stack started by scripts/up.sh (scripts/down.sh) first');
+    stack = await startStack({}, { gatewayPort: 8080 });
+    w.org = await createOrg(stack.prisma);
+    w.phone = await createPhone(stack.prisma, w.org.id);
+    w.digits = w.phone.org_phone.replace('@c.us', '');
+    w.chat = randomDigits();
+    await createMessages(stack.prisma, w.org, w.phone, [1, 2, 3, 4].map((m) => ({ chatId: `${w.chat}@c.us`, timestamp: new Date(Date.UTC(2026, 1, 1, 9, m)) })));
+    w.token = (await createToken(stack.prisma, w.org.id)).token;
+  }, 120_000);
+
+  afterAll(() => stack?.stop());
+
+  it('reads a chat\'s messages through chat.getChatMessages', async () => {
+    const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
+    const res = await client.chat.getChatMessages({ chat_id: w.chat, offset: 1, limit: 2 } as never);
+    expect(res.status).toBe(200);
+    expect(res.error).toBeFalsy();
+    const data = res.data as any;
+    expect(data).toMatchObject({ from: 2, to: 3, count: 2 });
+    for (const m of data.messages) expect(MessageSchema.safeParse(m).success).toBe(true);
+  });
+
+  it('surfaces our error envelope as the client\'s error (code and status)', async () => {
+    const client = new PeriskopeApi({ authToken: 'mapi_wrong', phone: w.digits, env: 'local' });
+    const res = await client.chat.getChatMessages({ chat_id: w.chat } as never);
+    expect(res.status).toBe(401);
+    expect(res.error).toMatchObject({ code: 'UNAUTHORIZED_ERROR' });
+  });
+});
