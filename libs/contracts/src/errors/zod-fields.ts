@@ -29,6 +29,6 @@ export function issuesToFields(
 
 /** Query and header values arrive as strings: echo a number as a number, anything else as given. */
 function parseScalar(value: unknown): unknown {
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
   return value === undefined ? null : value;
 }

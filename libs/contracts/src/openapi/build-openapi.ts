@@ -13,7 +13,9 @@ function parametersOf(route: RouteContract): JsonSchema[] {
   const out: JsonSchema[] = [];
   const add = (where: 'path' | 'query', obj?: z.ZodObject) => {
     if (!obj) return;
-    const json = toSchema(obj, 'output') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    // Path params as received (their normalizing transforms have no JSON Schema); query params after
+    // coercion, so their defaults show.
+    const json = toSchema(obj, where === 'path' ? 'input' : 'output') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, schema] of Object.entries(json.properties ?? {})) {
       out.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name) && !('default' in schema), schema });
     }

@@ -4,7 +4,9 @@ import { z } from 'zod';
  * Configuration groups, validated once at boot from the environment. Each app composes the groups
  * it needs with `loadConfig`; a bad value stops the process with a message naming the variable.
  */
-const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+/** A whole number from the environment; unset or empty means the default (an empty `PORT=` is not 0). */
+const int = (def: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().nonnegative().max(max).default(def));
 
 export const ConfigGroups = {
   app: z.object({
@@ -23,11 +25,11 @@ export const ConfigGroups = {
   }),
   http: z.object({
     HOST: z.string().default('0.0.0.0'),
-    PORT: int(8080),
+    PORT: int(8080, 65535),
     BODY_LIMIT_BYTES: int(10 * 1024 * 1024),
     PUBLIC_BASE_URL: z.string().url().optional(),
   }),
-  health: z.object({ HEALTH_PORT: int(0), HEALTH_HOST: z.string().default('0.0.0.0') }),
+  health: z.object({ HEALTH_PORT: int(0, 65535), HEALTH_HOST: z.string().default('0.0.0.0') }),
   rateLimit: z.object({
     RATE_LIMIT_PER_SECOND: int(100),
     /** JSON map of route (`METHOD /path` as in the spec) to requests per second, counted apart. */

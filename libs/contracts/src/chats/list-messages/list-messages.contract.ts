@@ -14,7 +14,8 @@ export const MAX_MESSAGES_LIMIT = 2000;
 const intFromQuery = (name: string, min: number, max?: number) => {
   let n = z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(min, `${name} should be at least ${min}`);
   if (max !== undefined) n = n.max(max, `${name} should be less than or equal to ${max}`);
-  return z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? Number.NaN : v), n);
+  // Plain decimal notation only: '0x10', '1e3' or '' are not numbers here.
+  return z.preprocess((v) => (typeof v === 'string' && !/^-?\d+(\.\d+)?$/.test(v.trim()) ? Number.NaN : v), n);
 };
 
 export const ListChatMessagesParams = z.object({ chat_id: ChatIdSchema });

@@ -1,0 +1,136 @@
+// Root ESLint flat config. Its main job: module boundaries enforced by Nx tags, not just hoped for.
+//
+// Every project's project.json carries two tags, and @nx/enforce-module-boundaries checks each import
+// against both axes (an import must satisfy every constraint whose sourceTag the importer has):
+//   type:*  — layering:  app → feature → platform → contracts; data (libs/db) only on data;
+//             testing (libs/testing) only from test files.
+//   scope:* — vertical slices: a service's projects see their own scope plus scope:shared, never
+//             another service's.
+// Apps can never be imported at all (the rule's built-in "Imports of apps are forbidden"), and a
+// relative path into another project is an error as well. test/boundaries/module-boundaries.int-spec.ts
+// proves all of this bites.
+import nx from '@nx/eslint-plugin';
+import { createProjectGraphAsync } from '@nx/devkit';
+import tseslint from 'typescript-eslint';
+
+// The boundary rule reads Nx's *cached* project graph (.nx/workspace-data, git-ignored) and, when
+// there is none — a fresh clone, a CI checkout — it prints a warning and silently skips itself. Build
+// (or refresh) the graph here, in-process (nx.json has useDaemonProcess: false), so `eslint .` always
+// enforces the boundaries against the current project.json tags. ~1 s, no network.
+const projectGraph = await createProjectGraphAsync({ exitOnError: false });
+
+// Projects, their kinds and tags, as one string placed in `settings` below: ESLint's --cache keys each
+// file's cached result on its computed config, so retagging a project re-lints everything instead of
+// serving results computed against the old tags.
+const projectsFingerprint = Object.values(projectGraph.nodes)
+  .map((node) => `${node.name}|${node.type}|${node.data.root}|${[...(node.data.tags ?? [])].sort().join(',')}`)
+  .sort()
+  .join(';');
+
+// Services that exist or are planned; each may depend on itself and scope:shared only.
+const SERVICE_SCOPES = [
+  'gateway',
+  'chats',
+  'admin',
+  'phones',
+  'groups',
+  'queue',
+  'knowledge-base',
+  'webhooks',
+  'media',
+];
+
+/** Layering for production code. Nothing here may reach type:testing. */
+const TYPE_RULES = {
+  'type:app': ['type:feature', 'type:platform', 'type:contracts', 'type:data'],
+  'type:feature': ['type:feature', 'type:platform', 'type:contracts', 'type:data'],
+  'type:platform': ['type:contracts'],
+  'type:contracts': ['type:contracts'],
+  'type:data': ['type:data'],
+  'type:testing': ['type:platform', 'type:contracts', 'type:data', 'type:testing'],
+};
+
+/** Files that are tests (or test support) and so may also import type:testing. */
+const TEST_FILES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**'];
+
+const CODE_FILES = ['**/*.ts', '**/*.tsx', '**/*.cts', '**/*.mts', '**/*.js', '**/*.mjs', '**/*.cjs'];
+
+function boundaryOptions({ allowTesting }) {
+  const typeConstraints = Object.entries(TYPE_RULES).map(([sourceTag, allowed]) => ({
+    sourceTag,
+    onlyDependOnLibsWithTags:
+      allowTesting && !allowed.includes('type:testing') ? [...allowed, 'type:testing'] : allowed,
+  }));
+  const scopeConstraints = [
+    { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+    ...SERVICE_SCOPES.map((scope) => ({
+      sourceTag: `scope:${scope}`,
+      onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared'],
+    })),
+  ];
+  return {
+    // An untagged project matches no constraint and so may depend on nothing: tag it.
+    depConstraints: [...typeConstraints, ...scopeConstraints],
+    allow: [],
+    enforceBuildableLibDependency: false,
+  };
+}
+
+export default [
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'libs/db/src/generated/**',
+      '**/coverage/**',
+      'bench/results/**',
+      '.nx/**',
+      'tmp/**',
+    ],
+  },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+
+  // Production code: boundaries, and no type:testing.
+  {
+    files: CODE_FILES,
+    settings: { 'mapi/nx-projects': projectsFingerprint },
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', boundaryOptions({ allowTesting: false })],
+    },
+  },
+  // Test code: the same boundaries, plus type:testing (libs/testing) is allowed.
+  {
+    files: TEST_FILES,
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', boundaryOptions({ allowTesting: true })],
+    },
+  },
+
+  // Pragmatic TypeScript rules on top of typescript-eslint's recommended set.
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.cts', '**/*.mts'],
+    rules: {
+      // Nx's flat/typescript adds this (it is not in typescript-eslint's recommended set); no-op
+      // callbacks and interface methods that deliberately do nothing are fine.
+      '@typescript-eslint/no-empty-function': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
+    },
+  },
+  {
+    // Tests parse JSON bodies and poke at internals; `any` is fine there.
+    files: TEST_FILES,
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+];
