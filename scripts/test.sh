@@ -15,6 +15,6 @@ echo "type-checking…"
 npx tsc -p tsconfig.json --noEmit
 if [ -f eslint.config.mjs ]; then
   echo "linting…"
-  npx eslint . --cache --cache-location node_modules/.cache/eslint/
+  npx eslint . --cache --cache-location node_modules/.cache/eslintcache
 fi
 npx jest --ci "$@"
