@@ -4,8 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "installing npm dependencies (npm ci)…"
-  npm ci --no-audit --no-fund --loglevel=error
+  # npm install, not npm ci: npm 11 leaves other platforms' optional binaries (@swc/core-darwin-*, …)
+  # out of the lock file and then npm ci refuses it as out of sync. The lock still pins every version.
+  echo "installing npm dependencies…"
+  npm install --no-audit --no-fund --loglevel=error
 fi
 client=libs/db/src/generated/prisma/client.ts
 if [ ! -f "$client" ] || [ prisma/schema.prisma -nt "$client" ]; then

@@ -1,20 +1,12 @@
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { createTestDatabase, type TestDatabase } from '@mapi/testing';
+import { useTestDatabase } from '@mapi/testing';
 import { runCli } from './cli';
 
 describe('admin CLI', () => {
-  let db: TestDatabase;
+  // t.prisma is the checking client; each run opens its own client on t.db.
+  const t = useTestDatabase('admin_cli', { poolSize: 1 });
   let opened: PrismaClient[] = [];
-  let check: PrismaClient;
 
-  beforeAll(async () => {
-    db = await createTestDatabase('admin_cli');
-    check = createPrismaClient({ url: db.url, poolSize: 1 });
-  });
-  afterAll(async () => {
-    await check?.$disconnect();
-    await db?.drop();
-  });
   afterEach(() => {
     opened = [];
   });
@@ -26,7 +18,7 @@ describe('admin CLI', () => {
       out: (line) => out.push(line),
       err: (line) => err.push(line),
       openDatabase: () => {
-        const prisma = createPrismaClient({ url: db.url, poolSize: 1 });
+        const prisma = createPrismaClient({ url: t.db.url, poolSize: 1 });
         opened.push(prisma);
         return prisma;
       },
@@ -72,7 +64,7 @@ describe('admin CLI', () => {
     expect(created.code).toBe(0);
     const token = /mapi_[A-Za-z0-9_-]+/.exec(created.out)?.[0] ?? '';
     expect(created.out).toContain(`Scope: phones ${phone.phone_id}`);
-    const row = await check.apiToken.findFirstOrThrow({ where: { org_id: org.id } });
+    const row = await t.prisma.apiToken.findFirstOrThrow({ where: { org_id: org.id } });
     expect(token.startsWith(row.token_prefix)).toBe(true);
 
     const listed = [await run('token:list', '--org', org.id), await run('token:list', '--org', org.id, '--json')];

@@ -1,27 +1,19 @@
 import { PHONE_ID } from '@mapi/contracts';
-import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { createTestDatabase, type TestDatabase } from '@mapi/testing';
+import { useTestDatabase } from '@mapi/testing';
 import { AdminError } from '../../admin-error';
 import { CreateOrganization } from '../create-organization/create-organization.usecase';
 import { CreatePhone } from './create-phone.usecase';
 
 describe('CreatePhone', () => {
-  let db: TestDatabase;
-  let prisma: PrismaClient;
+  const t = useTestDatabase('admin_phone_create');
   let useCase: CreatePhone;
   let orgId: string;
   let otherOrgId: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase('admin_phone_create');
-    prisma = createPrismaClient({ url: db.url, poolSize: 2 });
-    useCase = new CreatePhone(prisma);
-    orgId = (await new CreateOrganization(prisma).execute({ name: 'Phones Inc' })).id;
-    otherOrgId = (await new CreateOrganization(prisma).execute({ name: 'Other Inc' })).id;
-  });
-  afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.drop();
+    useCase = new CreatePhone(t.prisma);
+    orgId = (await new CreateOrganization(t.prisma).execute({ name: 'Phones Inc' })).id;
+    otherOrgId = (await new CreateOrganization(t.prisma).execute({ name: 'Other Inc' })).id;
   });
 
   const failure = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e);
@@ -30,7 +22,7 @@ describe('CreatePhone', () => {
     const phone = await useCase.execute({ orgId, digits: '14155550100', name: 'Front desk' });
     expect(phone.phone_id).toMatch(/^phone-[a-z0-9]{16}$/);
     expect(PHONE_ID.test(phone.phone_id)).toBe(true);
-    const row = await prisma.phone.findUniqueOrThrow({ where: { phone_id: phone.phone_id } });
+    const row = await t.prisma.phone.findUniqueOrThrow({ where: { phone_id: phone.phone_id } });
     expect(row).toMatchObject({ org_id: orgId, org_phone: '14155550100@c.us', phone_name: 'Front desk', deleted_at: null });
   });
 

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
-import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { createTestDatabase, type TestDatabase } from '@mapi/testing';
+import { useTestDatabase } from '@mapi/testing';
 import { AdminError } from '../../admin-error';
 import { CreateOrganization } from '../create-organization/create-organization.usecase';
 import { CreatePhone } from '../create-phone/create-phone.usecase';
 import { CreateToken } from './create-token.usecase';
 
 describe('CreateToken', () => {
-  let db: TestDatabase;
-  let prisma: PrismaClient;
+  const t = useTestDatabase('admin_token_create');
   let useCase: CreateToken;
   let orgId: string;
   let phoneA: string;
@@ -16,20 +14,14 @@ describe('CreateToken', () => {
   let foreignPhone: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase('admin_token_create');
-    prisma = createPrismaClient({ url: db.url, poolSize: 2 });
-    useCase = new CreateToken(prisma);
-    const orgs = new CreateOrganization(prisma);
-    const phones = new CreatePhone(prisma);
+    useCase = new CreateToken(t.prisma);
+    const orgs = new CreateOrganization(t.prisma);
+    const phones = new CreatePhone(t.prisma);
     orgId = (await orgs.execute({ name: 'Tokens Inc' })).id;
     const otherOrg = (await orgs.execute({ name: 'Someone Else' })).id;
     phoneA = (await phones.execute({ orgId, digits: '14155550100' })).phone_id;
     phoneB = (await phones.execute({ orgId, digits: '14155550101' })).phone_id;
     foreignPhone = (await phones.execute({ orgId: otherOrg, digits: '14155550102' })).phone_id;
-  });
-  afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.drop();
   });
 
   const failure = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e);
@@ -41,7 +33,7 @@ describe('CreateToken', () => {
     expect(created.token.startsWith(created.prefix)).toBe(true);
     expect(created.prefix.length).toBeLessThan(16);
 
-    const row = await prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } });
+    const row = await t.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } });
     expect(row.token_hash).toBe(createHash('sha256').update(created.token).digest('hex'));
     expect(row.token_prefix).toBe(created.prefix);
     expect(row.revoked_at).toBeNull();
@@ -59,17 +51,17 @@ describe('CreateToken', () => {
   it('scopes a token to phones of the organization (duplicates and blanks dropped)', async () => {
     const created = await useCase.execute({ orgId, phoneIds: [phoneA, ` ${phoneB} `, phoneA, ''] });
     expect(created).toMatchObject({ phone_scoped: true, phone_ids: [phoneA, phoneB] });
-    const row = await prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } });
+    const row = await t.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } });
     expect(row).toMatchObject({ phone_scoped: true, phone_ids: [phoneA, phoneB] });
   });
 
   describe('refuses, storing nothing,', () => {
     let before: number;
     beforeEach(async () => {
-      before = await prisma.apiToken.count();
+      before = await t.prisma.apiToken.count();
     });
     afterEach(async () => {
-      expect(await prisma.apiToken.count()).toBe(before);
+      expect(await t.prisma.apiToken.count()).toBe(before);
     });
 
     it('an unknown organization', async () => {
@@ -89,12 +81,12 @@ describe('CreateToken', () => {
     });
 
     it('unknown and deleted phones in the scope', async () => {
-      await prisma.phone.update({ where: { phone_id: phoneB }, data: { deleted_at: new Date() } });
+      await t.prisma.phone.update({ where: { phone_id: phoneB }, data: { deleted_at: new Date() } });
       try {
         const error = await failure(useCase.execute({ orgId, phoneIds: [phoneB, 'phone-doesnotexist00'] }));
         expect(error).toEqual(new AdminError(`phone scope: ${phoneB}, phone-doesnotexist00 are not phones of organization ${orgId}`));
       } finally {
-        await prisma.phone.update({ where: { phone_id: phoneB }, data: { deleted_at: null } });
+        await t.prisma.phone.update({ where: { phone_id: phoneB }, data: { deleted_at: null } });
       }
     });
 

@@ -1,5 +1,4 @@
-import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { createTestDatabase, type TestDatabase } from '@mapi/testing';
+import { useTestDatabase } from '@mapi/testing';
 import { AdminError } from '../../admin-error';
 import { CreateOrganization } from '../create-organization/create-organization.usecase';
 import { CreatePhone } from '../create-phone/create-phone.usecase';
@@ -8,33 +7,26 @@ import { RevokeToken } from '../revoke-token/revoke-token.usecase';
 import { ListTokens } from './list-tokens.usecase';
 
 describe('ListTokens', () => {
-  let db: TestDatabase;
-  let prisma: PrismaClient;
+  const t = useTestDatabase('admin_token_list');
   let useCase: ListTokens;
 
   beforeAll(async () => {
-    db = await createTestDatabase('admin_token_list');
-    prisma = createPrismaClient({ url: db.url, poolSize: 2 });
-    useCase = new ListTokens(prisma);
-  });
-  afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.drop();
+    useCase = new ListTokens(t.prisma);
   });
 
   it("lists an organization's tokens with prefix, scope, revocation and last use, never a token or hash", async () => {
-    const orgs = new CreateOrganization(prisma);
+    const orgs = new CreateOrganization(t.prisma);
     const orgId = (await orgs.execute({ name: 'Listed' })).id;
     const otherOrg = (await orgs.execute({ name: 'Not listed' })).id;
-    const phone = (await new CreatePhone(prisma).execute({ orgId, digits: '14155550100' })).phone_id;
-    const tokens = new CreateToken(prisma);
+    const phone = (await new CreatePhone(t.prisma).execute({ orgId, digits: '14155550100' })).phone_id;
+    const tokens = new CreateToken(t.prisma);
     const all = await tokens.execute({ orgId, name: 'all phones' });
     const scoped = await tokens.execute({ orgId, name: 'one phone', phoneIds: [phone] });
     const revoked = await tokens.execute({ orgId, name: 'revoked' });
     await tokens.execute({ orgId: otherOrg, name: 'elsewhere' });
-    const { revoked_at } = await new RevokeToken(prisma).execute({ tokenId: revoked.id });
+    const { revoked_at } = await new RevokeToken(t.prisma).execute({ tokenId: revoked.id });
     const usedAt = new Date('2026-11-20T10:00:00.000Z');
-    await prisma.apiToken.update({ where: { id: all.id }, data: { last_used_at: usedAt } });
+    await t.prisma.apiToken.update({ where: { id: all.id }, data: { last_used_at: usedAt } });
 
     const list = await useCase.execute({ orgId });
     expect(list.map((t) => t.name)).toEqual(['all phones', 'one phone', 'revoked']);
@@ -43,13 +35,13 @@ describe('ListTokens', () => {
     expect(list[2]).toMatchObject({ id: revoked.id, revoked: true, revoked_at });
 
     const shown = JSON.stringify(list);
-    const hashes = (await prisma.apiToken.findMany({ select: { token_hash: true } })).map((r) => r.token_hash);
+    const hashes = (await t.prisma.apiToken.findMany({ select: { token_hash: true } })).map((r) => r.token_hash);
     for (const secret of [all.token, scoped.token, revoked.token, ...hashes]) expect(shown).not.toContain(secret);
     for (const item of list) for (const key of ['token', 'token_hash', 'hash']) expect(item).not.toHaveProperty(key);
   });
 
   it('is empty for an organization without tokens', async () => {
-    const orgId = (await new CreateOrganization(prisma).execute({ name: 'Quiet' })).id;
+    const orgId = (await new CreateOrganization(t.prisma).execute({ name: 'Quiet' })).id;
     await expect(useCase.execute({ orgId })).resolves.toEqual([]);
   });
 

@@ -1,27 +1,19 @@
-import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { createTestDatabase, type TestDatabase } from '@mapi/testing';
+import { useTestDatabase } from '@mapi/testing';
 import { AdminError } from '../../admin-error';
 import { CreateOrganization } from '../create-organization/create-organization.usecase';
 import { CreateToken } from '../create-token/create-token.usecase';
 import { RevokeToken } from './revoke-token.usecase';
 
 describe('RevokeToken', () => {
-  let db: TestDatabase;
-  let prisma: PrismaClient;
+  const t = useTestDatabase('admin_token_revoke');
   let useCase: RevokeToken;
   let createToken: CreateToken;
   let orgId: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase('admin_token_revoke');
-    prisma = createPrismaClient({ url: db.url, poolSize: 2 });
-    useCase = new RevokeToken(prisma);
-    createToken = new CreateToken(prisma);
-    orgId = (await new CreateOrganization(prisma).execute({ name: 'Revokers' })).id;
-  });
-  afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.drop();
+    useCase = new RevokeToken(t.prisma);
+    createToken = new CreateToken(t.prisma);
+    orgId = (await new CreateOrganization(t.prisma).execute({ name: 'Revokers' })).id;
   });
 
   const failure = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e);
@@ -31,9 +23,9 @@ describe('RevokeToken', () => {
     const other = await createToken.execute({ orgId, name: 'kept' });
     const result = await useCase.execute({ tokenId: token.id });
     expect(result).toMatchObject({ id: token.id, org_id: orgId, name: 'old', prefix: token.prefix, already_revoked: false });
-    const row = await prisma.apiToken.findUniqueOrThrow({ where: { id: token.id } });
+    const row = await t.prisma.apiToken.findUniqueOrThrow({ where: { id: token.id } });
     expect(row.revoked_at).toEqual(result.revoked_at);
-    expect((await prisma.apiToken.findUniqueOrThrow({ where: { id: other.id } })).revoked_at).toBeNull();
+    expect((await t.prisma.apiToken.findUniqueOrThrow({ where: { id: other.id } })).revoked_at).toBeNull();
   });
 
   it('is idempotent: a second revocation changes nothing and says so', async () => {

@@ -1,44 +1,36 @@
 import { createHash } from 'node:crypto';
 import { DeliveryInfoSchema, MediaSchema, PHONE_ID } from '@mapi/contracts';
-import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { createTestDatabase, type TestDatabase } from '@mapi/testing';
+import { useTestDatabase } from '@mapi/testing';
 import { SeedDemo, type SeedDemoResult } from './seed-demo.usecase';
 
 describe('SeedDemo', () => {
-  let db: TestDatabase;
-  let prisma: PrismaClient;
+  const t = useTestDatabase('admin_seed_demo', { poolSize: 4 });
   let first: SeedDemoResult;
 
   beforeAll(async () => {
-    db = await createTestDatabase('admin_seed_demo');
-    prisma = createPrismaClient({ url: db.url, poolSize: 4 });
-    first = await new SeedDemo(prisma).execute();
-  });
-  afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.drop();
+    first = await new SeedDemo(t.prisma).execute();
   });
 
   const counts = async () => ({
-    orgs: await prisma.organization.count(),
-    phones: await prisma.phone.count(),
-    chats: await prisma.chat.count(),
-    messages: await prisma.message.count(),
-    tokens: await prisma.apiToken.count(),
+    orgs: await t.prisma.organization.count(),
+    phones: await t.prisma.phone.count(),
+    chats: await t.prisma.chat.count(),
+    messages: await t.prisma.message.count(),
+    tokens: await t.prisma.apiToken.count(),
   });
 
   it('creates "Demo Org" (active pro) with two connected phones, a user and a group chat', async () => {
     expect(first.org_created).toBe(true);
-    const org = await prisma.organization.findUniqueOrThrow({ where: { id: first.org_id } });
+    const org = await t.prisma.organization.findUniqueOrThrow({ where: { id: first.org_id } });
     expect(org).toMatchObject({ name: 'Demo Org', plan: 'pro', plan_active: true });
-    const phones = await prisma.phone.findMany({ where: { org_id: org.id } });
+    const phones = await t.prisma.phone.findMany({ where: { org_id: org.id } });
     expect(phones).toHaveLength(2);
     for (const phone of phones) {
       expect(PHONE_ID.test(phone.phone_id)).toBe(true);
       expect(phone).toMatchObject({ wa_state: 'CONNECTED', is_ready: true, deleted_at: null });
       expect(phone.org_phone).toMatch(/^[0-9]+@c\.us$/);
     }
-    const chats = await prisma.chat.findMany({ where: { org_id: org.id }, orderBy: { chat_type: 'desc' } });
+    const chats = await t.prisma.chat.findMany({ where: { org_id: org.id }, orderBy: { chat_type: 'desc' } });
     expect(chats.map((c) => [c.chat_type, c.chat_id.replace(/^[0-9]+/, 'N')])).toEqual([
       ['user', 'N@c.us'],
       ['group', 'N@g.us'],
@@ -48,14 +40,14 @@ describe('SeedDemo', () => {
   });
 
   it('returns a usable token whose SHA-256 hash alone is stored', async () => {
-    const row = await prisma.apiToken.findUniqueOrThrow({ where: { id: first.token_id } });
+    const row = await t.prisma.apiToken.findUniqueOrThrow({ where: { id: first.token_id } });
     expect(row).toMatchObject({ org_id: first.org_id, phone_scoped: false, revoked_at: null });
     expect(row.token_hash).toBe(createHash('sha256').update(first.token).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(first.token);
   });
 
   it('stores messages in the shape the chats service reads', async () => {
-    const rows = await prisma.message.findMany({ where: { org_id: first.org_id } });
+    const rows = await t.prisma.message.findMany({ where: { org_id: first.org_id } });
     const phones = new Map(first.phones.map((p) => [p.phone_id, p.org_phone]));
     for (const row of rows) {
       expect(row.unique_id).toMatch(/^3EB0[0-9A-F]{16}$/);
@@ -86,7 +78,7 @@ describe('SeedDemo', () => {
 
   it('is idempotent: a second run adds no organization, phone, chat or message, only a new token', async () => {
     const before = await counts();
-    const second = await new SeedDemo(prisma).execute();
+    const second = await new SeedDemo(t.prisma).execute();
     expect(second).toMatchObject({ org_id: first.org_id, org_created: false, phones: first.phones, chats: first.chats, messages_inserted: 0 });
     expect(second.token).not.toBe(first.token);
     expect(await counts()).toEqual({ ...before, tokens: before.tokens + 1 });
@@ -94,7 +86,7 @@ describe('SeedDemo', () => {
 
   it('concurrent runs still make one demo organization', async () => {
     const before = await counts();
-    const runs = await Promise.all([new SeedDemo(prisma).execute(), new SeedDemo(prisma).execute()]);
+    const runs = await Promise.all([new SeedDemo(t.prisma).execute(), new SeedDemo(t.prisma).execute()]);
     expect(new Set(runs.map((r) => r.org_id))).toEqual(new Set([first.org_id]));
     expect(await counts()).toEqual({ ...before, tokens: before.tokens + 2 });
   });
