@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs npm dependencies when they are missing or older than package-lock.json, and generates the
-# Prisma client when it is missing or older than prisma/schema.prisma.
+# Prisma client when it is missing or older than a file of prisma/schema/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
@@ -10,6 +10,6 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm install --no-audit --no-fund --loglevel=error
 fi
 client=libs/db/src/generated/prisma/client.ts
-if [ ! -f "$client" ] || [ prisma/schema.prisma -nt "$client" ]; then
+if [ ! -f "$client" ] || [ -n "$(find prisma/schema -newer "$client" -name '*.prisma')" ]; then
   bash scripts/prisma-generate.sh
 fi

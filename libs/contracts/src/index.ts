@@ -4,9 +4,16 @@ export * from './errors/zod-fields';
 export * from './common/ids';
 export * from './common/request-context';
 export * from './rpc/define-rpc';
+export * from './rpc/http-reply';
 export * from './http/define-route';
-export * from './chats/message/message.schema';
-export * from './chats/list-messages/list-messages.contract';
 export * from './events/event-names';
 export * from './openapi/build-openapi';
 export * from './routes';
+// One line per service; each service's folder exports its own messages and routes.
+export * from './chats';
+export * from './phones';
+export * from './groups';
+export * from './queue';
+export * from './knowledge-base';
+export * from './webhooks';
+export * from './media';

@@ -1,5 +1,19 @@
-import { ListChatMessagesRoute } from './chats/list-messages/list-messages.contract';
+import { CHATS_ROUTES } from './chats';
+import { GROUPS_ROUTES } from './groups';
 import type { RouteContract } from './http/define-route';
+import { KNOWLEDGE_BASE_ROUTES } from './knowledge-base';
+import { MEDIA_ROUTES } from './media';
+import { PHONES_ROUTES } from './phones';
+import { QUEUE_ROUTES } from './queue';
+import { WEBHOOKS_ROUTES } from './webhooks';
 
 /** Every public route the gateway serves; the OpenAPI document is generated from this list. */
-export const ROUTES: readonly RouteContract[] = [ListChatMessagesRoute];
+export const ROUTES: readonly RouteContract[] = [
+  ...CHATS_ROUTES,
+  ...PHONES_ROUTES,
+  ...GROUPS_ROUTES,
+  ...QUEUE_ROUTES,
+  ...KNOWLEDGE_BASE_ROUTES,
+  ...WEBHOOKS_ROUTES,
+  ...MEDIA_ROUTES,
+];

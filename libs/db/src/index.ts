@@ -1,2 +1,3 @@
 export * from './prisma-client';
 export * from './migrate/migrate';
+export * from './schema-files';

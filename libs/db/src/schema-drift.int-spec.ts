@@ -1,20 +1,18 @@
-// Fails when prisma/schema.prisma and prisma/migrations disagree: applies every migration to a fresh
+// Fails when prisma/schema/*.prisma and prisma/migrations disagree: applies every migration to a fresh
 // database and compares what Postgres then holds with what Prisma derives from the schema (tables,
 // columns with types/nullability/defaults, primary keys, unique and plain indexes incl. DESC,
 // foreign keys with actions, enums; no table beyond the models and _prisma_migrations).
 // On failure: write the missing migration (see docs of libs/db/src/migrate) or fix the schema.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Client } from 'pg';
 import { findSchemaDrift } from './migrate/drift';
 import { applyMigrations, resolveMigrationsDir } from './migrate/migrate';
+import { readSchemaText } from './schema-files';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './migrate/testing/throwaway-database';
 
 const migrationsDir = resolveMigrationsDir(__dirname);
-const schemaPath = join(migrationsDir, '..', 'schema.prisma');
-const schema = readFileSync(schemaPath, 'utf8');
+const schema = readSchemaText(__dirname);
 
-describe('prisma/schema.prisma and prisma/migrations', () => {
+describe('prisma/schema and prisma/migrations', () => {
   let db: ThrowawayDatabase;
   let client: Client;
 
@@ -32,7 +30,7 @@ describe('prisma/schema.prisma and prisma/migrations', () => {
     const drift = await findSchemaDrift(client, schema);
     if (drift.length > 0) {
       throw new Error(
-        `${schemaPath} and the migrations in ${migrationsDir} disagree (${drift.length} difference(s)):\n` +
+        `prisma/schema/*.prisma and the migrations in ${migrationsDir} disagree (${drift.length} difference(s)):\n` +
           drift.map((line) => `  - ${line}`).join('\n'),
       );
     }

@@ -132,6 +132,12 @@ describe('gateway (integration)', () => {
     expect(ok.text).toBe('');
   });
 
+  it('lets a service choose the HTTP status and body (HttpReply), passed through as is', async () => {
+    const res = await call('GET', '/test/status');
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: 'This URL belongs to a different organization' });
+  });
+
   it('answers 504 TIMEOUT_ERROR when the service does not answer in time', async () => {
     const started = Date.now();
     const res = await call('GET', '/test/slow');

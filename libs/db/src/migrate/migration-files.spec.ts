@@ -52,7 +52,7 @@ describe('migration files', () => {
     const repoDir = resolve(__dirname, '../../../..');
     expect(resolveMigrationsDir(__dirname)).toBe(join(repoDir, 'prisma', 'migrations'));
     expect(resolveMigrationsDir(join(repoDir, 'libs', 'db', 'dist', 'migrate'))).toBe(join(repoDir, 'prisma', 'migrations'));
-    expect(existsSync(join(resolveMigrationsDir(), '..', 'schema.prisma'))).toBe(true);
+    expect(existsSync(join(resolveMigrationsDir(), '..', 'schema', 'schema.prisma'))).toBe(true);
     expect(() => resolveMigrationsDir(dir)).toThrow(/No prisma\/migrations folder found/);
   });
 });

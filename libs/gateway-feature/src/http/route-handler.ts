@@ -64,9 +64,10 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
       if (phone) reply.header('x-service-phone-id', phone.phone_id);
       const ctx: RequestContext = { org_id: principal.org_id, token_id: principal.token_id, phone_scope: principal.phone_scope, phone };
       const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body }, { requestId: String(req.id) });
-      reply.status(route.successStatus);
-      if (!route.response) return reply.send();
-      return reply.type('application/json; charset=utf-8').send(raw);
+      const status = raw.httpStatus ?? route.successStatus;
+      reply.status(status);
+      if (status === 204 || (!route.response && raw.httpStatus === undefined)) return reply.send();
+      return reply.type('application/json; charset=utf-8').send(raw.body);
     } catch (error) {
       const serviceError = toServiceError(error, deps.logger);
       return reply.status(serviceError.status).type('application/json; charset=utf-8').send(serviceError.toEnvelope());

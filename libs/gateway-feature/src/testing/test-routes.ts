@@ -1,6 +1,6 @@
 import { Controller, Module } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { RequestContextSchema, defineRoute, defineRpc } from '@mapi/contracts';
+import { HttpReply, RequestContextSchema, defineRoute, defineRpc } from '@mapi/contracts';
 import { z } from 'zod';
 
 /** Routes and a service that exist only in the gateway's integration test, to drive every error path. */
@@ -21,6 +21,7 @@ export const OptionalBodyRpc = defineRpc({
 });
 export const SlowRpc = defineRpc({ subject: 'testecho.v1.slow', service: 'testecho', request: ctxOnly, response: z.object({}) });
 export const BoomRpc = defineRpc({ subject: 'testecho.v1.boom', service: 'testecho', request: ctxOnly, response: z.object({}) });
+export const StatusRpc = defineRpc({ subject: 'testecho.v1.status', service: 'testecho', request: ctxOnly, response: z.object({ ok: z.boolean() }) });
 export const NobodyRpc = defineRpc({ subject: 'testnobody.v1.none', service: 'testnobody', request: ctxOnly, response: z.object({}) });
 
 const route = (over: Partial<Parameters<typeof defineRoute>[0]> & Pick<Parameters<typeof defineRoute>[0], 'operationId' | 'method' | 'path' | 'rpc'>) =>
@@ -32,6 +33,7 @@ export const TEST_ROUTES = [
   route({ operationId: 'optional', method: 'POST', path: '/test/optional', rpc: OptionalBodyRpc, body: OptionalBodyRpc.request.shape.body, response: OptionalBodyRpc.response }),
   route({ operationId: 'slow', method: 'GET', path: '/test/slow', rpc: SlowRpc }),
   route({ operationId: 'boom', method: 'GET', path: '/test/boom', rpc: BoomRpc }),
+  route({ operationId: 'status', method: 'GET', path: '/test/status', rpc: StatusRpc, response: StatusRpc.response }),
   route({ operationId: 'nobody', method: 'GET', path: '/test/nobody', rpc: NobodyRpc }),
   route({ operationId: 'resync', method: 'POST', path: '/test/needs-phone', rpc: OptionalBodyRpc, phone: 'required', successStatus: 204, response: undefined }),
 ];
@@ -54,6 +56,11 @@ class TestController {
     return {};
   }
 
+  @MessagePattern(StatusRpc.subject)
+  status() {
+    return new HttpReply(409, { error: 'This URL belongs to a different organization' });
+  }
+
   @MessagePattern(BoomRpc.subject)
   boom(): never {
     throw new Error('secret internals at /srv/app/boom.ts:12:3');
@@ -63,4 +70,4 @@ class TestController {
 @Module({ controllers: [TestController] })
 export class TestServiceModule {}
 
-export const TEST_SERVICE_CONTRACTS = [EchoRpc, OptionalBodyRpc, SlowRpc, BoomRpc];
+export const TEST_SERVICE_CONTRACTS = [EchoRpc, OptionalBodyRpc, SlowRpc, BoomRpc, StatusRpc];

@@ -1,16 +1,23 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { ServiceError, Errors, ErrorEnvelopeSchema, type RpcContract } from '@mapi/contracts';
+import { ServiceError, Errors, ErrorEnvelopeSchema, RPC_HTTP_STATUS_HEADER, type RpcContract } from '@mapi/contracts';
 import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { namespaced } from './connection';
 import { RpcHeader, joinChunks } from './rpc-codec';
 import { injectTraceContext } from './trace-headers';
 
+/** A reply's JSON bytes, and the HTTP status the service chose (an HttpReply), if any. */
+export interface RawReply {
+  body: Buffer;
+  httpStatus?: number;
+}
+
 interface Pending {
+  httpStatus?: number;
   chunks: Uint8Array[];
   received: number;
   total: number;
   status: string;
-  resolve: (body: Buffer) => void;
+  resolve: (reply: RawReply) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
 }
@@ -40,7 +47,7 @@ export class NatsRpcClient {
   }
 
   /** Calls and returns the raw JSON bytes of the reply, for passing through without re-parsing. */
-  async callRaw(contract: RpcContract, payload: unknown, options: RpcCallOptions = {}): Promise<Buffer> {
+  async callRaw(contract: RpcContract, payload: unknown, options: RpcCallOptions = {}): Promise<RawReply> {
     const subject = namespaced(this.namespace, contract.subject);
     return this.tracer.startActiveSpan(`rpc ${contract.subject}`, { kind: SpanKind.CLIENT }, async (span) => {
       try {
@@ -55,16 +62,16 @@ export class NatsRpcClient {
   }
 
   async call<T>(contract: RpcContract, payload: unknown, options: RpcCallOptions = {}): Promise<T> {
-    return JSON.parse((await this.callRaw(contract, payload, options)).toString('utf8')) as T;
+    return JSON.parse((await this.callRaw(contract, payload, options)).body.toString('utf8')) as T;
   }
 
-  private send(subject: string, name: string, payload: unknown, options: RpcCallOptions): Promise<Buffer> {
+  private send(subject: string, name: string, payload: unknown, options: RpcCallOptions): Promise<RawReply> {
     const token = (++this.seq).toString(36);
     const hdrs = natsHeaders();
     injectTraceContext(hdrs, context.active());
     if (options.requestId) hdrs.set(RpcHeader.requestId, options.requestId);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-    return new Promise<Buffer>((resolve, reject) => {
+    return new Promise<RawReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(token);
         reject(Errors.timeout(`The ${name.split('.')[0]} service did not answer within ${timeoutMs} ms`));
@@ -90,6 +97,8 @@ export class NatsRpcClient {
     const index = Number(msg.headers?.get(RpcHeader.chunk) || 0);
     p.total = Number(msg.headers?.get(RpcHeader.chunks) || 1);
     p.status = msg.headers?.get(RpcHeader.status) || 'ok';
+    const httpStatus = msg.headers?.get(RPC_HTTP_STATUS_HEADER);
+    if (httpStatus) p.httpStatus = Number(httpStatus);
     if (p.chunks[index] === undefined) p.received++;
     p.chunks[index] = msg.data;
     if (p.received < p.total) return;
@@ -103,7 +112,7 @@ export class NatsRpcClient {
     clearTimeout(p.timer);
     this.pending.delete(token);
     if (error) p.reject(error);
-    else p.resolve(body as Buffer);
+    else p.resolve({ body: body as Buffer, httpStatus: p.httpStatus });
   }
 
   async close(): Promise<void> {

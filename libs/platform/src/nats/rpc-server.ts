@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
-import { Errors, ServiceError, issuesToFields, type RpcContract } from '@mapi/contracts';
+import { Errors, HttpReply, RPC_HTTP_STATUS_HEADER, ServiceError, issuesToFields, type RpcContract } from '@mapi/contracts';
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { lastValueFrom } from 'rxjs';
 import { z } from 'zod';
@@ -66,7 +66,12 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
         let status = 200;
         try {
           const reply = await this.invoke(contract, msg);
-          this.reply(msg, 'ok', Buffer.from(JSON.stringify(reply)));
+          if (reply instanceof HttpReply) {
+            status = reply.status;
+            this.reply(msg, 'ok', Buffer.from(JSON.stringify(reply.body ?? null)), reply.status);
+          } else {
+            this.reply(msg, 'ok', Buffer.from(JSON.stringify(reply)));
+          }
         } catch (error) {
           const serviceError = this.toServiceError(error, contract, requestId);
           status = serviceError.status;
@@ -91,8 +96,9 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     if (!parsed.success) throw this.validationError(parsed.error, raw);
     const handler = this.messageHandlers.get(contract.subject)!;
     const result = await lastValueFrom(this.transformToObservable(await handler(parsed.data)));
-    if (this.options.validateReplies) {
-      const check = contract.response.safeParse(result);
+    const isSuccessBody = !(result instanceof HttpReply) || (result.status >= 200 && result.status < 300);
+    if (this.options.validateReplies && isSuccessBody) {
+      const check = contract.response.safeParse(result instanceof HttpReply ? result.body : result);
       if (!check.success) throw new Error(`Reply of ${contract.subject} breaks its contract: ${check.error.message}`);
     }
     return result;
@@ -119,7 +125,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     return Errors.unknown(errorId);
   }
 
-  private reply(msg: Msg, status: 'ok' | 'error', body: Uint8Array): void {
+  private reply(msg: Msg, status: 'ok' | 'error', body: Uint8Array, httpStatus?: number): void {
     if (!msg.reply) return;
     const chunks = splitIntoChunks(body, this.options.nc.info?.max_payload ?? 1024 * 1024);
     chunks.forEach((chunk, index) => {
@@ -127,6 +133,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
       h.set(RpcHeader.status, status);
       h.set(RpcHeader.chunk, String(index));
       h.set(RpcHeader.chunks, String(chunks.length));
+      if (httpStatus !== undefined) h.set(RPC_HTTP_STATUS_HEADER, String(httpStatus));
       this.options.nc.publish(msg.reply!, chunk, { headers: h });
     });
   }

@@ -1,13 +1,12 @@
 // Unit tests of the drift comparison (no database): both outcomes of the check, from Prisma schemas.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { compareShapes, expectedShape, getDatamodel, type SchemaShape } from '.';
-import { resolveMigrationsDir } from '../migration-files';
+import { readSchemaText as readSchemaFiles } from '../../schema-files';
 import { readSchemaText } from './schema-text';
 import { canonicalDefault, canonicalLiteral, defaultConstraintName } from './shape';
 
-const schema = readFileSync(join(resolveMigrationsDir(__dirname), '..', 'schema.prisma'), 'utf8');
+const schema = readSchemaFiles(__dirname);
 const shapeOf = (text: string): SchemaShape => expectedShape(getDatamodel(text), text);
+const sorted = (lines: string[]) => [...lines].sort();
 const clone = (shape: SchemaShape): SchemaShape => structuredClone(shape);
 const table = (shape: SchemaShape, name: string) => {
   const found = shape.tables.find((t) => t.name === name);
@@ -19,18 +18,18 @@ describe('compareShapes', () => {
   const base = shapeOf(schema);
 
   it('finds no difference between a schema and itself', () => {
-    expect(base.tables.map((t) => t.name)).toEqual(['organizations', 'api_tokens', 'phones', 'chats', 'messages']);
+    expect(base.tables.map((t) => t.name).sort()).toEqual(['api_tokens', 'chats', 'messages', 'organizations', 'phones']);
     expect(compareShapes(base, clone(base))).toEqual([]);
   });
 
   it('fails when the schema has a field the database lacks, and the other way round', () => {
     const withExtra = shapeOf(schema.replace(/(model Chat \{\n)/, '$1  muted Boolean @default(false)\n'));
-    expect(compareShapes(withExtra, base)).toEqual([
+    expect(sorted(compareShapes(withExtra, base))).toEqual(sorted([
       'table chats: column muted: missing from the database (schema: boolean NOT NULL DEFAULT false)',
-    ]);
-    expect(compareShapes(base, withExtra)).toEqual([
+    ]));
+    expect(sorted(compareShapes(base, withExtra))).toEqual(sorted([
       'table chats: column muted: exists in the database (boolean NOT NULL DEFAULT false) but not in the schema',
-    ]);
+    ]));
   });
 
   it('reports type, nullability and default differences', () => {
@@ -41,12 +40,12 @@ describe('compareShapes', () => {
     col('body').notNull = true;
     col('delivery_info').default = `'{}'`;
     col('mentioned_ids').type = 'text';
-    expect(compareShapes(base, db)).toEqual([
+    expect(sorted(compareShapes(base, db))).toEqual(sorted([
       'table messages: column body: nullability differs: schema nullable, database NOT NULL',
       'table messages: column ack: type differs: schema smallint, database integer',
       `table messages: column delivery_info: default differs: schema '{"delivered_count":0,"pending":[],"read_count":0}', database '{}'`,
       'table messages: column mentioned_ids: type differs: schema text[], database text',
-    ]);
+    ]));
   });
 
   it('reports index order (DESC), uniqueness, names and missing or extra indexes', () => {
@@ -57,13 +56,13 @@ describe('compareShapes', () => {
     table(db, 'chats').indexes[0].name = 'chats_by_org';
     table(db, 'api_tokens').indexes.pop();
     table(db, 'phones').indexes.push({ name: 'phones_extra', unique: false, method: 'btree', where: null, columns: ['wa_state'] });
-    expect(compareShapes(base, db)).toEqual([
+    expect(sorted(compareShapes(base, db))).toEqual(sorted([
       'table api_tokens: index api_tokens_org_id_idx: missing from the database (schema: (org_id))',
       'table phones: index phones_extra: exists in the database ((wa_state)) but not in the schema',
       'table chats: index chats_org_id_chat_id_idx: named chats_by_org in the database (same definition: (org_id, chat_id))',
       'table messages: index messages_org_id_chat_id_timestamp_id_idx differs: schema (org_id, chat_id, timestamp DESC, id DESC), database (org_id, chat_id, timestamp, id DESC)',
       'table messages: index messages_phone_id_message_id_key differs: schema UNIQUE (phone_id, message_id), database (phone_id, message_id)',
-    ]);
+    ]));
   });
 
   it('reports primary key and foreign key differences', () => {
@@ -71,11 +70,11 @@ describe('compareShapes', () => {
     table(db, 'chats').primaryKey = { name: 'chats_pkey', columns: ['chat_id', 'phone_id'] };
     table(db, 'phones').foreignKeys[0].onDelete = 'RESTRICT';
     table(db, 'api_tokens').foreignKeys = [];
-    expect(compareShapes(base, db)).toEqual([
+    expect(sorted(compareShapes(base, db))).toEqual(sorted([
       'table api_tokens: foreign key api_tokens_org_id_fkey: missing from the database (schema: (org_id) -> organizations(id) ON DELETE CASCADE ON UPDATE CASCADE)',
       'table phones: foreign key phones_org_id_fkey differs: schema (org_id) -> organizations(id) ON DELETE CASCADE ON UPDATE CASCADE, database (org_id) -> organizations(id) ON DELETE RESTRICT ON UPDATE CASCADE',
       'table chats: primary key differs: schema chats_pkey (phone_id, chat_id), database chats_pkey (chat_id, phone_id)',
-    ]);
+    ]));
   });
 
   it('reports missing and extra tables and enums, except the migrations table', () => {
@@ -84,11 +83,11 @@ describe('compareShapes', () => {
     db.tables.push({ name: '_prisma_migrations', columns: [], primaryKey: null, indexes: [], foreignKeys: [] });
     db.tables.push({ name: 'leftover', columns: [], primaryKey: null, indexes: [], foreignKeys: [] });
     db.enums.push({ name: 'mood', values: ['happy'] });
-    expect(compareShapes(base, db)).toEqual([
+    expect(sorted(compareShapes(base, db))).toEqual(sorted([
       'table chats: missing from the database (the schema models it)',
       'table leftover: exists in the database but no model maps to it',
       'enum mood: exists in the database but not in the schema',
-    ]);
+    ]));
   });
 });
 
