@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ListChatMessagesRpc } from '@mapi/contracts';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
+import { OutboxRelay, ensureStreams } from '@mapi/events';
 import {
   NatsRpcServer,
   connectNats,
@@ -13,6 +14,8 @@ import {
   startHealthServer,
 } from '@mapi/platform';
 import { ChatsController } from './chats.controller';
+import { ApplyIngest } from './ingest/apply-ingest.usecase';
+import { createIngestConsumer } from './ingest/ingest-consumer';
 import { MessageRepository } from './messages/message-repository';
 import { ListChatMessages } from './usecases/list-chat-messages/list-chat-messages.usecase';
 
@@ -35,6 +38,7 @@ export async function bootstrapChatsService(): Promise<void> {
   const logger = createLogger('chats', config.telemetry.LOG_LEVEL);
   const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
   const nc = await connectNats(config.nats.NATS_URL, 'chats');
+  await ensureStreams(nc, config.app.NAMESPACE);
   const server = new NatsRpcServer({
     nc,
     namespace: config.app.NAMESPACE,
@@ -44,6 +48,10 @@ export async function bootstrapChatsService(): Promise<void> {
   });
   const app = await createRpcMicroservice(ChatsModule.forRoot(prisma), server, logger);
   await app.listen();
+  const ingest = createIngestConsumer(nc, config.app.NAMESPACE, new ApplyIngest(prisma), logger);
+  await ingest.start();
+  const relay = new OutboxRelay(prisma, nc, config.app.NAMESPACE, logger);
+  relay.start();
   let shuttingDown = false;
   const health = await startHealthServer({
     host: config.health.HEALTH_HOST,
@@ -57,6 +65,8 @@ export async function bootstrapChatsService(): Promise<void> {
   onShutdownSignal(logger, async () => {
     shuttingDown = true;
     await app.close(); // unsubscribes, waits for requests under way
+    await ingest.stop(); // the batch under way is applied and acknowledged first
+    await relay.stop();
     await nc.drain().catch(() => undefined);
     await prisma.$disconnect();
     health.close();

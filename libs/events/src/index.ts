@@ -1,1 +1,2 @@
-export {};
+export * from './jetstream';
+export * from './outbox';

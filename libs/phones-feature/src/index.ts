@@ -1,1 +1,3 @@
-export {};
+export * from './bootstrap';
+export * from './connector/phone-connector';
+export * from './sandbox/participant-actions';

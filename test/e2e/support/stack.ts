@@ -7,11 +7,15 @@ export interface Stack {
   prisma: PrismaClient;
   gateway: AppProcess;
   chats: AppProcess;
+  /** Every started service by app name (chats always; phones when asked for). */
+  apps: Record<string, AppProcess>;
+  /** Starts one more instance of a service app (e.g. a second phones replica). */
+  startService(app: string, env?: Record<string, string>): Promise<AppProcess>;
   stop(): Promise<void>;
 }
 
-export async function startStack(extraEnv: Record<string, string> = {}, options: { gatewayPort?: number } = {}): Promise<Stack> {
-  const [port, healthPort] = [options.gatewayPort ?? (await freePort()), await freePort()];
+export async function startStack(extraEnv: Record<string, string> = {}, options: { gatewayPort?: number; services?: string[] } = {}): Promise<Stack> {
+  const port = options.gatewayPort ?? (await freePort());
   const env = {
     DATABASE_URL: testEnv.databaseUrl(),
     REDIS_URL: testEnv.redisUrl(),
@@ -21,23 +25,37 @@ export async function startStack(extraEnv: Record<string, string> = {}, options:
     AUTH_CACHE_TTL_MS: '0',
     ...extraEnv,
   };
-  const chats = AppProcess.start('chats', { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' });
+  const extra: AppProcess[] = [];
+  const launch = async (app: string, more: Record<string, string> = {}) => {
+    const healthPort = await freePort();
+    const proc = AppProcess.start(app, { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1', ...more });
+    extra.push(proc);
+    return { proc, ready: () => proc.waitReady(`http://127.0.0.1:${healthPort}/health/ready`) };
+  };
+  const services = await Promise.all(['chats', ...(options.services ?? [])].map((app) => launch(app)));
   const gateway = AppProcess.start('api-gateway', { ...env, PORT: String(port), HOST: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    await Promise.all([chats.waitReady(`http://127.0.0.1:${healthPort}/health/ready`), gateway.waitReady(`${baseUrl}/health/ready`)]);
+    await Promise.all([...services.map((s) => s.ready()), gateway.waitReady(`${baseUrl}/health/ready`)]);
   } catch (error) {
-    await Promise.all([gateway.kill(), chats.kill()]);
+    await Promise.all([gateway.kill(), ...extra.map((p) => p.kill())]);
     throw error;
   }
+  const apps = Object.fromEntries(services.map((s) => [s.proc.name, s.proc]));
   const prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
   return {
     baseUrl,
     prisma,
     gateway,
-    chats,
+    chats: apps.chats,
+    apps,
+    startService: async (app, more = {}) => {
+      const started = await launch(app, more);
+      await started.ready();
+      return started.proc;
+    },
     stop: async () => {
-      await Promise.all([gateway.stop(), chats.stop()]);
+      await Promise.all([gateway.stop(), ...extra.map((p) => p.stop())]);
       await prisma.$disconnect();
     },
   };

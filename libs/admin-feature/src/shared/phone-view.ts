@@ -4,7 +4,8 @@ import type { Prisma } from '@mapi/db';
 export interface PhoneView {
   phone_id: string;
   org_id: string;
-  org_phone: string;
+  /** null until the phone is first paired */
+  org_phone: string | null;
   phone_name: string | null;
   wa_state: string;
   is_ready: boolean;

@@ -11,6 +11,6 @@ export const RequestContextSchema = z.object({
   /** phone_ids the token is scoped to; null when it reaches every phone of the organization. */
   phone_scope: z.array(z.string()).nullable(),
   /** The phone resolved from `x-phone`, or null when the header was absent. */
-  phone: z.object({ phone_id: z.string(), org_phone: z.string() }).nullable(),
+  phone: z.object({ phone_id: z.string(), org_phone: z.string().nullable() }).nullable(),
 });
 export type RequestContext = z.infer<typeof RequestContextSchema>;

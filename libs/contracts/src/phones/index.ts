@@ -1,4 +1,11 @@
 import type { RouteContract } from '../http/define-route';
+import { PHONE_ROUTES } from './routes/phone-routes.contract';
+import { SANDBOX_ROUTES } from './sandbox/sandbox-routes.contract';
 
-/** The phones service's public routes and messages: one folder per message (<name>/<name>.contract.ts). */
-export const PHONES_ROUTES: readonly RouteContract[] = [];
+export * from './phone/phone.schema';
+export * from './ingest/ingest-events';
+export * from './routes/phone-routes.contract';
+export * from './sandbox/sandbox-routes.contract';
+
+/** The phones service's public routes, and the sandbox network's control routes. */
+export const PHONES_ROUTES: readonly RouteContract[] = [...PHONE_ROUTES, ...SANDBOX_ROUTES];

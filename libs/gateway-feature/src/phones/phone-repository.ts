@@ -3,7 +3,7 @@ import type { PhoneRef } from '@mapi/contracts';
 
 export interface ResolvedPhone {
   phone_id: string;
-  org_phone: string;
+  org_phone: string | null;
 }
 
 /** Phone lookups for `x-phone`; every query names the organization. */

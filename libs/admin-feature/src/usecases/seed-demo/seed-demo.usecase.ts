@@ -42,14 +42,14 @@ export class SeedDemo {
     const existing = await tx.organization.findFirst({ where: { name: DEMO_ORG_NAME }, orderBy: { created_at: 'asc' } });
     const org = existing ?? (await tx.organization.create({ data: { name: DEMO_ORG_NAME, plan: 'pro', plan_active: true } }));
 
-    const phones = [];
+    const phones: (Prisma.PhoneModel & { org_phone: string })[] = [];
     for (const demo of DEMO_PHONES) {
       const orgPhone = `${demo.digits}@c.us`;
       const found = await tx.phone.findFirst({
         where: { org_id: org.id, org_phone: orgPhone, deleted_at: null },
         orderBy: { created_at: 'asc' },
       });
-      phones.push(
+      const phone =
         found ??
           (await tx.phone.create({
             data: {
@@ -61,8 +61,8 @@ export class SeedDemo {
               is_ready: true,
               first_connected_at: now,
             },
-          })),
-      );
+          }));
+      phones.push({ ...phone, org_phone: orgPhone }); // found by that number, or created with it
     }
 
     let inserted = 0;

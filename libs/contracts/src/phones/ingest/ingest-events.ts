@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { DeliveryInfoSchema, MediaSchema } from '../../chats/message/message.schema';
+
+/**
+ * What a phone's connector saw, on its way to the chats store through JetStream (stream <NS>_INGEST,
+ * subject <ns>.ingest.<kind>). Shaped after Baileys' events (messages.upsert,
+ * message-receipt.update, messages.update, chats.upsert, groups.upsert). The chats service
+ * validates each event against these schemas; every handler is idempotent (redelivery is normal).
+ */
+const base = { org_id: z.uuid(), phone_id: z.string(), org_phone: z.string() };
+
+export const IngestMessageSchema = z.object({
+  chat_id: z.string(),
+  unique_id: z.string(),
+  from_me: z.boolean(),
+  sender_phone: z.string(),
+  body: z.string().nullable(),
+  message_type: z.string(),
+  timestamp: z.string(),
+  ack: z.number().int().min(-1).max(4),
+  media: MediaSchema.nullable().optional(),
+  author: z.string().nullable().optional(),
+  is_forwarded: z.boolean().nullable().optional(),
+  quoted_message_id: z.string().nullable().optional(),
+  mentioned_ids: z.array(z.string()).optional(),
+  sent_message_id: z.uuid().nullable().optional(),
+});
+export type IngestMessage = z.infer<typeof IngestMessageSchema>;
+
+export const MessagesUpsertEvent = z.object({
+  ...base,
+  kind: z.literal('messages-upsert'),
+  /** notify: live (emits message.created); append: history/resync backfill (no events). */
+  type: z.enum(['notify', 'append']),
+  messages: z.array(IngestMessageSchema),
+});
+
+export const ReceiptEvent = z.object({
+  ...base,
+  kind: z.literal('receipt'),
+  chat_id: z.string(),
+  unique_id: z.string(),
+  from_me: z.boolean(),
+  ack: z.number().int().min(-1).max(4),
+  /** For group messages: the participant whose receipt this is, and when (epoch ms). */
+  participant: z.string().optional(),
+  at: z.number().optional(),
+});
+
+export const MessageEditEvent = z.object({
+  ...base,
+  kind: z.literal('edit'),
+  chat_id: z.string(),
+  unique_id: z.string(),
+  from_me: z.boolean(),
+  body: z.string(),
+});
+
+export const MessageDeleteEvent = z.object({
+  ...base,
+  kind: z.literal('delete'),
+  chat_id: z.string(),
+  unique_id: z.string(),
+  from_me: z.boolean(),
+});
+
+export const ChatsUpsertEvent = z.object({
+  ...base,
+  kind: z.literal('chats-upsert'),
+  chats: z.array(z.object({ chat_id: z.string(), chat_name: z.string().nullable(), chat_type: z.enum(['user', 'group', 'business']) })),
+});
+
+export const GroupParticipantSchema = z.object({ id: z.string(), admin: z.boolean(), super_admin: z.boolean().optional() });
+export const GroupsUpsertEvent = z.object({
+  ...base,
+  kind: z.literal('groups-upsert'),
+  groups: z.array(z.object({ chat_id: z.string(), subject: z.string(), participants: z.array(GroupParticipantSchema) })),
+});
+
+export const IngestEventSchema = z.discriminatedUnion('kind', [
+  MessagesUpsertEvent,
+  ReceiptEvent,
+  MessageEditEvent,
+  MessageDeleteEvent,
+  ChatsUpsertEvent,
+  GroupsUpsertEvent,
+]);
+export type IngestEvent = z.infer<typeof IngestEventSchema>;
+export type IngestKind = IngestEvent['kind'];
+/** Versioned ingest subject suffix: <ns>.ingest.v1.<kind> */
+export const ingestKindSubject = (kind: IngestKind) => `v1.${kind}`;
+
+export { DeliveryInfoSchema };

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { RequestContextSchema } from '../../common/request-context';
+import { defineRoute, type RouteContract } from '../../http/define-route';
+import { defineRpc } from '../../rpc/define-rpc';
+import { PhoneSchema } from '../phone/phone.schema';
+
+/** Phone routes (wider-api.md "phones"; resync per spec 4.6). Subjects phones.v1.<name>. */
+const rpc = <B extends z.ZodType>(name: string, response: z.ZodType, body?: B) =>
+  defineRpc({
+    subject: `phones.v1.${name}`,
+    service: 'phones',
+    request: z.object({ ctx: RequestContextSchema, ...(body ? { body } : {}) }).loose(),
+    response,
+  });
+
+const route = (over: Omit<RouteContract, 'tag' | 'successStatus'> & { successStatus?: number }): RouteContract =>
+  defineRoute({ tag: 'phones', successStatus: 200, ...over });
+
+export const CreatePhoneBody = z.object({ phone_name: z.string().min(1).max(100).optional() }).optional();
+export const UpdatePhoneBody = z
+  .object({
+    phone_name: z.string().min(1).max(100).optional(),
+    phone_image: z.url().nullable().optional(),
+    labels: z.array(z.string().min(1).max(50)).max(50).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, { message: 'send at least one of phone_name, phone_image, labels' });
+export const QrResponse = z.object({ phone_id: z.string(), wa_state: z.string(), qr_code: z.string() });
+const NoContent = z.null();
+
+export const GetPhoneRpc = rpc('get', PhoneSchema);
+export const ListPhonesRpc = rpc('list', z.array(PhoneSchema));
+export const GetQrRpc = rpc('qr', QrResponse);
+export const CreatePhoneRpc = rpc('create', PhoneSchema, CreatePhoneBody);
+export const UpdatePhoneRpc = rpc('update', PhoneSchema, UpdatePhoneBody);
+export const RestartPhoneRpc = rpc('restart', NoContent);
+export const ResetPhoneRpc = rpc('reset', NoContent);
+export const DeletePhoneRpc = rpc('delete', NoContent);
+export const ResyncPhoneRpc = rpc('resync', NoContent);
+
+export const PHONE_ROUTES: readonly RouteContract[] = [
+  route({ operationId: 'getPhone', method: 'GET', path: '/phones', summary: 'The phone named by x-phone', phone: 'required', rpc: GetPhoneRpc, response: PhoneSchema }),
+  route({ operationId: 'listPhones', method: 'GET', path: '/phones/all', summary: 'Every phone the token reaches', phone: 'none', rpc: ListPhonesRpc, response: z.array(PhoneSchema) }),
+  route({ operationId: 'getPhoneQr', method: 'GET', path: '/phones/qr', summary: 'The current QR code (only while the phone is not connected)', phone: 'required', rpc: GetQrRpc, response: QrResponse }),
+  route({ operationId: 'createPhone', method: 'POST', path: '/phones/create', summary: 'Create a phone slot; it shows a QR to scan', phone: 'none', rpc: CreatePhoneRpc, body: CreatePhoneBody, successStatus: 201, response: PhoneSchema }),
+  route({ operationId: 'updatePhone', method: 'PATCH', path: '/phones/update', summary: 'Change name, image or labels', phone: 'required', rpc: UpdatePhoneRpc, body: UpdatePhoneBody, response: PhoneSchema }),
+  route({ operationId: 'restartPhone', method: 'POST', path: '/phones/restart', summary: 'Restart the phone\'s session', phone: 'required', rpc: RestartPhoneRpc, successStatus: 204 }),
+  route({ operationId: 'resetPhone', method: 'POST', path: '/phones/reset', summary: 'Log the phone out; it goes back to QR', phone: 'required', rpc: ResetPhoneRpc, successStatus: 204 }),
+  route({ operationId: 'deletePhone', method: 'DELETE', path: '/phones/delete', summary: 'Log out and delete the phone', phone: 'required', rpc: DeletePhoneRpc, successStatus: 204 }),
+  route({
+    operationId: 'resyncPhone',
+    method: 'POST',
+    path: '/phones/resync',
+    summary: 'Full resync between the messaging network and the service (spec 4.6)',
+    description: 'The phone must be connected (400 ERROR otherwise). Progress shows in the phone\'s sync_status and sync_progress.',
+    phone: 'required',
+    rpc: ResyncPhoneRpc,
+    successStatus: 204,
+  }),
+];

@@ -1,0 +1,116 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JSONCodec,
+  RetentionPolicy,
+  StorageType,
+  nanos,
+  type JetStreamClient,
+  type JsMsg,
+  type NatsConnection,
+} from 'nats';
+
+/** Streams of one deployment (NAMESPACE): connector input for the chats store, and domain events. */
+export const streamNames = (namespace: string) => ({
+  ingest: `${namespace.toUpperCase().replace(/-/g, '_')}_INGEST`,
+  events: `${namespace.toUpperCase().replace(/-/g, '_')}_EVENTS`,
+});
+export const ingestSubject = (namespace: string, kind: string) => `${namespace}.ingest.${kind}`;
+export const eventSubject = (namespace: string, type: string) => `${namespace}.events.${type}`;
+
+/** Creates (or updates) the file-backed streams with a 2-minute duplicate window for Nats-Msg-Id. */
+export async function ensureStreams(nc: NatsConnection, namespace: string): Promise<void> {
+  const jsm = await nc.jetstreamManager();
+  const names = streamNames(namespace);
+  const specs = [
+    { name: names.ingest, subjects: [`${namespace}.ingest.>`], max_age: nanos(7 * 24 * 3600 * 1000) },
+    { name: names.events, subjects: [`${namespace}.events.>`], max_age: nanos(7 * 24 * 3600 * 1000) },
+  ];
+  for (const spec of specs) {
+    const config = { ...spec, storage: StorageType.File, retention: RetentionPolicy.Limits, duplicate_window: nanos(120_000) };
+    try {
+      await jsm.streams.info(spec.name);
+      await jsm.streams.update(spec.name, config);
+    } catch {
+      await jsm.streams.add(config);
+    }
+  }
+}
+
+const codec = JSONCodec();
+
+/** Publishes and waits for JetStream's ack: once this resolves the message is stored (deduplicated by msgID). */
+export async function publishDurable(js: JetStreamClient, subject: string, data: unknown, msgID: string): Promise<void> {
+  await js.publish(subject, codec.encode(data), { msgID });
+}
+
+export interface BatchConsumerOptions {
+  stream: string;
+  durable: string;
+  filterSubject?: string;
+  batchSize?: number;
+  /** How long JetStream waits for an ack before redelivering. */
+  ackWaitMs?: number;
+}
+
+/**
+ * A durable pull consumer processed in batches: `handle` gets the decoded messages of one fetch;
+ * they are acknowledged only after it resolves, so a crash redelivers them (handlers are idempotent).
+ * A batch that fails is nak'ed with a delay and retried.
+ */
+export class BatchConsumer<T> {
+  private running = false;
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly options: BatchConsumerOptions,
+    private readonly handle: (items: { data: T; subject: string }[]) => Promise<void>,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const jsm = await this.nc.jetstreamManager();
+    await jsm.consumers.add(this.options.stream, {
+      durable_name: this.options.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(this.options.ackWaitMs ?? 30_000),
+      max_ack_pending: 20_000,
+      ...(this.options.filterSubject ? { filter_subject: this.options.filterSubject } : {}),
+    });
+    const consumer = await this.nc.jetstream().consumers.get(this.options.stream, this.options.durable);
+    this.running = true;
+    this.loop = (async () => {
+      while (this.running) {
+        try {
+          const batch = await consumer.fetch({ max_messages: this.options.batchSize ?? 500, expires: 1_000 });
+          const msgs: JsMsg[] = [];
+          for await (const m of batch) msgs.push(m);
+          if (!msgs.length || !this.running) {
+            for (const m of msgs) m.nak();
+            continue;
+          }
+          try {
+            await this.handle(msgs.map((m) => ({ data: codec.decode(m.data) as T, subject: m.subject })));
+            for (const m of msgs) m.ack();
+          } catch (error) {
+            this.onError(error);
+            for (const m of msgs) m.nak(1_000);
+          }
+        } catch (error) {
+          if (this.running) {
+            this.onError(error);
+            await new Promise((r) => setTimeout(r, 500));
+          }
+        }
+      }
+    })();
+  }
+
+  /** Stops fetching; the batch under way finishes (and is acked) first. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+}

@@ -1,0 +1,103 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { PHONE_ROUTES, SANDBOX_ROUTES } from '@mapi/contracts';
+import { createPrismaClient } from '@mapi/db';
+import { OutboxRelay, ensureStreams } from '@mapi/events';
+import {
+  ConfigError,
+  NatsRpcServer,
+  connectNats,
+  createLogger,
+  createRpcMicroservice,
+  loadConfig,
+  natsIndicator,
+  onShutdownSignal,
+  postgresIndicator,
+  redisIndicator,
+  startHealthServer,
+} from '@mapi/platform';
+import { Redis } from 'ioredis';
+import { PhonesConfigSchema } from './config';
+import { PhonesController } from './phones.controller';
+import { PhoneRepository } from './phones/phone-repository';
+import { SandboxConnector } from './sandbox/sandbox-connector';
+import { SandboxControl } from './sandbox/sandbox-control.usecase';
+import { SandboxController } from './sandbox/sandbox.controller';
+import { SandboxNetwork } from './sandbox/sandbox-network';
+import { IngestPublisher } from './sessions/ingest-publisher';
+import { PhoneLeases } from './sessions/phone-leases';
+import { PhoneStateUpdater } from './sessions/phone-state-updater';
+import { SessionCommands } from './sessions/session-commands';
+import { SessionManager } from './sessions/session-manager';
+import { PhoneCommands } from './usecases/phone-commands.usecase';
+import { PhoneQueries } from './usecases/phone-queries.usecase';
+
+@Module({})
+class PhonesModule {
+  static forRoot(providers: { provide: unknown; useValue: unknown }[], sandbox: boolean): DynamicModule {
+    return { module: PhonesModule, controllers: sandbox ? [PhonesController, SandboxController] : [PhonesController], providers: providers as never };
+  }
+}
+
+/** Starts the phones service: phone routes, connector sessions (leased per phone), the sandbox network. */
+export async function bootstrapPhonesService(): Promise<void> {
+  const config = loadConfig(['app', 'database', 'redis', 'nats', 'health', 'telemetry']);
+  const parsed = PhonesConfigSchema.safeParse(process.env);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration:\n  ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
+  const phonesConfig = parsed.data;
+  const ns = config.app.NAMESPACE;
+  const logger = createLogger('phones', config.telemetry.LOG_LEVEL);
+  const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
+  const redis = new Redis(config.redis.REDIS_URL, { maxRetriesPerRequest: 2 });
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const nc = await connectNats(config.nats.NATS_URL, 'phones');
+  await ensureStreams(nc, ns);
+
+  const phones = new PhoneRepository(prisma);
+  const network = new SandboxNetwork(prisma);
+  const sessions = new SessionCommands(nc, ns);
+  const manager = new SessionManager({
+    nc,
+    namespace: ns,
+    prisma,
+    phones,
+    leases: new PhoneLeases(redis, ns, phonesConfig.REPLICA_ID, phonesConfig.PHONE_LEASE_TTL_MS),
+    publisher: new IngestPublisher(nc, ns),
+    states: new PhoneStateUpdater(prisma),
+    factory: (p) => (p.connector === 'sandbox' && phonesConfig.SANDBOX_ENABLED ? new SandboxConnector(p.phone_id, p.org_id, network, nc, ns) : null),
+    logger,
+    scanMs: phonesConfig.SESSION_SCAN_MS,
+  });
+  const providers = [
+    { provide: PhoneQueries, useValue: new PhoneQueries(phones) },
+    { provide: PhoneCommands, useValue: new PhoneCommands(prisma, phones, sessions, phonesConfig.DEFAULT_CONNECTOR) },
+    { provide: SandboxControl, useValue: new SandboxControl(network, nc, ns) },
+  ];
+  const contracts = [...PHONE_ROUTES, ...(phonesConfig.SANDBOX_ENABLED ? SANDBOX_ROUTES : [])].map((r) => r.rpc);
+  const server = new NatsRpcServer({ nc, namespace: ns, contracts, logger, validateReplies: config.app.NODE_ENV === 'test' });
+  const app = await createRpcMicroservice(PhonesModule.forRoot(providers, phonesConfig.SANDBOX_ENABLED), server, logger);
+  await app.listen();
+  const relay = new OutboxRelay(prisma, nc, ns, logger);
+  relay.start();
+  manager.start();
+
+  let shuttingDown = false;
+  const health = await startHealthServer({
+    host: config.health.HEALTH_HOST,
+    port: config.health.HEALTH_PORT,
+    indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), redisIndicator(() => redis.ping()), natsIndicator(nc)],
+    isShuttingDown: () => shuttingDown,
+  });
+  const address = health.address();
+  logger.info({ health_port: typeof address === 'object' && address ? address.port : null, replica: phonesConfig.REPLICA_ID, sandbox: phonesConfig.SANDBOX_ENABLED }, 'phones service ready');
+
+  onShutdownSignal(logger, async () => {
+    shuttingDown = true;
+    await app.close();
+    await manager.stop(); // releases leases: another replica takes the sessions over at once
+    await relay.stop();
+    await nc.drain().catch(() => undefined);
+    redis.disconnect();
+    await prisma.$disconnect();
+    health.close();
+  });
+}

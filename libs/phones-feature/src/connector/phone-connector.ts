@@ -1,0 +1,88 @@
+import type { IngestMessage, WaState } from '@mapi/contracts';
+
+/**
+ * The port a messaging-network client implements (the sandbox network here; Baileys next). Shaped
+ * after Baileys: `connection.update` (QR, open, close), `messages.upsert`, `message-receipt.update`,
+ * `messages.update` (edits, deletions), `chats.upsert`, `groups.upsert`, and the actions
+ * groupParticipantsUpdate, sendMessage, fetchMessageHistory and resyncAppState.
+ * Event handlers are awaited: a connector hands an event on only once its handler resolved (the
+ * session manager resolves after the event is durably in JetStream), so nothing is lost.
+ */
+export interface ConnectionUpdate {
+  state: WaState;
+  qr?: string | null;
+  /** digits of the phone's number, once paired */
+  number?: string | null;
+}
+
+export interface ReceiptUpdate {
+  chat_id: string;
+  unique_id: string;
+  from_me: boolean;
+  ack: number;
+  participant?: string;
+  at?: number;
+}
+
+export interface MessageChange {
+  chat_id: string;
+  unique_id: string;
+  from_me: boolean;
+  edit?: { body: string };
+  deleted?: boolean;
+}
+
+export interface ChatInfo {
+  chat_id: string;
+  chat_name: string | null;
+  chat_type: 'user' | 'group' | 'business';
+}
+
+export interface GroupMetadata {
+  chat_id: string;
+  subject: string;
+  participants: { id: string; admin: boolean; super_admin?: boolean }[];
+}
+
+export type ParticipantAction = 'add' | 'remove' | 'promote' | 'demote';
+/** Per participant, Baileys-style status codes: 200 done, 403 not allowed, 404 not a member, 409 already so. */
+export interface ParticipantResult {
+  id: string;
+  status: '200' | '403' | '404' | '409';
+}
+
+export interface OutgoingContent {
+  text?: string;
+  media?: { url?: string; base64?: string; filename: string; mimetype: string };
+  reply_to?: string;
+  poll?: { name: string; options: string[]; allow_multiple: boolean };
+}
+
+export interface ConnectorEvents {
+  'connection.update': ConnectionUpdate;
+  'messages.upsert': { messages: IngestMessage[]; type: 'notify' | 'append' };
+  'message-receipt.update': ReceiptUpdate[];
+  'messages.update': MessageChange[];
+  'chats.upsert': ChatInfo[];
+  'groups.upsert': GroupMetadata[];
+}
+export type ConnectorEventName = keyof ConnectorEvents;
+export type ConnectorHandler<E extends ConnectorEventName> = (payload: ConnectorEvents[E]) => Promise<void>;
+
+export interface PhoneConnector {
+  readonly phoneId: string;
+  on<E extends ConnectorEventName>(event: E, handler: ConnectorHandler<E>): void;
+  /** Starts the session: emits connection.update (a QR to scan, or the connection's state). */
+  connect(): Promise<void>;
+  /** Ends the session, keeping its credentials (a restart or another replica takes over). */
+  disconnect(): Promise<void>;
+  /** Ends the session and forgets the pairing: the phone goes back to QR. */
+  logout(): Promise<void>;
+  /** Whether the network can be reached through this session right now. */
+  isConnected(): Promise<boolean>;
+  groupParticipantsUpdate(groupId: string, participants: string[], action: ParticipantAction): Promise<ParticipantResult[]>;
+  sendMessage(chatId: string, content: OutgoingContent): Promise<{ unique_id: string; timestamp: string }>;
+  fetchMessageHistory(chatId: string, count: number): Promise<IngestMessage[]>;
+  /** Re-reads chats and groups from the network. */
+  resyncAppState(): Promise<{ chats: ChatInfo[]; groups: GroupMetadata[] }>;
+}

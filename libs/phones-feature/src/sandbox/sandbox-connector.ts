@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import type { IngestMessage, WaState } from '@mapi/contracts';
+import type { NatsConnection, Subscription } from 'nats';
+import type {
+  ConnectorEventName,
+  ConnectorEvents,
+  ConnectorHandler,
+  GroupMetadata,
+  OutgoingContent,
+  ParticipantAction,
+  ParticipantResult,
+  PhoneConnector,
+} from '../connector/phone-connector';
+import { contact, newUniqueId, toIngestMessage, type SandboxNetwork } from './sandbox-network';
+import { applyParticipantAction } from './participant-actions';
+
+export const sandboxNotifySubject = (namespace: string, phoneId: string) => `${namespace}.sandbox.notify.${phoneId}`;
+
+/**
+ * A phone of the sandbox network. Its state lives in Postgres (SandboxNetwork); the control API
+ * changes it and nudges the session over NATS, and a poll catches any nudge that was missed. While
+ * the device is CONNECTED, pending messages and acks are handed on, then marked delivered.
+ */
+export class SandboxConnector implements PhoneConnector {
+  private readonly handlers: { [E in ConnectorEventName]?: ConnectorHandler<E> } = {};
+  private sub?: Subscription;
+  private poll?: NodeJS.Timeout;
+  private lastState?: WaState;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly phoneId: string,
+    private readonly orgId: string,
+    private readonly network: SandboxNetwork,
+    private readonly nc: NatsConnection,
+    private readonly namespace: string,
+    private readonly pollMs = 2_000,
+  ) {}
+
+  on<E extends ConnectorEventName>(event: E, handler: ConnectorHandler<E>): void {
+    (this.handlers as Record<string, unknown>)[event] = handler;
+  }
+
+  private emit<E extends ConnectorEventName>(event: E, payload: ConnectorEvents[E]): Promise<void> {
+    const handler = this.handlers[event] as ConnectorHandler<E> | undefined;
+    return handler ? handler(payload) : Promise.resolve();
+  }
+
+  async connect(): Promise<void> {
+    const device = await this.network.ensureDevice(this.phoneId, this.orgId);
+    if (device.state === 'UNPAIRED' || device.state === 'LOGGED_OUT' || (device.state === 'QR' && !device.qr)) {
+      await this.network.setDevice(this.phoneId, { state: 'QR', qr: `sandbox-qr:${this.phoneId}:${randomBytes(12).toString('base64url')}` });
+    }
+    this.sub = this.nc.subscribe(sandboxNotifySubject(this.namespace, this.phoneId), {
+      callback: (_err, msg) => {
+        const kind = (msg.json() as { kind?: string } | null)?.kind;
+        void (kind === 'groups' ? this.syncGroups() : this.sync());
+      },
+    });
+    this.poll = setInterval(() => void this.sync(), this.pollMs);
+    await this.sync();
+  }
+
+  /** Hands on the groups the phone is in (after the network changed one). */
+  syncGroups(): Promise<void> {
+    this.flushing = this.flushing
+      .then(async () => {
+        if (!(await this.isConnected())) return;
+        const groups = await this.network.groupsOf(await this.me());
+        await this.emit('chats.upsert', groups.map((g) => ({ chat_id: g.chat_id, chat_name: g.subject, chat_type: 'group' as const })));
+        await this.emit('groups.upsert', groups);
+      })
+      .catch(() => undefined);
+    return this.flushing;
+  }
+
+  /** Reports a changed connection state, then hands on what is pending (serialized). */
+  sync(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.syncOnce()).catch(() => undefined);
+    return this.flushing;
+  }
+
+  private async syncOnce(): Promise<void> {
+    const device = await this.network.device(this.phoneId);
+    if (!device) return;
+    const state = device.state as WaState;
+    if (state !== this.lastState) {
+      await this.emit('connection.update', { state, qr: state === 'QR' ? device.qr : null, number: device.number || null });
+      this.lastState = state;
+    }
+    if (state !== 'CONNECTED') return;
+    for (;;) {
+      const rows = await this.network.pending(this.phoneId);
+      if (!rows.length) return;
+      const fresh = rows.filter((r) => !r.delivered);
+      if (fresh.length) await this.emit('messages.upsert', { messages: fresh.map(toIngestMessage), type: 'notify' });
+      const acks = rows.filter((r) => r.delivered && r.delivered_ack !== r.ack);
+      if (acks.length) {
+        await this.emit(
+          'message-receipt.update',
+          acks.map((r) => ({ chat_id: r.chat_id, unique_id: r.unique_id, from_me: r.from_me, ack: r.ack, at: Date.now() })),
+        );
+      }
+      await this.network.markDelivered(rows);
+    }
+  }
+
+  async disconnect(): Promise<void> {
+    clearInterval(this.poll);
+    this.sub?.unsubscribe();
+    await this.flushing;
+  }
+
+  async logout(): Promise<void> {
+    await this.network.setDevice(this.phoneId, { state: 'LOGGED_OUT', qr: null });
+    await this.sync();
+    await this.disconnect();
+  }
+
+  async isConnected(): Promise<boolean> {
+    return (await this.network.device(this.phoneId))?.state === 'CONNECTED';
+  }
+
+  private async me(): Promise<string> {
+    const device = await this.network.device(this.phoneId);
+    if (!device?.number) throw new Error('sandbox phone is not paired');
+    return contact(device.number);
+  }
+
+  async groupParticipantsUpdate(groupId: string, participants: string[], action: ParticipantAction): Promise<ParticipantResult[]> {
+    const group = await this.network.group(groupId);
+    if (!group) return participants.map((id) => ({ id, status: '404' }));
+    const { next, results } = applyParticipantAction(group.participants, await this.me(), participants, action);
+    await this.network.saveGroup(groupId, group.subject, next);
+    await this.emit('groups.upsert', [{ chat_id: groupId, subject: group.subject, participants: next }]);
+    return results;
+  }
+
+  async sendMessage(chatId: string, content: OutgoingContent): Promise<{ unique_id: string; timestamp: string }> {
+    const me = await this.me();
+    const m: IngestMessage = {
+      chat_id: chatId,
+      unique_id: newUniqueId(),
+      from_me: true,
+      sender_phone: me,
+      body: content.text ?? null,
+      message_type: content.media ? (content.media.mimetype.startsWith('image/') ? 'image' : 'document') : content.poll ? 'poll_creation' : 'chat',
+      timestamp: new Date().toISOString(),
+      ack: 1,
+    };
+    await this.network.addMessage(this.phoneId, m);
+    void this.sync();
+    return { unique_id: m.unique_id, timestamp: m.timestamp };
+  }
+
+  async fetchMessageHistory(chatId: string, count: number): Promise<IngestMessage[]> {
+    return (await this.network.history(this.phoneId, chatId, count)).map(toIngestMessage);
+  }
+
+  async resyncAppState(): Promise<{ chats: { chat_id: string; chat_name: string | null; chat_type: 'user' | 'group' }[]; groups: GroupMetadata[] }> {
+    const groups = await this.network.groupsOf(await this.me());
+    const ids = new Set([...(await this.network.chatIds(this.phoneId)), ...groups.map((g) => g.chat_id)]);
+    const chats = [...ids].map((chat_id) => {
+      const group = groups.find((g) => g.chat_id === chat_id);
+      return { chat_id, chat_name: group ? group.subject : null, chat_type: group ? ('group' as const) : ('user' as const) };
+    });
+    return { chats, groups };
+  }
+}

@@ -1,0 +1,39 @@
+import type { EventName } from '@mapi/contracts';
+import type { PrismaClient } from '@mapi/db';
+import { writeEvents } from '@mapi/events';
+import type { ConnectionUpdate } from '../connector/phone-connector';
+import { mapPhone } from '../phones/map-phone';
+
+const EVENT_FOR_STATE: Record<string, EventName> = {
+  QR: 'org.phone.qr',
+  CONNECTED: 'org.phone.connected',
+  DISCONNECTED: 'org.phone.disconnected',
+  UNREACHABLE: 'org.phone.disconnected',
+  LOGGED_OUT: 'org.phone.disconnected',
+};
+
+/** Records a connection change on the phone and its event, in one transaction. */
+export class PhoneStateUpdater {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async apply(orgId: string, phoneId: string, update: ConnectionUpdate): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const current = await tx.phone.findFirst({ where: { org_id: orgId, phone_id: phoneId } });
+      if (!current) return;
+      const connected = update.state === 'CONNECTED';
+      const row = await tx.phone.update({
+        where: { phone_id: phoneId },
+        data: {
+          wa_state: update.state,
+          is_ready: connected,
+          qr_code: update.state === 'QR' ? (update.qr ?? null) : null,
+          ...(update.number ? { org_phone: `${update.number}@c.us` } : {}),
+          ...(connected && !current.first_connected_at ? { first_connected_at: new Date() } : {}),
+          updated_at: new Date(),
+        },
+      });
+      const type = EVENT_FOR_STATE[update.state] ?? 'org.phone.updated';
+      await writeEvents(tx, [{ type, org_id: orgId, phone_id: phoneId, data: mapPhone(row) }]);
+    });
+  }
+}

@@ -1,0 +1,167 @@
+import type { IngestEvent } from '@mapi/contracts';
+import type { PrismaClient } from '@mapi/db';
+import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
+import type { Logger } from 'pino';
+import type { PhoneConnector } from '../connector/phone-connector';
+import type { PhoneRepository } from '../phones/phone-repository';
+import type { IngestPublisher } from './ingest-publisher';
+import type { PhoneLeases } from './phone-leases';
+import type { PhoneStateUpdater } from './phone-state-updater';
+import { runResync } from './resync';
+
+export type ConnectorFactory = (phone: { phone_id: string; org_id: string; connector: string }) => PhoneConnector | null;
+export type SessionCommand = { cmd: 'resync' | 'restart' | 'logout' | 'ping' };
+export type SessionAnswer = { ok: true } | { ok: false; reason: 'disconnected' | 'error'; message: string };
+
+export const sessionSubject = (namespace: string, phoneId: string) => `${namespace}.phones.session.${phoneId}`;
+const codec = JSONCodec<SessionCommand | SessionAnswer>();
+const CHUNK = 200;
+
+interface Session {
+  phone: { phone_id: string; org_id: string; connector: string };
+  connector: PhoneConnector;
+  orgPhone: string;
+  commands: Subscription;
+}
+
+/**
+ * Runs the connector sessions of the phones this replica holds a lease on: scans for phones whose
+ * session runs nowhere, takes their lease, starts them, renews the leases, and stops a session
+ * whose lease it lost. Connector events go to JetStream (ingest) or the phone row (state).
+ */
+export class SessionManager {
+  private readonly sessions = new Map<string, Session>();
+  private timer?: NodeJS.Timeout;
+  private scanning?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: {
+      nc: NatsConnection;
+      namespace: string;
+      prisma: PrismaClient;
+      phones: PhoneRepository;
+      leases: PhoneLeases;
+      publisher: IngestPublisher;
+      states: PhoneStateUpdater;
+      factory: ConnectorFactory;
+      logger: Logger;
+      scanMs: number;
+    },
+  ) {}
+
+  start(): void {
+    const tick = async () => {
+      if (this.stopped) return;
+      this.scanning = this.scan().catch((err) => this.deps.logger.warn({ err }, 'session scan failed'));
+      await this.scanning;
+      if (!this.stopped) this.timer = setTimeout(tick, this.deps.scanMs);
+    };
+    void tick();
+  }
+
+  owned(): string[] {
+    return [...this.sessions.keys()];
+  }
+
+  private async scan(): Promise<void> {
+    const wanted = await this.deps.phones.activeSessions();
+    const wantedIds = new Set(wanted.map((p) => p.phone_id));
+    for (const [phoneId] of this.sessions) {
+      if (!wantedIds.has(phoneId) || !(await this.deps.leases.renew(phoneId))) await this.stopSession(phoneId, !wantedIds.has(phoneId));
+    }
+    for (const phone of wanted) {
+      if (this.stopped || this.sessions.has(phone.phone_id)) continue;
+      if (await this.deps.leases.acquire(phone.phone_id)) await this.startSession(phone);
+    }
+  }
+
+  private async startSession(phone: Session['phone']): Promise<void> {
+    const connector = this.deps.factory(phone);
+    if (!connector) {
+      await this.deps.leases.release(phone.phone_id);
+      return;
+    }
+    const row = await this.deps.prisma.phone.findUnique({ where: { phone_id: phone.phone_id }, select: { org_phone: true } });
+    const session: Session = { phone, connector, orgPhone: row?.org_phone ?? '', commands: undefined as unknown as Subscription };
+    this.wire(session);
+    session.commands = this.deps.nc.subscribe(sessionSubject(this.deps.namespace, phone.phone_id), {
+      callback: (_err, msg) => void this.command(session, codec.decode(msg.data) as SessionCommand).then((a) => msg.respond(codec.encode(a))),
+    });
+    this.sessions.set(phone.phone_id, session);
+    try {
+      await connector.connect();
+      this.deps.logger.info({ phone_id: phone.phone_id }, 'session started');
+    } catch (err) {
+      this.deps.logger.warn({ err, phone_id: phone.phone_id }, 'session failed to start');
+      await this.stopSession(phone.phone_id, true);
+    }
+  }
+
+  private wire(s: Session): void {
+    const base = () => ({ org_id: s.phone.org_id, phone_id: s.phone.phone_id, org_phone: s.orgPhone });
+    const publish = (e: IngestEvent) => this.deps.publisher.publish(e);
+    s.connector.on('connection.update', async (u) => {
+      if (u.number) s.orgPhone = `${u.number}@c.us`;
+      await this.deps.states.apply(s.phone.org_id, s.phone.phone_id, u);
+    });
+    s.connector.on('messages.upsert', async ({ messages, type }) => {
+      for (let i = 0; i < messages.length; i += CHUNK) {
+        await publish({ ...base(), kind: 'messages-upsert', type, messages: messages.slice(i, i + CHUNK) });
+      }
+    });
+    s.connector.on('message-receipt.update', async (receipts) => {
+      await Promise.all(receipts.map((r) => publish({ ...base(), kind: 'receipt', ...r })));
+    });
+    s.connector.on('messages.update', async (changes) => {
+      for (const c of changes) {
+        if (c.edit) await publish({ ...base(), kind: 'edit', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, body: c.edit.body });
+        if (c.deleted) await publish({ ...base(), kind: 'delete', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me });
+      }
+    });
+    s.connector.on('chats.upsert', (chats) => publish({ ...base(), kind: 'chats-upsert', chats }));
+    s.connector.on('groups.upsert', (groups) => publish({ ...base(), kind: 'groups-upsert', groups }));
+  }
+
+  private async command(s: Session, command: SessionCommand): Promise<SessionAnswer> {
+    try {
+      switch (command.cmd) {
+        case 'ping':
+          return { ok: true };
+        case 'restart':
+          await s.connector.disconnect();
+          await s.connector.connect();
+          return { ok: true };
+        case 'logout':
+          await s.connector.logout();
+          await s.connector.connect(); // back to QR
+          return { ok: true };
+        case 'resync':
+          if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
+          void runResync(s.connector, this.deps.prisma, (e) => this.deps.publisher.publish({ org_id: s.phone.org_id, phone_id: s.phone.phone_id, org_phone: s.orgPhone, ...e } as IngestEvent), this.deps.logger);
+          return { ok: true };
+      }
+    } catch (err) {
+      this.deps.logger.warn({ err, phone_id: s.phone.phone_id, cmd: command.cmd }, 'session command failed');
+      return { ok: false, reason: 'error', message: (err as Error).message };
+    }
+  }
+
+  private async stopSession(phoneId: string, release: boolean): Promise<void> {
+    const s = this.sessions.get(phoneId);
+    if (!s) return;
+    this.sessions.delete(phoneId);
+    s.commands.unsubscribe();
+    await s.connector.disconnect().catch(() => undefined);
+    if (release) await this.deps.leases.release(phoneId).catch(() => undefined);
+    this.deps.logger.info({ phone_id: phoneId }, 'session stopped');
+  }
+
+  /** Graceful stop: sessions end and their leases are released, so another replica takes over at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.scanning;
+    await Promise.all([...this.sessions.keys()].map((id) => this.stopSession(id, true)));
+  }
+}

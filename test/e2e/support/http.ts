@@ -1,0 +1,35 @@
+/** Small HTTP helpers for end-to-end tests. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export function client(baseUrl: string, token: string, phone?: string) {
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
+    const h: Record<string, string> = { authorization: `Bearer ${token}`, ...headers };
+    if (phone && !('x-phone' in h)) h['x-phone'] = phone;
+    if (body !== undefined) h['content-type'] = 'application/json';
+    const res = await fetch(`${baseUrl}/v1${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => call('POST', path, body, headers),
+    patch: (path: string, body?: unknown, headers?: Record<string, string>) => call('PATCH', path, body, headers),
+    delete: (path: string, headers?: Record<string, string>) => call('DELETE', path, undefined, headers),
+  };
+}
+
+/** Calls `fn` until `done` holds on its answer (bounded), returning the last answer. */
+export async function until<T>(fn: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 15_000, label = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await fn();
+  while (!done(last)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}; last value: ${JSON.stringify(last).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 100));
+    last = await fn();
+  }
+  return last;
+}
