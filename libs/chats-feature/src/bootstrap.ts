@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ListChatMessagesRpc } from '@mapi/contracts';
+import { ChoosePhoneRpc, ListChatMessagesRpc } from '@mapi/contracts';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
 import { OutboxRelay, ensureStreams } from '@mapi/events';
 import {
@@ -18,8 +18,9 @@ import { ApplyIngest } from './ingest/apply-ingest.usecase';
 import { createIngestConsumer } from './ingest/ingest-consumer';
 import { MessageRepository } from './messages/message-repository';
 import { ListChatMessages } from './usecases/list-chat-messages/list-chat-messages.usecase';
+import { ChooseActingPhone } from './usecases/choose-phone/choose-acting-phone.usecase';
 
-export const CHATS_CONTRACTS = [ListChatMessagesRpc];
+export const CHATS_CONTRACTS = [ListChatMessagesRpc, ChoosePhoneRpc];
 
 @Module({})
 class ChatsModule {
@@ -27,7 +28,10 @@ class ChatsModule {
     return {
       module: ChatsModule,
       controllers: [ChatsController],
-      providers: [{ provide: ListChatMessages, useFactory: () => new ListChatMessages(new MessageRepository(prisma)) }],
+      providers: [
+        { provide: ListChatMessages, useFactory: () => new ListChatMessages(new MessageRepository(prisma)) },
+        { provide: ChooseActingPhone, useFactory: () => new ChooseActingPhone(prisma) },
+      ],
     };
   }
 }

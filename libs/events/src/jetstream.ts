@@ -71,14 +71,16 @@ export class BatchConsumer<T> {
 
   async start(): Promise<void> {
     const jsm = await this.nc.jetstreamManager();
-    await jsm.consumers.add(this.options.stream, {
-      durable_name: this.options.durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
+    const settings = {
       ack_wait: nanos(this.options.ackWaitMs ?? 30_000),
       max_ack_pending: 20_000,
       ...(this.options.filterSubject ? { filter_subject: this.options.filterSubject } : {}),
-    });
+    };
+    try {
+      await jsm.consumers.add(this.options.stream, { durable_name: this.options.durable, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ...settings });
+    } catch {
+      await jsm.consumers.update(this.options.stream, this.options.durable, settings); // exists: bring its settings up to date
+    }
     const consumer = await this.nc.jetstream().consumers.get(this.options.stream, this.options.durable);
     this.running = true;
     this.loop = (async () => {

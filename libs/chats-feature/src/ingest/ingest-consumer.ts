@@ -12,7 +12,8 @@ import type { ApplyIngest } from './apply-ingest.usecase';
 export function createIngestConsumer(nc: NatsConnection, namespace: string, apply: ApplyIngest, logger: Logger): BatchConsumer<unknown> {
   return new BatchConsumer<unknown>(
     nc,
-    { stream: streamNames(namespace).ingest, durable: 'chats-ingest', batchSize: 200 },
+    // ack wait 10 s: after a crash, the unacknowledged batch comes back that soon (applying it again is harmless).
+    { stream: streamNames(namespace).ingest, durable: 'chats-ingest', batchSize: 200, ackWaitMs: 10_000 },
     async (items) => {
       const events: IngestEvent[] = [];
       for (const item of items) {
