@@ -30,19 +30,41 @@ wait_ready() { # name, url
   echo "$1 not ready at $2; see $RUN/$1.log"; exit 1
 }
 
-start chats HEALTH_PORT=8181 HEALTH_HOST=127.0.0.1
+# Every service app (apps/* but the gateway and the CLI), each with its health port from 8181 on.
+port=8181
+ready=()
+for dir in apps/*/; do
+  app=$(basename "$dir")
+  case "$app" in api-gateway|admin-cli) continue ;; esac
+  [ -f "apps/$app/dist/main.js" ] || { echo "skipping $app (not built)"; continue; }
+  start "$app" HEALTH_PORT=$port HEALTH_HOST=127.0.0.1
+  url="http://127.0.0.1:$port/health/ready"
+  [ "$app" = media ] && url="http://127.0.0.1:${MEDIA_HTTP_PORT:-8090}/health/ready"
+  ready+=("$app=$url")
+  port=$((port + 1))
+done
 start api-gateway
-wait_ready chats http://127.0.0.1:8181/health/ready
+for entry in "${ready[@]}"; do wait_ready "${entry%%=*}" "${entry#*=}"; done
 wait_ready api-gateway "http://127.0.0.1:$PORT/health/ready"
 
-token=$(node apps/admin-cli/dist/main.js seed:demo --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).token))')
+seed=$(node apps/admin-cli/dist/main.js seed:demo --json)
+field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);console.log(eval("j."+process.argv[1]))})' "$1" <<<"$seed"; }
+token=$(field token)
+phone=$(field 'phones[0].phone_id')
+chat=$(field 'chats[0].chat_id')
 cat <<MSG
 
 The stack is up (logs and pids in $RUN/; stop it with scripts/down.sh).
   Base URL:    http://localhost:$PORT/v1
   API docs:    http://localhost:$PORT/v1/docs
   Demo token:  $token
+  Demo phone:  $phone (sandbox network, connected)
 Try:
-  curl -H "Authorization: Bearer $token" http://localhost:$PORT/v1/chats/<chat_id>/messages
+  export TOKEN=$token
+  curl -H "Authorization: Bearer \$TOKEN" -H "x-phone: $phone" "http://localhost:$PORT/v1/chats/$chat/messages?limit=5"
+  # a customer writes to the demo phone (sandbox network), then read it back:
+  curl -X POST -H "Authorization: Bearer \$TOKEN" -H "x-phone: $phone" -H "content-type: application/json" \\
+       -d '{"chat_id":"447700900123","body":"Hello!"}' http://localhost:$PORT/v1/sandbox/messages
+  curl -H "Authorization: Bearer \$TOKEN" -H "x-phone: $phone" http://localhost:$PORT/v1/chats/447700900123/messages
   node apps/admin-cli/dist/main.js help
 MSG

@@ -29,6 +29,8 @@ describe('SeedDemo', () => {
       expect(PHONE_ID.test(phone.phone_id)).toBe(true);
       expect(phone).toMatchObject({ wa_state: 'CONNECTED', is_ready: true, deleted_at: null });
       expect(phone.org_phone).toMatch(/^[0-9]+@c\.us$/);
+      const device = await t.prisma.sandboxDevice.findUniqueOrThrow({ where: { phone_id: phone.phone_id } });
+      expect(device).toMatchObject({ state: 'CONNECTED', number: phone.org_phone!.replace('@c.us', ''), org_id: org.id });
     }
     const chats = await t.prisma.chat.findMany({ where: { org_id: org.id }, orderBy: { chat_type: 'desc' } });
     expect(chats.map((c) => [c.chat_type, c.chat_id.replace(/^[0-9]+/, 'N')])).toEqual([

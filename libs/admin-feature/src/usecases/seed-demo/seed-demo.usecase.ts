@@ -63,6 +63,11 @@ export class SeedDemo {
             },
           }));
       phones.push({ ...phone, org_phone: orgPhone }); // found by that number, or created with it
+      // The phone as the sandbox network sees it: paired and online, so its session connects at once.
+      // A device its session created before it was paired (no number yet) is paired now.
+      const device = await tx.sandboxDevice.findUnique({ where: { phone_id: phone.phone_id } });
+      if (!device) await tx.sandboxDevice.create({ data: { phone_id: phone.phone_id, org_id: org.id, number: demo.digits, state: 'CONNECTED' } });
+      else if (!device.number) await tx.sandboxDevice.update({ where: { phone_id: phone.phone_id }, data: { number: demo.digits, state: 'CONNECTED', qr: null } });
     }
 
     let inserted = 0;
