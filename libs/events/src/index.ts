@@ -1,2 +1,3 @@
 export * from './jetstream';
 export * from './outbox';
+export * from './phone-sessions';

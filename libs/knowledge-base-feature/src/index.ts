@@ -1,1 +1,14 @@
-export {};
+export * from './config';
+export * from './bootstrap';
+export * from './worker/bootstrap-worker';
+export * from './kb-prisma-client';
+export * from './embedding/embedding-provider';
+export * from './embedding/offline-hash-embedder';
+export * from './embedding/openai-compatible-embedder';
+export * from './embedding/create-embedding-provider';
+export * from './entries/kb-entry-row';
+export * from './entries/map-kb-entry';
+export * from './entries/kb-entry-repository';
+export * from './jobs/embedding-queue';
+export * from './attachments/attachment-store';
+export * from './documents/chunk-text';

@@ -1,1 +1,14 @@
-export {};
+export * from './bootstrap';
+export * from './config';
+export * from './tokens/signing-keys';
+export * from './tokens/media-token-service';
+export * from './links/media-links';
+export * from './links/link-expiry';
+export * from './links/media-link-migrator';
+export * from './http/byte-range';
+export * from './http/media-file-handler';
+export * from './http/media-http-server';
+export * from './repositories/media-settings-repository';
+export * from './repositories/public-object-repository';
+export * from './usecases/migrate-media-url/migrate-media-url.usecase';
+export * from './usecases/migrate-media-urls-batch/migrate-media-urls-batch.usecase';

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { PHONE_ROUTES, SANDBOX_ROUTES } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
-import { OutboxRelay, ensureStreams } from '@mapi/events';
+import { OutboxRelay, SessionCommands, ensureStreams } from '@mapi/events';
 import {
   ConfigError,
   NatsRpcServer,
@@ -26,7 +26,6 @@ import { SandboxNetwork } from './sandbox/sandbox-network';
 import { IngestPublisher } from './sessions/ingest-publisher';
 import { PhoneLeases } from './sessions/phone-leases';
 import { PhoneStateUpdater } from './sessions/phone-state-updater';
-import { SessionCommands } from './sessions/session-commands';
 import { SessionManager } from './sessions/session-manager';
 import { PhoneCommands } from './usecases/phone-commands.usecase';
 import { PhoneQueries } from './usecases/phone-queries.usecase';

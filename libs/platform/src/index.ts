@@ -13,3 +13,4 @@ export * from './shutdown';
 export * from './auth/api-token';
 export * from './run-main';
 export * from './nats/rpc-microservice';
+export * from './jobs/job-trace';

@@ -6,6 +6,7 @@ export * from './phone/phone.schema';
 export * from './ingest/ingest-events';
 export * from './routes/phone-routes.contract';
 export * from './sandbox/sandbox-routes.contract';
+export * from './session/session-command';
 
 /** The phones service's public routes, and the sandbox network's control routes. */
 export const PHONES_ROUTES: readonly RouteContract[] = [...PHONE_ROUTES, ...SANDBOX_ROUTES];

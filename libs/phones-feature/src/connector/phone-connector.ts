@@ -1,4 +1,6 @@
-import type { IngestMessage, WaState } from '@mapi/contracts';
+import type { IngestMessage, ParticipantAction, ParticipantResult, WaState } from '@mapi/contracts';
+
+export type { ParticipantAction, ParticipantResult };
 
 /**
  * The port a messaging-network client implements (the sandbox network here; Baileys next). Shaped
@@ -44,12 +46,6 @@ export interface GroupMetadata {
   participants: { id: string; admin: boolean; super_admin?: boolean }[];
 }
 
-export type ParticipantAction = 'add' | 'remove' | 'promote' | 'demote';
-/** Per participant, Baileys-style status codes: 200 done, 403 not allowed, 404 not a member, 409 already so. */
-export interface ParticipantResult {
-  id: string;
-  status: '200' | '403' | '404' | '409';
-}
 
 export interface OutgoingContent {
   text?: string;

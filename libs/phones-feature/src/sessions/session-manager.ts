@@ -1,4 +1,4 @@
-import type { IngestEvent } from '@mapi/contracts';
+import { sessionSubject, type IngestEvent, type SessionAnswer, type SessionCommand } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import type { Logger } from 'pino';
@@ -10,10 +10,6 @@ import type { PhoneStateUpdater } from './phone-state-updater';
 import { runResync } from './resync';
 
 export type ConnectorFactory = (phone: { phone_id: string; org_id: string; connector: string }) => PhoneConnector | null;
-export type SessionCommand = { cmd: 'resync' | 'restart' | 'logout' | 'ping' };
-export type SessionAnswer = { ok: true } | { ok: false; reason: 'disconnected' | 'error'; message: string };
-
-export const sessionSubject = (namespace: string, phoneId: string) => `${namespace}.phones.session.${phoneId}`;
 const codec = JSONCodec<SessionCommand | SessionAnswer>();
 const CHUNK = 200;
 
@@ -136,6 +132,9 @@ export class SessionManager {
           await s.connector.logout();
           await s.connector.connect(); // back to QR
           return { ok: true };
+        case 'group-participants':
+          if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
+          return { ok: true, results: await s.connector.groupParticipantsUpdate(command.chat_id, command.participants, command.action) };
         case 'resync':
           if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
           void runResync(s.connector, this.deps.prisma, (e) => this.deps.publisher.publish({ org_id: s.phone.org_id, phone_id: s.phone.phone_id, org_phone: s.orgPhone, ...e } as IngestEvent), this.deps.logger);

@@ -1,9 +1,8 @@
 import { Errors, HttpReply, type Phone, type RequestContext } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
-import { writeEvents } from '@mapi/events';
+import { writeEvents, type SessionCommands } from '@mapi/events';
 import { mapPhone } from '../phones/map-phone';
 import type { PhoneRepository } from '../phones/phone-repository';
-import type { SessionCommands } from '../sessions/session-commands';
 import { requirePhone } from './phone-queries.usecase';
 
 /** POST /phones/create, PATCH /phones/update, restart, reset, delete and resync (spec 4.6). */

@@ -1,0 +1,125 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import {
+  CreateDocumentRpc,
+  CreateFaqRpc,
+  DeleteDocumentRpc,
+  DeleteFaqRpc,
+  GetDocumentRpc,
+  GetFaqRpc,
+  ListKbEntriesRpc,
+  SearchKbRpc,
+  UpdateFaqRpc,
+} from '@mapi/contracts';
+import {
+  NatsRpcServer,
+  connectNats,
+  createLogger,
+  createRpcMicroservice,
+  loadConfig,
+  natsIndicator,
+  onShutdownSignal,
+  postgresIndicator,
+  redisIndicator,
+  startHealthServer,
+  type Logger,
+} from '@mapi/platform';
+import type { PrismaClient } from '@mapi/db';
+import { LocalAttachmentStore } from './attachments/attachment-store';
+import { loadKnowledgeBaseConfig, type KnowledgeBaseConfig } from './config';
+import { createEmbeddingProvider } from './embedding/create-embedding-provider';
+import { KbEntryRepository } from './entries/kb-entry-repository';
+import { EmbeddingQueue } from './jobs/embedding-queue';
+import { createKbPrismaClient } from './kb-prisma-client';
+import { KnowledgeBaseController } from './knowledge-base.controller';
+import { CreateDocument } from './usecases/create-document/create-document.usecase';
+import { CreateFaq } from './usecases/create-faq/create-faq.usecase';
+import { DeleteDocument } from './usecases/delete-document/delete-document.usecase';
+import { DeleteFaq } from './usecases/delete-faq/delete-faq.usecase';
+import { GetDocument } from './usecases/get-document/get-document.usecase';
+import { GetFaq } from './usecases/get-faq/get-faq.usecase';
+import { ListKbEntries } from './usecases/list-entries/list-entries.usecase';
+import { SearchKbEntries } from './usecases/search-entries/search-entries.usecase';
+import { UpdateFaq } from './usecases/update-faq/update-faq.usecase';
+
+export const KNOWLEDGE_BASE_CONTRACTS = [
+  CreateFaqRpc,
+  GetFaqRpc,
+  UpdateFaqRpc,
+  DeleteFaqRpc,
+  ListKbEntriesRpc,
+  CreateDocumentRpc,
+  GetDocumentRpc,
+  DeleteDocumentRpc,
+  SearchKbRpc,
+];
+
+interface Deps {
+  prisma: PrismaClient;
+  queue: EmbeddingQueue;
+  kb: KnowledgeBaseConfig;
+  logger: Logger;
+}
+
+@Module({})
+class KnowledgeBaseModule {
+  static forRoot({ prisma, queue, kb, logger }: Deps): DynamicModule {
+    const entries = new KbEntryRepository(prisma);
+    const store = new LocalAttachmentStore(kb.KB_STORAGE_DIR, kb.MEDIA_BASE_URL);
+    const provider = createEmbeddingProvider(kb);
+    const wait = kb.KB_CREATE_WAIT_FOR_EMBEDDING_MS;
+    const limits = { maxBytes: kb.KB_DOCUMENT_MAX_BYTES, timeoutMs: kb.KB_FETCH_TIMEOUT_MS, allowPrivate: kb.KB_FETCH_ALLOW_PRIVATE, maxChunks: kb.KB_DOCUMENT_MAX_CHUNKS };
+    return {
+      module: KnowledgeBaseModule,
+      controllers: [KnowledgeBaseController],
+      providers: [
+        { provide: CreateFaq, useValue: new CreateFaq(entries, store, queue, wait, logger) },
+        { provide: GetFaq, useValue: new GetFaq(entries) },
+        { provide: UpdateFaq, useValue: new UpdateFaq(entries, store, queue, wait, logger) },
+        { provide: DeleteFaq, useValue: new DeleteFaq(entries, store, logger) },
+        { provide: ListKbEntries, useValue: new ListKbEntries(entries) },
+        { provide: CreateDocument, useValue: new CreateDocument(entries, store, queue, limits, logger) },
+        { provide: GetDocument, useValue: new GetDocument(entries) },
+        { provide: DeleteDocument, useValue: new DeleteDocument(entries, store, logger) },
+        { provide: SearchKbEntries, useValue: new SearchKbEntries(entries, provider) },
+      ],
+    };
+  }
+}
+
+/** Starts the knowledge-base service: answers its NATS subjects in the `knowledge-base` queue group; health on HEALTH_PORT. */
+export async function bootstrapKnowledgeBaseService(): Promise<void> {
+  const config = loadConfig(['app', 'database', 'redis', 'nats', 'health', 'telemetry']);
+  const kb = loadKnowledgeBaseConfig();
+  const logger = createLogger('knowledge-base', config.telemetry.LOG_LEVEL);
+  const prisma = createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, kb.KB_SEARCH_EF_SEARCH);
+  const queue = new EmbeddingQueue({ redisUrl: config.redis.REDIS_URL, namespace: config.app.NAMESPACE, attempts: kb.EMBEDDING_JOB_ATTEMPTS });
+  await queue.ready();
+  const nc = await connectNats(config.nats.NATS_URL, 'knowledge-base');
+  const server = new NatsRpcServer({
+    nc,
+    namespace: config.app.NAMESPACE,
+    contracts: KNOWLEDGE_BASE_CONTRACTS,
+    logger,
+    validateReplies: config.app.NODE_ENV === 'test',
+  });
+  const app = await createRpcMicroservice(KnowledgeBaseModule.forRoot({ prisma, queue, kb, logger }), server, logger);
+  await app.listen();
+  let shuttingDown = false;
+  const health = await startHealthServer({
+    host: config.health.HEALTH_HOST,
+    port: config.health.HEALTH_PORT,
+    indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), redisIndicator(() => queue.ping()), natsIndicator(nc)],
+    isShuttingDown: () => shuttingDown,
+  });
+  const address = health.address();
+  logger.info({ health_port: typeof address === 'object' && address ? address.port : null, provider: kb.EMBEDDING_PROVIDER }, 'knowledge-base service ready');
+
+  onShutdownSignal(logger, async () => {
+    shuttingDown = true;
+    await app.close();
+    await nc.drain().catch(() => undefined);
+    await queue.close();
+    await prisma.$disconnect();
+    health.close();
+  });
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).max(max).default(def));
+const bool = (def: boolean) =>
+  z.preprocess((v) => (v === '' || v === undefined ? undefined : v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean().default(def));
+
+/**
+ * Configuration of the knowledge-base service and its embedding worker (docs/services/knowledge-base.md).
+ * Kept in this lib rather than the shared config file: only these two apps read it.
+ */
+export const KnowledgeBaseConfigSchema = z
+  .object({
+    /** offline: built-in hashing embedder (no download); openai: any OpenAI-compatible /v1/embeddings server. */
+    EMBEDDING_PROVIDER: z.enum(['offline', 'openai']).default('offline'),
+    /** Base URL ending in /v1, e.g. https://api.openai.com/v1 or http://localhost:11434/v1 (Ollama). */
+    EMBEDDING_HTTP_BASE_URL: z.url().optional(),
+    EMBEDDING_HTTP_MODEL: z.string().min(1).default('text-embedding-3-small'),
+    EMBEDDING_HTTP_API_KEY: z.string().optional(),
+    /** Send `dimensions: 384` (OpenAI text-embedding-3-*); turn off for servers whose model is natively 384-d. */
+    EMBEDDING_HTTP_SEND_DIMENSIONS: bool(true),
+    EMBEDDING_HTTP_BATCH_SIZE: int(64, 1, 2048),
+    EMBEDDING_HTTP_MAX_RETRIES: int(3, 0, 10),
+    EMBEDDING_HTTP_RETRY_BASE_MS: int(500),
+    EMBEDDING_HTTP_TIMEOUT_MS: int(30_000, 1),
+    /** Attempts of an embedding job before it is left failed (exponential backoff from 1 s). */
+    EMBEDDING_JOB_ATTEMPTS: int(8, 1, 100),
+    EMBEDDING_WORKER_CONCURRENCY: int(4, 1, 256),
+    /** Lock of a running job; a job whose worker died is taken up again after about this long. */
+    EMBEDDING_JOB_LOCK_MS: int(30_000, 1_000),
+    /** How long create/update wait for the worker before answering with `embedding: null`. */
+    KB_CREATE_WAIT_FOR_EMBEDDING_MS: int(1_500),
+    /** Root folder of the local attachment/document store. */
+    KB_STORAGE_DIR: z.string().min(1).default('./data/knowledge-base'),
+    /** {media_base_url} of spec part 1: stored files are linked as {MEDIA_BASE_URL}/app/media/... */
+    MEDIA_BASE_URL: z.url().default('http://localhost:8080'),
+    /** Largest document (after base64 decoding or download). */
+    KB_DOCUMENT_MAX_BYTES: int(10 * 1024 * 1024, 1),
+    KB_DOCUMENT_MAX_CHUNKS: int(5_000, 1),
+    KB_FETCH_TIMEOUT_MS: int(10_000, 1),
+    /** Allow document URLs on loopback/private addresses (off: protects the internal network). */
+    KB_FETCH_ALLOW_PRIVATE: bool(false),
+    /** pgvector hnsw.ef_search for searches (candidates kept per HNSW scan). */
+    KB_SEARCH_EF_SEARCH: int(100, 1, 1000),
+  })
+  .superRefine((c, ctx) => {
+    if (c.EMBEDDING_PROVIDER === 'openai' && !c.EMBEDDING_HTTP_BASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['EMBEDDING_HTTP_BASE_URL'], message: 'required when EMBEDDING_PROVIDER=openai' });
+    }
+  });
+export type KnowledgeBaseConfig = z.infer<typeof KnowledgeBaseConfigSchema>;
+
+export function loadKnowledgeBaseConfig(env: NodeJS.ProcessEnv = process.env): KnowledgeBaseConfig {
+  const result = KnowledgeBaseConfigSchema.safeParse(env);
+  if (!result.success) {
+    throw new Error(`Invalid configuration:\n  ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,93 @@
+import { Queue, QueueEvents, type ConnectionOptions } from 'bullmq';
+import { injectJobTrace, type JobTraceCarrier } from '@mapi/platform';
+
+export const EMBEDDING_QUEUE = 'kb-embeddings';
+
+/** One job: embed these entries of one organization (their current text is read when the job runs). */
+export interface EmbeddingJobData {
+  org_id: string;
+  context_ids: string[];
+  /** W3C trace context of the request that enqueued the job. */
+  trace: JobTraceCarrier;
+}
+
+/** BullMQ keys live under `<NAMESPACE>:bull`, so deployments and test runs sharing a Redis stay apart. */
+export const queuePrefix = (namespace: string) => `${namespace}:bull`;
+
+/** Redis connection options for BullMQ from a redis:// URL (workers need maxRetriesPerRequest null). */
+export function bullConnection(redisUrl: string): ConnectionOptions {
+  const u = new URL(redisUrl);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    username: u.username || undefined,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
+    tls: u.protocol === 'rediss:' ? {} : undefined,
+    maxRetriesPerRequest: null,
+  };
+}
+
+export interface EmbeddingQueueOptions {
+  redisUrl: string;
+  namespace: string;
+  attempts: number;
+}
+
+/**
+ * The API side of the embedding queue: enqueues jobs (with the caller's trace) and can wait a
+ * bounded time for one to finish. Jobs retry with exponential backoff from 1 s; a job whose worker
+ * dies is taken up again by another worker once its lock expires (BullMQ stalled-job check).
+ */
+export class EmbeddingQueue {
+  private readonly queue: Queue<EmbeddingJobData>;
+  private readonly events: QueueEvents;
+
+  constructor(private readonly options: EmbeddingQueueOptions) {
+    const common = { connection: bullConnection(options.redisUrl), prefix: queuePrefix(options.namespace) };
+    this.queue = new Queue<EmbeddingJobData>(EMBEDDING_QUEUE, common);
+    this.events = new QueueEvents(EMBEDDING_QUEUE, common);
+  }
+
+  async ready(): Promise<void> {
+    await Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady()]);
+  }
+
+  /** `jobId` makes re-enqueuing the same version a no-op. */
+  async enqueue(orgId: string, contextIds: string[], jobId: string): Promise<string> {
+    const job = await this.queue.add(
+      'embed',
+      { org_id: orgId, context_ids: contextIds, trace: injectJobTrace() },
+      {
+        jobId,
+        attempts: this.options.attempts,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: { age: 3_600, count: 10_000 },
+        removeOnFail: { age: 7 * 24 * 3_600 },
+      },
+    );
+    return job.id ?? jobId;
+  }
+
+  /** true when the job finished within `ms`; false on timeout or failure (the entry stays pending). */
+  async waitFor(jobId: string, ms: number): Promise<boolean> {
+    if (ms <= 0) return false;
+    const job = await this.queue.getJob(jobId);
+    if (!job) return false;
+    try {
+      await job.waitUntilFinished(this.events, ms);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  ping(): Promise<string> {
+    // The Redis backend's client is ioredis (BullMQ types it as a narrower interface without ping).
+    return this.queue.getBackend().client.then((c) => (c as unknown as { ping(): Promise<string> }).ping());
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.events.close(), this.queue.close()]);
+  }
+}

@@ -1,0 +1,99 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { MigrateMediaUrlRpc, MigrateMediaUrlsBatchRpc } from '@mapi/contracts';
+import { createPrismaClient } from '@mapi/db';
+import {
+  NatsRpcServer,
+  connectNats,
+  createLogger,
+  createRpcMicroservice,
+  loadConfig,
+  natsIndicator,
+  onShutdownSignal,
+  postgresIndicator,
+} from '@mapi/platform';
+import { createStorage, type ObjectStorage } from '@mapi/storage';
+import { loadMediaConfig, type MediaConfig } from './config';
+import { buildMediaHttpServer } from './http/media-http-server';
+import { MediaFileHandler } from './http/media-file-handler';
+import { PublicFiles } from './http/public-files';
+import { MediaLinkMigrator } from './links/media-link-migrator';
+import { MediaLinks } from './links/media-links';
+import { MediaController } from './media.controller';
+import { MediaSettingsRepository } from './repositories/media-settings-repository';
+import { PublicObjectRepository } from './repositories/public-object-repository';
+import { MediaTokenService } from './tokens/media-token-service';
+import { MigrateMediaUrl } from './usecases/migrate-media-url/migrate-media-url.usecase';
+import { MigrateMediaUrlsBatch } from './usecases/migrate-media-urls-batch/migrate-media-urls-batch.usecase';
+
+export const MEDIA_CONTRACTS = [MigrateMediaUrlRpc, MigrateMediaUrlsBatchRpc];
+
+@Module({})
+class MediaModule {
+  static forRoot(migrateOne: MigrateMediaUrl, migrateBatch: MigrateMediaUrlsBatch): DynamicModule {
+    return {
+      module: MediaModule,
+      controllers: [MediaController],
+      providers: [
+        { provide: MigrateMediaUrl, useValue: migrateOne },
+        { provide: MigrateMediaUrlsBatch, useValue: migrateBatch },
+      ],
+    };
+  }
+}
+
+export const storageIndicator = (storage: ObjectStorage) => ({ name: 'storage', check: () => storage.check() });
+
+export function mediaLinksFrom(config: MediaConfig): MediaLinks {
+  return new MediaLinks({ mediaBaseUrl: config.MEDIA_BASE_URL, legacyStorageUrl: config.MEDIA_LEGACY_STORAGE_URL, buckets: config.MEDIA_BUCKETS });
+}
+
+/**
+ * Starts the media service: answers media.v1.* over NATS (queue group `media`) and serves files,
+ * /health/live and /health/ready on MEDIA_HTTP_PORT.
+ */
+export async function bootstrapMediaService(): Promise<void> {
+  const config = loadConfig(['app', 'database', 'nats', 'telemetry']);
+  const media = loadMediaConfig();
+  const logger = createLogger('media', config.telemetry.LOG_LEVEL);
+  const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
+  const storage = createStorage(media.storage);
+  const links = mediaLinksFrom(media);
+  const tokens = new MediaTokenService(media.signingKeys);
+  const publicObjects = new PublicObjectRepository(prisma);
+  const migrator = new MediaLinkMigrator(links, new MediaSettingsRepository(prisma));
+
+  const nc = await connectNats(config.nats.NATS_URL, 'media');
+  const server = new NatsRpcServer({ nc, namespace: config.app.NAMESPACE, contracts: MEDIA_CONTRACTS, logger, validateReplies: config.app.NODE_ENV === 'test' });
+  const rpc = await createRpcMicroservice(
+    MediaModule.forRoot(new MigrateMediaUrl(migrator, tokens, publicObjects), new MigrateMediaUrlsBatch(migrator, tokens, publicObjects)),
+    server,
+    logger,
+  );
+  await rpc.listen();
+
+  let shuttingDown = false;
+  const http = buildMediaHttpServer({
+    servedPathPrefix: links.servedPathPrefix,
+    files: new MediaFileHandler({
+      links,
+      tokens,
+      storage,
+      publicFiles: new PublicFiles(publicObjects),
+      publicMaxAgeSeconds: media.MEDIA_PUBLIC_MAX_AGE_SECONDS,
+      privateMaxAgeSeconds: media.MEDIA_PRIVATE_MAX_AGE_SECONDS,
+    }),
+    indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc), storageIndicator(storage)],
+    isShuttingDown: () => shuttingDown,
+    logger,
+  });
+  await http.listen({ host: media.MEDIA_HTTP_HOST, port: media.MEDIA_HTTP_PORT });
+  logger.info({ port: media.MEDIA_HTTP_PORT, base_url: media.MEDIA_BASE_URL, storage: storage.kind, buckets: media.MEDIA_BUCKETS }, 'media service ready');
+
+  onShutdownSignal(logger, async () => {
+    shuttingDown = true;
+    await rpc.close();
+    await http.close(); // finishes downloads under way
+    await nc.drain().catch(() => undefined);
+    await prisma.$disconnect();
+  });
+}

@@ -1,0 +1,76 @@
+import { createReadStream } from 'node:fs';
+import { access, mkdir, rename, rm, stat, writeFile, constants } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { assertObjectKey, type ObjectKey } from './object-key';
+import type { ByteRange, ObjectInfo, ObjectStorage, WriteOptions } from './object-storage';
+
+const isMissing = (error: unknown) => ['ENOENT', 'ENOTDIR', 'EISDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
+
+/**
+ * Objects as files under a root folder: `<root>/<bucket>/<org_id>/...`. The default backend. Keys are
+ * validated (no `..`, no empty segments) and the resolved path is checked to stay under the root, so
+ * a key can never name a file elsewhere. Writes go to a temporary file renamed into place, so a
+ * reader never sees half a file. No content type is recorded: readers guess it from the extension.
+ */
+export class LocalFsStorage implements ObjectStorage {
+  readonly kind = 'local' as const;
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  pathOf(key: ObjectKey): string {
+    assertObjectKey(key);
+    const path = join(this.root, key.bucket, ...key.name.split('/'));
+    if (!path.startsWith(this.root + sep)) throw new Error('object path escapes the storage root');
+    return path;
+  }
+
+  async stat(key: ObjectKey): Promise<ObjectInfo | null> {
+    try {
+      const st = await stat(this.pathOf(key));
+      if (!st.isFile()) return null;
+      // nginx-style validator: size and modification time, both in hex.
+      return { size: st.size, etag: `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`, lastModified: st.mtime };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async read(key: ObjectKey, range?: ByteRange): Promise<Readable | null> {
+    const path = this.pathOf(key);
+    const stream = createReadStream(path, range ? { start: range.start, end: range.end } : {});
+    // Surface "missing" as null instead of an error event after the caller has committed to a 200.
+    return new Promise((resolvePromise, reject) => {
+      stream.once('open', () => resolvePromise(stream));
+      stream.once('error', (error) => (isMissing(error) ? resolvePromise(null) : reject(error)));
+    });
+  }
+
+  async write(key: ObjectKey, data: Buffer | Uint8Array | string, _options?: WriteOptions): Promise<ObjectInfo> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    const temp = join(dirname(path), `.${randomBytes(8).toString('hex')}.tmp`);
+    try {
+      await writeFile(temp, data);
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    return (await this.stat(key))!;
+  }
+
+  async delete(key: ObjectKey): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async check(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.R_OK | constants.W_OK);
+  }
+}

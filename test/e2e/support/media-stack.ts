@@ -1,0 +1,97 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPrismaClient, type PrismaClient } from '@mapi/db';
+import { LocalFsStorage } from '@mapi/storage';
+import { AppProcess, freePort, testEnv } from '@mapi/testing';
+
+export const LEGACY_STORAGE_URL = 'https://legacy.example.supabase.co/storage/v1/object/public';
+export const LEGACY_PATH = '/storage/v1/object/public';
+export const MEDIA_BUCKETS = ['message-media', 'kb-attachments'];
+/** The current key first; an older one still accepted. Tests forge tokens with these secrets. */
+export const SIGNING_KEYS = [
+  { kid: 'k2', secret: 'e2e-current-media-secret-0123456789abcdef' },
+  { kid: 'k1', secret: 'e2e-previous-media-secret-0123456789abcdef' },
+];
+
+/** The gateway and the media service as processes, files in a temporary storage root. */
+export interface MediaStack {
+  apiUrl: string;
+  mediaUrl: string;
+  storage: LocalFsStorage;
+  prisma: PrismaClient;
+  stop(): Promise<void>;
+}
+
+export async function startMediaStack(): Promise<MediaStack> {
+  const [port, mediaPort] = [await freePort(), await freePort()];
+  const root = await mkdtemp(join(tmpdir(), 'mapi-media-e2e-'));
+  const mediaUrl = `http://127.0.0.1:${mediaPort}`;
+  const env = {
+    DATABASE_URL: testEnv.databaseUrl(),
+    REDIS_URL: testEnv.redisUrl(),
+    NATS_URL: testEnv.natsUrl(),
+    NAMESPACE: testEnv.namespace(),
+    NODE_ENV: 'test',
+    AUTH_CACHE_TTL_MS: '0',
+    RATE_LIMIT_PER_SECOND: '10000',
+  };
+  const media = AppProcess.start('media', {
+    ...env,
+    MEDIA_HTTP_PORT: String(mediaPort),
+    MEDIA_HTTP_HOST: '127.0.0.1',
+    MEDIA_BASE_URL: mediaUrl,
+    MEDIA_STORAGE_ROOT: root,
+    MEDIA_BUCKETS: MEDIA_BUCKETS.join(','),
+    MEDIA_LEGACY_STORAGE_URL: LEGACY_STORAGE_URL,
+    MEDIA_JWT_KEYS: JSON.stringify(SIGNING_KEYS),
+  });
+  const gateway = AppProcess.start('api-gateway', { ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const apiUrl = `http://127.0.0.1:${port}`;
+  try {
+    await Promise.all([media.waitReady(`${mediaUrl}/health/ready`), gateway.waitReady(`${apiUrl}/health/ready`)]);
+  } catch (error) {
+    await Promise.all([gateway.kill(), media.kill()]);
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
+  const prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
+  return {
+    apiUrl,
+    mediaUrl,
+    storage: new LocalFsStorage(root),
+    prisma,
+    stop: async () => {
+      await Promise.all([gateway.stop(), media.stop()]);
+      await prisma.$disconnect();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** POST JSON through the gateway with a bearer token; the body parsed when it is JSON. */
+export async function postJson(url: string, token: string | undefined, body: unknown) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: res.status, body: json };
+}
+
+/** GET a file with optional headers; the bytes and the response. */
+export async function download(url: string, headers: Record<string, string> = {}, method = 'GET') {
+  const res = await fetch(url, { headers, method });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  return { status: res.status, headers: res.headers, bytes, json: () => JSON.parse(bytes.toString('utf8')) };
+}
+
+/** Deterministic content: byte i is i mod 251, so any slice can be checked. */
+export const pattern = (size: number) => Buffer.from(Array.from({ length: size }, (_, i) => i % 251));
