@@ -1,4 +1,4 @@
-import { AppProcess, createMessages, createOrg, createPhone, createToken, freePort, randomDigits, testEnv } from '@mapi/testing';
+import { AppProcess, createMessages, createOrg, createPhone, createToken, freePort, randomDigits } from '@mapi/testing';
 import { getJson, startStack, type Stack } from './support/stack';
 
 /** Replicas of a service share its subjects (NATS queue group); losing one does not fail requests. */
@@ -10,14 +10,7 @@ describe('chats replicas behind the gateway', () => {
   beforeAll(async () => {
     stack = await startStack();
     const healthPort = await freePort();
-    second = AppProcess.start('chats', {
-      DATABASE_URL: testEnv.databaseUrl(),
-      NATS_URL: testEnv.natsUrl(),
-      NAMESPACE: testEnv.namespace(),
-      NODE_ENV: 'test',
-      HEALTH_PORT: String(healthPort),
-      HEALTH_HOST: '127.0.0.1',
-    });
+    second = AppProcess.start('chats', { ...stack.env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' });
     await second.waitReady(`http://127.0.0.1:${healthPort}/health/ready`);
     w.org = await createOrg(stack.prisma);
     w.phone = await createPhone(stack.prisma, w.org.id);

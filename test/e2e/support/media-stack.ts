@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
 import { LocalFsStorage } from '@mapi/storage';
-import { AppProcess, freePort, testEnv } from '@mapi/testing';
+import { AppProcess, freePort, randomSuffix, testEnv } from '@mapi/testing';
 
 export const LEGACY_STORAGE_URL = 'https://legacy.example.supabase.co/storage/v1/object/public';
 export const LEGACY_PATH = '/storage/v1/object/public';
@@ -31,7 +31,7 @@ export async function startMediaStack(): Promise<MediaStack> {
     DATABASE_URL: testEnv.databaseUrl(),
     REDIS_URL: testEnv.redisUrl(),
     NATS_URL: testEnv.natsUrl(),
-    NAMESPACE: testEnv.namespace(),
+    NAMESPACE: `${testEnv.namespace()}-media-${randomSuffix(3)}`,
     NODE_ENV: 'test',
     AUTH_CACHE_TTL_MS: '0',
     RATE_LIMIT_PER_SECOND: '10000',

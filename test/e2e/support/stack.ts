@@ -1,9 +1,11 @@
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { AppProcess, freePort, testEnv } from '@mapi/testing';
+import { AppProcess, freePort, randomSuffix, testEnv } from '@mapi/testing';
 
 /** The gateway and the chats service started as processes against the run's database and namespace. */
 export interface Stack {
   baseUrl: string;
+  /** The environment every process of this stack runs with (its NAMESPACE included). */
+  env: Record<string, string>;
   prisma: PrismaClient;
   gateway: AppProcess;
   chats: AppProcess;
@@ -20,7 +22,8 @@ export async function startStack(extraEnv: Record<string, string> = {}, options:
     DATABASE_URL: testEnv.databaseUrl(),
     REDIS_URL: testEnv.redisUrl(),
     NATS_URL: testEnv.natsUrl(),
-    NAMESPACE: testEnv.namespace(),
+    // A namespace per stack: test files run in parallel, and their services must not answer each other.
+    NAMESPACE: `${testEnv.namespace()}-${randomSuffix(3)}`,
     NODE_ENV: 'test',
     AUTH_CACHE_TTL_MS: '0',
     ...extraEnv,
@@ -45,6 +48,7 @@ export async function startStack(extraEnv: Record<string, string> = {}, options:
   const prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
   return {
     baseUrl,
+    env,
     prisma,
     gateway,
     chats: apps.chats,

@@ -18,7 +18,7 @@ describe('compareShapes', () => {
   const base = shapeOf(schema);
 
   it('finds no difference between a schema and itself', () => {
-    expect(base.tables.map((t) => t.name).sort()).toEqual(['api_tokens', 'chats', 'messages', 'organizations', 'phones']);
+    expect(base.tables.map((t) => t.name)).toEqual(expect.arrayContaining(['api_tokens', 'chats', 'messages', 'organizations', 'phones']));
     expect(compareShapes(base, clone(base))).toEqual([]);
   });
 
