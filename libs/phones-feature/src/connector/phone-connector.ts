@@ -1,6 +1,6 @@
-import type { IngestMessage, ParticipantAction, ParticipantResult, WaState } from '@mapi/contracts';
+import type { IngestMessage, OutgoingContent, ParticipantAction, ParticipantResult, WaState } from '@mapi/contracts';
 
-export type { ParticipantAction, ParticipantResult };
+export type { OutgoingContent, ParticipantAction, ParticipantResult };
 
 /**
  * The port a messaging-network client implements (the sandbox network here; Baileys next). Shaped
@@ -47,12 +47,6 @@ export interface GroupMetadata {
 }
 
 
-export interface OutgoingContent {
-  text?: string;
-  media?: { url?: string; base64?: string; filename: string; mimetype: string };
-  reply_to?: string;
-  poll?: { name: string; options: string[]; allow_multiple: boolean };
-}
 
 export interface ConnectorEvents {
   'connection.update': ConnectionUpdate;
@@ -77,7 +71,11 @@ export interface PhoneConnector {
   /** Whether the network can be reached through this session right now. */
   isConnected(): Promise<boolean>;
   groupParticipantsUpdate(groupId: string, participants: string[], action: ParticipantAction): Promise<ParticipantResult[]>;
-  sendMessage(chatId: string, content: OutgoingContent): Promise<{ unique_id: string; timestamp: string }>;
+  /**
+   * Sends a message. `sentMessageId` identifies the send: a repeat with the same id (a retried job
+   * whose first attempt did reach the network) returns the first message instead of sending again.
+   */
+  sendMessage(chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }>;
   fetchMessageHistory(chatId: string, count: number): Promise<IngestMessage[]>;
   /** Re-reads chats and groups from the network. */
   resyncAppState(): Promise<{ chats: ChatInfo[]; groups: GroupMetadata[] }>;

@@ -136,7 +136,9 @@ export class SandboxConnector implements PhoneConnector {
     return results;
   }
 
-  async sendMessage(chatId: string, content: OutgoingContent): Promise<{ unique_id: string; timestamp: string }> {
+  async sendMessage(chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
+    const earlier = await this.network.sentMessage(this.phoneId, sentMessageId);
+    if (earlier) return { unique_id: earlier.unique_id, timestamp: earlier.timestamp.toISOString(), duplicate: true };
     const me = await this.me();
     const m: IngestMessage = {
       chat_id: chatId,
@@ -147,10 +149,11 @@ export class SandboxConnector implements PhoneConnector {
       message_type: content.media ? (content.media.mimetype.startsWith('image/') ? 'image' : 'document') : content.poll ? 'poll_creation' : 'chat',
       timestamp: new Date().toISOString(),
       ack: 1,
+      sent_message_id: sentMessageId,
     };
     await this.network.addMessage(this.phoneId, m);
     void this.sync();
-    return { unique_id: m.unique_id, timestamp: m.timestamp };
+    return { unique_id: m.unique_id, timestamp: m.timestamp, duplicate: false };
   }
 
   async fetchMessageHistory(chatId: string, count: number): Promise<IngestMessage[]> {

@@ -58,8 +58,13 @@ export class SandboxNetwork {
         media: (m.media ?? undefined) as Prisma.InputJsonValue | undefined,
         timestamp: new Date(m.timestamp),
         ack: m.ack ?? 0,
+        sent_message_id: m.sent_message_id ?? null,
       },
     });
+  }
+
+  sentMessage(phoneId: string, sentMessageId: string): Promise<SandboxMessageRow | null> {
+    return this.prisma.sandboxMessage.findFirst({ where: { phone_id: phoneId, sent_message_id: sentMessageId } });
   }
 
   message(phoneId: string, uniqueId: string): Promise<SandboxMessageRow | null> {
@@ -104,5 +109,6 @@ export function toIngestMessage(row: SandboxMessageRow): IngestMessage {
     timestamp: row.timestamp.toISOString(),
     ack: row.ack,
     media: (row.media as IngestMessage['media']) ?? null,
+    sent_message_id: row.sent_message_id,
   };
 }

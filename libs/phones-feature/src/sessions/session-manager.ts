@@ -135,6 +135,10 @@ export class SessionManager {
         case 'group-participants':
           if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
           return { ok: true, results: await s.connector.groupParticipantsUpdate(command.chat_id, command.participants, command.action) };
+        case 'send': {
+          if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
+          return { ok: true, sent: await s.connector.sendMessage(command.chat_id, command.content, command.sent_message_id) };
+        }
         case 'resync':
           if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
           void runResync(s.connector, this.deps.prisma, (e) => this.deps.publisher.publish({ org_id: s.phone.org_id, phone_id: s.phone.phone_id, org_phone: s.orgPhone, ...e } as IngestEvent), this.deps.logger);
