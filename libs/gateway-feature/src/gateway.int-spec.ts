@@ -85,8 +85,13 @@ describe('gateway (integration)', () => {
   it('forwards a validated body and the request context, and passes the answer through', async () => {
     const res = await call('POST', '/test/echo', { body: JSON.stringify({ text: 'hi' }), headers: { ...json, 'x-phone': phone.phone_id } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ text: 'hi', org_id: expect.any(String), phone_id: phone.phone_id });
+    expect(res.body).toEqual({ text: 'hi', org_id: expect.any(String), phone_id: phone.phone_id, idempotency_key: null });
     expect(res.headers.get('x-service-phone-id')).toBe(phone.phone_id);
+  });
+
+  it('forwards only the request headers a route asks for', async () => {
+    const res = await call('POST', '/test/echo', { body: JSON.stringify({ text: 'hi' }), headers: { ...json, 'idempotency-key': 'k-1', 'x-other': 'no' } });
+    expect(res.body.idempotency_key).toBe('k-1');
   });
 
   it('answers malformed JSON with 422 VALIDATION_ERROR on the body', async () => {

@@ -25,6 +25,11 @@ export interface RouteContract {
   successStatus: number;
   /** Response body schema; undefined when the success answer has no content. */
   response?: z.ZodType;
+  /**
+   * Request headers the service needs (lower-case names, e.g. `idempotency-key`), forwarded as
+   * `headers: { name: value }` in the RPC payload; absent ones are left out.
+   */
+  headers?: readonly string[];
 }
 
 export function defineRoute(route: RouteContract): RouteContract {

@@ -63,7 +63,8 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
       const phone = route.phone === 'none' ? null : await deps.phones.resolve(principal, header(req, 'x-phone'), route.phone === 'required');
       if (phone) reply.header('x-service-phone-id', phone.phone_id);
       const ctx: RequestContext = { org_id: principal.org_id, token_id: principal.token_id, phone_scope: principal.phone_scope, phone };
-      const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body }, { requestId: String(req.id) });
+      const headers = route.headers ? Object.fromEntries(route.headers.flatMap((n) => (header(req, n) === undefined ? [] : [[n, header(req, n)]]))) : undefined;
+      const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body, headers }, { requestId: String(req.id) });
       const status = raw.httpStatus ?? route.successStatus;
       reply.status(status);
       if (status === 204 || (!route.response && raw.httpStatus === undefined)) return reply.send();

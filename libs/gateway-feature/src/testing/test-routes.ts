@@ -10,8 +10,8 @@ export const EchoBody = z.object({ text: z.string().min(1), n: z.number().int().
 export const EchoRpc = defineRpc({
   subject: 'testecho.v1.echo',
   service: 'testecho',
-  request: z.object({ ctx: RequestContextSchema, body: EchoBody }),
-  response: z.object({ text: z.string(), org_id: z.string(), phone_id: z.string().nullable() }),
+  request: z.object({ ctx: RequestContextSchema, body: EchoBody, headers: z.record(z.string(), z.string()).optional() }),
+  response: z.object({ text: z.string(), org_id: z.string(), phone_id: z.string().nullable(), idempotency_key: z.string().nullable().optional() }),
 });
 export const OptionalBodyRpc = defineRpc({
   subject: 'testecho.v1.optional',
@@ -28,7 +28,7 @@ const route = (over: Partial<Parameters<typeof defineRoute>[0]> & Pick<Parameter
   defineRoute({ tag: 'test', summary: over.operationId, phone: 'none', successStatus: 200, response: z.object({}), ...over });
 
 export const TEST_ROUTES = [
-  route({ operationId: 'echo', method: 'POST', path: '/test/echo', rpc: EchoRpc, body: EchoBody, phone: 'optional', response: EchoRpc.response }),
+  route({ operationId: 'echo', method: 'POST', path: '/test/echo', rpc: EchoRpc, body: EchoBody, phone: 'optional', response: EchoRpc.response, headers: ['idempotency-key'] }),
   route({ operationId: 'limited', method: 'POST', path: '/test/limited', rpc: EchoRpc, body: EchoBody, response: EchoRpc.response }),
   route({ operationId: 'optional', method: 'POST', path: '/test/optional', rpc: OptionalBodyRpc, body: OptionalBodyRpc.request.shape.body, response: OptionalBodyRpc.response }),
   route({ operationId: 'slow', method: 'GET', path: '/test/slow', rpc: SlowRpc }),
@@ -41,8 +41,8 @@ export const TEST_ROUTES = [
 @Controller()
 class TestController {
   @MessagePattern(EchoRpc.subject)
-  echo({ ctx, body }: z.infer<typeof EchoRpc.request>) {
-    return { text: body.text, org_id: ctx.org_id, phone_id: ctx.phone?.phone_id ?? null };
+  echo({ ctx, body, headers }: z.infer<typeof EchoRpc.request>) {
+    return { text: body.text, org_id: ctx.org_id, phone_id: ctx.phone?.phone_id ?? null, ...(headers ? { idempotency_key: headers['idempotency-key'] ?? null } : {}) };
   }
 
   @MessagePattern(OptionalBodyRpc.subject)
