@@ -1,4 +1,7 @@
 import type { RouteContract } from '../http/define-route';
+import { PARTICIPANT_ROUTES } from './participants/participants.contract';
 
-/** The groups service's public routes and messages: one folder per message (<name>/<name>.contract.ts). */
-export const GROUPS_ROUTES: readonly RouteContract[] = [];
+export * from './participants/participants.contract';
+
+/** The groups service's public routes. */
+export const GROUPS_ROUTES: readonly RouteContract[] = [...PARTICIPANT_ROUTES];

@@ -1,0 +1,2 @@
+export * from './bootstrap';
+export * from './usecases/change-participants/participant-outcomes';

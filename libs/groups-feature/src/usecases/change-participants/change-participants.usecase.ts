@@ -1,0 +1,46 @@
+import { ChoosePhoneRpc, Errors, contactId, type ChoosePhoneResponse, type GroupParticipantAction, type ParticipantOutcomeMap, type ParticipantsRequest } from '@mapi/contracts';
+import type { PrismaClient } from '@mapi/db';
+import { writeEvents, type SessionCommands } from '@mapi/events';
+import type { NatsRpcClient } from '@mapi/platform';
+import { toOutcomeMap } from './participant-outcomes';
+
+/**
+ * POST /chats/{chat_id}/add|remove|promote|demote (spec 4.4): acts through the x-phone phone or the
+ * phone chosen by the shared rule (an admin of the group), via the session of whichever phones
+ * replica runs it. 400 ERROR when that phone is disconnected or unreachable. The network's answer
+ * per participant becomes the outcome map; the group's new membership reaches the chats store as a
+ * groups upsert from the connector, and a chat.notification.created event records the change.
+ */
+export class ChangeParticipants {
+  constructor(
+    private readonly action: GroupParticipantAction,
+    private readonly sessions: SessionCommands,
+    private readonly rpc: NatsRpcClient,
+    private readonly prisma: PrismaClient,
+  ) {}
+
+  async execute({ ctx, params, body }: ParticipantsRequest): Promise<ParticipantOutcomeMap> {
+    const phone = await this.actingPhone(ctx, params.chat_id);
+    const participants = [...new Set(body.participants.map(contactId))];
+    const answer = await this.sessions.require(phone.phone_id, { cmd: 'group-participants', chat_id: params.chat_id, participants, action: this.action });
+    const outcomes = toOutcomeMap(this.action, answer.results ?? []);
+    const changed = Object.entries(outcomes).filter(([, o]) => o.is_success).map(([id]) => id);
+    if (changed.length) {
+      await writeEvents(this.prisma, [
+        {
+          type: 'chat.notification.created',
+          org_id: ctx.org_id,
+          phone_id: phone.phone_id,
+          data: { chat_id: params.chat_id, org_id: ctx.org_id, org_phone: phone.org_phone, notification_type: `group.${this.action}`, participants: changed, performed_by: phone.org_phone, timestamp: new Date().toISOString() },
+        },
+      ]);
+    }
+    return outcomes;
+  }
+
+  private async actingPhone(ctx: ParticipantsRequest['ctx'], chatId: string): Promise<ChoosePhoneResponse> {
+    if (!ctx.phone) return this.rpc.call<ChoosePhoneResponse>(ChoosePhoneRpc, { ctx, chat_id: chatId, need_admin: true });
+    if (!ctx.phone.org_phone) throw Errors.phoneUnavailable('The phone is not paired yet: scan its QR first');
+    return { phone_id: ctx.phone.phone_id, org_phone: ctx.phone.org_phone };
+  }
+}
