@@ -20,5 +20,7 @@ export const EVENT_NAMES = [
   'org.phone.qr',
   'note.created',
   'chat.custom_properties.updated',
+  // ours: a subscription disabled after a 410 or five days of failures (webhooks-dispatcher)
+  'webhook.subscription.disabled',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

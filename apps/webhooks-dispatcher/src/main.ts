@@ -1,0 +1,5 @@
+import './instrument';
+import { runMain } from '@mapi/platform';
+import { bootstrapWebhooksService } from '@mapi/webhooks-feature';
+
+runMain('webhooks-dispatcher', bootstrapWebhooksService);

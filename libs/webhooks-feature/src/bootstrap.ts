@@ -1,0 +1,130 @@
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { WEBHOOKS_RPCS } from '@mapi/contracts';
+import { createPrismaClient, type PrismaClient } from '@mapi/db';
+import { ensureStreams } from '@mapi/events';
+import {
+  NatsRpcServer,
+  connectNats,
+  createLogger,
+  createRpcMicroservice,
+  loadConfig,
+  natsIndicator,
+  onShutdownSignal,
+  postgresIndicator,
+  startHealthServer,
+} from '@mapi/platform';
+import { Pool } from 'pg';
+import { loadWebhooksConfig } from './config';
+import { AddressPolicy } from './delivery/address-policy';
+import { systemClock, type Clock } from './delivery/clock';
+import { DeliveryStore } from './delivery/delivery-store';
+import { DeliveryWorker } from './delivery/delivery-worker';
+import { EndpointLimiter } from './delivery/endpoint-limiter';
+import { EventIntake } from './delivery/event-intake';
+import { HttpSender } from './delivery/http-sender';
+import { DeliveryLogRepository } from './subscriptions/delivery-log-repository';
+import { SubscriptionRepository } from './subscriptions/subscription-repository';
+import { CreateWebhooks } from './usecases/create-webhooks/create-webhooks.usecase';
+import { DeleteWebhook } from './usecases/delete-webhook/delete-webhook.usecase';
+import { GetWebhook } from './usecases/get-webhook/get-webhook.usecase';
+import { ListWebhookAttempts } from './usecases/list-attempts/list-attempts.usecase';
+import { ListWebhooks } from './usecases/list-webhooks/list-webhooks.usecase';
+import { RedeliverEvent } from './usecases/redeliver-event/redeliver-event.usecase';
+import { ReplayEvents } from './usecases/replay-events/replay-events.usecase';
+import { RotateWebhookSecret } from './usecases/rotate-secret/rotate-secret.usecase';
+import { UpdateWebhook } from './usecases/update-webhook/update-webhook.usecase';
+import { WebhooksController } from './webhooks.controller';
+
+@Module({})
+class WebhooksModule {
+  static forRoot(prisma: PrismaClient, clock: Clock, onScheduled: () => void): DynamicModule {
+    const subscriptions = new SubscriptionRepository(prisma);
+    const log = new DeliveryLogRepository(prisma);
+    const useCases = [
+      new ListWebhooks(subscriptions),
+      new CreateWebhooks(subscriptions),
+      new GetWebhook(subscriptions),
+      new UpdateWebhook(subscriptions),
+      new DeleteWebhook(subscriptions),
+      new RotateWebhookSecret(subscriptions),
+      new ListWebhookAttempts(subscriptions, log),
+      new RedeliverEvent(subscriptions, log, clock, onScheduled),
+      new ReplayEvents(subscriptions, log, clock, onScheduled),
+    ];
+    const providers: Provider[] = useCases.map((u) => ({ provide: u.constructor, useValue: u }));
+    return { module: WebhooksModule, controllers: [WebhooksController], providers };
+  }
+}
+
+/**
+ * Starts the webhooks service: the subscription RPCs (queue group `webhooks`), the EVENTS intake
+ * (durable consumer `webhooks-dispatcher`) and the delivery workers, as WEBHOOK_ROLES says; health on HEALTH_PORT.
+ */
+export async function bootstrapWebhooksService(): Promise<void> {
+  const config = loadConfig(['app', 'database', 'nats', 'health', 'telemetry']);
+  const wh = loadWebhooksConfig();
+  const logger = createLogger('webhooks-dispatcher', config.telemetry.LOG_LEVEL);
+  const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
+  const pool = new Pool({ connectionString: config.database.DATABASE_URL, max: config.database.DATABASE_POOL_SIZE });
+  const nc = await connectNats(config.nats.NATS_URL, 'webhooks-dispatcher');
+  await ensureStreams(nc, config.app.NAMESPACE);
+  const clock = systemClock;
+  const store = new DeliveryStore(pool);
+  const sender = new HttpSender(new AddressPolicy(wh.WEBHOOK_ALLOW_CIDRS), wh.WEBHOOK_DELIVERY_TIMEOUT_MS, undefined, wh.WEBHOOK_CONCURRENCY);
+  const worker = wh.WEBHOOK_ROLES.includes('delivery')
+    ? new DeliveryWorker(
+        store,
+        sender,
+        new EndpointLimiter(wh.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT, wh.WEBHOOK_ENDPOINT_RATE_PER_SECOND, clock),
+        clock,
+        {
+          concurrency: wh.WEBHOOK_CONCURRENCY,
+          maxQueuedPerEndpoint: wh.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT * 2,
+          leaseMs: wh.WEBHOOK_CLAIM_LEASE_MS,
+          pollMs: wh.WEBHOOK_POLL_INTERVAL_MS,
+          claimBatch: wh.WEBHOOK_CLAIM_BATCH,
+          flushMs: 10,
+          schedule: wh.WEBHOOK_RETRY_SCHEDULE_MS,
+          disableAfterMs: wh.WEBHOOK_DISABLE_AFTER_FAILING_MS,
+        },
+        logger,
+      )
+    : undefined;
+  const wake = () => worker?.wake();
+
+  const app = wh.WEBHOOK_ROLES.includes('api')
+    ? await createRpcMicroservice(
+        WebhooksModule.forRoot(prisma, clock, wake),
+        new NatsRpcServer({ nc, namespace: config.app.NAMESPACE, contracts: [...WEBHOOKS_RPCS], logger, validateReplies: config.app.NODE_ENV === 'test' }),
+        logger,
+      )
+    : undefined;
+  await app?.listen();
+  const intake = wh.WEBHOOK_ROLES.includes('intake')
+    ? new EventIntake(nc, config.app.NAMESPACE, store, clock, wake, logger, { batchSize: wh.WEBHOOK_INTAKE_BATCH, lingerMs: 10, ackWaitMs: wh.WEBHOOK_INTAKE_ACK_WAIT_MS })
+    : undefined;
+  await intake?.start();
+  worker?.start();
+
+  let shuttingDown = false;
+  const health = await startHealthServer({
+    host: config.health.HEALTH_HOST,
+    port: config.health.HEALTH_PORT,
+    indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
+    isShuttingDown: () => shuttingDown,
+  });
+  const address = health.address();
+  logger.info({ health_port: typeof address === 'object' && address ? address.port : null, roles: wh.WEBHOOK_ROLES }, 'webhooks service ready');
+
+  onShutdownSignal(logger, async () => {
+    shuttingDown = true;
+    await app?.close();
+    await intake?.stop(); // what was gathered is scheduled and acked first
+    await worker?.stop(); // attempts under way finish and are recorded
+    sender.close();
+    await nc.drain().catch(() => undefined);
+    await pool.end();
+    await prisma.$disconnect();
+    health.close();
+  });
+}

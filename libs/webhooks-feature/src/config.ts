@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { DEFAULT_RETRY_SCHEDULE_MS } from './delivery/retry-policy';
+
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).max(max).default(def));
+
+const list = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+
+/** The webhooks service's own variables (WEBHOOK_*); see docs/services/webhooks.md. */
+export const WebhooksConfigSchema = z.object({
+  /** Which parts this process runs: api (subscription RPCs), intake (the EVENTS consumer), delivery (workers). */
+  WEBHOOK_ROLES: list('api,intake,delivery').pipe(z.array(z.enum(['api', 'intake', 'delivery'])).min(1)),
+  WEBHOOK_DELIVERY_TIMEOUT_MS: int(15_000, 100),
+  /** How long a claimed delivery is reserved for its worker; past it, another worker may claim it. */
+  WEBHOOK_CLAIM_LEASE_MS: int(60_000, 500),
+  WEBHOOK_CONCURRENCY: int(256, 1, 10_000),
+  WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: int(32, 1, 10_000),
+  WEBHOOK_ENDPOINT_RATE_PER_SECOND: int(200, 1, 1_000_000),
+  WEBHOOK_POLL_INTERVAL_MS: int(250, 5),
+  WEBHOOK_CLAIM_BATCH: int(500, 1, 10_000),
+  WEBHOOK_INTAKE_BATCH: int(500, 1, 10_000),
+  /** How long JetStream waits for the intake's ack before redelivering (after a crash). */
+  WEBHOOK_INTAKE_ACK_WAIT_MS: int(30_000, 1_000),
+  /** Comma-separated milliseconds: delay before each attempt (first is the first try). */
+  WEBHOOK_RETRY_SCHEDULE_MS: list(DEFAULT_RETRY_SCHEDULE_MS.join(','))
+    .transform((xs) => xs.map(Number))
+    .pipe(z.array(z.number().int().nonnegative()).min(1)),
+  /** A subscription failing without any success for this long is disabled (5 days). */
+  WEBHOOK_DISABLE_AFTER_FAILING_MS: int(5 * 24 * 3_600_000, 1),
+  /** Address ranges exempt from the SSRF block, e.g. 127.0.0.1/32,::1/128 for a local receiver. */
+  WEBHOOK_ALLOW_CIDRS: list(''),
+});
+export type WebhooksConfig = z.infer<typeof WebhooksConfigSchema>;
+
+export function loadWebhooksConfig(env: NodeJS.ProcessEnv = process.env): WebhooksConfig {
+  const parsed = WebhooksConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration:\n  ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
+  }
+  return parsed.data;
+}

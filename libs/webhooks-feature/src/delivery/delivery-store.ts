@@ -1,0 +1,166 @@
+import type { Pool } from 'pg';
+
+/** An event as the dispatcher keeps it: the body is the exact JSON that is delivered and signed. */
+export interface StoredEvent {
+  id: string;
+  org_id: string;
+  type: string;
+  phone_id: string | null;
+  created_at: string;
+  body: string;
+}
+
+/** A delivery a worker has claimed: leased until the lease ends, with what it needs to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  org_id: string;
+  endpoint: string;
+  /** 1-based number of the attempt being made. */
+  attempt: number;
+  hook_url: string;
+  secret: string;
+  is_subscribed: boolean;
+  failing_since: Date | null;
+  body: string;
+  type: string;
+}
+
+/** The recorded end of one claimed delivery. */
+export interface DeliveryResult {
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  org_id: string;
+  attempt: number;
+  /** pending (retry at next_attempt_at) | succeeded | failed | cancelled */
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  next_attempt_at: string | null;
+  /** Null for a cancellation (no HTTP attempt was made, nothing is logged). */
+  log: null | {
+    attempted_at: string;
+    success: boolean;
+    status_code: number | null;
+    latency_ms: number;
+    response_body: string | null;
+    error: string | null;
+  };
+}
+
+export interface SubscriptionEffects {
+  succeeded: string[];
+  failed: string[];
+  disable: { id: string; reason: 'gone' | 'failing' }[];
+}
+
+/** Event type emitted when the dispatcher disables a subscription on its own. */
+export const SUBSCRIPTION_DISABLED_EVENT = 'webhook.subscription.disabled';
+
+/**
+ * The delivery engine's SQL (plain pg on its own pool: one statement per batch, no ORM overhead on
+ * the hot path). Scheduling, claiming and recording are each one statement or one transaction.
+ */
+export class DeliveryStore {
+  constructor(private readonly pool: Pool) {}
+
+  /**
+   * Stores the events and creates one delivery per matching active subscription, in one statement
+   * (so atomically). Unique (subscription_id, event_id): an event consumed twice adds nothing.
+   */
+  async scheduleEvents(events: StoredEvent[], now: Date): Promise<number> {
+    if (!events.length) return 0;
+    const res = await this.pool.query(
+      `WITH ev AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, org_id uuid, type text, phone_id text, body text, created_at timestamptz)
+       ), ins AS (
+         INSERT INTO webhook_events (id, org_id, type, phone_id, body, created_at)
+         SELECT id, org_id, type, phone_id, body, created_at FROM ev ON CONFLICT (id) DO NOTHING
+       )
+       INSERT INTO webhook_deliveries (subscription_id, event_id, org_id, endpoint, next_attempt_at, created_at, updated_at)
+       SELECT s.id, ev.id, ev.org_id, coalesce(substring(s.hook_url from '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]+'), s.hook_url), $2, $2, $2
+       FROM ev JOIN webhook_subscriptions s ON s.org_id = ev.org_id AND s.integration_name = ev.type AND s.is_subscribed
+       ON CONFLICT (subscription_id, event_id) DO NOTHING`,
+      [JSON.stringify(events), now],
+    );
+    return res.rowCount ?? 0;
+  }
+
+  /**
+   * Claims up to `limit` due deliveries (FOR UPDATE SKIP LOCKED: replicas never claim the same row)
+   * by moving their next_attempt_at to the end of a lease: a worker that dies mid-attempt leaves
+   * them to be claimed again when the lease ends. Endpoints in `exclude` are saturated here.
+   */
+  async claim(now: Date, leaseUntil: Date, limit: number, exclude: string[]): Promise<ClaimedDelivery[]> {
+    const res = await this.pool.query(
+      `WITH picked AS (
+         SELECT id FROM webhook_deliveries
+         WHERE next_attempt_at <= $1 AND NOT (endpoint = ANY($4::text[]))
+         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE webhook_deliveries d SET next_attempt_at = $2, attempts = d.attempts + 1, updated_at = $1
+       FROM picked, webhook_subscriptions s, webhook_events e
+       WHERE d.id = picked.id AND s.id = d.subscription_id AND e.id = d.event_id
+       RETURNING d.id::text AS id, d.subscription_id, d.event_id, d.org_id, d.endpoint, d.attempts AS attempt,
+                 s.hook_url, s.secret, s.is_subscribed, s.failing_since, e.body, e.type`,
+      [now, leaseUntil, limit, exclude],
+    );
+    return res.rows as ClaimedDelivery[];
+  }
+
+  /** Records a batch of ends: the log rows, the deliveries' next state and the subscriptions' health, in one transaction. */
+  async record(results: DeliveryResult[], effects: SubscriptionEffects, now: Date): Promise<void> {
+    if (!results.length) return;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const logs = results
+        .filter((r) => r.log)
+        .map((r) => ({ delivery_id: r.id, subscription_id: r.subscription_id, event_id: r.event_id, org_id: r.org_id, attempt: r.attempt, ...r.log }));
+      if (logs.length) {
+        await client.query(
+          `INSERT INTO webhook_attempts (delivery_id, subscription_id, event_id, org_id, attempt, attempted_at, success, status_code, latency_ms, response_body, error)
+           SELECT delivery_id, subscription_id, event_id, org_id, attempt, attempted_at, success, status_code, latency_ms, response_body, error
+           FROM jsonb_to_recordset($1::jsonb) AS v(delivery_id bigint, subscription_id uuid, event_id uuid, org_id uuid, attempt int,
+             attempted_at timestamptz, success boolean, status_code int, latency_ms int, response_body text, error text)
+           WHERE EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = v.subscription_id)`,
+          [JSON.stringify(logs)],
+        );
+      }
+      await client.query(
+        `UPDATE webhook_deliveries d SET status = v.status, next_attempt_at = v.next_attempt_at,
+           last_status = coalesce(v.status_code, d.last_status), last_error = v.error, updated_at = $2
+         FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, status text, next_attempt_at timestamptz, status_code int, error text)
+         WHERE d.id = v.id`,
+        [JSON.stringify(results.map((r) => ({ id: r.id, status: r.status, next_attempt_at: r.next_attempt_at, status_code: r.log?.status_code ?? null, error: r.log?.error ?? null }))), now],
+      );
+      if (effects.succeeded.length) {
+        await client.query(`UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL`, [effects.succeeded]);
+      }
+      if (effects.failed.length) {
+        await client.query(`UPDATE webhook_subscriptions SET failing_since = $2 WHERE id = ANY($1::uuid[]) AND failing_since IS NULL`, [effects.failed, now]);
+      }
+      for (const d of effects.disable) {
+        const disabled = await client.query(
+          `UPDATE webhook_subscriptions SET is_subscribed = false, disabled_reason = $2, updated_at = $3
+           WHERE id = $1 AND is_subscribed RETURNING id, org_id, integration_name, hook_url, failing_since`,
+          [d.id, d.reason, now],
+        );
+        for (const s of disabled.rows) {
+          // An event of its own, written in the same transaction as the change (the outbox).
+          await client.query(`INSERT INTO outbox_events (id, org_id, type, payload) VALUES (gen_random_uuid(), $1, $2, $3::jsonb)`, [
+            s.org_id,
+            SUBSCRIPTION_DISABLED_EVENT,
+            JSON.stringify({ id: s.id, integration_name: s.integration_name, hook_url: s.hook_url, reason: d.reason, failing_since: s.failing_since, disabled_at: now }),
+          ]);
+        }
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}

@@ -1,0 +1,213 @@
+import type { Logger } from 'pino';
+import type { Clock } from './clock';
+import type { ClaimedDelivery, DeliveryResult, DeliveryStore, SubscriptionEffects } from './delivery-store';
+import type { EndpointLimiter } from './endpoint-limiter';
+import type { SendResult } from './http-sender';
+import { decideAfterAttempt, isSustainedFailure } from './retry-policy';
+import { signatureHeaders } from './signing';
+
+export interface Sender {
+  send(url: string, body: string, headers: Record<string, string>): Promise<SendResult>;
+}
+
+export interface DeliveryWorkerOptions {
+  /** Requests in flight at once (all endpoints). */
+  concurrency: number;
+  /** Claimed deliveries waiting for their endpoint's slot, per endpoint, before it is skipped when claiming. */
+  maxQueuedPerEndpoint: number;
+  leaseMs: number;
+  pollMs: number;
+  claimBatch: number;
+  flushMs: number;
+  schedule: readonly number[];
+  disableAfterMs: number;
+  random?: () => number;
+}
+
+/**
+ * Claims due deliveries, POSTs them (signed, per-endpoint limited) and records each attempt and the
+ * next step in batches. Everything it knows is in Postgres before it matters: a worker killed at any
+ * point leaves leased rows that are claimed again when their lease ends (a duplicate, same event id).
+ */
+export class DeliveryWorker {
+  private running = false;
+  private loop?: Promise<void>;
+  private wakeUp?: () => void;
+  private readonly queues = new Map<string, ClaimedDelivery[]>();
+  private queued = 0;
+  private inFlight = 0;
+  private idle?: () => void;
+  private results: DeliveryResult[] = [];
+  private effects: SubscriptionEffects = { succeeded: [], failed: [], disable: [] };
+  private flushing: Promise<void> = Promise.resolve();
+  private flushTimer?: NodeJS.Timeout;
+  private pumpTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: DeliveryStore,
+    private readonly sender: Sender,
+    private readonly limiter: EndpointLimiter,
+    private readonly clock: Clock,
+    private readonly options: DeliveryWorkerOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** New deliveries were scheduled: claim now instead of at the next poll. */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    clearTimeout(this.pumpTimer);
+    if (this.inFlight > 0) await new Promise<void>((resolve) => (this.idle = resolve));
+    // Deliveries still queued here were never sent: their leases run out and they are claimed again.
+    await this.flush();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      let limit = 0;
+      try {
+        limit = Math.min(this.options.claimBatch, this.options.concurrency * 2 - this.inFlight - this.queued);
+        if (limit > 0) {
+          const now = this.clock.now();
+          const exclude = [...this.queues].filter(([, q]) => q.length >= this.options.maxQueuedPerEndpoint).map(([e]) => e);
+          const rows = await this.store.claim(now, new Date(now.getTime() + this.options.leaseMs), limit, exclude);
+          claimed = rows.length;
+          for (const row of rows) this.enqueue(row);
+          this.pump();
+        }
+      } catch (err) {
+        this.logger.error({ err }, 'claiming deliveries failed');
+      }
+      if (!this.running) break;
+      if (limit > 0 && claimed === limit) continue;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, this.options.pollMs);
+        this.wakeUp = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      this.wakeUp = undefined;
+    }
+  }
+
+  private enqueue(row: ClaimedDelivery): void {
+    const q = this.queues.get(row.endpoint);
+    if (q) q.push(row);
+    else this.queues.set(row.endpoint, [row]);
+    this.queued++;
+  }
+
+  /** Starts every queued delivery whose endpoint has a slot; comes back when a token is due. */
+  private pump(): void {
+    let wait = Infinity;
+    for (const [endpoint, q] of this.queues) {
+      while (q.length && this.inFlight < this.options.concurrency) {
+        if (!this.limiter.tryAcquire(endpoint)) {
+          const ms = this.limiter.waitMs(endpoint);
+          if (ms > 0) wait = Math.min(wait, ms);
+          break;
+        }
+        const row = q.shift();
+        if (!row) break;
+        this.queued--;
+        this.inFlight++;
+        void this.deliver(row).finally(() => {
+          this.inFlight--;
+          this.limiter.release(endpoint);
+          if (this.inFlight === 0) this.idle?.();
+          if (this.running) this.pump();
+          if (this.queued < this.options.concurrency) this.wake();
+        });
+      }
+      if (!q.length) this.queues.delete(endpoint);
+    }
+    if (wait !== Infinity && this.running) {
+      clearTimeout(this.pumpTimer);
+      this.pumpTimer = setTimeout(() => this.pump(), wait);
+    }
+  }
+
+  private async deliver(row: ClaimedDelivery): Promise<void> {
+    try {
+      if (!row.is_subscribed) {
+        this.push({ ...this.base(row), status: 'cancelled', next_attempt_at: null, log: null });
+        return;
+      }
+      const attemptedAt = this.clock.now();
+      const result = await this.sender.send(row.hook_url, row.body, signatureHeaders(row.secret, row.event_id, row.body, attemptedAt));
+      const now = this.clock.now();
+      const decision = decideAfterAttempt(result, row.attempt, now, this.options.random, this.options.schedule);
+      const log = {
+        attempted_at: attemptedAt.toISOString(),
+        success: decision.kind === 'succeeded',
+        status_code: result.status,
+        latency_ms: result.latencyMs,
+        response_body: result.responseBody,
+        error: result.error ?? (decision.kind === 'succeeded' ? null : `HTTP ${result.status}`),
+      };
+      if (decision.kind === 'succeeded') {
+        this.effects.succeeded.push(row.subscription_id);
+        this.push({ ...this.base(row), status: 'succeeded', next_attempt_at: null, log });
+        return;
+      }
+      if (decision.kind === 'gone') {
+        this.effects.disable.push({ id: row.subscription_id, reason: 'gone' });
+        this.push({ ...this.base(row), status: 'failed', next_attempt_at: null, log });
+        return;
+      }
+      this.effects.failed.push(row.subscription_id);
+      if (isSustainedFailure(row.failing_since ? new Date(row.failing_since) : null, now, this.options.disableAfterMs)) {
+        this.effects.disable.push({ id: row.subscription_id, reason: 'failing' });
+        this.push({ ...this.base(row), status: 'failed', next_attempt_at: null, log });
+        return;
+      }
+      if (decision.kind === 'exhausted') this.push({ ...this.base(row), status: 'failed', next_attempt_at: null, log });
+      else this.push({ ...this.base(row), status: 'pending', next_attempt_at: decision.at.toISOString(), log });
+    } catch (err) {
+      // Nothing recorded: the lease runs out and the delivery is tried again.
+      this.logger.error({ err, delivery_id: row.id }, 'delivery failed unexpectedly');
+    }
+  }
+
+  private base(row: ClaimedDelivery) {
+    return { id: row.id, subscription_id: row.subscription_id, event_id: row.event_id, org_id: row.org_id, attempt: row.attempt };
+  }
+
+  private push(result: DeliveryResult): void {
+    this.results.push(result);
+    if (this.results.length >= 500) void this.flush();
+    else this.flushTimer ??= setTimeout(() => void this.flush(), this.options.flushMs);
+  }
+
+  /** Writes the collected results in one transaction (serialised: one flush at a time). */
+  flush(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.flushing = this.flushing.then(async () => {
+      if (!this.results.length) return;
+      const results = this.results;
+      const effects = this.effects;
+      this.results = [];
+      this.effects = { succeeded: [], failed: [], disable: [] };
+      const unique = (ids: string[]) => [...new Set(ids)];
+      try {
+        await this.store.record(results, { succeeded: unique(effects.succeeded), failed: unique(effects.failed), disable: effects.disable }, this.clock.now());
+      } catch (err) {
+        this.logger.error({ err, count: results.length }, 'recording delivery results failed; the deliveries will be retried when their leases end');
+      }
+    });
+    return this.flushing;
+  }
+}

@@ -1,0 +1,24 @@
+import type { Prisma } from '@mapi/db';
+import type { WebhookSubscription } from '@mapi/contracts';
+
+export type SubscriptionRow = Prisma.WebhookSubscriptionModel;
+
+/** 2024-05-01T10:00:00.123+00:00: ISO 8601 with offset (spec 2.3 `subscribed_at`). */
+export const isoWithOffset = (d: Date) => `${d.toISOString().slice(0, 23)}+00:00`;
+
+/** A stored subscription as spec 2.3 shows it; the secret never leaves through here. */
+export function mapSubscription(row: SubscriptionRow): WebhookSubscription {
+  const metadata = (row.integration_metadata ?? {}) as Record<string, unknown>;
+  return {
+    id: row.id,
+    subscribed_at: isoWithOffset(row.subscribed_at),
+    is_subscribed: row.is_subscribed,
+    integration_name: row.integration_name,
+    integration_type: row.integration_type,
+    type: row.type,
+    integration_metadata: { ...metadata, id: String(metadata.id ?? row.integration_id), name: String(metadata.name ?? row.hook_url) },
+    org_id: row.org_id,
+    hook_url: row.hook_url,
+    integration_id: row.integration_id,
+  };
+}
