@@ -46,7 +46,7 @@ const TYPE_RULES = {
   'type:feature': ['type:feature', 'type:platform', 'type:contracts', 'type:data'],
   'type:platform': ['type:contracts'],
   'type:contracts': ['type:contracts'],
-  'type:data': ['type:data'],
+  'type:data': ['type:data', 'type:contracts'], // db, and events (outbox + JetStream) which names contract types
   'type:testing': ['type:platform', 'type:contracts', 'type:data', 'type:testing'],
 };
 

@@ -17,6 +17,8 @@ import {
 } from '@mapi/platform';
 import { Redis } from 'ioredis';
 import { PhonesConfigSchema } from './config';
+import { parseBaileysConfig } from './baileys/config';
+import { baileysConnectorFactory } from './baileys/create-baileys-connector';
 import { PhonesController } from './phones.controller';
 import { PhoneRepository } from './phones/phone-repository';
 import { SandboxConnector } from './sandbox/sandbox-connector';
@@ -43,6 +45,8 @@ export async function bootstrapPhonesService(): Promise<void> {
   const parsed = PhonesConfigSchema.safeParse(process.env);
   if (!parsed.success) throw new ConfigError(`Invalid configuration:\n  ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
   const phonesConfig = parsed.data;
+  const baileysParsed = parseBaileysConfig(process.env);
+  if (!baileysParsed.ok) throw new ConfigError(`Invalid configuration:\n  ${baileysParsed.issues.join('\n  ')}`);
   const ns = config.app.NAMESPACE;
   const logger = createLogger('phones', config.telemetry.LOG_LEVEL);
   const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
@@ -54,6 +58,7 @@ export async function bootstrapPhonesService(): Promise<void> {
   const phones = new PhoneRepository(prisma);
   const network = new SandboxNetwork(prisma);
   const sessions = new SessionCommands(nc, ns);
+  const baileys = baileysConnectorFactory({ prisma, config: baileysParsed.config, logger });
   const manager = new SessionManager({
     nc,
     namespace: ns,
@@ -62,7 +67,8 @@ export async function bootstrapPhonesService(): Promise<void> {
     leases: new PhoneLeases(redis, ns, phonesConfig.REPLICA_ID, phonesConfig.PHONE_LEASE_TTL_MS),
     publisher: new IngestPublisher(nc, ns),
     states: new PhoneStateUpdater(prisma),
-    factory: (p) => (p.connector === 'sandbox' && phonesConfig.SANDBOX_ENABLED ? new SandboxConnector(p.phone_id, p.org_id, network, nc, ns) : null),
+    factory: (p) =>
+      p.connector === 'baileys' ? baileys(p) : p.connector === 'sandbox' && phonesConfig.SANDBOX_ENABLED ? new SandboxConnector(p.phone_id, p.org_id, network, nc, ns) : null,
     logger,
     scanMs: phonesConfig.SESSION_SCAN_MS,
   });

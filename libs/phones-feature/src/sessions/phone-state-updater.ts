@@ -10,6 +10,7 @@ const EVENT_FOR_STATE: Record<string, EventName> = {
   DISCONNECTED: 'org.phone.disconnected',
   UNREACHABLE: 'org.phone.disconnected',
   LOGGED_OUT: 'org.phone.disconnected',
+  BANNED: 'org.phone.disconnected',
 };
 
 /** Records a connection change on the phone and its event, in one transaction. */

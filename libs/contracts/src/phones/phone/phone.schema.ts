@@ -10,7 +10,7 @@ export const PhoneSchema = z.object({
   phone_image: z.string().nullable(),
   labels: z.array(z.string()),
   is_ready: z.boolean(),
-  /** UNPAIRED | QR | CONNECTING | CONNECTED | DISCONNECTED | UNREACHABLE | LOGGED_OUT */
+  /** UNPAIRED | QR | CONNECTED | DISCONNECTED | UNREACHABLE | LOGGED_OUT | BANNED */
   wa_state: z.string(),
   qr_code: z.string().nullable(),
   first_connected_at: z.string().nullable(),
@@ -29,5 +29,7 @@ export const WaState = {
   DISCONNECTED: 'DISCONNECTED',
   UNREACHABLE: 'UNREACHABLE',
   LOGGED_OUT: 'LOGGED_OUT',
+  /** the network banned or restricted the number */
+  BANNED: 'BANNED',
 } as const;
 export type WaState = (typeof WaState)[keyof typeof WaState];

@@ -1,0 +1,5 @@
+import './instrument';
+import { runMain } from '@mapi/platform';
+import { bootstrapQueueService } from '@mapi/queue-feature';
+
+runMain('queue', bootstrapQueueService);

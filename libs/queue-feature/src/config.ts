@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).max(max).default(def));
+const bool = (def: boolean) =>
+  z.preprocess((v) => (v === '' || v === undefined ? undefined : v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean().default(def));
+
+/** Configuration of the queue service and its send workers (docs/services/queue.md). */
+export const QueueConfigSchema = z.object({
+  /** Least time between two submissions of one phone (pacing, across all replicas). */
+  QUEUE_SEND_INTERVAL_MS: int(1_000),
+  /** Up to this much more, at random, before each submission (numbers sending at machine-regular intervals get banned). */
+  QUEUE_SEND_JITTER_MS: int(1_000),
+  /** Attempts of a job whose submission fails with an error (a disconnected phone does not use attempts). */
+  QUEUE_SEND_ATTEMPTS: int(5, 1, 100),
+  /** First retry delay after a failed attempt; doubles each time. */
+  QUEUE_RETRY_BACKOFF_MS: int(2_000),
+  /** How long a job waits for a disconnected or unreachable phone before it is failed. */
+  QUEUE_MAX_WAIT_MS: int(24 * 3_600_000, 1_000),
+  /** Pause of a phone's queue after its phone answered disconnected/unreachable. */
+  QUEUE_PHONE_RETRY_MS: int(5_000, 100),
+  /** Run send workers in this process (the API part always runs). */
+  QUEUE_WORKER_ENABLED: bool(true),
+  /** How often a worker process looks for phones with queues it does not serve yet. */
+  QUEUE_PHONE_SCAN_MS: int(2_000, 100),
+  /** Lock of a running job; a job whose worker died is taken up again after about this long. */
+  QUEUE_JOB_LOCK_MS: int(30_000, 1_000),
+  /** Finished jobs are kept this long for GET /queue/jobs. */
+  QUEUE_KEEP_FINISHED_S: int(7 * 86_400, 60),
+  /** How long an Idempotency-Key's first answer is kept. */
+  QUEUE_IDEMPOTENCY_TTL_S: int(86_400, 60),
+  /** Timeout of one command to the phone's session. */
+  QUEUE_SESSION_TIMEOUT_MS: int(10_000, 100),
+  /** Fault injection for tests only: hold a job this long after its submission (0 in production). */
+  QUEUE_FAULT_HOLD_AFTER_SEND_MS: int(0),
+});
+export type QueueConfig = z.infer<typeof QueueConfigSchema>;
+
+export function loadQueueConfig(env: NodeJS.ProcessEnv = process.env): QueueConfig {
+  const result = QueueConfigSchema.safeParse(env);
+  if (!result.success) {
+    throw new Error(`Invalid configuration:\n  ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
+  }
+  return result.data;
+}

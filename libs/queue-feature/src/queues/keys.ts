@@ -1,0 +1,51 @@
+/**
+ * Redis layout. BullMQ keys live under `<NAMESPACE>:bull` (one queue per phone: `send-<phone_id>`);
+ * the queue service's own keys (fences, broadcast index, idempotency) under `<NAMESPACE>:sendq`.
+ */
+export const queuePrefix = (namespace: string) => `${namespace}:bull`;
+export const SEND_QUEUE = 'send';
+export const sendQueueName = (phoneId: string) => `${SEND_QUEUE}-${phoneId}`;
+
+export class PhoneQueueKeys {
+  /** BullMQ's key of the phone's queue; a job's hash is `${base}:${id}`. */
+  readonly base: string;
+  private readonly own: string;
+
+  constructor(namespace: string, readonly phoneId: string) {
+    this.base = `${queuePrefix(namespace)}:${sendQueueName(phoneId)}`;
+    this.own = `${namespace}:sendq:${phoneId}`;
+  }
+
+  job(id: string) {
+    return `${this.base}:${id}`;
+  }
+  /** BullMQ's lists and sets of jobs not yet taken by a worker. */
+  get unsent() {
+    return { prioritized: `${this.base}:prioritized`, delayed: `${this.base}:delayed`, wait: `${this.base}:wait`, paused: `${this.base}:paused` };
+  }
+  /** Sequence number of the phone's jobs (a purge of everything fences every job numbered up to it). */
+  get seq() {
+    return `${this.own}:seq`;
+  }
+  get fenceAll() {
+    return `${this.own}:fence:all`;
+  }
+  get fenceIds() {
+    return `${this.own}:fence:ids`;
+  }
+  get fenceBroadcasts() {
+    return `${this.own}:fence:bcast`;
+  }
+  /** Set of the job ids of one broadcast (a broadcast purge removes exactly these). */
+  broadcast(broadcastId: string) {
+    return `${this.own}:bcast:${broadcastId}`;
+  }
+  /** Set of the keys a purge of everything renamed away, whose job hashes are still to delete. */
+  get trash() {
+    return `${this.own}:trash`;
+  }
+}
+
+/** Every phone that has had a send queue (the workers serve each). */
+export const phonesWithQueuesKey = (namespace: string) => `${namespace}:sendq:phones`;
+export const idempotencyKey = (namespace: string, orgId: string, operation: string, key: string) => `${namespace}:sendq:idem:${orgId}:${operation}:${key}`;

@@ -1,0 +1,42 @@
+import { requiredPhone } from '../../phones/required-phone';
+import type { Job, JobType } from 'bullmq';
+import type { ListJobsRequest, QueueJob, QueueJobStatus } from '@mapi/contracts';
+import { mapJob } from '../../queues/map-job';
+import type { SendJobData } from '../../queues/send-job';
+import type { SendQueues } from '../../queues/send-queues';
+
+const STATES: Record<QueueJobStatus, JobType[]> = {
+  waiting: ['prioritized', 'wait'],
+  delayed: ['delayed'],
+  active: ['active'],
+  completed: ['completed'],
+  failed: ['failed'],
+};
+
+/** GET /queue/jobs and POST /message/queues: the x-phone phone's jobs, newest first, filtered. */
+export class ListJobs {
+  constructor(private readonly queues: SendQueues) {}
+
+  async execute({ ctx, query, body }: ListJobsRequest): Promise<QueueJob[]> {
+    const f = { offset: 0, limit: 100, ...(query ?? {}), ...(body ?? {}) };
+    const phoneId = requiredPhone(ctx);
+    const q = this.queues.queue(phoneId);
+    let jobs: { job: Job<SendJobData>; state: string }[];
+    const { queue_id: queueId, broadcast_id: broadcastId } = f;
+    if (queueId || broadcastId) {
+      const ids = queueId ? [queueId] : await this.queues.redis.smembers(this.queues.keys(phoneId).broadcast(broadcastId as string));
+      const found = await Promise.all(ids.map((id) => q.getJob(id)));
+      const present = found.filter((j): j is Job<SendJobData> => j !== undefined && j !== null && (!broadcastId || j.data.broadcast_id === broadcastId));
+      const states = await Promise.all(present.map((j) => j.getState()));
+      jobs = present.map((job, i) => ({ job, state: states[i] }));
+    } else {
+      const types: JobType[] = f.status ? STATES[f.status] : Object.values(STATES).flat();
+      // BullMQ pages each state separately: take enough of each, then order and page the union.
+      const perType = await Promise.all(types.map(async (t) => (await q.getJobs([t], 0, f.offset + f.limit - 1, false)).map((job) => ({ job, state: t as string }))));
+      jobs = perType.flat().filter((j) => j.job);
+    }
+    const mapped = jobs.map(({ job, state }) => mapJob(job, state)).filter((j) => !f.status || j.status === f.status);
+    mapped.sort((a, b) => (b.addedTimestamp ?? 0) - (a.addedTimestamp ?? 0) || (a.id < b.id ? 1 : -1));
+    return mapped.slice(f.offset, f.offset + f.limit);
+  }
+}

@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestContext, SendAnswer, SendMessageRequest } from '@mapi/contracts';
+import { IdempotencyStore } from '../../idempotency/idempotency-store';
+import { toOutgoingContent } from '../../queues/outgoing-content';
+import type { SendQueues } from '../../queues/send-queues';
+
+/** The phone that sends to a chat when the caller named none (the chats service's rule). */
+export type ChoosePhone = (ctx: RequestContext, chatId: string) => Promise<string>;
+
+/** POST /message/send: one job in the phone's queue, answered at once. */
+export class SendMessage {
+  constructor(
+    private readonly queues: SendQueues,
+    private readonly choosePhone: ChoosePhone,
+    private readonly idempotency: IdempotencyStore,
+  ) {}
+
+  async execute({ ctx, body, headers }: SendMessageRequest): Promise<SendAnswer> {
+    const key = IdempotencyStore.validate(headers?.['idempotency-key']);
+    return this.idempotency.run(ctx.org_id, 'send', key, { phone: ctx.phone?.phone_id ?? null, body }, async () => {
+      const phoneId = ctx.phone?.phone_id ?? (await this.choosePhone(ctx, body.chat_id));
+      const id = key ? IdempotencyStore.jobIdFor(ctx.org_id, 'send', key, 0) : randomUUID();
+      const [position] = await this.queues.add(ctx.org_id, phoneId, [{ id, chat_id: body.chat_id, content: toOutgoingContent(body) }], null);
+      return { queue_id: id, queue_position: String(position), unique_id: null };
+    });
+  }
+}

@@ -1,0 +1,67 @@
+import { RateLimitError, UnrecoverableError, type Job, type Queue } from 'bullmq';
+import type { SessionAnswer, SessionCommand } from '@mapi/contracts';
+import type { Logger } from '@mapi/platform';
+import { CLAIM, RELEASE } from '../queues/fence-scripts';
+import { messageIdOf, type SendJobData, type SendJobResult } from '../queues/send-job';
+import type { SendQueues } from '../queues/send-queues';
+
+/** The phones' sessions as the worker needs them (SessionCommands from @mapi/events). */
+export interface SessionPort {
+  send(phoneId: string, cmd: SessionCommand): Promise<SessionAnswer | 'no-session'>;
+}
+
+export interface SendProcessorOptions {
+  jitterMs: number;
+  phoneRetryMs: number;
+  maxWaitMs: number;
+  holdAfterSendMs: number;
+  random?: () => number;
+}
+
+export const PURGED_REASON = 'purged before submission';
+// Unref'd: a pause inside a job must not keep a stopping process alive.
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+
+/**
+ * Submits one job through the phone's session. Order of events: random jitter (pacing), claim
+ * (the purge fence: a purged job stops here and is never sent), submit with the job id as
+ * `sent_message_id` (a retried job that had reached the network is not sent again), result.
+ * A disconnected or unreachable phone pauses the phone's queue and puts the job back without using
+ * an attempt; other failures retry with exponential backoff.
+ */
+export class SendProcessor {
+  constructor(
+    private readonly queues: SendQueues,
+    private readonly sessions: SessionPort,
+    private readonly options: SendProcessorOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  async process(job: Job<SendJobData>, queue: Queue<SendJobData> = this.queues.queue(job.data.phone_id)): Promise<SendJobResult> {
+    const { phone_id: phoneId, chat_id: chatId } = job.data;
+    const id = job.id as string;
+    const jitter = Math.floor((this.options.random ?? Math.random)() * this.options.jitterMs);
+    if (jitter > 0) await sleep(jitter);
+
+    const k = this.queues.keys(phoneId);
+    const claim = await CLAIM.run<number>(this.queues.redis, [k.job(id), k.fenceAll, k.fenceIds, k.fenceBroadcasts], [id, job.data.seq, job.data.broadcast_id ?? '', Date.now()]);
+    if (claim !== 1) throw new UnrecoverableError(claim === 0 ? PURGED_REASON : 'the job was removed');
+
+    const answer = await this.sessions.send(phoneId, { cmd: 'send', chat_id: chatId, content: job.data.content, sent_message_id: id });
+    if (answer === 'no-session' || (!answer.ok && answer.reason === 'disconnected')) {
+      // 'disconnected' is a definite "not sent": the job is unsubmitted again (purgeable). No answer
+      // at all may hide a send that happened, so the claim stays.
+      if (answer !== 'no-session') await RELEASE.run(this.queues.redis, [k.job(id)], []);
+      if (Date.now() - job.timestamp > this.options.maxWaitMs) throw new UnrecoverableError('the phone stayed disconnected or unreachable too long');
+      this.logger.info({ job_id: id, phone_id: phoneId, reason: answer === 'no-session' ? 'unreachable' : 'disconnected' }, 'phone not available; queue paused');
+      await queue.rateLimit(this.options.phoneRetryMs);
+      throw new RateLimitError();
+    }
+    if (!answer.ok) throw new Error(`the phone's session failed: ${answer.message}`);
+    if (!answer.sent) throw new Error('the phone\'s session answered without the sent message');
+    if (this.options.holdAfterSendMs > 0) await sleep(this.options.holdAfterSendMs);
+    const result = { unique_id: answer.sent.unique_id, message_id: messageIdOf(chatId, answer.sent.unique_id), timestamp: answer.sent.timestamp, duplicate: answer.sent.duplicate };
+    this.logger.info({ job_id: id, phone_id: phoneId, unique_id: result.unique_id, duplicate: result.duplicate, attempt: job.attemptsMade + 1 }, 'message sent');
+    return result;
+  }
+}
