@@ -36,9 +36,9 @@ describe('send queue', () => {
     const sent = await api.post('/message/send', { chat_id: contact, message: 'Your order shipped' }, { 'x-phone': phoneId });
     expect(sent.status).toBe(200);
     expect(SendAnswerSchema.safeParse(sent.body).success).toBe(true);
-    expect(sent.body).toMatchObject({ queue_position: '1', unique_id: null });
+    expect(sent.body).toMatchObject({ queue_position: '1', unique_id: expect.stringMatching(/^3EB0[0-9A-F]+$/) });
     const m = await sentMessage(sent.body.queue_id);
-    expect(m).toMatchObject({ from_me: true, body: 'Your order shipped', chat_id: `${contact}@c.us`, ack: '1' });
+    expect(m).toMatchObject({ from_me: true, body: 'Your order shipped', chat_id: `${contact}@c.us`, ack: '1', unique_id: sent.body.unique_id });
     const job = await until(() => api.get(`/queue/jobs?queue_id=${sent.body.queue_id}`, { 'x-phone': phoneId }), (r) => r.body?.[0]?.status === 'completed', 10_000, 'job completed');
     expect(job.body[0]).toMatchObject({ id: sent.body.queue_id, unique_id: m.unique_id, message_id: m.message_id, phone_id: phoneId, data: { chat_id: `${contact}@c.us`, body: 'Your order shipped' } });
     expect(await api.post('/sandbox/messages/ack', { unique_id: m.unique_id, ack: 3 }, { 'x-phone': phoneId })).toMatchObject({ status: 200 });

@@ -7,6 +7,7 @@ export * from './ingest/ingest-events';
 export * from './routes/phone-routes.contract';
 export * from './sandbox/sandbox-routes.contract';
 export * from './session/session-command';
+export * from './session/send-unique-id';
 
 /** The phones service's public routes, and the sandbox network's control routes. */
 export const PHONES_ROUTES: readonly RouteContract[] = [...PHONE_ROUTES, ...SANDBOX_ROUTES];

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { WaState, type IngestMessage } from '@mapi/contracts';
+import { WaState, sendUniqueId, type IngestMessage } from '@mapi/contracts';
 import { ALL_WA_PATCH_NAMES, jidDecode, toNumber, type AuthenticationState, type BaileysEventMap, type WAMessage, type WASocket } from 'baileys';
 import type { Logger } from 'pino';
 import type {
@@ -257,7 +256,7 @@ export class BaileysConnector implements PhoneConnector {
 
   /** The network id of a send: derived from its id, so a retry after a crash re-sends the same message. */
   messageIdFor(sentMessageId: string): string {
-    return `3EB0${createHash('sha256').update(`${this.phoneId}:${sentMessageId}`).digest('hex').slice(0, 36).toUpperCase()}`;
+    return sendUniqueId(this.phoneId, sentMessageId);
   }
 
   async sendMessage(chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {

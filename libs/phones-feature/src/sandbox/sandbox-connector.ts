@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { IngestMessage, WaState } from '@mapi/contracts';
+import { sendUniqueId, type IngestMessage, type WaState } from '@mapi/contracts';
 import type { NatsConnection, Subscription } from 'nats';
 import type {
   ConnectorEventName,
@@ -11,7 +11,7 @@ import type {
   ParticipantResult,
   PhoneConnector,
 } from '../connector/phone-connector';
-import { contact, newUniqueId, toIngestMessage, type SandboxNetwork } from './sandbox-network';
+import { contact, toIngestMessage, type SandboxNetwork } from './sandbox-network';
 import { applyParticipantAction } from './participant-actions';
 
 export const sandboxNotifySubject = (namespace: string, phoneId: string) => `${namespace}.sandbox.notify.${phoneId}`;
@@ -142,7 +142,7 @@ export class SandboxConnector implements PhoneConnector {
     const me = await this.me();
     const m: IngestMessage = {
       chat_id: chatId,
-      unique_id: newUniqueId(),
+      unique_id: sendUniqueId(this.phoneId, sentMessageId),
       from_me: true,
       sender_phone: me,
       body: content.text ?? null,

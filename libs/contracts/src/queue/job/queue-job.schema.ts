@@ -34,7 +34,8 @@ export const SendAnswerSchema = z.object({
   queue_id: z.uuid(),
   queue_position: z.string(),
   /** The network's id of the message: null until the job is submitted (see docs/services/queue.md). */
-  unique_id: z.string().nullable(),
+  /** the network id the message will have (derived from the phone and queue_id) */
+  unique_id: z.string(),
 });
 export type SendAnswer = z.infer<typeof SendAnswerSchema>;
 

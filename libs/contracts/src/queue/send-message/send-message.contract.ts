@@ -43,7 +43,7 @@ export const SendMessageRoute = defineRoute({
   tag: 'message',
   summary: 'Queue a message for sending through a phone',
   description:
-    'Answers at once with the job (`queue_id`, its position among the phone\'s unsent jobs, `unique_id` null until sent). ' +
+    'Answers at once with the job (`queue_id`, its position among the phone\'s unsent jobs, `unique_id` the network id the message will have). ' +
     'Without x-phone, a connected phone of the token that has the chat sends it. An `Idempotency-Key` header makes a repeat return the first answer.',
   body: SendMessageBody,
   phone: 'optional',

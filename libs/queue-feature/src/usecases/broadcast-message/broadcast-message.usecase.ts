@@ -1,6 +1,6 @@
 import { requiredPhone } from '../../phones/required-phone';
 import { randomUUID } from 'node:crypto';
-import type { BroadcastAnswer, BroadcastMessageRequest } from '@mapi/contracts';
+import { sendUniqueId, type BroadcastAnswer, type BroadcastMessageRequest } from '@mapi/contracts';
 import { IdempotencyStore } from '../../idempotency/idempotency-store';
 import { fillTemplate, toOutgoingContent } from '../../queues/outgoing-content';
 import type { SendQueues } from '../../queues/send-queues';
@@ -27,7 +27,7 @@ export class BroadcastMessage {
         notBefore: start + i * stepMs,
       }));
       const positions = await this.queues.add(ctx.org_id, phoneId, jobs, broadcastId);
-      return { broadcast_id: broadcastId, jobs: jobs.map((j, i) => ({ chat_id: j.chat_id, queue_id: j.id, queue_position: String(positions[i]), unique_id: null })) };
+      return { broadcast_id: broadcastId, jobs: jobs.map((j, i) => ({ chat_id: j.chat_id, queue_id: j.id, queue_position: String(positions[i]), unique_id: sendUniqueId(phoneId, j.id) })) };
     });
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestContext, SendAnswer, SendMessageRequest } from '@mapi/contracts';
+import { sendUniqueId, type RequestContext, type SendAnswer, type SendMessageRequest } from '@mapi/contracts';
 import { IdempotencyStore } from '../../idempotency/idempotency-store';
 import { toOutgoingContent } from '../../queues/outgoing-content';
 import type { SendQueues } from '../../queues/send-queues';
@@ -21,7 +21,7 @@ export class SendMessage {
       const phoneId = ctx.phone?.phone_id ?? (await this.choosePhone(ctx, body.chat_id));
       const id = key ? IdempotencyStore.jobIdFor(ctx.org_id, 'send', key, 0) : randomUUID();
       const [position] = await this.queues.add(ctx.org_id, phoneId, [{ id, chat_id: body.chat_id, content: toOutgoingContent(body) }], null);
-      return { queue_id: id, queue_position: String(position), unique_id: null };
+      return { queue_id: id, queue_position: String(position), unique_id: sendUniqueId(phoneId, id) };
     });
   }
 }
