@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ROUTES, type RouteContract } from '@mapi/contracts';
 import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, type Logger } from '@mapi/platform';
+import { startRealtime } from '@mapi/realtime-feature';
 import { GatewayRuntime, type GatewayConfig } from './gateway-runtime';
 import { EnvelopeExceptionFilter } from './http/envelope-filter';
 import { registerGatewayRoutes } from './http/route-registrar';
@@ -54,11 +55,14 @@ export async function bootstrapGateway(): Promise<NestFastifyApplication> {
   const logger: Logger = createLogger('api-gateway', config.telemetry.LOG_LEVEL);
   const runtime = await GatewayRuntime.open(config, logger);
   const gateway = await createGatewayApp(runtime);
+  // socket.io (realtime events, docs/services/realtime.md) shares the gateway's port and checks.
+  const realtime = await startRealtime(gateway.app.getHttpServer(), { auth: runtime.authenticator, phones: runtime.phoneResolver, nc: runtime.nc, namespace: config.app.NAMESPACE, logger });
   await gateway.app.listen(config.http.PORT, config.http.HOST);
   logger.info({ port: config.http.PORT }, 'api-gateway listening');
 
   onShutdownSignal(logger, async () => {
     gateway.markShuttingDown();
+    await realtime.close(); // sockets reconnect to another replica; their connections would hold the server open
     await gateway.app.close(); // stops accepting, lets in-flight requests finish
     await runtime.close();
   });

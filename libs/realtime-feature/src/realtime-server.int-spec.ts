@@ -1,0 +1,181 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Errors } from '@mapi/contracts';
+import { eventSubject, publishDurable, type DomainEvent } from '@mapi/events';
+import { createLogger, connectNats } from '@mapi/platform';
+import { randomSuffix, testEnv } from '@mapi/testing';
+import type { NatsConnection } from 'nats';
+import { io as connect, type Socket } from 'socket.io-client';
+import { RealtimeConfigSchema } from './config';
+import type { HandshakePrincipal } from './handshake';
+import { startRealtime, type Realtime } from './start-realtime';
+
+/** Tokens of this test: two organizations, one token scoped to a single phone. */
+const principals: Record<string, HandshakePrincipal> = {
+  a: { token_id: 't-a', org_id: 'org-a', phone_scope: null },
+  a2: { token_id: 't-a2', org_id: 'org-a', phone_scope: null },
+  scoped: { token_id: 't-s', org_id: 'org-a', phone_scope: ['phone-a2'] },
+  b: { token_id: 't-b', org_id: 'org-b', phone_scope: null },
+};
+const phonesOf: Record<string, string[]> = { 'org-a': ['phone-a1', 'phone-a2'], 'org-b': ['phone-b1'] };
+const auth = {
+  authenticate: async (h: string | undefined) => {
+    const p = principals[(h ?? '').replace(/^Bearer /, '')];
+    if (!p) throw Errors.unauthorized('Invalid bearer token');
+    return p;
+  },
+};
+const phones = {
+  resolve: async (p: HandshakePrincipal, header: string | undefined) => {
+    if (!header) return null;
+    if (!phonesOf[p.org_id].includes(header) || (p.phone_scope && !p.phone_scope.includes(header))) throw Errors.unauthorized(`Phone ${header} is not accessible with this token`);
+    return { phone_id: header };
+  },
+};
+
+const event = (org_id: string, phone_id: string | null, n: number, data: unknown = { n }): DomainEvent => ({
+  event_id: `e-${randomSuffix()}`,
+  event_type: 'message.created',
+  org_id,
+  phone_id,
+  created_at: new Date().toISOString(),
+  data,
+});
+
+describe('realtime server (socket.io on an HTTP server, events from JetStream)', () => {
+  let http: HttpServer;
+  let nc: NatsConnection;
+  let rt: Realtime;
+  let url: string;
+  const namespace = `${testEnv.namespace()}-rt-${randomSuffix(3)}`;
+  const sockets: Socket[] = [];
+
+  const open = (token: string, phone?: string, transports: string[] = ['websocket']) => {
+    const s = connect(url, { transports, reconnection: false, extraHeaders: { Authorization: `Bearer ${token}`, ...(phone ? { 'x-phone': phone } : {}) } });
+    sockets.push(s);
+    return s;
+  };
+  const connected = (s: Socket) =>
+    new Promise<void>((resolve, reject) => {
+      s.once('connect', () => resolve());
+      s.once('connect_error', reject);
+    });
+  const refused = (s: Socket) => new Promise<Error & { data?: any }>((resolve) => s.once('connect_error', resolve));
+  const collect = (s: Socket) => {
+    const got: { type: string; data: any; meta: any }[] = [];
+    s.onAny((type, data, meta) => got.push({ type, data, meta }));
+    return got;
+  };
+
+  beforeAll(async () => {
+    http = createServer();
+    nc = await connectNats(testEnv.natsUrl(), 'realtime-int-spec');
+    const config = RealtimeConfigSchema.parse({ REALTIME_MAX_CONNECTIONS_PER_TOKEN: '3', REALTIME_MAX_BUFFERED_EVENTS: '20' });
+    rt = await startRealtime(http, { auth, phones, nc, namespace, logger: createLogger('realtime-test', 'silent'), config });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  });
+
+  afterEach(() => {
+    sockets.splice(0).forEach((s) => s.disconnect());
+  });
+
+  afterAll(async () => {
+    await rt.close();
+    await new Promise((r) => http.close(r));
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.delete(`${namespace.toUpperCase().replace(/-/g, '_')}_EVENTS`).catch(() => undefined);
+    await jsm.streams.delete(`${namespace.toUpperCase().replace(/-/g, '_')}_INGEST`).catch(() => undefined);
+    await nc.drain();
+  });
+
+  it('refuses a handshake without a valid token, or for a phone out of reach, with the reason and status', async () => {
+    const none = await refused(connect(url, { transports: ['websocket'], reconnection: false }));
+    expect(none.message).toMatch(/Invalid bearer token/);
+    expect(none.data).toMatchObject({ code: 'UNAUTHORIZED_ERROR', status: 401 });
+    const otherOrgsPhone = await refused(open('a', 'phone-b1'));
+    expect(otherOrgsPhone.data).toMatchObject({ status: 401, message: 'Phone phone-b1 is not accessible with this token' });
+    const outOfScope = await refused(open('scoped', 'phone-a1'));
+    expect(outOfScope.data).toMatchObject({ status: 401 });
+  });
+
+  it('delivers from the stream each event of the organization, under its name, the object as payload, in order', async () => {
+    const a = open('a');
+    const b = open('b');
+    await Promise.all([connected(a), connected(b)]);
+    const [gotA, gotB] = [collect(a), collect(b)];
+    const js = nc.jetstream();
+    for (let n = 0; n < 5; n++) {
+      const e = event('org-a', 'phone-a1', n, { message_id: `m${n}` });
+      await publishDurable(js, eventSubject(namespace, 'message.created'), e, e.event_id);
+    }
+    const ack = { ...event('org-a', 'phone-a1', 9, { message_id: 'm0', ack: '3' }), event_type: 'message.ack.updated' as const };
+    await publishDurable(js, eventSubject(namespace, 'message.ack.updated'), ack, ack.event_id);
+    await until(() => gotA.length === 6);
+    expect(gotA.map((g) => g.type)).toEqual([...Array(5).fill('message.created'), 'message.ack.updated']);
+    expect(gotA.map((g) => g.data.message_id)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm0']);
+    expect(gotA[5].meta).toMatchObject({ event_id: ack.event_id, event_type: 'message.ack.updated', org_id: 'org-a', phone_id: 'phone-a1' });
+    expect(gotA[5].meta.data).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(gotB).toEqual([]);
+  });
+
+  it('narrows to the x-phone phone, and a scoped token to its phones, without org-level events', async () => {
+    const all = open('a');
+    const byHeader = open('a', 'phone-a1');
+    const scoped = open('scoped');
+    await Promise.all([all, byHeader, scoped].map(connected));
+    const got = [all, byHeader, scoped].map(collect);
+    rt.server.deliver(event('org-a', 'phone-a1', 1));
+    rt.server.deliver(event('org-a', 'phone-a2', 2));
+    rt.server.deliver(event('org-a', null, 3));
+    rt.server.deliver(event('org-b', 'phone-b1', 4));
+    await until(() => got[0].length === 3);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got.map((g) => g.map((x) => x.data.n))).toEqual([[1, 2, 3], [1], [2]]);
+  });
+
+  it('limits connections per token', async () => {
+    const three = [open('a2'), open('a2'), open('a2')];
+    await Promise.all(three.map(connected));
+    const fourth = await refused(open('a2'));
+    expect(fourth.data).toMatchObject({ code: 'RATE_LIMIT_ERROR', status: 429 });
+    three[0].disconnect();
+    await until(() => rt.server.connections === 2);
+    await connected(open('a2'));
+  });
+
+  it('drops a client that stops reading, with a reason, instead of buffering without bound', async () => {
+    const slow = open('a');
+    const fine = open('a');
+    await Promise.all([connected(slow), connected(fine)]);
+    const reasons: any[] = [];
+    slow.on('error' as any, (e: unknown) => reasons.push(e));
+    const disconnected = new Promise<string>((r) => slow.once('disconnect', r));
+    const got = collect(fine);
+    const tcp = (slow.io.engine.transport as any).ws._socket;
+    tcp.pause();
+    const big = 'x'.repeat(64 * 1024);
+    let sent = 0;
+    for (let n = 0; n < 400 && rt.server.stats.dropped_slow === 0; n++, sent++) {
+      rt.server.deliver(event('org-a', 'phone-a1', n, { n, big }));
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(rt.server.stats.dropped_slow).toBe(1);
+    expect(sent).toBeGreaterThan(20);
+    tcp.resume();
+    expect(await disconnected).toBe('io server disconnect');
+    expect(reasons[0]).toMatchObject({ code: 'SLOW_CONSUMER' });
+    // The client that reads gets everything and stays connected.
+    await until(() => got.length === sent);
+    expect(fine.connected).toBe(true);
+  });
+});
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
