@@ -5,6 +5,7 @@ import {
   RetentionPolicy,
   StorageType,
   nanos,
+  type ConsumerMessages,
   type JetStreamClient,
   type JsMsg,
   type NatsConnection,
@@ -51,16 +52,20 @@ export interface BatchConsumerOptions {
   batchSize?: number;
   /** How long JetStream waits for an ack before redelivering. */
   ackWaitMs?: number;
+  /** How long the first message of a batch waits for others (default 5 ms). */
+  lingerMs?: number;
 }
 
 /**
- * A durable pull consumer processed in batches: `handle` gets the decoded messages of one fetch;
- * they are acknowledged only after it resolves, so a crash redelivers them (handlers are idempotent).
- * A batch that fails is nak'ed with a delay and retried.
+ * A durable pull consumer processed in micro-batches: messages are taken as they arrive and handed
+ * to `handle` once `batchSize` have gathered or `lingerMs` after the first (so a lone message waits
+ * milliseconds, not a fetch's expiry). They are acknowledged only after `handle` resolves, so a crash
+ * redelivers them (handlers are idempotent); a batch that fails is nak'ed with a delay and retried.
  */
 export class BatchConsumer<T> {
   private running = false;
   private loop?: Promise<void>;
+  private messages?: ConsumerMessages;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -82,24 +87,30 @@ export class BatchConsumer<T> {
       await jsm.consumers.update(this.options.stream, this.options.durable, settings); // exists: bring its settings up to date
     }
     const consumer = await this.nc.jetstream().consumers.get(this.options.stream, this.options.durable);
+    const batchSize = this.options.batchSize ?? 500;
+    const lingerMs = this.options.lingerMs ?? 5;
     this.running = true;
     this.loop = (async () => {
       while (this.running) {
         try {
-          const batch = await consumer.fetch({ max_messages: this.options.batchSize ?? 500, expires: 1_000 });
-          const msgs: JsMsg[] = [];
-          for await (const m of batch) msgs.push(m);
-          if (!msgs.length || !this.running) {
-            for (const m of msgs) m.nak();
-            continue;
+          this.messages = await consumer.consume({ max_messages: batchSize * 2 });
+          let batch: JsMsg[] = [];
+          let timer: NodeJS.Timeout | undefined;
+          let chain = Promise.resolve();
+          const flush = () => {
+            clearTimeout(timer);
+            timer = undefined;
+            const msgs = batch;
+            batch = [];
+            if (msgs.length) chain = chain.then(() => this.process(msgs));
+            return chain;
+          };
+          for await (const m of this.messages) {
+            batch.push(m);
+            if (batch.length >= batchSize) await flush();
+            else if (!timer) timer = setTimeout(() => void flush(), lingerMs);
           }
-          try {
-            await this.handle(msgs.map((m) => ({ data: codec.decode(m.data) as T, subject: m.subject })));
-            for (const m of msgs) m.ack();
-          } catch (error) {
-            this.onError(error);
-            for (const m of msgs) m.nak(1_000);
-          }
+          await flush();
         } catch (error) {
           if (this.running) {
             this.onError(error);
@@ -110,9 +121,20 @@ export class BatchConsumer<T> {
     })();
   }
 
-  /** Stops fetching; the batch under way finishes (and is acked) first. */
+  private async process(msgs: JsMsg[]): Promise<void> {
+    try {
+      await this.handle(msgs.map((m) => ({ data: codec.decode(m.data) as T, subject: m.subject })));
+      for (const m of msgs) m.ack();
+    } catch (error) {
+      this.onError(error);
+      for (const m of msgs) m.nak(1_000);
+    }
+  }
+
+  /** Stops taking messages; the batch under way finishes (and is acked) first. */
   async stop(): Promise<void> {
     this.running = false;
+    await this.messages?.close();
     await this.loop;
   }
 }

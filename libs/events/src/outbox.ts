@@ -44,7 +44,7 @@ export class OutboxRelay {
     private readonly nc: NatsConnection,
     private readonly namespace: string,
     private readonly logger: Logger,
-    private readonly intervalMs = 100,
+    private readonly intervalMs = 50,
   ) {}
 
   start(): void {
@@ -75,8 +75,9 @@ export class OutboxRelay {
     return this.prisma.$transaction(async (tx) => {
       const rows = await tx.$queryRaw<{ id: string; org_id: string; type: string; phone_id: string | null; payload: unknown; created_at: Date }[]>`
         SELECT id, org_id, type, phone_id, payload, created_at FROM outbox_events
-        WHERE published_at IS NULL ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
+        WHERE published_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
       if (!rows.length) return 0;
+      // Published in `seq` order on one connection, so the stream keeps that order; acks awaited together.
       await Promise.all(
         rows.map((r) => {
           const event: DomainEvent = {

@@ -1,5 +1,5 @@
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { AppProcess, freePort, randomSuffix, testEnv } from '@mapi/testing';
+import { AppProcess, createTestDatabase, freePort, randomSuffix, testEnv, type TestDatabase } from '@mapi/testing';
 
 /** The gateway and the chats service started as processes against the run's database and namespace. */
 export interface Stack {
@@ -18,8 +18,11 @@ export interface Stack {
 
 export async function startStack(extraEnv: Record<string, string> = {}, options: { gatewayPort?: number; services?: string[] } = {}): Promise<Stack> {
   const port = options.gatewayPort ?? (await freePort());
+  // A database per stack: each stack's outbox relays publish every unpublished event they find, so
+  // stacks sharing a database (test files run in parallel) would take each other's events.
+  const db: TestDatabase | null = extraEnv.DATABASE_URL ? null : await createTestDatabase('mapi_e2e');
   const env = {
-    DATABASE_URL: testEnv.databaseUrl(),
+    DATABASE_URL: db?.url ?? extraEnv.DATABASE_URL,
     REDIS_URL: testEnv.redisUrl(),
     NATS_URL: testEnv.natsUrl(),
     // A namespace per stack: test files run in parallel, and their services must not answer each other.
@@ -42,10 +45,11 @@ export async function startStack(extraEnv: Record<string, string> = {}, options:
     await Promise.all([...services.map((s) => s.ready()), gateway.waitReady(`${baseUrl}/health/ready`)]);
   } catch (error) {
     await Promise.all([gateway.kill(), ...extra.map((p) => p.kill())]);
+    await db?.drop();
     throw error;
   }
   const apps = Object.fromEntries(services.map((s) => [s.proc.name, s.proc]));
-  const prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
+  const prisma = createPrismaClient({ url: env.DATABASE_URL, poolSize: 2 });
   return {
     baseUrl,
     env,
@@ -61,6 +65,7 @@ export async function startStack(extraEnv: Record<string, string> = {}, options:
     stop: async () => {
       await Promise.all([gateway.stop(), ...extra.map((p) => p.stop())]);
       await prisma.$disconnect();
+      await db?.drop();
     },
   };
 }

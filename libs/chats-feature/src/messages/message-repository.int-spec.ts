@@ -79,5 +79,10 @@ describe('MessageRepository (integration)', () => {
     const rows = await repo.listByChat(w.org.id, { chatId: chat, phoneIds: null, offset: 0, limit: 2000 });
     expect(rows).toHaveLength(2000);
     expect(rows[0].unique_id).toBe('U1');
+    // deep pages (deferred join) give exactly the rows plain paging would
+    const deep = await repo.listByChat(w.org.id, { chatId: chat, phoneIds: [w.p1.phone_id], offset: 5_000, limit: 300 });
+    expect(deep.map((r) => r.unique_id)).toEqual(Array.from({ length: 300 }, (_, i) => `U${5_001 + i}`));
+    expect(await repo.listByChat(w.org.id, { chatId: chat, phoneIds: null, offset: 40_000, limit: 10 })).toEqual([]);
+    expect(await repo.listByChat(w.other.id, { chatId: chat, phoneIds: null, offset: 5_000, limit: 10 })).toEqual([]);
   });
 });

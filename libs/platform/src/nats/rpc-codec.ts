@@ -20,6 +20,8 @@ export function splitIntoChunks(body: Uint8Array, maxPayload: number): Uint8Arra
   return chunks;
 }
 
+/** One buffer of the reply; a reply of one chunk is wrapped without copying. */
 export function joinChunks(chunks: Uint8Array[]): Buffer {
+  if (chunks.length === 1) return Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength);
   return Buffer.concat(chunks);
 }
