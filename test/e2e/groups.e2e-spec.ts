@@ -66,7 +66,7 @@ describe('group participant actions', () => {
   });
 
   it.each([
-    ['a chat id that is not a group', (g: string) => `/chats/${w.a}/demote`, { participants: ['1234567'] }, 'chat_id'],
+    ['a chat id that is not a group', (_g: string) => `/chats/${w.a}/demote`, { participants: ['1234567'] }, 'chat_id'],
     ['no participants', (g: string) => `/chats/${g}/demote`, { participants: [] }, 'body.participants'],
     ['a participant with symbols', (g: string) => `/chats/${g}/demote`, { participants: ['+44 7700'] }, 'body.participants.0'],
     ['no body', (g: string) => `/chats/${g}/demote`, undefined, 'body'],

@@ -60,7 +60,7 @@ describe('knowledge base: FAQs, listing and search', () => {
     storageDir = mkdtempSync(join(tmpdir(), 'kb-e2e-'));
     const [kbHealth, workerHealth] = [await freePort(), await freePort()];
     const env = {
-      DATABASE_URL: testEnv.databaseUrl(),
+      DATABASE_URL: stack.env.DATABASE_URL,
       REDIS_URL: testEnv.redisUrl(),
       NATS_URL: testEnv.natsUrl(),
       NAMESPACE: namespace,

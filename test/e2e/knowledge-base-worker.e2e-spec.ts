@@ -79,7 +79,7 @@ describe('knowledge base: embedding worker with the HTTP provider', () => {
     stack = await startStack({ NAMESPACE: namespace });
     storageDir = mkdtempSync(join(tmpdir(), 'kb-worker-e2e-'));
     env = {
-      DATABASE_URL: testEnv.databaseUrl(),
+      DATABASE_URL: stack.env.DATABASE_URL,
       REDIS_URL: testEnv.redisUrl(),
       NATS_URL: testEnv.natsUrl(),
       NAMESPACE: namespace,
