@@ -42,6 +42,13 @@ describe('phones and the sandbox network', () => {
     expect(qr.body).toEqual({ phone_id: w.phoneId, wa_state: 'QR', qr_code: shown.body.qr_code });
   });
 
+  it('offers pairing by code while the phone waits to be paired', async () => {
+    const code = await api.post('/phones/pairing-code', { number: w.number }, { 'x-phone': w.phoneId });
+    expect(code.status).toBe(200);
+    expect(code.body).toEqual({ phone_id: w.phoneId, pairing_code: expect.stringMatching(/^[0-9A-F]{4}-[0-9A-F]{4}$/) });
+    expect((await api.post('/phones/pairing-code', { number: '+1' }, { 'x-phone': w.phoneId })).status).toBe(422);
+  });
+
   it('connects when the QR is scanned; then has no QR', async () => {
     const scan = await api.post('/sandbox/phones/scan', { number: w.number }, { 'x-phone': w.phoneId });
     expect(scan.status).toBe(200);
@@ -53,6 +60,9 @@ describe('phones and the sandbox network', () => {
     expect(qr.body).toMatchObject({ code: 'ERROR', status: 400 });
     const again = await api.post('/sandbox/phones/scan', { number: w.number }, { 'x-phone': w.phoneId });
     expect(again.status).toBe(400);
+    const code = await api.post('/phones/pairing-code', { number: w.number }, { 'x-phone': w.phoneId });
+    expect(code.status).toBe(400);
+    expect(code.body).toMatchObject({ code: 'ERROR', message: expect.stringMatching(/not waiting to be paired/) });
   });
 
   it('stores an inbound text message, readable through GET messages in the spec shape', async () => {

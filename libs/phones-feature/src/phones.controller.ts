@@ -9,6 +9,7 @@ import {
   ResetPhoneRpc,
   RestartPhoneRpc,
   ResyncPhoneRpc,
+  PairingCodeRpc,
   UpdatePhoneRpc,
   type RequestContext,
 } from '@mapi/contracts';
@@ -48,6 +49,9 @@ export class PhonesController {
   }
   @MessagePattern(DeletePhoneRpc.subject) delete({ ctx }: Req) {
     return this.commands.delete(ctx);
+  }
+  @MessagePattern(PairingCodeRpc.subject) pairingCode({ ctx, body }: Req<{ number: string }>) {
+    return this.commands.pairingCode(ctx, body!);
   }
   @MessagePattern(ResyncPhoneRpc.subject) resync({ ctx }: Req) {
     return this.commands.resync(ctx);

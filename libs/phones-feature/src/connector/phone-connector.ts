@@ -77,6 +77,8 @@ export interface PhoneConnector {
    */
   sendMessage(chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }>;
   fetchMessageHistory(chatId: string, count: number): Promise<IngestMessage[]>;
+  /** Pairing by code (an alternative to the QR): the code to type on the phone for `number`. */
+  requestPairingCode(number: string): Promise<string>;
   /** Re-reads chats and groups from the network. */
   resyncAppState(): Promise<{ chats: ChatInfo[]; groups: GroupMetadata[] }>;
 }

@@ -117,6 +117,14 @@ export class SandboxConnector implements PhoneConnector {
     await this.disconnect();
   }
 
+  /** The sandbox answers an 8-character code; entering it is simulated by POST /v1/sandbox/phones/scan. */
+  async requestPairingCode(_number: string): Promise<string> {
+    const device = await this.network.device(this.phoneId);
+    if (device?.state !== 'QR') throw new Error(`the phone is not waiting to be paired (state ${device?.state ?? 'unknown'})`);
+    const code = randomBytes(4).toString('hex').toUpperCase();
+    return `${code.slice(0, 4)}-${code.slice(4)}`;
+  }
+
   async isConnected(): Promise<boolean> {
     return (await this.network.device(this.phoneId))?.state === 'CONNECTED';
   }

@@ -139,6 +139,8 @@ export class SessionManager {
           if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
           return { ok: true, sent: await s.connector.sendMessage(command.chat_id, command.content, command.sent_message_id) };
         }
+        case 'pairing-code':
+          return { ok: true, pairing_code: await s.connector.requestPairingCode(command.number) };
         case 'resync':
           if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
           void runResync(s.connector, this.deps.prisma, (e) => this.deps.publisher.publish({ org_id: s.phone.org_id, phone_id: s.phone.phone_id, org_phone: s.orgPhone, ...e } as IngestEvent), this.deps.logger);

@@ -56,6 +56,15 @@ export class PhoneCommands {
     return null;
   }
 
+  /** Pairing by code: only while the phone waits to be paired; 400 ERROR otherwise. */
+  async pairingCode(ctx: RequestContext, body: { number: string }): Promise<{ phone_id: string; pairing_code: string }> {
+    const phoneId = requirePhone(ctx);
+    const answer = await this.sessions.send(phoneId, { cmd: 'pairing-code', number: body.number });
+    if (answer === 'no-session') throw Errors.phoneUnavailable('The phone\'s server is unreachable: its session is not running');
+    if (!answer.ok || !answer.pairing_code) throw Errors.phoneUnavailable(`No pairing code: ${answer.ok ? 'the network gave none' : answer.message}`);
+    return { phone_id: phoneId, pairing_code: answer.pairing_code };
+  }
+
   /** Spec 4.6: triggers a full resync; 400 ERROR when the phone is disconnected or its server unreachable. */
   async resync(ctx: RequestContext): Promise<null> {
     await this.sessions.require(requirePhone(ctx), 'resync');

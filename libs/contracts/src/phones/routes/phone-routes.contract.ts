@@ -25,6 +25,8 @@ export const UpdatePhoneBody = z
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'send at least one of phone_name, phone_image, labels' });
 export const QrResponse = z.object({ phone_id: z.string(), wa_state: z.string(), qr_code: z.string() });
+export const PairingCodeBody = z.object({ number: z.string().regex(/^[0-9]{6,20}$/, 'must be phone digits (country code + number)') });
+export const PairingCodeResponse = z.object({ phone_id: z.string(), pairing_code: z.string() });
 const NoContent = z.null();
 
 export const GetPhoneRpc = rpc('get', PhoneSchema);
@@ -36,12 +38,24 @@ export const RestartPhoneRpc = rpc('restart', NoContent);
 export const ResetPhoneRpc = rpc('reset', NoContent);
 export const DeletePhoneRpc = rpc('delete', NoContent);
 export const ResyncPhoneRpc = rpc('resync', NoContent);
+export const PairingCodeRpc = rpc('pairing-code', PairingCodeResponse, PairingCodeBody);
 
 export const PHONE_ROUTES: readonly RouteContract[] = [
   route({ operationId: 'getPhone', method: 'GET', path: '/phones', summary: 'The phone named by x-phone', phone: 'required', rpc: GetPhoneRpc, response: PhoneSchema }),
   route({ operationId: 'listPhones', method: 'GET', path: '/phones/all', summary: 'Every phone the token reaches', phone: 'none', rpc: ListPhonesRpc, response: z.array(PhoneSchema) }),
   route({ operationId: 'getPhoneQr', method: 'GET', path: '/phones/qr', summary: 'The current QR code (only while the phone is not connected)', phone: 'required', rpc: GetQrRpc, response: QrResponse }),
   route({ operationId: 'createPhone', method: 'POST', path: '/phones/create', summary: 'Create a phone slot; it shows a QR to scan', phone: 'none', rpc: CreatePhoneRpc, body: CreatePhoneBody, successStatus: 201, response: PhoneSchema }),
+  route({
+    operationId: 'getPairingCode',
+    method: 'POST',
+    path: '/phones/pairing-code',
+    summary: 'Pair by code instead of scanning the QR: type the answered code on the phone',
+    description: 'Only while the phone shows a QR (not yet paired); 400 ERROR otherwise or when its session is not running.',
+    phone: 'required',
+    rpc: PairingCodeRpc,
+    body: PairingCodeBody,
+    response: PairingCodeResponse,
+  }),
   route({ operationId: 'updatePhone', method: 'PATCH', path: '/phones/update', summary: 'Change name, image or labels', phone: 'required', rpc: UpdatePhoneRpc, body: UpdatePhoneBody, response: PhoneSchema }),
   route({ operationId: 'restartPhone', method: 'POST', path: '/phones/restart', summary: 'Restart the phone\'s session', phone: 'required', rpc: RestartPhoneRpc, successStatus: 204 }),
   route({ operationId: 'resetPhone', method: 'POST', path: '/phones/reset', summary: 'Log the phone out; it goes back to QR', phone: 'required', rpc: ResetPhoneRpc, successStatus: 204 }),

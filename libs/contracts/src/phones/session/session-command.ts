@@ -22,9 +22,11 @@ export type SessionCommand =
   | { cmd: 'resync' | 'restart' | 'logout' | 'ping' }
   | { cmd: 'group-participants'; chat_id: string; participants: string[]; action: ParticipantAction }
   /** Sends one message; `sent_message_id` (the queue job's id) is stored on the message and makes a repeat a no-op. */
-  | { cmd: 'send'; chat_id: string; content: OutgoingContent; sent_message_id: string };
+  | { cmd: 'send'; chat_id: string; content: OutgoingContent; sent_message_id: string }
+  /** Pairing by code instead of a QR scan: the network answers a code to type on the phone. */
+  | { cmd: 'pairing-code'; number: string };
 export type SessionAnswer =
-  | { ok: true; results?: ParticipantResult[]; sent?: { unique_id: string; timestamp: string; duplicate: boolean } }
+  | { ok: true; results?: ParticipantResult[]; sent?: { unique_id: string; timestamp: string; duplicate: boolean }; pairing_code?: string }
   | { ok: false; reason: 'disconnected' | 'error'; message: string };
 
 export const sessionSubject = (namespace: string, phoneId: string) => `${namespace}.phones.session.${phoneId}`;
