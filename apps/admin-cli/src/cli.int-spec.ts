@@ -34,10 +34,10 @@ describe('admin CLI', () => {
   it('prints help without touching the database', async () => {
     const help = await run('help');
     expect(help.code).toBe(0);
-    for (const command of ['org:create', 'org:list', 'token:create', 'token:revoke', 'token:list', 'phone:create', 'seed:demo']) {
+    for (const command of ['org:create', 'org:list', 'token:create', 'token:revoke', 'token:list', 'phone:create', 'kb:self-learned', 'seed:demo']) {
       expect(help.out).toContain(command);
     }
-    expect(JSON.parse((await run('help', '--json')).out).commands).toHaveLength(7);
+    expect(JSON.parse((await run('help', '--json')).out).commands).toHaveLength(8);
     expect(opened).toHaveLength(0);
   });
 

@@ -137,6 +137,20 @@ export const COMMANDS: Record<string, Command> = {
       return { json: p, text: `Created phone ${p.phone_id} (${p.org_phone}${name}) in organization ${p.org_id}; state ${p.wa_state}` };
     },
   },
+  'kb:self-learned': {
+    usage: 'kb:self-learned --org ID --question TEXT --answer TEXT [--active]',
+    summary: 'add a self-learned knowledge-base entry, as the AI agent would (inactive unless --active)',
+    options: { org: str, question: str, answer: str, active: { type: 'boolean' } },
+    async run(values, admin) {
+      const e = await admin.seedSelfLearned.execute({
+        orgId: required(values, 'org', '<organization id>'),
+        question: required(values, 'question', '<text>'),
+        answer: required(values, 'answer', '<text>'),
+        active: values.active === true,
+      });
+      return { json: e, text: `Added self-learned entry ${e.context_id} (${e.is_active ? 'active' : 'inactive, awaiting approval'}) to organization ${e.org_id}` };
+    },
+  },
   'seed:demo': {
     usage: 'seed:demo',
     summary: 'seed "Demo Org" with phones, chats and messages (idempotent) and print a new demo token',

@@ -6,6 +6,7 @@ import { RevokeToken } from './usecases/revoke-token/revoke-token.usecase';
 import { ListTokens } from './usecases/list-tokens/list-tokens.usecase';
 import { CreatePhone } from './usecases/create-phone/create-phone.usecase';
 import { SeedDemo } from './usecases/seed-demo/seed-demo.usecase';
+import { SeedSelfLearned } from './usecases/seed-self-learned/seed-self-learned.usecase';
 
 export * from './admin-error';
 export * from './shared/phone-view';
@@ -16,6 +17,7 @@ export * from './usecases/revoke-token/revoke-token.usecase';
 export * from './usecases/list-tokens/list-tokens.usecase';
 export * from './usecases/create-phone/create-phone.usecase';
 export * from './usecases/seed-demo/seed-demo.usecase';
+export * from './usecases/seed-self-learned/seed-self-learned.usecase';
 export { DEMO_ORG_NAME, DEMO_PHONES, DEMO_CHATS } from './usecases/seed-demo/demo-script';
 
 /** Every admin use case on one Prisma client (the dashboard stand-in of spec part 5). */
@@ -28,6 +30,7 @@ export function createAdminUseCases(prisma: PrismaClient) {
     listTokens: new ListTokens(prisma),
     createPhone: new CreatePhone(prisma),
     seedDemo: new SeedDemo(prisma),
+    seedSelfLearned: new SeedSelfLearned(prisma),
   };
 }
 
