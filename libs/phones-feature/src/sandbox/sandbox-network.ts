@@ -82,10 +82,13 @@ export class SandboxNetwork {
       ORDER BY id LIMIT ${limit}`;
   }
 
+  /** Marks what was handed on, in one statement; a row whose ack moved meanwhile keeps its new ack pending. */
   async markDelivered(rows: SandboxMessageRow[]): Promise<void> {
-    for (const row of rows) {
-      await this.prisma.sandboxMessage.updateMany({ where: { id: row.id, ack: row.ack }, data: { delivered: true, delivered_ack: row.ack } });
-    }
+    if (!rows.length) return;
+    await this.prisma.$executeRaw`
+      UPDATE sandbox_messages AS m SET delivered = true, delivered_ack = u.ack
+      FROM unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r.ack)}::smallint[]) AS u(id, ack)
+      WHERE m.id = u.id AND m.ack = u.ack`;
   }
 
   history(phoneId: string, chatId: string, count: number): Promise<SandboxMessageRow[]> {
