@@ -122,12 +122,16 @@ export class BatchConsumer<T> {
   }
 
   private async process(msgs: JsMsg[]): Promise<void> {
+    // A long batch tells JetStream it is still being worked on, so it is not redelivered meanwhile.
+    const heartbeat = setInterval(() => msgs.forEach((m) => m.working()), Math.max(1_000, (this.options.ackWaitMs ?? 30_000) / 3));
     try {
       await this.handle(msgs.map((m) => ({ data: codec.decode(m.data) as T, subject: m.subject })));
       for (const m of msgs) m.ack();
     } catch (error) {
       this.onError(error);
       for (const m of msgs) m.nak(1_000);
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 

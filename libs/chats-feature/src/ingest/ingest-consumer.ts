@@ -12,8 +12,9 @@ import type { ApplyIngest } from './apply-ingest.usecase';
 export function createIngestConsumer(nc: NatsConnection, namespace: string, apply: ApplyIngest, logger: Logger): BatchConsumer<unknown> {
   return new BatchConsumer<unknown>(
     nc,
-    // ack wait 10 s: after a crash, the unacknowledged batch comes back that soon (applying it again is harmless).
-    { stream: streamNames(namespace).ingest, durable: 'chats-ingest', batchSize: 200, ackWaitMs: 10_000 },
+    // ack wait 10 s: after a crash, the unacknowledged batch comes back that soon (applying it again is
+    // harmless; a long batch sends heartbeats). 25 events (up to 5,000 messages) keep a transaction short.
+    { stream: streamNames(namespace).ingest, durable: 'chats-ingest', batchSize: 25, ackWaitMs: 10_000 },
     async (items) => {
       const events: IngestEvent[] = [];
       for (const item of items) {
