@@ -3,6 +3,7 @@ import type { Prisma, PrismaClient } from '@mapi/db';
 import { writeEvents } from '@mapi/events';
 import { mapMessage } from '../messages/map-message';
 import { deliveryInfo, ingestRow, nextAck } from './ingest-rows';
+import { insertNewMessages } from './insert-messages';
 
 type Tx = Prisma.TransactionClient;
 type Out = { type: EventName; org_id: string; phone_id: string; data: unknown };
@@ -32,7 +33,7 @@ export class ApplyIngest {
       case 'messages-upsert': {
         const rows = e.messages.map((m) => ingestRow(e, m));
         await this.ensureChats(tx, e, [...new Set(rows.map((r) => r.chat_id))].map((chat_id) => ({ chat_id, chat_name: null, chat_type: isGroupChatId(chat_id) ? 'group' : 'user' })), out);
-        const created = await tx.message.createManyAndReturn({ data: rows, skipDuplicates: true, omit: omitKeys });
+        const created = await insertNewMessages(tx, rows);
         if (e.type === 'notify') for (const row of created) out.push({ type: 'message.created', ...who, data: mapMessage(row) });
         const createdIds = new Set(created.map((r) => r.message_id));
         for (const row of rows.filter((r) => !createdIds.has(r.message_id))) {
