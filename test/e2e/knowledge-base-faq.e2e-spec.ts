@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KbEntrySchema } from '@mapi/contracts';
 import { AppProcess, createOrg, createToken, freePort, testEnv } from '@mapi/testing';
+import { callApi, expectEnvelope } from './support/http';
 import { startStack, type Stack } from './support/stack';
 
 /** The FAQ routes (spec 4.2, 4.3, GET/PATCH), listing and search end to end: gateway, knowledge-base, embedding worker. */
@@ -16,26 +17,9 @@ describe('knowledge base: FAQs, listing and search', () => {
   const MEDIA = 'http://media.example.test';
   const w: Record<string, any> = {};
 
-  const call = async (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${stack.baseUrl}/v1${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let json: any = text;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: json, headers: res.headers };
-  };
+  const call = (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) =>
+    callApi(stack.baseUrl, method, path, token, body, headers);
   const createFaq = (token: string, body: Record<string, unknown>) => call('POST', '/knowledge-base/faq/create', token, body);
-  const expectEnvelope = (body: any, code: string, status: number) => {
-    expect(body).toMatchObject({ code, status });
-    expect(typeof body.message).toBe('string');
-  };
   const seed = async (orgId: string, type: 'document' | 'self-learned', question = 'seeded question', answer = 'seeded answer') => {
     const rows = await stack.prisma.$queryRaw<Array<{ context_id: string }>>`
       INSERT INTO knowledge_base_entries (org_id, type, question, answer, is_active, document_id, metadata)

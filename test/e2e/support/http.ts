@@ -33,3 +33,26 @@ export async function until<T>(fn: () => Promise<T>, done: (v: T) => boolean, ti
   }
   return last;
 }
+
+/** One request with a bearer token; the body is sent as given when a string (e.g. malformed JSON), else as JSON. */
+export async function callApi(baseUrl: string, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const res = await fetch(`${baseUrl}/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: any = text;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body: json, headers: res.headers };
+}
+
+/** The spec's error envelope with this code and status, and a message. */
+export function expectEnvelope(body: any, code: string, status: number): void {
+  expect(body).toMatchObject({ code, status });
+  expect(typeof body.message).toBe('string');
+}
