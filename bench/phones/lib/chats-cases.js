@@ -19,6 +19,9 @@ const cols = COLS.map((c) => `"${c}"`).join(', ');
 /** A whole event's rows in one statement: one jsonb parameter, duplicates skipped. */
 const RAW_MESSAGES = `INSERT INTO messages (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::messages, $1::jsonb)
   ON CONFLICT (phone_id, message_id) DO NOTHING RETURNING *`;
+const RAW_CHATS = `INSERT INTO chats (org_id, phone_id, chat_id, chat_type)
+  SELECT org_id, phone_id, chat_id, chat_type FROM jsonb_to_recordset($1::jsonb) AS x(org_id uuid, phone_id text, chat_id text, chat_type text)
+  ON CONFLICT (phone_id, chat_id) DO NOTHING RETURNING *`;
 const RAW_OUTBOX = `INSERT INTO outbox_events (id, org_id, type, phone_id, payload)
   SELECT gen_random_uuid(), org_id, type, phone_id, payload FROM jsonb_to_recordset($1::jsonb) AS x(org_id uuid, type text, phone_id text, payload jsonb)`;
 
@@ -32,6 +35,9 @@ function chatsCases({ prisma, pool, nc, namespace, mkPhone, total }) {
     const phone = mkPhone();
     return rowsOf(200).map((rs) => rs.map((r) => ({ type: 'message.created', org_id: phone.org_id, phone_id: phone.phone_id, data: mapMessage({ ...r, id: 1n, prev_body: null, updated_at: new Date() }) })));
   };
+  // ensureChats' input for each event of 200: its distinct chats.
+  const chatLists = () =>
+    evs(200).map((e) => [...new Set(e.messages.map((m) => m.chat_id))].map((chat_id) => ({ org_id: e.org_id, phone_id: e.phone_id, chat_id, chat_name: null, chat_type: 'user' })));
   return {
     'zod IngestEventSchema.safeParse (events of 200)': async () => {
       const e = evs(200);
@@ -84,6 +90,20 @@ function chatsCases({ prisma, pool, nc, namespace, mkPhone, total }) {
         for (const b of batches) await pool.query(RAW_OUTBOX, [b]);
       };
     },
+    'prisma chat.createManyAndReturn (ensureChats) per event of 200, chats known': async () => {
+      const lists = chatLists();
+      for (const data of lists) await prisma.chat.createManyAndReturn({ data, skipDuplicates: true });
+      return async () => {
+        for (const data of lists) await prisma.chat.createManyAndReturn({ data, skipDuplicates: true });
+      };
+    },
+    'pg: INSERT chats .. ON CONFLICT DO NOTHING RETURNING per event, chats known': async () => {
+      const lists = chatLists().map((l) => JSON.stringify(l));
+      for (const l of lists) await pool.query(RAW_CHATS, [l]);
+      return async () => {
+        for (const l of lists) await pool.query(RAW_CHATS, [l]);
+      };
+    },
     'OutboxRelay.relayOnce until empty (publish to JetStream)': async () => {
       await pool.query('UPDATE outbox_events SET published_at = now() WHERE published_at IS NULL'); // earlier cases' rows
       for (const b of outboxOf()) await writeEvents(prisma, b);
@@ -91,7 +111,33 @@ function chatsCases({ prisma, pool, nc, namespace, mkPhone, total }) {
         while ((await relay.relayOnce()) > 0);
       };
     },
+    'relay variant: pg SELECT .. FOR UPDATE SKIP LOCKED, publish, DELETE by id': async () => {
+      await pool.query('UPDATE outbox_events SET published_at = now() WHERE published_at IS NULL');
+      for (const b of outboxOf()) await writeEvents(prisma, b);
+      return () => relayByDelete(pool, nc, namespace);
+    },
   };
+}
+
+/** What a relay that forgets published rows costs (nothing reads outbox_events after publication). */
+async function relayByDelete(pool, nc, namespace) {
+  const js = nc.jetstream();
+  const client = await pool.connect();
+  try {
+    for (;;) {
+      await client.query('BEGIN');
+      const { rows } = await client.query('SELECT id, org_id, type, phone_id, payload, created_at FROM outbox_events WHERE published_at IS NULL ORDER BY seq LIMIT 500 FOR UPDATE SKIP LOCKED');
+      if (!rows.length) {
+        await client.query('COMMIT');
+        return;
+      }
+      await Promise.all(rows.map((r) => js.publish(`${namespace}.events.${r.type}`, JSON.stringify({ event_id: r.id, event_type: r.type, org_id: r.org_id, phone_id: r.phone_id, created_at: r.created_at.toISOString(), data: r.payload }), { msgID: r.id })));
+      await client.query('DELETE FROM outbox_events WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
+      await client.query('COMMIT');
+    }
+  } finally {
+    client.release();
+  }
 }
 
 module.exports = { chatsCases };
