@@ -19,8 +19,15 @@ import { RateLimiter } from './rate-limit/rate-limiter';
 
 export type GatewayConfig = ConfigOf<'app' | 'database' | 'redis' | 'nats' | 'http' | 'rateLimit' | 'auth' | 'telemetry'>;
 
-/** The gateway's connections and the objects built on them; `close()` releases them in order. */
+/**
+ * The gateway's connections and the objects built on them, each made once (HTTP routes and the
+ * realtime handshake share one token cache and one phone cache); `close()` releases them in order.
+ */
 export class GatewayRuntime {
+  readonly authenticator: Authenticator;
+  readonly phoneResolver: PhoneResolver;
+  readonly rateLimiter: RateLimiter;
+
   private constructor(
     readonly config: GatewayConfig,
     readonly logger: Logger,
@@ -28,7 +35,11 @@ export class GatewayRuntime {
     readonly redis: Redis,
     readonly nc: NatsConnection,
     readonly rpc: NatsRpcClient,
-  ) {}
+  ) {
+    this.authenticator = new Authenticator(new TokenRepository(prisma), config.auth.AUTH_CACHE_TTL_MS, logger);
+    this.phoneResolver = new PhoneResolver(new PhoneRepository(prisma), config.auth.AUTH_CACHE_TTL_MS);
+    this.rateLimiter = new RateLimiter(redis, config.app.NAMESPACE);
+  }
 
   static async open(config: GatewayConfig, logger: Logger): Promise<GatewayRuntime> {
     const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
@@ -38,18 +49,6 @@ export class GatewayRuntime {
     const nc = await connectNats(config.nats.NATS_URL, 'api-gateway');
     const rpc = new NatsRpcClient(nc, config.app.NAMESPACE, config.nats.RPC_TIMEOUT_MS);
     return new GatewayRuntime(config, logger, prisma, redis, nc, rpc);
-  }
-
-  get authenticator(): Authenticator {
-    return new Authenticator(new TokenRepository(this.prisma), this.config.auth.AUTH_CACHE_TTL_MS, this.logger);
-  }
-
-  get phoneResolver(): PhoneResolver {
-    return new PhoneResolver(new PhoneRepository(this.prisma), this.config.auth.AUTH_CACHE_TTL_MS);
-  }
-
-  get rateLimiter(): RateLimiter {
-    return new RateLimiter(this.redis, this.config.app.NAMESPACE);
   }
 
   get indicators(): HealthIndicator[] {
