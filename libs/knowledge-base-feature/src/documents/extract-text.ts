@@ -14,6 +14,24 @@ export function documentKind(filename: string, mimetype: string): DocumentKind |
   return null;
 }
 
+/**
+ * pdf-parse's pdf.js (v1.10.100, fake worker in Node) clones its input with
+ * `new value.constructor(value)`: for a Node Buffer under 4 KiB that copy is a slice of Node's
+ * shared pool with a non-zero byteOffset, and pdf.js's sub-streams then index the pool's whole
+ * ArrayBuffer, so a small valid PDF failed with "bad XRef entry" depending on the pool's state.
+ * A plain Uint8Array clones into its own zero-offset buffer, so that is what pdf.js is given.
+ */
+async function readPdf(bytes: Buffer): Promise<string> {
+  const pdfParse = require('pdf-parse/lib/pdf-parse.js') as (data: Uint8Array) => Promise<{ text: string }>;
+  const own = new Uint8Array(bytes.byteLength);
+  own.set(bytes);
+  try {
+    return (await pdfParse(own)).text;
+  } catch (error) {
+    throw unreadable('PDF', (error as Error)?.message ?? String(error));
+  }
+}
+
 const unreadable = (kind: string, why: string) =>
   Errors.validation({ 'body.document': { message: `the ${kind} file could not be read: ${why}` } });
 
@@ -26,12 +44,7 @@ export async function extractText(kind: DocumentKind, bytes: Buffer): Promise<st
   let text: string;
   switch (kind) {
     case 'pdf': {
-      const pdfParse = require('pdf-parse/lib/pdf-parse.js') as (data: Buffer) => Promise<{ text: string }>;
-      try {
-        text = (await pdfParse(bytes)).text;
-      } catch (error) {
-        throw unreadable('PDF', (error as Error).message ?? String(error));
-      }
+      text = await readPdf(bytes);
       break;
     }
     case 'docx': {
