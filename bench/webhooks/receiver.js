@@ -1,5 +1,6 @@
 // A local webhook receiver for the webhooks tests and benchmark (loopback only). Records every request
-// (path, headers, body, arrival time); a path's answer can be scripted with `script(path, fn)`.
+// (path, headers, body, arrival time); a path's answer can be scripted with `script(path, fn)`, and
+// delayed (`delayMs` in the answer). `open` counts requests not yet answered; `maxOpen` its peak.
 'use strict';
 const http = require('node:http');
 
@@ -7,8 +8,16 @@ const http = require('node:http');
 function startReceiver() {
   const requests = [];
   const scripts = new Map();
-  const state = { onRequest: null };
+  const state = { onRequest: null, open: 0, maxOpen: 0 };
   const server = http.createServer((req, res) => {
+    state.open++;
+    state.maxOpen = Math.max(state.maxOpen, state.open);
+    let done = false;
+    const finished = () => {
+      if (!done) state.open--;
+      done = true;
+    };
+    res.on('close', finished);
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
@@ -18,8 +27,13 @@ function startReceiver() {
       if (state.onRequest) state.onRequest(entry);
       const fn = scripts.get(req.url);
       const answer = fn ? fn(entry, requests.filter((r) => r.path === req.url).length) : { status: 200 };
-      res.writeHead(answer.status, answer.headers || {});
-      res.end(answer.body || '');
+      const reply = () => {
+        if (res.destroyed) return;
+        res.writeHead(answer.status, answer.headers || {});
+        res.end(answer.body || '');
+      };
+      if (answer.delayMs) setTimeout(reply, answer.delayMs).unref();
+      else reply();
     });
   });
   server.keepAliveTimeout = 30_000;

@@ -56,7 +56,7 @@ async function main() {
     WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
     // One receiver stands for many customers here: its per-endpoint limits are lifted.
     WEBHOOK_ENDPOINT_RATE_PER_SECOND: '100000',
-    WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: '128',
+    WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: '10000',
     WEBHOOK_CONCURRENCY: '128',
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))),
   };

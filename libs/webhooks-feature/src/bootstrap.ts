@@ -19,9 +19,9 @@ import { AddressPolicy } from './delivery/address-policy';
 import { systemClock, type Clock } from './delivery/clock';
 import { DeliveryStore } from './delivery/delivery-store';
 import { DeliveryWorker } from './delivery/delivery-worker';
-import { EndpointLimiter } from './delivery/endpoint-limiter';
 import { EventIntake } from './delivery/event-intake';
 import { HttpSender } from './delivery/http-sender';
+import { RetentionSweeper } from './delivery/retention-sweeper';
 import { DeliveryLogRepository } from './subscriptions/delivery-log-repository';
 import { SubscriptionRepository } from './subscriptions/subscription-repository';
 import { CreateWebhooks } from './usecases/create-webhooks/create-webhooks.usecase';
@@ -37,7 +37,7 @@ import { WebhooksController } from './webhooks.controller';
 
 @Module({})
 class WebhooksModule {
-  static forRoot(prisma: PrismaClient, clock: Clock, onScheduled: () => void): DynamicModule {
+  static forRoot(prisma: PrismaClient, clock: Clock, onScheduled: () => void, rotationOverlapMs: number): DynamicModule {
     const subscriptions = new SubscriptionRepository(prisma);
     const log = new DeliveryLogRepository(prisma);
     const useCases = [
@@ -46,7 +46,7 @@ class WebhooksModule {
       new GetWebhook(subscriptions),
       new UpdateWebhook(subscriptions),
       new DeleteWebhook(subscriptions),
-      new RotateWebhookSecret(subscriptions),
+      new RotateWebhookSecret(subscriptions, clock, rotationOverlapMs),
       new ListWebhookAttempts(subscriptions, log),
       new RedeliverEvent(subscriptions, log, clock, onScheduled),
       new ReplayEvents(subscriptions, log, clock, onScheduled),
@@ -75,11 +75,10 @@ export async function bootstrapWebhooksService(): Promise<void> {
     ? new DeliveryWorker(
         store,
         sender,
-        new EndpointLimiter(wh.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT, wh.WEBHOOK_ENDPOINT_RATE_PER_SECOND, clock),
         clock,
         {
           concurrency: wh.WEBHOOK_CONCURRENCY,
-          maxQueuedPerEndpoint: wh.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT * 2,
+          endpointLimits: { maxInFlight: wh.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT, ratePerSecond: wh.WEBHOOK_ENDPOINT_RATE_PER_SECOND },
           leaseMs: wh.WEBHOOK_CLAIM_LEASE_MS,
           pollMs: wh.WEBHOOK_POLL_INTERVAL_MS,
           claimBatch: wh.WEBHOOK_CLAIM_BATCH,
@@ -94,7 +93,7 @@ export async function bootstrapWebhooksService(): Promise<void> {
 
   const app = wh.WEBHOOK_ROLES.includes('api')
     ? await createRpcMicroservice(
-        WebhooksModule.forRoot(prisma, clock, wake),
+        WebhooksModule.forRoot(prisma, clock, wake, wh.WEBHOOK_SECRET_ROTATION_OVERLAP_MS),
         new NatsRpcServer({ nc, namespace: config.app.NAMESPACE, contracts: [...WEBHOOKS_RPCS], logger, validateReplies: config.app.NODE_ENV === 'test' }),
         logger,
       )
@@ -105,6 +104,10 @@ export async function bootstrapWebhooksService(): Promise<void> {
     : undefined;
   await intake?.start();
   worker?.start();
+  const sweeper = wh.WEBHOOK_ROLES.includes('delivery')
+    ? new RetentionSweeper(pool, clock, { retentionMs: wh.WEBHOOK_RETENTION_MS, intervalMs: wh.WEBHOOK_RETENTION_SWEEP_INTERVAL_MS }, logger)
+    : undefined;
+  sweeper?.start();
 
   let shuttingDown = false;
   const health = await startHealthServer({
@@ -121,6 +124,7 @@ export async function bootstrapWebhooksService(): Promise<void> {
     await app?.close();
     await intake?.stop(); // what was gathered is scheduled and acked first
     await worker?.stop(); // attempts under way finish and are recorded
+    await sweeper?.stop();
     sender.close();
     await nc.drain().catch(() => undefined);
     await pool.end();

@@ -18,7 +18,9 @@ export const WebhooksConfigSchema = z.object({
   /** How long a claimed delivery is reserved for its worker; past it, another worker may claim it. */
   WEBHOOK_CLAIM_LEASE_MS: int(60_000, 500),
   WEBHOOK_CONCURRENCY: int(256, 1, 10_000),
+  /** Per endpoint (origin of the hook URL), across every replica: deliveries claimed and not yet recorded. */
   WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: int(32, 1, 10_000),
+  /** Per endpoint, across every replica: claims per second (token bucket, burst = one second's worth). */
   WEBHOOK_ENDPOINT_RATE_PER_SECOND: int(200, 1, 1_000_000),
   WEBHOOK_POLL_INTERVAL_MS: int(250, 5),
   WEBHOOK_CLAIM_BATCH: int(500, 1, 10_000),
@@ -31,6 +33,12 @@ export const WebhooksConfigSchema = z.object({
     .pipe(z.array(z.number().int().nonnegative()).min(1)),
   /** A subscription failing without any success for this long is disabled (5 days). */
   WEBHOOK_DISABLE_AFTER_FAILING_MS: int(5 * 24 * 3_600_000, 1),
+  /** After a secret rotation, the previous secret also signs (a second `v1,` entry) for this long (24 h). */
+  WEBHOOK_SECRET_ROTATION_OVERLAP_MS: int(24 * 3_600_000, 0),
+  /** Delivery log, settled deliveries and kept events older than this are deleted (30 days). */
+  WEBHOOK_RETENTION_MS: int(30 * 24 * 3_600_000, 60_000),
+  /** Time between retention sweeps (1 h). */
+  WEBHOOK_RETENTION_SWEEP_INTERVAL_MS: int(3_600_000, 1_000),
   /** Address ranges exempt from the SSRF block, e.g. 127.0.0.1/32,::1/128 for a local receiver. */
   WEBHOOK_ALLOW_CIDRS: list(''),
 });

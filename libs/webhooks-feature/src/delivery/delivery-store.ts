@@ -21,6 +21,9 @@ export interface ClaimedDelivery {
   attempt: number;
   hook_url: string;
   secret: string;
+  /** The secret before the last rotation, still signing until previous_secret_expires_at. */
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
   is_subscribed: boolean;
   failing_since: Date | null;
   body: string;
@@ -53,6 +56,17 @@ export interface SubscriptionEffects {
   failed: string[];
   disable: { id: string; reason: 'gone' | 'failing' }[];
 }
+
+/** Per-endpoint limits the claim enforces across replicas. */
+export interface EndpointLimits {
+  /** Deliveries of one endpoint leased (claimed, not yet recorded) at once. */
+  maxInFlight: number;
+  /** Claims per second per endpoint (token bucket; burst = one second's worth). */
+  ratePerSecond: number;
+}
+
+/** Advisory lock key (bigint) serialising claims across replicas; the database is the dispatcher's own scope. */
+export const CLAIM_LOCK_KEY = '7768636991';
 
 /** Event type emitted when the dispatcher disables a subscription on its own. */
 export const SUBSCRIPTION_DISABLED_EVENT = 'webhook.subscription.disabled';
@@ -87,25 +101,70 @@ export class DeliveryStore {
   }
 
   /**
-   * Claims up to `limit` due deliveries (FOR UPDATE SKIP LOCKED: replicas never claim the same row)
-   * by moving their next_attempt_at to the end of a lease: a worker that dies mid-attempt leaves
-   * them to be claimed again when the lease ends. Endpoints in `exclude` are saturated here.
+   * Claims up to `limit` due deliveries by moving their next_attempt_at to the end of a lease (a
+   * worker that dies mid-attempt leaves them to be claimed again when the lease ends), within the
+   * per-endpoint limits, which hold across every replica:
+   * - at most `limits.maxInFlight` deliveries of one endpoint leased at once (leased_until > now);
+   * - at most `limits.ratePerSecond` claims per second per endpoint (token bucket in
+   *   webhook_endpoint_buckets, burst = one second's worth).
+   * Claims are serialised by a transaction-scoped advisory lock, so the counts a claim reads cannot
+   * change under it (the statement runs after the lock, in a fresh READ COMMITTED snapshot). Endpoints
+   * are walked one by one (a skip scan over the partial index of unsettled rows), so one endpoint's
+   * backlog never hides the others' due rows.
    */
-  async claim(now: Date, leaseUntil: Date, limit: number, exclude: string[]): Promise<ClaimedDelivery[]> {
-    const res = await this.pool.query(
-      `WITH picked AS (
-         SELECT id FROM webhook_deliveries
-         WHERE next_attempt_at <= $1 AND NOT (endpoint = ANY($4::text[]))
-         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
-       )
-       UPDATE webhook_deliveries d SET next_attempt_at = $2, attempts = d.attempts + 1, updated_at = $1
-       FROM picked, webhook_subscriptions s, webhook_events e
-       WHERE d.id = picked.id AND s.id = d.subscription_id AND e.id = d.event_id
-       RETURNING d.id::text AS id, d.subscription_id, d.event_id, d.org_id, d.endpoint, d.attempts AS attempt,
-                 s.hook_url, s.secret, s.is_subscribed, s.failing_since, e.body, e.type`,
-      [now, leaseUntil, limit, exclude],
-    );
-    return res.rows as ClaimedDelivery[];
+  async claim(now: Date, leaseUntil: Date, limit: number, limits: EndpointLimits): Promise<ClaimedDelivery[]> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK_KEY]);
+      const res = await client.query(
+        `WITH RECURSIVE eps AS (
+           (SELECT endpoint FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL ORDER BY endpoint LIMIT 1)
+           UNION ALL
+           SELECT (SELECT d.endpoint FROM webhook_deliveries d
+                   WHERE d.next_attempt_at IS NOT NULL AND d.endpoint > eps.endpoint ORDER BY d.endpoint LIMIT 1)
+           FROM eps WHERE eps.endpoint IS NOT NULL
+         ), quota AS (
+           SELECT eps.endpoint, LEAST(
+               $4::int - (SELECT count(*) FROM webhook_deliveries f
+                          WHERE f.endpoint = eps.endpoint AND f.leased_until IS NOT NULL AND f.leased_until > $1)::int,
+               floor(coalesce(LEAST($5::float8, b.tokens + GREATEST(0, extract(epoch FROM ($1 - b.refilled_at))) * $5::float8), $5::float8))::int
+             ) AS n
+           FROM eps LEFT JOIN webhook_endpoint_buckets b ON b.endpoint = eps.endpoint
+           WHERE eps.endpoint IS NOT NULL
+         ), picked AS (
+           SELECT p.id, p.endpoint FROM quota q CROSS JOIN LATERAL (
+             SELECT d.id, d.endpoint, d.next_attempt_at FROM webhook_deliveries d
+             WHERE d.endpoint = q.endpoint AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= $1
+             ORDER BY d.next_attempt_at LIMIT GREATEST(q.n, 0)
+           ) p
+           WHERE q.n > 0
+           ORDER BY p.next_attempt_at LIMIT $3
+         ), taken AS (
+           SELECT endpoint, count(*)::float8 AS n FROM picked GROUP BY endpoint
+         ), spent AS (
+           INSERT INTO webhook_endpoint_buckets AS b (endpoint, tokens, refilled_at)
+           SELECT endpoint, $5::float8 - n, $1 FROM taken
+           ON CONFLICT (endpoint) DO UPDATE SET
+             tokens = LEAST($5::float8, b.tokens + GREATEST(0, extract(epoch FROM ($1 - b.refilled_at))) * $5::float8) - ($5::float8 - EXCLUDED.tokens),
+             refilled_at = GREATEST(b.refilled_at, $1)
+         )
+         UPDATE webhook_deliveries d SET next_attempt_at = $2, leased_until = $2, attempts = d.attempts + 1, updated_at = $1
+         FROM picked, webhook_subscriptions s, webhook_events e
+         WHERE d.id = picked.id AND s.id = d.subscription_id AND e.id = d.event_id
+           AND d.next_attempt_at <= $1
+         RETURNING d.id::text AS id, d.subscription_id, d.event_id, d.org_id, d.endpoint, d.attempts AS attempt,
+                   s.hook_url, s.secret, s.previous_secret, s.previous_secret_expires_at, s.is_subscribed, s.failing_since, e.body, e.type`,
+        [now, leaseUntil, limit, limits.maxInFlight, limits.ratePerSecond],
+      );
+      await client.query('COMMIT');
+      return res.rows as ClaimedDelivery[];
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   /** Records a batch of ends: the log rows, the deliveries' next state and the subscriptions' health, in one transaction. */
@@ -129,10 +188,12 @@ export class DeliveryStore {
       }
       await client.query(
         `UPDATE webhook_deliveries d SET status = v.status, next_attempt_at = v.next_attempt_at,
+           -- frees the endpoint slot, unless another worker has claimed the row again since (lease ended)
+           leased_until = CASE WHEN d.attempts = v.attempt THEN NULL ELSE d.leased_until END,
            last_status = coalesce(v.status_code, d.last_status), last_error = v.error, updated_at = $2
-         FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, status text, next_attempt_at timestamptz, status_code int, error text)
+         FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, attempt int, status text, next_attempt_at timestamptz, status_code int, error text)
          WHERE d.id = v.id`,
-        [JSON.stringify(results.map((r) => ({ id: r.id, status: r.status, next_attempt_at: r.next_attempt_at, status_code: r.log?.status_code ?? null, error: r.log?.error ?? null }))), now],
+        [JSON.stringify(results.map((r) => ({ id: r.id, attempt: r.attempt, status: r.status, next_attempt_at: r.next_attempt_at, status_code: r.log?.status_code ?? null, error: r.log?.error ?? null }))), now],
       );
       if (effects.succeeded.length) {
         await client.query(`UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL`, [effects.succeeded]);

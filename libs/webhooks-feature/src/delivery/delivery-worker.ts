@@ -1,10 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from './clock';
-import type { ClaimedDelivery, DeliveryResult, DeliveryStore, SubscriptionEffects } from './delivery-store';
-import type { EndpointLimiter } from './endpoint-limiter';
+import type { ClaimedDelivery, DeliveryResult, DeliveryStore, EndpointLimits, SubscriptionEffects } from './delivery-store';
 import type { SendResult } from './http-sender';
 import { decideAfterAttempt, isSustainedFailure } from './retry-policy';
-import { signatureHeaders } from './signing';
+import { signingSecrets, signatureHeaders } from './signing';
 
 export interface Sender {
   send(url: string, body: string, headers: Record<string, string>): Promise<SendResult>;
@@ -13,8 +12,8 @@ export interface Sender {
 export interface DeliveryWorkerOptions {
   /** Requests in flight at once (all endpoints). */
   concurrency: number;
-  /** Claimed deliveries waiting for their endpoint's slot, per endpoint, before it is skipped when claiming. */
-  maxQueuedPerEndpoint: number;
+  /** Per-endpoint limits, enforced by the claim across every replica. */
+  endpointLimits: EndpointLimits;
   leaseMs: number;
   pollMs: number;
   claimBatch: number;
@@ -25,28 +24,28 @@ export interface DeliveryWorkerOptions {
 }
 
 /**
- * Claims due deliveries, POSTs them (signed, per-endpoint limited) and records each attempt and the
- * next step in batches. Everything it knows is in Postgres before it matters: a worker killed at any
+ * Claims due deliveries (the claim applies the per-endpoint limits, across replicas), POSTs them
+ * signed, and records each attempt and the next step in batches. Everything it knows is in Postgres before it matters: a worker killed at any
  * point leaves leased rows that are claimed again when their lease ends (a duplicate, same event id).
  */
 export class DeliveryWorker {
   private running = false;
   private loop?: Promise<void>;
   private wakeUp?: () => void;
-  private readonly queues = new Map<string, ClaimedDelivery[]>();
-  private queued = 0;
+  /** A wake-up that came while claiming: claim once more before sleeping. */
+  private woken = false;
+  /** Claimed, waiting for one of this process's `concurrency` slots. */
+  private queue: ClaimedDelivery[] = [];
   private inFlight = 0;
   private idle?: () => void;
   private results: DeliveryResult[] = [];
   private effects: SubscriptionEffects = { succeeded: [], failed: [], disable: [] };
   private flushing: Promise<void> = Promise.resolve();
   private flushTimer?: NodeJS.Timeout;
-  private pumpTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly store: DeliveryStore,
     private readonly sender: Sender,
-    private readonly limiter: EndpointLimiter,
     private readonly clock: Clock,
     private readonly options: DeliveryWorkerOptions,
     private readonly logger: Logger,
@@ -57,8 +56,9 @@ export class DeliveryWorker {
     this.loop = this.run();
   }
 
-  /** New deliveries were scheduled: claim now instead of at the next poll. */
+  /** New deliveries were scheduled, or results recorded: claim now instead of at the next poll. */
   wake(): void {
+    this.woken = true;
     this.wakeUp?.();
   }
 
@@ -66,7 +66,6 @@ export class DeliveryWorker {
     this.running = false;
     this.wake();
     await this.loop;
-    clearTimeout(this.pumpTimer);
     if (this.inFlight > 0) await new Promise<void>((resolve) => (this.idle = resolve));
     // Deliveries still queued here were never sent: their leases run out and they are claimed again.
     await this.flush();
@@ -76,14 +75,14 @@ export class DeliveryWorker {
     while (this.running) {
       let claimed = 0;
       let limit = 0;
+      this.woken = false;
       try {
-        limit = Math.min(this.options.claimBatch, this.options.concurrency * 2 - this.inFlight - this.queued);
+        limit = Math.min(this.options.claimBatch, this.options.concurrency * 2 - this.inFlight - this.queue.length);
         if (limit > 0) {
           const now = this.clock.now();
-          const exclude = [...this.queues].filter(([, q]) => q.length >= this.options.maxQueuedPerEndpoint).map(([e]) => e);
-          const rows = await this.store.claim(now, new Date(now.getTime() + this.options.leaseMs), limit, exclude);
+          const rows = await this.store.claim(now, new Date(now.getTime() + this.options.leaseMs), limit, this.options.endpointLimits);
           claimed = rows.length;
-          for (const row of rows) this.enqueue(row);
+          this.queue.push(...rows);
           this.pump();
         }
       } catch (err) {
@@ -91,6 +90,11 @@ export class DeliveryWorker {
       }
       if (!this.running) break;
       if (limit > 0 && claimed === limit) continue;
+      if (this.woken && limit > 0) {
+        this.woken = false;
+        continue;
+      }
+      this.woken = false;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, this.options.pollMs);
         this.wakeUp = () => {
@@ -102,40 +106,17 @@ export class DeliveryWorker {
     }
   }
 
-  private enqueue(row: ClaimedDelivery): void {
-    const q = this.queues.get(row.endpoint);
-    if (q) q.push(row);
-    else this.queues.set(row.endpoint, [row]);
-    this.queued++;
-  }
-
-  /** Starts every queued delivery whose endpoint has a slot; comes back when a token is due. */
+  /** Starts queued deliveries while this process has slots (their endpoints' limits were applied by the claim). */
   private pump(): void {
-    let wait = Infinity;
-    for (const [endpoint, q] of this.queues) {
-      while (q.length && this.inFlight < this.options.concurrency) {
-        if (!this.limiter.tryAcquire(endpoint)) {
-          const ms = this.limiter.waitMs(endpoint);
-          if (ms > 0) wait = Math.min(wait, ms);
-          break;
-        }
-        const row = q.shift();
-        if (!row) break;
-        this.queued--;
-        this.inFlight++;
-        void this.deliver(row).finally(() => {
-          this.inFlight--;
-          this.limiter.release(endpoint);
-          if (this.inFlight === 0) this.idle?.();
-          if (this.running) this.pump();
-          if (this.queued < this.options.concurrency) this.wake();
-        });
-      }
-      if (!q.length) this.queues.delete(endpoint);
-    }
-    if (wait !== Infinity && this.running) {
-      clearTimeout(this.pumpTimer);
-      this.pumpTimer = setTimeout(() => this.pump(), wait);
+    while (this.queue.length && this.inFlight < this.options.concurrency) {
+      const row = this.queue.shift();
+      if (!row) break;
+      this.inFlight++;
+      void this.deliver(row).finally(() => {
+        this.inFlight--;
+        if (this.inFlight === 0) this.idle?.();
+        if (this.running) this.pump();
+      });
     }
   }
 
@@ -146,7 +127,8 @@ export class DeliveryWorker {
         return;
       }
       const attemptedAt = this.clock.now();
-      const result = await this.sender.send(row.hook_url, row.body, signatureHeaders(row.secret, row.event_id, row.body, attemptedAt));
+      const secrets = signingSecrets(row.secret, row.previous_secret, row.previous_secret_expires_at, attemptedAt);
+      const result = await this.sender.send(row.hook_url, row.body, signatureHeaders(secrets, row.event_id, row.body, attemptedAt));
       const now = this.clock.now();
       const decision = decideAfterAttempt(result, row.attempt, now, this.options.random, this.options.schedule);
       const log = {
@@ -204,6 +186,8 @@ export class DeliveryWorker {
       const unique = (ids: string[]) => [...new Set(ids)];
       try {
         await this.store.record(results, { succeeded: unique(effects.succeeded), failed: unique(effects.failed), disable: effects.disable }, this.clock.now());
+        // Recording frees the endpoints' in-flight slots: claim again now rather than at the next poll.
+        if (this.running) this.wake();
       } catch (err) {
         this.logger.error({ err, count: results.length }, 'recording delivery results failed; the deliveries will be retried when their leases end');
       }

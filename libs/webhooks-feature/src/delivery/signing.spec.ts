@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { createHmac } from 'node:crypto';
-import { generateSecret, secretKey, signatureHeaders } from './signing';
+import { generateSecret, secretKey, signatureHeaders, signingSecrets } from './signing';
 
 describe('webhook signatures', () => {
   const secret = generateSecret();
@@ -46,5 +46,34 @@ describe('webhook signatures', () => {
     const headers = signatureHeaders(secret, id, body, new Date());
     expect(headers['x-service-signature']).toBe(createHmac('sha256', secretKey(secret)).update(body).digest('hex'));
     expect(signatureHeaders(secret, id, body + ' ', new Date())['x-service-signature']).not.toBe(headers['x-service-signature']);
+  });
+});
+
+describe('signatures during a secret rotation', () => {
+  const body = JSON.stringify({ event_id: 'c2a1e7b4-5d0e-4f59-8d2b-3a8f9e1c0d11', data: { n: 1 } });
+  const id = 'c2a1e7b4-5d0e-4f59-8d2b-3a8f9e1c0d11';
+  const oldSecret = generateSecret();
+  const newSecret = generateSecret();
+  const now = new Date();
+
+  it('signs with the new and the old secret while the overlap window is open: a receiver holding either verifies', () => {
+    const secrets = signingSecrets(newSecret, oldSecret, new Date(now.getTime() + 60_000), now);
+    expect(secrets).toEqual([newSecret, oldSecret]);
+    const headers = signatureHeaders(secrets, id, body, now);
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=* v1,[A-Za-z0-9+/]+=*$/);
+    expect(new Webhook(newSecret).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(new Webhook(oldSecret).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(generateSecret()).verify(body, headers)).toThrow();
+    // The body-only signature stays single-valued, with the current secret.
+    expect(headers['x-service-signature']).toBe(createHmac('sha256', secretKey(newSecret)).update(body).digest('hex'));
+  });
+
+  it('signs with the new secret only once the window has ended (or when there was no rotation)', () => {
+    for (const secrets of [signingSecrets(newSecret, oldSecret, now, now), signingSecrets(newSecret, null, null, now), signingSecrets(newSecret, oldSecret, new Date(now.getTime() - 1), now)]) {
+      expect(secrets).toEqual([newSecret]);
+      const headers = signatureHeaders(secrets, id, body, now);
+      expect(new Webhook(newSecret).verify(body, headers)).toEqual(JSON.parse(body));
+      expect(() => new Webhook(oldSecret).verify(body, headers)).toThrow();
+    }
   });
 });

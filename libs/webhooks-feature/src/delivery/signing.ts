@@ -13,18 +13,28 @@ export function secretKey(secret: string): Buffer {
 }
 
 /**
- * Headers that sign one attempt: Standard Webhooks (`webhook-id` = event id, the same on every retry;
- * `webhook-timestamp` = this attempt's time; `webhook-signature` = v1,<base64 HMAC-SHA256 of
- * id.timestamp.body>) and `x-service-signature` (hex HMAC-SHA256 of the body alone, same key).
+ * The secrets that sign an attempt made at `at`: the current one, then the one it replaced while the
+ * rotation's overlap window is open (so receivers that still hold the old secret keep verifying).
  */
-export function signatureHeaders(secret: string, eventId: string, body: string, at: Date): Record<string, string> {
-  const key = secretKey(secret);
+export function signingSecrets(current: string, previous: string | null, previousExpiresAt: Date | string | null, at: Date): string[] {
+  if (!previous || !previousExpiresAt) return [current];
+  return new Date(previousExpiresAt).getTime() > at.getTime() ? [current, previous] : [current];
+}
+
+/**
+ * Headers that sign one attempt: Standard Webhooks (`webhook-id` = event id, the same on every retry;
+ * `webhook-timestamp` = this attempt's time; `webhook-signature` = `v1,<base64 HMAC-SHA256 of
+ * id.timestamp.body>`, one space-separated entry per secret, the current one first) and
+ * `x-service-signature` (hex HMAC-SHA256 of the body alone, with the current secret only).
+ */
+export function signatureHeaders(secrets: string | readonly string[], eventId: string, body: string, at: Date): Record<string, string> {
+  const all = typeof secrets === 'string' ? [secrets] : secrets;
   const timestamp = Math.floor(at.getTime() / 1000).toString();
-  const v1 = createHmac('sha256', key).update(`${eventId}.${timestamp}.${body}`).digest('base64');
+  const signed = `${eventId}.${timestamp}.${body}`;
   return {
     'webhook-id': eventId,
     'webhook-timestamp': timestamp,
-    'webhook-signature': `v1,${v1}`,
-    'x-service-signature': createHmac('sha256', key).update(body).digest('hex'),
+    'webhook-signature': all.map((s) => `v1,${createHmac('sha256', secretKey(s)).update(signed).digest('base64')}`).join(' '),
+    'x-service-signature': createHmac('sha256', secretKey(all[0])).update(body).digest('hex'),
   };
 }

@@ -37,6 +37,22 @@ export class SubscriptionRepository {
     return count ? this.find(orgId, id) : null;
   }
 
+  /**
+   * Replaces the secret; the one replaced keeps signing (beside the new one) until `previousUntil`
+   * (null: no overlap). One statement, so two rotations at once cannot lose the current secret.
+   * Null when the organization has no such subscription.
+   */
+  async rotateSecret(orgId: string, id: string, secret: string, previousUntil: Date | null, now: Date): Promise<{ id: string } | null> {
+    const rows = await this.prisma.$queryRaw<{ id: string }[]>`
+      UPDATE webhook_subscriptions SET
+        previous_secret = CASE WHEN ${previousUntil}::timestamptz IS NULL THEN NULL ELSE secret END,
+        previous_secret_expires_at = ${previousUntil}::timestamptz,
+        secret = ${secret}, updated_at = ${now}
+      WHERE org_id = ${orgId}::uuid AND id = ${id}::uuid
+      RETURNING id::text`;
+    return rows[0] ?? null;
+  }
+
   async delete(orgId: string, id: string): Promise<boolean> {
     const { count } = await this.prisma.webhookSubscription.deleteMany({ where: { org_id: orgId, id } });
     return count > 0;
