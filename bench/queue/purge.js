@@ -28,19 +28,8 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NS = `bench-queue-${randomBytes(3).toString('hex')}`;
 const ORG = randomUUID();
 
-const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN; };
-const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
-
-async function seed(queues, phone, n, broadcast) {
-  const B = 5_000;
-  const ids = [];
-  for (let i = 0; i < n; i += B) {
-    const jobs = Array.from({ length: Math.min(B, n - i) }, () => ({ id: randomUUID(), chat_id: '4915112345678@c.us', content: { text: 'bench' } }));
-    await queues.add(ORG, phone, jobs, broadcast);
-    ids.push(...jobs.map((j) => j.id));
-  }
-  return ids;
-}
+const { pct, ms, seedJobs } = require('./jobs');
+const seed = (queues, phone, n, broadcast) => seedJobs(queues, ORG, phone, n, broadcast);
 
 /** Latency other clients see while `fn` runs: a PING and a rate-limit hit every 2 ms. */
 async function probed(probe, fn) {

@@ -29,6 +29,7 @@ import {
 } from '@mapi/platform';
 import { loadQueueConfig, type QueueConfig } from './config';
 import { IdempotencyStore } from './idempotency/idempotency-store';
+import { QUEUE_DEPTH_PATH, QueueDepthGauge } from './metrics/queue-depth-gauge';
 import { PhoneGate } from './phones/phone-gate';
 import { bullConnection } from './queues/bull-connection';
 import { QueuePurger } from './queues/queue-purger';
@@ -81,7 +82,8 @@ const queuesOptions = (namespace: string, q: QueueConfig) => ({
 
 /**
  * Starts the queue service: answers queue.v1.* in the `queue` queue group, and (unless
- * QUEUE_WORKER_ENABLED=false) runs the send workers of every phone queue. Health on HEALTH_PORT.
+ * QUEUE_WORKER_ENABLED=false) runs the send workers of every phone queue. Health, and the queue
+ * depth gauge at QUEUE_DEPTH_PATH, on HEALTH_PORT.
  */
 export async function bootstrapQueueService(): Promise<void> {
   const config = loadConfig(['app', 'database', 'redis', 'nats', 'health', 'telemetry']);
@@ -105,16 +107,19 @@ export async function bootstrapQueueService(): Promise<void> {
   let workers: SendWorkers | undefined;
   if (q.QUEUE_WORKER_ENABLED) {
     const processor = new SendProcessor(queues, sessions, { jitterMs: q.QUEUE_SEND_JITTER_MS, phoneRetryMs: q.QUEUE_PHONE_RETRY_MS, maxWaitMs: q.QUEUE_MAX_WAIT_MS, holdAfterSendMs: q.QUEUE_FAULT_HOLD_AFTER_SEND_MS }, logger);
-    workers = new SendWorkers(queues, processor, purger, { namespace, connection: bullConnection(config.redis.REDIS_URL), intervalMs: q.QUEUE_SEND_INTERVAL_MS, lockMs: q.QUEUE_JOB_LOCK_MS, scanMs: q.QUEUE_PHONE_SCAN_MS }, logger);
+    workers = new SendWorkers(queues, processor, purger, { namespace, connection: bullConnection(config.redis.REDIS_URL), intervalMs: q.QUEUE_SEND_INTERVAL_MS, lockMs: q.QUEUE_JOB_LOCK_MS, scanMs: q.QUEUE_PHONE_SCAN_MS, idleMs: q.QUEUE_WORKER_IDLE_MS }, logger);
     await workers.start();
   }
 
+  const depth = new QueueDepthGauge(redis, namespace);
   let shuttingDown = false;
   const health = await startHealthServer({
     host: config.health.HEALTH_HOST,
     port: config.health.HEALTH_PORT,
     indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), redisIndicator(() => redis.ping()), natsIndicator(nc)],
     isShuttingDown: () => shuttingDown,
+    // The send queue's depth for autoscalers (deploy/components/keda): any replica answers for all.
+    routes: { [QUEUE_DEPTH_PATH]: () => depth.read() },
   });
   const address = health.address();
   logger.info({ health_port: typeof address === 'object' && address ? address.port : null, workers: Boolean(workers) }, 'queue service ready');

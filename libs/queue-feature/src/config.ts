@@ -23,6 +23,8 @@ export const QueueConfigSchema = z.object({
   QUEUE_WORKER_ENABLED: bool(true),
   /** How often a worker process looks for phones with queues it does not serve yet. */
   QUEUE_PHONE_SCAN_MS: int(2_000, 100),
+  /** Close a phone's send worker after its queue has been empty this long (frees its blocking Redis connection); 0: never. */
+  QUEUE_WORKER_IDLE_MS: int(300_000),
   /** Lock of a running job; a job whose worker died is taken up again after about this long. */
   QUEUE_JOB_LOCK_MS: int(30_000, 1_000),
   /** Finished jobs are kept this long for GET /queue/jobs. */

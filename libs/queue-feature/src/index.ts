@@ -7,3 +7,5 @@ export * from './queues/queue-purger';
 export * from './queues/bull-connection';
 export * from './worker/send-processor';
 export * from './worker/send-workers';
+export * from './metrics/phone-queue-counts';
+export * from './metrics/queue-depth-gauge';

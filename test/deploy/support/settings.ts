@@ -4,7 +4,7 @@ const isTestFile = (path: string) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(path
 
 /**
  * Every environment variable the apps read, found in the code itself so a new one cannot be
- * missed: the keys of the zod config objects (libs/<lib>/src/**\/config*.ts, apps likewise, and
+ * missed: the keys of the zod config objects (libs/<lib>/src/**\/config*.ts or *-config.ts, apps likewise, and
  * schemas built per prefix), and every `process.env.NAME` in production sources. Test-only
  * variables (TEST_*) are left out.
  */
@@ -26,7 +26,7 @@ export function settingsInCode(): Map<string, string[]> {
   }
   for (const { file, text } of sources) {
     for (const m of text.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)|process\.env\[['"]([A-Z][A-Z0-9_]*)['"]\]/g)) add(m[1] ?? m[2], file);
-    if (/\/config[^/]*\.ts$/.test(file) && /z\s*\.object\(/.test(text)) {
+    if (/[/-]config[^/]*\.ts$/.test(file) && /z\s*\.object\(/.test(text)) {
       // `NAME: z.string()…`, `NAME: int(…)`, `NAME: z\n  .string()`: a key whose value is a call.
       for (const m of text.matchAll(/(?:^|[{,])\s*([A-Z][A-Z0-9_]*[A-Z0-9])\s*:\s*[A-Za-z_][\w.\s]*\(/gm)) add(m[1], file);
     }

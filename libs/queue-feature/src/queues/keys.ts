@@ -23,6 +23,10 @@ export class PhoneQueueKeys {
   get unsent() {
     return { prioritized: `${this.base}:prioritized`, delayed: `${this.base}:delayed`, wait: `${this.base}:wait`, paused: `${this.base}:paused` };
   }
+  /** BullMQ's list of the jobs workers hold. */
+  get active() {
+    return `${this.base}:active`;
+  }
   /** Sequence number of the phone's jobs (a purge of everything fences every job numbered up to it). */
   get seq() {
     return `${this.own}:seq`;
@@ -48,4 +52,6 @@ export class PhoneQueueKeys {
 
 /** Every phone that has had a send queue (the workers serve each). */
 export const phonesWithQueuesKey = (namespace: string) => `${namespace}:sendq:phones`;
+/** Set (with a short expiry) by each worker process at every scan: some process serves every phone's queue. */
+export const workersAliveKey = (namespace: string) => `${namespace}:sendq:workers-alive`;
 export const idempotencyKey = (namespace: string, orgId: string, operation: string, key: string) => `${namespace}:sendq:idem:${orgId}:${operation}:${key}`;

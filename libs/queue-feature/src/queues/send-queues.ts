@@ -44,7 +44,7 @@ export class SendQueues {
       .pipeline()
       .zcard(k.unsent.prioritized)
       .llen(k.unsent.wait)
-      .llen(`${k.base}:active`)
+      .llen(k.active)
       .exec()) as [Error | null, number][];
     return prioritized + wait + active;
   }

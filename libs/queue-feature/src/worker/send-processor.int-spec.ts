@@ -1,7 +1,6 @@
 import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import type { SessionAnswer, SessionCommand } from '@mapi/contracts';
 import { createLogger } from '@mapi/platform';
 import { randomSuffix, testEnv } from '@mapi/testing';
 import { bullConnection } from '../queues/bull-connection';
@@ -9,25 +8,8 @@ import { queuePrefix, sendQueueName } from '../queues/keys';
 import { QueuePurger } from '../queues/queue-purger';
 import type { SendJobData } from '../queues/send-job';
 import { SendQueues } from '../queues/send-queues';
-import { PURGED_REASON, SendProcessor, type SessionPort } from './send-processor';
-
-/** A session that records every send, answers like the connector (deduplicating on sent_message_id). */
-class FakeSession implements SessionPort {
-  sends: { id: string; at: number }[] = [];
-  sentIds = new Map<string, string>();
-  next: (SessionAnswer | 'no-session')[] = [];
-  async send(_phone: string, cmd: SessionCommand): Promise<SessionAnswer | 'no-session'> {
-    if (cmd.cmd !== 'send') return { ok: true };
-    const scripted = this.next.shift();
-    if (scripted) return scripted;
-    this.sends.push({ id: cmd.sent_message_id, at: Date.now() });
-    const earlier = this.sentIds.get(cmd.sent_message_id);
-    if (earlier) return { ok: true, sent: { unique_id: earlier, timestamp: new Date().toISOString(), duplicate: true } };
-    const unique = `U${randomSuffix(6)}`;
-    this.sentIds.set(cmd.sent_message_id, unique);
-    return { ok: true, sent: { unique_id: unique, timestamp: new Date().toISOString(), duplicate: false } };
-  }
-}
+import { PURGED_REASON, SendProcessor } from './send-processor';
+import { FakeSession } from './testing/fake-session';
 
 const logger = createLogger('queue-test', 'silent');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,7 +1,8 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { extractJobTrace, type Logger } from '@mapi/platform';
-import { phonesWithQueuesKey, queuePrefix, sendQueueName } from '../queues/keys';
+import { countPhoneQueues, isEmptyQueue } from '../metrics/phone-queue-counts';
+import { phonesWithQueuesKey, queuePrefix, sendQueueName, workersAliveKey } from '../queues/keys';
 import type { QueuePurger } from '../queues/queue-purger';
 import type { SendJobData } from '../queues/send-job';
 import type { SendQueues } from '../queues/send-queues';
@@ -13,17 +14,28 @@ export interface SendWorkersOptions {
   intervalMs: number;
   lockMs: number;
   scanMs: number;
+  /** Close a phone's worker after its queue has been empty this long; 0: never. */
+  idleMs: number;
 }
 
 /**
- * One BullMQ worker per phone queue in this process (concurrency 1: a phone's messages go out in
- * order), with the queue's rate limiter as the phone's pacing — BullMQ keeps the limiter in Redis, so
- * it holds across replicas. Every replica serves every phone; BullMQ hands each job to one of them.
- * New phones are found by scanning the set of phones with queues. The scan also finishes purge
- * clean-ups a crashed process left.
+ * One BullMQ worker per busy phone queue in this process (concurrency 1: a phone's messages go out
+ * in order), with the queue's rate limiter as the phone's pacing — BullMQ keeps the limiter in
+ * Redis, so it holds across replicas. Every replica serves every busy phone; BullMQ hands each job
+ * to one of them.
+ *
+ * Every `scanMs` the scan counts each phone's queue (countPhoneQueues: one pipeline): a phone with
+ * jobs (waiting, delayed or active) and no worker here gets one; a worker whose queue has been empty
+ * for `idleMs` is closed (it holds a blocking Redis connection). Closing is graceful, so a job that
+ * arrives while it closes is either finished by that worker or left in Redis for the next scan,
+ * which opens a new worker: nothing is lost, nothing is taken twice (and the claim fence and the
+ * connector's dedup on the job id stay in force). The scan also finishes purge clean-ups a crashed
+ * process left, and marks the process alive for GET /queue's `is_running`.
  */
 export class SendWorkers {
   private readonly workers = new Map<string, Worker<SendJobData>>();
+  /** When each phone last had jobs (or its worker last worked), as seen by this process. */
+  private readonly lastBusy = new Map<string, number>();
   private timer?: NodeJS.Timeout;
   private scanning: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -52,12 +64,32 @@ export class SendWorkers {
   }
 
   private async scan(): Promise<void> {
-    const phones = await this.queues.redis.smembers(phonesWithQueuesKey(this.options.namespace));
-    for (const phoneId of phones) {
+    const { redis } = this.queues;
+    const { namespace, scanMs, idleMs } = this.options;
+    await redis.set(workersAliveKey(namespace), String(Date.now()), 'PX', Math.max(10_000, 3 * scanMs));
+    const phones = await redis.smembers(phonesWithQueuesKey(namespace));
+    const counts = await countPhoneQueues(redis, namespace, phones);
+    for (const [phoneId, c] of counts) {
       if (this.stopped) return;
-      if (!this.workers.has(phoneId)) await this.startWorker(phoneId);
-      if (await this.queues.redis.exists(this.queues.keys(phoneId).trash)) await this.purger.sweep(phoneId);
+      const now = Date.now();
+      if (!isEmptyQueue(c)) this.lastBusy.set(phoneId, now);
+      if (!this.workers.has(phoneId)) {
+        if (!isEmptyQueue(c)) await this.startWorker(phoneId);
+      } else if (idleMs > 0 && isEmptyQueue(c) && now - (this.lastBusy.get(phoneId) ?? 0) >= idleMs) {
+        await this.closeWorker(phoneId);
+      }
+      if (c.trash) await this.purger.sweep(phoneId);
     }
+  }
+
+  /** Graceful: a job the worker took meanwhile finishes first; jobs it did not take stay queued. */
+  private async closeWorker(phoneId: string): Promise<void> {
+    const worker = this.workers.get(phoneId);
+    if (!worker) return;
+    await worker.close();
+    this.workers.delete(phoneId);
+    this.lastBusy.delete(phoneId);
+    this.logger.debug({ phone_id: phoneId, idle_ms: this.options.idleMs }, 'idle send worker closed');
   }
 
   private async startWorker(phoneId: string): Promise<void> {
@@ -86,12 +118,17 @@ export class SendWorkers {
       },
     );
     worker.on('error', (err) => this.logger.error({ err, phone_id: phoneId }, 'send worker error'));
+    const busy = () => this.lastBusy.set(phoneId, Date.now());
+    worker.on('active', busy);
+    worker.on('completed', busy);
+    worker.on('failed', busy);
     worker.on('failed', (job, err) => job && this.logger.warn({ job_id: job.id, phone_id: phoneId, attempt: job.attemptsMade, err: err.message }, 'send job failed'));
     this.workers.set(phoneId, worker);
     await worker.waitUntilReady();
     void worker.run();
   }
 
+  /** The phones this process runs a worker for now. */
   get phones(): string[] {
     return [...this.workers.keys()];
   }
