@@ -1,183 +1,326 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Knowledge-base benchmark:
- *  1. embedding throughput of the built-in offline provider (texts/s, one process);
- *  2. POST /v1/knowledge-base/search p50/p99 through the gateway (api-gateway → NATS → knowledge-base
- *     → pgvector HNSW), for one organization holding BENCH_KB_ORG entries among BENCH_KB_TOTAL;
- *     plus the same SQL timed directly (no HTTP/NATS), to split database time from transport.
+ * Knowledge-base benchmark (docs/benchmarks.md, "Knowledge base"):
+ *  1. throughput of the default (offline) embedding provider, one thread, and the cost of embedding a query;
+ *  2. seeding BENCH_KB_TOTAL entries (BENCH_KB_ORG of them in the measured organization, the rest even over
+ *     BENCH_KB_ORGS-1 others), every one with a real vector of the offline provider (worker threads, one
+ *     binary COPY), then the HNSW index built once from the migration's own definition;
+ *  3. the search statement alone (the repository's own SQL, captured from KbEntryRepository), sequential,
+ *     for several hnsw.ef_search values, with recall@k against an exact scan (HNSW index off), EXPLAIN ANALYZE;
+ *  4. the search use case in process (query embedding + repository through Prisma, as the service runs it);
+ *  5. POST /v1/knowledge-base/search through the real api-gateway and knowledge-base processes
+ *     (HTTP → gateway → NATS → knowledge-base → Postgres), closed loop at 1 and at 10 connections.
  *
- * Usage: npx nx run-many -t build && node bench/knowledge-base/run.js
- * Knobs (env): BENCH_KB_TOTAL (1000000), BENCH_KB_ORG (100000), BENCH_KB_ORGS (10: the others share the rest),
- *   BENCH_KB_EMBED_TEXTS (20000), BENCH_DURATION (10 s), BENCH_CONNECTIONS (10), BENCH_KB_SQL_QUERIES (500),
- *   TEST_ADMIN_DATABASE_URL, REDIS_URL, NATS_URL.
- * Loopback only; the database (throw-away), the processes and the namespace are removed at the end,
- * also on failure. Results: stdout and bench/results/knowledge-base-<time>.json.
+ * Usage: npx nx run-many -t build -p knowledge-base-feature knowledge-base api-gateway testing db
+ *        node bench/knowledge-base/run.js
+ * Knobs (env): BENCH_KB_TOTAL (1000000), BENCH_KB_ORG (100000), BENCH_KB_ORGS (10), BENCH_KB_K (5),
+ *   BENCH_KB_EMBED_TEXTS (20000), BENCH_KB_SEED_WORKERS (2), BENCH_KB_MAINTENANCE_WORK_MEM (8GB),
+ *   BENCH_KB_PARALLEL_WORKERS (1: the leader + 1 = both cores), BENCH_KB_SQL_QUERIES (400),
+ *   BENCH_KB_RECALL_QUERIES (50), BENCH_KB_EF_SWEEP (40,64,100,200), BENCH_DURATION (10 s per load run),
+ *   BENCH_KB_ROUNDS (3), BENCH_KB_TIMEOUT_S (1500: hard limit, then everything is stopped and dropped),
+ *   KB_SEARCH_EF_SEARCH (the service's setting; default the service's default), TEST_ADMIN_DATABASE_URL, REDIS_URL, NATS_URL.
+ * Loopback only. Its own database (dropped at the end), processes and NATS namespace are removed at the end,
+ * also on failure or timeout. Results: stdout and bench/results/knowledge-base-<time>.json.
  */
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { randomBytes, randomUUID } = require('node:crypto');
+const { randomBytes } = require('node:crypto');
 
 const ROOT = path.join(__dirname, '..', '..');
+const KB_DIST = path.join(ROOT, 'libs/knowledge-base-feature/dist');
 for (const f of ['libs/testing/dist/index.js', 'libs/knowledge-base-feature/dist/index.js', 'apps/api-gateway/dist/main.js', 'apps/knowledge-base/dist/main.js']) {
-  if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: build first (npx nx run-many -t build)`);
+  if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: build first (see the usage above)`);
 }
-const autocannon = require('autocannon');
 const { Client } = require('pg');
-const { createTestDatabase, createOrg, createToken, freePort } = require(path.join(ROOT, 'libs/testing/dist/index.js'));
-const { createPrismaClient } = require(path.join(ROOT, 'libs/db/dist/index.js'));
-const { OfflineHashEmbedder } = require(path.join(ROOT, 'libs/knowledge-base-feature/dist/index.js'));
-const { startNode, waitReady, stopAll } = require(path.join(ROOT, 'bench/lib/procs.js'));
+const { createTestDatabase, createOrg, createToken, freePort, testEnv } = require(path.join(ROOT, 'libs/testing/dist/index.js'));
+const { createPrismaClient, Prisma } = require(path.join(ROOT, 'libs/db/dist/index.js'));
+const kbLib = require(path.join(KB_DIST, 'index.js'));
+const { SearchKbEntries } = require(path.join(KB_DIST, 'usecases/search-entries/search-entries.usecase.js'));
+const { startNode, waitReady, stopAll, cpuMeter, waitIdle } = require(path.join(ROOT, 'bench/messages/procs.js'));
+const { summarizeProfiles } = require(path.join(ROOT, 'bench/lib/cpuprofile-summary.js'));
+const { makeTexts } = require('./texts');
+const { seed, orgQuestions } = require('./seed');
+const { summary, timed, httpLoad, load, round } = require('./measure');
 
+const { OfflineHashEmbedder, KbEntryRepository, createKbPrismaClient, toVectorLiteral, loadKnowledgeBaseConfig } = kbLib;
 const num = (name, def) => Number(process.env[name] ?? def);
 const TOTAL = num('BENCH_KB_TOTAL', 1_000_000);
 const ORG_ENTRIES = num('BENCH_KB_ORG', 100_000);
 const ORGS = num('BENCH_KB_ORGS', 10);
+const K = num('BENCH_KB_K', 5);
 const EMBED_TEXTS = num('BENCH_KB_EMBED_TEXTS', 20_000);
+const SEED_WORKERS = num('BENCH_KB_SEED_WORKERS', 2);
+const MAINTENANCE_WORK_MEM = process.env.BENCH_KB_MAINTENANCE_WORK_MEM ?? '8GB';
+const PARALLEL_WORKERS = num('BENCH_KB_PARALLEL_WORKERS', 1);
+const SQL_QUERIES = num('BENCH_KB_SQL_QUERIES', 400);
+const RECALL_QUERIES = num('BENCH_KB_RECALL_QUERIES', 50);
 const DURATION = num('BENCH_DURATION', 10);
-const CONNECTIONS = num('BENCH_CONNECTIONS', 10);
-const SQL_QUERIES = num('BENCH_KB_SQL_QUERIES', 500);
+const ROUNDS = num('BENCH_KB_ROUNDS', 3);
+const TIMEOUT_S = num('BENCH_KB_TIMEOUT_S', 1500);
+const EF = loadKnowledgeBaseConfig(process.env).KB_SEARCH_EF_SEARCH; // what the service will use
+const EF_SWEEP = [...new Set([...(process.env.BENCH_KB_EF_SWEEP ?? '40,64,100,200').split(',').map(Number), EF])].sort((a, b) => a - b);
+const CPU_PROF = process.env.BENCH_KB_CPU_PROF === '1';
+const QUERY_COUNT = 300;
 
-// Synthetic FAQ text from a vocabulary, so vectors spread like real short texts do.
-const VOCAB = ('refund order delivery shipping card payment invoice account password reset menu vegan table booking hours open ' +
-  'close sunday monday address parking warranty return exchange size color price discount coupon gift voucher subscription ' +
-  'cancel upgrade plan support phone email chat agent ticket store branch city country abroad customs tax receipt bank ' +
-  'transfer cash wallet points loyalty member app login error update install battery screen repair broken replace').split(' ');
-let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-const sentence = (n) => Array.from({ length: n }, () => VOCAB[Math.floor(rand() * VOCAB.length)]).join(' ');
-const faqText = () => `How do I ${sentence(4)}?\n${sentence(14)}.`;
+const log = (...a) => console.log(...a);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+/** The repository's exact search statement: KbEntryRepository.search run against a client that only records it. */
+function searchStatement(orgId, vectorLiteral) {
+  let captured;
+  const recorder = { $queryRaw: (strings, ...values) => ((captured = Prisma.sql(strings, ...values)), Promise.resolve([])) };
+  void new KbEntryRepository(recorder).search(orgId, vectorLiteral, K, {});
+  return { text: captured.text, values: captured.values };
+}
 
-function embeddingThroughput() {
+function embeddingThroughput(texts) {
   const e = new OfflineHashEmbedder();
-  const texts = Array.from({ length: EMBED_TEXTS }, faqText);
-  for (let i = 0; i < 500; i++) e.embedOne(texts[i]); // warm-up
+  const all = Array.from({ length: EMBED_TEXTS }, () => texts.faq()).map(({ question, answer }) => `${question}\n${answer}`);
+  for (let i = 0; i < 500; i++) e.embedOne(all[i]); // warm-up
   const started = process.hrtime.bigint();
-  for (const t of texts) e.embedOne(t);
+  for (const t of all) e.embedOne(t);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return { texts: EMBED_TEXTS, seconds: +seconds.toFixed(2), texts_per_second: Math.round(EMBED_TEXTS / seconds) };
+  const queryUs = [];
+  for (let i = 0; i < 2000; i++) {
+    const q = texts.query();
+    const t = process.hrtime.bigint();
+    e.embedOne(q);
+    queryUs.push(Number(process.hrtime.bigint() - t) / 1e3);
+  }
+  const q = summary(queryUs);
+  return { texts: EMBED_TEXTS, seconds: round(seconds), texts_per_second: Math.round(EMBED_TEXTS / seconds), query_embed_us: { p50: q.p50_ms, p99: q.p99_ms } };
 }
 
-async function seedEntries(client, orgIds) {
+/**
+ * Quality of one set of answers against the exact ones: recall@K (a result counts when it is at least as
+ * near as the exact K-th: ties at the boundary are equally right) and the mean score lost over the K results.
+ */
+function quality(got, exact) {
+  let hits = 0;
+  let possible = 0;
+  let gap = 0;
+  const meanScore = (rows) => rows.reduce((a, r) => a + 1 - Number(r.distance), 0) / Math.max(1, rows.length);
+  for (let i = 0; i < exact.length; i++) {
+    const kth = Number(exact[i][exact[i].length - 1]?.distance ?? Infinity);
+    hits += Math.min(exact[i].length, got[i].filter((r) => Number(r.distance) <= kth + 1e-6).length);
+    possible += exact[i].length;
+    gap += meanScore(exact[i]) - meanScore(got[i]);
+  }
+  return { recall_at_k: round(hits / Math.max(1, possible), 4), mean_score_lost: round(gap / Math.max(1, exact.length), 4) };
+}
+
+/** Share of "asked" queries (an entry's own question) whose entry is among the K results. */
+const foundRate = (got, asked) => round(got.filter((rows, i) => rows.some((r) => r.question === asked[i])).length / Math.max(1, asked.length), 4);
+
+/** Sequential SQL of the repository at one ef_search, plus its quality against the exact answers. */
+async function sqlAtEf(client, orgId, vectors, exact, asked, ef) {
+  await client.query(`SET hnsw.ef_search = ${ef}`);
+  for (const v of vectors) await client.query(searchStatement(orgId, v)); // warm the cache for this setting
+  let rows = 0;
+  const ms = await timed(SQL_QUERIES, async (i) => {
+    rows += (await client.query(searchStatement(orgId, vectors[i % vectors.length]))).rows.length;
+  });
+  const run = async (vs) => {
+    const got = [];
+    for (const v of vs) got.push((await client.query(searchStatement(orgId, v))).rows);
+    return got;
+  };
+  const gotRandom = await run(vectors.slice(0, exact.random.length));
+  const gotAsked = await run(asked.vectors);
+  return {
+    ef_search: ef,
+    ...summary(ms),
+    avg_rows: round(rows / SQL_QUERIES),
+    random_queries: quality(gotRandom, exact.random),
+    asked_queries: { ...quality(gotAsked, exact.asked), found_at_k: foundRate(gotAsked, asked.questions) },
+  };
+}
+
+async function main(state) {
+  const out = {
+    at: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, node: process.version, load_at_start: load() },
+    config: { TOTAL, ORG_ENTRIES, ORGS, K, EF, EF_SWEEP, DURATION, ROUNDS, SEED_WORKERS, MAINTENANCE_WORK_MEM, PARALLEL_WORKERS },
+  };
+  const texts = makeTexts(42);
+  log(`1. offline embedding throughput (load ${out.machine.load_at_start.join(' ')})`);
+  out.embedding = embeddingThroughput(texts);
+  log('  ', out.embedding);
+
+  const db = (state.db = await createTestDatabase('mapi_bench_kb'));
+  state.logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-bench-'));
+  const prisma = (state.prisma = createPrismaClient({ url: db.url, poolSize: 2 }));
+  const client = (state.client = new Client({ connectionString: db.url }));
+  client.on('error', () => undefined); // the forced drop at the end ends this connection
+  await client.connect();
+  const orgs = [];
+  for (let i = 0; i < ORGS; i++) orgs.push((await createOrg(prisma)).id);
+  const token = (await createToken(prisma, orgs[0])).token;
+  const org = orgs[0];
+  out.pg = (await client.query('SELECT version() AS v, (SELECT extversion FROM pg_extension WHERE extname = $1) AS pgvector, current_setting($2) AS shared_buffers', ['vector', 'shared_buffers'])).rows[0];
+
+  log(`2. seeding ${TOTAL} entries (${ORG_ENTRIES} in the measured organization, ${ORGS - 1} others), all with offline vectors; HNSW built after loading`);
+  const { orgOf, chunkSize, ...seeded } = await seed(client, { orgIds: orgs, total: TOTAL, orgEntries: ORG_ENTRIES, workers: SEED_WORKERS, embedderPath: path.join(KB_DIST, 'embedding/offline-hash-embedder.js'), maintenanceWorkMem: MAINTENANCE_WORK_MEM, parallelWorkers: PARALLEL_WORKERS, log });
+  out.seed = { ...seeded, load_after: load() };
+  log('  ', out.seed);
+
+  // The service's connections: createKbPrismaClient sets the HNSW options per connection; check they arrive.
+  const kbPrisma = (state.kbPrisma = createKbPrismaClient(db.url, 10, EF));
+  const shown = await kbPrisma.$queryRawUnsafe("SELECT current_setting('hnsw.iterative_scan') AS iterative_scan, current_setting('hnsw.ef_search') AS ef_search");
+  out.service_settings = shown[0];
+  if (out.service_settings.iterative_scan !== 'relaxed_order' || Number(out.service_settings.ef_search) !== EF) throw new Error(`service settings not applied: ${JSON.stringify(shown)}`);
+
   const e = new OfflineHashEmbedder();
-  const plan = [{ org: orgIds[0], n: ORG_ENTRIES }];
-  const rest = TOTAL - ORG_ENTRIES;
-  for (let i = 1; i < orgIds.length; i++) plan.push({ org: orgIds[i], n: Math.floor(rest / (orgIds.length - 1)) + (i <= rest % (orgIds.length - 1) ? 1 : 0) });
-  // Interleave organizations, as rows of many organizations arrive mixed in real life.
-  const remaining = plan.map((p) => p.n);
-  const BATCH = 2_000;
-  let done = 0;
-  const started = Date.now();
-  while (done < TOTAL) {
-    const orgs = [], questions = [], answers = [], vectors = [];
-    for (let i = 0; i < BATCH && done < TOTAL; i++) {
-      let k = Math.floor(rand() * plan.length);
-      while (remaining[k] === 0) k = (k + 1) % plan.length;
-      remaining[k]--;
-      const text = faqText();
-      const [q, a] = text.split('\n');
-      orgs.push(plan[k].org);
-      questions.push(q);
-      answers.push(a);
-      vectors.push(`[${e.embedOne(text).join(',')}]`);
-      done++;
-    }
-    await client.query(
-      `INSERT INTO knowledge_base_entries (org_id, type, question, answer, is_active, embedding, embedding_model)
-       SELECT o, 'faq', q, a, true, v::vector, 'offline-hash-v1' FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[]) AS t(o, q, a, v)`,
-      [orgs, questions, answers, vectors],
-    );
-    if (done % 100_000 < BATCH) process.stdout.write(`  seeded ${done}/${TOTAL} (${Math.round((Date.now() - started) / 1000)} s)\n`);
+  const queries = Array.from({ length: QUERY_COUNT }, () => texts.query());
+  const vectors = queries.map((q) => toVectorLiteral(e.embedOne(q)));
+
+  log(`3. the search SQL alone (load ${load().join(' ')})`);
+  await client.query('SET hnsw.iterative_scan = relaxed_order');
+  // "asked": an entry's own question, as a customer would type it; its entry is the answer to find.
+  const askedQuestions = orgQuestions(orgOf, chunkSize, RECALL_QUERIES);
+  const asked = { questions: askedQuestions, vectors: askedQuestions.map((q) => toVectorLiteral(e.embedOne(q))) };
+  const exact = { random: [], asked: [] };
+  await client.query('BEGIN');
+  await client.query('SET LOCAL enable_indexscan = off'); // no HNSW: an exact scan of the organization's rows
+  const exactMs = await timed(RECALL_QUERIES, async (i) => exact.random.push((await client.query(searchStatement(org, vectors[i]))).rows));
+  for (const v of asked.vectors) exact.asked.push((await client.query(searchStatement(org, v))).rows);
+  const exactPlan = (await client.query({ ...searchStatement(org, vectors[0]), text: `EXPLAIN ${searchStatement(org, vectors[0]).text}` })).rows.map((r) => r['QUERY PLAN']);
+  await client.query('COMMIT');
+  out.exact_scan = { ...summary(exactMs), asked_found_at_k: foundRate(exact.asked, asked.questions), plan: exactPlan.join('\n') };
+  log('   exact scan (no HNSW):', { ...out.exact_scan, plan: undefined });
+  out.sql = [];
+  for (const ef of EF_SWEEP) {
+    out.sql.push(await sqlAtEf(client, org, vectors, exact, asked, ef));
+    log('  ', out.sql[out.sql.length - 1]);
   }
-  return Math.round((Date.now() - started) / 1000);
-}
+  await client.query(`SET hnsw.ef_search = ${EF}`);
+  const st = searchStatement(org, vectors[0]);
+  out.explain = (await client.query({ ...st, text: `EXPLAIN (ANALYZE, BUFFERS) ${st.text}` })).rows.map((r) => r['QUERY PLAN']).join('\n');
+  out.plan_uses_hnsw = /embedding_hnsw_idx/.test(out.explain);
+  log(out.explain);
 
-function cannon(opts) {
-  return new Promise((resolve, reject) => autocannon({ ...opts, timeout: 30 }, (err, res) => (err ? reject(err) : resolve(res))));
-}
+  log(`4. the search use case in process (embedding + repository via Prisma, ef_search ${EF})`);
+  const usecase = new SearchKbEntries(new KbEntryRepository(kbPrisma), e);
+  for (const q of queries) await usecase.execute({ ctx: { org_id: org }, body: { query: q, k: K } });
+  out.in_process = summary(await timed(SQL_QUERIES, (i) => usecase.execute({ ctx: { org_id: org }, body: { query: queries[i % queries.length], k: K } })));
+  log('  ', out.in_process);
+  const expectedFirst = (await usecase.execute({ ctx: { org_id: org }, body: { query: queries[0], k: K } })).data.map((d) => d.context_id);
 
-async function main() {
-  const out = { at: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version }, config: { TOTAL, ORG_ENTRIES, ORGS, DURATION, CONNECTIONS } };
-  console.log('1. offline embedding throughput');
-  out.embedding = embeddingThroughput();
-  console.log('  ', out.embedding);
-
-  const db = await createTestDatabase('mapi_bench_kb');
-  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-bench-'));
-  const prisma = createPrismaClient({ url: db.url, poolSize: 2 });
-  const client = new Client({ connectionString: db.url });
-  try {
-    await client.connect();
-    const orgs = [];
-    for (let i = 0; i < ORGS; i++) orgs.push((await createOrg(prisma)).id);
-    const token = (await createToken(prisma, orgs[0])).token;
-    console.log(`2. seeding ${TOTAL} entries (${ORG_ENTRIES} in the measured organization), HNSW index built after loading`);
-    await client.query('DROP INDEX knowledge_base_entries_embedding_hnsw_idx');
-    out.seed_seconds = await seedEntries(client, orgs);
-    await client.query(`SET maintenance_work_mem = '${process.env.BENCH_KB_MAINTENANCE_WORK_MEM ?? '2GB'}'`);
-    await client.query('SET max_parallel_maintenance_workers = 1');
-    let t = Date.now();
-    await client.query('CREATE INDEX knowledge_base_entries_embedding_hnsw_idx ON knowledge_base_entries USING hnsw (embedding vector_cosine_ops)');
-    out.hnsw_build_seconds = Math.round((Date.now() - t) / 1000);
-    await client.query('VACUUM ANALYZE knowledge_base_entries');
-    console.log(`   seeded in ${out.seed_seconds} s; HNSW built in ${out.hnsw_build_seconds} s`);
-
-    const e = new OfflineHashEmbedder();
-    const queries = Array.from({ length: 200 }, () => sentence(4));
-    console.log('3. the search SQL directly (iterative HNSW scan, ef_search 100)');
-    await client.query('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100');
-    const sqlMs = [];
-    const sql = `WITH nearest AS MATERIALIZED (SELECT context_id, embedding <=> $2::vector AS distance FROM knowledge_base_entries
-                 WHERE org_id = $1::uuid AND embedding IS NOT NULL ORDER BY embedding <=> $2::vector LIMIT 5) SELECT * FROM nearest ORDER BY distance`;
-    let found = 0;
-    for (let i = 0; i < SQL_QUERIES; i++) {
-      const v = `[${e.embedOne(queries[i % queries.length]).join(',')}]`;
-      t = process.hrtime.bigint();
-      const r = await client.query(sql, [orgs[0], v]);
-      sqlMs.push(Number(process.hrtime.bigint() - t) / 1e6);
-      found += r.rows.length;
-    }
-    sqlMs.sort((a, b) => a - b);
-    out.sql = { queries: SQL_QUERIES, p50_ms: +pct(sqlMs, 50).toFixed(2), p99_ms: +pct(sqlMs, 99).toFixed(2), avg_rows: +(found / SQL_QUERIES).toFixed(2) };
-    const plan = await client.query(`EXPLAIN ${sql}`, [orgs[0], `[${e.embedOne('refund').join(',')}]`]);
-    out.sql.plan_uses_hnsw = plan.rows.some((r) => /hnsw_idx/.test(r['QUERY PLAN']));
-    console.log('  ', out.sql);
-
-    console.log(`4. POST /v1/knowledge-base/search through the gateway (${CONNECTIONS} connections, ${DURATION} s)`);
-    const namespace = `kbbench${randomBytes(3).toString('hex')}`;
-    const [port, kbHealth] = [await freePort(), await freePort()];
-    const env = { ...process.env, DATABASE_URL: db.url, NAMESPACE: namespace, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_SECOND: '1000000', HEALTH_HOST: '127.0.0.1', KB_STORAGE_DIR: logDir };
-    const kb = startNode('knowledge-base', path.join(ROOT, 'apps/knowledge-base/dist/main.js'), { env: { ...env, HEALTH_PORT: String(kbHealth) }, logFile: path.join(logDir, 'kb.log'), cwd: ROOT });
-    const gw = startNode('api-gateway', path.join(ROOT, 'apps/api-gateway/dist/main.js'), { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, logFile: path.join(logDir, 'gw.log'), cwd: ROOT });
-    await waitReady(kb, `http://127.0.0.1:${kbHealth}/health/ready`);
-    await waitReady(gw, `http://127.0.0.1:${port}/health/ready`);
-    const requests = queries.map((q) => ({ method: 'POST', path: '/v1/knowledge-base/search', body: JSON.stringify({ query: q, k: 5 }) }));
-    const common = { url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, requests };
-    await cannon({ ...common, duration: 2 }); // warm-up
-    const r = await cannon({ ...common, duration: DURATION });
-    out.gateway = { req_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
-    console.log('  ', out.gateway);
-    out.aim_search_p99_under_50ms = r.latency.p99 < 50;
-  } finally {
-    await stopAll();
-    await client.end().catch(() => undefined);
-    await prisma.$disconnect().catch(() => undefined);
-    await db.drop();
-    fs.rmSync(logDir, { recursive: true, force: true });
+  log(`5. POST /v1/knowledge-base/search through the gateway (load ${load().join(' ')})`);
+  const namespace = `kbbench${randomBytes(3).toString('hex')}`;
+  const [port, kbHealth] = [await freePort(), await freePort()];
+  const env = {
+    ...process.env,
+    DATABASE_URL: db.url,
+    REDIS_URL: testEnv.redisUrl(),
+    NATS_URL: testEnv.natsUrl(),
+    NAMESPACE: namespace,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    RATE_LIMIT_PER_SECOND: '1000000',
+    HEALTH_HOST: '127.0.0.1',
+    MEDIA_STORAGE_ROOT: state.logDir,
+    KB_EMBEDDING_SWEEP_INTERVAL_MS: '0',
+  };
+  const profDir = path.join(state.logDir, 'profiles');
+  const nodeArgs = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+  const kb = startNode('knowledge-base', path.join(ROOT, 'apps/knowledge-base/dist/main.js'), { env: { ...env, HEALTH_PORT: String(kbHealth) }, logFile: path.join(state.logDir, 'kb.log'), cwd: ROOT, nodeArgs });
+  const gw = startNode('api-gateway', path.join(ROOT, 'apps/api-gateway/dist/main.js'), { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, logFile: path.join(state.logDir, 'gw.log'), cwd: ROOT, nodeArgs });
+  await waitReady(kb, `http://127.0.0.1:${kbHealth}/health/ready`, { timeoutMs: 60_000 });
+  await waitReady(gw, `http://127.0.0.1:${port}/health/ready`, { timeoutMs: 60_000 });
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const first = await fetch(`http://127.0.0.1:${port}/v1/knowledge-base/search`, { method: 'POST', headers, body: JSON.stringify({ query: queries[0], k: K }) });
+  const firstBody = await first.json();
+  if (first.status !== 200 || JSON.stringify(firstBody.data.map((d) => d.context_id)) !== JSON.stringify(expectedFirst)) {
+    throw new Error(`gateway answer differs from the use case: ${first.status} ${JSON.stringify(firstBody).slice(0, 300)}`);
   }
-  const resultsDir = path.join(ROOT, 'bench/results');
-  fs.mkdirSync(resultsDir, { recursive: true });
-  const file = path.join(resultsDir, `knowledge-base-${out.at.replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, JSON.stringify(out, null, 2));
-  console.log(`results: ${path.relative(ROOT, file)}`);
+  const bodies = queries.map((q) => JSON.stringify({ query: q, k: K }));
+  const check = (status, body) => status === 200 && JSON.parse(body).count === K;
+  const common = { port, path: '/v1/knowledge-base/search', headers, bodies, check };
+  const dbPids = async () => (await client.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
+  const meter = cpuMeter({ 'api-gateway': () => [gw.child.pid], 'knowledge-base': () => [kb.child.pid], postgres: dbPids });
+  await httpLoad({ ...common, connections: 10, seconds: 3 }); // warm-up
+  out.gateway = { c1: [], c10: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const c of [1, 10]) {
+      await waitIdle([gw.child.pid, kb.child.pid]);
+      const loadBefore = load();
+      await meter.start();
+      const res = await httpLoad({ ...common, connections: c, seconds: DURATION });
+      const cpu = await meter.stop();
+      const perReqMs = (s) => round((s * 1000) / Math.max(1, res.requests), 3);
+      res.cpu_ms_per_request = { gateway: perReqMs(cpu['api-gateway']), knowledge_base: perReqMs(cpu['knowledge-base']), postgres: perReqMs(cpu.postgres), load_generator: perReqMs(cpu['load generator']) };
+      res.machine_busy_pct = round(cpu['machine busy %'], 1);
+      res.load = loadBefore;
+      out.gateway[`c${c}`].push(res);
+      log(`   round ${r + 1}, ${c} connection(s):`, res);
+    }
+  }
+  const med = (runs, key) => median(runs.map((x) => x[key]));
+  const base = out.sql.find((s) => s.ef_search === EF);
+  out.verdict = {};
+  for (const c of ['c1', 'c10']) {
+    const runs = out.gateway[c];
+    out.verdict[c] = {
+      req_per_s: med(runs, 'req_per_s'),
+      p50_ms: med(runs, 'p50_ms'),
+      p95_ms: med(runs, 'p95_ms'),
+      p99_ms: med(runs, 'p99_ms'),
+      p99_vs_sql_p99: round(med(runs, 'p99_ms') / base.p99_ms),
+      p50_vs_in_process_p50: round(med(runs, 'p50_ms') / out.in_process.p50_ms),
+      aim_p99_under_50ms: med(runs, 'p99_ms') < 50,
+    };
+  }
+  out.machine.load_at_end = load();
+  if (CPU_PROF) {
+    const names = { [kb.child.pid]: 'knowledge-base', [gw.child.pid]: 'api-gateway' };
+    await stopAll(); // SIGTERM: the processes write their profiles
+    out.cpu_profiles = summarizeProfiles(profDir, names);
+    for (const [name, p] of Object.entries(out.cpu_profiles)) {
+      log(`   ${name}: ${p.byPackage.map((x) => `${x.name} ${x.pct.toFixed(1)}%`).join(', ')}`);
+      for (const r of p.top.slice(0, 15)) log(`     ${r.pct.toFixed(1).padStart(5)}%  ${r.name}  ${r.where}`);
+    }
+  }
+  log('verdict (medians of the rounds):', out.verdict);
+  return out;
 }
 
-process.on('SIGINT', () => stopAll().then(() => process.exit(130)));
-main().catch(async (error) => {
-  console.error(error);
-  await stopAll();
-  process.exit(1);
-});
+const state = {};
+let cleaning;
+function cleanup() {
+  cleaning ??= (async () => {
+    await stopAll().catch(() => undefined);
+    // Dropped first, WITH (FORCE): ends our backends even in the middle of a statement (an index build).
+    await state.db?.drop().catch((err) => console.error('could not drop the bench database:', err));
+    const bounded = (p) => Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    await bounded(state.client?.end() ?? Promise.resolve());
+    await bounded(state.prisma?.$disconnect() ?? Promise.resolve());
+    await bounded(state.kbPrisma?.$disconnect() ?? Promise.resolve());
+    if (state.logDir) fs.rmSync(state.logDir, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+
+const hardLimit = setTimeout(() => {
+  console.error(`hard timeout (${TIMEOUT_S} s): stopping, dropping the bench database`);
+  cleanup().finally(() => process.exit(2));
+}, TIMEOUT_S * 1000);
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => cleanup().finally(() => process.exit(130)));
+
+main(state)
+  .then(async (out) => {
+    await cleanup();
+    clearTimeout(hardLimit);
+    const resultsDir = path.join(ROOT, 'bench/results');
+    fs.mkdirSync(resultsDir, { recursive: true });
+    const file = path.join(resultsDir, `knowledge-base-${out.at.replace(/[:.]/g, '-')}.json`);
+    fs.writeFileSync(file, JSON.stringify(out, null, 2));
+    log(`results: ${path.relative(ROOT, file)}`);
+  })
+  .catch(async (error) => {
+    console.error(error);
+    await cleanup();
+    process.exit(1);
+  });

@@ -4,33 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { KbDocumentMetadataSchema, KbEntrySchema } from '@mapi/contracts';
-import { AppProcess, createOrg, createToken, freePort, testEnv } from '@mapi/testing';
+import { AppProcess, createOrg, createToken, freePort, makePdf, testEnv } from '@mapi/testing';
 import { startStack, type Stack } from './support/stack';
 
 jest.setTimeout(60_000);
-
-/** A one-page PDF whose text is `lines` (Helvetica, one line each), with a correct xref table. */
-function makePdf(lines: string[]): Buffer {
-  const esc = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
-  const content = `BT /F1 12 Tf 72 720 Td ${lines.map((l, i) => `${i ? '0 -20 Td ' : ''}(${esc(l)}) Tj`).join(' ')} ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let pdf = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(pdf.length);
-    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(pdf, 'latin1');
-}
 
 /** A minimal DOCX (Office Open XML) with one paragraph per element of `paragraphs`. */
 async function makeDocx(paragraphs: string[]): Promise<Buffer> {
@@ -77,13 +54,9 @@ describe('knowledge base: documents', () => {
     storageDir = mkdtempSync(join(tmpdir(), 'kb-docs-e2e-'));
     const [kbHealth, workerHealth] = [await freePort(), await freePort()];
     const env = {
-      DATABASE_URL: stack.env.DATABASE_URL,
-      REDIS_URL: testEnv.redisUrl(),
-      NATS_URL: testEnv.natsUrl(),
-      NAMESPACE: namespace,
-      NODE_ENV: 'test',
+      ...stack.env, // its database, NAMESPACE and servers
       HEALTH_HOST: '127.0.0.1',
-      KB_STORAGE_DIR: storageDir,
+      MEDIA_STORAGE_ROOT: storageDir, // the media storage (libs/storage, local backend)
       MEDIA_BASE_URL: 'http://media.example.test',
       KB_FETCH_ALLOW_PRIVATE: 'true', // the test's file server is on loopback
       KB_DOCUMENT_MAX_BYTES: '200000',
@@ -109,7 +82,7 @@ describe('knowledge base: documents', () => {
     const res = await upload(w.tA, 'shop faq.md', Buffer.from(md));
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
-      { file_name: 'shop faq.md', status: 'success', reason: null, document_id: expect.any(String), file_path: expect.stringMatching(/^http:\/\/media\.example\.test\/app\/media\/kb-documents\/.+\/shop%20faq\.md$/), chunks_count: 3 },
+      { file_name: 'shop faq.md', status: 'success', reason: null, document_id: expect.any(String), file_path: expect.stringMatching(new RegExp(`^http://media\\.example\\.test/app/media/kb-attachments/${w.orgA.id}/documents/[0-9a-f-]{36}/shop%20faq\\.md$`)), chunks_count: 3 },
     ]);
     w.mdDoc = res.body[0];
     const doc = await call('GET', `/knowledge-base/document/${w.mdDoc.document_id}`, w.tA);
@@ -125,7 +98,7 @@ describe('knowledge base: documents', () => {
       expect(e).toMatchObject({ type: 'document', document_id: w.mdDoc.document_id, is_active: false, org_id: w.orgA.id });
       expect(KbDocumentMetadataSchema.strict().parse(e.metadata)).toEqual({ fileName: 'shop faq.md', filePath: w.mdDoc.file_path, chunkIndex: i, tokenCount: expect.any(Number), source: 'qa' });
     });
-    expect(existsSync(join(storageDir, 'kb-documents', w.orgA.id, w.mdDoc.document_id, 'shop faq.md'))).toBe(true);
+    expect(existsSync(join(storageDir, 'kb-attachments', w.orgA.id, 'documents', w.mdDoc.document_id, 'shop faq.md'))).toBe(true);
   });
 
   it('embeds the chunks, so search finds them', async () => {
@@ -140,7 +113,7 @@ describe('knowledge base: documents', () => {
 
   it('reads PDF, DOCX and plain text (paragraph and text sources)', async () => {
     const pdf = await upload(w.tA, 'menu.pdf', makePdf(['Q: Is there a vegan menu?', 'A: Yes, every day.', 'Q: Do you deliver?', 'A: Within 5 km.']));
-    expect(pdf.status).toBe(200);
+    if (pdf.status !== 200) throw new Error(`PDF upload answered ${pdf.status}: ${JSON.stringify(pdf.body)}`);
     const pdfDoc = await call('GET', `/knowledge-base/document/${pdf.body[0].document_id}`, w.tA);
     expect(pdfDoc.body.data.map((e: any) => [e.question, e.answer, e.metadata.source])).toEqual([
       ['Is there a vegan menu?', 'Yes, every day.', 'qa'],
@@ -212,7 +185,7 @@ describe('knowledge base: documents', () => {
     expect(res.body).toEqual({ document_id: w.mdDoc.document_id, deleted_count: 3 });
     const rows = await stack.prisma.$queryRaw<unknown[]>`SELECT 1 FROM knowledge_base_entries WHERE document_id = ${w.mdDoc.document_id}::uuid`;
     expect(rows).toHaveLength(0);
-    expect(existsSync(join(storageDir, 'kb-documents', w.orgA.id, w.mdDoc.document_id))).toBe(false);
+    expect(existsSync(join(storageDir, 'kb-attachments', w.orgA.id, 'documents', w.mdDoc.document_id, 'shop faq.md'))).toBe(false);
     expect((await call('GET', `/knowledge-base/document/${w.mdDoc.document_id}`, w.tA)).status).toBe(404);
     expect((await call('DELETE', `/knowledge-base/document/${w.mdDoc.document_id}`, w.tA)).status).toBe(404);
     const malformed = await call('DELETE', '/knowledge-base/document/abc', w.tA);

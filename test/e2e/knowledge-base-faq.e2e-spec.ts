@@ -44,14 +44,11 @@ describe('knowledge base: FAQs, listing and search', () => {
     storageDir = mkdtempSync(join(tmpdir(), 'kb-e2e-'));
     const [kbHealth, workerHealth] = [await freePort(), await freePort()];
     const env = {
-      DATABASE_URL: stack.env.DATABASE_URL,
-      REDIS_URL: testEnv.redisUrl(),
-      NATS_URL: testEnv.natsUrl(),
-      NAMESPACE: namespace,
-      NODE_ENV: 'test',
+      ...stack.env, // its database, NAMESPACE and servers
       HEALTH_HOST: '127.0.0.1',
-      KB_STORAGE_DIR: storageDir,
+      MEDIA_STORAGE_ROOT: storageDir, // the media storage (libs/storage, local backend)
       MEDIA_BASE_URL: MEDIA,
+      KB_ATTACHMENT_MAX_BYTES: '1000000',
     };
     kb = AppProcess.start('knowledge-base', { ...env, HEALTH_PORT: String(kbHealth) });
     worker = AppProcess.start('embedding-worker', { ...env, HEALTH_PORT: String(workerHealth) });
@@ -168,11 +165,12 @@ describe('knowledge base: FAQs, listing and search', () => {
       expect((await call('GET', '/knowledge-base?limit=1000', w.tA)).body.count).toBe(before.body.count);
     });
 
-    // (A body over the gateway's 10 MiB limit is the gateway's 413, tested with the gateway.)
-    it('refuses an inline file over the inline limit with 422', async () => {
-      const big = await createFaq(w.tA, { question: 'q', answer: 'a', attachment: { filename: 'x.bin', base64: 'A'.repeat(700_004) } });
-      expect(big.status).toBe(422);
-      expect(big.body.fields['body.attachment.base64'].message).toMatch(/too large/);
+    it('refuses an attachment over KB_ATTACHMENT_MAX_BYTES with 413 and stores nothing', async () => {
+      const before = await call('GET', '/knowledge-base?limit=1000', w.tA);
+      const big = await createFaq(w.tA, { question: 'q', answer: 'a', attachment: { filename: 'x.bin', base64: 'A'.repeat(1_400_000) } });
+      expect(big.status).toBe(413);
+      expect(big.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE_ERROR', status: 413, message: expect.stringMatching(/1000000 bytes/) });
+      expect((await call('GET', '/knowledge-base?limit=1000', w.tA)).body.count).toBe(before.body.count);
     });
 
     it('refuses a missing or invalid token with 401', async () => {

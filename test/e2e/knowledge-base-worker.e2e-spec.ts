@@ -79,13 +79,9 @@ describe('knowledge base: embedding worker with the HTTP provider', () => {
     stack = await startStack({ NAMESPACE: namespace });
     storageDir = mkdtempSync(join(tmpdir(), 'kb-worker-e2e-'));
     env = {
-      DATABASE_URL: stack.env.DATABASE_URL,
-      REDIS_URL: testEnv.redisUrl(),
-      NATS_URL: testEnv.natsUrl(),
-      NAMESPACE: namespace,
-      NODE_ENV: 'test',
+      ...stack.env, // its database, NAMESPACE and servers
       HEALTH_HOST: '127.0.0.1',
-      KB_STORAGE_DIR: storageDir,
+      MEDIA_STORAGE_ROOT: storageDir,
       EMBEDDING_PROVIDER: 'openai',
       EMBEDDING_HTTP_BASE_URL: providerUrl,
       EMBEDDING_HTTP_MODEL: 'local-model',

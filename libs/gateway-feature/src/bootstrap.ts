@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import multipart from '@fastify/multipart';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ROUTES, type RouteContract } from '@mapi/contracts';
 import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, type Logger } from '@mapi/platform';
@@ -7,6 +8,7 @@ import { startRealtime } from '@mapi/realtime-feature';
 import { GatewayRuntime, type GatewayConfig } from './gateway-runtime';
 import { EnvelopeExceptionFilter } from './http/envelope-filter';
 import { registerGatewayRoutes } from './http/route-registrar';
+import { loadUploadConfig } from './upload/upload-config';
 
 @Module({})
 class GatewayModule {}
@@ -28,7 +30,11 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
   // bodyParser off: registerJsonBodyParser installs the JSON parser (empty body allowed, 422 on malformed).
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { logger: new PinoNestLogger(logger), bodyParser: false });
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger));
-  registerGatewayRoutes(app.getHttpAdapter().getInstance(), {
+  const fastify = app.getHttpAdapter().getInstance();
+  // multipart/form-data for the routes whose contract has `upload` (others answer 415); the file size
+  // limit is given per request (route-handler / multipart-body).
+  await fastify.register(multipart, { throwFileSizeLimit: true });
+  registerGatewayRoutes(fastify, {
     routes,
     auth: runtime.authenticator,
     phones: runtime.phoneResolver,
@@ -37,6 +43,8 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
     logger,
     defaultRatePerSecond: config.rateLimit.RATE_LIMIT_PER_SECOND,
     routeRates: config.rateLimit.RATE_LIMIT_ROUTES,
+    maxUploadFileBytes: config.upload.UPLOAD_MAX_FILE_BYTES,
+    bodyLimit: config.http.BODY_LIMIT_BYTES,
     indicators: runtime.indicators,
     publicBaseUrl: config.http.PUBLIC_BASE_URL ?? `http://localhost:${config.http.PORT}`,
     version: VERSION,
@@ -46,7 +54,7 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  return loadConfig(['app', 'database', 'redis', 'nats', 'http', 'rateLimit', 'auth', 'telemetry'], env);
+  return { ...loadConfig(['app', 'database', 'redis', 'nats', 'http', 'rateLimit', 'auth', 'telemetry'], env), upload: loadUploadConfig(env) };
 }
 
 /** Starts the API gateway: Fastify on PORT (8080), every route under /v1. */

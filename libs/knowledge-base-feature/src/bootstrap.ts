@@ -24,8 +24,9 @@ import {
   type Logger,
 } from '@mapi/platform';
 import type { PrismaClient } from '@mapi/db';
-import { LocalAttachmentStore } from './attachments/attachment-store';
-import { loadKnowledgeBaseConfig, type KnowledgeBaseConfig } from './config';
+import { createStorage, type ObjectStorage } from '@mapi/storage';
+import { MediaAttachmentStore } from './attachments/attachment-store';
+import { loadKbStorageConfig, loadKnowledgeBaseConfig, type KnowledgeBaseConfig } from './config';
 import { createEmbeddingProvider } from './embedding/create-embedding-provider';
 import { KbEntryRepository } from './entries/kb-entry-repository';
 import { EmbeddingQueue } from './jobs/embedding-queue';
@@ -39,6 +40,7 @@ import { GetDocument } from './usecases/get-document/get-document.usecase';
 import { GetFaq } from './usecases/get-faq/get-faq.usecase';
 import { ListKbEntries } from './usecases/list-entries/list-entries.usecase';
 import { SearchKbEntries } from './usecases/search-entries/search-entries.usecase';
+import { RequeueLostEmbeddings } from './usecases/requeue-lost-embeddings/requeue-lost-embeddings.usecase';
 import { UpdateFaq } from './usecases/update-faq/update-faq.usecase';
 
 export const KNOWLEDGE_BASE_CONTRACTS = [
@@ -56,15 +58,17 @@ export const KNOWLEDGE_BASE_CONTRACTS = [
 interface Deps {
   prisma: PrismaClient;
   queue: EmbeddingQueue;
+  storage: ObjectStorage;
   kb: KnowledgeBaseConfig;
   logger: Logger;
 }
 
 @Module({})
 class KnowledgeBaseModule {
-  static forRoot({ prisma, queue, kb, logger }: Deps): DynamicModule {
+  static forRoot({ prisma, queue, storage, kb, logger }: Deps): DynamicModule {
     const entries = new KbEntryRepository(prisma);
-    const store = new LocalAttachmentStore(kb.KB_STORAGE_DIR, kb.MEDIA_BASE_URL);
+    const store = new MediaAttachmentStore(storage, kb.MEDIA_BASE_URL);
+    const maxAttachment = kb.KB_ATTACHMENT_MAX_BYTES;
     const provider = createEmbeddingProvider(kb);
     const wait = kb.KB_CREATE_WAIT_FOR_EMBEDDING_MS;
     const limits = { maxBytes: kb.KB_DOCUMENT_MAX_BYTES, timeoutMs: kb.KB_FETCH_TIMEOUT_MS, allowPrivate: kb.KB_FETCH_ALLOW_PRIVATE, maxChunks: kb.KB_DOCUMENT_MAX_CHUNKS };
@@ -72,9 +76,9 @@ class KnowledgeBaseModule {
       module: KnowledgeBaseModule,
       controllers: [KnowledgeBaseController],
       providers: [
-        { provide: CreateFaq, useValue: new CreateFaq(entries, store, queue, wait, logger) },
+        { provide: CreateFaq, useValue: new CreateFaq(entries, store, maxAttachment, queue, wait, logger) },
         { provide: GetFaq, useValue: new GetFaq(entries) },
-        { provide: UpdateFaq, useValue: new UpdateFaq(entries, store, queue, wait, logger) },
+        { provide: UpdateFaq, useValue: new UpdateFaq(entries, store, maxAttachment, queue, wait, logger) },
         { provide: DeleteFaq, useValue: new DeleteFaq(entries, store, logger) },
         { provide: ListKbEntries, useValue: new ListKbEntries(entries) },
         { provide: CreateDocument, useValue: new CreateDocument(entries, store, queue, limits, logger) },
@@ -94,6 +98,7 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
   const prisma = createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, kb.KB_SEARCH_EF_SEARCH);
   const queue = new EmbeddingQueue({ redisUrl: config.redis.REDIS_URL, namespace: config.app.NAMESPACE, attempts: kb.EMBEDDING_JOB_ATTEMPTS });
   await queue.ready();
+  const storage = createStorage(loadKbStorageConfig());
   const nc = await connectNats(config.nats.NATS_URL, 'knowledge-base');
   const server = new NatsRpcServer({
     nc,
@@ -101,25 +106,56 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
     contracts: KNOWLEDGE_BASE_CONTRACTS,
     logger,
     validateReplies: config.app.NODE_ENV === 'test',
+    // Documents arrive whole in one request (chunked over NATS): room for the largest in base64 and JSON.
+    maxRequestBytes: Math.ceil(Math.max(kb.KB_DOCUMENT_MAX_BYTES, kb.KB_ATTACHMENT_MAX_BYTES) / 3) * 4 + 4 * 1024 * 1024,
   });
-  const app = await createRpcMicroservice(KnowledgeBaseModule.forRoot({ prisma, queue, kb, logger }), server, logger);
+  const app = await createRpcMicroservice(KnowledgeBaseModule.forRoot({ prisma, queue, storage, kb, logger }), server, logger);
   await app.listen();
   let shuttingDown = false;
   const health = await startHealthServer({
     host: config.health.HEALTH_HOST,
     port: config.health.HEALTH_PORT,
-    indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), redisIndicator(() => queue.ping()), natsIndicator(nc)],
+    indicators: [
+      postgresIndicator(() => prisma.$queryRaw`SELECT 1`),
+      redisIndicator(() => queue.ping()),
+      natsIndicator(nc),
+      { name: 'storage', check: () => storage.check() },
+    ],
     isShuttingDown: () => shuttingDown,
   });
   const address = health.address();
   logger.info({ health_port: typeof address === 'object' && address ? address.port : null, provider: kb.EMBEDDING_PROVIDER }, 'knowledge-base service ready');
 
+  const sweep = startSweep(new RequeueLostEmbeddings(new KbEntryRepository(prisma), queue, { afterMs: kb.KB_EMBEDDING_SWEEP_AFTER_MS, batch: 1_000 }, logger), kb.KB_EMBEDDING_SWEEP_INTERVAL_MS, logger);
+
   onShutdownSignal(logger, async () => {
     shuttingDown = true;
+    await sweep.stop();
     await app.close();
     await nc.drain().catch(() => undefined);
     await queue.close();
     await prisma.$disconnect();
     health.close();
   });
+}
+
+/** Runs the lost-job sweep every `intervalMs` (0: never), one run at a time; `stop` waits for a run under way. */
+function startSweep(sweep: RequeueLostEmbeddings, intervalMs: number, logger: Logger): { stop(): Promise<void> } {
+  if (intervalMs <= 0) return { stop: async () => undefined };
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = sweep
+      .run()
+      .then((r) => (r.requeued || r.failed ? logger.info(r, 'embedding sweep') : undefined))
+      .catch((err) => logger.warn({ err: (err as Error).message }, 'embedding sweep failed; retried at the next interval'))
+      .finally(() => (running = null));
+  }, intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

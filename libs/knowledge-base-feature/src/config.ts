@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storageConfigSchema, type StorageConfig } from '@mapi/storage';
 
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).max(max).default(def));
@@ -30,10 +31,16 @@ export const KnowledgeBaseConfigSchema = z
     EMBEDDING_JOB_LOCK_MS: int(30_000, 1_000),
     /** How long create/update wait for the worker before answering with `embedding: null`. */
     KB_CREATE_WAIT_FOR_EMBEDDING_MS: int(1_500),
-    /** Root folder of the local attachment/document store. */
-    KB_STORAGE_DIR: z.string().min(1).default('./data/knowledge-base'),
-    /** {media_base_url} of spec part 1: stored files are linked as {MEDIA_BASE_URL}/app/media/... */
-    MEDIA_BASE_URL: z.url().default('http://localhost:8080'),
+    /** {media_base_url} of spec part 1 (the media app's): stored files are linked as {MEDIA_BASE_URL}/app/media/... */
+    MEDIA_BASE_URL: z
+      .preprocess((v) => (v === '' ? undefined : v), z.url().default('http://localhost:8090'))
+      .transform((u) => u.replace(/\/+$/, '')),
+    /** Largest FAQ attachment (inline or uploaded); 413 above. */
+    KB_ATTACHMENT_MAX_BYTES: int(10 * 1024 * 1024, 1),
+    /** How often the service looks for entries whose embedding job was lost (0: never). */
+    KB_EMBEDDING_SWEEP_INTERVAL_MS: int(60_000),
+    /** An entry pending for longer than this with no live job in the queue is re-enqueued. */
+    KB_EMBEDDING_SWEEP_AFTER_MS: int(300_000, 1_000),
     /** Largest document (after base64 decoding or download). */
     KB_DOCUMENT_MAX_BYTES: int(10 * 1024 * 1024, 1),
     KB_DOCUMENT_MAX_CHUNKS: int(5_000, 1),
@@ -52,6 +59,19 @@ export type KnowledgeBaseConfig = z.infer<typeof KnowledgeBaseConfigSchema>;
 
 export function loadKnowledgeBaseConfig(env: NodeJS.ProcessEnv = process.env): KnowledgeBaseConfig {
   const result = KnowledgeBaseConfigSchema.safeParse(env);
+  if (!result.success) {
+    throw new Error(`Invalid configuration:\n  ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
+  }
+  return result.data;
+}
+
+/**
+ * Where attachments and documents are stored: the media storage (libs/storage), read from the media
+ * app's own variables (MEDIA_STORAGE_BACKEND, MEDIA_STORAGE_ROOT, MEDIA_S3_...), so both services
+ * point at the same place and apps/media serves what the knowledge base stores.
+ */
+export function loadKbStorageConfig(env: NodeJS.ProcessEnv = process.env): StorageConfig {
+  const result = storageConfigSchema('MEDIA_').safeParse(env);
   if (!result.success) {
     throw new Error(`Invalid configuration:\n  ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
   }

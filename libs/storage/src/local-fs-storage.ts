@@ -1,10 +1,15 @@
 import { createReadStream } from 'node:fs';
-import { access, mkdir, rename, rm, stat, writeFile, constants } from 'node:fs/promises';
+import { access, mkdir, readdir, rename, rm, stat, writeFile, constants } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import { assertObjectKey, type ObjectKey } from './object-key';
-import type { ByteRange, ObjectInfo, ObjectStorage, WriteOptions } from './object-storage';
+import { assertListScope, assertObjectKey, isValidKey, listLimit, segmentProblem, type ObjectKey } from './object-key';
+import type { ByteRange, ListOptions, ListedObject, ObjectInfo, ObjectPage, ObjectStorage, WriteOptions } from './object-storage';
+
+/** The temporary files of write() (`.<16 hex>.tmp`), never objects. */
+const TEMP_FILE = /^\.[0-9a-f]{16}\.tmp$/;
+/** S3's listing order: the UTF-8 bytes of the name. */
+const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 const isMissing = (error: unknown) => ['ENOENT', 'ENOTDIR', 'EISDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
 
@@ -63,6 +68,46 @@ export class LocalFsStorage implements ObjectStorage {
       throw error;
     }
     return (await this.stat(key))!;
+  }
+
+  /**
+   * Walks `<root>/<bucket>/<org_id>/` (from the deepest folder the prefix names) and sorts like S3.
+   * Reads the whole subtree for every page: fine for the development backend, not for millions of files.
+   */
+  async list(bucket: string, orgId: string, options: ListOptions = {}): Promise<ObjectPage> {
+    const owner = assertListScope(bucket, orgId);
+    const limit = listLimit(options.limit);
+    const wanted = `${owner}${options.prefix ?? ''}`;
+    // Start at the folder of the prefix's complete segments, when they could name one.
+    const folders = wanted.split('/').slice(0, -1);
+    if (folders.some((f) => segmentProblem(f))) return { objects: [] };
+    const names: string[] = [];
+    const walk = async (relative: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await readdir(join(this.root, bucket, ...relative.split('/')), { withFileTypes: true });
+      } catch (error) {
+        if (isMissing(error)) return;
+        throw error;
+      }
+      for (const entry of entries) {
+        const name = `${relative}/${entry.name}`;
+        if (entry.isDirectory()) await walk(name);
+        else if (entry.isFile() && !TEMP_FILE.test(entry.name) && name.startsWith(wanted)) names.push(name);
+      }
+    };
+    await walk(folders.join('/'));
+    names.sort(byteOrder);
+    const after = options.after;
+    const start = after === undefined ? 0 : names.findIndex((n) => byteOrder(n, after) > 0);
+    const page = start < 0 ? [] : names.slice(start, start + limit);
+    const objects: ListedObject[] = [];
+    for (const name of page) {
+      const info = isValidKey({ bucket, name }) ? await this.stat({ bucket, name }) : null;
+      if (info) objects.push({ key: { bucket, name }, size: info.size, lastModified: info.lastModified });
+    }
+    const more = start >= 0 && start + limit < names.length;
+    return { objects, next: more ? page[page.length - 1] : undefined };
   }
 
   async delete(key: ObjectKey): Promise<void> {

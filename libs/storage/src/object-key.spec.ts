@@ -1,4 +1,4 @@
-import { InvalidObjectKeyError, assertObjectKey, formatObjectKey, ownerOf, parseObjectKey } from './object-key';
+import { InvalidObjectKeyError, assertObjectKey, formatObjectKey, nameProblem, ownerOf, parseObjectKey, segmentProblem } from './object-key';
 
 const ORG = '5b0c3f0e-4a47-4c5e-9a57-1f5f0d7a0c11';
 
@@ -28,5 +28,16 @@ describe('object keys', () => {
   it('assertObjectKey returns a valid key unchanged', () => {
     const key = { bucket: 'kb_attachments.v2', name: `${ORG}/100%2F.txt` };
     expect(assertObjectKey(key)).toBe(key);
+  });
+});
+
+describe('nameProblem (one regex on the whole name before any split)', () => {
+  const slow = (name: string) => name.split('/').map(segmentProblem).find((p) => p !== null) ?? null;
+  it.each([
+    `${ORG}/a.jpg`, `${ORG}/.hidden/..x/x..`, `${ORG}/...`, `${ORG}//a`, `${ORG}/`, `/${ORG}/a`, `${ORG}/./a`, `${ORG}/../a`,
+    `${ORG}/a/.`, `${ORG}/a/..`, '.', '..', '', `${ORG}/a\0b`, `${ORG}/${'x'.repeat(255)}`, `${ORG}/${'x'.repeat(256)}`,
+    `${ORG}/${'é'.repeat(127)}`, `${ORG}/${'é'.repeat(128)}`, `${ORG}/${'x'.repeat(80)}/${'y'.repeat(80)}`,
+  ])('answers like checking each segment: %s', (name) => {
+    expect(nameProblem(name)).toBe(slow(name));
   });
 });

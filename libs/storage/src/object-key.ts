@@ -28,7 +28,24 @@ export function segmentProblem(segment: string): string | null {
   if (segment === '') return 'empty path segment';
   if (segment === '.' || segment === '..') return `path segment "${segment}" is not allowed`;
   if (segment.includes('\0')) return 'NUL in path segment';
-  if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `path segment longer than ${MAX_SEGMENT_BYTES} bytes`;
+  // A UTF-16 unit is at most 3 UTF-8 bytes, so only long segments need their bytes counted.
+  if (segment.length * 3 > MAX_SEGMENT_BYTES && Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) {
+    return `path segment longer than ${MAX_SEGMENT_BYTES} bytes`;
+  }
+  return null;
+}
+
+/** Matches a name with an empty, `.` or `..` segment, or a NUL anywhere. */
+const SUSPECT_SEGMENT = /(?:^|\/)\.{0,2}(?:\/|$)|\0/;
+
+/** Why a name (`<org_id>/<file...>`, segments joined with `/`) has a segment that cannot be in a key, or null. */
+export function nameProblem(name: string): string | null {
+  // Fast path (one regex, no split): no empty, `.`, `..` or NUL segment, and too short for a long one.
+  if (!SUSPECT_SEGMENT.test(name) && name.length * 3 <= MAX_SEGMENT_BYTES) return null;
+  for (const segment of name.split('/')) {
+    const problem = segmentProblem(segment);
+    if (problem) return problem;
+  }
   return null;
 }
 
@@ -39,14 +56,21 @@ export function isValidBucketName(bucket: string): boolean {
 /** Checks a key (bucket name, at least an owner and a file segment, safe segments) and returns it. */
 export function assertObjectKey(key: ObjectKey): ObjectKey {
   if (!isValidBucketName(key.bucket)) throw new InvalidObjectKeyError(`invalid bucket name "${key.bucket}"`);
-  const segments = key.name.split('/');
-  if (segments.length < 2) throw new InvalidObjectKeyError('an object name is <org_id>/<file...>');
-  for (const s of segments) {
-    const problem = segmentProblem(s);
-    if (problem) throw new InvalidObjectKeyError(problem);
-  }
-  if (Buffer.byteLength(`${key.bucket}/${key.name}`) > MAX_KEY_BYTES) throw new InvalidObjectKeyError(`key longer than ${MAX_KEY_BYTES} bytes`);
+  if (key.name.indexOf('/') < 0) throw new InvalidObjectKeyError('an object name is <org_id>/<file...>');
+  const problem = nameProblem(key.name);
+  if (problem) throw new InvalidObjectKeyError(problem);
+  if ((key.bucket.length + 1 + key.name.length) * 3 > MAX_KEY_BYTES && Buffer.byteLength(`${key.bucket}/${key.name}`) > MAX_KEY_BYTES) throw new InvalidObjectKeyError(`key longer than ${MAX_KEY_BYTES} bytes`);
   return key;
+}
+
+/** assertObjectKey without the exception. */
+export function isValidKey(key: ObjectKey): boolean {
+  try {
+    assertObjectKey(key);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The owning organization: the first segment of the name. */
@@ -64,4 +88,19 @@ export function parseObjectKey(text: string): ObjectKey {
   const slash = text.indexOf('/');
   if (slash < 0) throw new InvalidObjectKeyError('an object key is <bucket>/<org_id>/<file...>');
   return assertObjectKey({ bucket: text.slice(0, slash), name: text.slice(slash + 1) });
+}
+
+/** Checks the bucket and organization of a listing (the org is one segment) and returns `<org_id>/`. */
+export function assertListScope(bucket: string, orgId: string): string {
+  if (!isValidBucketName(bucket)) throw new InvalidObjectKeyError(`invalid bucket name "${bucket}"`);
+  const problem = orgId.includes('/') ? 'an organization id is one path segment' : segmentProblem(orgId);
+  if (problem) throw new InvalidObjectKeyError(problem);
+  return `${orgId}/`;
+}
+
+/** The page size of a listing, 1..1000 (default 1000). */
+export function listLimit(limit: number | undefined): number {
+  if (limit === undefined) return 1000;
+  if (!Number.isInteger(limit) || limit < 1) throw new InvalidObjectKeyError('a listing limit is a positive integer');
+  return Math.min(limit, 1000);
 }

@@ -21,6 +21,30 @@ export interface WriteOptions {
   contentType?: string;
 }
 
+/** One object of a listing. */
+export interface ListedObject {
+  key: ObjectKey;
+  size: number;
+  lastModified: Date;
+}
+
+export interface ListOptions {
+  /** Only names that start with `<org_id>/<prefix>` (a plain string prefix, as in S3, not whole segments). */
+  prefix?: string;
+  /** Most objects in one page: 1..1000, default 1000. */
+  limit?: number;
+  /** The `next` of the previous page: objects after it. */
+  after?: string;
+}
+
+/** A page of a listing, in S3 order (UTF-8 bytes of the name); `next` when there are more. */
+export interface ObjectPage {
+  objects: ListedObject[];
+  next?: string;
+}
+
+export const MAX_LIST_LIMIT = 1000;
+
 /**
  * One interface over every storage backend (local filesystem by default, S3-compatible). Keys are
  * validated by the backend; reads of a missing object answer null rather than throwing.
@@ -31,6 +55,8 @@ export interface ObjectStorage {
   /** The object's bytes (only `range` when given); null when it does not exist. */
   read(key: ObjectKey, range?: ByteRange): Promise<Readable | null>;
   write(key: ObjectKey, data: Buffer | Uint8Array | string, options?: WriteOptions): Promise<ObjectInfo>;
+  /** One organization's objects in a bucket (names `<org_id>/...`), optionally under a name prefix. */
+  list(bucket: string, orgId: string, options?: ListOptions): Promise<ObjectPage>;
   /** Removes the object; removing a missing object is not an error. */
   delete(key: ObjectKey): Promise<void>;
   /** Readiness: throws when the backend cannot be reached or used. */

@@ -4,12 +4,14 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { assertObjectKey, formatObjectKey, type ObjectKey } from './object-key';
-import type { ByteRange, ObjectInfo, ObjectStorage, WriteOptions } from './object-storage';
+import { DEFAULT_CONTENT_TYPE, contentTypeFor } from './content-type';
+import { assertListScope, assertObjectKey, formatObjectKey, isValidKey, listLimit, type ObjectKey } from './object-key';
+import type { ByteRange, ListOptions, ListedObject, ObjectInfo, ObjectPage, ObjectStorage, WriteOptions } from './object-storage';
 
 export interface S3StorageOptions {
   /** e.g. http://127.0.0.1:9000 for MinIO; unset: AWS's own endpoint for the region. */
@@ -22,6 +24,12 @@ export interface S3StorageOptions {
   /** Path-style addressing (`endpoint/bucket/key`), which MinIO and most S3-compatible servers need. */
   forcePathStyle: boolean;
 }
+
+/**
+ * Types S3-compatible servers record when a PUT named none (AWS: binary/octet-stream, others
+ * application/octet-stream): they say nothing, so readers fall back to the extension.
+ */
+const GENERIC_TYPES = new Set([DEFAULT_CONTENT_TYPE, 'binary/octet-stream']);
 
 const notFound = (error: unknown) => {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -71,7 +79,7 @@ export class S3Storage implements ObjectStorage {
         size: head.ContentLength ?? 0,
         etag: head.ETag ?? `"${(head.LastModified ?? new Date(0)).getTime().toString(16)}"`,
         lastModified: head.LastModified ?? new Date(0),
-        contentType: head.ContentType,
+        contentType: head.ContentType && !GENERIC_TYPES.has(head.ContentType) ? head.ContentType : undefined,
       };
     } catch (error) {
       if (notFound(error)) return null;
@@ -101,10 +109,35 @@ export class S3Storage implements ObjectStorage {
 
   async write(key: ObjectKey, data: Buffer | Uint8Array | string, options: WriteOptions = {}): Promise<ObjectInfo> {
     const body = typeof data === 'string' ? Buffer.from(data) : data;
+    // Always record a type (the extension's when none is given), so every reader of the bucket gets one.
+    const contentType = options.contentType ?? contentTypeFor(key.name);
     const out = await this.client.send(
-      new PutObjectCommand({ Bucket: this.options.bucket, Key: this.key(key), Body: body, ContentType: options.contentType, ContentLength: body.byteLength }),
+      new PutObjectCommand({ Bucket: this.options.bucket, Key: this.key(key), Body: body, ContentType: contentType, ContentLength: body.byteLength }),
     );
-    return { size: body.byteLength, etag: out.ETag ?? '""', lastModified: new Date(), contentType: options.contentType };
+    return { size: body.byteLength, etag: out.ETag ?? '""', lastModified: new Date(), contentType };
+  }
+
+  async list(bucket: string, orgId: string, options: ListOptions = {}): Promise<ObjectPage> {
+    const owner = assertListScope(bucket, orgId);
+    const limit = listLimit(options.limit);
+    const out = await this.client.send(
+      new ListObjectsV2Command({
+        Bucket: this.options.bucket,
+        Prefix: `${bucket}/${owner}${options.prefix ?? ''}`,
+        MaxKeys: limit,
+        StartAfter: options.after ? `${bucket}/${options.after}` : undefined,
+      }),
+    );
+    const objects: ListedObject[] = [];
+    let last: string | undefined;
+    for (const item of out.Contents ?? []) {
+      if (!item.Key) continue;
+      last = item.Key.slice(bucket.length + 1);
+      const key = { bucket, name: last };
+      // Objects put there by other tools under names this backend cannot address are left out.
+      if (isValidKey(key)) objects.push({ key, size: item.Size ?? 0, lastModified: item.LastModified ?? new Date(0) });
+    }
+    return { objects, next: out.IsTruncated ? last : undefined };
   }
 
   async delete(key: ObjectKey): Promise<void> {

@@ -16,6 +16,9 @@ export interface UseTestDatabaseOptions {
  * Registers Jest hooks for one spec (or `describe`): `beforeAll` creates a throw-away database named
  * `<prefix>_<suffix>` and a Prisma client on it, `afterAll` disconnects the client and drops the database.
  * Read `prisma` and `db` from the returned object inside hooks and tests, not at module level.
+ * Jest runs afterAll hooks in declaration order, and this one drops the database (ending its
+ * connections): a spec with work still running in the background (a worker, a relay, its own pg pool)
+ * declares the afterAll that stops it before calling this.
  */
 export function useTestDatabase(prefix: string, options: UseTestDatabaseOptions = {}): TestDatabaseHandle {
   let db: TestDatabase | undefined;

@@ -30,6 +30,22 @@ export interface RouteContract {
    * `headers: { name: value }` in the RPC payload; absent ones are left out.
    */
   headers?: readonly string[];
+  /** Routes that take a file: multipart/form-data accepted besides JSON, larger bodies, a longer timeout. */
+  upload?: RouteUpload;
+}
+
+/**
+ * How the gateway takes a file on a route. A multipart request's file part (named `<fileField>`,
+ * `<fileField>.file`, `<fileField>[file]` or `file`) becomes `body[fileField] = { filename, mimetype,
+ * file: <base64> }`, so the service sees the same body as for JSON with an inline `file`; text parts
+ * become body fields (`a.b` / `a[b]` nest), those in `booleanFields` read as booleans. The file's
+ * size limit (413) is the gateway's UPLOAD_MAX_FILE_BYTES; JSON bodies may be as large as that file in base64.
+ */
+export interface RouteUpload {
+  fileField: string;
+  booleanFields?: readonly string[];
+  /** RPC timeout of the route (a large file takes longer to read than the default allows). */
+  timeoutMs?: number;
 }
 
 export function defineRoute(route: RouteContract): RouteContract {

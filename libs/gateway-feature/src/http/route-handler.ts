@@ -5,7 +5,8 @@ import type { Authenticator } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
 import type { PhoneResolver } from '../phones/phone-resolver';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
-import { Errors } from '@mapi/contracts';
+import { ErrorCode, Errors, ServiceError } from '@mapi/contracts';
+import { readMultipartBody } from '../upload/multipart-body';
 import { toServiceError } from './error-mapping';
 import { parseInput } from './parse-input';
 
@@ -17,6 +18,8 @@ export interface RouteHandlerDeps {
   logger: Logger;
   defaultRatePerSecond: number;
   routeRates: Record<string, number>;
+  /** Largest file of an upload route (UPLOAD_MAX_FILE_BYTES). */
+  maxUploadFileBytes: number;
 }
 
 const header = (req: FastifyRequest, name: string): string | undefined => {
@@ -52,6 +55,15 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
     }
   };
 
+  /** The JSON body as parsed, or a multipart body read into the same shape (upload routes only; else 415). */
+  const rawBody = async (req: FastifyRequest): Promise<unknown> => {
+    if (!req.isMultipart?.()) return req.body;
+    if (!route.upload) {
+      throw new ServiceError(ErrorCode.UNSUPPORTED_MEDIA_TYPE_ERROR, 415, 'Unsupported Content-Type: this route takes application/json only');
+    }
+    return readMultipartBody(req, route.upload, deps.maxUploadFileBytes);
+  };
+
   return async (req: FastifyRequest, reply: FastifyReply) => {
     try {
       const principal = await deps.auth.authenticate(header(req, 'authorization'));
@@ -59,12 +71,12 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
       await applyRateLimit(principal, reply);
       const params = parseInput(route.params, req.params, 'params');
       const query = parseInput(route.query, req.query, 'query');
-      const body = parseInput(route.body, req.body, 'body');
+      const body = parseInput(route.body, await rawBody(req), 'body');
       const phone = route.phone === 'none' ? null : await deps.phones.resolve(principal, header(req, 'x-phone'), route.phone === 'required');
       if (phone) reply.header('x-service-phone-id', phone.phone_id);
       const ctx: RequestContext = { org_id: principal.org_id, token_id: principal.token_id, phone_scope: principal.phone_scope, phone };
       const headers = route.headers ? Object.fromEntries(route.headers.flatMap((n) => (header(req, n) === undefined ? [] : [[n, header(req, n)]]))) : undefined;
-      const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body, headers }, { requestId: String(req.id) });
+      const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body, headers }, { requestId: String(req.id), timeoutMs: route.upload?.timeoutMs });
       const status = raw.httpStatus ?? route.successStatus;
       reply.status(status);
       if (status === 204 || (!route.response && raw.httpStatus === undefined)) return reply.send();

@@ -3,6 +3,7 @@ import { checkReadiness, type HealthIndicator } from '@mapi/platform';
 import { trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
 import { REFERENCE_PAGE } from '../openapi/reference-page';
+import { uploadJsonBodyLimit } from '../upload/upload-config';
 import { registerJsonBodyParser } from './json-body-parser';
 import { createRouteHandler, type RouteHandlerDeps } from './route-handler';
 
@@ -14,6 +15,8 @@ export interface RegistrarOptions extends RouteHandlerDeps {
   publicBaseUrl: string;
   version: string;
   isShuttingDown: () => boolean;
+  /** The global JSON body limit (BODY_LIMIT_BYTES); upload routes take a file's worth of base64 more. */
+  bodyLimit: number;
 }
 
 /** Puts every contract route, the OpenAPI document, the reference page and the health checks on Fastify. */
@@ -35,7 +38,12 @@ export function registerGatewayRoutes(fastify: FastifyInstance, options: Registr
   });
 
   for (const route of options.routes) {
-    fastify.route({ method: route.method, url: API_PREFIX + toRouterPath(route.path), handler: createRouteHandler(route, options) });
+    fastify.route({
+      method: route.method,
+      url: API_PREFIX + toRouterPath(route.path),
+      bodyLimit: route.upload ? uploadJsonBodyLimit(options.maxUploadFileBytes, options.bodyLimit) : undefined,
+      handler: createRouteHandler(route, options),
+    });
   }
 
   const openapi = JSON.stringify(buildOpenApi(options.routes, { serverUrl: options.publicBaseUrl + API_PREFIX, version: options.version }));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Controller, Module } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { HttpReply, RequestContextSchema, defineRoute, defineRpc } from '@mapi/contracts';
@@ -22,6 +23,17 @@ export const OptionalBodyRpc = defineRpc({
 export const SlowRpc = defineRpc({ subject: 'testecho.v1.slow', service: 'testecho', request: ctxOnly, response: z.object({}) });
 export const BoomRpc = defineRpc({ subject: 'testecho.v1.boom', service: 'testecho', request: ctxOnly, response: z.object({}) });
 export const StatusRpc = defineRpc({ subject: 'testecho.v1.status', service: 'testecho', request: ctxOnly, response: z.object({ ok: z.boolean() }) });
+export const UploadBody = z.object({
+  document: z.object({ filename: z.string().min(1), file: z.string().min(1).optional(), base64: z.string().optional(), mimetype: z.string().optional() }),
+  is_active: z.boolean({ error: 'is_active must be a boolean' }).default(false),
+  note: z.string().optional(),
+});
+export const UploadRpc = defineRpc({
+  subject: 'testecho.v1.upload',
+  service: 'testecho',
+  request: z.object({ ctx: RequestContextSchema, body: UploadBody }),
+  response: z.object({ filename: z.string(), mimetype: z.string().nullable(), size: z.number(), sha256: z.string(), is_active: z.boolean(), note: z.string().nullable() }),
+});
 export const NobodyRpc = defineRpc({ subject: 'testnobody.v1.none', service: 'testnobody', request: ctxOnly, response: z.object({}) });
 
 const route = (over: Partial<Parameters<typeof defineRoute>[0]> & Pick<Parameters<typeof defineRoute>[0], 'operationId' | 'method' | 'path' | 'rpc'>) =>
@@ -35,6 +47,7 @@ export const TEST_ROUTES = [
   route({ operationId: 'boom', method: 'GET', path: '/test/boom', rpc: BoomRpc }),
   route({ operationId: 'status', method: 'GET', path: '/test/status', rpc: StatusRpc, response: StatusRpc.response }),
   route({ operationId: 'nobody', method: 'GET', path: '/test/nobody', rpc: NobodyRpc }),
+  route({ operationId: 'upload', method: 'POST', path: '/test/upload', rpc: UploadRpc, body: UploadBody, response: UploadRpc.response, upload: { fileField: 'document', booleanFields: ['is_active'] } }),
   route({ operationId: 'resync', method: 'POST', path: '/test/needs-phone', rpc: OptionalBodyRpc, phone: 'required', successStatus: 204, response: undefined }),
 ];
 
@@ -56,6 +69,19 @@ class TestController {
     return {};
   }
 
+  @MessagePattern(UploadRpc.subject)
+  upload({ body }: z.infer<typeof UploadRpc.request>) {
+    const bytes = Buffer.from(body.document.file ?? body.document.base64 ?? '', 'base64');
+    return {
+      filename: body.document.filename,
+      mimetype: body.document.mimetype ?? null,
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      is_active: body.is_active,
+      note: body.note ?? null,
+    };
+  }
+
   @MessagePattern(StatusRpc.subject)
   status() {
     return new HttpReply(409, { error: 'This URL belongs to a different organization' });
@@ -70,4 +96,4 @@ class TestController {
 @Module({ controllers: [TestController] })
 export class TestServiceModule {}
 
-export const TEST_SERVICE_CONTRACTS = [EchoRpc, OptionalBodyRpc, SlowRpc, BoomRpc, StatusRpc];
+export const TEST_SERVICE_CONTRACTS = [EchoRpc, OptionalBodyRpc, SlowRpc, BoomRpc, StatusRpc, UploadRpc];

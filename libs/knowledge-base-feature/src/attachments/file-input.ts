@@ -32,8 +32,11 @@ export interface InlineFile {
 
 const DATA_URL = /^data:([^;,]*)(;[^,]*)?,(.*)$/s;
 
-/** Decodes `base64` or `file` (a data URL or plain base64); `field` names the body field for errors. */
-export function decodeInlineFile(input: FileInput, field: string): InlineFile {
+/**
+ * Decodes `base64` or `file` (a data URL or plain base64); `field` names the body field for errors.
+ * A file larger than `maxBytes` is refused (`tooBig`, a 413) from its base64 length, before decoding.
+ */
+export function decodeInlineFile(input: FileInput, field: string, maxBytes: number, tooBig: () => ServiceError): InlineFile {
   const raw = (input.base64 ?? input.file)!;
   let mimetype = input.mimetype;
   let payload = raw;
@@ -46,11 +49,14 @@ export function decodeInlineFile(input: FileInput, field: string): InlineFile {
     }
     mimetype ??= dataUrl[1] || undefined;
   }
+  if (payload.length > Math.ceil(maxBytes / 3) * 4 + 1024) throw tooBig(); // surely too large, even with whitespace
   const compact = payload.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.length === 0) {
     throw Errors.validation({ [`body.${field}.${input.base64 !== undefined ? 'base64' : 'file'}`]: { message: 'not valid base64 (or a base64 data URL)' } });
   }
-  return { bytes: Buffer.from(compact, 'base64'), mimetype: mimetype ?? guessMimetype(input.filename) };
+  const bytes = Buffer.from(compact, 'base64');
+  if (bytes.length > maxBytes) throw tooBig();
+  return { bytes, mimetype: mimetype ?? guessMimetype(input.filename) };
 }
 
 /** Loopback, private, link-local, unique-local and unspecified addresses: not fetched by default. */

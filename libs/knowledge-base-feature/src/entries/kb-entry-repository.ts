@@ -25,6 +25,15 @@ export interface EntryToEmbed {
   answer: string;
 }
 
+/** An entry whose embedding is pending, as the lost-job sweep needs it. */
+export interface PendingEntry {
+  context_id: string;
+  type: KbEntryType;
+  content_version: number;
+  document_id: string | null;
+  chunk_index: number | null;
+}
+
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
 /**
@@ -136,6 +145,31 @@ export class KbEntryRepository {
       UPDATE knowledge_base_entries SET embedding = ${vectorLiteral}::vector, embedding_model = ${model}
        WHERE org_id = ${orgId}::uuid AND context_id = ${contextId}::uuid AND content_version = ${version}`;
     return n === 1;
+  }
+
+  // The lost-job sweep's side (RequeueLostEmbeddings).
+
+  /**
+   * Organizations with an entry pending (no vector) since before `before` (its last text change, else
+   * its creation). The sweep's only read across organizations, and it reads ids only.
+   */
+  async orgsWithStalePending(before: Date, limit: number): Promise<string[]> {
+    const rows = await this.prisma.$queryRaw<Array<{ org_id: string }>>`
+      SELECT DISTINCT org_id::text AS org_id FROM knowledge_base_entries
+       WHERE embedding IS NULL AND COALESCE(updated_at, created_at) < ${before}
+       LIMIT ${limit}`;
+    return rows.map((r) => r.org_id);
+  }
+
+  /** The organization's entries pending since before `before`, oldest first (partial index on pending rows). */
+  async stalePending(orgId: string, before: Date, limit: number): Promise<PendingEntry[]> {
+    return this.prisma.$queryRaw<PendingEntry[]>`
+      SELECT context_id::text AS context_id, type, content_version, document_id::text AS document_id,
+             (metadata->>'chunkIndex')::int AS chunk_index
+        FROM knowledge_base_entries
+       WHERE org_id = ${orgId}::uuid AND embedding IS NULL AND COALESCE(updated_at, created_at) < ${before}
+       ORDER BY COALESCE(updated_at, created_at)
+       LIMIT ${limit}`;
   }
 
   private listWhere(orgId: string, filter: ListFilter): Prisma.Sql {

@@ -11,6 +11,8 @@ export interface EmbeddingJobData {
   trace: JobTraceCarrier;
 }
 
+export type JobStanding = 'missing' | 'live' | 'completed' | 'failed';
+
 /** BullMQ keys live under `<NAMESPACE>:bull`, so deployments and test runs sharing a Redis stay apart. */
 export const queuePrefix = (namespace: string) => `${namespace}:bull`;
 
@@ -80,6 +82,24 @@ export class EmbeddingQueue {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * Where a job stands, for the lost-job sweep: `missing` (never added, removed, or Redis lost it),
+   * `live` (waiting, delayed, active...: it will run), `completed` or `failed` (attempts used up).
+   */
+  async jobState(jobId: string): Promise<JobStanding> {
+    const job = await this.queue.getJob(jobId);
+    if (!job) return 'missing';
+    const state = await job.getState();
+    if (state === 'unknown') return 'missing';
+    if (state === 'completed' || state === 'failed') return state;
+    return 'live';
+  }
+
+  /** Removes a finished job, so the same id can be enqueued again. */
+  async removeJob(jobId: string): Promise<void> {
+    await this.queue.remove(jobId);
   }
 
   ping(): Promise<string> {

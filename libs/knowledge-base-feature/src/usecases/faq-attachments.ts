@@ -1,16 +1,18 @@
-import { Errors, type FileInput, type KbAttachment } from '@mapi/contracts';
+import { ErrorCode, ServiceError, type FileInput, type KbAttachment } from '@mapi/contracts';
 import type { AttachmentStore } from '../attachments/attachment-store';
 import { decodeInlineFile, guessMimetype } from '../attachments/file-input';
 
-/** The largest inline attachment, decoded: what the gateway lets through (see MAX_INLINE_BASE64_CHARS). */
-const MAX_ATTACHMENT_BYTES = 512 * 1024;
+const attachmentTooLarge = (max: number) => () =>
+  new ServiceError(ErrorCode.PAYLOAD_TOO_LARGE_ERROR, 413, `The attachment is larger than the limit of ${max} bytes`);
 
 /**
- * Attachments of an FAQ from the request: an inline file (`base64`/`file`) is stored through the
- * store; a `url` (or a legacy `attachments` URL) is kept as a reference without being downloaded.
+ * Attachments of an FAQ from the request: an inline or uploaded file (`base64`/`file`, at most
+ * `maxBytes`, else 413) is stored through the media storage; a `url` (or a legacy `attachments` URL)
+ * is kept as a reference without being downloaded.
  */
 export async function buildAttachments(
   store: AttachmentStore,
+  maxBytes: number,
   orgId: string,
   attachment: FileInput | undefined,
   urls: string[] | null | undefined,
@@ -24,11 +26,8 @@ export async function buildAttachments(
     if (attachment.url !== undefined) {
       out.push({ link: { url: attachment.url, type: attachment.mimetype ?? guessMimetype(attachment.filename), name: attachment.filename } });
     } else {
-      const file = decodeInlineFile(attachment, 'attachment');
-      if (file.bytes.length > MAX_ATTACHMENT_BYTES) {
-        throw Errors.validation({ 'body.attachment': { message: `the attachment is larger than ${MAX_ATTACHMENT_BYTES} bytes` } });
-      }
-      out.push({ link: await store.put('kb-attachments', orgId, attachment.filename, file.bytes, file.mimetype) });
+      const file = decodeInlineFile(attachment, 'attachment', maxBytes, attachmentTooLarge(maxBytes));
+      out.push({ link: await store.put('attachment', orgId, attachment.filename, file.bytes, file.mimetype) });
     }
   }
   return out;

@@ -67,6 +67,19 @@ describe('MediaLinks.build', () => {
     );
   });
 
+  it('builder(token) makes the same links as build(key, token), for every bucket, with and without a token', () => {
+    const keys = [
+      { bucket: 'message-media', name: `${ORG}/1@c.us/a b/ü%2F#?.jpg` },
+      { bucket: 'kb-attachments', name: `${ORG}/x.pdf` },
+      { bucket: 'not-ours', name: `${ORG}/y.pdf` },
+    ];
+    for (const token of ['tok', undefined]) {
+      const link = links.builder(token);
+      for (const key of keys) expect(link(key)).toBe(links.build(key, token));
+    }
+    expect(links.builder('t')(keys[0])).toBe(`https://media.example.com/app/media/message-media/${ORG}/1%40c.us/a%20b/%C3%BC%252F%23%3F.jpg?jwt=t`);
+  });
+
   it('round-trips: parsing a built link gives back the key', () => {
     const key = { bucket: 'kb-attachments', name: `${ORG}/naïve café/100% & more?.pdf` };
     expect(links.parse(links.build(key, 'x'))).toEqual(key);

@@ -1,4 +1,4 @@
-import { segmentProblem, type ObjectKey } from '@mapi/storage';
+import { nameProblem, type ObjectKey } from '@mapi/storage';
 
 export type LinkProblem = 'not-a-url' | 'not-a-service-bucket' | 'other-organization';
 
@@ -42,6 +42,7 @@ export class MediaLinks {
   private readonly mediaPrefix: string;
   private readonly legacyPrefix: string;
   private readonly buckets: ReadonlySet<string>;
+  private readonly bucketBases = new Map<string, string>();
 
   constructor(private readonly options: MediaLinksOptions) {
     this.media = new URL(options.mediaBaseUrl);
@@ -58,13 +59,15 @@ export class MediaLinks {
 
   /** The object a legacy or service URL names, or a MediaLinkError. Ownership is the caller's check. */
   parse(input: unknown): ObjectKey {
-    if (typeof input !== 'string' || input.trim() === '') throw new MediaLinkError('not-a-url', 'Not a URL');
-    const text = input.trim();
+    const text = typeof input === 'string' ? input.trim() : '';
+    if (text === '') throw new MediaLinkError('not-a-url', 'Not a URL');
     if (text.length > MAX_URL_LENGTH) throw new MediaLinkError('not-a-url', `URL is longer than ${MAX_URL_LENGTH} characters`);
     const url = this.toUrl(text);
     let rest: string | undefined;
-    if (url.origin === this.media.origin && url.pathname.startsWith(this.mediaPrefix)) rest = url.pathname.slice(this.mediaPrefix.length);
-    else if (url.origin === this.legacy.origin && url.pathname.startsWith(this.legacyPrefix)) rest = url.pathname.slice(this.legacyPrefix.length);
+    // Same origin = same scheme and host (with any non-default port): both are http(s) here.
+    const { protocol, host, pathname } = url;
+    if (protocol === this.media.protocol && host === this.media.host && pathname.startsWith(this.mediaPrefix)) rest = pathname.slice(this.mediaPrefix.length);
+    else if (protocol === this.legacy.protocol && host === this.legacy.host && pathname.startsWith(this.legacyPrefix)) rest = pathname.slice(this.legacyPrefix.length);
     if (rest === undefined) {
       throw new MediaLinkError('not-a-url', 'Not a legacy storage URL or a media URL of this service');
     }
@@ -83,8 +86,25 @@ export class MediaLinks {
 
   /** `{media_base_url}/app/media/<bucket>/<segments...>`, each segment encoded, `?jwt=` when given. */
   build(key: ObjectKey, token?: string): string {
-    const path = [key.bucket, ...key.name.split('/')].map(encodeURIComponent).join('/');
-    return `${this.options.mediaBaseUrl}${MEDIA_PATH}${path}${token ? `?jwt=${token}` : ''}`;
+    return `${this.bucketBase(key.bucket)}${encodeName(key.name)}${token ? `?jwt=${token}` : ''}`;
+  }
+
+  /**
+   * A builder for many links of one token (a batch): the `?jwt=` suffix and each bucket's base are
+   * made once instead of once per link.
+   */
+  builder(token?: string): (key: ObjectKey) => string {
+    const suffix = token ? `?jwt=${token}` : '';
+    return (key) => `${this.bucketBase(key.bucket)}${encodeName(key.name)}${suffix}`;
+  }
+
+  private bucketBase(bucket: string): string {
+    let base = this.bucketBases.get(bucket);
+    if (base === undefined) {
+      base = `${this.options.mediaBaseUrl}${MEDIA_PATH}${encodeURIComponent(bucket)}/`;
+      if (this.buckets.has(bucket)) this.bucketBases.set(bucket, base); // bounded: only the service's buckets
+    }
+    return base;
   }
 
   private toUrl(text: string): URL {
@@ -103,23 +123,34 @@ export class MediaLinks {
     return url;
   }
 
+  /**
+   * `<bucket>/<name...>` of a URL path (still percent-encoded) as a key. Decoding the whole name at
+   * once is the same as decoding each segment and joining them with `/` (an escape never spans a `/`),
+   * and a decoded `%2F` then separates segments like a literal `/`; names without `%` skip decoding.
+   */
   private keyFromPath(rest: string): ObjectKey {
-    const decoded: string[] = [];
-    for (const raw of rest.split('/')) {
-      try {
-        decoded.push(decodeURIComponent(raw));
-      } catch {
-        throw new MediaLinkError('not-a-url', 'URL has malformed percent-encoding');
-      }
-    }
-    const [bucket, ...nameParts] = decoded;
+    const slash = rest.indexOf('/');
+    const bucket = decodeComponent(slash < 0 ? rest : rest.slice(0, slash));
     if (!this.buckets.has(bucket)) throw new MediaLinkError('not-a-service-bucket', `Bucket "${bucket}" is not a media bucket of this service`);
-    const segments = nameParts.join('/').split('/');
-    if (segments.length < 2) throw new MediaLinkError('not-a-url', 'URL does not name a file (expected <bucket>/<org_id>/<file>)');
-    for (const segment of segments) {
-      const problem = segmentProblem(segment);
-      if (problem) throw new MediaLinkError('not-a-url', `URL does not name a file: ${problem}`);
-    }
-    return { bucket, name: segments.join('/') };
+    const name = slash < 0 ? '' : decodeComponent(rest.slice(slash + 1));
+    if (name.indexOf('/') < 0) throw new MediaLinkError('not-a-url', 'URL does not name a file (expected <bucket>/<org_id>/<file>)');
+    const problem = nameProblem(name);
+    if (problem) throw new MediaLinkError('not-a-url', `URL does not name a file: ${problem}`);
+    return { bucket, name };
   }
+}
+
+function decodeComponent(raw: string): string {
+  if (raw.indexOf('%') < 0) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new MediaLinkError('not-a-url', 'URL has malformed percent-encoding');
+  }
+}
+
+/** Each segment of a name encoded; equal to encoding segment by segment, since `/` encodes as `%2F`. */
+function encodeName(name: string): string {
+  const encoded = encodeURIComponent(name);
+  return encoded.indexOf('%2F') < 0 ? encoded : encoded.replaceAll('%2F', '/');
 }

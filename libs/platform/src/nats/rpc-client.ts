@@ -2,7 +2,7 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { ServiceError, Errors, ErrorEnvelopeSchema, RPC_HTTP_STATUS_HEADER, type RpcContract } from '@mapi/contracts';
 import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { namespaced } from './connection';
-import { RpcHeader, joinChunks } from './rpc-codec';
+import { RPC_STATUS_CONTINUE, RpcHeader, joinChunks, splitIntoChunks } from './rpc-codec';
 import { injectTraceContext } from './trace-headers';
 
 /** A reply's JSON bytes, and the HTTP status the service chose (an HttpReply), if any. */
@@ -20,6 +20,8 @@ interface Pending {
   resolve: (reply: RawReply) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
+  /** A chunked request's chunks 1..N-1, sent once the receiving replica asks for them. */
+  rest?: Uint8Array[];
 }
 
 export interface RpcCallOptions {
@@ -28,8 +30,9 @@ export interface RpcCallOptions {
 }
 
 /**
- * Request/reply over NATS with one muxed inbox subscription, chunked replies, a timeout, and the
- * trace context in the headers. A service's ServiceError comes back as a ServiceError.
+ * Request/reply over NATS with one muxed inbox subscription, chunked requests and replies (see
+ * rpc-codec.ts), a timeout covering the whole exchange, and the trace context in the headers. A
+ * service's ServiceError comes back as a ServiceError.
  */
 export class NatsRpcClient {
   private readonly inbox = createInbox();
@@ -76,9 +79,15 @@ export class NatsRpcClient {
         this.pending.delete(token);
         reject(Errors.timeout(`The ${name.split('.')[0]} service did not answer within ${timeoutMs} ms`));
       }, timeoutMs);
-      this.pending.set(token, { chunks: [], received: 0, total: 1, status: 'ok', resolve, reject, timer });
+      const chunks = splitIntoChunks(Buffer.from(JSON.stringify(payload)), this.nc.info?.max_payload ?? 1024 * 1024);
+      const rest = chunks.length > 1 ? chunks.slice(1) : undefined;
+      if (rest) {
+        hdrs.set(RpcHeader.chunk, '0');
+        hdrs.set(RpcHeader.chunks, String(chunks.length));
+      }
+      this.pending.set(token, { chunks: [], received: 0, total: 1, status: 'ok', resolve, reject, timer, rest });
       try {
-        this.nc.publish(subject, Buffer.from(JSON.stringify(payload)), { reply: `${this.inbox}.${token}`, headers: hdrs });
+        this.nc.publish(subject, chunks[0], { reply: `${this.inbox}.${token}`, headers: hdrs });
       } catch (error) {
         clearTimeout(timer);
         this.pending.delete(token);
@@ -94,6 +103,7 @@ export class NatsRpcClient {
     if (msg.headers?.code === 503) {
       return this.settle(token, p, Errors.unavailable('No instance of the service is available'));
     }
+    if (msg.headers?.get(RpcHeader.status) === RPC_STATUS_CONTINUE) return this.sendRest(token, p, msg.headers.get(RpcHeader.upload));
     const index = Number(msg.headers?.get(RpcHeader.chunk) || 0);
     p.total = Number(msg.headers?.get(RpcHeader.chunks) || 1);
     p.status = msg.headers?.get(RpcHeader.status) || 'ok';
@@ -106,6 +116,22 @@ export class NatsRpcClient {
     if (p.status === 'ok') return this.settle(token, p, undefined, body);
     const envelope = ErrorEnvelopeSchema.safeParse(JSON.parse(body.toString('utf8')));
     this.settle(token, p, envelope.success ? ServiceError.fromEnvelope(envelope.data) : Errors.unavailable('Malformed error reply'));
+  }
+
+  /** The receiving replica asked for the rest of a chunked request: send chunks 1..N-1 to its subject. */
+  private sendRest(token: string, p: Pending, target: string): void {
+    const rest = p.rest;
+    p.rest = undefined;
+    if (!rest || !target) return this.settle(token, p, Errors.unavailable('Malformed continue reply'));
+    try {
+      rest.forEach((chunk, i) => {
+        const h = natsHeaders();
+        h.set(RpcHeader.chunk, String(i + 1));
+        this.nc.publish(target, chunk, { headers: h });
+      });
+    } catch (error) {
+      this.settle(token, p, Errors.unavailable(`Message bus unavailable: ${(error as Error).message}`));
+    }
   }
 
   private settle(token: string, p: Pending, error?: Error, body?: Buffer): void {

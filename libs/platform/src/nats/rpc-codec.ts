@@ -1,13 +1,25 @@
 /**
  * Replies larger than the server's max_payload (1 MiB by default; a 2000-message page is several MiB)
  * travel as numbered chunks on the reply subject; the client reassembles them.
+ *
+ * Requests larger than max_payload (a document upload) travel the same way, in two steps, because the
+ * request subject is load-balanced over a queue group and the chunks must all reach one replica: the
+ * client publishes chunk 0 on the request subject with `x-rpc-chunks: N`; the replica that receives it
+ * answers on the reply subject with `x-rpc-status: continue` and `x-rpc-upload: <its private subject>`;
+ * the client publishes chunks 1..N-1 there; the replica joins them and handles the request as usual.
+ * A request that fits in one message carries no chunk headers, exactly as before.
  */
 export const RpcHeader = {
   status: 'x-rpc-status',
   chunk: 'x-rpc-chunk',
   chunks: 'x-rpc-chunks',
   requestId: 'x-request-id',
+  /** On a `continue` answer: where the client sends the rest of a chunked request. */
+  upload: 'x-rpc-upload',
 } as const;
+
+/** `x-rpc-status` of the answer that asks a client for the rest of a chunked request. */
+export const RPC_STATUS_CONTINUE = 'continue';
 
 /** Room left for headers inside one NATS message. */
 const HEADER_ROOM = 1024;

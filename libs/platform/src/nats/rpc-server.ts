@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
-import { Errors, HttpReply, RPC_HTTP_STATUS_HEADER, ServiceError, issuesToFields, type RpcContract } from '@mapi/contracts';
-import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { ErrorCode, Errors, HttpReply, RPC_HTTP_STATUS_HEADER, ServiceError, issuesToFields, type RpcContract } from '@mapi/contracts';
+import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { lastValueFrom } from 'rxjs';
 import { z } from 'zod';
 import type { Logger } from 'pino';
 import { namespaced } from './connection';
-import { RpcHeader, splitIntoChunks } from './rpc-codec';
+import { RPC_STATUS_CONTINUE, RpcHeader, joinChunks, splitIntoChunks } from './rpc-codec';
 import { extractTraceContext } from './trace-headers';
 
 export interface NatsRpcServerOptions {
@@ -18,7 +18,13 @@ export interface NatsRpcServerOptions {
   logger: Logger;
   /** Check replies against the contract too (on in tests, off in production for speed). */
   validateReplies?: boolean;
+  /** Largest chunked request accepted (bytes of JSON); larger → 413 before any chunk is taken. Default 64 MiB. */
+  maxRequestBytes?: number;
+  /** How long the rest of a chunked request may take to arrive once asked for. Default 30 s. */
+  chunkTimeoutMs?: number;
 }
+
+const MiB = 1024 * 1024;
 
 /**
  * Nest microservice transport: subscribes each contract's subject in the service's queue group
@@ -45,7 +51,9 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
             queue: `${this.options.namespace}.${contract.service}`,
             callback: (err, msg) => {
               if (err) return this.options.logger.error({ err }, 'subscription error');
-              const work = this.handle(contract, msg).finally(() => this.inFlight.delete(work));
+              const work = this.receive(msg)
+                .then((data) => (data ? this.handle(contract, msg, data) : undefined))
+                .finally(() => this.inFlight.delete(work));
               this.inFlight.add(work);
             },
           }),
@@ -57,7 +65,55 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     }
   }
 
-  private async handle(contract: RpcContract, msg: Msg): Promise<void> {
+  /**
+   * The request's bytes: the message itself, or for a chunked request (rpc-codec.ts) chunk 0 plus the
+   * rest, asked for on a private subject of this replica. null when the request failed to arrive
+   * whole (already answered with an error).
+   */
+  private async receive(msg: Msg): Promise<Uint8Array | null> {
+    const total = Number(msg.headers?.get(RpcHeader.chunks) || 1);
+    if (total === 1) return msg.data;
+    const maxPayload = this.options.nc.info?.max_payload ?? MiB;
+    const maxBytes = this.options.maxRequestBytes ?? 64 * MiB;
+    if (!Number.isInteger(total) || total < 1 || !msg.reply) {
+      this.reply(msg, 'error', Buffer.from(JSON.stringify(Errors.validation({ body: { message: 'malformed chunked request' } }).toEnvelope())));
+      return null;
+    }
+    if ((total - 1) * maxPayload > maxBytes) {
+      const error = new ServiceError(ErrorCode.PAYLOAD_TOO_LARGE_ERROR, 413, `Request is too large: at most ${maxBytes} bytes`);
+      this.reply(msg, 'error', Buffer.from(JSON.stringify(error.toEnvelope())));
+      return null;
+    }
+    const parts: Uint8Array[] = new Array(total);
+    parts[0] = Buffer.from(msg.data); // copies: the chunks are held until the last one arrives
+    let received = 1;
+    const subject = createInbox();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        sub.unsubscribe();
+        this.reply(msg, 'error', Buffer.from(JSON.stringify(Errors.timeout('The rest of the request did not arrive in time').toEnvelope())));
+        resolve(null);
+      }, this.options.chunkTimeoutMs ?? 30_000);
+      const sub = this.options.nc.subscribe(subject, {
+        callback: (err, part) => {
+          const index = Number(part?.headers?.get(RpcHeader.chunk));
+          if (err || !Number.isInteger(index) || index < 1 || index >= total) return;
+          if (parts[index] === undefined) received++;
+          parts[index] = Buffer.from(part.data);
+          if (received < total) return;
+          clearTimeout(timer);
+          sub.unsubscribe();
+          resolve(joinChunks(parts));
+        },
+      });
+      const h = natsHeaders();
+      h.set(RpcHeader.status, RPC_STATUS_CONTINUE);
+      h.set(RpcHeader.upload, subject);
+      this.options.nc.publish(msg.reply!, new Uint8Array(0), { headers: h });
+    });
+  }
+
+  private async handle(contract: RpcContract, msg: Msg, data: Uint8Array): Promise<void> {
     const parent = extractTraceContext(msg.headers);
     const requestId = msg.headers?.get(RpcHeader.requestId) || undefined;
     await context.with(parent, () =>
@@ -65,7 +121,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
         const started = performance.now();
         let status = 200;
         try {
-          const reply = await this.invoke(contract, msg);
+          const reply = await this.invoke(contract, data);
           if (reply instanceof HttpReply) {
             status = reply.status;
             this.reply(msg, 'ok', Buffer.from(JSON.stringify(reply.body ?? null)), reply.status);
@@ -85,10 +141,10 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     );
   }
 
-  private async invoke(contract: RpcContract, msg: Msg): Promise<unknown> {
+  private async invoke(contract: RpcContract, data: Uint8Array): Promise<unknown> {
     let raw: unknown;
     try {
-      raw = JSON.parse(Buffer.from(msg.data).toString('utf8'));
+      raw = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
     } catch {
       throw Errors.validation({ body: { message: 'Request is not valid JSON' } }, 'Malformed request');
     }

@@ -5,7 +5,7 @@ import { defineRpc } from '../../rpc/define-rpc';
 import { FileInputSchema } from '../entry/attachment-input.schema';
 
 export const CreateDocumentBody = z.object({
-  /** The file: PDF, DOCX, Markdown or plain text, by `url` or inline (`base64` / `file`). Multipart is not supported. */
+  /** The file: PDF, DOCX, Markdown or plain text, by `url`, inline (`base64` / `file`), or as the file part of a multipart request. */
   document: FileInputSchema,
   /** Whether the chunks are used by the agent; default false, like FAQs. */
   is_active: z.boolean({ error: 'is_active must be a boolean' }).default(false),
@@ -39,11 +39,13 @@ export const CreateDocumentRoute = defineRoute({
   tag: 'knowledge-base',
   summary: 'Add a document: its text is extracted and split into chunks, each an entry of type document',
   description:
-    'Body `{ document: { filename, url | base64 | file, mimetype? }, is_active? }` (JSON; multipart is not supported). ' +
+    'JSON body `{ document: { filename, url | base64 | file, mimetype? }, is_active? }`, or multipart/form-data with the file ' +
+    'in the part `document` (or `file`), optional text parts `document.filename`, `document.mimetype`, `is_active`. ' +
     'PDF, DOCX, Markdown, plain text. An unsupported or unreadable file is a 422; a file over KB_DOCUMENT_MAX_BYTES a 413.',
   body: CreateDocumentBody,
   phone: 'none',
   rpc: CreateDocumentRpc,
   successStatus: 200,
   response: CreateDocumentResponse,
+  upload: { fileField: 'document', booleanFields: ['is_active'], timeoutMs: 60_000 },
 });

@@ -32,10 +32,12 @@ export const CreateFaqRoute = defineRoute({
   summary: 'Create an FAQ entry (its embedding is computed by the embedding worker)',
   description:
     'Answers the created entry (type faq). `embedding` is null when the embedding worker has not finished within ' +
-    'KB_CREATE_WAIT_FOR_EMBEDDING_MS (1.5 s by default); it is filled within seconds after.',
+    'KB_CREATE_WAIT_FOR_EMBEDDING_MS (1.5 s by default); it is filled within seconds after. JSON, or multipart/form-data with ' +
+    'text parts question, answer, is_active and the attachment file in the part `attachment.file` (or `attachment`, `file`).',
   body: CreateFaqBody,
   phone: 'none',
   rpc: CreateFaqRpc,
   successStatus: 200,
   response: KbEntrySchema,
+  upload: { fileField: 'attachment', booleanFields: ['is_active'], timeoutMs: 30_000 },
 });

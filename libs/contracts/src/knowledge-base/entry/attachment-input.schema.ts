@@ -1,23 +1,13 @@
 import { z } from 'zod';
 
-/**
- * Largest inline file (base64 or data URL) a request may carry, in base64 characters. Requests travel
- * from the gateway to the service as one NATS message (1 MiB max_payload by default; the gateway does
- * not chunk requests), so inline files are capped below that: 700,000 characters ≈ 512 KiB of file.
- * Larger files: pass a `url`.
- */
-export const MAX_INLINE_BASE64_CHARS = 700_000;
-
-const inline = (name: string) =>
-  z
-    .string()
-    .min(1, `${name} must not be empty`)
-    .max(MAX_INLINE_BASE64_CHARS, `${name} is too large: at most ${MAX_INLINE_BASE64_CHARS} base64 characters (about 512 KiB) inline; pass a url for larger files`);
+const inline = (name: string) => z.string().min(1, `${name} must not be empty`);
 
 /**
  * A file given inline or by reference: `filename` plus exactly one of `file` (a data URL
- * `data:<mime>;base64,...` or plain base64, as JSON cannot carry raw bytes), `url` (http/https) or
- * `base64`. `mimetype` is optional (guessed from the file name or data URL otherwise).
+ * `data:<mime>;base64,...` or plain base64 in JSON; the uploaded file of a multipart request, which the
+ * gateway passes on as base64), `url` (http/https) or `base64`. `mimetype` is optional (guessed from
+ * the file name or data URL otherwise). Sizes are the service's to check (413 above its limits); the
+ * gateway bounds the body (UPLOAD_MAX_FILE_BYTES) and requests over NATS max_payload travel in chunks.
  */
 export const FileInputSchema = z
   .object({

@@ -40,4 +40,5 @@ export const UpdateFaqRoute = defineRoute({
   rpc: UpdateFaqRpc,
   successStatus: 200,
   response: KbEntrySchema,
+  upload: { fileField: 'attachment', booleanFields: ['is_active'], timeoutMs: 30_000 },
 });

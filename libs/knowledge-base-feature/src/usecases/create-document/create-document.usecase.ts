@@ -6,17 +6,15 @@ import { decodeInlineFile, documentTooLarge, fetchFile, type FetchOptions, type 
 import { chunkText } from '../../documents/chunk-text';
 import { documentKind, extractText } from '../../documents/extract-text';
 import type { KbEntryRepository } from '../../entries/kb-entry-repository';
-import type { EmbeddingScheduler } from '../embedding-scheduler';
+import { CHUNKS_PER_JOB, documentJobId, type EmbeddingScheduler } from '../embedding-scheduler';
 
 export interface DocumentLimits extends FetchOptions {
   maxChunks: number;
 }
 
-/** Chunks per embedding job: one provider batch per job keeps jobs short and retries cheap. */
-const CHUNKS_PER_JOB = 64;
-
 /**
- * POST /knowledge-base/document/create: reads the file (url, base64 or data URL), extracts its text
+ * POST /knowledge-base/document/create: reads the file (url, base64, data URL, or a multipart upload the
+ * gateway passed on as base64), stores it in the media storage, extracts its text
  * (PDF, DOCX, Markdown, text), splits it into chunks and stores each as an entry of type document
  * under one document_id; embeddings are enqueued (not awaited: a document may have thousands).
  */
@@ -31,8 +29,10 @@ export class CreateDocument {
 
   async execute({ ctx, body }: CreateDocumentRequest): Promise<CreateDocumentResponse> {
     const input = body.document;
-    const file: InlineFile = input.url !== undefined ? await fetchFile(input.url, 'document', this.limits) : decodeInlineFile(input, 'document');
-    if (file.bytes.length > this.limits.maxBytes) throw documentTooLarge(this.limits.maxBytes);
+    const tooLarge = () => documentTooLarge(this.limits.maxBytes);
+    const file: InlineFile =
+      input.url !== undefined ? await fetchFile(input.url, 'document', this.limits) : decodeInlineFile(input, 'document', this.limits.maxBytes, tooLarge);
+    if (file.bytes.length > this.limits.maxBytes) throw tooLarge();
     const kind = documentKind(input.filename, file.mimetype);
     if (!kind) {
       throw Errors.validation({ 'body.document.filename': { message: `unsupported document type (${file.mimetype}); PDF, DOCX, Markdown or plain text` } });
@@ -42,7 +42,7 @@ export class CreateDocument {
       throw Errors.validation({ 'body.document': { message: `the document makes ${chunks.length} chunks; at most ${this.limits.maxChunks}` } });
     }
     const documentId = randomUUID();
-    const link = await this.store.put('kb-documents', ctx.org_id, input.filename, file.bytes, file.mimetype, documentId);
+    const link = await this.store.put('document', ctx.org_id, input.filename, file.bytes, file.mimetype, documentId);
     const rows = await this.entries.insertMany(
       ctx.org_id,
       chunks.map((c, chunkIndex) => {
@@ -52,7 +52,7 @@ export class CreateDocument {
     );
     try {
       for (let i = 0; i < rows.length; i += CHUNKS_PER_JOB) {
-        await this.embeddings.enqueue(ctx.org_id, rows.slice(i, i + CHUNKS_PER_JOB).map((r) => r.context_id), `doc-${documentId}-${i / CHUNKS_PER_JOB}`);
+        await this.embeddings.enqueue(ctx.org_id, rows.slice(i, i + CHUNKS_PER_JOB).map((r) => r.context_id), documentJobId(documentId, i / CHUNKS_PER_JOB));
       }
     } catch (error) {
       this.logger.error({ err: error, document_id: documentId }, 'embedding queue unavailable; document not created');

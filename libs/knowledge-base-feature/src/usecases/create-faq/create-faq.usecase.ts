@@ -15,13 +15,14 @@ export class CreateFaq {
   constructor(
     private readonly entries: KbEntryRepository,
     private readonly store: AttachmentStore,
+    private readonly maxAttachmentBytes: number,
     private readonly embeddings: EmbeddingScheduler,
     private readonly waitMs: number,
     private readonly logger: Logger,
   ) {}
 
   async execute({ ctx, body }: CreateFaqRequest): Promise<KbEntry> {
-    const attachments = await buildAttachments(this.store, ctx.org_id, body.attachment, body.attachments);
+    const attachments = await buildAttachments(this.store, this.maxAttachmentBytes, ctx.org_id, body.attachment, body.attachments);
     const [row] = await this.entries.insertMany(ctx.org_id, [
       { type: 'faq', question: body.question, answer: body.answer, is_active: body.is_active, attachments, document_id: null, metadata: null },
     ]);

@@ -16,6 +16,7 @@ export class UpdateFaq {
   constructor(
     private readonly entries: KbEntryRepository,
     private readonly store: AttachmentStore,
+    private readonly maxAttachmentBytes: number,
     private readonly embeddings: EmbeddingScheduler,
     private readonly waitMs: number,
     private readonly logger: Logger,
@@ -26,7 +27,7 @@ export class UpdateFaq {
     const changes: EntryChanges = { question: body.question, answer: body.answer, is_active: body.is_active };
     if (body.attachments !== undefined || body.attachment !== undefined) {
       const base = body.attachments === undefined ? (current.attachments ?? []) : [];
-      const added = await buildAttachments(this.store, ctx.org_id, body.attachment, body.attachments);
+      const added = await buildAttachments(this.store, this.maxAttachmentBytes, ctx.org_id, body.attachment, body.attachments);
       changes.attachments = [...base, ...added];
     }
     const row = requireType(await this.entries.update(ctx.org_id, params.context_id, changes), params.context_id, ['faq', 'self-learned']);

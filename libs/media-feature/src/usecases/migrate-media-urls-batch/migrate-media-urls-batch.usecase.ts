@@ -35,8 +35,9 @@ export class MigrateMediaUrlsBatch {
     if (owned.length && policy.access === 'private') token = (await this.tokens.issue(ctx.org_id, policy.expiresInSeconds!)).token;
     if (owned.length && policy.access === 'public') await this.publicObjects.publish(ctx.org_id, owned);
 
+    const link = this.migrator.links.builder(token);
     const results: MigrateMediaUrlResult[] = keys.map((key, index) =>
-      key ? { index, success: true, url: this.migrator.links.build(key, token) } : { index, success: false, error: errors[index] },
+      key ? { index, success: true, url: link(key) } : { index, success: false, error: errors[index] },
     );
     return {
       results,

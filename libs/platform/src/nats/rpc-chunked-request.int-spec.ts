@@ -1,0 +1,103 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { defineRpc } from '@mapi/contracts';
+import type { NatsConnection } from 'nats';
+import { z } from 'zod';
+import { createLogger } from '../logging/logger';
+import { connectNats } from './connection';
+import { NatsRpcClient } from './rpc-client';
+import { RpcHeader } from './rpc-codec';
+import { NatsRpcServer } from './rpc-server';
+
+// Not from @mapi/testing: that lib depends on this one (an Nx build cycle).
+const testEnv = { natsUrl: () => process.env.NATS_URL ?? 'nats://127.0.0.1:4222' };
+const randomSuffix = (bytes: number) => randomBytes(bytes).toString('hex');
+
+const MiB = 1024 * 1024;
+const UploadRpc = defineRpc({
+  subject: 'testupload.v1.digest',
+  service: 'testupload',
+  request: z.object({ data: z.string() }),
+  response: z.object({ sha256: z.string(), length: z.number(), replica: z.string(), echo: z.string().optional() }),
+});
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/**
+ * Requests larger than NATS max_payload travel in chunks, all to the one replica (of a queue group)
+ * that took the first one; small requests are unchanged. Real nats-server.
+ */
+describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
+  const namespace = `rpcchunk${randomSuffix(3)}`;
+  const quiet = new Writable({ write: (_c, _e, done) => done() });
+  const conns: NatsConnection[] = [];
+  const servers: NatsRpcServer[] = [];
+  const seen: Record<string, number> = {};
+  let client: NatsRpcClient;
+  let maxPayload: number;
+
+  const startReplica = async (name: string, options: { maxRequestBytes?: number; echoSmall?: boolean } = {}) => {
+    const nc = await connectNats(testEnv.natsUrl(), `chunk-test-${name}`);
+    conns.push(nc);
+    const server = new NatsRpcServer({ nc, namespace, contracts: [UploadRpc], logger: createLogger('rpc-test', 'info', quiet), validateReplies: true, maxRequestBytes: options.maxRequestBytes });
+    server.addHandler(UploadRpc.subject, async (req: { data: string }) => {
+      seen[name] = (seen[name] ?? 0) + 1;
+      // A reply as large as the request: replies are chunked too.
+      return { sha256: sha(req.data), length: req.data.length, replica: name, echo: req.data.length > 2 * MiB ? req.data : undefined };
+    });
+    await new Promise<void>((resolve, reject) => server.listen((err?: unknown) => (err ? reject(err) : resolve())));
+    servers.push(server);
+  };
+
+  beforeAll(async () => {
+    await startReplica('a');
+    await startReplica('b');
+    const nc = await connectNats(testEnv.natsUrl(), 'chunk-test-client');
+    conns.push(nc);
+    maxPayload = nc.info!.max_payload;
+    client = new NatsRpcClient(nc, namespace, 20_000);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    for (const s of servers) await s.close();
+    for (const nc of conns) await nc.drain();
+  });
+
+  it('carries a request of several MiB to one replica of the queue group, byte for byte, in parallel with others', async () => {
+    const payloads = [0, 1, 2, 3].map(() => randomBytes(3 * MiB + 12_345).toString('base64')); // ~4 MiB of JSON each
+    expect(payloads[0].length).toBeGreaterThan(3 * maxPayload);
+    const replies = await Promise.all(payloads.map((data) => client.call<{ sha256: string; length: number; replica: string; echo?: string }>(UploadRpc, { data })));
+    replies.forEach((reply, i) => {
+      expect(reply.sha256).toBe(sha(payloads[i]));
+      expect(reply.length).toBe(payloads[i].length);
+      expect(reply.echo).toBe(payloads[i]); // and the large reply came back whole
+    });
+    // Both replicas got work: the head went through the queue group, the rest followed to the same replica.
+    expect((seen.a ?? 0) + (seen.b ?? 0)).toBe(4);
+  });
+
+  it('sends a request that fits in one message without chunk headers, as before', async () => {
+    const nc = conns[conns.length - 1];
+    const heads: Array<string | undefined> = [];
+    const sub = nc.subscribe(`${namespace}.testupload.v1.raw`, { callback: (_e, m) => heads.push(m.headers?.get(RpcHeader.chunks) || undefined) });
+    await nc.flush();
+    const raw = defineRpc({ subject: 'testupload.v1.raw', service: 'testupload', request: z.object({}).loose(), response: z.object({}) });
+    await expect(client.call(raw, { data: 'x'.repeat(1000) }, { timeoutMs: 300 })).rejects.toMatchObject({ status: 504 });
+    sub.unsubscribe();
+    expect(heads).toEqual([undefined]);
+  });
+
+  it('refuses a chunked request over the server\'s limit with 413, before taking its chunks', async () => {
+    const limited = `${namespace}x`;
+    const nc = await connectNats(testEnv.natsUrl(), 'chunk-test-limited');
+    conns.push(nc);
+    const server = new NatsRpcServer({ nc, namespace: limited, contracts: [UploadRpc], logger: createLogger('rpc-test', 'info', quiet), maxRequestBytes: 2 * MiB });
+    server.addHandler(UploadRpc.subject, async () => ({ sha256: '', length: 0, replica: 'limited' }));
+    await new Promise<void>((resolve) => server.listen(() => resolve()));
+    servers.push(server);
+    const limitedClient = new NatsRpcClient(conns[2], limited, 10_000);
+    await expect(limitedClient.call(UploadRpc, { data: 'y'.repeat(5 * MiB) })).rejects.toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE_ERROR' });
+    expect(await limitedClient.call(UploadRpc, { data: 'y'.repeat(MiB / 2) })).toMatchObject({ replica: 'limited' });
+    await limitedClient.close();
+  });
+});
