@@ -58,17 +58,7 @@ const WORK = fs.mkdtempSync(path.join(os.tmpdir(), `mapi-bench-phones-${stamp}-`
 const RESULTS = path.join(__dirname, 'results');
 const log = (...a) => console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
 
-const cleanups = [];
-let cleaning;
-const cleanup = () =>
-  (cleaning ??= (async () => {
-    for (const fn of cleanups.reverse()) await fn().catch((e) => console.error('cleanup step failed:', e.message));
-  })());
-for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => cleanup().finally(() => process.exit(130)));
-setTimeout(() => {
-  console.error(`bench exceeded ${CFG.timeoutMs / 1000} s: aborting`);
-  cleanup().finally(() => process.exit(2));
-}, CFG.timeoutMs).unref();
+const { cleanups, cleanup } = require('../lib/cleanup').guardBench(CFG.timeoutMs);
 
 async function main() {
   const t0 = Date.now();

@@ -1,7 +1,6 @@
 'use strict';
 /** Percentiles, rates from progress samples, and where a V8 CPU profile spent its time. */
-const fs = require('node:fs');
-const path = require('node:path');
+const { summarizeOne } = require('../../lib/cpuprofile-summary');
 
 function percentile(values, p) {
   if (!values.length) return null;
@@ -21,47 +20,13 @@ function rateBetween(samples, field, fromMs, toMs) {
   return ((b[field] - a[field]) * 1000) / (b.t - a.t);
 }
 
-function where(url) {
-  if (!url) return '(native/vm)';
-  const u = url.replace(/^file:\/\//, '');
-  const nm = u.lastIndexOf('node_modules/');
-  if (nm >= 0) {
-    const rest = u.slice(nm + 'node_modules/'.length).split('/');
-    return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
-  }
-  const lib = /\/(libs|apps)\/([^/]+)\//.exec(u);
-  if (lib) return `${lib[1]}/${lib[2]}`;
-  return u.startsWith('node:') ? 'node core' : u;
-}
-
-/** Self time of a .cpuprofile by function and by package, as % of non-idle samples. */
+/** Self time of a .cpuprofile by function and by package, as % of non-idle samples (bench/lib/cpuprofile-summary.js). */
 function profileSummary(file, topN = 20) {
-  const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
-  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
-  const counts = new Map();
-  for (const id of prof.samples) counts.set(id, (counts.get(id) || 0) + 1);
-  let busy = 0;
-  let idle = 0;
-  const byFn = new Map();
-  const byPkg = new Map();
-  for (const [id, c] of counts) {
-    const n = byId.get(id);
-    const fn = n.callFrame.functionName || '(anonymous)';
-    if (fn === '(idle)') {
-      idle += c;
-      continue;
-    }
-    busy += c;
-    const loc = n.callFrame.url ? `${where(n.callFrame.url)} ${path.basename(n.callFrame.url)}:${n.callFrame.lineNumber + 1}` : '';
-    byFn.set(`${fn}  ${loc}`, (byFn.get(`${fn}  ${loc}`) || 0) + c);
-    const pkg = ['(garbage collector)', '(program)'].includes(fn) ? fn : where(n.callFrame.url);
-    byPkg.set(pkg, (byPkg.get(pkg) || 0) + c);
-  }
-  const pct = (c) => Number(((100 * c) / Math.max(1, busy)).toFixed(1));
+  const s = summarizeOne(file, topN);
   return {
-    busy_pct_of_wall: Number(((100 * busy) / Math.max(1, busy + idle)).toFixed(1)),
-    top: [...byFn].sort((a, b) => b[1] - a[1]).slice(0, topN).map(([k, c]) => `${pct(c)}%  ${k}`),
-    by_package: [...byPkg].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, c]) => `${k} ${pct(c)}%`),
+    busy_pct_of_wall: Number((100 - s.idle_pct_of_all).toFixed(1)),
+    top: s.top.map((r) => `${r.pct.toFixed(1)}%  ${r.name}  ${r.where}`),
+    by_package: s.byPackage.slice(0, 12).map((x) => `${x.name} ${x.pct.toFixed(1)}%`),
   };
 }
 

@@ -52,10 +52,10 @@ export async function bootstrapChatsService(): Promise<void> {
   });
   const app = await createRpcMicroservice(ChatsModule.forRoot(prisma), server, logger);
   await app.listen();
-  const ingest = createIngestConsumer(nc, config.app.NAMESPACE, new ApplyIngest(prisma), logger);
-  await ingest.start();
   const relay = new OutboxRelay(prisma, nc, config.app.NAMESPACE, logger);
   relay.start();
+  const ingest = createIngestConsumer(nc, config.app.NAMESPACE, new ApplyIngest(prisma, () => relay.kick()), logger);
+  await ingest.start();
   let shuttingDown = false;
   const health = await startHealthServer({
     host: config.health.HEALTH_HOST,

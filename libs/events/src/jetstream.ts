@@ -54,13 +54,21 @@ export interface BatchConsumerOptions {
   ackWaitMs?: number;
   /** How long the first message of a batch waits for others (default 5 ms). */
   lingerMs?: number;
+  /** A second bound on a batch: the sum of its items' weights (e.g. messages carried), default unbounded. */
+  maxWeight?: number;
+  weigh?: (data: unknown) => number;
 }
+
+type Item<T> = { msg: JsMsg; data: T };
 
 /**
  * A durable pull consumer processed in micro-batches: messages are taken as they arrive and handed
- * to `handle` once `batchSize` have gathered or `lingerMs` after the first (so a lone message waits
- * milliseconds, not a fetch's expiry). They are acknowledged only after `handle` resolves, so a crash
- * redelivers them (handlers are idempotent); a batch that fails is nak'ed with a delay and retried.
+ * to `handle` once `batchSize` (or `maxWeight`) have gathered or `lingerMs` after the first (so a lone
+ * message waits milliseconds, not a fetch's expiry). They are acknowledged only after `handle`
+ * resolves, so a crash redelivers them (handlers are idempotent); a batch that fails is nak'ed with a
+ * delay and retried. Batches are applied one at a time; while one is applied the next gathers, and
+ * no more is taken until it can start (backpressure: nothing waits unheard-of long enough for
+ * JetStream to redeliver it).
  */
 export class BatchConsumer<T> {
   private running = false;
@@ -87,30 +95,12 @@ export class BatchConsumer<T> {
       await jsm.consumers.update(this.options.stream, this.options.durable, settings); // exists: bring its settings up to date
     }
     const consumer = await this.nc.jetstream().consumers.get(this.options.stream, this.options.durable);
-    const batchSize = this.options.batchSize ?? 500;
-    const lingerMs = this.options.lingerMs ?? 5;
     this.running = true;
     this.loop = (async () => {
       while (this.running) {
         try {
-          this.messages = await consumer.consume({ max_messages: batchSize * 2 });
-          let batch: JsMsg[] = [];
-          let timer: NodeJS.Timeout | undefined;
-          let chain = Promise.resolve();
-          const flush = () => {
-            clearTimeout(timer);
-            timer = undefined;
-            const msgs = batch;
-            batch = [];
-            if (msgs.length) chain = chain.then(() => this.process(msgs));
-            return chain;
-          };
-          for await (const m of this.messages) {
-            batch.push(m);
-            if (batch.length >= batchSize) await flush();
-            else if (!timer) timer = setTimeout(() => void flush(), lingerMs);
-          }
-          await flush();
+          this.messages = await consumer.consume({ max_messages: (this.options.batchSize ?? 500) * 2 });
+          await this.drain(this.messages);
         } catch (error) {
           if (this.running) {
             this.onError(error);
@@ -121,15 +111,54 @@ export class BatchConsumer<T> {
     })();
   }
 
-  private async process(msgs: JsMsg[]): Promise<void> {
+  private async drain(messages: ConsumerMessages): Promise<void> {
+    const { batchSize = 500, lingerMs = 5, maxWeight = Infinity, weigh = () => 1 } = this.options;
+    let batch: Item<T>[] = [];
+    let weight = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let chain = Promise.resolve();
+    const started: Promise<void>[] = []; // batches handed on and not finished, oldest first
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      const items = batch;
+      batch = [];
+      weight = 0;
+      if (!items.length) return;
+      const done = (chain = chain.then(() => this.process(items)));
+      started.push(done);
+      void done.then(() => started.splice(started.indexOf(done), 1));
+    };
+    for await (const msg of messages) {
+      let data: T;
+      try {
+        data = codec.decode(msg.data) as T;
+      } catch (error) {
+        this.onError(error); // not JSON: it can never succeed, so it is not redelivered
+        msg.term();
+        continue;
+      }
+      const w = weigh(data);
+      if (batch.length && weight + w > maxWeight) flush();
+      batch.push({ msg, data });
+      weight += w;
+      if (batch.length >= batchSize || weight >= maxWeight) flush();
+      else if (!timer) timer = setTimeout(flush, lingerMs);
+      while (started.length >= 2) await started[0]; // one applied, one waiting: take no more until it starts
+    }
+    flush();
+    await chain;
+  }
+
+  private async process(items: Item<T>[]): Promise<void> {
     // A long batch tells JetStream it is still being worked on, so it is not redelivered meanwhile.
-    const heartbeat = setInterval(() => msgs.forEach((m) => m.working()), Math.max(1_000, (this.options.ackWaitMs ?? 30_000) / 3));
+    const heartbeat = setInterval(() => items.forEach((i) => i.msg.working()), Math.max(1_000, (this.options.ackWaitMs ?? 30_000) / 3));
     try {
-      await this.handle(msgs.map((m) => ({ data: codec.decode(m.data) as T, subject: m.subject })));
-      for (const m of msgs) m.ack();
+      await this.handle(items.map((i) => ({ data: i.data, subject: i.msg.subject })));
+      for (const i of items) i.msg.ack();
     } catch (error) {
       this.onError(error);
-      for (const m of msgs) m.nak(1_000);
+      for (const i of items) i.msg.nak(1_000);
     } finally {
       clearInterval(heartbeat);
     }

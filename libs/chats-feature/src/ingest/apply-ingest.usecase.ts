@@ -1,48 +1,92 @@
-import { isGroupChatId, type EventName, type IngestEvent } from '@mapi/contracts';
+import { isGroupChatId, type IngestEvent } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import { writeEvents } from '@mapi/events';
 import { mapMessage } from '../messages/map-message';
+import { chatOfMessage, ensureChats, type ChatSeen } from './ensure-chats';
 import { deliveryInfo, ingestRow, nextAck } from './ingest-rows';
-import { insertNewMessages } from './insert-messages';
+import { insertNewMessages, type PhoneMessageRow } from './insert-messages';
+import type { OutEvent } from './out-event';
+import { applyPollResults, applyReaction } from './apply-reactions';
+import { raiseAcks, type AckSeen } from './raise-acks';
 
 type Tx = Prisma.TransactionClient;
-type Out = { type: EventName; org_id: string; phone_id: string; data: unknown };
-const omitKeys = { id: true, phone_id: true } as const;
+type Upsert = Extract<IngestEvent, { kind: 'messages-upsert' }>;
+const omitKeys = { id: true } as const;
 
 /**
  * Applies a batch of connector events to the chats store in one transaction, with the domain events
  * they cause (outbox). Idempotent: a redelivered batch changes nothing and emits nothing new.
+ *
+ * Consecutive message upserts — nearly all of the traffic — are applied together, whatever their
+ * phones: one statement each for chats, new messages and re-read acks, so the cost per message does
+ * not grow when events are small (many phones, a few messages each). Other events apply one by one,
+ * in order, between those runs.
  */
 export class ApplyIngest {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** Called after a batch that wrote events has committed (the relay then publishes at once). */
+    private readonly onEventsWritten: () => void = () => undefined,
+  ) {}
 
   async execute(events: IngestEvent[]): Promise<void> {
+    let written = 0;
     await this.prisma.$transaction(
       async (tx) => {
-        const out: Out[] = [];
-        for (const e of events) await this.apply(tx, e, out);
+        const out: OutEvent[] = [];
+        for (let i = 0; i < events.length; ) {
+          let j = i;
+          while (j < events.length && events[j].kind === 'messages-upsert') j++;
+          if (j > i) {
+            await this.upsertMessages(tx, events.slice(i, j) as Upsert[], out);
+            i = j;
+          } else await this.applyOne(tx, events[i++] as Exclude<IngestEvent, Upsert>, out);
+        }
         await writeEvents(tx, out);
+        written = out.length;
       },
       { timeout: 30_000 },
     );
+    if (written) this.onEventsWritten();
   }
 
-  private async apply(tx: Tx, e: IngestEvent, out: Out[]): Promise<void> {
-    const who = { org_id: e.org_id, phone_id: e.phone_id };
-    switch (e.kind) {
-      case 'messages-upsert': {
-        const rows = e.messages.map((m) => ingestRow(e, m));
-        await this.ensureChats(tx, e, [...new Set(rows.map((r) => r.chat_id))].map((chat_id) => ({ chat_id, chat_name: null, chat_type: isGroupChatId(chat_id) ? 'group' : 'user' })), out);
-        const created = await insertNewMessages(tx, rows);
-        if (e.type === 'notify') for (const row of created) out.push({ type: 'message.created', ...who, data: mapMessage(row) });
-        const createdIds = new Set(created.map((r) => r.message_id));
-        for (const row of rows.filter((r) => !createdIds.has(r.message_id))) {
-          await this.applyAck(tx, e, row.message_id, row.chat_id, row.ack as number, out); // a re-read may carry a newer ack
+  private async upsertMessages(tx: Tx, upserts: Upsert[], out: OutEvent[]): Promise<void> {
+    const fresh = new Map<string, { row: Prisma.MessageCreateManyInput; notify: boolean }>();
+    const reread: AckSeen[] = [];
+    const chats = new Map<string, ChatSeen>();
+    for (const e of upserts) {
+      for (const m of e.messages) {
+        const row = ingestRow(e, m);
+        const key = `${e.phone_id}\u0000${row.message_id}`;
+        const first = fresh.get(key);
+        if (first) {
+          first.notify ||= e.type === 'notify';
+          reread.push({ phone_id: e.phone_id, message_id: row.message_id, ack: row.ack as number }); // a later copy may carry a newer ack
+        } else {
+          fresh.set(key, { row, notify: e.type === 'notify' });
+          const chatKey = `${e.phone_id}\u0000${m.chat_id}`;
+          if (!chats.has(chatKey)) chats.set(chatKey, chatOfMessage(e, m.chat_id));
         }
-        return;
       }
+    }
+    await ensureChats(tx, [...chats.values()], out);
+    const created = await insertNewMessages(tx, [...fresh.values()].map((f) => f.row));
+    const createdKeys = new Set<string>();
+    for (const row of created) {
+      const key = `${row.phone_id}\u0000${row.message_id}`;
+      createdKeys.add(key);
+      if (fresh.get(key)?.notify) out.push(event('message.created', row));
+    }
+    for (const [key, { row }] of fresh) {
+      if (!createdKeys.has(key)) reread.push({ phone_id: row.phone_id, message_id: row.message_id, ack: row.ack as number }); // stored before: its ack may have moved
+    }
+    for (const row of await raiseAcks(tx, reread)) out.push(event('message.ack.updated', row));
+  }
+
+  private async applyOne(tx: Tx, e: Exclude<IngestEvent, Upsert>, out: OutEvent[]): Promise<void> {
+    switch (e.kind) {
       case 'receipt':
-        return this.applyAck(tx, e, `${e.from_me}_${e.chat_id}_${e.unique_id}`, e.chat_id, e.ack, out, e.participant, e.at);
+        return this.applyReceipt(tx, e, out);
       case 'edit':
       case 'delete': {
         const where = { phone_id_message_id: { phone_id: e.phone_id, message_id: `${e.from_me}_${e.chat_id}_${e.unique_id}` } };
@@ -50,13 +94,17 @@ export class ApplyIngest {
         if (!current || (e.kind === 'edit' && current.body === e.body) || (e.kind === 'delete' && current.is_deleted)) return;
         const data = e.kind === 'edit' ? { body: e.body, prev_body: current.body, updated_at: new Date() } : { is_deleted: true, updated_at: new Date() };
         const row = await tx.message.update({ where, data, omit: omitKeys });
-        out.push({ type: e.kind === 'edit' ? 'message.updated' : 'message.deleted', ...who, data: mapMessage(row) });
+        out.push(event(e.kind === 'edit' ? 'message.updated' : 'message.deleted', row));
         return;
       }
+      case 'reaction':
+        return applyReaction(tx, e, out);
+      case 'poll-results':
+        return applyPollResults(tx, e, out);
       case 'chats-upsert':
-        return this.ensureChats(tx, e, e.chats, out);
+        return ensureChats(tx, e.chats.map((c) => ({ ...c, org_id: e.org_id, phone_id: e.phone_id })), out);
       case 'groups-upsert':
-        await this.ensureChats(tx, e, e.groups.map((g) => ({ chat_id: g.chat_id, chat_name: g.subject, chat_type: 'group' as const })), out);
+        await ensureChats(tx, e.groups.map((g) => ({ org_id: e.org_id, phone_id: e.phone_id, chat_id: g.chat_id, chat_name: g.subject, chat_type: 'group' })), out);
         for (const g of e.groups) {
           await tx.groupParticipant.deleteMany({ where: { phone_id: e.phone_id, chat_id: g.chat_id, contact_id: { notIn: g.participants.map((p) => p.id) } } });
           for (const p of g.participants) {
@@ -69,31 +117,27 @@ export class ApplyIngest {
     }
   }
 
-  private async ensureChats(tx: Tx, e: { org_id: string; phone_id: string }, chats: { chat_id: string; chat_name: string | null; chat_type: string }[], out: Out[]) {
-    if (!chats.length) return;
-    const created = await tx.chat.createManyAndReturn({ data: chats.map((c) => ({ ...c, org_id: e.org_id, phone_id: e.phone_id })), skipDuplicates: true });
-    for (const c of created) out.push({ type: 'chat.created', org_id: e.org_id, phone_id: e.phone_id, data: { chat_id: c.chat_id, chat_name: c.chat_name, chat_type: c.chat_type, org_id: c.org_id, org_phone: null, phone_id: c.phone_id, created_at: c.created_at.toISOString() } });
-    for (const c of chats.filter((c) => c.chat_name)) {
-      await tx.chat.updateMany({ where: { phone_id: e.phone_id, chat_id: c.chat_id, NOT: { chat_name: c.chat_name } }, data: { chat_name: c.chat_name, updated_at: new Date() } });
-    }
-  }
-
-  private async applyAck(tx: Tx, e: { org_id: string; phone_id: string }, messageId: string, chatId: string, ack: number, out: Out[], participant?: string, at?: number) {
-    const where = { phone_id_message_id: { phone_id: e.phone_id, message_id: messageId } };
+  /** A receipt: 1:1 acks move up; a group receipt names its participant and fills the receipt maps. */
+  private async applyReceipt(tx: Tx, e: Extract<IngestEvent, { kind: 'receipt' }>, out: OutEvent[]): Promise<void> {
+    const where = { phone_id_message_id: { phone_id: e.phone_id, message_id: `${e.from_me}_${e.chat_id}_${e.unique_id}` } };
     const current = await tx.message.findUnique({ where, select: { ack: true, delivery_info: true } });
     if (!current) return;
-    const next = nextAck(current.ack, ack);
+    const next = nextAck(current.ack, e.ack);
     let info: Prisma.InputJsonValue;
-    if (participant) {
-      info = withParticipant(current.delivery_info as DeliveryMaps, participant, ack, at ?? Date.now());
+    if (e.participant) {
+      info = withParticipant(current.delivery_info as DeliveryMaps, e.participant, e.ack, e.at ?? Date.now());
       if (next === null && JSON.stringify(info) === JSON.stringify(current.delivery_info)) return;
     } else {
       if (next === null) return;
-      info = isGroupChatId(chatId) ? (current.delivery_info as Prisma.InputJsonValue) : deliveryInfo(next, chatId);
+      info = isGroupChatId(e.chat_id) ? (current.delivery_info as Prisma.InputJsonValue) : deliveryInfo(next, e.chat_id);
     }
     const row = await tx.message.update({ where, data: { ack: next ?? current.ack, delivery_info: info, updated_at: new Date() }, omit: omitKeys });
-    out.push({ type: 'message.ack.updated', org_id: e.org_id, phone_id: e.phone_id, data: mapMessage(row) });
+    out.push(event('message.ack.updated', row));
   }
+}
+
+function event(type: OutEvent['type'], { phone_id, ...row }: PhoneMessageRow): OutEvent {
+  return { type, org_id: row.org_id, phone_id, data: mapMessage(row) };
 }
 
 type DeliveryMaps = { delivered_count: number; read_count: number; pending: string[]; delivered?: Record<string, number>; read?: Record<string, number> };

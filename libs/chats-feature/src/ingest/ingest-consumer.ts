@@ -13,8 +13,10 @@ export function createIngestConsumer(nc: NatsConnection, namespace: string, appl
   return new BatchConsumer<unknown>(
     nc,
     // ack wait 10 s: after a crash, the unacknowledged batch comes back that soon (applying it again is
-    // harmless; a long batch sends heartbeats). 25 events (up to 5,000 messages) keep a transaction short.
-    { stream: streamNames(namespace).ingest, durable: 'chats-ingest', batchSize: 25, ackWaitMs: 10_000 },
+    // harmless; a long batch sends heartbeats). A batch is up to 200 events or 2,000 messages, whichever
+    // comes first: small events (many phones, a few messages each) still make one large statement per
+    // table, and a transaction stays well under a second.
+    { stream: streamNames(namespace).ingest, durable: 'chats-ingest', batchSize: 200, maxWeight: 2_000, weigh: messagesIn, ackWaitMs: 10_000 },
     async (items) => {
       const events: IngestEvent[] = [];
       for (const item of items) {
@@ -26,4 +28,10 @@ export function createIngestConsumer(nc: NatsConnection, namespace: string, appl
     },
     (err) => logger.warn({ err }, 'ingest batch failed; will be redelivered'),
   );
+}
+
+/** A batch's weight: the messages an upsert carries (other events count one). */
+function messagesIn(data: unknown): number {
+  const messages = (data as { messages?: unknown } | null)?.messages;
+  return Array.isArray(messages) ? Math.max(1, messages.length) : 1;
 }

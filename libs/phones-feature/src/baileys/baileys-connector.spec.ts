@@ -1,45 +1,8 @@
 import { ALL_WA_PATCH_NAMES, DisconnectReason, proto, type WAMessage } from 'baileys';
-import pino from 'pino';
-import type { ConnectorEventName, ConnectorEvents } from '../connector/phone-connector';
-import { BaileysConnector, type BaileysConnectorDeps } from './baileys-connector';
-import { FakeSocket, memoryAuth } from './fixtures/fake-socket';
+import { setup, tick } from './fixtures/connector-harness';
 import * as f from './fixtures/library-events';
-import type { SentMessage } from './sent-message-log';
 
 const SENT_ID = '0b8f1f4e-7f0e-4a4e-9a59-1f2b3c4d5e6f';
-const tick = () => new Promise((r) => setTimeout(r, 5));
-
-function setup(options: { registered?: boolean; deps?: Partial<BaileysConnectorDeps> } = {}) {
-  const auth = memoryAuth(options.registered ?? true);
-  const sockets: FakeSocket[] = [];
-  const sentLog = new Map<string, SentMessage>();
-  const events: { event: ConnectorEventName; payload: unknown }[] = [];
-  const connector = new BaileysConnector('phone-test00000001', {
-    auth,
-    makeSocket: (state) => {
-      const s = new FakeSocket(state);
-      sockets.push(s);
-      return s.asSocket();
-    },
-    sent: { find: async (_p, id) => sentLog.get(id) ?? null, record: async (_p, id, _c, s) => void sentLog.set(id, s) },
-    loadMedia: async () => Buffer.from('file'),
-    logger: pino({ level: 'silent' }),
-    backoff: { baseMs: 1, maxMs: 4 },
-    historyTimeoutMs: 200,
-    ...options.deps,
-  });
-  const names: ConnectorEventName[] = ['connection.update', 'messages.upsert', 'message-receipt.update', 'messages.update', 'chats.upsert', 'groups.upsert'];
-  for (const event of names) connector.on(event, async (payload: ConnectorEvents[typeof event]) => void events.push({ event, payload }));
-  const of = <E extends ConnectorEventName>(event: E) => events.filter((e) => e.event === event).map((e) => e.payload as ConnectorEvents[E]);
-  const sock = () => sockets[sockets.length - 1];
-  const open = async () => {
-    await connector.connect();
-    sock().user = { id: '15550000001:7@s.whatsapp.net' };
-    sock().emit('connection.update', { connection: 'open' });
-    await tick();
-  };
-  return { connector, auth, sockets, sock, events, of, sentLog, open };
-}
 
 describe('BaileysConnector: connection', () => {
   it('hands on each QR the library rotates, then CONNECTED with the number; saves creds on creds.update', async () => {
@@ -153,7 +116,7 @@ describe('BaileysConnector: connection', () => {
 describe('BaileysConnector: events', () => {
   it('maps live messages, stores received media, and skips protocol messages', async () => {
     const stored: string[] = [];
-    const t = setup({ deps: { storeMedia: async (msg, chatId) => (stored.push(`${chatId}/${msg.key.id}`), 'https://m.example/app/media/message-media/x') } });
+    const t = setup({ deps: { storeMedia: async (msg, chatId) => (stored.push(`${chatId}/${msg.key.id}`), { outcome: 'stored', path: 'https://m.example/app/media/message-media/x' }) } });
     await t.open();
     t.sock().emit('messages.upsert', { messages: [f.textFromAlice, f.revokeProtocolMessage, f.imageWithCaption], type: 'notify' });
     await tick();

@@ -1,6 +1,5 @@
 import { WaState, sendUniqueId, type IngestMessage } from '@mapi/contracts';
-import { ALL_WA_PATCH_NAMES, jidDecode, toNumber, type AuthenticationState, type BaileysEventMap, type WAMessage, type WASocket } from 'baileys';
-import type { Logger } from 'pino';
+import { ALL_WA_PATCH_NAMES, jidDecode, toNumber, type BaileysEventMap, type WAMessage } from 'baileys';
 import type {
   ChatInfo,
   ConnectionUpdate,
@@ -8,38 +7,36 @@ import type {
   ConnectorEvents,
   ConnectorHandler,
   GroupMetadata,
+  MessageChange,
   OutgoingContent,
   ParticipantAction,
   ParticipantResult,
   PhoneConnector,
 } from '../connector/phone-connector';
-import { hasMedia, toChatInfo, toDeletions, toGroupMetadata, toIngestMessage, toJid, toMessageUpdates, toParticipantResults, toReceipts, type MapContext } from './baileys-mapping';
+import {
+  hasMedia,
+  historyReactions,
+  toChatInfo,
+  toDeletions,
+  toGroupMetadata,
+  toIngestMessage,
+  toJid,
+  toMessageUpdates,
+  toParticipantResults,
+  toReactionChanges,
+  toReceipts,
+  type MapContext,
+} from './baileys-mapping';
+import { mapBounded } from './bounded';
 import { backoffMs, closeActionOf } from './close-reason';
-import { HistoryFetcher } from './history-fetcher';
+import { HistoryFetcher, type Mapped } from './history-fetcher';
 import { LidMap } from './lid-map';
 import { quotedFor, toMessageContent } from './outgoing-content';
-import type { SentMessageLog } from './sent-message-log';
+import { PollTally } from './poll-tally';
+import type { BaileysConnectorDeps, BaileysSocket } from './baileys-connector-deps';
+import type { MediaOutcome } from './received-media';
 
-/** The socket surface this connector uses: the library's socket, or a fake one in tests. */
-export type BaileysSocket = Pick<
-  WASocket,
-  'ev' | 'user' | 'sendMessage' | 'groupParticipantsUpdate' | 'groupMetadata' | 'groupFetchAllParticipating' | 'fetchMessageHistory' | 'resyncAppState' | 'logout' | 'end' | 'requestPairingCode' | 'updateMediaMessage'
->;
-export type SocketFactory = (auth: AuthenticationState, getMessage: (id: string) => WAMessage | undefined) => BaileysSocket;
-
-export interface BaileysConnectorDeps {
-  auth: { load(phoneId: string): Promise<{ state: AuthenticationState; saveCreds: () => Promise<void> }>; clear(phoneId: string): Promise<void> };
-  makeSocket: SocketFactory;
-  sent: SentMessageLog;
-  loadMedia: (m: NonNullable<OutgoingContent['media']>) => Promise<Buffer>;
-  /** Stores a received message's media; answers its service link ('' when not stored). */
-  storeMedia?: (msg: WAMessage, chatId: string, reupload: (m: WAMessage) => Promise<WAMessage>) => Promise<string>;
-  logger: Logger;
-  backoff?: { baseMs: number; maxMs: number };
-  /** failed reconnects in a row after which the phone is reported UNREACHABLE rather than DISCONNECTED */
-  unreachableAfter?: number;
-  historyTimeoutMs?: number;
-}
+export type { BaileysConnectorDeps, BaileysSocket, SocketFactory } from './baileys-connector-deps';
 
 /** `banned` is not one of the port's states yet: written to the phone as it is (see docs/services/baileys.md). */
 const BANNED = WaState.BANNED;
@@ -53,6 +50,7 @@ const RECENT = 500;
 export class BaileysConnector implements PhoneConnector {
   private readonly handlers: { [E in ConnectorEventName]?: ConnectorHandler<E> } = {};
   private readonly ctx: MapContext = { me: null, lids: new LidMap() };
+  private readonly polls = new PollTally();
   private readonly chats = new Map<string, ChatInfo>();
   private readonly recent = new Map<string, WAMessage>();
   private readonly pendingSends = new Map<string, string>();
@@ -70,7 +68,7 @@ export class BaileysConnector implements PhoneConnector {
     readonly phoneId: string,
     private readonly deps: BaileysConnectorDeps,
   ) {
-    this.history = new HistoryFetcher(() => this.sock, this.ctx, deps.historyTimeoutMs ?? 30_000);
+    this.history = new HistoryFetcher(() => this.sock, deps.historyTimeoutMs ?? 30_000);
   }
 
   on<E extends ConnectorEventName>(event: E, handler: ConnectorHandler<E>): void {
@@ -90,7 +88,23 @@ export class BaileysConnector implements PhoneConnector {
 
   async connect(): Promise<void> {
     this.stopped = false;
+    // What an earlier session of this phone learned (maybe on another replica): LIDs and history anchors.
+    const saved = await this.deps.state?.load();
+    if (saved) {
+      this.ctx.lids.restore(saved.lids);
+      this.history.restore(saved.anchors);
+    }
     await this.open();
+  }
+
+  /** Persists LIDs and anchors learned since the last call; what fails is kept for the next one. */
+  private async saveState(): Promise<void> {
+    const state = this.deps.state;
+    if (!state) return;
+    const lids = this.ctx.lids.takeUnsaved();
+    const anchors = this.history.takeUnsaved();
+    if (lids.length) await state.saveLids(lids).catch((err) => (this.ctx.lids.putBack(lids), this.deps.logger.warn({ err, phone_id: this.phoneId }, 'LID map not saved')));
+    if (anchors.length) await state.saveAnchors(anchors).catch((err) => (this.history.putBack(anchors), this.deps.logger.warn({ err, phone_id: this.phoneId }, 'history anchors not saved')));
   }
 
   private async open(): Promise<void> {
@@ -98,7 +112,7 @@ export class BaileysConnector implements PhoneConnector {
     const { state, saveCreds } = await this.deps.auth.load(this.phoneId);
     this.registered = !!state.creds.registered;
     this.ctx.me = jidDecode(state.creds.me?.id)?.user ?? null;
-    const sock = this.deps.makeSocket(state, (id) => this.recent.get(id));
+    const sock = this.deps.makeSocket(state, (id) => this.recent.get(id) ?? this.polls.get(id));
     this.sock = sock;
     const live = () => this.sock === sock && !this.stopped;
     const on = <E extends keyof BaileysEventMap>(event: E, fn: (arg: BaileysEventMap[E]) => unknown) =>
@@ -107,7 +121,8 @@ export class BaileysConnector implements PhoneConnector {
         // later receipt overtake its message).
         this.inbound = this.inbound
           .then(() => (live() ? fn(arg) : undefined))
-          .catch((err) => this.deps.logger.warn({ err, phone_id: this.phoneId, event }, 'library event failed'));
+          .catch((err) => this.deps.logger.warn({ err, phone_id: this.phoneId, event }, 'library event failed'))
+          .then(() => this.saveState());
       });
     on('creds.update', () => saveCreds());
     on('connection.update', (u) => this.onConnection(sock, u));
@@ -116,8 +131,17 @@ export class BaileysConnector implements PhoneConnector {
     on('message-receipt.update', (r) => this.emit('message-receipt.update', toReceipts(r, this.ctx)));
     on('messages.update', async (u) => {
       const { receipts, changes } = toMessageUpdates(u, this.ctx);
+      // Votes the library decrypted (it found the poll through getMessage): the poll's whole tally.
+      for (const { key, update } of u) {
+        const tally = update.pollUpdates?.length ? this.polls.vote(key, update.pollUpdates, this.ctx) : null;
+        if (tally) changes.push(tally);
+      }
       if (receipts.length) await this.emit('message-receipt.update', receipts);
       if (changes.length) await this.emit('messages.update', changes);
+    });
+    on('messages.reaction', (r) => {
+      const changes = toReactionChanges(r, this.ctx);
+      return changes.length ? this.emit('messages.update', changes) : undefined;
     });
     on('messages.delete', (d) => ('keys' in d ? this.emit('messages.update', toDeletions(d.keys, this.ctx)) : undefined));
     on('chats.upsert', (c) => this.onChats(c.map((x) => toChatInfo(x, this.ctx))));
@@ -144,7 +168,7 @@ export class BaileysConnector implements PhoneConnector {
     this.deps.logger.info({ phone_id: this.phoneId, action, attempts: this.attempts }, 'connection closed');
     if (action === 'logged-out') {
       this.stopped = true;
-      await this.deps.auth.clear(this.phoneId);
+      await this.forget();
       await this.state({ state: 'LOGGED_OUT', qr: null });
     } else if (action === 'banned') {
       this.stopped = true;
@@ -165,37 +189,84 @@ export class BaileysConnector implements PhoneConnector {
     }
   }
 
+  private async forget(): Promise<void> {
+    this.ctx.lids.takeUnsaved();
+    this.history.takeUnsaved();
+    await this.deps.auth.clear(this.phoneId);
+    // The next pairing may be another account: its anchors and LIDs start afresh.
+    await this.deps.state?.clear().catch((err) => this.deps.logger.warn({ err, phone_id: this.phoneId }, 'session state not cleared'));
+  }
+
   private remember(msg: WAMessage): void {
     if (!msg.key.id) return;
     this.recent.set(msg.key.id, msg);
     if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value as string);
+    this.polls.remember(msg);
+  }
+
+  /**
+   * Maps library messages, with their media stored first (at most `mediaConcurrency` downloads at
+   * once, each within BAILEYS_MEDIA_MAX_BYTES). A download that fails or is too large leaves the
+   * message with its media metadata and `path: ''` (logged, and counted in a summary).
+   */
+  private async mapWithMedia(messages: readonly WAMessage[], download: boolean, what: 'live' | 'history', sentIds?: Map<string, string>): Promise<Mapped[]> {
+    const first = messages.map((raw) => ({ raw, m: toIngestMessage(raw, this.ctx) }));
+    const { storeMedia } = this.deps;
+    const sock = this.sock;
+    const wanted = download && storeMedia && sock ? first.filter((x) => x.m && hasMedia(x.raw)) : [];
+    const outcomes = await mapBounded(wanted, this.deps.mediaConcurrency ?? 4, (x) =>
+      (storeMedia as NonNullable<typeof storeMedia>)(x.raw, x.m?.chat_id as string, (m) => (sock as BaileysSocket).updateMediaMessage(m)),
+    );
+    const paths = new Map(wanted.map((x, i) => [x.raw, outcomes[i].path]));
+    if (outcomes.some((o) => o.outcome !== 'stored')) {
+      const count = (k: MediaOutcome['outcome']) => outcomes.filter((o) => o.outcome === k).length;
+      this.deps.logger.info({ phone_id: this.phoneId, what, stored: count('stored'), too_large: count('too-large'), failed: count('failed') }, 'received media: some files not stored');
+    }
+    const out: Mapped[] = [];
+    for (const { raw, m: plain } of first) {
+      if (!plain) continue;
+      const sentMessageId = raw.key.id ? sentIds?.get(raw.key.id) : undefined;
+      const m = paths.has(raw) || sentMessageId ? (toIngestMessage(raw, this.ctx, { mediaPath: paths.get(raw), sentMessageId }) as IngestMessage) : plain;
+      this.history.saw(raw, m.chat_id);
+      out.push({ raw, m });
+    }
+    return out;
   }
 
   private async onMessages(messages: WAMessage[], type: 'notify' | 'append'): Promise<void> {
-    const live: IngestMessage[] = [];
-    const backfill: IngestMessage[] = [];
-    for (const msg of messages) {
-      this.remember(msg);
-      const sentMessageId = msg.key.id ? this.pendingSends.get(msg.key.id) : undefined;
-      const chatId = toIngestMessage(msg, this.ctx)?.chat_id;
-      const mediaPath = chatId && type === 'notify' && hasMedia(msg) && this.deps.storeMedia && this.sock ? await this.deps.storeMedia(msg, chatId, this.sock.updateMediaMessage) : '';
-      const m = toIngestMessage(msg, this.ctx, { mediaPath, sentMessageId });
-      if (!m) continue;
-      this.history.saw(msg, m.chat_id);
-      // A send through the API comes back as `append`: it is live (message.created), like the sandbox's.
-      (type === 'notify' || sentMessageId ? live : backfill).push(m);
-    }
+    messages.forEach((msg) => this.remember(msg));
+    const mapped = await this.mapWithMedia(messages, type === 'notify', 'live', this.pendingSends);
+    // A send through the API comes back as `append`: it is live (message.created), like the sandbox's.
+    const live = mapped.filter((x) => type === 'notify' || x.m.sent_message_id).map((x) => x.m);
+    const backfill = mapped.filter((x) => type !== 'notify' && !x.m.sent_message_id).map((x) => x.m);
     if (live.length) await this.emit('messages.upsert', { messages: live, type: 'notify' });
     if (backfill.length) await this.emit('messages.upsert', { messages: backfill, type: 'append' });
   }
 
+  /**
+   * History sync (initial bootstrap, recent, on demand): chats, then the messages as backfill with
+   * their media stored (unless BAILEYS_HISTORY_MEDIA=false), then the reactions and poll tallies the
+   * synced messages carry. An ON_DEMAND answer also resolves the history fetch waiting for it.
+   */
   private async onHistory(h: BaileysEventMap['messaging-history.set']): Promise<void> {
-    this.ctx.lids.learnContacts(h.contacts);
-    await this.onChats(h.chats.map((c) => toChatInfo(c, this.ctx)));
-    const messages = h.messages.map((msg) => toIngestMessage(msg, this.ctx)).filter((m): m is IngestMessage => !!m);
-    h.messages.forEach((msg, i) => messages[i] && this.history.saw(msg, messages[i].chat_id));
-    this.history.received(h);
-    if (messages.length) await this.emit('messages.upsert', { messages, type: 'append' });
+    const answer = this.history.arrived(h);
+    let mapped: Mapped[] = [];
+    try {
+      this.ctx.lids.learnContacts(h.contacts);
+      await this.onChats(h.chats.map((c) => toChatInfo(c, this.ctx)));
+      h.messages.forEach((msg) => this.polls.remember(msg));
+      mapped = await this.mapWithMedia(h.messages, this.deps.historyMedia ?? true, 'history');
+      if (mapped.length) await this.emit('messages.upsert', { messages: mapped.map((x) => x.m), type: 'append' });
+      const changes: MessageChange[] = [];
+      for (const { raw } of mapped) {
+        changes.push(...historyReactions(raw, this.ctx));
+        const poll = raw.pollUpdates?.length && raw.key.id ? this.polls.get(raw.key.id) : undefined;
+        if (poll) changes.push(this.polls.tally(poll, this.ctx));
+      }
+      if (changes.length) await this.emit('messages.update', changes);
+    } finally {
+      answer(mapped);
+    }
   }
 
   private async onChats(chats: (ChatInfo | null)[]): Promise<void> {
@@ -220,13 +291,15 @@ export class BaileysConnector implements PhoneConnector {
     const sock = this.sock;
     this.sock = undefined;
     sock?.end(undefined);
+    // Library events already under way finish (and what they taught is saved) before another replica takes over.
+    await this.inbound;
     await this.queue;
   }
 
   async logout(): Promise<void> {
     this.stopped = true;
     await this.sock?.logout().catch((err) => this.deps.logger.warn({ err, phone_id: this.phoneId }, 'logout on the network failed'));
-    await this.deps.auth.clear(this.phoneId);
+    await this.forget();
     await this.state({ state: 'LOGGED_OUT', qr: null });
     await this.disconnect();
   }
@@ -279,9 +352,13 @@ export class BaileysConnector implements PhoneConnector {
     }
   }
 
-  fetchMessageHistory(chatId: string, count: number): Promise<IngestMessage[]> {
+  async fetchMessageHistory(chatId: string, count: number): Promise<IngestMessage[]> {
     this.socket();
-    return this.history.fetch(chatId, count);
+    try {
+      return await this.history.fetch(chatId, count);
+    } finally {
+      await this.saveState();
+    }
   }
 
   async resyncAppState(): Promise<{ chats: ChatInfo[]; groups: GroupMetadata[] }> {

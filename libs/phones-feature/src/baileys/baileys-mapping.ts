@@ -1,12 +1,15 @@
 import type { IngestMessage, Media } from '@mapi/contracts';
 import {
   WAMessageStubType,
+  getAggregateVotesInPollMessage,
   getContentType,
+  getKeyAuthor,
   isJidGroup,
   isLidUser,
   jidDecode,
   normalizeMessageContent,
   toNumber,
+  type BaileysEventMap,
   type Chat,
   type GroupMetadata as WAGroupMetadata,
   type MessageUserReceiptUpdate,
@@ -205,6 +208,54 @@ export function toMessageUpdates(updates: readonly WAMessageUpdate[], ctx: MapCo
 /** `messages.delete` (keys) → deletions. */
 export function toDeletions(keys: readonly WAMessageKey[], ctx: MapContext): MessageChange[] {
   return keys.filter((k) => k.id && k.remoteJid).map((k) => ({ chat_id: toContactId(k.remoteJid, ctx), unique_id: k.id as string, from_me: !!k.fromMe, deleted: true }));
+}
+
+/** Who sent a reaction or vote (its own message key): this phone when from me. */
+function authorOf(key: WAMessageKey | null | undefined, ctx: MapContext): string {
+  if (key?.fromMe) return ctx.me ? `${ctx.me}@c.us` : '';
+  return toContactId(getKeyAuthor(key), ctx);
+}
+
+const isoOf = (ms: Long, fallback: number) => new Date(seconds(ms) || fallback).toISOString();
+
+/**
+ * A reaction (`messages.reaction`, or one carried by a history-synced message) as a change of the
+ * message reacted to; `reaction: ''` when the sender took it back.
+ */
+export function toReactionChange(target: WAMessageKey | null | undefined, reaction: proto.IReaction, ctx: MapContext, now = Date.now()): MessageChange | null {
+  if (!target?.id || !target.remoteJid) return null;
+  return {
+    chat_id: toContactId(target.remoteJid, ctx),
+    unique_id: target.id,
+    from_me: !!target.fromMe,
+    reaction: { reaction_id: reaction.key?.id ?? '', sender_phone: authorOf(reaction.key, ctx), reaction: reaction.text ?? '', timestamp: isoOf(reaction.senderTimestampMs as Long, now) },
+  };
+}
+
+export function toReactionChanges(events: BaileysEventMap['messages.reaction'], ctx: MapContext, now = Date.now()): MessageChange[] {
+  return events.map((e) => toReactionChange(e.key, e.reaction, ctx, now)).filter((c): c is MessageChange => !!c);
+}
+
+/** Reactions a history-synced message carries (the phone sends them with it). */
+export function historyReactions(msg: WAMessage, ctx: MapContext): MessageChange[] {
+  return (msg.reactions ?? []).map((r) => toReactionChange(msg.key, r, ctx, seconds(msg.messageTimestamp as Long) * 1000)).filter((c): c is MessageChange => !!c);
+}
+
+/** Whether the message creates a poll. */
+export function isPollCreation(msg: WAMessage): boolean {
+  return messageTypeOf(msg.message) === 'poll_creation';
+}
+
+/**
+ * A poll's tally from its creation message and its (decrypted) votes, through the library's
+ * getAggregateVotesInPollMessage: every option with its voters as contact ids.
+ */
+export function toPollResults(poll: Pick<WAMessage, 'message' | 'pollUpdates'>, ctx: MapContext): NonNullable<MessageChange['poll_results']> {
+  const meJid = ctx.me ? `${ctx.me}@s.whatsapp.net` : undefined;
+  return getAggregateVotesInPollMessage({ message: normalizeMessageContent(poll.message), pollUpdates: poll.pollUpdates }, meJid).map((o) => ({
+    name: o.name,
+    voters: o.voters.map((v) => toContactId(v, ctx)).filter(Boolean),
+  }));
 }
 
 /** Group metadata with participants by phone number (a participant's LID is learned when both are given). */

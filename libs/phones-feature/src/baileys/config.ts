@@ -9,6 +9,10 @@ export const BaileysConfigSchema = z.object({
   BAILEYS_AUTH_KEY: optional.refine((v) => v === undefined || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded'),
   /** Largest media file sent (downloaded from a URL or base64) or received and stored. */
   BAILEYS_MEDIA_MAX_BYTES: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).default(16 * 1024 * 1024)),
+  /** Received media downloaded at once per library event (live or history sync). */
+  BAILEYS_MEDIA_CONCURRENCY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(32).default(4)),
+  /** Whether media of history-synced messages is downloaded and stored too (`false`: metadata only). */
+  BAILEYS_HISTORY_MEDIA: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).default('true')),
   /** Public origin of media links (`<this>/app/media/<bucket>/<org_id>/...`), as in the media service. */
   MEDIA_BASE_URL: z.string().url().default('http://localhost:8090'),
 });
@@ -19,6 +23,8 @@ const BaileysStorageSchema = storageConfigSchema('MEDIA_');
 export interface BaileysConfig {
   authKey: Buffer | null;
   mediaMaxBytes: number;
+  mediaConcurrency: number;
+  historyMedia: boolean;
   mediaBaseUrl: string;
   storage: StorageConfig;
 }
@@ -36,6 +42,8 @@ export function parseBaileysConfig(env: NodeJS.ProcessEnv): { ok: true; config: 
     config: {
       authKey: own.data.BAILEYS_AUTH_KEY ? Buffer.from(own.data.BAILEYS_AUTH_KEY, 'base64') : null,
       mediaMaxBytes: own.data.BAILEYS_MEDIA_MAX_BYTES,
+      mediaConcurrency: own.data.BAILEYS_MEDIA_CONCURRENCY,
+      historyMedia: own.data.BAILEYS_HISTORY_MEDIA === 'true',
       mediaBaseUrl: own.data.MEDIA_BASE_URL.replace(/\/+$/, ''),
       storage: storage.data,
     },

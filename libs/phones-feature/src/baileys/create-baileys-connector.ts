@@ -10,10 +10,11 @@ import type { BaileysConfig } from './config';
 import { loadOutgoingMedia } from './outgoing-content';
 import { ReceivedMediaStore } from './received-media';
 import { PrismaSentMessageLog } from './sent-message-log';
+import { PrismaSessionStateStore } from './session-state-store';
 
 /**
  * The connector factory for phones with connector `baileys`: real sockets on the library, auth state
- * in Postgres, received media in the media storage. Null (the phone is not started, with a warning)
+ * in Postgres, received media in the media storage, LID map and history anchors in Postgres. Null (the phone is not started, with a warning)
  * when BAILEYS_AUTH_KEY is unset: the auth state is never stored unencrypted.
  */
 export function baileysConnectorFactory(deps: { prisma: PrismaClient; config: BaileysConfig; logger: Logger }): (phone: { phone_id: string; org_id: string }) => PhoneConnector | null {
@@ -26,6 +27,7 @@ export function baileysConnectorFactory(deps: { prisma: PrismaClient; config: Ba
   }
   const auth = new BaileysAuthStore(prisma, new AuthCipher(config.authKey));
   const sent = new PrismaSentMessageLog(prisma);
+  const sessionState = new PrismaSessionStateStore(prisma);
   const media = new ReceivedMediaStore(createStorage(config.storage), config.mediaBaseUrl, config.mediaMaxBytes, logger);
   const libraryLogger = logger.child({ module: 'baileys' }, { level: 'warn' });
   const makeSocket: SocketFactory = (state, recent) =>
@@ -46,6 +48,14 @@ export function baileysConnectorFactory(deps: { prisma: PrismaClient; config: Ba
       sent,
       loadMedia: (m) => loadOutgoingMedia(m, config.mediaMaxBytes),
       storeMedia: (msg, chatId, reupload) => media.store(msg, phone.org_id, chatId, reupload),
+      mediaConcurrency: config.mediaConcurrency,
+      historyMedia: config.historyMedia,
+      state: {
+        load: () => sessionState.load(phone.org_id, phone.phone_id),
+        saveLids: (pairs) => sessionState.saveLids(phone.org_id, phone.phone_id, pairs),
+        saveAnchors: (anchors) => sessionState.saveAnchors(phone.org_id, phone.phone_id, anchors),
+        clear: () => sessionState.clear(phone.org_id, phone.phone_id),
+      },
       logger: logger.child({ phone_id: phone.phone_id, connector: 'baileys' }),
     });
 }

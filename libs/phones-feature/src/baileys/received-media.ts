@@ -4,6 +4,13 @@ import type { Logger } from 'pino';
 import { mediaOf } from './baileys-mapping';
 
 export const RECEIVED_MEDIA_BUCKET = 'message-media';
+/** A download (with the phone's re-upload of an expired file) that takes longer is given up. */
+const DOWNLOAD_TIMEOUT_MS = 120_000;
+
+/** What became of a message's media: `path` is the service link ('' unless stored). */
+export type MediaOutcome =
+  | { outcome: 'stored'; path: string }
+  | { outcome: 'none' | 'too-large' | 'failed'; path: '' };
 
 /**
  * Received media: downloaded (decrypted) through the library, written to the media storage under
@@ -23,24 +30,27 @@ export class ReceivedMediaStore {
     return `${this.mediaBaseUrl}/app/media/${bucket}/${name.split('/').map(encodeURIComponent).join('/')}`;
   }
 
-  /** The service link of the stored file, or '' when it is too large or could not be downloaded. */
-  async store(msg: WAMessage, orgId: string, chatId: string, reupload: (m: WAMessage) => Promise<WAMessage>): Promise<string> {
+  /** Stores the message's file; '' path (with the reason) when it has none, is too large, or could not be downloaded. */
+  async store(msg: WAMessage, orgId: string, chatId: string, reupload: (m: WAMessage) => Promise<WAMessage>): Promise<MediaOutcome> {
     const meta = mediaOf(msg, '');
-    if (!meta || !msg.key.id) return '';
+    if (!meta || !msg.key.id) return { outcome: 'none', path: '' };
     if (meta.size > this.maxBytes) {
       this.logger.info({ unique_id: msg.key.id, size: meta.size }, 'received media larger than BAILEYS_MEDIA_MAX_BYTES: not stored');
-      return '';
+      return { outcome: 'too-large', path: '' };
     }
     try {
-      const data = await downloadMediaMessage(msg, 'buffer', {}, { reuploadRequest: reupload, logger: this.logger as never });
-      if (data.length > this.maxBytes) return '';
+      const data = await downloadMediaMessage(msg, 'buffer', { options: { timeout: DOWNLOAD_TIMEOUT_MS } }, { reuploadRequest: reupload, logger: this.logger as never });
+      if (data.length > this.maxBytes) {
+        this.logger.info({ unique_id: msg.key.id, size: data.length }, 'received media larger than BAILEYS_MEDIA_MAX_BYTES: not stored');
+        return { outcome: 'too-large', path: '' };
+      }
       const name = [orgId, chatId, msg.key.id, safeFileName(meta.filename)].join('/');
       await this.storage.write({ bucket: RECEIVED_MEDIA_BUCKET, name }, data, { contentType: meta.mimetype });
-      return this.link(RECEIVED_MEDIA_BUCKET, name);
+      return { outcome: 'stored', path: this.link(RECEIVED_MEDIA_BUCKET, name) };
     } catch (err) {
       // The message is still handed on (with media metadata and an empty path): losing it would be worse.
       this.logger.warn({ err, unique_id: msg.key.id }, 'received media could not be downloaded');
-      return '';
+      return { outcome: 'failed', path: '' };
     }
   }
 }

@@ -32,6 +32,10 @@ export interface MessageChange {
   from_me: boolean;
   edit?: { body: string };
   deleted?: boolean;
+  /** A reaction to the message by `sender_phone`; `reaction` is the emoji, '' when taken back. */
+  reaction?: { reaction_id: string; sender_phone: string; reaction: string; timestamp: string };
+  /** A poll's tally after a vote: every option with its voters (contact ids), in the poll's order. */
+  poll_results?: { name: string; voters: string[] }[];
 }
 
 export interface ChatInfo {

@@ -113,6 +113,8 @@ export class SessionManager {
       for (const c of changes) {
         if (c.edit) await publish({ ...base(), kind: 'edit', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, body: c.edit.body });
         if (c.deleted) await publish({ ...base(), kind: 'delete', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me });
+        if (c.reaction) await publish({ ...base(), kind: 'reaction', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, reaction: c.reaction });
+        if (c.poll_results) await publish({ ...base(), kind: 'poll-results', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, poll_results: c.poll_results });
       }
     });
     s.connector.on('chats.upsert', (chats) => publish({ ...base(), kind: 'chats-upsert', chats }));

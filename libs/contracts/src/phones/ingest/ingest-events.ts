@@ -77,6 +77,26 @@ export const GroupsUpsertEvent = z.object({
   groups: z.array(z.object({ chat_id: z.string(), subject: z.string(), participants: z.array(GroupParticipantSchema) })),
 });
 
+/** A reaction (emoji) by `sender_phone` to a message; `reaction` '' takes it back. */
+export const ReactionEvent = z.object({
+  ...base,
+  kind: z.literal('reaction'),
+  chat_id: z.string(),
+  unique_id: z.string(),
+  from_me: z.boolean(),
+  reaction: z.object({ reaction_id: z.string(), sender_phone: z.string(), reaction: z.string(), timestamp: z.string() }),
+});
+
+/** A poll's whole tally after a vote: each option with its voters (contact ids), in the poll's order. */
+export const PollResultsEvent = z.object({
+  ...base,
+  kind: z.literal('poll-results'),
+  chat_id: z.string(),
+  unique_id: z.string(),
+  from_me: z.boolean(),
+  poll_results: z.array(z.object({ name: z.string(), voters: z.array(z.string()) })),
+});
+
 export const IngestEventSchema = z.discriminatedUnion('kind', [
   MessagesUpsertEvent,
   ReceiptEvent,
@@ -84,6 +104,8 @@ export const IngestEventSchema = z.discriminatedUnion('kind', [
   MessageDeleteEvent,
   ChatsUpsertEvent,
   GroupsUpsertEvent,
+  ReactionEvent,
+  PollResultsEvent,
 ]);
 export type IngestEvent = z.infer<typeof IngestEventSchema>;
 export type IngestKind = IngestEvent['kind'];

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { randomSuffix, testEnv, useTestDatabase } from '@mapi/testing';
+import { JSONCodec, connect, type NatsConnection } from 'nats';
+import pino from 'pino';
+import { ensureStreams, streamNames } from './jetstream';
+import { OutboxRelay, writeEvents, type DomainEvent } from './outbox';
+
+const t = useTestDatabase('outbox');
+const codec = JSONCodec<DomainEvent>();
+let nc: NatsConnection;
+const namespace = `outbox-${randomSuffix()}`;
+const org = randomUUID();
+
+beforeAll(async () => {
+  nc = await connect({ servers: testEnv.natsUrl() });
+  await ensureStreams(nc, namespace);
+});
+afterAll(async () => {
+  const jsm = await nc.jetstreamManager();
+  for (const name of Object.values(streamNames(namespace))) await jsm.streams.delete(name).catch(() => undefined);
+  await nc.close();
+});
+
+async function unpublished() {
+  return t.prisma.outboxEvent.findMany({ where: { published_at: null }, orderBy: { seq: 'asc' } });
+}
+
+describe('writeEvents', () => {
+  afterEach(() => t.prisma.outboxEvent.deleteMany({}));
+
+  it('writes every event of a call in order, with its payload as given', async () => {
+    const events = Array.from({ length: 300 }, (_, i) => ({
+      type: 'message.created' as const,
+      org_id: org,
+      phone_id: i % 2 ? `phone-${i}` : null,
+      data: { n: i, body: `héllo "${i}"\n`, nested: { at: new Date(1_700_000_000_000 + i).toISOString(), list: [i, null] } },
+    }));
+    await t.prisma.$transaction((tx) => writeEvents(tx, events));
+    const rows = await unpublished();
+    expect(rows.map((r) => (r.payload as { n: number }).n)).toEqual(events.map((e) => e.data.n));
+    expect(rows.map((r) => r.payload)).toEqual(events.map((e) => e.data));
+    expect(rows.map((r) => r.phone_id)).toEqual(events.map((e) => e.phone_id));
+    expect(new Set(rows.map((r) => r.id)).size).toBe(300);
+    expect(rows.every((r) => r.org_id === org && r.type === 'message.created')).toBe(true);
+  });
+
+  it('writes nothing when the transaction that carries it rolls back', async () => {
+    await expect(
+      t.prisma.$transaction(async (tx) => {
+        await writeEvents(tx, [{ type: 'chat.created', org_id: org, data: { chat_id: 'x@c.us' } }]);
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await unpublished()).toHaveLength(0);
+  });
+
+  it('rejects an organization that is not a uuid instead of writing a half batch', async () => {
+    await expect(
+      writeEvents(t.prisma, [
+        { type: 'chat.created', org_id: org, data: {} },
+        { type: 'chat.created', org_id: 'not-a-uuid', data: {} },
+      ]),
+    ).rejects.toThrow();
+    expect(await unpublished()).toHaveLength(0);
+  });
+});
+
+describe('OutboxRelay.relayOnce', () => {
+  it('publishes unpublished events in write order with Nats-Msg-Id = event id, then marks them published', async () => {
+    const events = Array.from({ length: 25 }, (_, i) => ({ type: 'message.created' as const, org_id: org, phone_id: 'p1', data: { n: i } }));
+    await writeEvents(t.prisma, events);
+    const written = await unpublished();
+    const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }));
+    expect(await relay.relayOnce(10)).toBe(10);
+    expect(await relay.relayOnce(100)).toBe(15);
+    expect(await relay.relayOnce(100)).toBe(0);
+    expect(await unpublished()).toHaveLength(0);
+
+    const js = nc.jetstream();
+    const consumer = await js.consumers.get(streamNames(namespace).events); // ordered consumer over the stream
+    const seen: { id: string | undefined; event: DomainEvent }[] = [];
+    const messages = await consumer.fetch({ max_messages: 25, expires: 2_000 });
+    for await (const m of messages) seen.push({ id: m.headers?.get('Nats-Msg-Id'), event: codec.decode(m.data) });
+    expect(seen.map((s) => (s.event.data as { n: number }).n)).toEqual(events.map((e) => e.data.n));
+    expect(seen.map((s) => s.id)).toEqual(written.map((r) => r.id));
+    expect(seen.map((s) => s.event.event_id)).toEqual(written.map((r) => r.id));
+    expect(seen[0].event).toMatchObject({ event_type: 'message.created', org_id: org, phone_id: 'p1' });
+  });
+});
+
+describe('OutboxRelay.pruneOnce', () => {
+  it('deletes published rows older than the retention window, and never an unpublished one', async () => {
+    await t.prisma.outboxEvent.deleteMany({});
+    await writeEvents(t.prisma, Array.from({ length: 4 }, (_, i) => ({ type: 'chat.created' as const, org_id: org, data: { i } })));
+    const rows = await t.prisma.outboxEvent.findMany({ orderBy: { seq: 'asc' } });
+    const hour = 3600_000;
+    await t.prisma.outboxEvent.update({ where: { id: rows[0].id }, data: { published_at: new Date(Date.now() - 3 * hour) } });
+    await t.prisma.outboxEvent.update({ where: { id: rows[1].id }, data: { published_at: new Date(Date.now() - 0.5 * hour) } });
+    await t.prisma.outboxEvent.update({ where: { id: rows[2].id }, data: { created_at: new Date(Date.now() - 5 * hour) } }); // old but unpublished
+    const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }), 50, hour);
+    expect(await relay.pruneOnce()).toBe(1);
+    expect((await t.prisma.outboxEvent.findMany({ orderBy: { seq: 'asc' } })).map((r) => r.id)).toEqual(rows.slice(1).map((r) => r.id));
+    expect(await relay.pruneOnce()).toBe(0);
+  });
+});
+
+describe('OutboxRelay.kick', () => {
+  it('relays events written in this process at once instead of at the next idle poll', async () => {
+    await t.prisma.outboxEvent.deleteMany({});
+    const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }), 60_000); // an idle poll never comes in time
+    relay.start();
+    try {
+      await new Promise((r) => setTimeout(r, 300)); // the first (empty) tick is done: idle
+      await writeEvents(t.prisma, [{ type: 'chat.created', org_id: org, data: { kicked: true } }]);
+      relay.kick();
+      const end = Date.now() + 5_000;
+      while ((await unpublished()).length && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      expect(await unpublished()).toHaveLength(0);
+    } finally {
+      await relay.stop();
+    }
+  });
+});
