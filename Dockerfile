@@ -2,7 +2,8 @@
 # One image for every app; the command picks the app: `node apps/<app>/dist/main.js` (see
 # docker-compose.yml and deploy/), `node libs/db/dist/migrate-cli.js` (migrations),
 # `node apps/admin-cli/dist/main.js <command>` (admin CLI).
-# Not built on the development machines (no Docker engine there); test/deploy checks its shape.
+# Not built on the development machines (no Docker engine there); test/deploy checks its shape and
+# scripts/check-image-tree.sh replays its stages without Docker and starts every app from the result.
 ARG NODE_VERSION=24
 
 # Build: every dependency, the Prisma client, an swc build of every project, then only the
@@ -34,7 +35,7 @@ FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps
 WORKDIR /app
 COPY --from=build /out/ ./
-# Writable places for the non-root user: /data (KB_STORAGE_DIR; a volume in compose and
+# Writable places for the non-root user: /data (MEDIA_STORAGE_ROOT=/data/files; a volume in compose and
 # Kubernetes) and /tmp.
 RUN mkdir -p /data && chown node:node /data
 USER 1000:1000

@@ -41,7 +41,7 @@ const { createPrismaClient } = require('@mapi/db');
 const { MessageRepository, mapMessage } = require('@mapi/chats-feature');
 const { seedOrg, countOrg, vacuumAnalyze } = require('./messages/seed');
 const { startNode, waitReady, stopAll, cpuMeter, pidsByComm, waitIdle } = require('./messages/procs');
-const { summarizeProfiles } = require('./messages/cpuprofile-summary');
+const { summarizeProfiles } = require('./lib/cpuprofile-summary');
 
 const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
 const CFG = {

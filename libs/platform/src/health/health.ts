@@ -33,8 +33,16 @@ export async function checkReadiness(indicators: readonly HealthIndicator[], tim
 /**
  * A small HTTP server for processes that serve no HTTP of their own: GET /health/live answers 200
  * while the process runs; GET /health/ready answers 200 only while every dependency answers.
+ * `routes` adds read-only JSON endpoints (e.g. a queue-depth gauge for an autoscaler): the
+ * handler's value answers 200, a failure 503 with its message.
  */
-export function startHealthServer(options: { host: string; port: number; indicators: readonly HealthIndicator[]; isShuttingDown?: () => boolean }): Promise<Server> {
+export function startHealthServer(options: {
+  host: string;
+  port: number;
+  indicators: readonly HealthIndicator[];
+  isShuttingDown?: () => boolean;
+  routes?: Readonly<Record<string, () => Promise<unknown>>>;
+}): Promise<Server> {
   const server = createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -45,6 +53,15 @@ export function startHealthServer(options: { host: string; port: number; indicat
       if (options.isShuttingDown?.()) return send(503, { status: 'error', checks: {}, shutting_down: true });
       const report = await checkReadiness(options.indicators);
       return send(report.status === 'ok' ? 200 : 503, report);
+    }
+    const path = (req.url ?? '').split('?')[0];
+    const route = req.method === 'GET' && options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
+    if (route) {
+      try {
+        return send(200, await route());
+      } catch (error) {
+        return send(503, { status: 'error', error: (error as Error).message });
+      }
     }
     send(404, { status: 'error' });
   });
