@@ -12,7 +12,8 @@
  *     every client; latency = client callback − the moment the POST was sent, over every delivery.
  *  3. tenants (tenants.js): the same clients spread over BENCH_RT_TENANTS (100) organizations with a
  *     phone each, inbound messages at BENCH_RT_RATE round-robin over them: each event goes to its
- *     own tenant's clients only (the multi-tenant case), end to end as in 2.
+ *     own tenant's clients only (the multi-tenant case). BENCH_RT_INJECT: network (default: rows
+ *     of the sandbox network + a nudge, as inbound traffic arrives) or http (one control-API POST each).
  * BENCH_RT_PHASES (burst,fanout,e2e,tenants) picks the phases.
  * Processes: api-gateway, chats, phones (sandbox) on a throw-away database and NATS namespace; the
  * clients run in this process. Build first: npx nx run-many -t build. Run: node bench/realtime/run.js

@@ -3,12 +3,53 @@
  * The multi-tenant phase of the realtime bench: BENCH_RT_CLIENTS clients spread over
  * BENCH_RT_TENANTS organizations, each with one connected sandbox phone; half of each tenant's
  * clients name the phone in x-phone, half do not. Inbound sandbox messages arrive at BENCH_RT_RATE
- * in all, round-robin over the tenants (POST /v1/sandbox/messages with the tenant's own token), and
- * travel the whole pipeline (phones → ingest stream → chats → outbox → JetStream → gateway) to the
- * tenant's clients only. Latency = client callback − the moment the POST was sent, over every
- * delivery; a delivery to a client of another tenant is counted as a leak (and must be 0).
+ * in all, round-robin over the tenants, and travel the whole pipeline (phones → ingest stream →
+ * chats → outbox → JetStream → gateway) to the tenant's clients only. A delivery to a client of
+ * another tenant is counted as a leak (and must be 0).
+ * How a message arrives (BENCH_RT_INJECT):
+ *  - network (default): as the messaging network hands it to the phone, the way inbound traffic
+ *    really arrives: the sandbox network's rows are written (every 10 ms, one statement for what is
+ *    due) and each phone's session is nudged over NATS, exactly as the control API does. Latency =
+ *    client callback − the moment the message was due (so the 10 ms batching counts against us).
+ *  - http: one POST /v1/sandbox/messages per message with the tenant's own token (the test tool's
+ *    path: gateway and phones also pay an HTTP request and an RPC per message). Latency = callback −
+ *    the moment the POST was sent.
  */
+const { randomBytes } = require('node:crypto');
 const { createOrg, createPhone, createToken, randomDigits } = require('@mapi/testing');
+
+const INJECT = process.env.BENCH_RT_INJECT || 'network';
+
+/**
+ * The network side: messages due are written to sandbox_messages every `tickMs` in one statement
+ * (what the control API writes, many rows at once), then every phone touched is nudged.
+ */
+function networkInjector(prisma, nc, namespace, tickMs = 10) {
+  let due = [];
+  const flush = async () => {
+    if (!due.length) return;
+    const batch = due;
+    due = [];
+    const at = new Date();
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, body, message_type, timestamp, ack)
+       SELECT p, c, u, false, c, b, 'chat', $5::timestamptz, 0 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x(p, c, u, b)`,
+      batch.map((m) => m.phone_id), batch.map((m) => m.chat_id), batch.map(() => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`), batch.map((m) => m.body), at,
+    );
+    for (const phoneId of new Set(batch.map((m) => m.phone_id))) nc.publish(`${namespace}.sandbox.notify.${phoneId}`, JSON.stringify({ kind: 'messages' }));
+  };
+  let running = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(flush).catch((err) => console.error('network injector: insert failed', err));
+  }, tickMs);
+  return {
+    add: (phone_id, chat_id, body) => due.push({ phone_id, chat_id, body }),
+    stop: async () => {
+      clearInterval(timer);
+      await (running = running.then(flush));
+    },
+  };
+}
 
 async function makeTenants(prisma, count) {
   const tenants = [];
@@ -19,7 +60,7 @@ async function makeTenants(prisma, count) {
     const phone = await createPhone(prisma, org.id, { connector: 'sandbox', org_phone: `${number}@c.us`, phone_name: `bench ${i}` });
     // What POST /v1/sandbox/phones/scan leaves behind: the network sees the phone paired and connected.
     await prisma.$executeRaw`INSERT INTO sandbox_devices (phone_id, org_id, number, state) VALUES (${phone.phone_id}, ${org.id}::uuid, ${number}, 'CONNECTED')`;
-    tenants.push({ index: i, org_id: org.id, token, phone_id: phone.phone_id, chats: Array.from({ length: 5 }, () => randomDigits()) });
+    tenants.push({ index: i, org_id: org.id, token, phone_id: phone.phone_id, chats: Array.from({ length: 5 }, () => `${randomDigits()}@c.us`) });
   }
   return tenants;
 }
@@ -83,17 +124,21 @@ async function tenantsPhase(h) {
     failed++;
     failures[why] = (failures[why] ?? 0) + 1;
   };
+  const injector = INJECT === 'network' ? networkInjector(h.prisma, h.nc, h.namespace) : null;
   const sent = await h.atRate((i) => {
     const tenant = tenants[i % tenants.length];
     const body = `tenant ${tenant.index} msg ${i}`;
     sentAt.set(body, { t0: Date.now(), tenant: tenant.index });
+    const chat = tenant.chats[Math.floor(Math.random() * tenant.chats.length)];
+    if (injector) return injector.add(tenant.phone_id, chat, body);
     post(tenant, body).then((r) => (r.status === 200 ? undefined : fail(`${r.status} ${r.body?.code ?? r.body?.error ?? ''}`)), (e) => fail(String(e.cause?.code ?? e.message)));
   });
+  await injector?.stop();
   await h.waitFor(() => lat.length >= (sent - failed) * perTenant, 120_000, 'tenant deliveries');
   sub.unsubscribe();
   const stages = { ...(await stageTimes(h.prisma, tenants.map((t) => t.org_id))), post_to_nats: h.summary(onNats) };
   return {
-    stages, tenants: tenants.length, clients_per_tenant: perTenant, connect_ms: connectMs, messages: sent, failed_posts: failed, failures, leaks, ...h.summary(lat), ...cpu() };
+    inject: INJECT, stages, tenants: tenants.length, clients_per_tenant: perTenant, connect_ms: connectMs, messages: sent, failed_posts: failed, failures, leaks, ...h.summary(lat), ...cpu() };
 }
 
 /**
