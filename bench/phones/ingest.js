@@ -183,7 +183,14 @@ async function main() {
   // Readable through the API: whole chats compared with the table.
   const checked = burstPhone ?? ratePhones[ratePhones.length - 1];
   if (checked) results.spot_check = await spotCheck({ baseUrl: ctx.baseUrl, token, pool, phone: checked, chats: checked.chats.slice(0, 3) });
-  if (checked) results.explain_pending = (await pool.query(`EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM sandbox_messages WHERE phone_id = $1 AND (delivered = false OR delivered_ack <> ack) ORDER BY id LIMIT 500`, [checked.phone_id])).rows.map((r) => r['QUERY PLAN']);
+  // SandboxNetwork.pending()'s statement, as the session runs it.
+  const pendingSql = `SELECT m.*, p.new_message, p.ack AS pending_ack
+    FROM (SELECT * FROM sandbox_pending
+          WHERE (phone_id, message_id) >= ($1::text, 0) AND (phone_id, message_id) <= ($1::text, 9223372036854775807)
+          ORDER BY phone_id, message_id LIMIT 500) p
+    CROSS JOIN LATERAL (SELECT * FROM sandbox_messages WHERE id = p.message_id LIMIT 1) m
+    ORDER BY p.message_id`;
+  if (checked) results.explain_pending = (await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${pendingSql}`, [checked.phone_id])).rows.map((r) => r['QUERY PLAN']);
   results.sandbox_rows = (await pool.query('SELECT count(*)::int AS n FROM sandbox_messages')).rows[0].n;
   await settle(ctx, 10_000);
   await watcher.stop();

@@ -1,9 +1,10 @@
 'use strict';
 /**
- * The network side of the sandbox: inbound messages arrive as rows of sandbox_messages (what
- * POST /v1/sandbox/messages writes, but many rows per statement), then the phone's session is
- * nudged over NATS exactly like the control API does. A row's `timestamp` is the moment it was
- * inserted; it travels unchanged into messages.timestamp, which is how lag is measured.
+ * The network side of the sandbox: inbound messages arrive as rows of sandbox_messages, each with
+ * its row of sandbox_pending (what POST /v1/sandbox/messages writes, but many rows per statement),
+ * then the phone's session is nudged over NATS exactly like the control API does. A row's
+ * `timestamp` is the moment it was inserted; it travels unchanged into messages.timestamp, which is
+ * how lag is measured.
  */
 const { randomBytes } = require('node:crypto');
 
@@ -17,10 +18,15 @@ function bodyOf(i) {
   return `${w.join(' ')}? #${i}`;
 }
 
+// The messages and their pending rows (what the phone's session reads) in one statement, as
+// SandboxNetwork.addMessage writes them: a message without its pending row is never handed on.
 const INSERT = `
-  INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, body, message_type, timestamp, ack)
-  SELECT $1, c, u, false, c, b, 'chat', $5::timestamptz, 0
-  FROM unnest($2::text[], $3::text[], $4::text[]) AS x(c, u, b)`;
+  WITH m AS (
+    INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, body, message_type, timestamp, ack)
+    SELECT $1, c, u, false, c, b, 'chat', $5::timestamptz, 0
+    FROM unnest($2::text[], $3::text[], $4::text[]) AS x(c, u, b)
+    RETURNING id, phone_id, ack)
+  INSERT INTO sandbox_pending (message_id, phone_id, new_message, ack) SELECT id, phone_id, true, ack FROM m`;
 
 class Feeder {
   constructor(pool, nc, namespace) {

@@ -2,7 +2,8 @@
 /**
  * Stages of the phones service's hand-on loop (SandboxConnector.syncOnce): pending() reads up to
  * 500 rows, the session publishes events of 200 to JetStream one by one, markDelivered marks the
- * rows. Each on `total` messages (markDelivered also as it was before commit 0cdc0d5).
+ * rows. Each on `total` messages. What is pending lives in sandbox_pending (one row per message
+ * still to hand on); history is rows of sandbox_messages without one.
  */
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
@@ -15,13 +16,21 @@ const { IngestPublisher } = dist('sessions/ingest-publisher.js');
 
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
 
+/** `count` messages for the phone: handed on already (history), or each with its pending row. */
 async function seed(pool, phoneId, count, delivered) {
   await pool.query(
-    `INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, body, message_type, timestamp, delivered)
-     SELECT $1, '1@c.us', $2 || g, false, '1@c.us', 'hello there', 'chat', now(), $3 FROM generate_series(1, $4) g`,
+    `WITH m AS (
+       INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, body, message_type, timestamp)
+       SELECT $1, '1@c.us', $2 || g, false, '1@c.us', 'hello there', 'chat', now() FROM generate_series(1, $4) g
+       RETURNING id, phone_id, ack)
+     INSERT INTO sandbox_pending (message_id, phone_id, new_message, ack) SELECT id, phone_id, true, ack FROM m WHERE NOT $3`,
     [phoneId, randomBytes(4).toString('hex'), delivered, count],
   );
 }
+
+// What SandboxNetwork.pending() returns, all of the phone's pending rows at once.
+const PENDING = `SELECT m.*, p.new_message, p.ack AS pending_ack FROM sandbox_pending p JOIN sandbox_messages m ON m.id = p.message_id
+  WHERE p.phone_id = $1 ORDER BY p.message_id`;
 
 function phonesCases({ dbUrl, pool, nc, namespace, mkPhone, total }) {
   const prisma = createPrismaClient({ url: dbUrl, poolSize: 2 });
@@ -32,22 +41,14 @@ function phonesCases({ dbUrl, pool, nc, namespace, mkPhone, total }) {
     const phone = mkPhone();
     if (history) await seed(pool, phone.phone_id, history, true);
     await seed(pool, phone.phone_id, total, false);
-    const { rows } = await pool.query('SELECT * FROM sandbox_messages WHERE phone_id = $1 AND NOT delivered ORDER BY id', [phone.phone_id]);
+    const { rows } = await pool.query(PENDING, [phone.phone_id]);
     const out = [];
     for (let i = 0; i < rows.length; i += 500) out.push(rows.slice(i, i + 500));
     return { phone, out };
   };
   return {
     cases: {
-      'markDelivered before 0cdc0d5: one prisma updateMany per row': async () => {
-        const { out } = await pages();
-        return async () => {
-          for (const rows of out) {
-            for (const row of rows) await prisma.sandboxMessage.updateMany({ where: { id: row.id, ack: row.ack }, data: { delivered: true, delivered_ack: row.ack } });
-          }
-        };
-      },
-      'SandboxNetwork.markDelivered as built (0cdc0d5: one UPDATE per 500 rows)': async () => {
+      'SandboxNetwork.markDelivered (one statement per 500 rows: DELETE from sandbox_pending)': async () => {
         const { out } = await pages();
         return async () => {
           for (const rows of out) await network.markDelivered(rows);
@@ -61,7 +62,7 @@ function phonesCases({ dbUrl, pool, nc, namespace, mkPhone, total }) {
       },
       [`SandboxNetwork.pending(500), ${HISTORY} delivered rows of history`]: async () => {
         const { phone } = await pages(HISTORY);
-        await pool.query('ANALYZE sandbox_messages');
+        await pool.query('ANALYZE sandbox_messages, sandbox_pending');
         return async () => {
           for (let i = 0; i < total / 500; i++) await network.pending(phone.phone_id);
         };

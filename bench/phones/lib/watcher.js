@@ -88,7 +88,13 @@ function sampler({ pool, watcher, phoneIds, consumerInfo, everyMs = 1000 }) {
   const loop = (async () => {
     while (running) {
       const [{ rows }, info] = await Promise.all([
-        pool.query('SELECT count(*) FILTER (WHERE delivered)::int AS handed, count(*)::int AS offered FROM sandbox_messages WHERE phone_id = ANY($1)', [phoneIds]),
+        // Handed on: offered less the messages still pending (one statement, so one snapshot).
+        pool.query(
+          `SELECT o.n - p.n AS handed, o.n AS offered
+           FROM (SELECT count(*)::int AS n FROM sandbox_messages WHERE phone_id = ANY($1)) o,
+                (SELECT count(*)::int AS n FROM sandbox_pending WHERE phone_id = ANY($1) AND new_message) p`,
+          [phoneIds],
+        ),
         consumerInfo().catch(() => null),
       ]);
       samples.push({ t: Date.now() - t0, offered: rows[0].offered, handed: rows[0].handed, readable: watcher.seen(phoneIds), js_pending: info ? info.num_pending + info.num_ack_pending : null, js_ack_pending: info ? info.num_ack_pending : null });

@@ -103,13 +103,14 @@ export class SandboxConnector implements PhoneConnector {
       const rows = await this.network.pending(this.phoneId, PAGE);
       if (!rows.length) return;
       more = rows.length === PAGE; // a short page was all there was: no second read to learn that
-      const fresh = rows.filter((r) => !r.delivered);
+      // A message not handed on yet travels with its ack; for the others only the ack is reported.
+      const fresh = rows.filter((r) => r.new_message);
       if (fresh.length) await this.emit('messages.upsert', { messages: fresh.map(toIngestMessage), type: 'notify' });
-      const acks = rows.filter((r) => r.delivered && r.delivered_ack !== r.ack);
+      const acks = rows.filter((r) => !r.new_message);
       if (acks.length) {
         await this.emit(
           'message-receipt.update',
-          acks.map((r) => ({ chat_id: r.chat_id, unique_id: r.unique_id, from_me: r.from_me, ack: r.ack, at: Date.now() })),
+          acks.map((r) => ({ chat_id: r.chat_id, unique_id: r.unique_id, from_me: r.from_me, ack: r.pending_ack, at: Date.now() })),
         );
       }
       await this.network.markDelivered(rows);

@@ -5,6 +5,11 @@ import type { GroupMetadata } from '../connector/phone-connector';
 
 export type DeviceRow = Prisma.SandboxDeviceModel;
 export type SandboxMessageRow = Prisma.SandboxMessageModel;
+/**
+ * A message with something still to hand on: `new_message` when the message itself was not handed
+ * on yet (it travels with its ack), else only its ack `pending_ack` is to report.
+ */
+export type PendingRow = SandboxMessageRow & { new_message: boolean; pending_ack: number };
 export type GroupParticipants = { id: string; admin: boolean }[];
 
 export const newUniqueId = () => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
@@ -45,22 +50,18 @@ export class SandboxNetwork {
     return rows.map((r) => ({ chat_id: r.group_id, subject: r.subject, participants: r.participants }));
   }
 
+  /** Stores the message and its pending row (the message is to hand on) in one statement. */
   async addMessage(phoneId: string, m: Omit<IngestMessage, 'ack'> & { ack?: number }): Promise<SandboxMessageRow> {
-    return this.prisma.sandboxMessage.create({
-      data: {
-        phone_id: phoneId,
-        chat_id: m.chat_id,
-        unique_id: m.unique_id,
-        from_me: m.from_me,
-        sender: m.sender_phone,
-        body: m.body,
-        message_type: m.message_type,
-        media: (m.media ?? undefined) as Prisma.InputJsonValue | undefined,
-        timestamp: new Date(m.timestamp),
-        ack: m.ack ?? 0,
-        sent_message_id: m.sent_message_id ?? null,
-      },
-    });
+    const media = m.media ? JSON.stringify(m.media) : null;
+    const rows = await this.prisma.$queryRaw<SandboxMessageRow[]>`
+      WITH m AS (
+        INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, body, message_type, media, timestamp, ack, sent_message_id)
+        VALUES (${phoneId}, ${m.chat_id}, ${m.unique_id}, ${m.from_me}, ${m.sender_phone}, ${m.body}, ${m.message_type}, ${media}::jsonb,
+                ${new Date(m.timestamp)}::timestamptz, ${m.ack ?? 0}::smallint, ${m.sent_message_id ?? null}::uuid)
+        RETURNING *),
+      p AS (INSERT INTO sandbox_pending (message_id, phone_id, new_message, ack) SELECT id, phone_id, true, ack FROM m)
+      SELECT * FROM m`;
+    return rows[0];
   }
 
   sentMessage(phoneId: string, sentMessageId: string): Promise<SandboxMessageRow | null> {
@@ -71,28 +72,63 @@ export class SandboxNetwork {
     return this.prisma.sandboxMessage.findUnique({ where: { phone_id_unique_id: { phone_id: phoneId, unique_id: uniqueId } } });
   }
 
+  /**
+   * Raises the message's ack and makes it pending, in one statement. A message not handed on yet
+   * keeps new_message (its new ack travels with it); one handed on gets an ack-only row.
+   */
   async setAck(id: bigint, ack: number): Promise<void> {
-    await this.prisma.sandboxMessage.update({ where: { id }, data: { ack } });
+    await this.prisma.$executeRaw`
+      WITH m AS (UPDATE sandbox_messages SET ack = ${ack}::smallint WHERE id = ${id} RETURNING id, phone_id, ack)
+      INSERT INTO sandbox_pending (message_id, phone_id, new_message, ack) SELECT id, phone_id, false, ack FROM m
+      ON CONFLICT (message_id) DO UPDATE SET ack = EXCLUDED.ack`;
   }
 
-  /** Messages not yet handed to the phone, and acks not yet reported, oldest first. */
-  pending(phoneId: string, limit = 500): Promise<SandboxMessageRow[]> {
-    return this.prisma.$queryRaw<SandboxMessageRow[]>`
-      SELECT * FROM sandbox_messages WHERE phone_id = ${phoneId} AND (delivered = false OR delivered_ack <> ack)
-      ORDER BY id LIMIT ${limit}`;
+  /**
+   * Messages not yet handed to the phone, and acks not yet reported, oldest first. Reads only
+   * sandbox_pending (what is pending, not the phone's history), then each message by its id.
+   *
+   * Written so that no planner statistics (stale on tables that grow fast, or never taken) can turn
+   * it into a walk over other rows; each form below was measured doing so:
+   * - the phone's range of the (phone_id, message_id) index, as a row comparison ordered by both
+   *   columns: only that index yields this order. With `phone_id = $1 ORDER BY message_id` Postgres
+   *   also walked the primary key from the oldest pending row of any phone, filtering on phone_id
+   *   (28,000 other rows read for 500: a phone held offline keeps its backlog pending);
+   * - LIMIT before the join, and each message by primary key in a LATERAL … LIMIT 1 (a subquery the
+   *   planner cannot flatten): at most `limit` lookups. Joined plainly, with statistics taken while
+   *   the tables were small, it hashed the whole of sandbox_messages (7.5 ms instead of 1.5 ms).
+   */
+  pending(phoneId: string, limit = 500): Promise<PendingRow[]> {
+    return this.prisma.$queryRaw<PendingRow[]>`
+      SELECT m.*, p.new_message, p.ack AS pending_ack
+      FROM (SELECT * FROM sandbox_pending
+            WHERE (phone_id, message_id) >= (${phoneId}::text, 0) AND (phone_id, message_id) <= (${phoneId}::text, 9223372036854775807)
+            ORDER BY phone_id, message_id LIMIT ${limit}) p
+      CROSS JOIN LATERAL (SELECT * FROM sandbox_messages WHERE id = p.message_id LIMIT 1) m
+      ORDER BY p.message_id`;
   }
 
-  /** Marks what was handed on, in one statement; a row whose ack moved meanwhile keeps its new ack pending. */
-  async markDelivered(rows: SandboxMessageRow[]): Promise<void> {
+  /**
+   * Marks what was handed on, in one statement: a pending row whose ack is still the one handed on
+   * is deleted; one whose ack moved meanwhile (setAck between pending() and now) stays, as ack-only,
+   * so the new ack is reported next time and the message is not handed on twice.
+   */
+  async markDelivered(rows: PendingRow[]): Promise<void> {
     if (!rows.length) return;
+    const ids = rows.map((r) => r.id);
     // Without waiting for the disk: a mark lost to a Postgres crash only hands the rows on again, and
     // ingestion is idempotent. set_config(…, true) holds for this statement's own transaction, so the
     // statement commits asynchronously in one round trip. (The fsync was a large share of the way in.)
+    // The DELETE and the UPDATE touch disjoint rows (p.ack = u.ack, p.ack <> u.ack) of one snapshot.
+    // A setAck committing while this statement waits on its row leaves that row untouched (still
+    // new_message): the message is handed on once more, with its new ack; nothing is lost.
+    // `message_id = ANY(ids)` lets Postgres find the rows by primary key: joined with `u` alone it
+    // hashed the whole table twice (20 ms a call with a backlog of 44,000 rows, 1.3 ms this way).
     await this.prisma.$executeRaw`
-      WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
-      UPDATE sandbox_messages AS m SET delivered = true, delivered_ack = u.ack
-      FROM async_commit, unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r.ack)}::smallint[]) AS u(id, ack)
-      WHERE m.id = u.id AND m.ack = u.ack`;
+      WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
+      u AS (SELECT x.id, x.ack FROM async_commit, unnest(${ids}::bigint[], ${rows.map((r) => r.pending_ack)}::smallint[]) AS x(id, ack)),
+      d AS (DELETE FROM sandbox_pending p USING u WHERE p.message_id = ANY(${ids}::bigint[]) AND p.message_id = u.id AND p.ack = u.ack)
+      UPDATE sandbox_pending p SET new_message = false
+      FROM u WHERE p.message_id = ANY(${ids}::bigint[]) AND p.message_id = u.id AND p.ack <> u.ack AND p.new_message`;
   }
 
   history(phoneId: string, chatId: string, count: number): Promise<SandboxMessageRow[]> {
