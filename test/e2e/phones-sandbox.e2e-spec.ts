@@ -157,12 +157,13 @@ describe('phones and the sandbox network', () => {
   });
 
   it('publishes the domain events it wrote (outbox → JetStream)', async () => {
-    const rows = await until(
-      () => stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id } }),
-      (r) => r.length > 0 && r.every((e) => e.published_at !== null),
-      10_000,
-      'events published',
-    );
+    // Published = at or before the relay's cursor.
+    const published = async () => {
+      const rows = await stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id } });
+      const cursor = await stack.prisma.outboxCursor.findUniqueOrThrow({ where: { name: 'relay' } });
+      return { rows, all: rows.length > 0 && rows.every((e) => e.seq <= cursor.last_seq) };
+    };
+    const { rows } = await until(published, (r) => r.all, 10_000, 'events published');
     const types = new Set(rows.map((r) => r.type));
     for (const t of ['org.phone.qr', 'org.phone.connected', 'org.phone.disconnected', 'chat.created', 'message.created', 'message.ack.updated']) expect(types).toContain(t);
     const created = rows.filter((r) => r.type === 'message.created');

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { writeEvents } from '@mapi/events';
+import { unpublishedEvents, writeEvents } from '@mapi/events';
 import { AppProcess, createOrg, createTestDatabase, randomSuffix, testEnv, type TestDatabase } from '@mapi/testing';
 import { until } from './support/http';
 const { startReceiver } = require('../../bench/webhooks/receiver.js');
@@ -127,7 +127,7 @@ describe('webhook delivery survives crashes', () => {
     // Nothing left pending: every outbox row published, every delivery settled as succeeded.
     const left = await until(
       async () => ({
-        unpublished: await prisma.outboxEvent.count({ where: { published_at: null } }),
+        unpublished: await unpublishedEvents(prisma),
         deliveries: await prisma.webhookDelivery.count({ where: { subscription_id: sub.id } }),
         unsettled: await prisma.webhookDelivery.count({ where: { subscription_id: sub.id, status: { not: 'succeeded' } } }),
       }),

@@ -105,34 +105,41 @@ function chatsCases({ prisma, pool, nc, namespace, mkPhone, total }) {
       };
     },
     'OutboxRelay.relayOnce until empty (publish to JetStream)': async () => {
-      await pool.query('UPDATE outbox_events SET published_at = now() WHERE published_at IS NULL'); // earlier cases' rows
+      await pool.query(`UPDATE outbox_cursor SET last_seq = (SELECT coalesce(max(seq), 0) FROM outbox_events) WHERE name = 'relay'`); // earlier cases' rows
       for (const b of outboxOf()) await writeEvents(prisma, b);
       return async () => {
         while ((await relay.relayOnce()) > 0);
       };
     },
-    'relay variant: pg SELECT .. FOR UPDATE SKIP LOCKED, publish, DELETE by id': async () => {
-      await pool.query('UPDATE outbox_events SET published_at = now() WHERE published_at IS NULL');
-      for (const b of outboxOf()) await writeEvents(prisma, b);
-      return () => relayByDelete(pool, nc, namespace);
+    'relay as before the cursor: FOR UPDATE SKIP LOCKED, publish, UPDATE published_at': async () => {
+      await pool.query('DROP TABLE IF EXISTS outbox_marked');
+      await pool.query('CREATE TABLE outbox_marked (LIKE outbox_events INCLUDING ALL, published_at timestamptz(3))');
+      await pool.query('CREATE INDEX ON outbox_marked (published_at, seq)');
+      for (const b of outboxOf()) {
+        await writeEvents(prisma, b);
+        await pool.query(`INSERT INTO outbox_marked SELECT *, NULL FROM outbox_events WHERE seq > (SELECT last_seq FROM outbox_cursor WHERE name = 'relay')`);
+        await pool.query(`UPDATE outbox_cursor SET last_seq = (SELECT max(seq) FROM outbox_events) WHERE name = 'relay'`);
+      }
+      return () => relayByMark(pool, nc, namespace);
     },
   };
 }
 
-/** What a relay that forgets published rows costs (nothing reads outbox_events after publication). */
-async function relayByDelete(pool, nc, namespace) {
+/** The relay before the cursor (each event locked, then marked published), on a copy of the rows. */
+async function relayByMark(pool, nc, namespace) {
   const js = nc.jetstream();
   const client = await pool.connect();
   try {
     for (;;) {
       await client.query('BEGIN');
-      const { rows } = await client.query('SELECT id, org_id, type, phone_id, payload, created_at FROM outbox_events WHERE published_at IS NULL ORDER BY seq LIMIT 500 FOR UPDATE SKIP LOCKED');
+      const { rows } = await client.query('SELECT id, org_id, type, phone_id, payload::text AS payload, created_at FROM outbox_marked WHERE published_at IS NULL ORDER BY seq LIMIT 500 FOR UPDATE SKIP LOCKED');
       if (!rows.length) {
         await client.query('COMMIT');
         return;
       }
-      await Promise.all(rows.map((r) => js.publish(`${namespace}.events.${r.type}`, JSON.stringify({ event_id: r.id, event_type: r.type, org_id: r.org_id, phone_id: r.phone_id, created_at: r.created_at.toISOString(), data: r.payload }), { msgID: r.id })));
-      await client.query('DELETE FROM outbox_events WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
+      await Promise.all(rows.map((r) => js.publish(`${namespace}.events.${r.type}`, `${JSON.stringify({ event_id: r.id, event_type: r.type, org_id: r.org_id, phone_id: r.phone_id, created_at: r.created_at.toISOString() }).slice(0, -1)},"data":${r.payload}}`, { msgID: `m-${r.id}` })));
+      await client.query('SET LOCAL synchronous_commit = off');
+      await client.query('UPDATE outbox_marked SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
       await client.query('COMMIT');
     }
   } finally {

@@ -32,7 +32,7 @@ function diffReads(a, b) {
 }
 
 async function outboxBacklog(pool) {
-  const { rows } = await pool.query('SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL');
+  const { rows } = await pool.query(`SELECT count(*)::int AS n FROM outbox_events WHERE seq > (SELECT last_seq FROM outbox_cursor WHERE name = 'relay')`);
   return rows[0].n;
 }
 
@@ -54,7 +54,7 @@ async function settle(ctx, maxMs = 30_000) {
  * purge does not reach. Unacknowledged events are gone from the stream, so nothing comes back.
  */
 async function cut(ctx, phoneIds) {
-  await ctx.pool.query('UPDATE sandbox_messages SET delivered = true, delivered_ack = ack WHERE phone_id = ANY($1) AND NOT delivered', [phoneIds]);
+  await ctx.pool.query('DELETE FROM sandbox_pending WHERE phone_id = ANY($1)', [phoneIds]);
   await sleep(3_000); // the iteration under way in the phones service publishes its last events
   await ctx.jsm.streams.purge(ctx.streams.ingest);
   await ctx.restartChats();

@@ -3,9 +3,9 @@ import { randomSuffix, testEnv, useTestDatabase } from '@mapi/testing';
 import { JSONCodec, connect, type NatsConnection } from 'nats';
 import pino from 'pino';
 import { ensureStreams, streamNames } from './jetstream';
-import { OutboxRelay, writeEvents, type DomainEvent } from './outbox';
+import { OutboxRelay, unpublishedEvents, writeEvents, type DomainEvent } from './outbox';
 
-const t = useTestDatabase('outbox');
+const t = useTestDatabase('outbox', { poolSize: 4 }); // a held transaction, a waiting writer and a relay at once
 const codec = JSONCodec<DomainEvent>();
 let nc: NatsConnection;
 const namespace = `outbox-${randomSuffix()}`;
@@ -21,9 +21,13 @@ afterAll(async () => {
   await nc.close();
 });
 
+/** Rows after the relay's cursor, in write order. */
 async function unpublished() {
-  return t.prisma.outboxEvent.findMany({ where: { published_at: null }, orderBy: { seq: 'asc' } });
+  const cursor = await t.prisma.outboxCursor.findUniqueOrThrow({ where: { name: 'relay' } });
+  return t.prisma.outboxEvent.findMany({ where: { seq: { gt: cursor.last_seq } }, orderBy: { seq: 'asc' } });
 }
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const relayOf = () => new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }));
 
 describe('writeEvents', () => {
   afterEach(() => t.prisma.outboxEvent.deleteMany({}));
@@ -66,7 +70,7 @@ describe('writeEvents', () => {
 });
 
 describe('OutboxRelay.relayOnce', () => {
-  it('publishes unpublished events in write order with Nats-Msg-Id = event id, then marks them published', async () => {
+  it('publishes unpublished events in write order with Nats-Msg-Id = event id, then moves the cursor past them', async () => {
     const events = Array.from({ length: 25 }, (_, i) => ({ type: 'message.created' as const, org_id: org, phone_id: 'p1', data: { n: i } }));
     await writeEvents(t.prisma, events);
     const written = await unpublished();
@@ -94,13 +98,100 @@ describe('OutboxRelay.pruneOnce', () => {
     await writeEvents(t.prisma, Array.from({ length: 4 }, (_, i) => ({ type: 'chat.created' as const, org_id: org, data: { i } })));
     const rows = await t.prisma.outboxEvent.findMany({ orderBy: { seq: 'asc' } });
     const hour = 3600_000;
-    await t.prisma.outboxEvent.update({ where: { id: rows[0].id }, data: { published_at: new Date(Date.now() - 3 * hour) } });
-    await t.prisma.outboxEvent.update({ where: { id: rows[1].id }, data: { published_at: new Date(Date.now() - 0.5 * hour) } });
+    await t.prisma.outboxCursor.update({ where: { name: 'relay' }, data: { last_seq: rows[1].seq } }); // rows 0 and 1 are published
+    await t.prisma.outboxEvent.update({ where: { id: rows[0].id }, data: { created_at: new Date(Date.now() - 3 * hour) } });
+    await t.prisma.outboxEvent.update({ where: { id: rows[1].id }, data: { created_at: new Date(Date.now() - 0.5 * hour) } });
     await t.prisma.outboxEvent.update({ where: { id: rows[2].id }, data: { created_at: new Date(Date.now() - 5 * hour) } }); // old but unpublished
     const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }), 50, hour);
     expect(await relay.pruneOnce()).toBe(1);
     expect((await t.prisma.outboxEvent.findMany({ orderBy: { seq: 'asc' } })).map((r) => r.id)).toEqual(rows.slice(1).map((r) => r.id));
     expect(await relay.pruneOnce()).toBe(0);
+    await t.prisma.outboxCursor.update({ where: { name: 'relay' }, data: { last_seq: rows[3].seq } });
+    expect(await relay.pruneOnce()).toBe(1); // row 2, now published and 5 h old
+  });
+
+  it('prunes more than one statement\'s worth in a round', async () => {
+    await t.prisma.outboxEvent.deleteMany({});
+    await writeEvents(t.prisma, Array.from({ length: 25 }, (_, i) => ({ type: 'chat.created' as const, org_id: org, data: { i } })));
+    await t.prisma.$executeRaw`UPDATE outbox_events SET created_at = now() - interval '2 hours'`;
+    await t.prisma.$executeRaw`UPDATE outbox_cursor SET last_seq = (SELECT max(seq) FROM outbox_events) WHERE name = 'relay'`;
+    const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }), 50, 3600_000);
+    expect(await relay.pruneOnce(10)).toBe(25);
+  });
+});
+
+describe('the outbox lock: seq order is commit order', () => {
+  beforeEach(async () => {
+    await t.prisma.outboxEvent.deleteMany({});
+    await relayOf().relayOnce(10_000); // earlier tests' events, if any, out of the way
+  });
+
+  it('holds a second writer until the first commits, so the relay never skips a slower transaction', async () => {
+    let commitFirst!: () => void;
+    const held = new Promise<void>((r) => (commitFirst = r));
+    let firstWrote!: () => void;
+    const wrote = new Promise<void>((r) => (firstWrote = r));
+    const first = t.prisma.$transaction(
+      async (tx) => {
+        await writeEvents(tx, [{ type: 'chat.created', org_id: org, data: { who: 'first' } }]);
+        firstWrote();
+        await held; // still open: its seq is drawn, its row not visible
+      },
+      { timeout: 20_000 },
+    );
+    await wrote;
+    let secondDone = false;
+    const second = writeEvents(t.prisma, [{ type: 'chat.created', org_id: org, data: { who: 'second' } }]).then(() => (secondDone = true));
+    await sleep(300);
+    expect(secondDone).toBe(false); // waiting for the lock, not committed ahead of the first
+    expect(await relayOf().relayOnce()).toBe(0); // nothing visible yet, so nothing to skip over
+    commitFirst();
+    await Promise.all([first, second]);
+    expect((await unpublished()).map((r) => (r.payload as { who: string }).who)).toEqual(['first', 'second']);
+    expect(await relayOf().relayOnce()).toBe(2);
+    expect(await unpublishedEvents(t.prisma)).toBe(0);
+  });
+
+  it('a rolled-back writer leaves no gap that stops the relay', async () => {
+    await expect(
+      t.prisma.$transaction(async (tx) => {
+        await writeEvents(tx, [{ type: 'chat.created', org_id: org, data: { who: 'gone' } }]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await writeEvents(t.prisma, [{ type: 'chat.created', org_id: org, data: { who: 'kept' } }]);
+    expect(await relayOf().relayOnce()).toBe(1);
+    expect(await unpublishedEvents(t.prisma)).toBe(0);
+  });
+});
+
+describe('OutboxRelay turns', () => {
+  it('skips its turn while another relay holds the cursor, and recreates a missing cursor', async () => {
+    await t.prisma.outboxEvent.deleteMany({});
+    await relayOf().relayOnce(10_000);
+    await writeEvents(t.prisma, [{ type: 'chat.created', org_id: org, data: { turn: 1 } }]);
+    let release!: () => void;
+    const holding = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const other = t.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT last_seq FROM outbox_cursor WHERE name = 'relay' FOR UPDATE`;
+        locked();
+        await holding;
+      },
+      { timeout: 20_000 },
+    );
+    await isLocked;
+    expect(await relayOf().relayOnce()).toBe(0);
+    release();
+    await other;
+    expect(await relayOf().relayOnce()).toBe(1);
+
+    await t.prisma.outboxCursor.deleteMany({});
+    await writeEvents(t.prisma, [{ type: 'chat.created', org_id: org, data: { turn: 2 } }]);
+    expect(await relayOf().relayOnce()).toBe(0); // recreates the cursor at 0
+    expect(await relayOf().relayOnce()).toBe(2); // everything still in the table, the first one again (same event id)
   });
 });
 

@@ -19,14 +19,28 @@ export interface DomainEvent<T = unknown> {
 
 type Tx = Prisma.TransactionClient | PrismaClient;
 
-// One statement for any number of events: Prisma's createMany compiles a plan per call that grows with
-// rows × columns (it was half of the chats service's ingestion CPU); this costs ~2 % of that.
-const INSERT_EVENTS = `INSERT INTO outbox_events (id, org_id, type, phone_id, payload)
+/**
+ * The outbox lock (a transaction-level advisory lock, one key for the whole outbox): every writer
+ * takes it in the statement that inserts its events and holds it until its transaction ends, so
+ * `seq` values become visible in order and the relay can keep a single cursor instead of marking
+ * each row. Writers hold it only from their insert to their commit: insert events last.
+ */
+export const OUTBOX_LOCK_KEY = 7_245_110_331;
+
+// One statement for any number of events, lock included (a write outside a transaction is its own
+// transaction, so it holds the lock until it commits too). The lock is taken before any row is
+// produced (the rows are sorted first), so before any seq is drawn. Prisma's createMany compiled a
+// plan per call that grew with rows × columns (half of the chats service's ingestion CPU).
+const INSERT_EVENTS = `WITH outbox_lock AS (SELECT pg_advisory_xact_lock(${OUTBOX_LOCK_KEY}))
+  INSERT INTO outbox_events (id, org_id, type, phone_id, payload)
   SELECT x.id, x.org_id, x.type, x.phone_id, x.payload
-  FROM jsonb_to_recordset($1::jsonb) AS x(n int, id uuid, org_id uuid, type text, phone_id text, payload jsonb)
+  FROM outbox_lock, jsonb_to_recordset($1::jsonb) AS x(n int, id uuid, org_id uuid, type text, phone_id text, payload jsonb)
   ORDER BY x.n`;
 
-/** Writes events in the caller's transaction, so an event exists exactly when its change does. */
+/**
+ * Writes events in the caller's transaction, so an event exists exactly when its change does. Call
+ * it last in the transaction: it holds the outbox lock until the commit.
+ */
 export async function writeEvents(
   tx: Tx,
   events: { type: EventName; org_id: string; phone_id?: string | null; data: unknown }[],
@@ -36,11 +50,21 @@ export async function writeEvents(
   await tx.$executeRawUnsafe(INSERT_EVENTS, JSON.stringify(rows));
 }
 
+/** SQL for writers that do not use Prisma (a pg client): the same statement as writeEvents. */
+export const INSERT_EVENTS_SQL = INSERT_EVENTS;
+
+/** Events written and not yet published (seq after the relay's cursor). */
+export async function unpublishedEvents(prisma: Tx): Promise<number> {
+  const [row] = await prisma.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM outbox_events WHERE seq > COALESCE((SELECT last_seq FROM outbox_cursor WHERE name = 'relay'), 0)`;
+  return row.n;
+}
+
 /**
- * Moves written events to JetStream: takes a batch of unpublished rows (SKIP LOCKED, so several
- * relays share the work), publishes each with Nats-Msg-Id = event id, then marks them published.
- * A crash between publish and mark republishes: duplicates carry the same id and JetStream's
- * duplicate window drops them.
+ * Moves written events to JetStream. One relay works at a time (it holds the cursor row; the others
+ * skip their turn): it reads the events after the cursor in seq order, publishes each with
+ * Nats-Msg-Id = event id, then moves the cursor. A crash between publish and move republishes:
+ * duplicates carry the same id and JetStream's duplicate window drops them.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
@@ -101,25 +125,41 @@ export class OutboxRelay {
     await this.busy?.catch(() => undefined);
   }
 
-  /** Deletes up to `limit` rows published before the retention window; returns how many. */
+  /**
+   * Deletes published rows older than the retention window, oldest first, `limit` per statement
+   * (up to 10 statements a round); returns how many.
+   */
   async pruneOnce(limit = 10_000): Promise<number> {
     const before = new Date(Date.now() - this.keepPublishedMs);
-    return this.prisma.$executeRaw`
-      DELETE FROM outbox_events WHERE id IN (
-        SELECT id FROM outbox_events WHERE published_at < ${before} ORDER BY published_at LIMIT ${limit})`;
+    let total = 0;
+    for (let round = 0; round < 10; round++) {
+      const n = await this.prisma.$executeRaw`
+        DELETE FROM outbox_events WHERE seq IN (
+          SELECT seq FROM outbox_events WHERE seq <= (SELECT last_seq FROM outbox_cursor WHERE name = 'relay')
+          ORDER BY seq LIMIT ${limit}) AND created_at < ${before}`;
+      total += n;
+      if (n < limit) break;
+    }
+    return total;
   }
 
-  /** One batch; returns how many events were published. */
+  /** One batch; returns how many events were published (0 also when another relay has the turn). */
   async relayOnce(limit = 500): Promise<number> {
     const js = this.nc.jetstream();
     return this.prisma.$transaction(async (tx) => {
+      const cursor = await tx.$queryRaw<{ last_seq: bigint }[]>`SELECT last_seq FROM outbox_cursor WHERE name = 'relay' FOR UPDATE SKIP LOCKED`;
+      if (!cursor.length) {
+        // Another relay has the turn, or the row is gone (a wiped table): recreate it from the start.
+        await tx.$executeRaw`INSERT INTO outbox_cursor (name, last_seq) VALUES ('relay', 0) ON CONFLICT (name) DO NOTHING`;
+        return 0;
+      }
       // The payload stays JSON text and is spliced into the event as is: parsing it only to serialize it
       // again was a third of the relay's CPU. The text is valid JSON (Postgres wrote it from jsonb).
-      const rows = await tx.$queryRaw<{ id: string; org_id: string; type: string; phone_id: string | null; payload: string; created_at: Date }[]>`
-        SELECT id, org_id, type, phone_id, payload::text AS payload, created_at FROM outbox_events
-        WHERE published_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
+      const rows = await tx.$queryRaw<{ seq: bigint; id: string; org_id: string; type: string; phone_id: string | null; payload: string; created_at: Date }[]>`
+        SELECT seq, id, org_id, type, phone_id, payload::text AS payload, created_at FROM outbox_events
+        WHERE seq > ${cursor[0].last_seq} ORDER BY seq LIMIT ${limit}`;
       if (!rows.length) return 0;
-      // Published in `seq` order on one connection, so the stream keeps that order; acks awaited together.
+      // Published in seq order on one connection, so the stream keeps that order; acks awaited together.
       await Promise.all(
         rows.map((r) => {
           const head = { event_id: r.id, event_type: r.type as EventName, org_id: r.org_id, phone_id: r.phone_id, created_at: r.created_at.toISOString() };
@@ -127,10 +167,10 @@ export class OutboxRelay {
           return js.publish(eventSubject(this.namespace, r.type), encoder.encode(event), { msgID: r.id }).then(() => undefined);
         }),
       );
-      // The mark need not wait for the disk: if a Postgres crash loses it, the rows are published again,
+      // The move need not wait for the disk: if a Postgres crash loses it, the events are published again,
       // with the same Nats-Msg-Id (deduplicated by JetStream, and consumers are idempotent by event id).
       await tx.$executeRaw`SET LOCAL synchronous_commit = off`;
-      await tx.$executeRaw`UPDATE outbox_events SET published_at = now() WHERE id = ANY(${rows.map((r) => r.id)}::uuid[])`;
+      await tx.$executeRaw`UPDATE outbox_cursor SET last_seq = ${rows[rows.length - 1].seq}, updated_at = now() WHERE name = 'relay'`;
       return rows.length;
     });
   }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { INSERT_EVENTS_SQL } from '@mapi/events';
 import type { Pool } from 'pg';
 
 /** An event as the dispatcher keeps it: the body is the exact JSON that is delivered and signed. */
@@ -201,6 +203,7 @@ export class DeliveryStore {
       if (effects.failed.length) {
         await client.query(`UPDATE webhook_subscriptions SET failing_since = $2 WHERE id = ANY($1::uuid[]) AND failing_since IS NULL`, [effects.failed, now]);
       }
+      const events: unknown[] = [];
       for (const d of effects.disable) {
         const disabled = await client.query(
           `UPDATE webhook_subscriptions SET is_subscribed = false, disabled_reason = $2, updated_at = $3
@@ -208,14 +211,13 @@ export class DeliveryStore {
           [d.id, d.reason, now],
         );
         for (const s of disabled.rows) {
-          // An event of its own, written in the same transaction as the change (the outbox).
-          await client.query(`INSERT INTO outbox_events (id, org_id, type, payload) VALUES (gen_random_uuid(), $1, $2, $3::jsonb)`, [
-            s.org_id,
-            SUBSCRIPTION_DISABLED_EVENT,
-            JSON.stringify({ id: s.id, integration_name: s.integration_name, hook_url: s.hook_url, reason: d.reason, failing_since: s.failing_since, disabled_at: now }),
-          ]);
+          const payload = { id: s.id, integration_name: s.integration_name, hook_url: s.hook_url, reason: d.reason, failing_since: s.failing_since, disabled_at: now };
+          events.push({ n: events.length, id: randomUUID(), org_id: s.org_id, type: SUBSCRIPTION_DISABLED_EVENT, phone_id: null, payload });
         }
       }
+      // Events of their own, in the same transaction as the change (the outbox), written last: the
+      // statement takes the outbox lock, held until the commit.
+      if (events.length) await client.query(INSERT_EVENTS_SQL, [JSON.stringify(events)]);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
