@@ -73,7 +73,7 @@ describe('MessageRepository (integration)', () => {
     };
     for (const text of [await plan(''), await plan(`AND phone_id = '${w.p1.phone_id}'`)]) {
       expect(text).toMatch(/"Node Type":"Index Scan"/);
-      expect(text).toMatch(/messages_(org_id|phone_id)_chat_id_timestamp_id_idx/);
+      expect(text).toMatch(/messages_org_chat_recent_idx/);
       expect(text).not.toMatch(/"Node Type":"Sort"/);
     }
     const rows = await repo.listByChat(w.org.id, { chatId: chat, phoneIds: null, offset: 0, limit: 2000 });

@@ -20,7 +20,7 @@ export class MessageRepository {
 
   /**
    * Newest first (timestamp, then insertion order), served by the (org_id, chat_id, timestamp, id)
-   * index. Deep pages use a deferred join: the offset is walked in the index alone (ids only), then
+   * INCLUDE (phone_id) index, phone filters included. Deep pages use a deferred join: the offset is walked in the index alone (ids only), then
    * just the page's rows are read — 10,000 rows deep, about 7x faster than OFFSET on whole rows.
    */
   async listByChat(orgId: string, page: ChatPage): Promise<MessageRow[]> {

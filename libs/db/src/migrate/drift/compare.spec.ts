@@ -50,9 +50,9 @@ describe('compareShapes', () => {
 
   it('reports index order (DESC), uniqueness, names and missing or extra indexes', () => {
     const db = clone(base);
-    const messages = table(db, 'messages');
-    messages.indexes[0].columns = ['org_id', 'chat_id', 'timestamp', 'id DESC'];
-    messages.indexes[2].unique = false;
+    const index = (t: string, name: string) => table(db, t).indexes.find((i) => i.name === name) ?? fail(name);
+    index('webhook_attempts', 'webhook_attempts_subscription_id_attempted_at_idx').columns = ['subscription_id', 'attempted_at'];
+    index('messages', 'messages_phone_id_message_id_key').unique = false;
     table(db, 'chats').indexes[0].name = 'chats_by_org';
     table(db, 'api_tokens').indexes.pop();
     table(db, 'phones').indexes.push({ name: 'phones_extra', unique: false, method: 'btree', where: null, columns: ['wa_state'] });
@@ -60,7 +60,7 @@ describe('compareShapes', () => {
       'table api_tokens: index api_tokens_org_id_idx: missing from the database (schema: (org_id))',
       'table phones: index phones_extra: exists in the database ((wa_state)) but not in the schema',
       'table chats: index chats_org_id_chat_id_idx: named chats_by_org in the database (same definition: (org_id, chat_id))',
-      'table messages: index messages_org_id_chat_id_timestamp_id_idx differs: schema (org_id, chat_id, timestamp DESC, id DESC), database (org_id, chat_id, timestamp, id DESC)',
+      'table webhook_attempts: index webhook_attempts_subscription_id_attempted_at_idx differs: schema (subscription_id, attempted_at DESC), database (subscription_id, attempted_at)',
       'table messages: index messages_phone_id_message_id_key differs: schema UNIQUE (phone_id, message_id), database (phone_id, message_id)',
     ]));
   });
