@@ -35,6 +35,34 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000
 }
 
 describe('BatchConsumer', () => {
+  it('gathers what arrives during a slow batch into one batch, not a sliver per linger', async () => {
+    const batches: number[][] = [];
+    let first = true;
+    const consumer = new BatchConsumer<{ n: number }>(
+      nc,
+      { stream, durable: 'slow', batchSize: 100, lingerMs: 5 },
+      async (items) => {
+        batches.push(items.map((i) => i.data.n));
+        if (first) {
+          first = false;
+          await sleep(600); // the first batch is slow: the rest arrives meanwhile, a few at a time
+        }
+      },
+      (e) => { throw e; },
+    );
+    await consumer.start();
+    await publish([{ n: 0 }]);
+    await until(() => batches.length === 1);
+    for (let n = 1; n <= 20; n++) {
+      await publish([{ n }]);
+      await sleep(20); // several lingers apart
+    }
+    await until(() => batches.flat().length >= 21);
+    await consumer.stop();
+    expect(batches.flat()).toEqual(Array.from({ length: 21 }, (_, n) => n));
+    expect(batches.length).toBe(2); // [0], then 1..20 together once the slow one ended
+  });
+
   it('hands every message on once, in order, in batches bounded by count and by weight, and acks them', async () => {
     const batches: number[][] = [];
     const consumer = new BatchConsumer<{ n: number; w: number }>(

@@ -63,8 +63,8 @@ type Item<T> = { msg: JsMsg; data: T };
 
 /**
  * A durable pull consumer processed in micro-batches: messages are taken as they arrive and handed
- * to `handle` once `batchSize` (or `maxWeight`) have gathered or `lingerMs` after the first (so a lone
- * message waits milliseconds, not a fetch's expiry). They are acknowledged only after `handle`
+ * to `handle` once `batchSize` (or `maxWeight`) have gathered or, when no batch is under way,
+ * `lingerMs` after the first (so a lone message waits milliseconds, not a fetch's expiry). They are acknowledged only after `handle`
  * resolves, so a crash redelivers them (handlers are idempotent); a batch that fails is nak'ed with a
  * delay and retried. Batches are applied one at a time; while one is applied the next gathers, and
  * no more is taken until it can start (backpressure: nothing waits unheard-of long enough for
@@ -127,7 +127,17 @@ export class BatchConsumer<T> {
       if (!items.length) return;
       const done = (chain = chain.then(() => this.process(items)));
       started.push(done);
-      void done.then(() => started.splice(started.indexOf(done), 1));
+      void done.then(() => {
+        started.splice(started.indexOf(done), 1);
+        if (!started.length && batch.length) flush(); // what gathered meanwhile goes at once, as one batch
+      });
+    };
+    // The linger only applies when nothing is being applied: while a batch is under way the next one
+    // keeps gathering (until it is full) and starts when that one ends. Flushing on the linger instead
+    // queued a sliver of a batch behind the running one and paid a whole transaction for it.
+    const linger = () => {
+      timer = undefined;
+      if (!started.length) flush();
     };
     for await (const msg of messages) {
       let data: T;
@@ -143,7 +153,7 @@ export class BatchConsumer<T> {
       batch.push({ msg, data });
       weight += w;
       if (batch.length >= batchSize || weight >= maxWeight) flush();
-      else if (!timer) timer = setTimeout(flush, lingerMs);
+      else if (!timer && !started.length) timer = setTimeout(linger, lingerMs);
       while (started.length >= 2) await started[0]; // one applied, one waiting: take no more until it starts
     }
     flush();
