@@ -18,6 +18,8 @@ async function getMessages(baseUrl, token, phoneId, chatId, limit) {
 
 function httpProbe({ baseUrl, token, latest, pollMs = 25, timeoutMs = 30_000 }) {
   const lags = [];
+  const slowest = []; // the slowest GETs: [ms, when (ms after the probe started)]
+  const t0 = Date.now();
   let errors = 0;
   let running = true;
   const loop = (async () => {
@@ -30,7 +32,10 @@ function httpProbe({ baseUrl, token, latest, pollMs = 25, timeoutMs = 30_000 }) 
       const deadline = target.at.getTime() + timeoutMs;
       while (running && Date.now() < deadline) {
         try {
+          const g0 = Date.now();
           const r = await getMessages(baseUrl, token, target.phone_id, target.chat_id, 20);
+          slowest.push([Date.now() - g0, g0 - t0]);
+          slowest.sort((a, b) => b[0] - a[0]).splice(5);
           if (r.status !== 200) errors++;
           else if (r.body.messages.some((m) => m.unique_id === target.unique_id)) {
             lags.push(Date.now() - target.at.getTime());
@@ -48,7 +53,7 @@ function httpProbe({ baseUrl, token, latest, pollMs = 25, timeoutMs = 30_000 }) 
     stop: async () => {
       running = false;
       await loop;
-      return { lags, errors };
+      return { lags, errors, slowest };
     },
   };
 }

@@ -131,7 +131,7 @@ async function measure(ctx, { name, phones, offer, expected, drainMs, probe = tr
     backlog_at_offer_end: { phones_stage: backlogAt(samples, offerEnd, 'offered', 'handed'), chats_stage_events: atOrBefore(samples, offerEnd)?.js_pending ?? null },
     max_js_pending_events: Math.max(0, ...samples.map((x) => x.js_pending ?? 0)),
     lag_ms: lagSummary(lags),
-    http_lag_ms: { ...lagSummary(http.lags), errors: http.errors },
+    http_lag_ms: { ...lagSummary(http.lags), errors: http.errors, slowest_gets_ms: http.slowest },
     db_commits_per_1k: perK(txs),
     cpu_s_per_1k: !drained ? {} : Object.fromEntries(Object.entries(cpu).filter(([k]) => !k.includes('%')).map(([k, v]) => [k, perK(v)])),
     cpu_s: cpu,
