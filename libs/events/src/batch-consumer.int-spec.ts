@@ -37,6 +37,8 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000
 describe('BatchConsumer', () => {
   it('gathers what arrives during a slow batch into one batch, not a sliver per linger', async () => {
     const batches: number[][] = [];
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
     let first = true;
     const consumer = new BatchConsumer<{ n: number }>(
       nc,
@@ -45,7 +47,7 @@ describe('BatchConsumer', () => {
         batches.push(items.map((i) => i.data.n));
         if (first) {
           first = false;
-          await sleep(600); // the first batch is slow: the rest arrives meanwhile, a few at a time
+          await released; // the first batch is slow: the rest arrives meanwhile, a few at a time
         }
       },
       (e) => { throw e; },
@@ -57,6 +59,10 @@ describe('BatchConsumer', () => {
       await publish([{ n }]);
       await sleep(20); // several lingers apart
     }
+    // Every message has reached the consumer (delivered, not acked) before the slow batch ends.
+    await until(async () => (await jsm.consumers.info(stream, 'slow')).num_ack_pending === 21);
+    await sleep(100);
+    release();
     await until(() => batches.flat().length >= 21);
     await consumer.stop();
     expect(batches.flat()).toEqual(Array.from({ length: 21 }, (_, n) => n));
