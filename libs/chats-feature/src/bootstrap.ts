@@ -2,17 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ChoosePhoneRpc, ListChatMessagesRpc } from '@mapi/contracts';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
 import { OutboxRelay, ensureStreams } from '@mapi/events';
-import {
-  NatsRpcServer,
-  connectNats,
-  createRpcMicroservice,
-  createLogger,
-  loadConfig,
-  natsIndicator,
-  onShutdownSignal,
-  postgresIndicator,
-  startHealthServer,
-} from '@mapi/platform';
+import { connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
 import { ChatsController } from './chats.controller';
 import { ApplyIngest } from './ingest/apply-ingest.usecase';
 import { createIngestConsumer } from './ingest/ingest-consumer';
@@ -43,36 +33,28 @@ export async function bootstrapChatsService(): Promise<void> {
   const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
   const nc = await connectNats(config.nats.NATS_URL, 'chats');
   await ensureStreams(nc, config.app.NAMESPACE);
-  const server = new NatsRpcServer({
+  const relay = new OutboxRelay(prisma, nc, config.app.NAMESPACE, logger);
+  const ingest = createIngestConsumer(nc, config.app.NAMESPACE, new ApplyIngest(prisma, () => relay.kick()), logger);
+  await startRpcService({
+    name: 'chats',
     nc,
     namespace: config.app.NAMESPACE,
-    contracts: CHATS_CONTRACTS,
     logger,
-    validateReplies: config.app.NODE_ENV === 'test',
-  });
-  const app = await createRpcMicroservice(ChatsModule.forRoot(prisma), server, logger);
-  await app.listen();
-  const relay = new OutboxRelay(prisma, nc, config.app.NAMESPACE, logger);
-  relay.start();
-  const ingest = createIngestConsumer(nc, config.app.NAMESPACE, new ApplyIngest(prisma, () => relay.kick()), logger);
-  await ingest.start();
-  let shuttingDown = false;
-  const health = await startHealthServer({
-    host: config.health.HEALTH_HOST,
-    port: config.health.HEALTH_PORT,
-    indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
-    isShuttingDown: () => shuttingDown,
-  });
-  const address = health.address();
-  logger.info({ health_port: typeof address === 'object' && address ? address.port : null }, 'chats service ready');
-
-  onShutdownSignal(logger, async () => {
-    shuttingDown = true;
-    await app.close(); // unsubscribes, waits for requests under way
-    await ingest.stop(); // the batch under way is applied and acknowledged first
-    await relay.stop();
-    await nc.drain().catch(() => undefined);
-    await prisma.$disconnect();
-    health.close();
+    nodeEnv: config.app.NODE_ENV,
+    rpc: { module: ChatsModule.forRoot(prisma), contracts: CHATS_CONTRACTS },
+    start: async () => {
+      relay.start();
+      await ingest.start();
+    },
+    health: {
+      host: config.health.HEALTH_HOST,
+      port: config.health.HEALTH_PORT,
+      indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
+    },
+    stop: [
+      () => ingest.stop(), // the batch under way is applied and acknowledged first
+      () => relay.stop(),
+    ],
+    disconnect: [() => prisma.$disconnect()],
   });
 }

@@ -10,19 +10,7 @@ import {
   SearchKbRpc,
   UpdateFaqRpc,
 } from '@mapi/contracts';
-import {
-  NatsRpcServer,
-  connectNats,
-  createLogger,
-  createRpcMicroservice,
-  loadConfig,
-  natsIndicator,
-  onShutdownSignal,
-  postgresIndicator,
-  redisIndicator,
-  startHealthServer,
-  type Logger,
-} from '@mapi/platform';
+import { connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, redisIndicator, startRpcService, type Logger } from '@mapi/platform';
 import type { PrismaClient } from '@mapi/db';
 import { createStorage, type ObjectStorage } from '@mapi/storage';
 import { MediaAttachmentStore } from './attachments/attachment-store';
@@ -100,59 +88,53 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
   await queue.ready();
   const storage = createStorage(loadKbStorageConfig());
   const nc = await connectNats(config.nats.NATS_URL, 'knowledge-base');
-  const server = new NatsRpcServer({
+  const sweep = embeddingSweep(new RequeueLostEmbeddings(new KbEntryRepository(prisma), queue, { afterMs: kb.KB_EMBEDDING_SWEEP_AFTER_MS, batch: 1_000 }, logger), kb.KB_EMBEDDING_SWEEP_INTERVAL_MS, logger);
+  await startRpcService({
+    name: 'knowledge-base',
     nc,
     namespace: config.app.NAMESPACE,
-    contracts: KNOWLEDGE_BASE_CONTRACTS,
     logger,
-    validateReplies: config.app.NODE_ENV === 'test',
-    // Documents arrive whole in one request (chunked over NATS): room for the largest in base64 and JSON.
-    maxRequestBytes: Math.ceil(Math.max(kb.KB_DOCUMENT_MAX_BYTES, kb.KB_ATTACHMENT_MAX_BYTES) / 3) * 4 + 4 * 1024 * 1024,
+    nodeEnv: config.app.NODE_ENV,
+    rpc: {
+      module: KnowledgeBaseModule.forRoot({ prisma, queue, storage, kb, logger }),
+      contracts: KNOWLEDGE_BASE_CONTRACTS,
+      // Documents arrive whole in one request (chunked over NATS): room for the largest in base64 and JSON.
+      maxRequestBytes: Math.ceil(Math.max(kb.KB_DOCUMENT_MAX_BYTES, kb.KB_ATTACHMENT_MAX_BYTES) / 3) * 4 + 4 * 1024 * 1024,
+    },
+    health: {
+      host: config.health.HEALTH_HOST,
+      port: config.health.HEALTH_PORT,
+      indicators: [
+        postgresIndicator(() => prisma.$queryRaw`SELECT 1`),
+        redisIndicator(() => queue.ping()),
+        natsIndicator(nc),
+        { name: 'storage', check: () => storage.check() },
+      ],
+    },
+    readyFields: { provider: kb.EMBEDDING_PROVIDER },
+    beforeClose: [() => sweep.stop()], // waits for a sweep under way
+    disconnect: [() => queue.close(), () => prisma.$disconnect()],
   });
-  const app = await createRpcMicroservice(KnowledgeBaseModule.forRoot({ prisma, queue, storage, kb, logger }), server, logger);
-  await app.listen();
-  let shuttingDown = false;
-  const health = await startHealthServer({
-    host: config.health.HEALTH_HOST,
-    port: config.health.HEALTH_PORT,
-    indicators: [
-      postgresIndicator(() => prisma.$queryRaw`SELECT 1`),
-      redisIndicator(() => queue.ping()),
-      natsIndicator(nc),
-      { name: 'storage', check: () => storage.check() },
-    ],
-    isShuttingDown: () => shuttingDown,
-  });
-  const address = health.address();
-  logger.info({ health_port: typeof address === 'object' && address ? address.port : null, provider: kb.EMBEDDING_PROVIDER }, 'knowledge-base service ready');
-
-  const sweep = startSweep(new RequeueLostEmbeddings(new KbEntryRepository(prisma), queue, { afterMs: kb.KB_EMBEDDING_SWEEP_AFTER_MS, batch: 1_000 }, logger), kb.KB_EMBEDDING_SWEEP_INTERVAL_MS, logger);
-
-  onShutdownSignal(logger, async () => {
-    shuttingDown = true;
-    await sweep.stop();
-    await app.close();
-    await nc.drain().catch(() => undefined);
-    await queue.close();
-    await prisma.$disconnect();
-    health.close();
-  });
+  sweep.start(); // once the service is ready
 }
 
-/** Runs the lost-job sweep every `intervalMs` (0: never), one run at a time; `stop` waits for a run under way. */
-function startSweep(sweep: RequeueLostEmbeddings, intervalMs: number, logger: Logger): { stop(): Promise<void> } {
-  if (intervalMs <= 0) return { stop: async () => undefined };
+/** Runs the lost-job sweep every `intervalMs` (0: never) once started, one run at a time; `stop` waits for a run under way. */
+function embeddingSweep(sweep: RequeueLostEmbeddings, intervalMs: number, logger: Logger): { start(): void; stop(): Promise<void> } {
   let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweep
-      .run()
-      .then((r) => (r.requeued || r.failed ? logger.info(r, 'embedding sweep') : undefined))
-      .catch((err) => logger.warn({ err: (err as Error).message }, 'embedding sweep failed; retried at the next interval'))
-      .finally(() => (running = null));
-  }, intervalMs);
-  timer.unref();
+  let timer: NodeJS.Timeout | undefined;
   return {
+    start: () => {
+      if (intervalMs <= 0) return;
+      timer = setInterval(() => {
+        if (running) return;
+        running = sweep
+          .run()
+          .then((r) => (r.requeued || r.failed ? logger.info(r, 'embedding sweep') : undefined))
+          .catch((err) => logger.warn({ err: (err as Error).message }, 'embedding sweep failed; retried at the next interval'))
+          .finally(() => (running = null));
+      }, intervalMs);
+      timer.unref();
+    },
     stop: async () => {
       clearInterval(timer);
       await running;

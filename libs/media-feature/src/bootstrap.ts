@@ -1,16 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { MigrateMediaUrlRpc, MigrateMediaUrlsBatchRpc } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
-import {
-  NatsRpcServer,
-  connectNats,
-  createLogger,
-  createRpcMicroservice,
-  loadConfig,
-  natsIndicator,
-  onShutdownSignal,
-  postgresIndicator,
-} from '@mapi/platform';
+import { connectNats, createLogger, listenRpcMicroservice, loadConfig, natsIndicator, onShutdownSignal, postgresIndicator } from '@mapi/platform';
 import { createStorage, type ObjectStorage } from '@mapi/storage';
 import { loadMediaConfig, type MediaConfig } from './config';
 import { buildMediaHttpServer } from './http/media-http-server';
@@ -63,13 +54,16 @@ export async function bootstrapMediaService(): Promise<void> {
   const migrator = new MediaLinkMigrator(links, new MediaSettingsRepository(prisma));
 
   const nc = await connectNats(config.nats.NATS_URL, 'media');
-  const server = new NatsRpcServer({ nc, namespace: config.app.NAMESPACE, contracts: MEDIA_CONTRACTS, logger, validateReplies: config.app.NODE_ENV === 'test' });
-  const rpc = await createRpcMicroservice(
-    MediaModule.forRoot(new MigrateMediaUrl(migrator, tokens, publicObjects), new MigrateMediaUrlsBatch(migrator, tokens, publicObjects)),
-    server,
+  // Not startRpcService: the media HTTP server serves the health routes (with the files), and closes
+  // before NATS drains so that downloads under way finish.
+  const rpc = await listenRpcMicroservice({
+    nc,
+    namespace: config.app.NAMESPACE,
     logger,
-  );
-  await rpc.listen();
+    nodeEnv: config.app.NODE_ENV,
+    module: MediaModule.forRoot(new MigrateMediaUrl(migrator, tokens, publicObjects), new MigrateMediaUrlsBatch(migrator, tokens, publicObjects)),
+    contracts: MEDIA_CONTRACTS,
+  });
 
   let shuttingDown = false;
   const http = buildMediaHttpServer({

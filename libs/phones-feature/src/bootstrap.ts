@@ -2,19 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { PHONE_ROUTES, SANDBOX_ROUTES } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, SessionCommands, ensureStreams } from '@mapi/events';
-import {
-  ConfigError,
-  NatsRpcServer,
-  connectNats,
-  createLogger,
-  createRpcMicroservice,
-  loadConfig,
-  natsIndicator,
-  onShutdownSignal,
-  postgresIndicator,
-  redisIndicator,
-  startHealthServer,
-} from '@mapi/platform';
+import { ConfigError, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, redisIndicator, startRpcService } from '@mapi/platform';
 import { Redis } from 'ioredis';
 import { PhonesConfigSchema } from './config';
 import { parseBaileysConfig } from './baileys/config';
@@ -78,31 +66,28 @@ export async function bootstrapPhonesService(): Promise<void> {
     { provide: SandboxControl, useValue: new SandboxControl(network, nc, ns) },
   ];
   const contracts = [...PHONE_ROUTES, ...(phonesConfig.SANDBOX_ENABLED ? SANDBOX_ROUTES : [])].map((r) => r.rpc);
-  const server = new NatsRpcServer({ nc, namespace: ns, contracts, logger, validateReplies: config.app.NODE_ENV === 'test' });
-  const app = await createRpcMicroservice(PhonesModule.forRoot(providers, phonesConfig.SANDBOX_ENABLED), server, logger);
-  await app.listen();
   const relay = new OutboxRelay(prisma, nc, ns, logger);
-  relay.start();
-  manager.start();
-
-  let shuttingDown = false;
-  const health = await startHealthServer({
-    host: config.health.HEALTH_HOST,
-    port: config.health.HEALTH_PORT,
-    indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), redisIndicator(() => redis.ping()), natsIndicator(nc)],
-    isShuttingDown: () => shuttingDown,
-  });
-  const address = health.address();
-  logger.info({ health_port: typeof address === 'object' && address ? address.port : null, replica: phonesConfig.REPLICA_ID, sandbox: phonesConfig.SANDBOX_ENABLED }, 'phones service ready');
-
-  onShutdownSignal(logger, async () => {
-    shuttingDown = true;
-    await app.close();
-    await manager.stop(); // releases leases: another replica takes the sessions over at once
-    await relay.stop();
-    await nc.drain().catch(() => undefined);
-    redis.disconnect();
-    await prisma.$disconnect();
-    health.close();
+  await startRpcService({
+    name: 'phones',
+    nc,
+    namespace: ns,
+    logger,
+    nodeEnv: config.app.NODE_ENV,
+    rpc: { module: PhonesModule.forRoot(providers, phonesConfig.SANDBOX_ENABLED), contracts },
+    start: () => {
+      relay.start();
+      manager.start();
+    },
+    health: {
+      host: config.health.HEALTH_HOST,
+      port: config.health.HEALTH_PORT,
+      indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), redisIndicator(() => redis.ping()), natsIndicator(nc)],
+    },
+    readyFields: { replica: phonesConfig.REPLICA_ID, sandbox: phonesConfig.SANDBOX_ENABLED },
+    stop: [
+      () => manager.stop(), // releases leases: another replica takes the sessions over at once
+      () => relay.stop(),
+    ],
+    disconnect: [() => redis.disconnect(), () => prisma.$disconnect()],
   });
 }

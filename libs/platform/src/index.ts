@@ -14,3 +14,4 @@ export * from './auth/api-token';
 export * from './run-main';
 export * from './nats/rpc-microservice';
 export * from './jobs/job-trace';
+export * from './service/start-rpc-service';

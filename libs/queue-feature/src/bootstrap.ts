@@ -15,16 +15,13 @@ import { createPrismaClient } from '@mapi/db';
 import { SessionCommands } from '@mapi/events';
 import {
   NatsRpcClient,
-  NatsRpcServer,
   connectNats,
   createLogger,
-  createRpcMicroservice,
   loadConfig,
   natsIndicator,
-  onShutdownSignal,
   postgresIndicator,
   redisIndicator,
-  startHealthServer,
+  startRpcService,
   type Logger,
 } from '@mapi/platform';
 import { loadQueueConfig, type QueueConfig } from './config';
@@ -100,38 +97,36 @@ export async function bootstrapQueueService(): Promise<void> {
   const choosePhone: ChoosePhone = async (ctx, chatId) => (await rpc.call<ChoosePhoneResponse>(ChoosePhoneRpc, { ctx, chat_id: chatId, need_admin: false })).phone_id;
   const deps: Deps = { queues, purger, gate: new PhoneGate(prisma, sessions), choosePhone, idempotency: new IdempotencyStore(redis, namespace, q.QUEUE_IDEMPOTENCY_TTL_S), logger };
 
-  const server = new NatsRpcServer({ nc, namespace, contracts: QUEUE_CONTRACTS, logger, validateReplies: config.app.NODE_ENV === 'test' });
-  const app = await createRpcMicroservice(QueueModule.forRoot(deps), server, logger);
-  await app.listen();
-
-  let workers: SendWorkers | undefined;
-  if (q.QUEUE_WORKER_ENABLED) {
-    const processor = new SendProcessor(queues, sessions, { jitterMs: q.QUEUE_SEND_JITTER_MS, phoneRetryMs: q.QUEUE_PHONE_RETRY_MS, maxWaitMs: q.QUEUE_MAX_WAIT_MS, holdAfterSendMs: q.QUEUE_FAULT_HOLD_AFTER_SEND_MS }, logger);
-    workers = new SendWorkers(queues, processor, purger, { namespace, connection: bullConnection(config.redis.REDIS_URL), intervalMs: q.QUEUE_SEND_INTERVAL_MS, lockMs: q.QUEUE_JOB_LOCK_MS, scanMs: q.QUEUE_PHONE_SCAN_MS, idleMs: q.QUEUE_WORKER_IDLE_MS }, logger);
-    await workers.start();
-  }
-
+  const workers = q.QUEUE_WORKER_ENABLED
+    ? new SendWorkers(
+        queues,
+        new SendProcessor(queues, sessions, { jitterMs: q.QUEUE_SEND_JITTER_MS, phoneRetryMs: q.QUEUE_PHONE_RETRY_MS, maxWaitMs: q.QUEUE_MAX_WAIT_MS, holdAfterSendMs: q.QUEUE_FAULT_HOLD_AFTER_SEND_MS }, logger),
+        purger,
+        { namespace, connection: bullConnection(config.redis.REDIS_URL), intervalMs: q.QUEUE_SEND_INTERVAL_MS, lockMs: q.QUEUE_JOB_LOCK_MS, scanMs: q.QUEUE_PHONE_SCAN_MS, idleMs: q.QUEUE_WORKER_IDLE_MS },
+        logger,
+      )
+    : undefined;
   const depth = new QueueDepthGauge(redis, namespace);
-  let shuttingDown = false;
-  const health = await startHealthServer({
-    host: config.health.HEALTH_HOST,
-    port: config.health.HEALTH_PORT,
-    indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), redisIndicator(() => redis.ping()), natsIndicator(nc)],
-    isShuttingDown: () => shuttingDown,
-    // The send queue's depth for autoscalers (deploy/components/keda): any replica answers for all.
-    routes: { [QUEUE_DEPTH_PATH]: () => depth.read() },
-  });
-  const address = health.address();
-  logger.info({ health_port: typeof address === 'object' && address ? address.port : null, workers: Boolean(workers) }, 'queue service ready');
-
-  onShutdownSignal(logger, async () => {
-    shuttingDown = true;
-    await app.close();
-    await workers?.stop(); // jobs under way finish (or go back to their queue)
-    await queues.close();
-    await nc.drain().catch(() => undefined);
-    redis.disconnect();
-    await prisma.$disconnect();
-    health.close();
+  await startRpcService({
+    name: 'queue',
+    nc,
+    namespace,
+    logger,
+    nodeEnv: config.app.NODE_ENV,
+    rpc: { module: QueueModule.forRoot(deps), contracts: QUEUE_CONTRACTS },
+    start: () => workers?.start(),
+    health: {
+      host: config.health.HEALTH_HOST,
+      port: config.health.HEALTH_PORT,
+      indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), redisIndicator(() => redis.ping()), natsIndicator(nc)],
+      // The send queue's depth for autoscalers (deploy/components/keda): any replica answers for all.
+      routes: { [QUEUE_DEPTH_PATH]: () => depth.read() },
+    },
+    readyFields: { workers: Boolean(workers) },
+    stop: [
+      () => workers?.stop(), // jobs under way finish (or go back to their queue)
+      () => queues.close(),
+    ],
+    disconnect: [() => redis.disconnect(), () => prisma.$disconnect()],
   });
 }

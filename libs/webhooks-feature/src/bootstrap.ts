@@ -2,17 +2,7 @@ import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { WEBHOOKS_RPCS } from '@mapi/contracts';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
 import { ensureStreams } from '@mapi/events';
-import {
-  NatsRpcServer,
-  connectNats,
-  createLogger,
-  createRpcMicroservice,
-  loadConfig,
-  natsIndicator,
-  onShutdownSignal,
-  postgresIndicator,
-  startHealthServer,
-} from '@mapi/platform';
+import { connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
 import { Pool } from 'pg';
 import { loadWebhooksConfig } from './config';
 import { AddressPolicy } from './delivery/address-policy';
@@ -91,44 +81,40 @@ export async function bootstrapWebhooksService(): Promise<void> {
     : undefined;
   const wake = () => worker?.wake();
 
-  const app = wh.WEBHOOK_ROLES.includes('api')
-    ? await createRpcMicroservice(
-        WebhooksModule.forRoot(prisma, clock, wake, wh.WEBHOOK_SECRET_ROTATION_OVERLAP_MS),
-        new NatsRpcServer({ nc, namespace: config.app.NAMESPACE, contracts: [...WEBHOOKS_RPCS], logger, validateReplies: config.app.NODE_ENV === 'test' }),
-        logger,
-      )
-    : undefined;
-  await app?.listen();
   const intake = wh.WEBHOOK_ROLES.includes('intake')
     ? new EventIntake(nc, config.app.NAMESPACE, store, clock, wake, logger, { batchSize: wh.WEBHOOK_INTAKE_BATCH, lingerMs: 10, ackWaitMs: wh.WEBHOOK_INTAKE_ACK_WAIT_MS })
     : undefined;
-  await intake?.start();
-  worker?.start();
   const sweeper = wh.WEBHOOK_ROLES.includes('delivery')
     ? new RetentionSweeper(pool, clock, { retentionMs: wh.WEBHOOK_RETENTION_MS, intervalMs: wh.WEBHOOK_RETENTION_SWEEP_INTERVAL_MS }, logger)
     : undefined;
-  sweeper?.start();
 
-  let shuttingDown = false;
-  const health = await startHealthServer({
-    host: config.health.HEALTH_HOST,
-    port: config.health.HEALTH_PORT,
-    indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
-    isShuttingDown: () => shuttingDown,
-  });
-  const address = health.address();
-  logger.info({ health_port: typeof address === 'object' && address ? address.port : null, roles: wh.WEBHOOK_ROLES }, 'webhooks service ready');
-
-  onShutdownSignal(logger, async () => {
-    shuttingDown = true;
-    await app?.close();
-    await intake?.stop(); // what was gathered is scheduled and acked first
-    await worker?.stop(); // attempts under way finish and are recorded
-    await sweeper?.stop();
-    sender.close();
-    await nc.drain().catch(() => undefined);
-    await pool.end();
-    await prisma.$disconnect();
-    health.close();
+  await startRpcService({
+    name: 'webhooks',
+    nc,
+    namespace: config.app.NAMESPACE,
+    logger,
+    nodeEnv: config.app.NODE_ENV,
+    // Without the api role this process answers no RPC; it still gets health and the ordered shutdown.
+    rpc: wh.WEBHOOK_ROLES.includes('api')
+      ? { module: WebhooksModule.forRoot(prisma, clock, wake, wh.WEBHOOK_SECRET_ROTATION_OVERLAP_MS), contracts: [...WEBHOOKS_RPCS] }
+      : undefined,
+    start: async () => {
+      await intake?.start();
+      worker?.start();
+      sweeper?.start();
+    },
+    health: {
+      host: config.health.HEALTH_HOST,
+      port: config.health.HEALTH_PORT,
+      indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
+    },
+    readyFields: { roles: wh.WEBHOOK_ROLES },
+    stop: [
+      () => intake?.stop(), // what was gathered is scheduled and acked first
+      () => worker?.stop(), // attempts under way finish and are recorded
+      () => sweeper?.stop(),
+      () => sender.close(),
+    ],
+    disconnect: [() => pool.end(), () => prisma.$disconnect()],
   });
 }
