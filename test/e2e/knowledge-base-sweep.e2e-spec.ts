@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { EMBEDDING_QUEUE, bullConnection, queuePrefix } from '@mapi/knowledge-base-feature';
 import { AppProcess, createOrg, createToken, freePort, testEnv } from '@mapi/testing';
+import { callApi, until as untilTrue } from './support/http';
 import { startStack, type Stack } from './support/stack';
 
 jest.setTimeout(90_000);
@@ -22,22 +23,8 @@ describe('knowledge base: the sweep re-queues lost embedding jobs', () => {
   let env: Record<string, string>;
   const w: Record<string, any> = {};
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${stack.baseUrl}/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${w.t}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  const until = async (what: string, check: () => Promise<boolean>, ms = 20_000) => {
-    const deadline = Date.now() + ms;
-    while (Date.now() < deadline) {
-      if (await check()) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  };
+  const api = (method: string, path: string, body?: unknown) => callApi(stack.baseUrl, method, path, w.t, body);
+  const until = (what: string, check: () => Promise<boolean>, ms = 20_000) => untilTrue(check, (ok) => ok, ms, what);
 
   beforeAll(async () => {
     const namespace = `${testEnv.namespace()}-kbs`;

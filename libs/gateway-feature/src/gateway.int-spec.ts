@@ -1,12 +1,10 @@
 import { Writable } from 'node:stream';
-import type { INestMicroservice } from '@nestjs/common';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { NatsRpcServer, checkReadiness, connectNats, createLogger, createRpcMicroservice } from '@mapi/platform';
+import { checkReadiness, createLogger } from '@mapi/platform';
 import { createOrg, createPhone, createToken, randomSuffix, testEnv } from '@mapi/testing';
-import type { NatsConnection } from 'nats';
-import { createGatewayApp, loadGatewayConfig, type GatewayApp } from './bootstrap';
+import { loadGatewayConfig } from './bootstrap';
 import { GatewayRuntime } from './gateway-runtime';
-import { TEST_ROUTES, TEST_SERVICE_CONTRACTS, TestServiceModule } from './testing/test-routes';
+import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
 /** Collects JSON log lines in memory, to check what the gateway and a service write. */
 const memoryLog = () => {
@@ -23,9 +21,7 @@ describe('gateway (integration)', () => {
   const namespace = `gw${randomSuffix(3)}`;
   const gwLog = memoryLog();
   const svcLog = memoryLog();
-  let gateway: GatewayApp;
-  let service: INestMicroservice;
-  let serviceNc: NatsConnection;
+  let stack: TestGateway;
   let prisma: PrismaClient;
   let base: string;
   let token: string;
@@ -52,24 +48,12 @@ describe('gateway (integration)', () => {
     const slowOrg = await createOrg(prisma, { rate_limit_per_second: 3 });
     limitedToken = (await createToken(prisma, slowOrg.id)).token;
 
-    serviceNc = await connectNats(testEnv.natsUrl(), 'gateway-int-test-service');
-    const server = new NatsRpcServer({ nc: serviceNc, namespace, contracts: TEST_SERVICE_CONTRACTS, logger: createLogger('testecho', 'info', svcLog.stream) });
-    service = await createRpcMicroservice(TestServiceModule, server, false);
-    await service.listen();
-
-    const config = loadGatewayConfig(env);
-    const runtime = await GatewayRuntime.open(config, createLogger('api-gateway', 'info', gwLog.stream));
-    gateway = await createGatewayApp(runtime, TEST_ROUTES);
-    await gateway.app.listen(0, '127.0.0.1');
-    base = await gateway.app.getUrl();
-    base = base.replace('[::1]', '127.0.0.1');
+    stack = await startTestGateway({ env, gatewayLog: gwLog.stream, serviceLog: svcLog.stream });
+    base = stack.base;
   });
 
   afterAll(async () => {
-    await gateway?.app.close();
-    await gateway?.runtime.close();
-    await service?.close();
-    await serviceNc?.drain();
+    await stack?.close();
     await prisma?.$disconnect();
   });
 

@@ -1,13 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import type { INestMicroservice } from '@nestjs/common';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { NatsRpcServer, connectNats, createLogger, createRpcMicroservice } from '@mapi/platform';
 import { createOrg, createToken, randomSuffix, testEnv } from '@mapi/testing';
-import type { NatsConnection } from 'nats';
-import { createGatewayApp, loadGatewayConfig, type GatewayApp } from '../bootstrap';
-import { GatewayRuntime } from '../gateway-runtime';
-import { TEST_ROUTES, TEST_SERVICE_CONTRACTS, TestServiceModule } from '../testing/test-routes';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway';
 
 const MiB = 1024 * 1024;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -20,9 +15,7 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 describe('gateway uploads (integration)', () => {
   const namespace = `gwup${randomSuffix(3)}`;
   const quiet = new Writable({ write: (_c, _e, done) => done() });
-  let gateway: GatewayApp;
-  let service: INestMicroservice;
-  let serviceNc: NatsConnection;
+  let stack: TestGateway;
   let prisma: PrismaClient;
   let base: string;
   let token: string;
@@ -31,10 +24,6 @@ describe('gateway uploads (integration)', () => {
     prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
     const org = await createOrg(prisma);
     token = (await createToken(prisma, org.id)).token;
-    serviceNc = await connectNats(testEnv.natsUrl(), 'gateway-upload-test-service');
-    const server = new NatsRpcServer({ nc: serviceNc, namespace, contracts: TEST_SERVICE_CONTRACTS, logger: createLogger('testecho', 'info', quiet), validateReplies: true });
-    service = await createRpcMicroservice(TestServiceModule, server, false);
-    await service.listen();
     const env = {
       ...process.env,
       DATABASE_URL: testEnv.databaseUrl(),
@@ -46,17 +35,12 @@ describe('gateway uploads (integration)', () => {
       RPC_TIMEOUT_MS: '10000',
       AUTH_CACHE_TTL_MS: '0',
     };
-    const runtime = await GatewayRuntime.open(loadGatewayConfig(env), createLogger('api-gateway', 'info', quiet));
-    gateway = await createGatewayApp(runtime, TEST_ROUTES);
-    await gateway.app.listen(0, '127.0.0.1');
-    base = (await gateway.app.getUrl()).replace('[::1]', '127.0.0.1');
+    stack = await startTestGateway({ env, gatewayLog: quiet, serviceLog: quiet, validateReplies: true });
+    base = stack.base;
   });
 
   afterAll(async () => {
-    await gateway?.app.close();
-    await gateway?.runtime.close();
-    await service?.close();
-    await serviceNc?.drain();
+    await stack?.close();
     await prisma?.$disconnect();
   });
 
