@@ -36,12 +36,13 @@ for (const f of ['libs/testing/dist/index.js', 'libs/chats-feature/dist/index.js
 
 const autocannon = require('autocannon');
 const pgLib = require('pg');
-const { createTestDatabase, freePort, testEnv } = require('@mapi/testing');
+const { freePort, testEnv } = require('@mapi/testing');
 const { createPrismaClient } = require('@mapi/db');
 const { MessageRepository, mapMessage } = require('@mapi/chats-feature');
 const { seedOrg, countOrg, vacuumAnalyze } = require('./messages/seed');
 const { startNode, waitReady, stopAll, cpuMeter, pidsByComm, waitIdle } = require('./messages/procs');
 const { summarizeProfiles } = require('./lib/cpuprofile-summary');
+const { openBenchDatabase } = require('./lib/database');
 
 const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
 const CFG = {
@@ -249,13 +250,7 @@ async function main() {
 
   // Database
   let t = Date.now();
-  const db = await createTestDatabase('mapi_bench');
-  cleanups.push(() => db.drop());
-  const pg = new pgLib.Client({ connectionString: db.url });
-  await pg.connect();
-  cleanups.push(() => pg.end());
-  const prisma = createPrismaClient({ url: db.url, poolSize: 2 });
-  cleanups.push(() => prisma.$disconnect());
+  const { db, pg, prisma } = await openBenchDatabase('mapi_bench', cleanups);
   log(`database ${db.name} created and migrated (${secs(t)}); seeding...`);
   t = Date.now();
   const world = await seedOrg({ prisma, pg, name: 'Bench org', total: CFG.messages, bigChatMessages: CFG.bigChatMessages, otherChats: CFG.otherChats, log });

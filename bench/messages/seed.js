@@ -124,7 +124,7 @@ async function vacuumAnalyze(pg, log) {
   await pg.query('ANALYZE');
   const { rows } = await pg.query(
     `SELECT pg_size_pretty(pg_table_size('messages')) AS table_size,
-            pg_size_pretty(pg_relation_size('messages_org_id_chat_id_timestamp_id_idx')) AS page_index_size`,
+            pg_size_pretty(pg_relation_size('messages_org_chat_recent_idx')) AS page_index_size`,
   );
   log(`  VACUUM ANALYZE (${((Date.now() - t) / 1000).toFixed(1)} s): ${JSON.stringify(rows[0])}`);
   return rows[0];

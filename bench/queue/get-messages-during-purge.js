@@ -32,14 +32,13 @@ for (const f of ['libs/testing/dist/index.js', 'libs/queue-feature/dist/index.js
     process.exit(1);
   }
 }
-const pgLib = require('pg');
 const { Redis } = require('ioredis');
-const { createTestDatabase, freePort, testEnv } = require('@mapi/testing');
-const { createPrismaClient } = require('@mapi/db');
+const { freePort, testEnv } = require('@mapi/testing');
 const { SendQueues, QueuePurger } = require('@mapi/queue-feature');
 const { seedOrg, countOrg, vacuumAnalyze } = require('../messages/seed');
 const { startNode, waitReady, stopAll, cpuMeter, pidsByComm } = require('../messages/procs');
 const { pct, ms, seedJobs } = require('./jobs');
+const { openBenchDatabase } = require('../lib/database');
 
 const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
 const CFG = {
@@ -102,13 +101,7 @@ async function main() {
   log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average ${loadavg()}, node ${process.version}`);
 
   // Database, seeded like the messages bench (its seeder), then the two processes of the read path.
-  const db = await createTestDatabase('mapi_bench_queue');
-  cleanups.push(() => db.drop());
-  const pg = new pgLib.Client({ connectionString: db.url });
-  await pg.connect();
-  cleanups.push(() => pg.end());
-  const prisma = createPrismaClient({ url: db.url, poolSize: 2 });
-  cleanups.push(() => prisma.$disconnect());
+  const { db, pg, prisma } = await openBenchDatabase('mapi_bench_queue', cleanups);
   const world = await seedOrg({ prisma, pg, name: 'Bench queue org', total: CFG.messages, bigChatMessages: Math.round(CFG.messages / 10), otherChats: 999, log: () => undefined });
   await vacuumAnalyze(pg, () => undefined);
   log(`database ${db.name} seeded: ${JSON.stringify(await countOrg(pg, world))}`);
