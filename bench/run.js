@@ -43,6 +43,7 @@ const { seedOrg, countOrg, vacuumAnalyze } = require('./messages/seed');
 const { startNode, waitReady, stopAll, cpuMeter, pidsByComm, waitIdle } = require('./messages/procs');
 const { summarizeProfiles } = require('./lib/cpuprofile-summary');
 const { openBenchDatabase } = require('./lib/database');
+const { guardBench } = require('./lib/cleanup');
 
 const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
 const CFG = {
@@ -70,34 +71,8 @@ const log = (...a) => console.log(...a);
 const secs = (t) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
 
 // ---- cleanup, whatever happens -------------------------------------------------------------
-const cleanups = [];
-let cleaning;
-function cleanup() {
-  cleaning ??= (async () => {
-    for (const fn of cleanups.reverse()) {
-      try {
-        await fn();
-      } catch (error) {
-        console.error('cleanup step failed:', error.message);
-      }
-    }
-  })();
-  return cleaning;
-}
 let activeCannon;
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => {
-    console.error(`\n${sig}: cleaning up`);
-    activeCannon?.stop();
-    cleanup().finally(() => process.exit(130));
-  });
-}
-const hardTimer = setTimeout(() => {
-  console.error(`bench exceeded ${CFG.hardTimeoutMs / 1000} s: aborting`);
-  activeCannon?.stop();
-  cleanup().finally(() => process.exit(2));
-}, CFG.hardTimeoutMs);
-hardTimer.unref();
+const { cleanups, run } = guardBench(CFG.hardTimeoutMs, { onAbort: () => activeCannon?.stop() });
 
 // ---- load ----------------------------------------------------------------------------------
 function cannon(opts) {
@@ -465,11 +440,4 @@ async function main() {
   log(`\nwritten ${path.relative(ROOT, file)}; logs in ${path.relative(ROOT, logDir)}; total ${secs(t0)}`);
 }
 
-main()
-  .then(() => cleanup())
-  .then(() => process.exit(0))
-  .catch(async (error) => {
-    console.error('\nbench failed:', error && error.stack ? error.stack : error);
-    await cleanup();
-    process.exit(1);
-  });
+run(main);

@@ -55,7 +55,7 @@ const log = (...a) => console.log(`[${new Date().toISOString().slice(11, 19)}]`,
 const sleep = (t) => new Promise((r) => setTimeout(r, t));
 const loadavg = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 
-const { cleanups, cleanup } = require('../lib/cleanup').guardBench(CFG.timeoutMs);
+const { cleanups, run } = require('../lib/cleanup').guardBench(CFG.timeoutMs);
 
 /**
  * Closed-loop GETs over keep-alive connections; every request's [start, end] (ms, monotonic) and
@@ -206,11 +206,4 @@ async function main() {
   if (errors > 0) throw new Error(`${errors} GET requests failed`);
 }
 
-main()
-  .then(() => cleanup())
-  .then(() => process.exit(0))
-  .catch(async (error) => {
-    console.error('\nbench failed:', error && error.stack ? error.stack : error);
-    await cleanup();
-    process.exit(1);
-  });
+run(main);
