@@ -190,8 +190,8 @@ export class BaileysConnector implements PhoneConnector {
   }
 
   private async forget(): Promise<void> {
-    this.ctx.lids.takeUnsaved();
-    this.history.takeUnsaved();
+    this.ctx.lids.clear();
+    this.history.clear();
     await this.deps.auth.clear(this.phoneId);
     // The next pairing may be another account: its anchors and LIDs start afresh.
     await this.deps.state?.clear().catch((err) => this.deps.logger.warn({ err, phone_id: this.phoneId }, 'session state not cleared'));

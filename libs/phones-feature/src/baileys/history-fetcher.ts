@@ -1,6 +1,6 @@
 import type { IngestMessage } from '@mapi/contracts';
 import { proto, toNumber, type BaileysEventMap, type WAMessage, type WAMessageKey } from 'baileys';
-import type { BaileysSocket } from './baileys-connector';
+import type { BaileysSocket } from './baileys-connector-deps';
 
 const PAGE = 50;
 type HistorySet = BaileysEventMap['messaging-history.set'];
@@ -44,6 +44,12 @@ export class HistoryFetcher {
       this.oldest.set(chatId, { key: msg.key, ms });
       this.unsaved.add(chatId);
     }
+  }
+
+  /** Forgets every anchor (a logout: the next pairing may be another account). */
+  clear(): void {
+    this.oldest.clear();
+    this.unsaved.clear();
   }
 
   /** Anchors loaded from storage (an older anchor already seen by this session wins). */

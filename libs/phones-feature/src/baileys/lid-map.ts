@@ -27,6 +27,12 @@ export class LidMap {
     for (const c of contacts) this.learn(c.id, c.lid);
   }
 
+  /** Forgets every pair (a logout: the next pairing may be another account). */
+  clear(): void {
+    this.pnByLid.clear();
+    this.unsaved.clear();
+  }
+
   /** Pairs loaded from storage: known, and not to be saved again. */
   restore(pairs: readonly { lid: string; pn: string }[]): void {
     for (const { lid, pn } of pairs) if (!this.unsaved.has(lid)) this.pnByLid.set(lid, pn);

@@ -95,5 +95,15 @@ describe('Baileys session state (integration)', () => {
     second.sock().close(DisconnectReason.loggedOut);
     await until(() => second.of('connection.update').some((u) => u.state === 'LOGGED_OUT'));
     expect(await store.load(org, phoneId)).toEqual({ lids: [], anchors: [] });
+
+    // The same connector, paired again (the session manager reconnects it), knows nothing of the old account.
+    await second.open();
+    second.sock().emit('messages.upsert', { messages: [{ ...f.extendedReplyInGroup, key: { ...f.extendedReplyInGroup.key, id: 'AFTER2' } }], type: 'notify' });
+    await until(() => second.of('messages.upsert').length === 2);
+    expect(second.of('messages.upsert')[1].messages[0].sender_phone).toBe('99887766554433@lid');
+    const fetched = second.connector.fetchMessageHistory('15550000002@c.us', 10);
+    await expect(fetched).resolves.toEqual([]); // no anchor left: nothing to ask the phone for
+    expect(second.sock().historyRequests).toHaveLength(0);
+    await second.connector.disconnect();
   });
 });
