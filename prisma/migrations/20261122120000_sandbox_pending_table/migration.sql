@@ -28,4 +28,6 @@ WHERE "delivered" = false OR "delivered_ack" <> "ack";
 
 DROP INDEX "sandbox_messages_pending_idx";
 
-ALTER TABLE "sandbox_messages" DROP COLUMN "delivered", DROP COLUMN "delivered_ack";
+-- The old columns stay one release (expand, then contract): phones pods of the previous release,
+-- still running during a rolling update, read and write them (at worst handing a message on twice,
+-- which ingestion absorbs). Nothing of this release uses them; the next release drops them.

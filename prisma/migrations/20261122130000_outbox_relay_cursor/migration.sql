@@ -20,8 +20,10 @@ SELECT 'relay', COALESCE((SELECT min("seq") - 1 FROM "outbox_events" WHERE "publ
 -- DropIndex
 DROP INDEX "outbox_events_published_at_seq_idx";
 
--- AlterTable
-ALTER TABLE "outbox_events" DROP COLUMN "published_at";
+-- "published_at" stays one release (expand, then contract): relays of the previous release, still
+-- running during a rolling update, publish rows where it is NULL (again, with the same
+-- Nats-Msg-Id) and so also cover events their writers inserted without the outbox lock. Nothing
+-- of this release reads or writes it; the next release drops it.
 
 -- CreateIndex
 CREATE UNIQUE INDEX "outbox_events_seq_key" ON "outbox_events"("seq");

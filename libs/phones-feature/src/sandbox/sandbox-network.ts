@@ -4,7 +4,9 @@ import type { Prisma, PrismaClient } from '@mapi/db';
 import type { GroupMetadata } from '../connector/phone-connector';
 
 export type DeviceRow = Prisma.SandboxDeviceModel;
-export type SandboxMessageRow = Prisma.SandboxMessageModel;
+/** A message of the network; the delivered/delivered_ack columns are kept one release for older pods and never read here. */
+export type SandboxMessageRow = Omit<Prisma.SandboxMessageModel, 'delivered' | 'delivered_ack'>;
+const LEGACY = { delivered: true, delivered_ack: true } as const;
 /**
  * A message with something still to hand on: `new_message` when the message itself was not handed
  * on yet (it travels with its ack), else only its ack `pending_ack` is to report.
@@ -58,18 +60,18 @@ export class SandboxNetwork {
         INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, body, message_type, media, timestamp, ack, sent_message_id)
         VALUES (${phoneId}, ${m.chat_id}, ${m.unique_id}, ${m.from_me}, ${m.sender_phone}, ${m.body}, ${m.message_type}, ${media}::jsonb,
                 ${new Date(m.timestamp)}::timestamptz, ${m.ack ?? 0}::smallint, ${m.sent_message_id ?? null}::uuid)
-        RETURNING *),
+        RETURNING id, phone_id, chat_id, unique_id, from_me, sender, body, message_type, media, timestamp, ack, sent_message_id),
       p AS (INSERT INTO sandbox_pending (message_id, phone_id, new_message, ack) SELECT id, phone_id, true, ack FROM m)
       SELECT * FROM m`;
     return rows[0];
   }
 
   sentMessage(phoneId: string, sentMessageId: string): Promise<SandboxMessageRow | null> {
-    return this.prisma.sandboxMessage.findFirst({ where: { phone_id: phoneId, sent_message_id: sentMessageId } });
+    return this.prisma.sandboxMessage.findFirst({ where: { phone_id: phoneId, sent_message_id: sentMessageId }, omit: LEGACY });
   }
 
   message(phoneId: string, uniqueId: string): Promise<SandboxMessageRow | null> {
-    return this.prisma.sandboxMessage.findUnique({ where: { phone_id_unique_id: { phone_id: phoneId, unique_id: uniqueId } } });
+    return this.prisma.sandboxMessage.findUnique({ where: { phone_id_unique_id: { phone_id: phoneId, unique_id: uniqueId } }, omit: LEGACY });
   }
 
   /**
@@ -99,7 +101,8 @@ export class SandboxNetwork {
    */
   pending(phoneId: string, limit = 500): Promise<PendingRow[]> {
     return this.prisma.$queryRaw<PendingRow[]>`
-      SELECT m.*, p.new_message, p.ack AS pending_ack
+      SELECT m.id, m.phone_id, m.chat_id, m.unique_id, m.from_me, m.sender, m.body, m.message_type, m.media, m.timestamp, m.ack,
+             m.sent_message_id, p.new_message, p.ack AS pending_ack
       FROM (SELECT * FROM sandbox_pending
             WHERE (phone_id, message_id) >= (${phoneId}::text, 0) AND (phone_id, message_id) <= (${phoneId}::text, 9223372036854775807)
             ORDER BY phone_id, message_id LIMIT ${limit}) p
@@ -132,7 +135,7 @@ export class SandboxNetwork {
   }
 
   history(phoneId: string, chatId: string, count: number): Promise<SandboxMessageRow[]> {
-    return this.prisma.sandboxMessage.findMany({ where: { phone_id: phoneId, chat_id: chatId }, orderBy: { id: 'desc' }, take: count });
+    return this.prisma.sandboxMessage.findMany({ where: { phone_id: phoneId, chat_id: chatId }, orderBy: { id: 'desc' }, take: count, omit: LEGACY });
   }
 
   async chatIds(phoneId: string): Promise<string[]> {
