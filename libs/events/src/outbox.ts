@@ -25,7 +25,9 @@ type Tx = Prisma.TransactionClient | PrismaClient;
  * `seq` values become visible in order and the relay can keep a single cursor instead of marking
  * each row. Writers hold it only from their insert to their commit: insert events last.
  */
-export const OUTBOX_LOCK_KEY = 7_245_110_331;
+const OUTBOX_LOCK_KEY = 7_245_110_331;
+/** Held by the replica that prunes, so replicas do not queue their deletes behind each other's. */
+const PRUNE_LOCK_KEY = 7_245_110_332;
 
 // One statement for any number of events, lock included (a write outside a transaction is its own
 // transaction, so it holds the lock until it commits too). The lock is taken before any row is
@@ -41,16 +43,23 @@ const INSERT_EVENTS = `WITH outbox_lock AS (SELECT pg_advisory_xact_lock(${OUTBO
  * Writes events in the caller's transaction, so an event exists exactly when its change does. Call
  * it last in the transaction: it holds the outbox lock until the commit.
  */
-export async function writeEvents(
-  tx: Tx,
-  events: { type: EventName; org_id: string; phone_id?: string | null; data: unknown }[],
-): Promise<void> {
+export async function writeEvents(tx: Tx, events: readonly EventInput[]): Promise<void> {
   if (!events.length) return;
-  const rows = events.map((e, n) => ({ n, id: randomUUID(), org_id: e.org_id, type: e.type, phone_id: e.phone_id ?? null, payload: e.data ?? null }));
-  await tx.$executeRawUnsafe(INSERT_EVENTS, JSON.stringify(rows));
+  await tx.$executeRawUnsafe(INSERT_EVENTS, eventRowsParam(events));
 }
 
-/** SQL for writers that do not use Prisma (a pg client): the same statement as writeEvents. */
+/** An event to write: its catalogue name, organization, phone (if any) and object. */
+export type EventInput = { type: EventName; org_id: string; phone_id?: string | null; data: unknown };
+
+/** The one parameter of INSERT_EVENTS_SQL: the events as rows, numbered in order, each with a new id. */
+export function eventRowsParam(events: readonly EventInput[]): string {
+  return JSON.stringify(events.map((e, n) => ({ n, id: randomUUID(), org_id: e.org_id, type: e.type, phone_id: e.phone_id ?? null, payload: e.data ?? null })));
+}
+
+/**
+ * For writers that do not use Prisma (a pg client): the statement writeEvents runs, outbox lock
+ * included; its parameter is eventRowsParam(events). Run it last in the transaction.
+ */
 export const INSERT_EVENTS_SQL = INSERT_EVENTS;
 
 /** Events written and not yet published (seq after the relay's cursor). */
@@ -133,8 +142,10 @@ export class OutboxRelay {
     const before = new Date(Date.now() - this.keepPublishedMs);
     let total = 0;
     for (let round = 0; round < 10; round++) {
+      // One replica prunes at a time: the others skip the statement instead of queuing behind its row locks.
       const n = await this.prisma.$executeRaw`
-        DELETE FROM outbox_events WHERE seq IN (
+        WITH turn AS (SELECT pg_try_advisory_xact_lock(${PRUNE_LOCK_KEY}::bigint) AS mine)
+        DELETE FROM outbox_events WHERE (SELECT mine FROM turn) AND seq IN (
           SELECT seq FROM outbox_events WHERE seq <= (SELECT last_seq FROM outbox_cursor WHERE name = 'relay')
           ORDER BY seq LIMIT ${limit}) AND created_at < ${before}`;
       total += n;
@@ -169,8 +180,9 @@ export class OutboxRelay {
       );
       // The move need not wait for the disk: if a Postgres crash loses it, the events are published again,
       // with the same Nats-Msg-Id (deduplicated by JetStream, and consumers are idempotent by event id).
-      await tx.$executeRaw`SET LOCAL synchronous_commit = off`;
-      await tx.$executeRaw`UPDATE outbox_cursor SET last_seq = ${rows[rows.length - 1].seq}, updated_at = now() WHERE name = 'relay'`;
+      await tx.$executeRaw`
+        WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
+        UPDATE outbox_cursor SET last_seq = ${rows[rows.length - 1].seq}, updated_at = now() FROM async_commit WHERE name = 'relay'`;
       return rows.length;
     });
   }

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { INSERT_EVENTS_SQL } from '@mapi/events';
+import { INSERT_EVENTS_SQL, eventRowsParam, type EventInput } from '@mapi/events';
 import type { Pool } from 'pg';
 
 /** An event as the dispatcher keeps it: the body is the exact JSON that is delivered and signed. */
@@ -203,7 +202,7 @@ export class DeliveryStore {
       if (effects.failed.length) {
         await client.query(`UPDATE webhook_subscriptions SET failing_since = $2 WHERE id = ANY($1::uuid[]) AND failing_since IS NULL`, [effects.failed, now]);
       }
-      const events: unknown[] = [];
+      const events: EventInput[] = [];
       for (const d of effects.disable) {
         const disabled = await client.query(
           `UPDATE webhook_subscriptions SET is_subscribed = false, disabled_reason = $2, updated_at = $3
@@ -212,12 +211,12 @@ export class DeliveryStore {
         );
         for (const s of disabled.rows) {
           const payload = { id: s.id, integration_name: s.integration_name, hook_url: s.hook_url, reason: d.reason, failing_since: s.failing_since, disabled_at: now };
-          events.push({ n: events.length, id: randomUUID(), org_id: s.org_id, type: SUBSCRIPTION_DISABLED_EVENT, phone_id: null, payload });
+          events.push({ type: SUBSCRIPTION_DISABLED_EVENT, org_id: s.org_id, data: payload });
         }
       }
       // Events of their own, in the same transaction as the change (the outbox), written last: the
       // statement takes the outbox lock, held until the commit.
-      if (events.length) await client.query(INSERT_EVENTS_SQL, [JSON.stringify(events)]);
+      if (events.length) await client.query(INSERT_EVENTS_SQL, [eventRowsParam(events)]);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
