@@ -24,7 +24,7 @@ export const QueueStatusRoute = defineRoute({
   path: '/queue',
   tag: 'queue',
   summary: 'Status counts of the phone\'s send queue',
-  description: '`pending` = waiting + delayed (not yet submitted); `is_running` = a send worker serves the phone\'s queue.',
+  description: '`pending` = waiting + delayed (not yet submitted); `is_running` = a send worker serves the phone\'s queue, or the send workers are running (a phone without a worker gets one within QUEUE_PHONE_SCAN_MS of a job).',
   phone: 'required',
   rpc: QueueStatusRpc,
   successStatus: 200,
