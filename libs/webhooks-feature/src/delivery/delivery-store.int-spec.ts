@@ -50,6 +50,25 @@ describe('DeliveryStore.claim per-endpoint limits (two replicas)', () => {
     (await Promise.all(replicas.map((r) => r.claim(now, new Date(now.getTime() + LEASE), limit, limits)))).flat();
   const countBy = (rows: ClaimedDelivery[]) => rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.endpoint]: (acc[r.endpoint] ?? 0) + 1 }), {});
 
+  it('release() frees the slots of claimed deliveries never sent, at once and exactly once', async () => {
+    const slow = await backlog('https://slow.example.com/hook', 10, at(0));
+    const limits = { maxInFlight: 3, ratePerSecond: 1_000 };
+    const claimed = await replicas[0].claim(at(1_000), at(1_000 + LEASE), 10, limits);
+    expect(countBy(claimed)).toEqual({ [slow]: 3 });
+    expect(await replicas[1].claim(at(1_001), at(1_001 + LEASE), 10, limits)).toEqual([]); // the endpoint is full
+
+    // A stale hand-back (an attempt that is not the row's current one) changes nothing.
+    await replicas[0].release(claimed.map((r) => ({ id: r.id, attempt: r.attempt - 1 })), at(1_002));
+    expect(await replicas[1].claim(at(1_003), at(1_003 + LEASE), 10, limits)).toEqual([]);
+
+    await replicas[0].release(claimed, at(1_004)); // the worker stopped before sending them
+    const rows = await t.prisma.webhookDelivery.findMany({ where: { id: { in: claimed.map((r) => BigInt(r.id)) } }, orderBy: { id: 'asc' } });
+    expect(rows.map((r) => [r.leased_until, r.attempts, r.next_attempt_at?.toISOString()])).toEqual(
+      [...claimed].sort((a, b) => Number(a.id) - Number(b.id)).map((r) => [null, r.attempt - 1, at(1_004).toISOString()]), // due again, the unsent attempt undone
+    );
+    expect(await replicas[1].claim(at(1_005), at(1_005 + LEASE), 10, limits)).toHaveLength(3); // the slots are free now, not after the lease
+  });
+
   it('never leases more than maxInFlight deliveries of one endpoint, even when replicas claim at once', async () => {
     const slow = await backlog('https://slow.example.com/hook', 100, at(0));
     const b = await backlog('https://b.example.com/hook', 3, at(10));

@@ -168,6 +168,21 @@ export class DeliveryStore {
     }
   }
 
+  /**
+   * Hands back claimed deliveries that were never sent (a worker stopping): due again now, lease and
+   * attempt undone, so their endpoints' in-flight slots are free at once instead of after the lease.
+   * A row claimed again meanwhile (its attempt moved on) is left alone.
+   */
+  async release(rows: readonly Pick<ClaimedDelivery, 'id' | 'attempt'>[], now: Date): Promise<void> {
+    if (!rows.length) return;
+    await this.pool.query(
+      `UPDATE webhook_deliveries d SET next_attempt_at = $2, leased_until = NULL, attempts = d.attempts - 1, updated_at = $2
+       FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, attempt int)
+       WHERE d.id = v.id AND d.attempts = v.attempt AND d.status = 'pending'`,
+      [JSON.stringify(rows.map((r) => ({ id: r.id, attempt: r.attempt }))), now],
+    );
+  }
+
   /** Records a batch of ends: the log rows, the deliveries' next state and the subscriptions' health, in one transaction. */
   async record(results: DeliveryResult[], effects: SubscriptionEffects, now: Date): Promise<void> {
     if (!results.length) return;

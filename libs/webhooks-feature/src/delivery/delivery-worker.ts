@@ -67,8 +67,10 @@ export class DeliveryWorker {
     this.wake();
     await this.loop;
     if (this.inFlight > 0) await new Promise<void>((resolve) => (this.idle = resolve));
-    // Deliveries still queued here were never sent: their leases run out and they are claimed again.
     await this.flush();
+    // Deliveries still queued here were never sent: handed back, so their endpoints' slots are free now
+    // (were this process killed instead, the leases would run out and they would be claimed again).
+    await this.store.release(this.queue.splice(0), this.clock.now()).catch((err) => this.logger.warn({ err }, 'releasing unsent deliveries failed; their leases will run out'));
   }
 
   private async run(): Promise<void> {
