@@ -1,11 +1,10 @@
 import { isGroupChatId, type IngestEvent } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import { writeEvents } from '@mapi/events';
-import { mapMessage } from '../messages/map-message';
 import { chatOfMessage, ensureChats, type ChatSeen } from './ensure-chats';
 import { deliveryInfo, ingestRow, nextAck } from './ingest-rows';
-import { insertNewMessages, type PhoneMessageRow } from './insert-messages';
-import type { OutEvent } from './out-event';
+import { insertNewMessages } from './insert-messages';
+import { messageEvent, type OutEvent } from './out-event';
 import { applyPollResults, applyReaction } from './apply-reactions';
 import { raiseAcks, type AckSeen } from './raise-acks';
 
@@ -75,12 +74,12 @@ export class ApplyIngest {
     for (const row of created) {
       const key = `${row.phone_id}\u0000${row.message_id}`;
       createdKeys.add(key);
-      if (fresh.get(key)?.notify) out.push(event('message.created', row));
+      if (fresh.get(key)?.notify) out.push(messageEvent('message.created', row));
     }
     for (const [key, { row }] of fresh) {
       if (!createdKeys.has(key)) reread.push({ phone_id: row.phone_id, message_id: row.message_id, ack: row.ack as number }); // stored before: its ack may have moved
     }
-    for (const row of await raiseAcks(tx, reread)) out.push(event('message.ack.updated', row));
+    for (const row of await raiseAcks(tx, reread)) out.push(messageEvent('message.ack.updated', row));
   }
 
   private async applyOne(tx: Tx, e: Exclude<IngestEvent, Upsert>, out: OutEvent[]): Promise<void> {
@@ -94,7 +93,7 @@ export class ApplyIngest {
         if (!current || (e.kind === 'edit' && current.body === e.body) || (e.kind === 'delete' && current.is_deleted)) return;
         const data = e.kind === 'edit' ? { body: e.body, prev_body: current.body, updated_at: new Date() } : { is_deleted: true, updated_at: new Date() };
         const row = await tx.message.update({ where, data, omit: omitKeys });
-        out.push(event(e.kind === 'edit' ? 'message.updated' : 'message.deleted', row));
+        out.push(messageEvent(e.kind === 'edit' ? 'message.updated' : 'message.deleted', row));
         return;
       }
       case 'reaction':
@@ -132,12 +131,8 @@ export class ApplyIngest {
       info = isGroupChatId(e.chat_id) ? (current.delivery_info as Prisma.InputJsonValue) : deliveryInfo(next, e.chat_id);
     }
     const row = await tx.message.update({ where, data: { ack: next ?? current.ack, delivery_info: info, updated_at: new Date() }, omit: omitKeys });
-    out.push(event('message.ack.updated', row));
+    out.push(messageEvent('message.ack.updated', row));
   }
-}
-
-function event(type: OutEvent['type'], { phone_id, ...row }: PhoneMessageRow): OutEvent {
-  return { type, org_id: row.org_id, phone_id, data: mapMessage(row) };
 }
 
 type DeliveryMaps = { delivered_count: number; read_count: number; pending: string[]; delivered?: Record<string, number>; read?: Record<string, number> };

@@ -1,7 +1,6 @@
 import type { IngestEvent } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
-import { mapMessage } from '../messages/map-message';
-import type { OutEvent } from './out-event';
+import { messageEvent, type OutEvent } from './out-event';
 
 type Tx = Prisma.TransactionClient;
 type ReactionIn = Extract<IngestEvent, { kind: 'reaction' }>;
@@ -55,6 +54,6 @@ export async function applyReaction(tx: Tx, e: ReactionIn, out: OutEvent[]): Pro
 export async function applyPollResults(tx: Tx, e: PollIn, out: OutEvent[]): Promise<void> {
   const current = await tx.message.findUnique({ where: messageKey(e), select: { poll_results: true } });
   if (!current || JSON.stringify(current.poll_results) === JSON.stringify(e.poll_results)) return;
-  const { phone_id, ...row } = await tx.message.update({ where: messageKey(e), data: { poll_results: e.poll_results, updated_at: new Date() }, omit: { id: true } });
-  out.push({ type: 'message.updated', org_id: row.org_id, phone_id, data: mapMessage(row) });
+  const row = await tx.message.update({ where: messageKey(e), data: { poll_results: e.poll_results, updated_at: new Date() }, omit: { id: true } });
+  out.push(messageEvent('message.updated', row));
 }

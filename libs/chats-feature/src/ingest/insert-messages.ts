@@ -15,9 +15,9 @@ const COLUMNS = [
  * A returned row as one JSON text: Prisma's raw-query result mapping costs per column and row (with
  * ~55 columns it was a quarter of the chats service's ingestion CPU); JSON.parse does it natively.
  */
-export const ROW_AS_JSON = `row_to_json(messages.*)::text AS j`;
+export const rowAsJson = (alias: string) => `row_to_json(${alias}.*)::text AS j`;
 
-/** Rows returned as ROW_AS_JSON, with their timestamps as Dates again and without the surrogate key. */
+/** Rows returned as rowAsJson(…), with their timestamps as Dates again and without the surrogate key. */
 export function parseJsonRows(rows: { j: string }[]): PhoneMessageRow[] {
   return rows.map(({ j }) => {
     const { id: _id, ...row } = JSON.parse(j) as PhoneMessageRow & { id: number; timestamp: string; updated_at: string };
@@ -29,7 +29,7 @@ const list = COLUMNS.map((c) => `"${c}"`).join(', ');
 const SQL = `INSERT INTO messages (${list})
   SELECT ${list} FROM jsonb_populate_recordset(NULL::messages, $1::jsonb)
   ON CONFLICT (phone_id, message_id) DO NOTHING
-  RETURNING ${ROW_AS_JSON}`;
+  RETURNING ${rowAsJson('messages')}`;
 
 /**
  * Inserts new messages in one statement and returns the rows that were new (a redelivered message

@@ -1,5 +1,5 @@
 import type { Prisma } from '@mapi/db';
-import { ROW_AS_JSON, parseJsonRows, type PhoneMessageRow } from './insert-messages';
+import { rowAsJson, parseJsonRows, type PhoneMessageRow } from './insert-messages';
 import { nextAck } from './ingest-rows';
 
 type Tx = Prisma.TransactionClient;
@@ -21,7 +21,7 @@ const RAISE_ACKS = `UPDATE messages m SET
   FROM jsonb_to_recordset($1::jsonb) AS u(phone_id text, message_id text, ack int)
   WHERE m.phone_id = u.phone_id AND m.message_id = u.message_id
     AND CASE WHEN u.ack = -1 THEN m.ack < 2 AND m.ack <> -1 ELSE u.ack > m.ack END
-  RETURNING ${ROW_AS_JSON.replace('messages.*', 'm.*')}`;
+  RETURNING ${rowAsJson('m')}`;
 
 /**
  * Raises the stored acks of re-read messages in one statement and returns the rows that changed

@@ -16,14 +16,14 @@ import { applyParticipantAction } from './participant-actions';
 
 export const sandboxNotifySubject = (namespace: string, phoneId: string) => `${namespace}.sandbox.notify.${phoneId}`;
 
+/** Rows handed on per read of the pending ones. */
+const PAGE = 500;
+
 /**
  * A phone of the sandbox network. Its state lives in Postgres (SandboxNetwork); the control API
  * changes it and nudges the session over NATS, and a poll catches any nudge that was missed. While
  * the device is CONNECTED, pending messages and acks are handed on, then marked delivered.
  */
-/** Rows handed on per read of the pending ones. */
-const PAGE = 500;
-
 export class SandboxConnector implements PhoneConnector {
   private readonly handlers: { [E in ConnectorEventName]?: ConnectorHandler<E> } = {};
   private sub?: Subscription;
