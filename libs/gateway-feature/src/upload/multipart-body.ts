@@ -66,7 +66,6 @@ export async function readMultipartBody(req: FastifyRequest, upload: RouteUpload
     if (error instanceof ServiceError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(maxFileBytes);
-    if (code === 'FST_FILES_LIMIT') throw invalid(`body.${upload.fileField}`, 'only one file may be uploaded');
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw invalid('body', `at most ${MAX_TEXT_FIELDS} fields`);
     throw invalid('body', 'Request body is not valid multipart/form-data');
   }

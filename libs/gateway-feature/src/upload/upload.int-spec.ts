@@ -104,6 +104,9 @@ describe('gateway uploads (integration)', () => {
     ['no file at all', () => form({ note: 'x' }), 'body.document', /./],
     ['a boolean field that is not true/false', () => form({ is_active: 'maybe' }, [['document', Buffer.from('a'), 'a.txt']]), 'body.is_active', /boolean/],
     ['an empty file', () => form({}, [['document', Buffer.alloc(0), 'empty.txt']]), 'body.document.file', /./],
+    ['a field name that would reach the prototype', () => form({ '__proto__[polluted]': 'yes' }, [['document', Buffer.from('a'), 'a.txt']]), 'body.__proto__[polluted]', /not a valid field name/],
+    ['a field that conflicts with another', () => form({ note: 'text', 'note[part]': 'more' }, [['document', Buffer.from('a'), 'a.txt']]), 'body.note.part', /conflicts/],
+    ['the file given as a part and as text', () => form({ 'document[file]': 'YQ==' }, [['document', Buffer.from('a'), 'a.txt']]), 'body.document.file', /given twice/],
   ])('answers 422 with fields for %s', async (_what, make, field, message) => {
     const res = await send('/test/upload', make());
     expect(res.status).toBe(422);

@@ -32,7 +32,6 @@ export class CreateDocument {
     const tooLarge = () => documentTooLarge(this.limits.maxBytes);
     const file: InlineFile =
       input.url !== undefined ? await fetchFile(input.url, 'document', this.limits) : decodeInlineFile(input, 'document', this.limits.maxBytes, tooLarge);
-    if (file.bytes.length > this.limits.maxBytes) throw tooLarge();
     const kind = documentKind(input.filename, file.mimetype);
     if (!kind) {
       throw Errors.validation({ 'body.document.filename': { message: `unsupported document type (${file.mimetype}); PDF, DOCX, Markdown or plain text` } });
