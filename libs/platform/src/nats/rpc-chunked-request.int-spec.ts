@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { defineRpc } from '@mapi/contracts';
-import type { NatsConnection } from 'nats';
+import { createInbox, headers as natsHeaders, type Msg, type NatsConnection } from 'nats';
 import { z } from 'zod';
 import { createLogger } from '../logging/logger';
 import { connectNats } from './connection';
 import { NatsRpcClient } from './rpc-client';
-import { RpcHeader } from './rpc-codec';
+import { RPC_STATUS_CONTINUE, RpcHeader } from './rpc-codec';
 import { NatsRpcServer } from './rpc-server';
 
 // Not from @mapi/testing: that lib depends on this one (an Nx build cycle).
@@ -85,6 +85,36 @@ describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
     await expect(client.call(raw, { data: 'x'.repeat(1000) }, { timeoutMs: 300 })).rejects.toMatchObject({ status: 504 });
     sub.unsubscribe();
     expect(heads).toEqual([undefined]);
+  });
+
+  it('answers a malformed chunked head with 422, and a request whose rest never comes with 504', async () => {
+    const ns = `${namespace}t`;
+    const nc = await connectNats(testEnv.natsUrl(), 'chunk-test-timeout');
+    conns.push(nc);
+    const server = new NatsRpcServer({ nc, namespace: ns, contracts: [UploadRpc], logger: createLogger('rpc-test', 'info', quiet), chunkTimeoutMs: 200 });
+    let handled = 0;
+    server.addHandler(UploadRpc.subject, async () => ((handled += 1), { sha256: '', length: 0, replica: 'timeout' }));
+    await new Promise<void>((resolve) => server.listen(() => resolve()));
+    servers.push(server);
+    // A head sent by hand: the replies come to our own inbox.
+    const head = async (chunks: string, wanted: number) => {
+      const inbox = createInbox();
+      const replies: Msg[] = [];
+      const sub = nc.subscribe(inbox, { callback: (_e, m) => replies.push(m) });
+      const h = natsHeaders();
+      h.set(RpcHeader.chunks, chunks);
+      nc.publish(`${ns}.${UploadRpc.subject}`, Buffer.from('{"data":"'), { reply: inbox, headers: h });
+      const end = Date.now() + 3_000;
+      while (replies.length < wanted && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      sub.unsubscribe();
+      return replies.map((m) => ({ status: m.headers?.get(RpcHeader.status), body: m.data.length ? JSON.parse(Buffer.from(m.data).toString()) : null }));
+    };
+    const malformed = await head('three', 1);
+    expect(malformed).toEqual([{ status: 'error', body: expect.objectContaining({ code: 'VALIDATION_ERROR', status: 422 }) }]);
+    const abandoned = await head('3', 2); // "continue", then nothing more is sent
+    expect(abandoned[0].status).toBe(RPC_STATUS_CONTINUE);
+    expect(abandoned[1]).toEqual({ status: 'error', body: expect.objectContaining({ code: 'TIMEOUT_ERROR', status: 504 }) });
+    expect(handled).toBe(0);
   });
 
   it('refuses a chunked request over the server\'s limit with 413, before taking its chunks', async () => {
