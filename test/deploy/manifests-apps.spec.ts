@@ -3,7 +3,7 @@ import { byKind, find, first, get, overlayNames, renderOverlay, type K8sObject }
 import { CLI_APPS, allApps, runnableApps } from './support/repo';
 import { appShutdownDeadlineSeconds } from './support/shutdown';
 import { embeddingQueueKeyPrefix } from './support/queues';
-import { queueDepthGauge, queueScalingProblems } from './support/queue-depth';
+import { queueDepthGauge, queueScalingProblems, ruleFromKedaOnly } from './support/queue-depth';
 import { containersOf, podSpec, selects, settingsConfigMap } from './support/workloads';
 
 // Read from apps/ at test time: a new app folder without its Deployment fails here.
@@ -46,8 +46,7 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
     it('lets outside traffic reach only the gateway and media (and the KEDA operator only the queue\'s gauge)', () => {
       // A policy whose every rule admits only the KEDA operator's namespace is not outside traffic;
       // queueScalingProblems checks it (one port: the queue's health port).
-      const kedaOnly = (p: K8sObject) =>
-        p.spec.ingress?.length && p.spec.ingress.every((r: any) => r.from?.length && r.from.every((f: any) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'keda' && !f.podSelector));
+      const kedaOnly = (p: K8sObject) => p.spec.ingress?.length && p.spec.ingress.every(ruleFromKedaOnly);
       const policies = byKind(objects(), 'NetworkPolicy').filter((p) => !kedaOnly(p));
       const kedaPolicies = byKind(objects(), 'NetworkPolicy').filter(kedaOnly);
       expect(kedaPolicies.map((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/name'])).toEqual(find(objects(), 'ScaledObject', 'queue') ? ['queue'] : []);

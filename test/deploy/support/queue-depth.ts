@@ -67,10 +67,14 @@ export function queueScalingProblems(objects: K8sObject[], gauge = queueDepthGau
 
   const reaching = byKind(objects, 'NetworkPolicy').filter((p) => selects(p.spec.podSelector, podLabels) && p.spec.ingress?.length);
   const rules = reaching.flatMap((p) => p.spec.ingress);
-  const fromKedaOnly = rules.every((r: any) => r.from?.length && r.from.every((f: any) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'keda' && !f.podSelector));
+  const fromKedaOnly = rules.every(ruleFromKedaOnly);
   const ports = rules.flatMap((r: any) => (r.ports ?? []).map((p: { port: number }) => p.port));
   if (!rules.length || !fromKedaOnly || ports.length !== 1 || ports[0] !== healthPort) {
     problems.push(`queue: expected one NetworkPolicy rule letting only namespace keda reach port ${healthPort}; found ${JSON.stringify(rules)}`);
   }
   return problems;
 }
+
+/** An ingress rule that admits only the KEDA operator's namespace (no pod selector). */
+export const ruleFromKedaOnly = (rule: any): boolean =>
+  Boolean(rule.from?.length) && rule.from.every((f: any) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'keda' && !f.podSelector);

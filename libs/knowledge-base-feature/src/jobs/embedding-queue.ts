@@ -89,9 +89,7 @@ export class EmbeddingQueue {
    * `live` (waiting, delayed, active...: it will run), `completed` or `failed` (attempts used up).
    */
   async jobState(jobId: string): Promise<JobStanding> {
-    const job = await this.queue.getJob(jobId);
-    if (!job) return 'missing';
-    const state = await job.getState();
+    const state = await this.queue.getJobState(jobId); // one Redis call; 'unknown' when there is no such job
     if (state === 'unknown') return 'missing';
     if (state === 'completed' || state === 'failed') return state;
     return 'live';

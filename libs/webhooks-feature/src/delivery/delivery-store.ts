@@ -67,7 +67,7 @@ export interface EndpointLimits {
 }
 
 /** Advisory lock key (bigint) serialising claims across replicas; the database is the dispatcher's own scope. */
-export const CLAIM_LOCK_KEY = '7768636991';
+const CLAIM_LOCK_KEY = '7768636991';
 
 /** Event type emitted when the dispatcher disables a subscription on its own. */
 export const SUBSCRIPTION_DISABLED_EVENT = 'webhook.subscription.disabled';
