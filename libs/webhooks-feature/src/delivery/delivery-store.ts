@@ -133,6 +133,10 @@ export class DeliveryStore {
              ) AS n
            FROM eps LEFT JOIN webhook_endpoint_buckets b ON b.endpoint = eps.endpoint
            WHERE eps.endpoint IS NOT NULL
+             -- only endpoints with something due: one probe of the (endpoint, next_attempt_at) index spares
+             -- the in-flight count and the bucket of every endpoint whose retries are still hours away
+             AND EXISTS (SELECT 1 FROM webhook_deliveries due
+                         WHERE due.endpoint = eps.endpoint AND due.next_attempt_at IS NOT NULL AND due.next_attempt_at <= $1)
          ), picked AS (
            SELECT p.id, p.endpoint FROM quota q CROSS JOIN LATERAL (
              SELECT d.id, d.endpoint, d.next_attempt_at FROM webhook_deliveries d
