@@ -144,4 +144,31 @@ describe('startRpcService (integration)', () => {
     expect(nc.isClosed()).toBe(true);
     expect(svc.health.listening).toBe(false);
   });
+
+  it('a failing stop step fails the shutdown (the signal handler then exits 1) and runs no later step', async () => {
+    const nc = await connectNats(natsUrl, 'svc-test-failing');
+    const order: string[] = [];
+    let shutdown: () => Promise<void> = () => Promise.reject(new Error('shutdown not registered'));
+    const svc = await startRpcService({
+      name: 'svctest-failing',
+      nc,
+      namespace,
+      logger,
+      nodeEnv: 'test',
+      health: { host: '127.0.0.1', port: 0, indicators: [] },
+      stop: [
+        () => {
+          throw new Error('worker would not stop');
+        },
+        () => void order.push('stop 2'),
+      ],
+      disconnect: [() => void order.push('disconnect')],
+      registerShutdown: (_logger, stop) => (shutdown = stop),
+    });
+    await expect(shutdown()).rejects.toThrow('worker would not stop');
+    expect(order).toEqual([]);
+    expect(svc.isShuttingDown()).toBe(true);
+    svc.health.close();
+    await nc.close();
+  });
 });
