@@ -185,7 +185,7 @@ describe('knowledge base: documents', () => {
     expect(res.body).toEqual({ document_id: w.mdDoc.document_id, deleted_count: 3 });
     const rows = await stack.prisma.$queryRaw<unknown[]>`SELECT 1 FROM knowledge_base_entries WHERE document_id = ${w.mdDoc.document_id}::uuid`;
     expect(rows).toHaveLength(0);
-    expect(existsSync(join(storageDir, 'kb-attachments', w.orgA.id, 'documents', w.mdDoc.document_id, 'shop faq.md'))).toBe(false);
+    expect(existsSync(join(storageDir, 'kb-attachments', w.orgA.id, 'documents', w.mdDoc.document_id))).toBe(false); // the file and its folder
     expect((await call('GET', `/knowledge-base/document/${w.mdDoc.document_id}`, w.tA)).status).toBe(404);
     expect((await call('DELETE', `/knowledge-base/document/${w.mdDoc.document_id}`, w.tA)).status).toBe(404);
     const malformed = await call('DELETE', '/knowledge-base/document/abc', w.tA);

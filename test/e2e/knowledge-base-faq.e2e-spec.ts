@@ -355,6 +355,7 @@ describe('knowledge base: FAQs, listing and search', () => {
       expect(readFileSync(file)).toEqual(bytes);
       expect((await call('DELETE', `/knowledge-base/faq/${res.body.context_id}`, w.tA)).status).toBe(200);
       if (existsSync(file)) throw new Error(`still on disk: ${file}\n${kb.lines.slice(-20).join('\n')}`);
+      expect(existsSync(join(storageDir, 'kb-attachments', w.orgA.id, id))).toBe(false); // nor its folder
     });
 
     it('answers 404 for an unknown id and for another organization\'s FAQ, which stays', async () => {

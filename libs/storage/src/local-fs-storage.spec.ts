@@ -54,6 +54,17 @@ describe('LocalFsStorage', () => {
     expect(await storage.stat(key('a.txt'))).toBeNull();
   });
 
+  it('removes the folders a delete leaves empty, up to the organization folder, and no others', async () => {
+    await storage.write(key('entry-1/doc/a.txt'), 'x');
+    await storage.write(key('entry-2/b.txt'), 'y');
+    await storage.delete(key('entry-1/doc/a.txt'));
+    expect((await readdir(join(root, 'message-media', ORG))).sort()).toEqual(['entry-2']);
+    await storage.delete(key('entry-2/b.txt'));
+    expect(await readdir(join(root, 'message-media', ORG))).toEqual([]); // the organization's folder stays
+    await storage.write(key('entry-2/b.txt'), 'again'); // and its folder is made again
+    expect(await storage.stat(key('entry-2/b.txt'))).toMatchObject({ size: 5 });
+  });
+
   it('refuses keys that could leave the root', async () => {
     await expect(storage.write({ bucket: 'message-media', name: `${ORG}/../../escape.txt` }, 'x')).rejects.toThrow(InvalidObjectKeyError);
     await expect(storage.stat({ bucket: '..', name: `${ORG}/a` })).rejects.toThrow(InvalidObjectKeyError);

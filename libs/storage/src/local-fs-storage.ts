@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { access, mkdir, readdir, rename, rm, stat, writeFile, constants } from 'node:fs/promises';
+import { access, mkdir, readdir, rename, rm, rmdir, stat, writeFile, constants } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -58,14 +58,18 @@ export class LocalFsStorage implements ObjectStorage {
 
   async write(key: ObjectKey, data: Buffer | Uint8Array | string, _options?: WriteOptions): Promise<ObjectInfo> {
     const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
-    const temp = join(dirname(path), `.${randomBytes(8).toString('hex')}.tmp`);
-    try {
-      await writeFile(temp, data);
-      await rename(temp, path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
+    // A delete may prune the (empty) folder between mkdir and the write: then make it again, once.
+    for (let attempt = 0; ; attempt++) {
+      await mkdir(dirname(path), { recursive: true });
+      const temp = join(dirname(path), `.${randomBytes(8).toString('hex')}.tmp`);
+      try {
+        await writeFile(temp, data);
+        await rename(temp, path);
+        break;
+      } catch (error) {
+        await rm(temp, { force: true });
+        if (!isMissing(error) || attempt > 0) throw error;
+      }
     }
     return (await this.stat(key))!;
   }
@@ -110,8 +114,22 @@ export class LocalFsStorage implements ObjectStorage {
     return { objects, next: more ? page[page.length - 1] : undefined };
   }
 
+  /**
+   * Deletes the file, then the folders it leaves empty below `<bucket>/<first segment>` (an object's
+   * own folder, e.g. a knowledge-base entry's `<org>/<id>/`), so deleted objects leave no folders
+   * for `list` to walk. The bucket's first level (an organization's folder) is kept.
+   */
   async delete(key: ObjectKey): Promise<void> {
-    await rm(this.pathOf(key), { force: true });
+    const path = this.pathOf(key);
+    await rm(path, { force: true });
+    const keep = join(this.root, key.bucket, key.name.split('/')[0]);
+    for (let dir = dirname(path); dir.startsWith(keep + sep); dir = dirname(dir)) {
+      try {
+        await rmdir(dir);
+      } catch {
+        break; // not empty (or already gone): the folders above are not empty either
+      }
+    }
   }
 
   async check(): Promise<void> {
