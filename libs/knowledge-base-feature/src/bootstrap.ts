@@ -82,11 +82,12 @@ class KnowledgeBaseModule {
 export async function bootstrapKnowledgeBaseService(): Promise<void> {
   const config = loadConfig(['app', 'database', 'redis', 'nats', 'health', 'telemetry']);
   const kb = loadKnowledgeBaseConfig();
+  const storageConfig = loadKbStorageConfig(); // at boot, with the rest: a bad MEDIA_* variable fails here
   const logger = createLogger('knowledge-base', config.telemetry.LOG_LEVEL);
   const prisma = createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, kb.KB_SEARCH_EF_SEARCH);
   const queue = new EmbeddingQueue({ redisUrl: config.redis.REDIS_URL, namespace: config.app.NAMESPACE, attempts: kb.EMBEDDING_JOB_ATTEMPTS });
   await queue.ready();
-  const storage = createStorage(loadKbStorageConfig());
+  const storage = createStorage(storageConfig);
   const nc = await connectNats(config.nats.NATS_URL, 'knowledge-base');
   const sweep = embeddingSweep(new RequeueLostEmbeddings(new KbEntryRepository(prisma), queue, { afterMs: kb.KB_EMBEDDING_SWEEP_AFTER_MS, batch: 1_000 }, logger), kb.KB_EMBEDDING_SWEEP_INTERVAL_MS, logger);
   await startRpcService({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseConfig } from '@mapi/platform';
 import { storageConfigSchema, type StorageConfig } from '@mapi/storage';
 
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
@@ -58,11 +59,7 @@ export const KnowledgeBaseConfigSchema = z
 export type KnowledgeBaseConfig = z.infer<typeof KnowledgeBaseConfigSchema>;
 
 export function loadKnowledgeBaseConfig(env: NodeJS.ProcessEnv = process.env): KnowledgeBaseConfig {
-  const result = KnowledgeBaseConfigSchema.safeParse(env);
-  if (!result.success) {
-    throw new Error(`Invalid configuration:\n  ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
-  }
-  return result.data;
+  return parseConfig(KnowledgeBaseConfigSchema, env);
 }
 
 /**
@@ -71,9 +68,5 @@ export function loadKnowledgeBaseConfig(env: NodeJS.ProcessEnv = process.env): K
  * point at the same place and apps/media serves what the knowledge base stores.
  */
 export function loadKbStorageConfig(env: NodeJS.ProcessEnv = process.env): StorageConfig {
-  const result = storageConfigSchema('MEDIA_').safeParse(env);
-  if (!result.success) {
-    throw new Error(`Invalid configuration:\n  ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
-  }
-  return result.data;
+  return parseConfig(storageConfigSchema('MEDIA_'), env);
 }

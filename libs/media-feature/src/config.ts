@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { configError } from '@mapi/platform';
 import { storageConfigSchema, type StorageConfig } from '@mapi/storage';
 import { parseSigningKeys, type SigningKey } from './tokens/signing-keys';
 
@@ -62,7 +63,7 @@ export function loadMediaConfig(env: NodeJS.ProcessEnv = process.env): MediaConf
   const storage = MediaStorageSchema.safeParse(env);
   const issues = [...(media.error?.issues ?? []), ...(storage.error?.issues ?? [])];
   if (issues.length || !media.success || !storage.success) {
-    throw new Error(`Invalid configuration:\n  ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
+    throw configError(issues);
   }
   return { ...media.data, storage: storage.data };
 }

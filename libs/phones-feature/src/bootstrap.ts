@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { PHONE_ROUTES, SANDBOX_ROUTES } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, SessionCommands, ensureStreams } from '@mapi/events';
-import { ConfigError, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, redisIndicator, startRpcService } from '@mapi/platform';
+import { ConfigError, connectNats, createLogger, loadConfig, natsIndicator, parseConfig, postgresIndicator, redisIndicator, startRpcService } from '@mapi/platform';
 import { Redis } from 'ioredis';
 import { PhonesConfigSchema } from './config';
 import { parseBaileysConfig } from './baileys/config';
@@ -30,9 +30,7 @@ class PhonesModule {
 /** Starts the phones service: phone routes, connector sessions (leased per phone), the sandbox network. */
 export async function bootstrapPhonesService(): Promise<void> {
   const config = loadConfig(['app', 'database', 'redis', 'nats', 'health', 'telemetry']);
-  const parsed = PhonesConfigSchema.safeParse(process.env);
-  if (!parsed.success) throw new ConfigError(`Invalid configuration:\n  ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
-  const phonesConfig = parsed.data;
+  const phonesConfig = parseConfig(PhonesConfigSchema);
   const baileysParsed = parseBaileysConfig(process.env);
   if (!baileysParsed.ok) throw new ConfigError(`Invalid configuration:\n  ${baileysParsed.issues.join('\n  ')}`);
   const ns = config.app.NAMESPACE;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseConfig } from '@mapi/platform';
 
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).max(max).default(def));
@@ -39,9 +40,5 @@ export const QueueConfigSchema = z.object({
 export type QueueConfig = z.infer<typeof QueueConfigSchema>;
 
 export function loadQueueConfig(env: NodeJS.ProcessEnv = process.env): QueueConfig {
-  const result = QueueConfigSchema.safeParse(env);
-  if (!result.success) {
-    throw new Error(`Invalid configuration:\n  ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
-  }
-  return result.data;
+  return parseConfig(QueueConfigSchema, env);
 }

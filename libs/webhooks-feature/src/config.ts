@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseConfig } from '@mapi/platform';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './delivery/retry-policy';
 
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
@@ -45,9 +46,5 @@ export const WebhooksConfigSchema = z.object({
 export type WebhooksConfig = z.infer<typeof WebhooksConfigSchema>;
 
 export function loadWebhooksConfig(env: NodeJS.ProcessEnv = process.env): WebhooksConfig {
-  const parsed = WebhooksConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new Error(`Invalid configuration:\n  ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
-  }
-  return parsed.data;
+  return parseConfig(WebhooksConfigSchema, env);
 }

@@ -1,3 +1,4 @@
+import { parseConfig } from '@mapi/platform';
 import { z } from 'zod';
 
 const MiB = 1024 * 1024;
@@ -17,11 +18,7 @@ export const UploadConfigSchema = z.object({
 export type UploadConfig = z.infer<typeof UploadConfigSchema>;
 
 export function loadUploadConfig(env: NodeJS.ProcessEnv = process.env): UploadConfig {
-  const result = UploadConfigSchema.safeParse(env);
-  if (!result.success) {
-    throw new Error(`Invalid configuration:\n  ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
-  }
-  return result.data;
+  return parseConfig(UploadConfigSchema, env);
 }
 
 /** Body limit of a JSON request on an upload route: the largest file in base64, plus room for the other fields. */

@@ -58,6 +58,18 @@ export type ConfigOf<K extends keyof Groups> = { [G in K]: z.infer<Groups[G]> };
 
 export class ConfigError extends Error {}
 
+/** One error naming every bad variable (path: message), as every service's configuration reports it. */
+export function configError(issues: readonly { path: readonly PropertyKey[]; message: string }[]): ConfigError {
+  return new ConfigError(`Invalid configuration:\n  ${issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('\n  ')}`);
+}
+
+/** A service's own variables validated by `schema`, or a ConfigError naming every bad one. */
+export function parseConfig<T>(schema: z.ZodType<T>, env: NodeJS.ProcessEnv = process.env): T {
+  const result = schema.safeParse(env);
+  if (!result.success) throw configError(result.error.issues);
+  return result.data;
+}
+
 export function loadConfig<K extends keyof Groups>(groups: readonly K[], env: NodeJS.ProcessEnv = process.env): ConfigOf<K> {
   const out = {} as ConfigOf<K>;
   const problems: string[] = [];
