@@ -3,6 +3,7 @@ export * from './errors/service-error';
 export * from './errors/zod-fields';
 export * from './common/ids';
 export * from './common/request-context';
+export * from './common/base64';
 export * from './rpc/define-rpc';
 export * from './rpc/http-reply';
 export * from './http/define-route';

@@ -9,6 +9,7 @@ import {
   ListKbEntriesRpc,
   SearchKbRpc,
   UpdateFaqRpc,
+  base64Length,
 } from '@mapi/contracts';
 import { connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, redisIndicator, startRpcService, type Logger } from '@mapi/platform';
 import type { PrismaClient } from '@mapi/db';
@@ -100,7 +101,7 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
       module: KnowledgeBaseModule.forRoot({ prisma, queue, storage, kb, logger }),
       contracts: KNOWLEDGE_BASE_CONTRACTS,
       // Documents arrive whole in one request (chunked over NATS): room for the largest in base64 and JSON.
-      maxRequestBytes: Math.ceil(Math.max(kb.KB_DOCUMENT_MAX_BYTES, kb.KB_ATTACHMENT_MAX_BYTES) / 3) * 4 + 4 * 1024 * 1024,
+      maxRequestBytes: base64Length(Math.max(kb.KB_DOCUMENT_MAX_BYTES, kb.KB_ATTACHMENT_MAX_BYTES)) + 4 * 1024 * 1024,
     },
     health: {
       host: config.health.HEALTH_HOST,

@@ -1,3 +1,4 @@
+import { base64Length } from '@mapi/contracts';
 import { parseConfig } from '@mapi/platform';
 import { z } from 'zod';
 
@@ -23,5 +24,5 @@ export function loadUploadConfig(env: NodeJS.ProcessEnv = process.env): UploadCo
 
 /** Body limit of a JSON request on an upload route: the largest file in base64, plus room for the other fields. */
 export function uploadJsonBodyLimit(maxFileBytes: number, globalLimit: number): number {
-  return Math.max(globalLimit, Math.ceil(maxFileBytes / 3) * 4 + MiB);
+  return Math.max(globalLimit, base64Length(maxFileBytes) + MiB);
 }

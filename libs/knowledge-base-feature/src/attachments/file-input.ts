@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { extname } from 'node:path';
-import { Errors, ServiceError, ErrorCode, type FileInput } from '@mapi/contracts';
+import { Errors, ServiceError, ErrorCode, base64Length, type FileInput } from '@mapi/contracts';
 
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.pdf': 'application/pdf',
@@ -36,7 +36,8 @@ const DATA_URL = /^data:([^;,]*)(;[^,]*)?,(.*)$/s;
  * Decodes `base64` or `file` (a data URL or plain base64); `field` names the body field for errors.
  * A file larger than `maxBytes` is refused (`tooBig`, a 413) from its base64 length, before decoding.
  */
-export function decodeInlineFile(input: FileInput, field: string, maxBytes: number, tooBig: () => ServiceError): InlineFile {
+export function decodeInlineFile(input: FileInput, field: 'document' | 'attachment', maxBytes: number): InlineFile {
+  const tooBig = () => tooLarge(field, maxBytes);
   const raw = (input.base64 ?? input.file)!;
   let mimetype = input.mimetype;
   let payload = raw;
@@ -49,7 +50,7 @@ export function decodeInlineFile(input: FileInput, field: string, maxBytes: numb
     }
     mimetype ??= dataUrl[1] || undefined;
   }
-  if (payload.length > Math.ceil(maxBytes / 3) * 4 + 1024) throw tooBig(); // surely too large, even with whitespace
+  if (payload.length > base64Length(maxBytes) + 1024) throw tooBig(); // surely too large, even with whitespace
   const compact = payload.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.length === 0) {
     throw Errors.validation({ [`body.${field}.${input.base64 !== undefined ? 'base64' : 'file'}`]: { message: 'not valid base64 (or a base64 data URL)' } });
@@ -76,14 +77,15 @@ export interface FetchOptions {
   allowPrivate: boolean;
 }
 
-const tooLarge = (max: number) =>
-  new ServiceError(ErrorCode.PAYLOAD_TOO_LARGE_ERROR, 413, `The document is larger than the limit of ${max} bytes`);
+/** 413 for a document or attachment over its limit. */
+const tooLarge = (what: 'document' | 'attachment', max: number) =>
+  new ServiceError(ErrorCode.PAYLOAD_TOO_LARGE_ERROR, 413, `The ${what} is larger than the limit of ${max} bytes`);
 
 /**
  * Downloads a document URL: http(s) only, no redirects, private addresses refused unless allowed
  * (the check resolves the host first; see docs), a size cap enforced while reading, a timeout.
  */
-export async function fetchFile(url: string, field: string, options: FetchOptions): Promise<InlineFile> {
+export async function fetchFile(url: string, field: 'document' | 'attachment', options: FetchOptions): Promise<InlineFile> {
   const fail = (message: string) => Errors.validation({ [`body.${field}.url`]: { message } });
   const target = new URL(url);
   if (!options.allowPrivate) {
@@ -101,16 +103,15 @@ export async function fetchFile(url: string, field: string, options: FetchOption
   if (res.status >= 300 && res.status < 400) throw fail(`the url redirects (${res.status}); give the final url`);
   if (!res.ok || !res.body) throw fail(`fetching the url answered ${res.status}`);
   const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > options.maxBytes) throw tooLarge(options.maxBytes);
+  if (Number.isFinite(declared) && declared > options.maxBytes) throw tooLarge(field, options.maxBytes);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.length;
-    if (size > options.maxBytes) throw tooLarge(options.maxBytes);
+    if (size > options.maxBytes) throw tooLarge(field, options.maxBytes);
     chunks.push(Buffer.from(chunk));
   }
   const header = res.headers.get('content-type')?.split(';')[0]?.trim();
   return { bytes: Buffer.concat(chunks), mimetype: header && header !== 'application/octet-stream' ? header : guessMimetype(target.pathname) };
 }
 
-export { tooLarge as documentTooLarge };

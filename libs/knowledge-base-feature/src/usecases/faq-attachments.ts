@@ -1,9 +1,6 @@
-import { ErrorCode, ServiceError, type FileInput, type KbAttachment } from '@mapi/contracts';
+import type { FileInput, KbAttachment } from '@mapi/contracts';
 import type { AttachmentStore } from '../attachments/attachment-store';
 import { decodeInlineFile, guessMimetype } from '../attachments/file-input';
-
-const attachmentTooLarge = (max: number) => () =>
-  new ServiceError(ErrorCode.PAYLOAD_TOO_LARGE_ERROR, 413, `The attachment is larger than the limit of ${max} bytes`);
 
 /**
  * Attachments of an FAQ from the request: an inline or uploaded file (`base64`/`file`, at most
@@ -26,7 +23,7 @@ export async function buildAttachments(
     if (attachment.url !== undefined) {
       out.push({ link: { url: attachment.url, type: attachment.mimetype ?? guessMimetype(attachment.filename), name: attachment.filename } });
     } else {
-      const file = decodeInlineFile(attachment, 'attachment', maxBytes, attachmentTooLarge(maxBytes));
+      const file = decodeInlineFile(attachment, 'attachment', maxBytes);
       out.push({ link: await store.put('attachment', orgId, attachment.filename, file.bytes, file.mimetype) });
     }
   }

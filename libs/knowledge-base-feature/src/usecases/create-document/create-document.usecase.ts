@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Errors, type CreateDocumentRequest, type CreateDocumentResponse, type KbDocumentMetadata } from '@mapi/contracts';
 import type { Logger } from '@mapi/platform';
 import type { AttachmentStore } from '../../attachments/attachment-store';
-import { decodeInlineFile, documentTooLarge, fetchFile, type FetchOptions, type InlineFile } from '../../attachments/file-input';
+import { decodeInlineFile, fetchFile, type FetchOptions, type InlineFile } from '../../attachments/file-input';
 import { chunkText } from '../../documents/chunk-text';
 import { documentKind, extractText } from '../../documents/extract-text';
 import type { KbEntryRepository } from '../../entries/kb-entry-repository';
@@ -29,9 +29,8 @@ export class CreateDocument {
 
   async execute({ ctx, body }: CreateDocumentRequest): Promise<CreateDocumentResponse> {
     const input = body.document;
-    const tooLarge = () => documentTooLarge(this.limits.maxBytes);
     const file: InlineFile =
-      input.url !== undefined ? await fetchFile(input.url, 'document', this.limits) : decodeInlineFile(input, 'document', this.limits.maxBytes, tooLarge);
+      input.url !== undefined ? await fetchFile(input.url, 'document', this.limits) : decodeInlineFile(input, 'document', this.limits.maxBytes);
     const kind = documentKind(input.filename, file.mimetype);
     if (!kind) {
       throw Errors.validation({ 'body.document.filename': { message: `unsupported document type (${file.mimetype}); PDF, DOCX, Markdown or plain text` } });
