@@ -66,6 +66,8 @@ describe('SendWorkers: idle workers', () => {
   it('closes a phone\'s worker once its queue stayed empty for the idle time, and reopens it when a job arrives', async () => {
     const [a, b] = phones;
     const first = await add(a, 3);
+    const status = async () => (await new GetQueueStatus(queues).execute({ ctx: { phone: { phone_id: a } } } as never)).is_running;
+    expect(await status()).toBe(false); // jobs waiting, but no send-worker process runs
     const workers = await startWorkers(400);
     expect(workers.phones).toEqual([a]); // b has no queue yet: no worker
     await until(async () => (await completed(a)) === 3, 15_000, '3 sent');
@@ -75,7 +77,7 @@ describe('SendWorkers: idle workers', () => {
     expect(await workersOf(a)).toBe(0); // its BullMQ worker (and blocking connection) is gone
 
     // GET /queue still says the queue is served: the worker process is alive and reopens on demand.
-    expect((await new GetQueueStatus(queues).execute({ ctx: { phone: { phone_id: a } } } as never)).is_running).toBe(true);
+    expect(await status()).toBe(true);
     expect(await redis.exists(workersAliveKey(namespace))).toBe(1);
 
     const later = [...(await add(a, 2)), ...(await add(b, 2))];
