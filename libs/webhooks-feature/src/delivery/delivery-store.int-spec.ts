@@ -50,6 +50,18 @@ describe('DeliveryStore.claim per-endpoint limits (two replicas)', () => {
     (await Promise.all(replicas.map((r) => r.claim(now, new Date(now.getTime() + LEASE), limit, limits)))).flat();
   const countBy = (rows: ClaimedDelivery[]) => rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.endpoint]: (acc[r.endpoint] ?? 0) + 1 }), {});
 
+  it('a late result of an ended lease does not free the slot of the lease that claimed the row again', async () => {
+    await backlog('https://late.example.com/hook', 1, at(0));
+    const limits = { maxInFlight: 1, ratePerSecond: 1_000 };
+    const [dead] = await replicas[0].claim(at(1_000), at(1_000 + LEASE), 10, limits); // a worker that then hangs
+    const [again] = await replicas[1].claim(at(1_001 + LEASE), at(1_001 + 2 * LEASE), 10, limits); // its lease ended
+    expect(again.id).toBe(dead.id);
+    expect(again.attempt).toBe(dead.attempt + 1);
+    await replicas[0].record([{ ...dead, status: 'pending', next_attempt_at: at(2_000 + LEASE).toISOString(), log: null }], { succeeded: [], failed: [], disable: [] }, at(1_002 + LEASE));
+    const row = await t.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: BigInt(dead.id) } });
+    expect(row.leased_until?.toISOString()).toBe(at(1_001 + 2 * LEASE).toISOString()); // still the new lease's
+  });
+
   it('release() frees the slots of claimed deliveries never sent, at once and exactly once', async () => {
     const slow = await backlog('https://slow.example.com/hook', 10, at(0));
     const limits = { maxInFlight: 3, ratePerSecond: 1_000 };
