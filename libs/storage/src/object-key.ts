@@ -98,9 +98,12 @@ export function assertListScope(bucket: string, orgId: string): string {
   return `${orgId}/`;
 }
 
-/** The page size of a listing, 1..1000 (default 1000). */
+/** The largest page of a listing (S3's own maximum). */
+export const MAX_LIST_LIMIT = 1000;
+
+/** The page size of a listing, 1..MAX_LIST_LIMIT (default MAX_LIST_LIMIT). */
 export function listLimit(limit: number | undefined): number {
-  if (limit === undefined) return 1000;
+  if (limit === undefined) return MAX_LIST_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new InvalidObjectKeyError('a listing limit is a positive integer');
-  return Math.min(limit, 1000);
+  return Math.min(limit, MAX_LIST_LIMIT);
 }

@@ -43,8 +43,6 @@ export interface ObjectPage {
   next?: string;
 }
 
-export const MAX_LIST_LIMIT = 1000;
-
 /**
  * One interface over every storage backend (local filesystem by default, S3-compatible). Keys are
  * validated by the backend; reads of a missing object answer null rather than throwing.

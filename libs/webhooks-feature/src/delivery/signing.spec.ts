@@ -14,14 +14,14 @@ describe('webhook signatures', () => {
   });
 
   it('verifies with the standardwebhooks library', () => {
-    const headers = signatureHeaders(secret, id, body, new Date());
+    const headers = signatureHeaders([secret], id, body, new Date());
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(headers['webhook-id']).toBe(id);
     expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
   });
 
   it('fails verification for a tampered body, id or signature, and for another secret', () => {
-    const headers = signatureHeaders(secret, id, body, new Date());
+    const headers = signatureHeaders([secret], id, body, new Date());
     const wh = new Webhook(secret);
     expect(() => wh.verify(body.replace('héllo', 'hello'), headers)).toThrow();
     expect(() => wh.verify(body, { ...headers, 'webhook-id': 'another-id' })).toThrow();
@@ -33,19 +33,19 @@ describe('webhook signatures', () => {
 
   it('fails verification for a replayed (old) or skewed (future) timestamp', () => {
     const wh = new Webhook(secret);
-    const old = signatureHeaders(secret, id, body, new Date(Date.now() - 10 * 60_000));
+    const old = signatureHeaders([secret], id, body, new Date(Date.now() - 10 * 60_000));
     expect(() => wh.verify(body, old)).toThrow(/timestamp/i);
-    const future = signatureHeaders(secret, id, body, new Date(Date.now() + 10 * 60_000));
+    const future = signatureHeaders([secret], id, body, new Date(Date.now() + 10 * 60_000));
     expect(() => wh.verify(body, future)).toThrow(/timestamp/i);
     // A replay of a fresh delivery with its timestamp moved forward no longer matches the signature.
-    const fresh = signatureHeaders(secret, id, body, new Date(Date.now() - 60_000));
+    const fresh = signatureHeaders([secret], id, body, new Date(Date.now() - 60_000));
     expect(() => wh.verify(body, { ...fresh, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) })).toThrow();
   });
 
   it('also signs the body alone as hex in x-service-signature', () => {
-    const headers = signatureHeaders(secret, id, body, new Date());
+    const headers = signatureHeaders([secret], id, body, new Date());
     expect(headers['x-service-signature']).toBe(createHmac('sha256', secretKey(secret)).update(body).digest('hex'));
-    expect(signatureHeaders(secret, id, body + ' ', new Date())['x-service-signature']).not.toBe(headers['x-service-signature']);
+    expect(signatureHeaders([secret], id, body + ' ', new Date())['x-service-signature']).not.toBe(headers['x-service-signature']);
   });
 });
 

@@ -16,9 +16,9 @@ export function secretKey(secret: string): Buffer {
  * The secrets that sign an attempt made at `at`: the current one, then the one it replaced while the
  * rotation's overlap window is open (so receivers that still hold the old secret keep verifying).
  */
-export function signingSecrets(current: string, previous: string | null, previousExpiresAt: Date | string | null, at: Date): string[] {
+export function signingSecrets(current: string, previous: string | null, previousExpiresAt: Date | null, at: Date): string[] {
   if (!previous || !previousExpiresAt) return [current];
-  return new Date(previousExpiresAt).getTime() > at.getTime() ? [current, previous] : [current];
+  return previousExpiresAt.getTime() > at.getTime() ? [current, previous] : [current];
 }
 
 /**
@@ -27,14 +27,13 @@ export function signingSecrets(current: string, previous: string | null, previou
  * id.timestamp.body>`, one space-separated entry per secret, the current one first) and
  * `x-service-signature` (hex HMAC-SHA256 of the body alone, with the current secret only).
  */
-export function signatureHeaders(secrets: string | readonly string[], eventId: string, body: string, at: Date): Record<string, string> {
-  const all = typeof secrets === 'string' ? [secrets] : secrets;
+export function signatureHeaders(secrets: readonly string[], eventId: string, body: string, at: Date): Record<string, string> {
   const timestamp = Math.floor(at.getTime() / 1000).toString();
   const signed = `${eventId}.${timestamp}.${body}`;
   return {
     'webhook-id': eventId,
     'webhook-timestamp': timestamp,
-    'webhook-signature': all.map((s) => `v1,${createHmac('sha256', secretKey(s)).update(signed).digest('base64')}`).join(' '),
-    'x-service-signature': createHmac('sha256', secretKey(all[0])).update(body).digest('hex'),
+    'webhook-signature': secrets.map((s) => `v1,${createHmac('sha256', secretKey(s)).update(signed).digest('base64')}`).join(' '),
+    'x-service-signature': createHmac('sha256', secretKey(secrets[0])).update(body).digest('hex'),
   };
 }
