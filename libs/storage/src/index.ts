@@ -4,3 +4,4 @@ export * from './content-type';
 export * from './local-fs-storage';
 export * from './s3-storage';
 export * from './storage-config';
+export * from './media-link';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KbAttachment } from '@mapi/contracts';
-import { segmentProblem, type ObjectKey, type ObjectStorage } from '@mapi/storage';
+import { MEDIA_PATH, mediaLink, segmentProblem, type ObjectKey, type ObjectStorage } from '@mapi/storage';
 
 export type StoredLink = KbAttachment['link'];
 export type StoredKind = 'attachment' | 'document';
@@ -15,7 +15,6 @@ export interface AttachmentStore {
 
 /** The media bucket of knowledge-base files (one of the media app's MEDIA_BUCKETS). */
 export const KB_BUCKET = 'kb-attachments';
-const MEDIA_PATH = '/app/media/';
 const ID = /^[0-9a-f-]{36}$/;
 
 /** A file name safe as one key segment: no separators, no dot-only names, at most 200 characters. */
@@ -38,7 +37,7 @@ export class MediaAttachmentStore implements AttachmentStore {
 
   constructor(
     private readonly storage: ObjectStorage,
-    mediaBaseUrl: string,
+    private readonly mediaBaseUrl: string,
   ) {
     this.prefix = `${mediaBaseUrl.replace(/\/+$/, '')}${MEDIA_PATH}`;
   }
@@ -73,6 +72,6 @@ export class MediaAttachmentStore implements AttachmentStore {
   }
 
   private link(key: ObjectKey): string {
-    return this.prefix + [key.bucket, ...key.name.split('/')].map(encodeURIComponent).join('/');
+    return mediaLink(this.mediaBaseUrl, key);
   }
 }

@@ -1,4 +1,4 @@
-import { nameProblem, type ObjectKey } from '@mapi/storage';
+import { MEDIA_PATH, encodeObjectName, mediaBucketBase, nameProblem, type ObjectKey } from '@mapi/storage';
 
 export type LinkProblem = 'not-a-url' | 'not-a-service-bucket' | 'other-organization';
 
@@ -24,7 +24,6 @@ export interface MediaLinksOptions {
 
 /** Inputs longer than this are refused before parsing (a URL of a stored file is far shorter). */
 export const MAX_URL_LENGTH = 8192;
-const MEDIA_PATH = '/app/media/';
 
 /**
  * Reads the three URL forms the service accepts and writes its own:
@@ -86,7 +85,7 @@ export class MediaLinks {
 
   /** `{media_base_url}/app/media/<bucket>/<segments...>`, each segment encoded, `?jwt=` when given. */
   build(key: ObjectKey, token?: string): string {
-    return `${this.bucketBase(key.bucket)}${encodeName(key.name)}${token ? `?jwt=${token}` : ''}`;
+    return `${this.bucketBase(key.bucket)}${encodeObjectName(key.name)}${token ? `?jwt=${token}` : ''}`;
   }
 
   /**
@@ -95,13 +94,13 @@ export class MediaLinks {
    */
   builder(token?: string): (key: ObjectKey) => string {
     const suffix = token ? `?jwt=${token}` : '';
-    return (key) => `${this.bucketBase(key.bucket)}${encodeName(key.name)}${suffix}`;
+    return (key) => `${this.bucketBase(key.bucket)}${encodeObjectName(key.name)}${suffix}`;
   }
 
   private bucketBase(bucket: string): string {
     let base = this.bucketBases.get(bucket);
     if (base === undefined) {
-      base = `${this.options.mediaBaseUrl}${MEDIA_PATH}${encodeURIComponent(bucket)}/`;
+      base = mediaBucketBase(this.options.mediaBaseUrl, bucket);
       if (this.buckets.has(bucket)) this.bucketBases.set(bucket, base); // bounded: only the service's buckets
     }
     return base;
@@ -147,10 +146,4 @@ function decodeComponent(raw: string): string {
   } catch {
     throw new MediaLinkError('not-a-url', 'URL has malformed percent-encoding');
   }
-}
-
-/** Each segment of a name encoded; equal to encoding segment by segment, since `/` encodes as `%2F`. */
-function encodeName(name: string): string {
-  const encoded = encodeURIComponent(name);
-  return encoded.indexOf('%2F') < 0 ? encoded : encoded.replaceAll('%2F', '/');
 }
