@@ -62,6 +62,33 @@ describe('Baileys session state (integration)', () => {
     expect((await store.load(otherOrg, phone)).lids).toHaveLength(1);
   });
 
+  it('a LID map that failed to save is saved with the next event, not lost', async () => {
+    let failNext = true;
+    const real = bound(org, phoneId);
+    const flaky = { ...real, saveLids: async (pairs: readonly { lid: string; pn: string }[]) => {
+      if (failNext) {
+        failNext = false;
+        throw new Error('database unavailable');
+      }
+      return real.saveLids(pairs);
+    } };
+    await store.clear(org, phoneId);
+    const c = setup({ phoneId, deps: { state: flaky } });
+    await c.open();
+    c.sock().emit('contacts.upsert', [{ id: f.BOB_PN, lid: f.BOB_LID }]); // its save fails
+    await until(() => !failNext);
+    expect((await store.load(org, phoneId)).lids).toEqual([]);
+    c.sock().emit('messages.upsert', { messages: [f.textFromAlice], type: 'notify' }); // the next event saves it
+    let lids: { lid: string; pn: string }[] = [];
+    for (let i = 0; i < 100 && !lids.length; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      lids = (await store.load(org, phoneId)).lids;
+    }
+    expect(lids).toEqual([{ lid: f.BOB_LID, pn: f.BOB_PN }]);
+    await c.connector.disconnect();
+    await store.clear(org, phoneId);
+  });
+
   it('a second connector for the phone (after a takeover) resolves LIDs and fetches history from the persisted anchor', async () => {
     const first = setup({ phoneId, deps: { state: bound(org, phoneId) } });
     await first.open();
