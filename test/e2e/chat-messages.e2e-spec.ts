@@ -10,7 +10,7 @@ describe('GET /v1/chats/{chat_id}/messages', () => {
   const w: Record<string, any> = {};
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({}, { services: ['phones'] }); // phones answers x-phone lookups (phones.v1.directory)
     url = (chat, qs = '') => `${stack.baseUrl}/v1/chats/${encodeURIComponent(chat)}/messages${qs}`;
     const p = stack.prisma;
     w.orgA = await createOrg(p);

@@ -1,5 +1,5 @@
 import { MediaTokenService } from '@mapi/media-feature';
-import { createOrg, createToken } from '@mapi/testing';
+import { createOrg, createToken, setMediaSettings } from '@mapi/testing';
 import { LEGACY_PATH, LEGACY_STORAGE_URL, SIGNING_KEYS, download, pattern, postJson, startMediaStack, type MediaStack } from './support/media-stack';
 
 /** POST /v1/media/migrate-url and /batch end to end: gateway → NATS → media, links downloaded from the media app. */
@@ -15,7 +15,8 @@ describe('POST /v1/media/migrate-url (+ /batch)', () => {
     const p = stack.prisma;
     w.orgA = await createOrg(p);
     w.orgB = await createOrg(p);
-    w.orgPub = await createOrg(p, { media_access_default: 'public', media_link_expiry_seconds: 3600 });
+    w.orgPub = await createOrg(p);
+    await setMediaSettings(p, w.orgPub.id, { access_default: 'public', link_expiry_seconds: 3600 });
     w.tA = (await createToken(p, w.orgA.id)).token;
     w.tB = (await createToken(p, w.orgB.id)).token;
     w.tPub = (await createToken(p, w.orgPub.id)).token;

@@ -1,30 +1,10 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import { ChoosePhoneRpc, ListChatMessagesRpc } from '@mapi/contracts';
-import { createPrismaClient, type PrismaClient } from '@mapi/db';
+import { PhoneDirectoryRpc } from '@mapi/contracts';
+import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, ensureStreams } from '@mapi/events';
-import { connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
-import { ChatsController } from './chats.controller';
+import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
+import { CHATS_HANDLERS } from './chats.handlers';
 import { ApplyIngest } from './ingest/apply-ingest.usecase';
 import { createIngestConsumer } from './ingest/ingest-consumer';
-import { MessageRepository } from './messages/message-repository';
-import { ListChatMessages } from './usecases/list-chat-messages/list-chat-messages.usecase';
-import { ChooseActingPhone } from './usecases/choose-phone/choose-acting-phone.usecase';
-
-export const CHATS_CONTRACTS = [ListChatMessagesRpc, ChoosePhoneRpc];
-
-@Module({})
-class ChatsModule {
-  static forRoot(prisma: PrismaClient): DynamicModule {
-    return {
-      module: ChatsModule,
-      controllers: [ChatsController],
-      providers: [
-        { provide: ListChatMessages, useFactory: () => new ListChatMessages(new MessageRepository(prisma)) },
-        { provide: ChooseActingPhone, useFactory: () => new ChooseActingPhone(prisma) },
-      ],
-    };
-  }
-}
 
 /** Starts the chats service: answers its NATS subjects in the `chats` queue group; health on HEALTH_PORT. */
 export async function bootstrapChatsService(): Promise<void> {
@@ -33,6 +13,7 @@ export async function bootstrapChatsService(): Promise<void> {
   const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
   const nc = await connectNats(config.nats.NATS_URL, 'chats');
   await ensureStreams(nc, config.app.NAMESPACE);
+  const rpc = new NatsRpcClient(nc, config.app.NAMESPACE, config.nats.RPC_TIMEOUT_MS);
   const relay = new OutboxRelay(prisma, nc, config.app.NAMESPACE, logger);
   const ingest = createIngestConsumer(nc, config.app.NAMESPACE, new ApplyIngest(prisma, () => relay.kick()), logger);
   await startRpcService({
@@ -41,7 +22,7 @@ export async function bootstrapChatsService(): Promise<void> {
     namespace: config.app.NAMESPACE,
     logger,
     nodeEnv: config.app.NODE_ENV,
-    rpc: { module: ChatsModule.forRoot(prisma), contracts: CHATS_CONTRACTS },
+    rpc: { handlers: bindHandlers(CHATS_HANDLERS, { prisma, phoneDirectory: (request) => rpc.call(PhoneDirectoryRpc, request) }) },
     start: async () => {
       relay.start();
       await ingest.start();
@@ -54,6 +35,7 @@ export async function bootstrapChatsService(): Promise<void> {
     stop: [
       () => ingest.stop(), // the batch under way is applied and acknowledged first
       () => relay.stop(),
+      () => rpc.close(),
     ],
     disconnect: [() => prisma.$disconnect()],
   });

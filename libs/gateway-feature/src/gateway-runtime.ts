@@ -38,7 +38,7 @@ export class GatewayRuntime {
     readonly rpc: NatsRpcClient,
   ) {
     this.authenticator = new Authenticator(new TokenRepository(prisma), config.auth.AUTH_CACHE_TTL_MS, logger);
-    this.phoneResolver = new PhoneResolver(new PhoneRepository(prisma), config.auth.AUTH_CACHE_TTL_MS);
+    this.phoneResolver = new PhoneResolver(new PhoneRepository(rpc), config.auth.AUTH_CACHE_TTL_MS);
     this.rateLimiter = new RateLimiter(redis, config.app.NAMESPACE);
   }
 

@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { checkReadiness, createLogger } from '@mapi/platform';
-import { createOrg, createPhone, createToken, randomSuffix, testEnv } from '@mapi/testing';
+import { PhoneDirectoryRpc } from '@mapi/contracts';
+import { bindHandlers, checkReadiness, createLogger, rpcHandler } from '@mapi/platform';
+import { createOrg, createPhone, createToken, phoneDirectoryFromDb, randomSuffix, testEnv } from '@mapi/testing';
 import { loadGatewayConfig } from './bootstrap';
 import { GatewayRuntime } from './gateway-runtime';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
@@ -48,7 +49,9 @@ describe('gateway (integration)', () => {
     const slowOrg = await createOrg(prisma, { rate_limit_per_second: 3 });
     limitedToken = (await createToken(prisma, slowOrg.id)).token;
 
-    stack = await startTestGateway({ env, gatewayLog: gwLog.stream, serviceLog: svcLog.stream });
+    // x-phone is resolved by the phones service (phones.v1.directory); here a stand-in answers from the same rows.
+    const directory = bindHandlers([rpcHandler<void>()(PhoneDirectoryRpc, () => ({ execute: phoneDirectoryFromDb(prisma) }))], undefined);
+    stack = await startTestGateway({ env, gatewayLog: gwLog.stream, serviceLog: svcLog.stream, handlers: directory });
     base = stack.base;
   });
 

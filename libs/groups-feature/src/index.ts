@@ -1,2 +1,3 @@
 export * from './bootstrap';
+export * from './groups.handlers';
 export * from './usecases/change-participants/participant-outcomes';

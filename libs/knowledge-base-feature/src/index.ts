@@ -1,4 +1,5 @@
 export * from './config';
+export * from './knowledge-base.handlers';
 export * from './bootstrap';
 export * from './worker/bootstrap-worker';
 export * from './kb-prisma-client';

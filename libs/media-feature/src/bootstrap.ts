@@ -1,7 +1,5 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import { MigrateMediaUrlRpc, MigrateMediaUrlsBatchRpc } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
-import { connectNats, createLogger, listenRpcMicroservice, loadConfig, natsIndicator, onShutdownSignal, postgresIndicator } from '@mapi/platform';
+import { bindHandlers, connectNats, createLogger, listenRpcServer, loadConfig, natsIndicator, onShutdownSignal, postgresIndicator } from '@mapi/platform';
 import { createStorage, type ObjectStorage } from '@mapi/storage';
 import { loadMediaConfig, type MediaConfig } from './config';
 import { buildMediaHttpServer } from './http/media-http-server';
@@ -9,28 +7,10 @@ import { MediaFileHandler } from './http/media-file-handler';
 import { PublicFiles } from './http/public-files';
 import { MediaLinkMigrator } from './links/media-link-migrator';
 import { MediaLinks } from './links/media-links';
-import { MediaController } from './media.controller';
+import { MEDIA_HANDLERS } from './media.handlers';
 import { MediaSettingsRepository } from './repositories/media-settings-repository';
 import { PublicObjectRepository } from './repositories/public-object-repository';
 import { MediaTokenService } from './tokens/media-token-service';
-import { MigrateMediaUrl } from './usecases/migrate-media-url/migrate-media-url.usecase';
-import { MigrateMediaUrlsBatch } from './usecases/migrate-media-urls-batch/migrate-media-urls-batch.usecase';
-
-export const MEDIA_CONTRACTS = [MigrateMediaUrlRpc, MigrateMediaUrlsBatchRpc];
-
-@Module({})
-class MediaModule {
-  static forRoot(migrateOne: MigrateMediaUrl, migrateBatch: MigrateMediaUrlsBatch): DynamicModule {
-    return {
-      module: MediaModule,
-      controllers: [MediaController],
-      providers: [
-        { provide: MigrateMediaUrl, useValue: migrateOne },
-        { provide: MigrateMediaUrlsBatch, useValue: migrateBatch },
-      ],
-    };
-  }
-}
 
 export const storageIndicator = (storage: ObjectStorage) => ({ name: 'storage', check: () => storage.check() });
 
@@ -56,13 +36,12 @@ export async function bootstrapMediaService(): Promise<void> {
   const nc = await connectNats(config.nats.NATS_URL, 'media');
   // Not startRpcService: the media HTTP server serves the health routes (with the files), and closes
   // before NATS drains so that downloads under way finish.
-  const rpc = await listenRpcMicroservice({
+  const rpc = await listenRpcServer({
     nc,
     namespace: config.app.NAMESPACE,
     logger,
     nodeEnv: config.app.NODE_ENV,
-    module: MediaModule.forRoot(new MigrateMediaUrl(migrator, tokens, publicObjects), new MigrateMediaUrlsBatch(migrator, tokens, publicObjects)),
-    contracts: MEDIA_CONTRACTS,
+    handlers: bindHandlers(MEDIA_HANDLERS, { migrator, tokens, publicObjects }),
   });
 
   let shuttingDown = false;

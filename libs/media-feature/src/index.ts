@@ -1,4 +1,5 @@
 export * from './bootstrap';
+export * from './media.handlers';
 export * from './config';
 export * from './tokens/signing-keys';
 export * from './tokens/media-token-service';

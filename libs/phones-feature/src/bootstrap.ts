@@ -1,31 +1,19 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import { PHONE_ROUTES, SANDBOX_ROUTES } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, SessionCommands, ensureStreams } from '@mapi/events';
-import { ConfigError, connectNats, createLogger, loadConfig, natsIndicator, parseConfig, postgresIndicator, redisIndicator, startRpcService } from '@mapi/platform';
+import { ConfigError, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, parseConfig, postgresIndicator, redisIndicator, startRpcService } from '@mapi/platform';
 import { Redis } from 'ioredis';
 import { PhonesConfigSchema } from './config';
 import { parseBaileysConfig } from './baileys/config';
 import { baileysConnectorFactory } from './baileys/create-baileys-connector';
-import { PhonesController } from './phones.controller';
+import { PHONES_HANDLERS, SANDBOX_HANDLERS } from './phones.handlers';
 import { PhoneRepository } from './phones/phone-repository';
 import { SandboxConnector } from './sandbox/sandbox-connector';
-import { SandboxControl } from './sandbox/sandbox-control.usecase';
-import { SandboxController } from './sandbox/sandbox.controller';
 import { SandboxNetwork } from './sandbox/sandbox-network';
+import { SandboxPhones } from './sandbox/sandbox-phones';
 import { IngestPublisher } from './sessions/ingest-publisher';
 import { PhoneLeases } from './sessions/phone-leases';
 import { PhoneStateUpdater } from './sessions/phone-state-updater';
 import { SessionManager } from './sessions/session-manager';
-import { PhoneCommands } from './usecases/phone-commands.usecase';
-import { PhoneQueries } from './usecases/phone-queries.usecase';
-
-@Module({})
-class PhonesModule {
-  static forRoot(providers: { provide: unknown; useValue: unknown }[], sandbox: boolean): DynamicModule {
-    return { module: PhonesModule, controllers: sandbox ? [PhonesController, SandboxController] : [PhonesController], providers: providers as never };
-  }
-}
 
 /** Starts the phones service: phone routes, connector sessions (leased per phone), the sandbox network. */
 export async function bootstrapPhonesService(): Promise<void> {
@@ -58,12 +46,10 @@ export async function bootstrapPhonesService(): Promise<void> {
     logger,
     scanMs: phonesConfig.SESSION_SCAN_MS,
   });
-  const providers = [
-    { provide: PhoneQueries, useValue: new PhoneQueries(phones) },
-    { provide: PhoneCommands, useValue: new PhoneCommands(prisma, phones, sessions, phonesConfig.DEFAULT_CONNECTOR) },
-    { provide: SandboxControl, useValue: new SandboxControl(network, nc, ns) },
+  const handlers = [
+    ...bindHandlers(PHONES_HANDLERS, { prisma, phones, sessions, defaultConnector: phonesConfig.DEFAULT_CONNECTOR }),
+    ...(phonesConfig.SANDBOX_ENABLED ? bindHandlers(SANDBOX_HANDLERS, new SandboxPhones(network, nc, ns)) : []),
   ];
-  const contracts = [...PHONE_ROUTES, ...(phonesConfig.SANDBOX_ENABLED ? SANDBOX_ROUTES : [])].map((r) => r.rpc);
   const relay = new OutboxRelay(prisma, nc, ns, logger);
   await startRpcService({
     name: 'phones',
@@ -71,7 +57,7 @@ export async function bootstrapPhonesService(): Promise<void> {
     namespace: ns,
     logger,
     nodeEnv: config.app.NODE_ENV,
-    rpc: { module: PhonesModule.forRoot(providers, phonesConfig.SANDBOX_ENABLED), contracts },
+    rpc: { handlers },
     start: () => {
       relay.start();
       manager.start();

@@ -1,3 +1,4 @@
 export * from './bootstrap';
+export * from './phones.handlers';
 export * from './connector/phone-connector';
 export * from './sandbox/participant-actions';

@@ -12,6 +12,6 @@ export * from './health/indicators';
 export * from './shutdown';
 export * from './auth/api-token';
 export * from './run-main';
-export * from './nats/rpc-microservice';
 export * from './jobs/job-trace';
 export * from './service/start-rpc-service';
+export * from './nats/rpc-handlers';

@@ -1,4 +1,5 @@
 export * from './bootstrap';
+export * from './queue.handlers';
 export * from './config';
 export * from './queues/keys';
 export * from './queues/send-job';

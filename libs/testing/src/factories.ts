@@ -8,6 +8,11 @@ export async function createOrg(prisma: PrismaClient, overrides: Partial<Prisma.
   return prisma.organization.create({ data: { name: `Org ${randomBytes(3).toString('hex')}`, plan: 'pro', ...overrides } });
 }
 
+/** The media service's defaults for an organization (its own media_settings table). */
+export async function setMediaSettings(prisma: PrismaClient, orgId: string, settings: { access_default?: string; link_expiry_seconds?: number }) {
+  return prisma.mediaSettings.upsert({ where: { org_id: orgId }, create: { org_id: orgId, ...settings }, update: settings });
+}
+
 export async function createToken(prisma: PrismaClient, orgId: string, options: { phoneIds?: string[]; revoked?: boolean } = {}) {
   const generated = generateApiToken();
   const row = await prisma.apiToken.create({

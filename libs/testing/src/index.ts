@@ -5,3 +5,4 @@ export * from './processes';
 export * from './use-test-database';
 export * from './s3-server';
 export * from './documents';
+export * from './phone-directory';

@@ -1,12 +1,10 @@
-import { Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { WEBHOOKS_RPCS } from '@mapi/contracts';
-import { createPrismaClient, type PrismaClient } from '@mapi/db';
+import { createPrismaClient } from '@mapi/db';
 import { ensureStreams } from '@mapi/events';
-import { connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
+import { bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
 import { Pool } from 'pg';
 import { loadWebhooksConfig } from './config';
 import { AddressPolicy } from './delivery/address-policy';
-import { systemClock, type Clock } from './delivery/clock';
+import { systemClock } from './delivery/clock';
 import { DeliveryStore } from './delivery/delivery-store';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { EventIntake } from './delivery/event-intake';
@@ -14,37 +12,7 @@ import { HttpSender } from './delivery/http-sender';
 import { RetentionSweeper } from './delivery/retention-sweeper';
 import { DeliveryLogRepository } from './subscriptions/delivery-log-repository';
 import { SubscriptionRepository } from './subscriptions/subscription-repository';
-import { CreateWebhooks } from './usecases/create-webhooks/create-webhooks.usecase';
-import { DeleteWebhook } from './usecases/delete-webhook/delete-webhook.usecase';
-import { GetWebhook } from './usecases/get-webhook/get-webhook.usecase';
-import { ListWebhookAttempts } from './usecases/list-attempts/list-attempts.usecase';
-import { ListWebhooks } from './usecases/list-webhooks/list-webhooks.usecase';
-import { RedeliverEvent } from './usecases/redeliver-event/redeliver-event.usecase';
-import { ReplayEvents } from './usecases/replay-events/replay-events.usecase';
-import { RotateWebhookSecret } from './usecases/rotate-secret/rotate-secret.usecase';
-import { UpdateWebhook } from './usecases/update-webhook/update-webhook.usecase';
-import { WebhooksController } from './webhooks.controller';
-
-@Module({})
-class WebhooksModule {
-  static forRoot(prisma: PrismaClient, clock: Clock, onScheduled: () => void, rotationOverlapMs: number): DynamicModule {
-    const subscriptions = new SubscriptionRepository(prisma);
-    const log = new DeliveryLogRepository(prisma);
-    const useCases = [
-      new ListWebhooks(subscriptions),
-      new CreateWebhooks(subscriptions),
-      new GetWebhook(subscriptions),
-      new UpdateWebhook(subscriptions),
-      new DeleteWebhook(subscriptions),
-      new RotateWebhookSecret(subscriptions, clock, rotationOverlapMs),
-      new ListWebhookAttempts(subscriptions, log),
-      new RedeliverEvent(subscriptions, log, clock, onScheduled),
-      new ReplayEvents(subscriptions, log, clock, onScheduled),
-    ];
-    const providers: Provider[] = useCases.map((u) => ({ provide: u.constructor, useValue: u }));
-    return { module: WebhooksModule, controllers: [WebhooksController], providers };
-  }
-}
+import { WEBHOOKS_HANDLERS } from './webhooks.handlers';
 
 /**
  * Starts the webhooks service: the subscription RPCs (queue group `webhooks`), the EVENTS intake
@@ -96,7 +64,15 @@ export async function bootstrapWebhooksService(): Promise<void> {
     nodeEnv: config.app.NODE_ENV,
     // Without the api role this process answers no RPC; it still gets health and the ordered shutdown.
     rpc: wh.WEBHOOK_ROLES.includes('api')
-      ? { module: WebhooksModule.forRoot(prisma, clock, wake, wh.WEBHOOK_SECRET_ROTATION_OVERLAP_MS), contracts: [...WEBHOOKS_RPCS] }
+      ? {
+          handlers: bindHandlers(WEBHOOKS_HANDLERS, {
+            subscriptions: new SubscriptionRepository(prisma),
+            log: new DeliveryLogRepository(prisma),
+            clock,
+            onScheduled: wake,
+            rotationOverlapMs: wh.WEBHOOK_SECRET_ROTATION_OVERLAP_MS,
+          }),
+        }
       : undefined,
     start: async () => {
       await intake?.start();

@@ -1,4 +1,5 @@
 export * from './bootstrap';
+export * from './webhooks.handlers';
 export * from './config';
 export * from './delivery/address-policy';
 export * from './delivery/clock';

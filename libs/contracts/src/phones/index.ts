@@ -3,6 +3,7 @@ import { PHONE_ROUTES } from './routes/phone-routes.contract';
 import { SANDBOX_ROUTES } from './sandbox/sandbox-routes.contract';
 
 export * from './phone/phone.schema';
+export * from './directory/phone-directory.contract';
 export * from './ingest/ingest-events';
 export * from './routes/phone-routes.contract';
 export * from './sandbox/sandbox-routes.contract';

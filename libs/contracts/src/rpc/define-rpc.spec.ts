@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRpc } from './define-rpc';
+import { defineRpc, registeredRpcs } from './define-rpc';
 
 const contract = (subject: string) => ({ subject, service: 'chats', request: z.object({}), response: z.object({}) });
 
@@ -29,5 +29,14 @@ describe('defineRpc subject naming: <service>.v<N>.<name>[.<name>...]', () => {
 
   it('names the offending subject in the error', () => {
     expect(() => defineRpc(contract('chats.list'))).toThrow('chats.list');
+  });
+});
+
+describe('the registry of defined RPCs', () => {
+  it('lists a defined contract and refuses a second definition of its subject', () => {
+    const c = defineRpc(contract('chats.v9.registry-probe'));
+    expect(registeredRpcs()).toContain(c);
+    expect(() => defineRpc(contract('chats.v9.registry-probe'))).toThrow('chats.v9.registry-probe is defined twice');
+    expect(registeredRpcs().filter((r) => r.subject === 'chats.v9.registry-probe')).toEqual([c]);
   });
 });

@@ -1,8 +1,8 @@
 import type { Writable } from 'node:stream';
-import { NatsRpcServer, connectNats, createLogger, createRpcMicroservice } from '@mapi/platform';
+import { NatsRpcServer, bindHandlers, connectNats, createLogger, type BoundRpcHandler } from '@mapi/platform';
 import { createGatewayApp, loadGatewayConfig, type GatewayApp } from '../bootstrap';
 import { GatewayRuntime } from '../gateway-runtime';
-import { TEST_ROUTES, TEST_SERVICE_CONTRACTS, TestServiceModule } from './test-routes';
+import { TEST_ROUTES, TEST_SERVICE_HANDLERS } from './test-routes';
 
 export interface TestGateway {
   gateway: GatewayApp;
@@ -21,18 +21,19 @@ export async function startTestGateway(options: {
   gatewayLog: Writable;
   serviceLog: Writable;
   validateReplies?: boolean;
+  /** More handlers for the test service to answer (e.g. a stand-in of phones.v1.directory for x-phone). */
+  handlers?: readonly BoundRpcHandler[];
 }): Promise<TestGateway> {
   const { env } = options;
   const serviceNc = await connectNats(env.NATS_URL as string, 'gateway-test-service');
   const server = new NatsRpcServer({
     nc: serviceNc,
     namespace: env.NAMESPACE as string,
-    contracts: TEST_SERVICE_CONTRACTS,
+    handlers: [...bindHandlers(TEST_SERVICE_HANDLERS, undefined), ...(options.handlers ?? [])],
     logger: createLogger('testecho', 'info', options.serviceLog),
     validateReplies: options.validateReplies,
   });
-  const service = await createRpcMicroservice(TestServiceModule, server, false);
-  await service.listen();
+  await server.listen();
   const runtime = await GatewayRuntime.open(loadGatewayConfig(env), createLogger('api-gateway', 'info', options.gatewayLog));
   const gateway = await createGatewayApp(runtime, TEST_ROUTES);
   await gateway.app.listen(0, '127.0.0.1');
@@ -43,7 +44,7 @@ export async function startTestGateway(options: {
     close: async () => {
       await gateway.app.close();
       await gateway.runtime.close();
-      await service.close();
+      await server.close();
       await serviceNc.drain();
     },
   };

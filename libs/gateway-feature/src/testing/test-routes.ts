@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Controller, Module } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
 import { HttpReply, RequestContextSchema, defineRoute, defineRpc } from '@mapi/contracts';
+import { rpcHandler } from '@mapi/platform';
 import { z } from 'zod';
 
 /** Routes and a service that exist only in the gateway's integration test, to drive every error path. */
@@ -51,49 +50,37 @@ export const TEST_ROUTES = [
   route({ operationId: 'resync', method: 'POST', path: '/test/needs-phone', rpc: OptionalBodyRpc, phone: 'required', successStatus: 204, response: undefined }),
 ];
 
-@Controller()
-class TestController {
-  @MessagePattern(EchoRpc.subject)
-  echo({ ctx, body, headers }: z.infer<typeof EchoRpc.request>) {
-    return { text: body.text, org_id: ctx.org_id, phone_id: ctx.phone?.phone_id ?? null, ...(headers ? { idempotency_key: headers['idempotency-key'] ?? null } : {}) };
-  }
+const serve = rpcHandler<void>();
 
-  @MessagePattern(OptionalBodyRpc.subject)
-  optional({ body }: z.infer<typeof OptionalBodyRpc.request>) {
-    return { mode: body ? 'ids' : 'all' };
-  }
-
-  @MessagePattern(SlowRpc.subject)
-  async slow() {
-    await new Promise((r) => setTimeout(r, 1_500));
-    return {};
-  }
-
-  @MessagePattern(UploadRpc.subject)
-  upload({ body }: z.infer<typeof UploadRpc.request>) {
-    const bytes = Buffer.from(body.document.file ?? body.document.base64 ?? '', 'base64');
-    return {
-      filename: body.document.filename,
-      mimetype: body.document.mimetype ?? null,
-      size: bytes.length,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      is_active: body.is_active,
-      note: body.note ?? null,
-    };
-  }
-
-  @MessagePattern(StatusRpc.subject)
-  status() {
-    return new HttpReply(409, { error: 'This URL belongs to a different organization' });
-  }
-
-  @MessagePattern(BoomRpc.subject)
-  boom(): never {
-    throw new Error('secret internals at /srv/app/boom.ts:12:3');
-  }
-}
-
-@Module({ controllers: [TestController] })
-export class TestServiceModule {}
-
-export const TEST_SERVICE_CONTRACTS = [EchoRpc, OptionalBodyRpc, SlowRpc, BoomRpc, StatusRpc, UploadRpc];
+/** The test service's handler table (testecho.v1.*). */
+export const TEST_SERVICE_HANDLERS = [
+  serve(EchoRpc, () => ({
+    execute: ({ ctx, body, headers }) => ({
+      text: body.text,
+      org_id: ctx.org_id,
+      phone_id: ctx.phone?.phone_id ?? null,
+      ...(headers ? { idempotency_key: headers['idempotency-key'] ?? null } : {}),
+    }),
+  })),
+  serve(OptionalBodyRpc, () => ({ execute: ({ body }) => ({ mode: body ? 'ids' : 'all' }) })),
+  serve(SlowRpc, () => ({ execute: async () => (await new Promise((r) => setTimeout(r, 1_500)), {}) })),
+  serve(UploadRpc, () => ({
+    execute: ({ body }) => {
+      const bytes = Buffer.from(body.document.file ?? body.document.base64 ?? '', 'base64');
+      return {
+        filename: body.document.filename,
+        mimetype: body.document.mimetype ?? null,
+        size: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        is_active: body.is_active,
+        note: body.note ?? null,
+      };
+    },
+  })),
+  serve(StatusRpc, () => ({ execute: () => new HttpReply(409, { error: 'This URL belongs to a different organization' }) })),
+  serve(BoomRpc, () => ({
+    execute: () => {
+      throw new Error('secret internals at /srv/app/boom.ts:12:3');
+    },
+  })),
+];

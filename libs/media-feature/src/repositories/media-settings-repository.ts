@@ -1,7 +1,7 @@
 import type { PrismaClient } from '@mapi/db';
 import type { MediaAccess } from '@mapi/contracts';
 
-/** An organization's media defaults (organizations.media_access_default / media_link_expiry_seconds). */
+/** An organization's media defaults (the media service's own media_settings table). */
 export interface MediaSettings {
   accessDefault: MediaAccess;
   linkExpirySeconds: number;
@@ -14,15 +14,12 @@ export class MediaSettingsRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   async get(orgId: string): Promise<MediaSettings> {
-    const org = await this.prisma.organization.findUnique({
-      where: { id: orgId },
-      select: { media_access_default: true, media_link_expiry_seconds: true },
-    });
-    if (!org) return DEFAULT_MEDIA_SETTINGS;
+    const row = await this.prisma.mediaSettings.findUnique({ where: { org_id: orgId } });
+    if (!row) return DEFAULT_MEDIA_SETTINGS;
     return {
       // Anything but an explicit 'public' is private: a typo must never publish files.
-      accessDefault: org.media_access_default === 'public' ? 'public' : 'private',
-      linkExpirySeconds: org.media_link_expiry_seconds,
+      accessDefault: row.access_default === 'public' ? 'public' : 'private',
+      linkExpirySeconds: row.link_expiry_seconds,
     };
   }
 }

@@ -20,6 +20,21 @@ export class PhoneRepository {
     });
   }
 
+  /** The directory other services read (phones.v1.directory): oldest first, deleted phones left out. */
+  directory(orgId: string, filter: { phoneIds: string[] | null; orgPhone?: string; connected: boolean }) {
+    return this.prisma.phone.findMany({
+      where: {
+        org_id: orgId,
+        deleted_at: null,
+        ...(filter.phoneIds ? { phone_id: { in: filter.phoneIds } } : {}),
+        ...(filter.orgPhone !== undefined ? { org_phone: filter.orgPhone } : {}),
+        ...(filter.connected ? { wa_state: 'CONNECTED', org_phone: filter.orgPhone ?? { not: null } } : {}),
+      },
+      select: { phone_id: true, org_phone: true, wa_state: true, created_at: true },
+      orderBy: [{ created_at: 'asc' }, { phone_id: 'asc' }],
+    });
+  }
+
   create(orgId: string, data: { phone_name?: string; connector: string }): Promise<PhoneRow> {
     return this.prisma.phone.create({ data: { phone_id: newPhoneId(), org_id: orgId, org_phone: null, phone_name: data.phone_name ?? null, connector: data.connector } });
   }

@@ -23,7 +23,7 @@ export class PhoneStateUpdater {
       if (!current) return;
       const connected = update.state === 'CONNECTED';
       const row = await tx.phone.update({
-        where: { phone_id: phoneId },
+        where: { phone_id: phoneId, org_id: orgId },
         data: {
           wa_state: update.state,
           is_ready: connected,

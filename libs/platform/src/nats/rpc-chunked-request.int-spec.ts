@@ -7,6 +7,7 @@ import { createLogger } from '../logging/logger';
 import { connectNats } from './connection';
 import { NatsRpcClient } from './rpc-client';
 import { RPC_STATUS_CONTINUE, RpcHeader } from './rpc-codec';
+import { bindHandlers, rpcHandler } from './rpc-handlers';
 import { NatsRpcServer } from './rpc-server';
 
 // Not from @mapi/testing: that lib depends on this one (an Nx build cycle).
@@ -20,6 +21,7 @@ const UploadRpc = defineRpc({
   request: z.object({ data: z.string() }),
   response: z.object({ sha256: z.string(), length: z.number(), replica: z.string(), echo: z.string().optional() }),
 });
+const uploadHandler = (execute: (req: { data: string }) => z.infer<typeof UploadRpc.response>) => rpcHandler<void>()(UploadRpc, () => ({ execute }));
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /**
@@ -38,13 +40,13 @@ describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
   const startReplica = async (name: string, options: { maxRequestBytes?: number; echoSmall?: boolean } = {}) => {
     const nc = await connectNats(testEnv.natsUrl(), `chunk-test-${name}`);
     conns.push(nc);
-    const server = new NatsRpcServer({ nc, namespace, contracts: [UploadRpc], logger: createLogger('rpc-test', 'info', quiet), validateReplies: true, maxRequestBytes: options.maxRequestBytes });
-    server.addHandler(UploadRpc.subject, async (req: { data: string }) => {
+    const handlers = bindHandlers([uploadHandler((req) => {
       seen[name] = (seen[name] ?? 0) + 1;
       // A reply as large as the request: replies are chunked too.
       return { sha256: sha(req.data), length: req.data.length, replica: name, echo: req.data.length > 2 * MiB ? req.data : undefined };
-    });
-    await new Promise<void>((resolve, reject) => server.listen((err?: unknown) => (err ? reject(err) : resolve())));
+    })], undefined);
+    const server = new NatsRpcServer({ nc, namespace, handlers, logger: createLogger('rpc-test', 'info', quiet), validateReplies: true, maxRequestBytes: options.maxRequestBytes });
+    await server.listen();
     servers.push(server);
   };
 
@@ -66,7 +68,7 @@ describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
   it('carries a request of several MiB to one replica of the queue group, byte for byte, in parallel with others', async () => {
     const payloads = [0, 1, 2, 3].map(() => randomBytes(3 * MiB + 12_345).toString('base64')); // ~4 MiB of JSON each
     expect(payloads[0].length).toBeGreaterThan(3 * maxPayload);
-    const replies = await Promise.all(payloads.map((data) => client.call<{ sha256: string; length: number; replica: string; echo?: string }>(UploadRpc, { data })));
+    const replies = await Promise.all(payloads.map((data) => client.call(UploadRpc, { data })));
     replies.forEach((reply, i) => {
       expect(reply.sha256).toBe(sha(payloads[i]));
       expect(reply.length).toBe(payloads[i].length);
@@ -91,10 +93,10 @@ describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
     const ns = `${namespace}t`;
     const nc = await connectNats(testEnv.natsUrl(), 'chunk-test-timeout');
     conns.push(nc);
-    const server = new NatsRpcServer({ nc, namespace: ns, contracts: [UploadRpc], logger: createLogger('rpc-test', 'info', quiet), chunkTimeoutMs: 200 });
     let handled = 0;
-    server.addHandler(UploadRpc.subject, async () => ((handled += 1), { sha256: '', length: 0, replica: 'timeout' }));
-    await new Promise<void>((resolve) => server.listen(() => resolve()));
+    const handlers = bindHandlers([uploadHandler(() => ((handled += 1), { sha256: '', length: 0, replica: 'timeout' }))], undefined);
+    const server = new NatsRpcServer({ nc, namespace: ns, handlers, logger: createLogger('rpc-test', 'info', quiet), chunkTimeoutMs: 200 });
+    await server.listen();
     servers.push(server);
     // A head sent by hand: the replies come to our own inbox.
     const head = async (chunks: string, wanted: number) => {
@@ -121,9 +123,9 @@ describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
     const limited = `${namespace}x`;
     const nc = await connectNats(testEnv.natsUrl(), 'chunk-test-limited');
     conns.push(nc);
-    const server = new NatsRpcServer({ nc, namespace: limited, contracts: [UploadRpc], logger: createLogger('rpc-test', 'info', quiet), maxRequestBytes: 2 * MiB });
-    server.addHandler(UploadRpc.subject, async () => ({ sha256: '', length: 0, replica: 'limited' }));
-    await new Promise<void>((resolve) => server.listen(() => resolve()));
+    const handlers = bindHandlers([uploadHandler(() => ({ sha256: '', length: 0, replica: 'limited' }))], undefined);
+    const server = new NatsRpcServer({ nc, namespace: limited, handlers, logger: createLogger('rpc-test', 'info', quiet), maxRequestBytes: 2 * MiB });
+    await server.listen();
     servers.push(server);
     const limitedClient = new NatsRpcClient(conns[2], limited, 10_000);
     await expect(limitedClient.call(UploadRpc, { data: 'y'.repeat(5 * MiB) })).rejects.toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE_ERROR' });

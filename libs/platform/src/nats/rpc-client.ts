@@ -1,5 +1,6 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { ServiceError, Errors, ErrorEnvelopeSchema, RPC_HTTP_STATUS_HEADER, type RpcContract } from '@mapi/contracts';
+import { ServiceError, Errors, ErrorEnvelopeSchema, RPC_HTTP_STATUS_HEADER, type RpcContract, type RpcResponse } from '@mapi/contracts';
+import type { z } from 'zod';
 import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { namespaced } from './connection';
 import { RPC_STATUS_CONTINUE, RpcHeader, joinChunks, splitIntoChunks } from './rpc-codec';
@@ -64,8 +65,9 @@ export class NatsRpcClient {
     });
   }
 
-  async call<T>(contract: RpcContract, payload: unknown, options: RpcCallOptions = {}): Promise<T> {
-    return JSON.parse((await this.callRaw(contract, payload, options)).body.toString('utf8')) as T;
+  /** Calls a contract with a request of its type; the answer is typed as its response (validated by the service in tests). */
+  async call<C extends RpcContract>(contract: C, payload: z.input<C['request']>, options: RpcCallOptions = {}): Promise<RpcResponse<C>> {
+    return JSON.parse((await this.callRaw(contract, payload, options)).body.toString('utf8')) as RpcResponse<C>;
   }
 
   private send(subject: string, name: string, payload: unknown, options: RpcCallOptions): Promise<RawReply> {

@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import { ErrorCode, Errors, HttpReply, RPC_HTTP_STATUS_HEADER, ServiceError, issuesToFields, type RpcContract } from '@mapi/contracts';
 import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
-import { lastValueFrom } from 'rxjs';
 import { z } from 'zod';
 import type { Logger } from 'pino';
 import { namespaced } from './connection';
+import type { BoundRpcHandler } from './rpc-handlers';
 import { RPC_STATUS_CONTINUE, RpcHeader, joinChunks, splitIntoChunks } from './rpc-codec';
 import { extractTraceContext } from './trace-headers';
 
 export interface NatsRpcServerOptions {
   nc: NatsConnection;
   namespace: string;
-  /** The contracts this service answers; each must have a @MessagePattern(contract.subject) handler. */
-  contracts: readonly RpcContract[];
+  /** What this service answers: its handler table, bound to the service's parts (bindHandlers). */
+  handlers: readonly BoundRpcHandler[];
   logger: Logger;
   /** Check replies against the contract too (on in tests, off in production for speed). */
   validateReplies?: boolean;
@@ -27,42 +26,35 @@ export interface NatsRpcServerOptions {
 const MiB = 1024 * 1024;
 
 /**
- * Nest microservice transport: subscribes each contract's subject in the service's queue group
- * (replicas share the load), validates what it receives against the contract, runs the handler in
+ * The services' RPC server: subscribes each handler's subject in the service's queue group
+ * (replicas share the load), validates what it receives against the contract, runs the use case in
  * the caller's trace, and replies in chunks when the answer exceeds the server's max payload.
  */
-export class NatsRpcServer extends Server implements CustomTransportStrategy {
+export class NatsRpcServer {
   private readonly subs: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly tracer = trace.getTracer('mapi-rpc');
 
-  constructor(private readonly options: NatsRpcServerOptions) {
-    super();
-  }
+  constructor(private readonly options: NatsRpcServerOptions) {}
 
-  listen(callback: (...args: unknown[]) => void): void {
-    try {
-      for (const contract of this.options.contracts) {
-        const handler = this.messageHandlers.get(contract.subject);
-        if (!handler) throw new Error(`No @MessagePattern handler for ${contract.subject}`);
-        const subject = namespaced(this.options.namespace, contract.subject);
-        this.subs.push(
-          this.options.nc.subscribe(subject, {
-            queue: `${this.options.namespace}.${contract.service}`,
-            callback: (err, msg) => {
-              if (err) return this.options.logger.error({ err }, 'subscription error');
-              const work = this.receive(msg)
-                .then((data) => (data ? this.handle(contract, msg, data) : undefined))
-                .finally(() => this.inFlight.delete(work));
-              this.inFlight.add(work);
-            },
-          }),
-        );
-      }
-      callback();
-    } catch (error) {
-      callback(error);
+  /** Subscribes every handler's subject; resolves once the server has them (requests sent after it are answered). */
+  async listen(): Promise<void> {
+    for (const handler of this.options.handlers) {
+      const subject = namespaced(this.options.namespace, handler.contract.subject);
+      this.subs.push(
+        this.options.nc.subscribe(subject, {
+          queue: `${this.options.namespace}.${handler.contract.service}`,
+          callback: (err, msg) => {
+            if (err) return this.options.logger.error({ err }, 'subscription error');
+            const work = this.receive(msg)
+              .then((data) => (data ? this.handle(handler, msg, data) : undefined))
+              .finally(() => this.inFlight.delete(work));
+            this.inFlight.add(work);
+          },
+        }),
+      );
     }
+    await this.options.nc.flush();
   }
 
   /**
@@ -113,7 +105,8 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     });
   }
 
-  private async handle(contract: RpcContract, msg: Msg, data: Uint8Array): Promise<void> {
+  private async handle(handler: BoundRpcHandler, msg: Msg, data: Uint8Array): Promise<void> {
+    const { contract } = handler;
     const parent = extractTraceContext(msg.headers);
     const requestId = msg.headers?.get(RpcHeader.requestId) || undefined;
     await context.with(parent, () =>
@@ -121,7 +114,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
         const started = performance.now();
         let status = 200;
         try {
-          const reply = await this.invoke(contract, data);
+          const reply = await this.invoke(handler, data);
           if (reply instanceof HttpReply) {
             status = reply.status;
             this.reply(msg, 'ok', Buffer.from(JSON.stringify(reply.body ?? null)), reply.status);
@@ -141,7 +134,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     );
   }
 
-  private async invoke(contract: RpcContract, data: Uint8Array): Promise<unknown> {
+  private async invoke({ contract, execute }: BoundRpcHandler, data: Uint8Array): Promise<unknown> {
     let raw: unknown;
     try {
       raw = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
@@ -150,8 +143,7 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     }
     const parsed = contract.request.safeParse(raw);
     if (!parsed.success) throw this.validationError(parsed.error, raw);
-    const handler = this.messageHandlers.get(contract.subject)!;
-    const result = await lastValueFrom(this.transformToObservable(await handler(parsed.data)));
+    const result = await execute(parsed.data);
     const isSuccessBody = !(result instanceof HttpReply) || (result.status >= 200 && result.status < 300);
     if (this.options.validateReplies && isSuccessBody) {
       const check = contract.response.safeParse(result instanceof HttpReply ? result.body : result);
@@ -199,13 +191,5 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     for (const sub of this.subs) sub.unsubscribe();
     await Promise.allSettled([...this.inFlight]);
     await this.options.nc.flush().catch(() => undefined);
-  }
-
-  on(): void {
-    throw new Error('NatsRpcServer has no events');
-  }
-
-  unwrap<T>(): T {
-    return this.options.nc as T;
   }
 }

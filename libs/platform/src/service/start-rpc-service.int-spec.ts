@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { Controller, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
 import { ErrorCode, defineRpc } from '@mapi/contracts';
 import type { NatsConnection } from 'nats';
 import { z } from 'zod';
@@ -10,6 +8,8 @@ import { natsIndicator } from '../health/indicators';
 import { createLogger } from '../logging/logger';
 import { connectNats } from '../nats/connection';
 import { NatsRpcClient } from '../nats/rpc-client';
+import { bindHandlers, rpcHandler } from '../nats/rpc-handlers';
+import { NatsRpcServer } from '../nats/rpc-server';
 import { startRpcService, type RpcService } from './start-rpc-service';
 
 // Not from @mapi/testing: that lib depends on this one (an Nx build cycle).
@@ -22,21 +22,7 @@ const EchoRpc = defineRpc({
   response: z.object({ text: z.string() }),
 });
 
-// Nest runs this hook inside app.close(): it marks where the RPC server closed in the shutdown order.
-let onAppClose: (() => void) | undefined;
-
-@Controller()
-class EchoController implements OnApplicationShutdown {
-  onApplicationShutdown() {
-    onAppClose?.();
-  }
-  @MessagePattern(EchoRpc.subject) echo(r: { text: string }) {
-    return { text: r.text.toUpperCase() };
-  }
-}
-
-@Module({ controllers: [EchoController] })
-class EchoModule {}
+const ECHO_HANDLERS = [rpcHandler<void>()(EchoRpc, () => ({ execute: (r) => ({ text: r.text.toUpperCase() }) }))];
 
 const ready = async (svc: RpcService) => {
   const res = await fetch(`http://127.0.0.1:${(svc.health.address() as AddressInfo).port}/health/ready`);
@@ -80,7 +66,7 @@ describe('startRpcService (integration)', () => {
       namespace,
       logger,
       nodeEnv: 'test',
-      rpc: { module: EchoModule, contracts: [EchoRpc] },
+      rpc: { handlers: bindHandlers(ECHO_HANDLERS, undefined) },
       start: () => void order.push('start'),
       health: { host: '127.0.0.1', port: 0, indicators: [natsIndicator(nc)] },
       readyFields: { extra: 1 },
@@ -98,7 +84,12 @@ describe('startRpcService (integration)', () => {
       disconnect: [() => void order.push('disconnect 1'), async () => void order.push('disconnect 2')],
       registerShutdown: (_logger, stop) => (shutdown = stop),
     });
-    onAppClose = () => order.push('app.close');
+    // Marks where the RPC server closed in the shutdown order.
+    const originalClose = NatsRpcServer.prototype.close;
+    jest.spyOn(NatsRpcServer.prototype, 'close').mockImplementation(function (this: NatsRpcServer) {
+      order.push('server.close');
+      return originalClose.call(this);
+    });
 
     expect(order).toEqual(['start']);
     expect(lines.find((l) => l.msg === 'svctest service ready')).toMatchObject({ health_port: (svc.health.address() as AddressInfo).port, extra: 1 });
@@ -114,7 +105,7 @@ describe('startRpcService (integration)', () => {
     releaseStop();
     await done;
 
-    expect(order).toEqual(['start', 'beforeClose', 'app.close', 'stop 1', 'stop 2', 'nats.drain', 'disconnect 1', 'disconnect 2']);
+    expect(order).toEqual(['start', 'beforeClose', 'server.close', 'stop 1', 'stop 2', 'nats.drain', 'disconnect 1', 'disconnect 2']);
     expect(nc.isClosed()).toBe(true);
     expect(svc.health.listening).toBe(false);
   });
@@ -134,7 +125,7 @@ describe('startRpcService (integration)', () => {
       disconnect: [() => void order.push('disconnect')],
       registerShutdown: (_logger, stop) => (shutdown = stop),
     });
-    expect(svc.app).toBeUndefined();
+    expect(svc.server).toBeUndefined();
     await expect(client.call(EchoRpc, { text: 'hi' })).rejects.toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE_ERROR });
     expect(await ready(svc)).toMatchObject({ status: 200 });
     const depth = await fetch(`http://127.0.0.1:${(svc.health.address() as AddressInfo).port}/depth`);

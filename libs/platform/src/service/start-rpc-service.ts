@@ -1,10 +1,8 @@
 import type { Server } from 'node:http';
-import type { INestMicroservice } from '@nestjs/common';
-import type { RpcContract } from '@mapi/contracts';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { startHealthServer, type HealthIndicator } from '../health/health';
-import { createRpcMicroservice } from '../nats/rpc-microservice';
+import type { BoundRpcHandler } from '../nats/rpc-handlers';
 import { NatsRpcServer, type NatsRpcServerOptions } from '../nats/rpc-server';
 import { onShutdownSignal } from '../shutdown';
 
@@ -17,18 +15,16 @@ export interface RpcListenOptions extends Pick<NatsRpcServerOptions, 'maxRequest
   logger: Logger;
   /** NODE_ENV: replies are checked against their contracts in tests only (a cost in production). */
   nodeEnv: string;
-  /** The Nest module whose controllers answer `contracts`. */
-  module: unknown;
-  contracts: readonly RpcContract[];
+  /** The service's handler table, bound to its parts (bindHandlers). */
+  handlers: readonly BoundRpcHandler[];
 }
 
-/** A Nest microservice answering `contracts` in the service's queue group, already listening. */
-export async function listenRpcMicroservice(options: RpcListenOptions): Promise<INestMicroservice> {
-  const { nc, namespace, logger, nodeEnv, module, contracts, maxRequestBytes, chunkTimeoutMs } = options;
-  const server = new NatsRpcServer({ nc, namespace, contracts, logger, validateReplies: nodeEnv === 'test', maxRequestBytes, chunkTimeoutMs });
-  const app = await createRpcMicroservice(module, server, logger);
-  await app.listen();
-  return app;
+/** An RPC server answering `handlers` in the service's queue group, already listening. */
+export async function listenRpcServer(options: RpcListenOptions): Promise<NatsRpcServer> {
+  const { nc, namespace, logger, nodeEnv, handlers, maxRequestBytes, chunkTimeoutMs } = options;
+  const server = new NatsRpcServer({ nc, namespace, handlers, logger, validateReplies: nodeEnv === 'test', maxRequestBytes, chunkTimeoutMs });
+  await server.listen();
+  return server;
 }
 
 export interface RpcServiceOptions {
@@ -39,7 +35,7 @@ export interface RpcServiceOptions {
   logger: Logger;
   nodeEnv: string;
   /** What the service answers over NATS; left out by a process whose roles include no RPC (it still gets health and the shutdown). */
-  rpc?: Pick<RpcListenOptions, 'module' | 'contracts' | 'maxRequestBytes' | 'chunkTimeoutMs'>;
+  rpc?: Pick<RpcListenOptions, 'handlers' | 'maxRequestBytes' | 'chunkTimeoutMs'>;
   /** Background work started once the RPC server listens, before the health server reports ready. */
   start?: () => unknown;
   health: {
@@ -62,7 +58,7 @@ export interface RpcServiceOptions {
 
 export interface RpcService {
   /** undefined when no `rpc` was given. */
-  app: INestMicroservice | undefined;
+  server: NatsRpcServer | undefined;
   health: Server;
   isShuttingDown(): boolean;
 }
@@ -77,7 +73,7 @@ export interface RpcService {
  */
 export async function startRpcService(options: RpcServiceOptions): Promise<RpcService> {
   const { name, nc, logger } = options;
-  const app = options.rpc ? await listenRpcMicroservice({ ...options.rpc, nc, namespace: options.namespace, logger, nodeEnv: options.nodeEnv }) : undefined;
+  const server = options.rpc ? await listenRpcServer({ ...options.rpc, nc, namespace: options.namespace, logger, nodeEnv: options.nodeEnv }) : undefined;
   await options.start?.();
 
   let shuttingDown = false;
@@ -91,11 +87,11 @@ export async function startRpcService(options: RpcServiceOptions): Promise<RpcSe
   (options.registerShutdown ?? onShutdownSignal)(logger, async () => {
     shuttingDown = true;
     await runSteps(options.beforeClose);
-    await app?.close(); // unsubscribes, waits for requests under way
+    await server?.close(); // unsubscribes, waits for requests under way
     await runSteps(options.stop);
     await nc.drain().catch(() => undefined);
     await runSteps(options.disconnect);
     health.close();
   });
-  return { app, health, isShuttingDown: () => shuttingDown };
+  return { server, health, isShuttingDown: () => shuttingDown };
 }

@@ -1,14 +1,13 @@
-import { Errors, type RequestContext } from '@mapi/contracts';
-import type { PrismaClient } from '@mapi/db';
+import { Errors, type PhoneDirectoryEntry, type PhoneDirectoryRequest, type RequestContext } from '@mapi/contracts';
 import type { SessionPort } from '../worker/send-processor';
 
-/**
- * The phone an operation acts on, and whether it can act now. The phones table is read directly
- * (as the chats service's phone choice does): one indexed row, no extra hop.
- */
+/** The phones service's directory (phones.v1.directory): the read path of the phones it owns. */
+export type PhoneDirectory = (request: PhoneDirectoryRequest) => Promise<PhoneDirectoryEntry[]>;
+
+/** The phone an operation acts on, and whether it can act now (the phones service says which phones exist and their state). */
 export class PhoneGate {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly directory: PhoneDirectory,
     private readonly sessions: SessionPort,
   ) {}
 
@@ -28,18 +27,10 @@ export class PhoneGate {
 
   /** Spec 4.5/7: 401 when the phone is not the organization's (or deleted); 400 when not connected or unreachable. */
   async requireConnected(ctx: RequestContext, phoneId: string): Promise<void> {
-    const rows = await this.prisma.$queryRaw<{ wa_state: string }[]>`
-      SELECT wa_state FROM phones WHERE phone_id = ${phoneId} AND org_id = ${ctx.org_id}::uuid AND deleted_at IS NULL`;
-    if (!rows.length) throw Errors.unauthorized('The phone is not accessible with this token');
-    if (rows[0].wa_state !== 'CONNECTED') throw Errors.phoneUnavailable(`The phone is not connected (${rows[0].wa_state})`);
+    const [phone] = await this.directory({ org_id: ctx.org_id, phone_ids: [phoneId], connected: false });
+    if (!phone) throw Errors.unauthorized('The phone is not accessible with this token');
+    if (phone.wa_state !== 'CONNECTED') throw Errors.phoneUnavailable(`The phone is not connected (${phone.wa_state})`);
     const ping = await this.sessions.send(phoneId, { cmd: 'ping' });
     if (ping === 'no-session') throw Errors.phoneUnavailable('The phone\'s server is unreachable: its session is not running');
-  }
-
-  /** Sending needs only a phone of the organization that still exists: messages wait for a disconnected phone. */
-  async requireExists(ctx: RequestContext, phoneId: string): Promise<void> {
-    const rows = await this.prisma.$queryRaw<{ n: number }[]>`
-      SELECT 1 AS n FROM phones WHERE phone_id = ${phoneId} AND org_id = ${ctx.org_id}::uuid AND deleted_at IS NULL`;
-    if (!rows.length) throw Errors.unauthorized('The phone is not accessible with this token');
   }
 }

@@ -1,5 +1,6 @@
 import { ServiceError, type RequestContext } from '@mapi/contracts';
-import { createOrg, createPhone, newUuid, randomDigits, useTestDatabase } from '@mapi/testing';
+import { createOrg, createPhone, newUuid, phoneDirectoryFromDb, randomDigits, useTestDatabase } from '@mapi/testing';
+import { ChatRepository } from '../../chats/chat-repository';
 import { ChooseActingPhone } from './choose-acting-phone.usecase';
 
 describe('ChooseActingPhone (integration)', () => {
@@ -24,7 +25,7 @@ describe('ChooseActingPhone (integration)', () => {
     }
   });
 
-  const choose = (c: RequestContext, need_admin = false, chat_id = w.group) => new ChooseActingPhone(t.prisma).execute({ ctx: c, chat_id, need_admin });
+  const choose = (c: RequestContext, need_admin = false, chat_id = w.group) => new ChooseActingPhone(new ChatRepository(t.prisma), phoneDirectoryFromDb(t.prisma)).execute({ ctx: c, chat_id, need_admin });
 
   it('picks the first-created connected phone that has the chat', async () => {
     expect(await choose(ctx(w.org.id))).toEqual({ phone_id: w.p1.phone_id, org_phone: w.p1.org_phone });

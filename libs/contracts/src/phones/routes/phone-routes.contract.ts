@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute, type RouteContract } from '../../http/define-route';
-import { defineRpc } from '../../rpc/define-rpc';
+import { defineRpc, type RpcRequest } from '../../rpc/define-rpc';
 import { PhoneSchema } from '../phone/phone.schema';
 
 /** Phone routes (wider-api.md "phones"; resync per spec 4.6). Subjects phones.v1.<name>. */
-const rpc = <B extends z.ZodType>(name: string, response: z.ZodType, body?: B) =>
+const rpc = <Res extends z.ZodType, B extends z.ZodType = z.ZodOptional<z.ZodUnknown>>(name: string, response: Res, body?: B) =>
   defineRpc({
     subject: `phones.v1.${name}`,
     service: 'phones',
-    request: z.object({ ctx: RequestContextSchema, ...(body ? { body } : {}) }).loose(),
+    // A route without a body takes none: whatever arrives there is ignored.
+    request: z.object({ ctx: RequestContextSchema, body: (body ?? z.unknown().optional()) as B }).loose(),
     response,
   });
 
@@ -71,3 +72,16 @@ export const PHONE_ROUTES: readonly RouteContract[] = [
     successStatus: 204,
   }),
 ];
+
+export type GetPhoneRequest = RpcRequest<typeof GetPhoneRpc>;
+export type ListPhonesRequest = RpcRequest<typeof ListPhonesRpc>;
+export type GetQrRequest = RpcRequest<typeof GetQrRpc>;
+export type QrResponse = z.infer<typeof QrResponse>;
+export type CreatePhoneRequest = RpcRequest<typeof CreatePhoneRpc>;
+export type UpdatePhoneRequest = RpcRequest<typeof UpdatePhoneRpc>;
+export type RestartPhoneRequest = RpcRequest<typeof RestartPhoneRpc>;
+export type ResetPhoneRequest = RpcRequest<typeof ResetPhoneRpc>;
+export type DeletePhoneRequest = RpcRequest<typeof DeletePhoneRpc>;
+export type ResyncPhoneRequest = RpcRequest<typeof ResyncPhoneRpc>;
+export type PairingCodeRequest = RpcRequest<typeof PairingCodeRpc>;
+export type PairingCodeResponse = z.infer<typeof PairingCodeResponse>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PHONE_DIGITS } from '../../common/ids';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute, type RouteContract } from '../../http/define-route';
-import { defineRpc } from '../../rpc/define-rpc';
+import { defineRpc, type RpcRequest } from '../../rpc/define-rpc';
 import { MediaSchema } from '../../chats/message/message.schema';
 
 /**
@@ -11,7 +11,7 @@ import { MediaSchema } from '../../chats/message/message.schema';
  * for development); otherwise the requests answer 503 like any route without a service.
  */
 const Digits = z.string().regex(PHONE_DIGITS, 'must be phone digits (country code + number)');
-const rpc = (name: string, body: z.ZodType, response: z.ZodType) =>
+const rpc = <B extends z.ZodType, Res extends z.ZodType>(name: string, body: B, response: Res) =>
   defineRpc({ subject: `sandbox.v1.${name}`, service: 'sandbox', request: z.object({ ctx: RequestContextSchema, body }), response });
 const route = (over: Omit<RouteContract, 'tag' | 'successStatus' | 'phone'>): RouteContract =>
   defineRoute({ tag: 'sandbox', successStatus: 200, phone: 'required', ...over });
@@ -55,3 +55,10 @@ export const SANDBOX_ROUTES: readonly RouteContract[] = [
   route({ operationId: 'sandboxInbound', method: 'POST', path: '/sandbox/messages', summary: 'Deliver a text or image message to the phone', rpc: SandboxInboundRpc, body: SandboxInboundBody, response: SandboxInboundRpc.response }),
   route({ operationId: 'sandboxAck', method: 'POST', path: '/sandbox/messages/ack', summary: 'Advance (1..4) or fail (-1) the ack of a message the phone sent', rpc: SandboxAckRpc, body: SandboxAckBody, response: SandboxAckRpc.response }),
 ];
+
+export type SandboxScanRequest = RpcRequest<typeof SandboxScanRpc>;
+export type SandboxStateRequest = RpcRequest<typeof SandboxStateRpc>;
+export type SandboxGroupRequest = RpcRequest<typeof SandboxGroupRpc>;
+export type SandboxInboundRequest = RpcRequest<typeof SandboxInboundRpc>;
+export type SandboxAckRequest = RpcRequest<typeof SandboxAckRpc>;
+export type SandboxDevice = z.infer<typeof Device>;

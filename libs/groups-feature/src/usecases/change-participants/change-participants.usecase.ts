@@ -39,7 +39,7 @@ export class ChangeParticipants {
   }
 
   private async actingPhone(ctx: ParticipantsRequest['ctx'], chatId: string): Promise<ChoosePhoneResponse> {
-    if (!ctx.phone) return this.rpc.call<ChoosePhoneResponse>(ChoosePhoneRpc, { ctx, chat_id: chatId, need_admin: true });
+    if (!ctx.phone) return this.rpc.call(ChoosePhoneRpc, { ctx, chat_id: chatId, need_admin: true });
     if (!ctx.phone.org_phone) throw Errors.phoneUnavailable('The phone is not paired yet: scan its QR first');
     return { phone_id: ctx.phone.phone_id, org_phone: ctx.phone.org_phone };
   }

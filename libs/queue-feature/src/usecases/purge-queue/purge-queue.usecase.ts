@@ -1,10 +1,10 @@
 import type { Logger } from '@mapi/platform';
-import type { LegacyPurgeQueueRequest, PurgeConfirmation, PurgeQueuesRequest } from '@mapi/contracts';
+import type { PurgeConfirmation, PurgeQueuesRequest } from '@mapi/contracts';
 import type { PhoneGate } from '../../phones/phone-gate';
 import type { QueuePurger } from '../../queues/queue-purger';
 
 /**
- * POST /message/queues/purge (spec 4.5, 2.5) and the older DELETE /queue/purge. The phone must be
+ * POST /message/queues/purge (spec 4.5, 2.5); the older DELETE /queue/purge is LegacyPurgeQueue. The phone must be
  * named (or be the token's only phone), the organization's, and connected. When this answers, no job
  * it covered will be sent.
  */
@@ -32,11 +32,5 @@ export class PurgeQueue {
     this.logger.info({ phone_id: phoneId, mode: 'all' }, 'queue purged');
     void this.purger.sweep(phoneId).catch((err) => this.logger.warn({ err, phone_id: phoneId }, 'purge clean-up failed; the workers\' scan finishes it'));
     return { purged: true, mode: 'all' };
-  }
-
-  async executeLegacy({ ctx, body, headers }: LegacyPurgeQueueRequest): Promise<null> {
-    const ids = body?.queue_id === undefined ? undefined : Array.isArray(body.queue_id) ? body.queue_id : [body.queue_id];
-    await this.execute({ ctx, headers, body: ids ? { queue_ids: ids } : body?.broadcast_id ? { broadcast_id: body.broadcast_id } : undefined });
-    return null;
   }
 }

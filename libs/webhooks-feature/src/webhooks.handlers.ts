@@ -1,0 +1,48 @@
+import {
+  CreateWebhooksRpc,
+  DeleteWebhookRpc,
+  GetWebhookRpc,
+  ListWebhookAttemptsRpc,
+  ListWebhooksRpc,
+  RedeliverEventRpc,
+  ReplayEventsRpc,
+  RotateWebhookSecretRpc,
+  UpdateWebhookRpc,
+} from '@mapi/contracts';
+import { rpcHandler } from '@mapi/platform';
+import type { Clock } from './delivery/clock';
+import type { DeliveryLogRepository } from './subscriptions/delivery-log-repository';
+import type { SubscriptionRepository } from './subscriptions/subscription-repository';
+import { CreateWebhooks } from './usecases/create-webhooks/create-webhooks.usecase';
+import { DeleteWebhook } from './usecases/delete-webhook/delete-webhook.usecase';
+import { GetWebhook } from './usecases/get-webhook/get-webhook.usecase';
+import { ListWebhookAttempts } from './usecases/list-attempts/list-attempts.usecase';
+import { ListWebhooks } from './usecases/list-webhooks/list-webhooks.usecase';
+import { RedeliverEvent } from './usecases/redeliver-event/redeliver-event.usecase';
+import { ReplayEvents } from './usecases/replay-events/replay-events.usecase';
+import { RotateWebhookSecret } from './usecases/rotate-secret/rotate-secret.usecase';
+import { UpdateWebhook } from './usecases/update-webhook/update-webhook.usecase';
+
+export interface WebhooksDeps {
+  subscriptions: SubscriptionRepository;
+  log: DeliveryLogRepository;
+  clock: Clock;
+  /** Wakes this replica's delivery worker when a use case scheduled deliveries. */
+  onScheduled: () => void;
+  rotationOverlapMs: number;
+}
+
+const serve = rpcHandler<WebhooksDeps>();
+
+/** What the webhooks service answers (role `api`): one line per operation, its contract and its use case. */
+export const WEBHOOKS_HANDLERS = [
+  serve(ListWebhooksRpc, (d) => new ListWebhooks(d.subscriptions)),
+  serve(CreateWebhooksRpc, (d) => new CreateWebhooks(d.subscriptions)),
+  serve(GetWebhookRpc, (d) => new GetWebhook(d.subscriptions)),
+  serve(UpdateWebhookRpc, (d) => new UpdateWebhook(d.subscriptions)),
+  serve(DeleteWebhookRpc, (d) => new DeleteWebhook(d.subscriptions)),
+  serve(RotateWebhookSecretRpc, (d) => new RotateWebhookSecret(d.subscriptions, d.clock, d.rotationOverlapMs)),
+  serve(ListWebhookAttemptsRpc, (d) => new ListWebhookAttempts(d.subscriptions, d.log)),
+  serve(RedeliverEventRpc, (d) => new RedeliverEvent(d.subscriptions, d.log, d.clock, d.onScheduled)),
+  serve(ReplayEventsRpc, (d) => new ReplayEvents(d.subscriptions, d.log, d.clock, d.onScheduled)),
+];
