@@ -1,8 +1,8 @@
 import { ChoosePhoneRpc, ListChatMessagesRpc } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { rpcHandler } from '@mapi/platform';
-import { ChatRepository } from './chats/chat-repository';
-import { MessageRepository } from './messages/message-repository';
+import { ChatRepository } from './repositories/chat-repository';
+import { MessageRepository } from './repositories/message-repository';
 import { ChooseActingPhone, type PhoneDirectory } from './usecases/choose-phone/choose-acting-phone.usecase';
 import { ListChatMessages } from './usecases/list-chat-messages/list-chat-messages.usecase';
 

@@ -1,5 +1,5 @@
 export * from './bootstrap';
 export * from './chats.handlers';
 export * from './messages/map-message';
-export * from './messages/message-repository';
+export * from './repositories/message-repository';
 export * from './usecases/list-chat-messages/list-chat-messages.usecase';

@@ -12,8 +12,8 @@ import {
 import { Redis } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { Authenticator } from './auth/authenticator';
-import { TokenRepository } from './auth/token-repository';
-import { PhoneRepository } from './phones/phone-repository';
+import { TokenRepository } from './repositories/token-repository';
+import { PhoneDirectoryClient } from './phones/phone-directory-client';
 import { PhoneResolver } from './phones/phone-resolver';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import type { UploadConfig } from './upload/upload-config';
@@ -38,7 +38,7 @@ export class GatewayRuntime {
     readonly rpc: NatsRpcClient,
   ) {
     this.authenticator = new Authenticator(new TokenRepository(prisma), config.auth.AUTH_CACHE_TTL_MS, logger);
-    this.phoneResolver = new PhoneResolver(new PhoneRepository(rpc), config.auth.AUTH_CACHE_TTL_MS);
+    this.phoneResolver = new PhoneResolver(new PhoneDirectoryClient(rpc), config.auth.AUTH_CACHE_TTL_MS);
     this.rateLimiter = new RateLimiter(redis, config.app.NAMESPACE);
   }
 

@@ -4,7 +4,7 @@ import { createStorage } from '@mapi/storage';
 import { MediaAttachmentStore } from './attachments/attachment-store';
 import { loadKbStorageConfig, loadKnowledgeBaseConfig } from './config';
 import { createEmbeddingProvider } from './embedding/create-embedding-provider';
-import { KbEntryRepository } from './entries/kb-entry-repository';
+import { KbEntryRepository } from './repositories/kb-entry-repository';
 import { EmbeddingQueue } from './jobs/embedding-queue';
 import { createKbPrismaClient } from './kb-prisma-client';
 import { KNOWLEDGE_BASE_HANDLERS } from './knowledge-base.handlers';

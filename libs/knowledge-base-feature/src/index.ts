@@ -9,7 +9,7 @@ export * from './embedding/openai-compatible-embedder';
 export * from './embedding/create-embedding-provider';
 export * from './entries/kb-entry-row';
 export * from './entries/map-kb-entry';
-export * from './entries/kb-entry-repository';
+export * from './repositories/kb-entry-repository';
 export * from './jobs/embedding-queue';
 export * from './attachments/attachment-store';
 export * from './documents/chunk-text';

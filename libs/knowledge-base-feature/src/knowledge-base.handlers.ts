@@ -13,7 +13,7 @@ import { rpcHandler, type Logger } from '@mapi/platform';
 import type { MediaAttachmentStore } from './attachments/attachment-store';
 import type { KnowledgeBaseConfig } from './config';
 import type { EmbeddingProvider } from './embedding/embedding-provider';
-import type { KbEntryRepository } from './entries/kb-entry-repository';
+import type { KbEntryRepository } from './repositories/kb-entry-repository';
 import type { EmbeddingQueue } from './jobs/embedding-queue';
 import { CreateDocument } from './usecases/create-document/create-document.usecase';
 import { CreateFaq } from './usecases/create-faq/create-faq.usecase';

@@ -6,7 +6,7 @@ import { PhonesConfigSchema } from './config';
 import { parseBaileysConfig } from './baileys/config';
 import { baileysConnectorFactory } from './baileys/create-baileys-connector';
 import { PHONES_HANDLERS, SANDBOX_HANDLERS } from './phones.handlers';
-import { PhoneRepository } from './phones/phone-repository';
+import { PhoneRepository } from './repositories/phone-repository';
 import { SandboxConnector } from './sandbox/sandbox-connector';
 import { SandboxNetwork } from './sandbox/sandbox-network';
 import { SandboxPhones } from './sandbox/sandbox-phones';

@@ -19,7 +19,7 @@ import {
 import type { PrismaClient } from '@mapi/db';
 import type { SessionCommands } from '@mapi/events';
 import { rpcHandler } from '@mapi/platform';
-import type { PhoneRepository } from './phones/phone-repository';
+import type { PhoneRepository } from './repositories/phone-repository';
 import type { SandboxPhones } from './sandbox/sandbox-phones';
 import { CreatePhone } from './usecases/create-phone/create-phone.usecase';
 import { DeletePhone } from './usecases/delete-phone/delete-phone.usecase';

@@ -10,8 +10,8 @@ import { DeliveryWorker } from './delivery/delivery-worker';
 import { EventIntake } from './delivery/event-intake';
 import { HttpSender } from './delivery/http-sender';
 import { RetentionSweeper } from './delivery/retention-sweeper';
-import { DeliveryLogRepository } from './subscriptions/delivery-log-repository';
-import { SubscriptionRepository } from './subscriptions/subscription-repository';
+import { DeliveryLogRepository } from './repositories/delivery-log-repository';
+import { SubscriptionRepository } from './repositories/subscription-repository';
 import { WEBHOOKS_HANDLERS } from './webhooks.handlers';
 
 /**

@@ -11,8 +11,8 @@ import {
 } from '@mapi/contracts';
 import { rpcHandler } from '@mapi/platform';
 import type { Clock } from './delivery/clock';
-import type { DeliveryLogRepository } from './subscriptions/delivery-log-repository';
-import type { SubscriptionRepository } from './subscriptions/subscription-repository';
+import type { DeliveryLogRepository } from './repositories/delivery-log-repository';
+import type { SubscriptionRepository } from './repositories/subscription-repository';
 import { CreateWebhooks } from './usecases/create-webhooks/create-webhooks.usecase';
 import { DeleteWebhook } from './usecases/delete-webhook/delete-webhook.usecase';
 import { GetWebhook } from './usecases/get-webhook/get-webhook.usecase';

@@ -1,5 +1,5 @@
 import type { Prisma } from '@mapi/db';
-import type { MessageRow } from '../messages/message-repository';
+import type { MessageRow } from '../repositories/message-repository';
 
 type Tx = Prisma.TransactionClient;
 /** A stored row with the phone whose copy it is (MessageRow leaves phone_id out). */

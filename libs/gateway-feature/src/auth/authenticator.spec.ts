@@ -3,7 +3,7 @@ import { ServiceError } from '@mapi/contracts';
 import type { Logger } from '@mapi/platform';
 import { Authenticator } from './authenticator';
 import type { Principal } from './principal';
-import type { TokenRepository } from './token-repository';
+import type { TokenRepository } from '../repositories/token-repository';
 
 const TOKEN = 'mapi_s3cr3t-token-value_abcdefghijklmnopqrstuvwxyz0123';
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');

@@ -1,7 +1,7 @@
 import { Errors } from '@mapi/contracts';
 import { bearerToken, hashApiToken, type Logger } from '@mapi/platform';
 import type { Principal } from './principal';
-import type { TokenRepository } from './token-repository';
+import type { TokenRepository } from '../repositories/token-repository';
 import { TtlCache } from './ttl-cache';
 
 /**

@@ -1,6 +1,6 @@
 import { ServiceError, type PhoneRef } from '@mapi/contracts';
 import type { Principal } from '../auth/principal';
-import type { PhoneRepository, ResolvedPhone } from './phone-repository';
+import type { PhoneDirectoryClient, ResolvedPhone } from './phone-directory-client';
 import { PhoneResolver } from './phone-resolver';
 
 const ORG_A = '5b0c3f0e-4a47-4c5e-9a57-1f5f0d7a0c11';
@@ -33,7 +33,7 @@ const principal = (org_id: string, phone_scope: string[] | null = null): Princip
 
 function setup(ttlMs = 5_000) {
   const repo = new FakePhoneRepository();
-  return { repo, resolver: new PhoneResolver(repo as unknown as PhoneRepository, ttlMs) };
+  return { repo, resolver: new PhoneResolver(repo as unknown as PhoneDirectoryClient, ttlMs) };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ServiceError> {

@@ -1,7 +1,7 @@
 import { Errors, parsePhoneRef } from '@mapi/contracts';
 import { TtlCache } from '../auth/ttl-cache';
 import type { Principal } from '../auth/principal';
-import type { PhoneRepository, ResolvedPhone } from './phone-repository';
+import type { PhoneDirectoryClient, ResolvedPhone } from './phone-directory-client';
 
 /**
  * `x-phone` → a phone of the caller's organization within the token's scope. Malformed values are
@@ -12,7 +12,7 @@ export class PhoneResolver {
   private readonly cache: TtlCache<ResolvedPhone | null>;
 
   constructor(
-    private readonly phones: PhoneRepository,
+    private readonly phones: PhoneDirectoryClient,
     ttlMs: number,
   ) {
     this.cache = new TtlCache(ttlMs);

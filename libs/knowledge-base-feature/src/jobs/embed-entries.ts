@@ -1,6 +1,6 @@
 import type { Logger } from '@mapi/platform';
 import { embeddingText, toVectorLiteral, type EmbeddingProvider } from '../embedding/embedding-provider';
-import type { KbEntryRepository } from '../entries/kb-entry-repository';
+import type { KbEntryRepository } from '../repositories/kb-entry-repository';
 import type { EmbeddingJobData } from './embedding-queue';
 
 /**

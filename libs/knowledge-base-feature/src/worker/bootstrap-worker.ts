@@ -11,7 +11,7 @@ import {
 } from '@mapi/platform';
 import { loadKnowledgeBaseConfig } from '../config';
 import { createEmbeddingProvider } from '../embedding/create-embedding-provider';
-import { KbEntryRepository } from '../entries/kb-entry-repository';
+import { KbEntryRepository } from '../repositories/kb-entry-repository';
 import { EmbedEntries } from '../jobs/embed-entries';
 import { bullConnection, EMBEDDING_QUEUE, queuePrefix, type EmbeddingJobData } from '../jobs/embedding-queue';
 import { createKbPrismaClient } from '../kb-prisma-client';

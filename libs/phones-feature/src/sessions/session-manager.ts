@@ -3,7 +3,7 @@ import type { PrismaClient } from '@mapi/db';
 import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import type { Logger } from 'pino';
 import type { PhoneConnector } from '../connector/phone-connector';
-import type { PhoneRepository } from '../phones/phone-repository';
+import type { PhoneRepository } from '../repositories/phone-repository';
 import type { IngestPublisher } from './ingest-publisher';
 import type { PhoneLeases } from './phone-leases';
 import type { PhoneStateUpdater } from './phone-state-updater';

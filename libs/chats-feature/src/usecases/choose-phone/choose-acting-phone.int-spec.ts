@@ -1,6 +1,6 @@
 import { ServiceError, type RequestContext } from '@mapi/contracts';
 import { createOrg, createPhone, newUuid, phoneDirectoryFromDb, randomDigits, useTestDatabase } from '@mapi/testing';
-import { ChatRepository } from '../../chats/chat-repository';
+import { ChatRepository } from '../../repositories/chat-repository';
 import { ChooseActingPhone } from './choose-acting-phone.usecase';
 
 describe('ChooseActingPhone (integration)', () => {

@@ -1,5 +1,5 @@
 import { Errors, type ChoosePhoneRequest, type ChoosePhoneResponse, type PhoneDirectoryEntry, type PhoneDirectoryRequest } from '@mapi/contracts';
-import type { ChatRepository } from '../../chats/chat-repository';
+import type { ChatRepository } from '../../repositories/chat-repository';
 
 /** The phones service's directory (phones.v1.directory): the read path of the phones it owns. */
 export type PhoneDirectory = (request: PhoneDirectoryRequest) => Promise<PhoneDirectoryEntry[]>;

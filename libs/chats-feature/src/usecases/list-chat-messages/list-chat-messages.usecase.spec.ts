@@ -1,5 +1,5 @@
 import { ListChatMessagesResponse, type ListChatMessagesRequest, type RequestContext } from '@mapi/contracts';
-import type { ChatPage, MessageRepository, MessageRow } from '../../messages/message-repository';
+import type { ChatPage, MessageRepository, MessageRow } from '../../repositories/message-repository';
 import { ListChatMessages } from './list-chat-messages.usecase';
 
 const ORG = '5b0c3f0e-4a47-4c5e-9a57-1f5f0d7a0c11';

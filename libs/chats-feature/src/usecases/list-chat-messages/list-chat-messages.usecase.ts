@@ -1,6 +1,6 @@
 import type { ListChatMessagesRequest, ListChatMessagesResponse } from '@mapi/contracts';
 import { mapMessage } from '../../messages/map-message';
-import type { MessageRepository } from '../../messages/message-repository';
+import type { MessageRepository } from '../../repositories/message-repository';
 
 /**
  * GET /chats/{chat_id}/messages (spec 4.1): a page of the chat's messages, newest first. With

@@ -5,7 +5,7 @@ import type { AttachmentStore } from '../../attachments/attachment-store';
 import { decodeInlineFile, fetchFile, type FetchOptions, type InlineFile } from '../../attachments/file-input';
 import { chunkText } from '../../documents/chunk-text';
 import { documentKind, extractText } from '../../documents/extract-text';
-import type { KbEntryRepository } from '../../entries/kb-entry-repository';
+import type { KbEntryRepository } from '../../repositories/kb-entry-repository';
 import { CHUNKS_PER_JOB, documentJobId, type EmbeddingScheduler } from '../embedding-scheduler';
 
 export interface DocumentLimits extends FetchOptions {

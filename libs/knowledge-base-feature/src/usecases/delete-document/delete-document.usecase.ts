@@ -1,7 +1,7 @@
 import { Errors, type DeleteDocumentRequest, type DeleteDocumentResponse } from '@mapi/contracts';
 import type { Logger } from '@mapi/platform';
 import type { AttachmentStore } from '../../attachments/attachment-store';
-import type { KbEntryRepository } from '../../entries/kb-entry-repository';
+import type { KbEntryRepository } from '../../repositories/kb-entry-repository';
 
 /** DELETE /knowledge-base/document/{document_id}: every chunk of the document, and its stored file, permanently. */
 export class DeleteDocument {

@@ -1,7 +1,7 @@
 import type { DeleteFaqRequest, DeleteFaqResponse } from '@mapi/contracts';
 import type { Logger } from '@mapi/platform';
 import type { AttachmentStore } from '../../attachments/attachment-store';
-import type { KbEntryRepository } from '../../entries/kb-entry-repository';
+import type { KbEntryRepository } from '../../repositories/kb-entry-repository';
 import { faqNotFound, requireType } from '../faq-entry';
 
 /**

@@ -1,5 +1,5 @@
 import { Errors, type GetDocumentRequest, type GetDocumentResponse } from '@mapi/contracts';
-import type { KbEntryRepository } from '../../entries/kb-entry-repository';
+import type { KbEntryRepository } from '../../repositories/kb-entry-repository';
 import { mapKbEntry } from '../../entries/map-kb-entry';
 
 /** GET /knowledge-base/document/{document_id}: the document's chunks in order, with its file name and path. */

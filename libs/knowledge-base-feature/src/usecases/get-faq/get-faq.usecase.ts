@@ -1,5 +1,5 @@
 import type { GetFaqRequest, KbEntry } from '@mapi/contracts';
-import type { KbEntryRepository } from '../../entries/kb-entry-repository';
+import type { KbEntryRepository } from '../../repositories/kb-entry-repository';
 import { mapKbEntry } from '../../entries/map-kb-entry';
 import { requireType } from '../faq-entry';
 

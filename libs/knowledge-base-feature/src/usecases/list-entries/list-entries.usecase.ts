@@ -1,5 +1,5 @@
 import type { ListKbEntriesRequest, ListKbEntriesResponse } from '@mapi/contracts';
-import type { KbEntryRepository } from '../../entries/kb-entry-repository';
+import type { KbEntryRepository } from '../../repositories/kb-entry-repository';
 import { mapKbEntry } from '../../entries/map-kb-entry';
 
 /** GET /knowledge-base: a page of the organization's entries, newest first; `count` is the total matching. */

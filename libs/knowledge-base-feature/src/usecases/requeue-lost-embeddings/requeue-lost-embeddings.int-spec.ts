@@ -4,7 +4,7 @@ import { Queue, Worker } from 'bullmq';
 import { createLogger } from '@mapi/platform';
 import { randomSuffix, testEnv, useTestDatabase } from '@mapi/testing';
 import { OfflineHashEmbedder } from '../../embedding/offline-hash-embedder';
-import { KbEntryRepository } from '../../entries/kb-entry-repository';
+import { KbEntryRepository } from '../../repositories/kb-entry-repository';
 import { EmbedEntries } from '../../jobs/embed-entries';
 import { bullConnection, EMBEDDING_QUEUE, EmbeddingQueue, queuePrefix, type EmbeddingJobData } from '../../jobs/embedding-queue';
 import { CHUNKS_PER_JOB, documentJobId, faqJobId } from '../embedding-scheduler';

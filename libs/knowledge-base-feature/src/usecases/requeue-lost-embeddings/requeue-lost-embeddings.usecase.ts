@@ -1,5 +1,5 @@
 import type { Logger } from '@mapi/platform';
-import type { KbEntryRepository, PendingEntry } from '../../entries/kb-entry-repository';
+import type { KbEntryRepository, PendingEntry } from '../../repositories/kb-entry-repository';
 import type { JobStanding } from '../../jobs/embedding-queue';
 import { CHUNKS_PER_JOB, documentJobId, faqJobId, type EmbeddingScheduler } from '../embedding-scheduler';
 

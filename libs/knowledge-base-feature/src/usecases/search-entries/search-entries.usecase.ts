@@ -1,6 +1,6 @@
 import type { SearchKbRequest, SearchKbResponse } from '@mapi/contracts';
 import { toVectorLiteral, type EmbeddingProvider } from '../../embedding/embedding-provider';
-import type { KbEntryRepository } from '../../entries/kb-entry-repository';
+import type { KbEntryRepository } from '../../repositories/kb-entry-repository';
 import { mapKbEntry } from '../../entries/map-kb-entry';
 
 /**

@@ -1,7 +1,7 @@
 import { Errors, type KbEntry, type UpdateFaqRequest } from '@mapi/contracts';
 import type { Logger } from '@mapi/platform';
 import type { AttachmentStore } from '../../attachments/attachment-store';
-import type { EntryChanges, KbEntryRepository } from '../../entries/kb-entry-repository';
+import type { EntryChanges, KbEntryRepository } from '../../repositories/kb-entry-repository';
 import { mapKbEntry } from '../../entries/map-kb-entry';
 import { faqJobId, type EmbeddingScheduler } from '../embedding-scheduler';
 import { buildAttachments } from '../faq-attachments';

@@ -1,6 +1,6 @@
 import { Errors, HttpReply, type CreatePhoneRequest, type Phone } from '@mapi/contracts';
 import { mapPhone } from '../../phones/map-phone';
-import type { PhoneRepository } from '../../phones/phone-repository';
+import type { PhoneRepository } from '../../repositories/phone-repository';
 
 /** POST /phones/create: a new phone slot; its session starts within a scan interval and shows a QR. Unscoped tokens only. */
 export class CreatePhone {

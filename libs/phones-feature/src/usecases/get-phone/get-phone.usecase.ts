@@ -1,6 +1,6 @@
 import { Errors, type GetPhoneRequest, type Phone } from '@mapi/contracts';
 import { mapPhone } from '../../phones/map-phone';
-import type { PhoneRepository } from '../../phones/phone-repository';
+import type { PhoneRepository } from '../../repositories/phone-repository';
 import { requirePhone } from '../../phones/require-phone';
 
 /** GET /phones: the x-phone phone of the caller's organization (401 when the token does not reach it). */

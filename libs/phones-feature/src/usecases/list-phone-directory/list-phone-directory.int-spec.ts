@@ -1,5 +1,5 @@
 import { createOrg, createPhone, useTestDatabase } from '@mapi/testing';
-import { PhoneRepository } from '../../phones/phone-repository';
+import { PhoneRepository } from '../../repositories/phone-repository';
 import { ListPhoneDirectory } from './list-phone-directory.usecase';
 
 describe('ListPhoneDirectory: phones.v1.directory (integration)', () => {

@@ -1,5 +1,5 @@
 import type { PhoneDirectoryEntry, PhoneDirectoryRequest } from '@mapi/contracts';
-import type { PhoneRepository } from '../../phones/phone-repository';
+import type { PhoneRepository } from '../../repositories/phone-repository';
 
 /** phones.v1.directory: an organization's phones as other services need to know them (never deleted ones). */
 export class ListPhoneDirectory {

@@ -1,6 +1,6 @@
 import type { ListPhonesRequest, Phone } from '@mapi/contracts';
 import { mapPhone } from '../../phones/map-phone';
-import type { PhoneRepository } from '../../phones/phone-repository';
+import type { PhoneRepository } from '../../repositories/phone-repository';
 
 /** GET /phones/all: the organization's phones within the token's scope. */
 export class ListPhones {

@@ -3,7 +3,7 @@ import { HttpReply, type CreateWebhooksRequest, type WebhookSubscription } from 
 import type { Prisma } from '@mapi/db';
 import { generateSecret } from '../../delivery/signing';
 import { mapSubscription } from '../../subscriptions/map-subscription';
-import type { SubscriptionRepository } from '../../subscriptions/subscription-repository';
+import type { SubscriptionRepository } from '../../repositories/subscription-repository';
 
 /**
  * POST /webhooks: one subscription per event name, all sharing one integration_id; answered 201 with

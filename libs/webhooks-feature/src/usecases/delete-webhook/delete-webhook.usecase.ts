@@ -1,5 +1,5 @@
 import { HttpReply, type DeleteWebhookRequest } from '@mapi/contracts';
-import type { SubscriptionRepository } from '../../subscriptions/subscription-repository';
+import type { SubscriptionRepository } from '../../repositories/subscription-repository';
 import { webhookNotFound } from '../get-webhook/get-webhook.usecase';
 
 /** DELETE /webhooks/{id}: 204; its deliveries and log are removed with it (foreign keys cascade). */

@@ -1,6 +1,6 @@
 import { Errors, type GetWebhookRequest, type WebhookSubscription } from '@mapi/contracts';
 import { mapSubscription } from '../../subscriptions/map-subscription';
-import type { SubscriptionRepository } from '../../subscriptions/subscription-repository';
+import type { SubscriptionRepository } from '../../repositories/subscription-repository';
 
 export const webhookNotFound = () => Errors.notFound('Webhook subscription not found');
 

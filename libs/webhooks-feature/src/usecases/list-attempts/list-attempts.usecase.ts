@@ -1,6 +1,6 @@
 import type { ListWebhookAttemptsRequest, ListWebhookAttemptsResponse } from '@mapi/contracts';
-import type { DeliveryLogRepository } from '../../subscriptions/delivery-log-repository';
-import type { SubscriptionRepository } from '../../subscriptions/subscription-repository';
+import type { DeliveryLogRepository } from '../../repositories/delivery-log-repository';
+import type { SubscriptionRepository } from '../../repositories/subscription-repository';
 import { webhookNotFound } from '../get-webhook/get-webhook.usecase';
 
 /** GET /webhooks/{id}/deliveries: the delivery log, newest attempt first. */

@@ -1,6 +1,6 @@
 import type { ListWebhooksRequest, WebhookSubscription } from '@mapi/contracts';
 import { mapSubscription } from '../../subscriptions/map-subscription';
-import type { SubscriptionRepository } from '../../subscriptions/subscription-repository';
+import type { SubscriptionRepository } from '../../repositories/subscription-repository';
 
 /** GET /webhooks (spec 4.7): the organization's subscriptions, every given filter applied (AND). */
 export class ListWebhooks {

@@ -1,7 +1,7 @@
 import { HttpReply, type ReplayEventsRequest } from '@mapi/contracts';
 import type { Clock } from '../../delivery/clock';
-import type { DeliveryLogRepository } from '../../subscriptions/delivery-log-repository';
-import type { SubscriptionRepository } from '../../subscriptions/subscription-repository';
+import type { DeliveryLogRepository } from '../../repositories/delivery-log-repository';
+import type { SubscriptionRepository } from '../../repositories/subscription-repository';
 import { webhookNotFound } from '../get-webhook/get-webhook.usecase';
 
 /** POST /webhooks/{id}/replay: every kept event of the subscription's name created in [from, to), sent again. */

@@ -1,7 +1,7 @@
 import type { RotateWebhookSecretRequest } from '@mapi/contracts';
 import type { Clock } from '../../delivery/clock';
 import { generateSecret } from '../../delivery/signing';
-import type { SubscriptionRepository } from '../../subscriptions/subscription-repository';
+import type { SubscriptionRepository } from '../../repositories/subscription-repository';
 import { webhookNotFound } from '../get-webhook/get-webhook.usecase';
 
 /**

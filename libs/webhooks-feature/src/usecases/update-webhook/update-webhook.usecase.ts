@@ -1,7 +1,7 @@
 import type { UpdateWebhookRequest, WebhookSubscription } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
 import { mapSubscription } from '../../subscriptions/map-subscription';
-import type { SubscriptionChanges, SubscriptionRepository } from '../../subscriptions/subscription-repository';
+import type { SubscriptionChanges, SubscriptionRepository } from '../../repositories/subscription-repository';
 import { webhookNotFound } from '../get-webhook/get-webhook.usecase';
 
 /**

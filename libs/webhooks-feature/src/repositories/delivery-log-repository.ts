@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@mapi/db';
 import type { WebhookAttempt } from '@mapi/contracts';
-import { isoWithOffset } from './map-subscription';
+import { isoWithOffset } from '../subscriptions/map-subscription';
 
 /** The delivery log and manual (re)scheduling, always within one organization's subscription. */
 export class DeliveryLogRepository {

@@ -10,7 +10,7 @@ export interface ResolvedPhone {
  * Phone lookups for `x-phone`, from the phones service that owns the table (phones.v1.directory);
  * every lookup names the organization. PhoneResolver caches the answers.
  */
-export class PhoneRepository {
+export class PhoneDirectoryClient {
   constructor(private readonly rpc: NatsRpcClient) {}
 
   async findByRef(orgId: string, ref: PhoneRef): Promise<ResolvedPhone | null> {

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from '@mapi/db';
 import type { KbEntryType } from '@mapi/contracts';
-import type { KbEntryRow, NewKbEntry } from './kb-entry-row';
+import type { KbEntryRow, NewKbEntry } from '../entries/kb-entry-row';
 
 const COLUMNS = Prisma.sql`context_id::text AS context_id, org_id::text AS org_id, type, question, answer,
   embedding::text AS embedding, content_version, attachments, avg_rating, document_id::text AS document_id,

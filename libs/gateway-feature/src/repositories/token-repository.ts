@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@mapi/db';
-import { PAID_PLANS, type Principal } from './principal';
+import { PAID_PLANS, type Principal } from '../auth/principal';
 
 /**
  * Token lookups. The only query of the gateway not scoped by organization: a token hash is what
