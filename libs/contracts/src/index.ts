@@ -7,7 +7,7 @@ export * from './common/base64';
 export * from './rpc/define-rpc';
 export * from './rpc/http-reply';
 export * from './http/define-route';
-export * from './events/event-names';
+export * from './events';
 export * from './openapi/build-openapi';
 export * from './routes';
 // One line per service; each service's folder exports its own messages and routes.

@@ -1,0 +1,25 @@
+import type { z } from 'zod';
+import type { EventName } from './event-names';
+
+/**
+ * A domain event: its catalogue name, a versioned subject (prefixed with the deployment namespace at
+ * run time, like RPC subjects) and the schema of its payload — the object the event carries as
+ * `data`. Writers are typed by it (`writeEvents`), consumers read it, and the OpenAPI document lists
+ * it under `webhooks`.
+ */
+export interface EventDefinition<N extends EventName = EventName, D extends z.ZodType = z.ZodType> {
+  name: N;
+  /** `events.v<N>.<name>` */
+  subject: string;
+  /** One line for the API reference. */
+  summary: string;
+  data: D;
+}
+
+export function defineEvent<N extends EventName, D extends z.ZodType>(event: EventDefinition<N, D>): EventDefinition<N, D> {
+  const [prefix, version, ...name] = event.subject.split('.');
+  if (prefix !== 'events' || !/^v[0-9]+$/.test(version ?? '') || name.join('.') !== event.name) {
+    throw new Error(`Event subject ${event.subject} must look like events.v<N>.${event.name}`);
+  }
+  return event;
+}

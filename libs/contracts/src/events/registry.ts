@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import { ChatCreatedEvent, ChatCustomPropertiesUpdatedEvent } from './chat/chat.events';
+import type { EventDefinition } from './define-event';
+import type { EventName } from './event-names';
+import {
+  MessageAckUpdatedEvent,
+  MessageCreatedEvent,
+  MessageDeletedEvent,
+  MessageFlaggedEvent,
+  MessageTicketAttachedEvent,
+  MessageUnflaggedEvent,
+  MessageUpdatedEvent,
+} from './message/message.events';
+import { NoteCreatedEvent } from './note/note.events';
+import { ChatNotificationCreatedEvent } from './notification/notification.events';
+import { PhoneConnectedEvent, PhoneDisconnectedEvent, PhoneQrEvent, PhoneUpdatedEvent } from './phone/phone.events';
+import { ReactionCreatedEvent, ReactionUpdatedEvent } from './reaction/reaction.events';
+import { TicketCreatedEvent, TicketDeletedEvent, TicketUpdatedEvent } from './ticket/ticket.events';
+import { WebhookSubscriptionDisabledEvent } from './webhook/subscription-disabled.event';
+
+/** Every event of the catalogue, by name: a name without a definition does not compile. */
+export const EVENTS = {
+  'chat.created': ChatCreatedEvent,
+  'chat.notification.created': ChatNotificationCreatedEvent,
+  'message.created': MessageCreatedEvent,
+  'message.updated': MessageUpdatedEvent,
+  'message.deleted': MessageDeletedEvent,
+  'message.ack.updated': MessageAckUpdatedEvent,
+  'message.ticket.attached': MessageTicketAttachedEvent,
+  'message.flagged': MessageFlaggedEvent,
+  'message.unflagged': MessageUnflaggedEvent,
+  'reaction.created': ReactionCreatedEvent,
+  'reaction.updated': ReactionUpdatedEvent,
+  'ticket.created': TicketCreatedEvent,
+  'ticket.updated': TicketUpdatedEvent,
+  'ticket.deleted': TicketDeletedEvent,
+  'org.phone.updated': PhoneUpdatedEvent,
+  'org.phone.connected': PhoneConnectedEvent,
+  'org.phone.disconnected': PhoneDisconnectedEvent,
+  'org.phone.qr': PhoneQrEvent,
+  'note.created': NoteCreatedEvent,
+  'chat.custom_properties.updated': ChatCustomPropertiesUpdatedEvent,
+  'webhook.subscription.disabled': WebhookSubscriptionDisabledEvent,
+} as const satisfies { [N in EventName]: EventDefinition<N> };
+
+/** The object an event carries as `data`. */
+export type EventPayload<N extends EventName> = z.infer<(typeof EVENTS)[N]['data']>;
+
+/** The events whose payload is the message object (spec 2.1). */
+export type MessageEventName = { [N in EventName]: (typeof EVENTS)[N]['data'] extends typeof MessageCreatedEvent.data ? N : never }[EventName];
+/** The events whose payload is the phone object. */
+export type PhoneEventName = { [N in EventName]: (typeof EVENTS)[N]['data'] extends typeof PhoneUpdatedEvent.data ? N : never }[EventName];
+
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(EVENTS, name);
+}
+
+/**
+ * The subject an event is published on, without the namespace (`events.v1.message.created`). A name
+ * the registry does not know (written by a newer release, read by an older relay) gets the same
+ * form with v1, so it is still published under `<ns>.events.>` instead of stopping the relay.
+ */
+export function eventSubjectOf(name: string): string {
+  return isEventName(name) ? EVENTS[name].subject : `events.v1.${name}`;
+}

@@ -1,0 +1,23 @@
+import { defineEvent } from '../define-event';
+import { TicketSchema } from './ticket.schema';
+
+export const TicketCreatedEvent = defineEvent({
+  name: 'ticket.created',
+  subject: 'events.v1.ticket.created',
+  summary: 'A ticket was raised on a chat. Not emitted by this service yet.',
+  data: TicketSchema,
+});
+
+export const TicketUpdatedEvent = defineEvent({
+  name: 'ticket.updated',
+  subject: 'events.v1.ticket.updated',
+  summary: 'A ticket changed (status, assignee, priority, labels, …). Not emitted by this service yet.',
+  data: TicketSchema,
+});
+
+export const TicketDeletedEvent = defineEvent({
+  name: 'ticket.deleted',
+  subject: 'events.v1.ticket.deleted',
+  summary: 'A ticket was deleted (is_deleted is true). Not emitted by this service yet.',
+  data: TicketSchema,
+});
