@@ -6,3 +6,4 @@ export * from './use-test-database';
 export * from './s3-server';
 export * from './documents';
 export * from './phone-directory';
+export * from './events';

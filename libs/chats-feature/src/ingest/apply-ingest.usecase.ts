@@ -101,9 +101,9 @@ export class ApplyIngest {
       case 'poll-results':
         return applyPollResults(tx, e, out);
       case 'chats-upsert':
-        return ensureChats(tx, e.chats.map((c) => ({ ...c, org_id: e.org_id, phone_id: e.phone_id })), out);
+        return ensureChats(tx, e.chats.map((c) => ({ ...c, org_id: e.org_id, phone_id: e.phone_id, org_phone: e.org_phone })), out);
       case 'groups-upsert':
-        await ensureChats(tx, e.groups.map((g) => ({ org_id: e.org_id, phone_id: e.phone_id, chat_id: g.chat_id, chat_name: g.subject, chat_type: 'group' })), out);
+        await ensureChats(tx, e.groups.map((g) => ({ org_id: e.org_id, phone_id: e.phone_id, org_phone: e.org_phone, chat_id: g.chat_id, chat_name: g.subject, chat_type: 'group' })), out);
         for (const g of e.groups) {
           await tx.groupParticipant.deleteMany({ where: { phone_id: e.phone_id, chat_id: g.chat_id, contact_id: { notIn: g.participants.map((p) => p.id) } } });
           for (const p of g.participants) {

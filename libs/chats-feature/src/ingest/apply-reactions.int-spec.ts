@@ -1,5 +1,5 @@
 import type { IngestEvent, IngestMessage } from '@mapi/contracts';
-import { createOrg, createPhone, randomDigits, useTestDatabase } from '@mapi/testing';
+import { createOrg, createPhone, randomDigits, registryPayload, useTestDatabase } from '@mapi/testing';
 import { ApplyIngest } from './apply-ingest.usecase';
 
 const t = useTestDatabase('apply_reactions');
@@ -18,8 +18,11 @@ const reaction = (p: Phone, m: IngestMessage, sender: string, emoji: string, at:
   ...p, kind: 'reaction', chat_id: m.chat_id, unique_id: m.unique_id, from_me: m.from_me,
   reaction: { reaction_id: `RX${at}`, sender_phone: sender, reaction: emoji, timestamp: new Date(at).toISOString() },
 });
-const events = async (orgId: string, prefix: string) =>
-  (await t.prisma.outboxEvent.findMany({ where: { org_id: orgId, type: { startsWith: prefix } }, orderBy: { seq: 'asc' } })).map((r) => ({ type: r.type, data: r.payload as Record<string, unknown> }));
+const events = async (orgId: string, prefix: string) => {
+  const rows = await t.prisma.outboxEvent.findMany({ where: { org_id: orgId, type: { startsWith: prefix } }, orderBy: { seq: 'asc' } });
+  rows.forEach(registryPayload); // each is its registry object
+  return rows.map((r) => ({ type: r.type, data: r.payload as Record<string, unknown> }));
+};
 const hasReaction = async (p: Phone, m: IngestMessage) =>
   (await t.prisma.message.findFirstOrThrow({ where: { phone_id: p.phone_id, unique_id: m.unique_id } })).has_reaction;
 

@@ -1,5 +1,6 @@
 import type { IngestEvent } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
+import { mapReaction } from '../messages/map-reaction';
 import { messageEvent, type OutEvent } from './out-event';
 
 type Tx = Prisma.TransactionClient;
@@ -33,21 +34,7 @@ export async function applyReaction(tx: Tx, e: ReactionIn, out: OutEvent[]): Pro
   if (standing !== Boolean(message.has_reaction)) {
     await tx.message.update({ where: messageKey(e), data: { has_reaction: standing, updated_at: new Date() } });
   }
-  out.push({
-    type: before ? 'reaction.updated' : 'reaction.created',
-    org_id: e.org_id,
-    phone_id: e.phone_id,
-    data: {
-      reaction_id: row.reaction_id,
-      message_id: row.message_id,
-      chat_id: row.chat_id,
-      org_id: row.org_id,
-      org_phone: e.org_phone,
-      sender_phone: row.sender_phone,
-      reaction: row.reaction,
-      timestamp: row.reacted_at.toISOString(),
-    },
-  });
+  out.push({ type: before ? 'reaction.updated' : 'reaction.created', org_id: e.org_id, phone_id: e.phone_id, data: mapReaction(row, e, e.org_phone) });
 }
 
 /** A poll's new tally: stored as the message's poll_results, emitted as message.updated when it changed. */

@@ -1,17 +1,21 @@
 import { isGroupChatId } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
+import { mapChat } from '../chats/map-chat';
 import type { OutEvent } from './out-event';
 
 type Tx = Prisma.TransactionClient;
 export interface ChatSeen {
   org_id: string;
   phone_id: string;
+  /** The phone's contact id (carried into chat.created; not a column of chats). */
+  org_phone: string;
   chat_id: string;
   chat_name: string | null;
   chat_type: string;
 }
-interface ChatRow extends ChatSeen {
+interface ChatRow extends Omit<ChatSeen, 'org_phone'> {
   created_at: Date;
+  updated_at: Date;
 }
 
 // One statement for a whole batch, across phones (Prisma's createManyAndReturn compiled a plan per call
@@ -21,7 +25,7 @@ const INSERT_CHATS = `INSERT INTO chats (org_id, phone_id, chat_id, chat_name, c
   FROM jsonb_to_recordset($1::jsonb) AS x(org_id uuid, phone_id text, chat_id text, chat_name text, chat_type text)
   ORDER BY x.phone_id, x.chat_id, x.chat_name NULLS LAST
   ON CONFLICT (phone_id, chat_id) DO NOTHING
-  RETURNING org_id, phone_id, chat_id, chat_name, chat_type, created_at`;
+  RETURNING org_id, phone_id, chat_id, chat_name, chat_type, created_at, updated_at`;
 
 // A name the connector reports replaces the stored one (chats-upsert and groups-upsert carry names).
 const RENAME_CHATS = `UPDATE chats c SET chat_name = x.chat_name, updated_at = now()
@@ -29,21 +33,18 @@ const RENAME_CHATS = `UPDATE chats c SET chat_name = x.chat_name, updated_at = n
   WHERE c.phone_id = x.phone_id AND c.chat_id = x.chat_id AND c.chat_name IS DISTINCT FROM x.chat_name`;
 
 /** A chat a message arrived in, before the connector has told its name. */
-export function chatOfMessage(who: { org_id: string; phone_id: string }, chatId: string): ChatSeen {
-  return { ...who, chat_id: chatId, chat_name: null, chat_type: isGroupChatId(chatId) ? 'group' : 'user' };
+export function chatOfMessage(who: { org_id: string; phone_id: string; org_phone: string }, chatId: string): ChatSeen {
+  return { org_id: who.org_id, phone_id: who.phone_id, org_phone: who.org_phone, chat_id: chatId, chat_name: null, chat_type: isGroupChatId(chatId) ? 'group' : 'user' };
 }
 
-/** Stores chats not seen before (emitting chat.created for each) and renames known ones. */
+/** Stores chats not seen before (emitting chat.created, with the whole chat object, for each) and renames known ones. */
 export async function ensureChats(tx: Tx, chats: ChatSeen[], out: OutEvent[]): Promise<void> {
   if (!chats.length) return;
   const created = await tx.$queryRawUnsafe<ChatRow[]>(INSERT_CHATS, JSON.stringify(chats));
+  const orgPhones = new Map(chats.map((c) => [c.phone_id, c.org_phone]));
   for (const c of created) {
-    out.push({
-      type: 'chat.created',
-      org_id: c.org_id,
-      phone_id: c.phone_id,
-      data: { chat_id: c.chat_id, chat_name: c.chat_name, chat_type: c.chat_type, org_id: c.org_id, org_phone: null, phone_id: c.phone_id, created_at: c.created_at.toISOString() },
-    });
+    const data = mapChat({ ...c, org_phone: orgPhones.get(c.phone_id) ?? '' });
+    out.push({ type: 'chat.created', org_id: c.org_id, phone_id: c.phone_id, data });
   }
   const named = new Map(chats.filter((c) => c.chat_name).map((c) => [`${c.phone_id}\u0000${c.chat_id}`, c]));
   if (named.size) await tx.$executeRawUnsafe(RENAME_CHATS, JSON.stringify([...named.values()].map(({ phone_id, chat_id, chat_name }) => ({ phone_id, chat_id, chat_name }))));

@@ -1,5 +1,6 @@
 import { INSERT_EVENTS_SQL, eventRowsParam, type EventInput } from '@mapi/events';
 import type { Pool } from 'pg';
+import { SUBSCRIPTION_COLUMNS, mapSubscription, type SubscriptionFields } from '../subscriptions/map-subscription';
 
 /** An event as the dispatcher keeps it: the body is the exact JSON that is delivered and signed. */
 export interface StoredEvent {
@@ -70,7 +71,7 @@ export interface EndpointLimits {
 const CLAIM_LOCK_KEY = '7768636991';
 
 /** Event type emitted when the dispatcher disables a subscription on its own. */
-export const SUBSCRIPTION_DISABLED_EVENT = 'webhook.subscription.disabled';
+export const SUBSCRIPTION_DISABLED_EVENT = 'webhook.subscription.disabled' as const;
 
 /**
  * The delivery engine's SQL (plain pg on its own pool: one statement per batch, no ORM overhead on
@@ -223,14 +224,14 @@ export class DeliveryStore {
       }
       const events: EventInput[] = [];
       for (const d of effects.disable) {
-        const disabled = await client.query(
+        const disabled = await client.query<SubscriptionFields & { failing_since: Date | null }>(
           `UPDATE webhook_subscriptions SET is_subscribed = false, disabled_reason = $2, updated_at = $3
-           WHERE id = $1 AND is_subscribed RETURNING id, org_id, integration_name, hook_url, failing_since`,
+           WHERE id = $1 AND is_subscribed RETURNING ${SUBSCRIPTION_COLUMNS.join(', ')}, failing_since`,
           [d.id, d.reason, now],
         );
         for (const s of disabled.rows) {
-          const payload = { id: s.id, integration_name: s.integration_name, hook_url: s.hook_url, reason: d.reason, failing_since: s.failing_since, disabled_at: now };
-          events.push({ type: SUBSCRIPTION_DISABLED_EVENT, org_id: s.org_id, data: payload });
+          const data = { ...mapSubscription(s), reason: d.reason, failing_since: s.failing_since?.toISOString() ?? null, disabled_at: now.toISOString() };
+          events.push({ type: SUBSCRIPTION_DISABLED_EVENT, org_id: s.org_id, data });
         }
       }
       // Events of their own, in the same transaction as the change (the outbox), written last: the

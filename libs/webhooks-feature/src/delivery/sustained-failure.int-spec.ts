@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OutboxRelay, ensureStreams, eventSubject, streamNames } from '@mapi/events';
-import { createOrg, randomSuffix, testEnv, useTestDatabase } from '@mapi/testing';
+import { createOrg, randomSuffix, registryPayload, testEnv, useTestDatabase } from '@mapi/testing';
 import { connect, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import pino from 'pino';
@@ -156,6 +156,7 @@ describe('sustained failure disables a subscription (fake clock, real Postgres/H
     const events = await disabledEvents();
     expect(events).toHaveLength(1);
     expect(events[0].payload).toMatchObject({ id: subs.always, reason: 'failing', failing_since: new Date(T0).toISOString(), disabled_at: new Date(T0 + 20 * STEP).toISOString() });
+    expect(registryPayload(events[0])).toMatchObject({ is_subscribed: false, integration_name: 'message.created', org_id: orgId }); // the whole subscription
 
     // A day more: nothing is sent to it any more, its leftovers are cancelled, and no second event.
     const sentBefore = hits.always;
@@ -187,5 +188,7 @@ describe('sustained failure disables a subscription (fake clock, real Postgres/H
     const published = msg.json<{ event_id: string; data: { id: string; reason: string } }>();
     expect(published.event_id).toBe((await disabledEvents())[0].id);
     expect(published.data).toMatchObject({ id: subs.always, reason: 'failing' });
+    expect(published.data).toEqual((await disabledEvents())[0].payload);
+    expect(() => registryPayload({ type: SUBSCRIPTION_DISABLED_EVENT, payload: published.data })).not.toThrow();
   });
 });

@@ -2,12 +2,17 @@ import type { Prisma } from '@mapi/db';
 import type { WebhookSubscription } from '@mapi/contracts';
 
 export type SubscriptionRow = Prisma.WebhookSubscriptionModel;
+/** The columns the subscription object is made of (so a query need not read the secrets). */
+export const SUBSCRIPTION_COLUMNS = [
+  'id', 'subscribed_at', 'is_subscribed', 'integration_name', 'integration_type', 'type', 'integration_metadata', 'org_id', 'hook_url', 'integration_id',
+] as const;
+export type SubscriptionFields = Pick<SubscriptionRow, (typeof SUBSCRIPTION_COLUMNS)[number]>;
 
 /** 2024-05-01T10:00:00.123+00:00: ISO 8601 with offset (spec 2.3 `subscribed_at`). */
 export const isoWithOffset = (d: Date) => `${d.toISOString().slice(0, 23)}+00:00`;
 
 /** A stored subscription as spec 2.3 shows it; the secret never leaves through here. */
-export function mapSubscription(row: SubscriptionRow): WebhookSubscription {
+export function mapSubscription(row: SubscriptionFields): WebhookSubscription {
   const metadata = (row.integration_metadata ?? {}) as Record<string, unknown>;
   return {
     id: row.id,

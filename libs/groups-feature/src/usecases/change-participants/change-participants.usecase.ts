@@ -3,6 +3,7 @@ import type { PrismaClient } from '@mapi/db';
 import { writeEvents, type SessionCommands } from '@mapi/events';
 import type { NatsRpcClient } from '@mapi/platform';
 import { toOutcomeMap } from './participant-outcomes';
+import { participantsNotification } from './participants-notification';
 
 /**
  * POST /chats/{chat_id}/add|remove|promote|demote (spec 4.4): acts through the x-phone phone or the
@@ -26,14 +27,8 @@ export class ChangeParticipants {
     const outcomes = toOutcomeMap(this.action, answer.results ?? []);
     const changed = Object.entries(outcomes).filter(([, o]) => o.is_success).map(([id]) => id);
     if (changed.length) {
-      await writeEvents(this.prisma, [
-        {
-          type: 'chat.notification.created',
-          org_id: ctx.org_id,
-          phone_id: phone.phone_id,
-          data: { chat_id: params.chat_id, org_id: ctx.org_id, org_phone: phone.org_phone, notification_type: `group.${this.action}`, participants: changed, performed_by: phone.org_phone, timestamp: new Date().toISOString() },
-        },
-      ]);
+      const data = participantsNotification(this.action, params.chat_id, ctx.org_id, phone.org_phone, changed);
+      await writeEvents(this.prisma, [{ type: 'chat.notification.created', org_id: ctx.org_id, phone_id: phone.phone_id, data }]);
     }
     return outcomes;
   }
