@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
 import { unpublishedEvents, writeEvents } from '@mapi/events';
-import { AppProcess, createOrg, createTestDatabase, randomSuffix, testEnv, type TestDatabase } from '@mapi/testing';
+import { AppProcess, createOrg, createTestDatabase, randomSuffix, stubEvents, testEnv, type TestDatabase } from '@mapi/testing';
 import { until } from './support/http';
 const { startReceiver } = require('../../bench/webhooks/receiver.js');
 
@@ -88,7 +88,7 @@ describe('webhook delivery survives crashes', () => {
       await prisma.$transaction((tx) =>
         writeEvents(
           tx,
-          Array.from({ length: BATCH }, (_, i) => ({ type: 'message.created' as const, org_id: org.id, phone_id: null, data: { n: written + i } })),
+          stubEvents(Array.from({ length: BATCH }, (_, i) => ({ type: 'message.created' as const, org_id: org.id, phone_id: null, data: { n: written + i } }))),
         ),
       );
       written += BATCH;

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
 import { writeEvents } from '@mapi/events';
-import { AppProcess, createOrg, createTestDatabase, freePort, randomSuffix, testEnv, type TestDatabase } from '@mapi/testing';
+import { AppProcess, createOrg, createTestDatabase, freePort, randomSuffix, stubEvents, testEnv, type TestDatabase } from '@mapi/testing';
 import { until } from './support/http';
 const { startReceiver } = require('../../bench/webhooks/receiver.js');
 
@@ -94,7 +94,7 @@ describe('per-endpoint fairness across dispatcher replicas', () => {
     });
   }
   const emit = (orgId: string, n: number, tag: string) =>
-    prisma.$transaction((tx) => writeEvents(tx, Array.from({ length: n }, (_, i) => ({ type: 'message.created' as const, org_id: orgId, phone_id: null, data: { tag, i } }))));
+    prisma.$transaction((tx) => writeEvents(tx, stubEvents(Array.from({ length: n }, (_, i) => ({ type: 'message.created' as const, org_id: orgId, phone_id: null, data: { tag, i } })))));
 
   it('keeps the slow endpoint at its limit (both replicas together) and delivers the others promptly', async () => {
     const [slowOrg, orgA, orgB] = [await createOrg(prisma), await createOrg(prisma), await createOrg(prisma)];

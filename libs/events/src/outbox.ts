@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventName } from '@mapi/contracts';
+import type { EventInput, EventName, EventPayload } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
@@ -7,15 +7,13 @@ import { eventSubject } from './jetstream';
 
 const encoder = new TextEncoder();
 
-/** A domain event as published: the catalogue name, its organization, the object itself. */
-export interface DomainEvent<T = unknown> {
-  event_id: string;
-  event_type: EventName;
-  org_id: string;
-  phone_id: string | null;
-  created_at: string;
-  data: T;
-}
+/**
+ * A domain event as published: the catalogue name, its organization, the object itself — of the type
+ * the registry (libs/contracts/src/events) gives that name. Narrowing on `event_type` narrows `data`.
+ */
+export type DomainEvent<N extends EventName = EventName> = {
+  [K in N]: { event_id: string; event_type: K; org_id: string; phone_id: string | null; created_at: string; data: EventPayload<K> };
+}[N];
 
 type Tx = Prisma.TransactionClient | PrismaClient;
 
@@ -48,8 +46,11 @@ export async function writeEvents(tx: Tx, events: readonly EventInput[]): Promis
   await tx.$executeRawUnsafe(INSERT_EVENTS, eventRowsParam(events));
 }
 
-/** An event to write: its catalogue name, organization, phone (if any) and object. */
-export type EventInput = { type: EventName; org_id: string; phone_id?: string | null; data: unknown };
+/**
+ * An event to write: its catalogue name, organization, phone (if any) and object. `data` must be the
+ * payload the registry defines for `type` (EventPayload), so a writer cannot send a partial object.
+ */
+export type { EventInput };
 
 /** The one parameter of INSERT_EVENTS_SQL: the events as rows, numbered in order, each with a new id. */
 export function eventRowsParam(events: readonly EventInput[]): string {

@@ -33,14 +33,16 @@ const phones = {
   },
 };
 
-const event = (org_id: string, phone_id: string | null, n: number, data: unknown = { n }): DomainEvent => ({
-  event_id: `e-${randomSuffix()}`,
-  event_type: 'message.created',
-  org_id,
-  phone_id,
-  created_at: new Date().toISOString(),
-  data,
-});
+// Stand-in payloads: the server passes `data` through untouched, whatever it is.
+const event = (org_id: string, phone_id: string | null, n: number, data: unknown = { n }): DomainEvent =>
+  ({
+    event_id: `e-${randomSuffix()}`,
+    event_type: 'message.created',
+    org_id,
+    phone_id,
+    created_at: new Date().toISOString(),
+    data,
+  }) as DomainEvent;
 
 describe('realtime server (socket.io on an HTTP server, events from JetStream)', () => {
   let http: HttpServer;

@@ -1,5 +1,13 @@
-import { EVENTS, isEventName } from '@mapi/contracts';
+import { EVENTS, isEventName, type EventInput, type EventName } from '@mapi/contracts';
 import { z } from 'zod';
+
+/**
+ * Events with stand-in payloads, for tests of the outbox and delivery machinery, which carry any JSON
+ * untouched. Writers must give the registry's payload (EventInput); these tests need not.
+ */
+export function stubEvents(events: readonly { type: EventName; org_id: string; phone_id?: string | null; data: unknown }[]): EventInput[] {
+  return events as EventInput[];
+}
 
 /**
  * An event's payload parsed with its registry schema (libs/contracts/src/events): throws, naming the

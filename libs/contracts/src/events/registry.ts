@@ -46,6 +46,15 @@ export const EVENTS = {
 /** The object an event carries as `data`. */
 export type EventPayload<N extends EventName> = z.infer<(typeof EVENTS)[N]['data']>;
 
+/**
+ * An event as a writer gives it (libs/events writeEvents): its name, organization, phone (if any) and
+ * the payload the registry defines for that name — a union over the names, so a partial or another
+ * event's object does not compile.
+ */
+export type EventInput<N extends EventName = EventName> = {
+  [K in N]: { type: K; org_id: string; phone_id?: string | null; data: EventPayload<K> };
+}[N];
+
 /** The events whose payload is the message object (spec 2.1). */
 export type MessageEventName = { [N in EventName]: (typeof EVENTS)[N]['data'] extends typeof MessageCreatedEvent.data ? N : never }[EventName];
 /** The events whose payload is the phone object. */

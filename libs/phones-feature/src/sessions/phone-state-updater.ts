@@ -1,10 +1,10 @@
-import type { EventName } from '@mapi/contracts';
+import type { PhoneEventName } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { writeEvents } from '@mapi/events';
 import type { ConnectionUpdate } from '../connector/phone-connector';
 import { mapPhone } from '../phones/map-phone';
 
-const EVENT_FOR_STATE: Record<string, EventName> = {
+const EVENT_FOR_STATE: Record<string, PhoneEventName> = {
   QR: 'org.phone.qr',
   CONNECTED: 'org.phone.connected',
   DISCONNECTED: 'org.phone.disconnected',
