@@ -16,6 +16,7 @@
  *    the moment the POST was sent.
  */
 const { randomBytes } = require('node:crypto');
+const { eventSubject } = require('@mapi/events');
 const { createOrg, createPhone, createToken, randomDigits } = require('@mapi/testing');
 
 const INJECT = process.env.BENCH_RT_INJECT || 'network';
@@ -114,7 +115,7 @@ async function tenantsPhase(h) {
 
   // When each event reached NATS (a core subscription sees every JetStream publish on the subject).
   const onNats = [];
-  const sub = h.nc.subscribe(`${h.namespace}.events.message.created`, {
+  const sub = h.nc.subscribe(eventSubject(h.namespace, 'message.created'), {
     callback: (_e, m) => {
       const body = m.json()?.data?.body;
       const sent = sentAt.get(body);

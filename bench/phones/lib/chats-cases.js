@@ -6,7 +6,7 @@
  */
 const path = require('node:path');
 const { IngestEventSchema } = require('@mapi/contracts');
-const { writeEvents, OutboxRelay } = require('@mapi/events');
+const { eventSubject, writeEvents, OutboxRelay } = require('@mapi/events');
 const { mapMessage } = require('@mapi/chats-feature');
 const { ingestEvents } = require('./direct-publisher');
 
@@ -137,7 +137,7 @@ async function relayByMark(pool, nc, namespace) {
         await client.query('COMMIT');
         return;
       }
-      await Promise.all(rows.map((r) => js.publish(`${namespace}.events.${r.type}`, `${JSON.stringify({ event_id: r.id, event_type: r.type, org_id: r.org_id, phone_id: r.phone_id, created_at: r.created_at.toISOString() }).slice(0, -1)},"data":${r.payload}}`, { msgID: `m-${r.id}` })));
+      await Promise.all(rows.map((r) => js.publish(eventSubject(namespace, r.type), `${JSON.stringify({ event_id: r.id, event_type: r.type, org_id: r.org_id, phone_id: r.phone_id, created_at: r.created_at.toISOString() }).slice(0, -1)},"data":${r.payload}}`, { msgID: `m-${r.id}` })));
       await client.query('SET LOCAL synchronous_commit = off');
       await client.query('UPDATE outbox_marked SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
       await client.query('COMMIT');

@@ -10,6 +10,7 @@ import {
   type JsMsg,
   type NatsConnection,
 } from 'nats';
+import { eventSubjectOf } from '@mapi/contracts';
 
 /** Streams of one deployment (NAMESPACE): connector input for the chats store, and domain events. */
 export const streamNames = (namespace: string) => ({
@@ -17,7 +18,8 @@ export const streamNames = (namespace: string) => ({
   events: `${namespace.toUpperCase().replace(/-/g, '_')}_EVENTS`,
 });
 export const ingestSubject = (namespace: string, kind: string) => `${namespace}.ingest.${kind}`;
-export const eventSubject = (namespace: string, type: string) => `${namespace}.events.${type}`;
+/** `<ns>.events.v1.<type>`: the versioned subject of the event's definition (contracts), under the namespace. */
+export const eventSubject = (namespace: string, type: string) => `${namespace}.${eventSubjectOf(type)}`;
 
 /** Creates (or updates) the file-backed streams with a 2-minute duplicate window for Nats-Msg-Id. */
 export async function ensureStreams(nc: NatsConnection, namespace: string): Promise<void> {

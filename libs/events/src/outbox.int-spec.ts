@@ -86,13 +86,15 @@ describe('OutboxRelay.relayOnce', () => {
 
     const js = nc.jetstream();
     const consumer = await js.consumers.get(streamNames(namespace).events); // ordered consumer over the stream
-    const seen: { id: string | undefined; event: StubEvent }[] = [];
+    const seen: { id: string | undefined; subject: string; event: StubEvent }[] = [];
     const messages = await consumer.fetch({ max_messages: 25, expires: 2_000 });
-    for await (const m of messages) seen.push({ id: m.headers?.get('Nats-Msg-Id'), event: codec.decode(m.data) });
+    for await (const m of messages) seen.push({ id: m.headers?.get('Nats-Msg-Id'), subject: m.subject, event: codec.decode(m.data) });
     expect(seen.map((s) => (s.event.data as { n: number }).n)).toEqual(events.map((e) => e.data.n));
     expect(seen.map((s) => s.id)).toEqual(written.map((r) => r.id));
     expect(seen.map((s) => s.event.event_id)).toEqual(written.map((r) => r.id));
     expect(seen[0].event).toMatchObject({ event_type: 'message.created', org_id: org, phone_id: 'p1' });
+    // The subject is the event definition's versioned one (contracts), under the namespace.
+    expect(new Set(seen.map((s) => s.subject))).toEqual(new Set([`${namespace}.events.v1.message.created`]));
   });
 });
 
