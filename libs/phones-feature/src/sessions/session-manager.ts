@@ -1,4 +1,4 @@
-import { sessionSubject, type IngestEvent, type SessionAnswer, type SessionCommand } from '@mapi/contracts';
+import { legacySessionSubject, readSessionCommand, sessionSubject, type IngestEvent, type SessionAnswer, type SessionCommand } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import type { Logger } from 'pino';
@@ -10,14 +10,14 @@ import type { PhoneStateUpdater } from './phone-state-updater';
 import { runResync } from './resync';
 
 export type ConnectorFactory = (phone: { phone_id: string; org_id: string; connector: string }) => PhoneConnector | null;
-const codec = JSONCodec<SessionCommand | SessionAnswer>();
+const codec = JSONCodec<unknown>();
 const CHUNK = 200;
 
 interface Session {
   phone: { phone_id: string; org_id: string; connector: string };
   connector: PhoneConnector;
   orgPhone: string;
-  commands: Subscription;
+  commands: Subscription[];
 }
 
 /**
@@ -79,11 +79,14 @@ export class SessionManager {
       return;
     }
     const row = await this.deps.prisma.phone.findUnique({ where: { phone_id: phone.phone_id }, select: { org_phone: true } });
-    const session: Session = { phone, connector, orgPhone: row?.org_phone ?? '', commands: undefined as unknown as Subscription };
+    const session: Session = { phone, connector, orgPhone: row?.org_phone ?? '', commands: [] };
     this.wire(session);
-    session.commands = this.deps.nc.subscribe(sessionSubject(this.deps.namespace, phone.phone_id), {
-      callback: (_err, msg) => void this.command(session, codec.decode(msg.data) as SessionCommand).then((a) => msg.respond(codec.encode(a))),
-    });
+    // The versioned subject, and for one release the unversioned one that senders of the previous release use.
+    session.commands = [sessionSubject, legacySessionSubject].map((subject) =>
+      this.deps.nc.subscribe(subject(this.deps.namespace, phone.phone_id), {
+        callback: (_err, msg) => void this.answer(session, msg.data).then((a) => msg.respond(codec.encode(a))),
+      }),
+    );
     this.sessions.set(phone.phone_id, session);
     try {
       await connector.connect();
@@ -119,6 +122,22 @@ export class SessionManager {
     });
     s.connector.on('chats.upsert', (chats) => publish({ ...base(), kind: 'chats-upsert', chats }));
     s.connector.on('groups.upsert', (groups) => publish({ ...base(), kind: 'groups-upsert', groups }));
+  }
+
+  /** A command as received: checked against the contract, so a malformed one is answered with an error, not thrown. */
+  private async answer(s: Session, data: Uint8Array): Promise<SessionAnswer> {
+    let raw: unknown;
+    try {
+      raw = codec.decode(data);
+    } catch {
+      raw = undefined; // not JSON: answered as malformed below
+    }
+    const read = readSessionCommand(raw);
+    if ('answer' in read) {
+      this.deps.logger.warn({ phone_id: s.phone.phone_id, message: read.answer.message }, 'malformed session command');
+      return read.answer;
+    }
+    return this.command(s, read.command);
   }
 
   private async command(s: Session, command: SessionCommand): Promise<SessionAnswer> {
@@ -158,7 +177,7 @@ export class SessionManager {
     const s = this.sessions.get(phoneId);
     if (!s) return;
     this.sessions.delete(phoneId);
-    s.commands.unsubscribe();
+    for (const sub of s.commands) sub.unsubscribe();
     await s.connector.disconnect().catch(() => undefined);
     if (release) await this.deps.leases.release(phoneId).catch(() => undefined);
     this.deps.logger.info({ phone_id: phoneId }, 'session stopped');

@@ -1,32 +1,71 @@
+import { z } from 'zod';
+
 /**
- * Internal commands to a phone's session, answered by whichever phones replica runs it (request/reply
- * on `<ns>.phones.session.<phone_id>`; no answer: no replica runs the session).
+ * Internal commands to a phone's session, answered by whichever phones replica runs it: request/reply
+ * on `<ns>.phones.v1.session.<phone_id>` (no answer: no replica runs the session). The receiver
+ * validates each command against SessionCommandSchema; the sender reads the answer with
+ * SessionAnswerSchema.
  */
-export type ParticipantAction = 'add' | 'remove' | 'promote' | 'demote';
+export const SESSION_SUBJECT = 'phones.v1.session';
+export const sessionSubject = (namespace: string, phoneId: string) => `${namespace}.${SESSION_SUBJECT}.${phoneId}`;
+/** The subject before it was versioned; receivers also answer on it for one release (remove after it). */
+export const legacySessionSubject = (namespace: string, phoneId: string) => `${namespace}.phones.session.${phoneId}`;
+
+export const ParticipantActionSchema = z.enum(['add', 'remove', 'promote', 'demote']);
+export type ParticipantAction = z.infer<typeof ParticipantActionSchema>;
+
 /** Per participant, Baileys-style status codes: 200 done, 403 not allowed, 404 not a member, 409 already so. */
-export interface ParticipantResult {
-  id: string;
-  status: '200' | '403' | '404' | '409';
-}
+export const ParticipantResultSchema = z.object({ id: z.string(), status: z.enum(['200', '403', '404', '409']) });
+export type ParticipantResult = z.infer<typeof ParticipantResultSchema>;
 
 /** What a send puts on the network (wider-api "Send message"). */
-export interface OutgoingContent {
-  text?: string;
-  media?: { type?: string; url?: string; filedata?: string; filename: string; mimetype: string };
-  reply_to?: string;
-  poll?: { name: string; options: string[]; allow_multiple: boolean };
-  hide_url_preview?: boolean;
+export const OutgoingContentSchema = z.object({
+  text: z.string().optional(),
+  media: z
+    .object({ type: z.string().optional(), url: z.string().optional(), filedata: z.string().optional(), filename: z.string(), mimetype: z.string() })
+    .optional(),
+  reply_to: z.string().optional(),
+  poll: z.object({ name: z.string(), options: z.array(z.string()), allow_multiple: z.boolean() }).optional(),
+  hide_url_preview: z.boolean().optional(),
+});
+export type OutgoingContent = z.infer<typeof OutgoingContentSchema>;
+
+/** Commands that are their name only (the sender may give just the name). */
+export const SimpleSessionCommandSchema = z.object({ cmd: z.enum(['resync', 'restart', 'logout', 'ping']) });
+export type SimpleSessionCommand = z.infer<typeof SimpleSessionCommandSchema>;
+
+export const SessionCommandSchema = z.discriminatedUnion('cmd', [
+  SimpleSessionCommandSchema,
+  z.object({ cmd: z.literal('group-participants'), chat_id: z.string().min(1), participants: z.array(z.string().min(1)), action: ParticipantActionSchema }),
+  /** Sends one message; `sent_message_id` (the queue job's id) is stored on the message and makes a repeat a no-op. */
+  z.object({ cmd: z.literal('send'), chat_id: z.string().min(1), content: OutgoingContentSchema, sent_message_id: z.string().min(1) }),
+  /** Pairing by code instead of a QR scan: the network answers a code to type on the phone. */
+  z.object({ cmd: z.literal('pairing-code'), number: z.string().min(1) }),
+]);
+export type SessionCommand = z.infer<typeof SessionCommandSchema>;
+
+export const SessionAnswerSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    results: z.array(ParticipantResultSchema).optional(),
+    sent: z.object({ unique_id: z.string(), timestamp: z.string(), duplicate: z.boolean() }).optional(),
+    pairing_code: z.string().optional(),
+  }),
+  z.object({ ok: z.literal(false), reason: z.enum(['disconnected', 'error']), message: z.string() }),
+]);
+export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
+
+const issues = (error: z.ZodError, root: string) => error.issues.map((i) => `${[root, ...i.path].join('.')}: ${i.message}`).join('; ');
+
+/** A received command checked against the contract: the command, or the answer to give a malformed one. */
+export function readSessionCommand(raw: unknown): { command: SessionCommand } | { answer: Extract<SessionAnswer, { ok: false }> } {
+  const parsed = SessionCommandSchema.safeParse(raw);
+  if (parsed.success) return { command: parsed.data };
+  return { answer: { ok: false, reason: 'error', message: `Malformed session command: ${issues(parsed.error, 'command')}` } };
 }
 
-export type SessionCommand =
-  | { cmd: 'resync' | 'restart' | 'logout' | 'ping' }
-  | { cmd: 'group-participants'; chat_id: string; participants: string[]; action: ParticipantAction }
-  /** Sends one message; `sent_message_id` (the queue job's id) is stored on the message and makes a repeat a no-op. */
-  | { cmd: 'send'; chat_id: string; content: OutgoingContent; sent_message_id: string }
-  /** Pairing by code instead of a QR scan: the network answers a code to type on the phone. */
-  | { cmd: 'pairing-code'; number: string };
-export type SessionAnswer =
-  | { ok: true; results?: ParticipantResult[]; sent?: { unique_id: string; timestamp: string; duplicate: boolean }; pairing_code?: string }
-  | { ok: false; reason: 'disconnected' | 'error'; message: string };
-
-export const sessionSubject = (namespace: string, phoneId: string) => `${namespace}.phones.session.${phoneId}`;
+/** A received answer checked against the contract; a malformed one reads as the session failing. */
+export function readSessionAnswer(raw: unknown): SessionAnswer {
+  const parsed = SessionAnswerSchema.safeParse(raw);
+  return parsed.success ? parsed.data : { ok: false, reason: 'error', message: `Malformed session answer: ${issues(parsed.error, 'answer')}` };
+}
