@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { EventName } from './event-names';
 
 /**
@@ -22,4 +22,22 @@ export function defineEvent<N extends EventName, D extends z.ZodType>(event: Eve
     throw new Error(`Event subject ${event.subject} must look like events.v<N>.${event.name}`);
   }
   return event;
+}
+
+/**
+ * The body a webhook delivery POSTs (docs/services/webhooks.md): the event's id, name, organization,
+ * phone and time around the object itself. Realtime clients get `data` as the first argument and the
+ * rest as the second.
+ */
+export function eventEnvelopeSchema<D extends z.ZodType>(event: EventDefinition<EventName, D>) {
+  return z.object({
+    event_id: z.uuid(),
+    event_type: z.literal(event.name),
+    org_id: z.uuid(),
+    /** The phone the event concerns; null for events of the organization (webhook.subscription.disabled). */
+    phone_id: z.string().nullable(),
+    /** ISO 8601: when the event was written */
+    created_at: z.string(),
+    data: event.data,
+  });
 }

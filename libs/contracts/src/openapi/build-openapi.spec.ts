@@ -1,5 +1,9 @@
 import { MessageSchema } from '../chats/message/message.schema';
+import { EVENT_NAMES } from '../events/event-names';
+import { ChatSchema } from '../events/chat/chat.schema';
+import { PhoneSchema } from '../phones/phone/phone.schema';
 import { ROUTES } from '../routes';
+import { WebhookSubscriptionSchema } from '../webhooks/subscription/subscription.schema';
 import { buildOpenApi } from './build-openapi';
 
 type Json = Record<string, any>;
@@ -86,5 +90,41 @@ describe('buildOpenApi with the real routes', () => {
 
   it('is JSON-serializable without loss', () => {
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
+  });
+});
+
+describe('buildOpenApi: the event catalogue as OpenAPI 3.1 webhooks', () => {
+  const body = (name: string) => doc.webhooks[name]?.post?.requestBody?.content?.['application/json']?.schema as Json;
+  const keysOf = (schema: Json) => Object.keys(schema.properties).sort();
+
+  it('has one webhook per catalogue event, a POST with a distinct operationId', () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_NAMES].sort());
+    const ids = Object.values(doc.webhooks as Json).map((w) => (w as Json).post.operationId);
+    const routeIds = Object.values(doc.paths as Json).flatMap((ops) => Object.values(ops as Json).map((op) => (op as Json).operationId));
+    expect(new Set([...ids, ...routeIds]).size).toBe(ids.length + routeIds.length);
+    for (const name of EVENT_NAMES) {
+      expect(doc.webhooks[name].post.summary.length).toBeGreaterThan(0);
+      expect(doc.webhooks[name].post.description).toContain(`events.v1.${name}`);
+    }
+  });
+
+  it('describes the delivered body: the envelope with the event\'s name, and its payload as data', () => {
+    for (const name of EVENT_NAMES) {
+      const schema = body(name);
+      expect(keysOf(schema)).toEqual(['created_at', 'data', 'event_id', 'event_type', 'org_id', 'phone_id']);
+      expect(schema.properties.event_type.const).toBe(name);
+      expect(schema.required).toEqual(expect.arrayContaining(['event_id', 'event_type', 'org_id', 'phone_id', 'created_at', 'data']));
+    }
+  });
+
+  it('gives message events the spec 2.1 message, phone events the phone object, chat.created the chat, the disabling the subscription', () => {
+    expect(keysOf(body('message.created').properties.data)).toEqual(Object.keys(MessageSchema.shape).sort());
+    expect(keysOf(body('message.ack.updated').properties.data)).toEqual(Object.keys(MessageSchema.shape).sort());
+    expect(body('message.created').properties.data.additionalProperties).toBe(false);
+    expect(keysOf(body('org.phone.qr').properties.data)).toEqual(Object.keys(PhoneSchema.shape).sort());
+    expect(keysOf(body('chat.created').properties.data)).toEqual(Object.keys(ChatSchema.shape).sort());
+    expect(keysOf(body('webhook.subscription.disabled').properties.data)).toEqual(
+      [...Object.keys(WebhookSubscriptionSchema.shape), 'reason', 'failing_since', 'disabled_at'].sort(),
+    );
   });
 });

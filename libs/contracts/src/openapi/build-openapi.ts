@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ErrorEnvelopeSchema } from '../errors/error-codes';
+import { eventEnvelopeSchema, type EventDefinition } from '../events/define-event';
+import { EVENTS } from '../events/registry';
 import type { RouteContract } from '../http/define-route';
 
 type JsonSchema = Record<string, unknown>;
@@ -39,8 +41,30 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
-/** OpenAPI 3.1 document generated from the route contracts (served at GET /v1/openapi.json). */
-export function buildOpenApi(routes: readonly RouteContract[], options: { serverUrl: string; version: string }): JsonSchema {
+/**
+ * One entry of the document's `webhooks`: what a subscription to the event receives, a POST of the
+ * envelope whose `data` is the event's payload (the same object realtime clients get).
+ */
+function webhookOf(event: EventDefinition): JsonSchema {
+  return {
+    post: {
+      operationId: `event_${event.name.replace(/\W/g, '_')}`,
+      tags: ['events'],
+      summary: event.summary,
+      description:
+        `Delivered to the subscriptions of \`${event.name}\` (signed: webhook-id, webhook-timestamp, webhook-signature) and ` +
+        `emitted to realtime clients under that name with \`data\` as the payload. Published on \`<namespace>.${event.subject}\`.`,
+      requestBody: { required: true, content: { 'application/json': { schema: toSchema(eventEnvelopeSchema(event), 'output') } } },
+      responses: { '2XX': { description: 'Received. Any other answer, or none within the timeout, is retried.' } },
+    },
+  };
+}
+
+/** OpenAPI 3.1 document generated from the route contracts and the event registry (served at GET /v1/openapi.json). */
+export function buildOpenApi(
+  routes: readonly RouteContract[],
+  options: { serverUrl: string; version: string; events?: readonly EventDefinition[] },
+): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const operation: Record<string, unknown> = {
@@ -71,6 +95,7 @@ export function buildOpenApi(routes: readonly RouteContract[], options: { server
     servers: [{ url: options.serverUrl }],
     security: [{ bearer: [] }],
     paths,
+    webhooks: Object.fromEntries((options.events ?? Object.values(EVENTS)).map((e) => [e.name, webhookOf(e)])),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: { Error: toSchema(ErrorEnvelopeSchema, 'output') },
