@@ -1,4 +1,4 @@
-/** Catalogue of event (webhook integration) names, from the wider public API (wider-api.md). */
+/** Catalogue of event (webhook integration) names, from the wider public API (../shared/reference/wider-api.md). */
 export const EVENT_NAMES = [
   'chat.created',
   'chat.notification.created',

@@ -54,7 +54,7 @@ export function toJid(id: string): string {
   return id.endsWith('@c.us') ? `${id.slice(0, -'@c.us'.length)}@s.whatsapp.net` : id;
 }
 
-/** Ack scale (wider-api.md): the library's WAMessageStatus − 1, clamped to −1..4. */
+/** Ack scale (../shared/reference/wider-api.md): the library's WAMessageStatus − 1, clamped to −1..4. */
 export function ackOf(status: number | null | undefined, fallback = 1): number {
   if (status === null || status === undefined) return fallback;
   return Math.max(-1, Math.min(4, status - 1));

@@ -78,7 +78,7 @@ export class SessionManager {
       await this.deps.leases.release(phone.phone_id);
       return;
     }
-    const row = await this.deps.prisma.phone.findUnique({ where: { phone_id: phone.phone_id }, select: { org_phone: true } });
+    const row = await this.deps.phones.find(phone.org_id, phone.phone_id);
     const session: Session = { phone, connector, orgPhone: row?.org_phone ?? '', commands: [] };
     this.wire(session);
     // The versioned subject, and for one release the unversioned one that senders of the previous release use.
@@ -164,7 +164,7 @@ export class SessionManager {
           return { ok: true, pairing_code: await s.connector.requestPairingCode(command.number) };
         case 'resync':
           if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
-          void runResync(s.connector, this.deps.prisma, (e) => this.deps.publisher.publish({ org_id: s.phone.org_id, phone_id: s.phone.phone_id, org_phone: s.orgPhone, ...e } as IngestEvent), this.deps.logger);
+          void runResync(s.connector, s.phone.org_id, this.deps.prisma, (e) => this.deps.publisher.publish({ org_id: s.phone.org_id, phone_id: s.phone.phone_id, org_phone: s.orgPhone, ...e } as IngestEvent), this.deps.logger);
           return { ok: true };
       }
     } catch (err) {

@@ -2,7 +2,7 @@ import type { OutgoingContent, SendMessageBody } from '@mapi/contracts';
 
 type Content = Pick<SendMessageBody, 'message' | 'media' | 'reply_to' | 'poll' | 'options'>;
 
-/** The public body's content in the session command's terms (wider-api "Send message"). */
+/** The public body's content in the session command's terms (../shared/reference/wider-api.md, "Send message"). */
 export function toOutgoingContent(body: Content, text: string | undefined = body.message): OutgoingContent {
   const out: OutgoingContent = {};
   if (text !== undefined) out.text = text;

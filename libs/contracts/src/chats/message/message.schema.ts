@@ -28,7 +28,7 @@ export type Media = z.infer<typeof MediaSchema>;
 /** ISO 8601 with an explicit offset, e.g. 2024-05-01T10:00:00+00:00 (spec 2.1 `timestamp`). */
 export const IsoWithOffset = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?[+-]\d{2}:\d{2}$/);
 
-/** The message object, spec 2.1; field types the spec shows only as null follow wider-api.md. */
+/** The message object, spec 2.1; field types the spec shows only as null follow ../shared/reference/wider-api.md. */
 export const MessageSchema = z.strictObject({
   message_id: z.string(),
   unique_id: z.string(),

@@ -4,7 +4,7 @@ import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute, type RouteContract } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
 
-/** Add, remove, promote and demote group participants (spec 4.4 and 2.4; the others per wider-api.md). */
+/** Add, remove, promote and demote group participants (spec 4.4 and 2.4; the others per ../shared/reference/wider-api.md). */
 export const PARTICIPANT_ACTIONS = ['add', 'remove', 'promote', 'demote'] as const;
 export type GroupParticipantAction = (typeof PARTICIPANT_ACTIONS)[number];
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The phone object of the wider API (wider-api.md "Phone object"), plus resync progress. */
+/** The phone object of the wider API (../shared/reference/wider-api.md "Phone object"), plus resync progress. */
 export const PhoneSchema = z.object({
   phone_id: z.string(),
   org_id: z.uuid(),

@@ -4,7 +4,7 @@ import { defineRoute, type RouteContract } from '../../http/define-route';
 import { defineRpc, type RpcRequest } from '../../rpc/define-rpc';
 import { PhoneSchema } from '../phone/phone.schema';
 
-/** Phone routes (wider-api.md "phones"; resync per spec 4.6). Subjects phones.v1.<name>. */
+/** Phone routes (../shared/reference/wider-api.md "phones"; resync per spec 4.6). Subjects phones.v1.<name>. */
 const rpc = <Res extends z.ZodType, B extends z.ZodType = z.ZodOptional<z.ZodUnknown>>(name: string, response: Res, body?: B) =>
   defineRpc({
     subject: `phones.v1.${name}`,

@@ -18,7 +18,7 @@ export type ParticipantAction = z.infer<typeof ParticipantActionSchema>;
 export const ParticipantResultSchema = z.object({ id: z.string(), status: z.enum(['200', '403', '404', '409']) });
 export type ParticipantResult = z.infer<typeof ParticipantResultSchema>;
 
-/** What a send puts on the network (wider-api "Send message"). */
+/** What a send puts on the network (../shared/reference/wider-api.md, "Send message"). */
 export const OutgoingContentSchema = z.object({
   text: z.string().optional(),
   media: z

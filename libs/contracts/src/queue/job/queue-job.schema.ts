@@ -8,7 +8,7 @@ export const QueueJobStatusSchema = z.enum(QUEUE_JOB_STATUSES);
 export type QueueJobStatus = z.infer<typeof QueueJobStatusSchema>;
 
 /**
- * A send job as callers see it: the shape of a BullMQ job (wider-api.md "Queue jobs"), plus what the
+ * A send job as callers see it: the shape of a BullMQ job (../shared/reference/wider-api.md "Queue jobs"), plus what the
  * network answered once it was submitted (`unique_id`, `message_id`).
  */
 export const QueueJobSchema = z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/define-route';
 import { queueRequest, queueRpc } from '../job/queue-job.schema';
 
-/** `{active, failed, completed, is_running, pending}` (wider-api.md), plus the parts of pending. */
+/** `{active, failed, completed, is_running, pending}` (../shared/reference/wider-api.md), plus the parts of pending. */
 export const QueueStatusSchema = z.object({
   phone_id: z.string(),
   active: z.number().int(),

@@ -3,7 +3,7 @@ import { ChatIdSchema } from '../../common/ids';
 import { defineRoute } from '../../http/define-route';
 import { queueRequest, queueRpc, SendAnswerSchema } from '../job/queue-job.schema';
 
-/** What a message carries (wider-api.md "Send message"); at least one of message, media, poll. */
+/** What a message carries (../shared/reference/wider-api.md "Send message"); at least one of message, media, poll. */
 export const MessageContentFields = {
   message: z.string().min(1).max(65_536).optional(),
   media: z

@@ -10,7 +10,7 @@ const BooleanQuery = z.preprocess(
   z.boolean({ error: 'is_subscribed must be true or false' }),
 );
 
-/** Spec 4.7 filters (names from wider-api.md), each optional, combinable (AND). */
+/** Spec 4.7 filters (names from ../shared/reference/wider-api.md), each optional, combinable (AND). */
 export const ListWebhooksQuery = z.object({
   integration_name: EventNameSchema.optional(),
   is_subscribed: BooleanQuery.optional(),

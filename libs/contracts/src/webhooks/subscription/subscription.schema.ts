@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_NAMES } from '../../events/event-names';
 
-/** A catalogue event name (wider-api.md); anything else is a 422. */
+/** A catalogue event name (../shared/reference/wider-api.md); anything else is a 422. */
 export const EventNameSchema = z.enum(EVENT_NAMES, { error: `must be one of the event names: ${EVENT_NAMES.join(', ')}` });
 
 /** Where events are POSTed: an absolute http(s) URL (whether its address may be reached is decided at connect time). */
