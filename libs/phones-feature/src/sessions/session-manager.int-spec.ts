@@ -37,8 +37,8 @@ describe('SessionManager commands', () => {
     manager = new SessionManager({
       nc,
       namespace,
-      prisma: { phone: { findUnique: async () => ({ org_phone: '15550001111@c.us' }) } } as unknown as PrismaClient,
-      phones: { activeSessions: async () => [phone] } as unknown as PhoneRepository,
+      prisma: {} as PrismaClient,
+      phones: { activeSessions: async () => [phone], find: async () => ({ org_phone: '15550001111@c.us' }) } as unknown as PhoneRepository,
       leases: { acquire: async () => true, renew: async () => true, release: async () => undefined } as unknown as PhoneLeases,
       publisher: {} as IngestPublisher,
       states: {} as PhoneStateUpdater,
