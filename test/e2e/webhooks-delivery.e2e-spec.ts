@@ -63,7 +63,11 @@ describe('webhook delivery', () => {
       expect(() => new Webhook(w.connectedSub === sub ? w.messageSub.secret : w.connectedSub.secret).verify(req.body, req.headers)).toThrow();
     }
     const payload = JSON.parse(message.body);
+    // The hosted service's envelope (event, data, org_id, previous_attributes, timestamp), our fields beside it.
+    expect(payload).toMatchObject({ event: 'message.created', org_id: w.org.id, previous_attributes: null, timestamp: payload.created_at });
     expect(payload).toMatchObject({ event_type: 'message.created', org_id: w.org.id, phone_id: w.phoneId });
+    // An update event says what it replaced: the connection moved the phone from QR to CONNECTED.
+    expect(JSON.parse(connected.body).previous_attributes).toMatchObject({ wa_state: 'QR', is_ready: false });
     expect(MessageSchema.safeParse(payload.data).success).toBe(true);
     expect(payload.data).toMatchObject({ body: 'Hello hooks', message_id: sent.body.message_id });
     w.messageEvent = payload;

@@ -12,7 +12,16 @@ const encoder = new TextEncoder();
  * the registry (libs/contracts/src/events) gives that name. Narrowing on `event_type` narrows `data`.
  */
 export type DomainEvent<N extends EventName = EventName> = {
-  [K in N]: { event_id: string; event_type: K; org_id: string; phone_id: string | null; created_at: string; data: EventPayload<K> };
+  [K in N]: {
+    event_id: string;
+    event_type: K;
+    org_id: string;
+    phone_id: string | null;
+    created_at: string;
+    data: EventPayload<K>;
+    /** Update events: the changed attributes' values before the change; null (or absent, from older relays) otherwise. */
+    previous_attributes?: Partial<EventPayload<K>> | null;
+  };
 }[N];
 
 type Tx = Prisma.TransactionClient | PrismaClient;
@@ -32,9 +41,9 @@ const PRUNE_LOCK_KEY = 7_245_110_332;
 // produced (the rows are sorted first), so before any seq is drawn. Prisma's createMany compiled a
 // plan per call that grew with rows × columns (half of the chats service's ingestion CPU).
 const INSERT_EVENTS = `WITH outbox_lock AS (SELECT pg_advisory_xact_lock(${OUTBOX_LOCK_KEY}))
-  INSERT INTO outbox_events (id, org_id, type, phone_id, payload)
-  SELECT x.id, x.org_id, x.type, x.phone_id, x.payload
-  FROM outbox_lock, jsonb_to_recordset($1::jsonb) AS x(n int, id uuid, org_id uuid, type text, phone_id text, payload jsonb)
+  INSERT INTO outbox_events (id, org_id, type, phone_id, payload, previous_attributes)
+  SELECT x.id, x.org_id, x.type, x.phone_id, x.payload, x.previous
+  FROM outbox_lock, jsonb_to_recordset($1::jsonb) AS x(n int, id uuid, org_id uuid, type text, phone_id text, payload jsonb, previous jsonb)
   ORDER BY x.n`;
 
 /**
@@ -54,7 +63,7 @@ export type { EventInput };
 
 /** The one parameter of INSERT_EVENTS_SQL: the events as rows, numbered in order, each with a new id. */
 export function eventRowsParam(events: readonly EventInput[]): string {
-  return JSON.stringify(events.map((e, n) => ({ n, id: randomUUID(), org_id: e.org_id, type: e.type, phone_id: e.phone_id ?? null, payload: e.data ?? null })));
+  return JSON.stringify(events.map((e, n) => ({ n, id: randomUUID(), org_id: e.org_id, type: e.type, phone_id: e.phone_id ?? null, payload: e.data ?? null, previous: e.previous ?? null })));
 }
 
 /**
@@ -167,15 +176,15 @@ export class OutboxRelay {
       }
       // The payload stays JSON text and is spliced into the event as is: parsing it only to serialize it
       // again was a third of the relay's CPU. The text is valid JSON (Postgres wrote it from jsonb).
-      const rows = await tx.$queryRaw<{ seq: bigint; id: string; org_id: string; type: string; phone_id: string | null; payload: string; created_at: Date }[]>`
-        SELECT seq, id, org_id, type, phone_id, payload::text AS payload, created_at FROM outbox_events
+      const rows = await tx.$queryRaw<{ seq: bigint; id: string; org_id: string; type: string; phone_id: string | null; payload: string; previous: string | null; created_at: Date }[]>`
+        SELECT seq, id, org_id, type, phone_id, payload::text AS payload, previous_attributes::text AS previous, created_at FROM outbox_events
         WHERE seq > ${cursor[0].last_seq} ORDER BY seq LIMIT ${limit}`;
       if (!rows.length) return 0;
       // Published in seq order on one connection, so the stream keeps that order; acks awaited together.
       await Promise.all(
         rows.map((r) => {
           const head = { event_id: r.id, event_type: r.type as EventName, org_id: r.org_id, phone_id: r.phone_id, created_at: r.created_at.toISOString() };
-          const event = `${JSON.stringify(head).slice(0, -1)},"data":${r.payload}}`;
+          const event = `${JSON.stringify(head).slice(0, -1)},"data":${r.payload},"previous_attributes":${r.previous ?? 'null'}}`;
           return js.publish(eventSubject(this.namespace, r.type), encoder.encode(event), { msgID: r.id }).then(() => undefined);
         }),
       );

@@ -79,7 +79,7 @@ export class ApplyIngest {
     for (const [key, { row }] of fresh) {
       if (!createdKeys.has(key)) reread.push({ phone_id: row.phone_id, message_id: row.message_id, ack: row.ack as number }); // stored before: its ack may have moved
     }
-    for (const row of await raiseAcks(tx, reread)) out.push(messageEvent('message.ack.updated', row));
+    for (const { row, before } of await raiseAcks(tx, reread)) out.push(messageEvent('message.ack.updated', row, before));
   }
 
   private async applyOne(tx: Tx, e: Exclude<IngestEvent, Upsert>, out: OutEvent[]): Promise<void> {
@@ -89,11 +89,12 @@ export class ApplyIngest {
       case 'edit':
       case 'delete': {
         const where = { phone_id_message_id: { phone_id: e.phone_id, message_id: `${e.from_me}_${e.chat_id}_${e.unique_id}` } };
-        const current = await tx.message.findUnique({ where, select: { body: true, is_deleted: true } });
+        const current = await tx.message.findUnique({ where, select: { body: true, prev_body: true, is_deleted: true, updated_at: true } });
         if (!current || (e.kind === 'edit' && current.body === e.body) || (e.kind === 'delete' && current.is_deleted)) return;
         const data = e.kind === 'edit' ? { body: e.body, prev_body: current.body, updated_at: new Date() } : { is_deleted: true, updated_at: new Date() };
         const row = await tx.message.update({ where, data, omit: omitKeys });
-        out.push(messageEvent(e.kind === 'edit' ? 'message.updated' : 'message.deleted', row));
+        // An edit is an update (previous_attributes: body, prev_body, updated_at); a deletion is its own event.
+        out.push(e.kind === 'edit' ? messageEvent('message.updated', row, { body: current.body, prev_body: current.prev_body, updated_at: current.updated_at }) : messageEvent('message.deleted', row));
         return;
       }
       case 'reaction':
@@ -119,7 +120,7 @@ export class ApplyIngest {
   /** A receipt: 1:1 acks move up; a group receipt names its participant and fills the receipt maps. */
   private async applyReceipt(tx: Tx, e: Extract<IngestEvent, { kind: 'receipt' }>, out: OutEvent[]): Promise<void> {
     const where = { phone_id_message_id: { phone_id: e.phone_id, message_id: `${e.from_me}_${e.chat_id}_${e.unique_id}` } };
-    const current = await tx.message.findUnique({ where, select: { ack: true, delivery_info: true } });
+    const current = await tx.message.findUnique({ where, select: { ack: true, delivery_info: true, updated_at: true } });
     if (!current) return;
     const next = nextAck(current.ack, e.ack);
     let info: Prisma.InputJsonValue;
@@ -131,7 +132,7 @@ export class ApplyIngest {
       info = isGroupChatId(e.chat_id) ? (current.delivery_info as Prisma.InputJsonValue) : deliveryInfo(next, e.chat_id);
     }
     const row = await tx.message.update({ where, data: { ack: next ?? current.ack, delivery_info: info, updated_at: new Date() }, omit: omitKeys });
-    out.push(messageEvent('message.ack.updated', row));
+    out.push(messageEvent('message.ack.updated', row, current));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { IngestEvent } from '@mapi/contracts';
+import { previousAttributes, type IngestEvent } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
 import { mapReaction } from '../messages/map-reaction';
 import { messageEvent, type OutEvent } from './out-event';
@@ -34,13 +34,15 @@ export async function applyReaction(tx: Tx, e: ReactionIn, out: OutEvent[]): Pro
   if (standing !== Boolean(message.has_reaction)) {
     await tx.message.update({ where: messageKey(e), data: { has_reaction: standing, updated_at: new Date() } });
   }
-  out.push({ type: before ? 'reaction.updated' : 'reaction.created', org_id: e.org_id, phone_id: e.phone_id, data: mapReaction(row, e, e.org_phone) });
+  const data = mapReaction(row, e, e.org_phone);
+  if (!before) out.push({ type: 'reaction.created', org_id: e.org_id, phone_id: e.phone_id, data });
+  else out.push({ type: 'reaction.updated', org_id: e.org_id, phone_id: e.phone_id, data, previous: previousAttributes(mapReaction(before, e, e.org_phone), data) });
 }
 
 /** A poll's new tally: stored as the message's poll_results, emitted as message.updated when it changed. */
 export async function applyPollResults(tx: Tx, e: PollIn, out: OutEvent[]): Promise<void> {
-  const current = await tx.message.findUnique({ where: messageKey(e), select: { poll_results: true } });
+  const current = await tx.message.findUnique({ where: messageKey(e), select: { poll_results: true, updated_at: true } });
   if (!current || JSON.stringify(current.poll_results) === JSON.stringify(e.poll_results)) return;
   const row = await tx.message.update({ where: messageKey(e), data: { poll_results: e.poll_results, updated_at: new Date() }, omit: { id: true } });
-  out.push(messageEvent('message.updated', row));
+  out.push(messageEvent('message.updated', row, current));
 }

@@ -74,5 +74,29 @@ describe('the events an ingest writes, as published', () => {
     const [chatCreated, , , ack] = published.map((e) => e.event.data as Record<string, unknown>);
     expect(chatCreated).toMatchObject({ chat_id: chat, org_phone: p.org_phone, phone_id: p.phone_id, is_group: false });
     expect(ack).toMatchObject({ unique_id: 'P1', ack: '3', body: 'hi' }); // the whole message, not the changed fields
+
+    // Update events carry what they replaced, in the API's form; the others carry null.
+    const previous = Object.fromEntries(published.map(({ event }, i) => [`${i}:${event.event_type}`, event.previous_attributes]));
+    expect(previous['3:message.ack.updated']).toMatchObject({ ack: '1' });
+    expect(previous['3:message.ack.updated']).not.toHaveProperty('body');
+    expect(previous['4:message.updated']).toMatchObject({ body: 'hello', prev_body: null });
+    expect(previous['6:reaction.updated']).toMatchObject({ reaction: '👍', reaction_id: 'RX5' });
+    expect(previous['7:message.updated']).toMatchObject({ poll_results: null });
+    for (const key of ['0:chat.created', '1:message.created', '2:message.created', '5:reaction.created', '8:message.deleted']) expect(previous[key]).toBeNull();
+  });
+
+  it('a message read again with a higher ack reports the ack it replaced', async () => {
+    const org = await createOrg(t.prisma);
+    const row = await createPhone(t.prisma, org.id);
+    const p = { org_id: org.id, phone_id: row.phone_id, org_phone: row.org_phone as string };
+    const chat = `${randomDigits()}@c.us`;
+    const sent: IngestMessage = { chat_id: chat, unique_id: 'R1', from_me: true, sender_phone: p.org_phone, body: 'yo', message_type: 'chat', timestamp: new Date().toISOString(), ack: 1 };
+    await new ApplyIngest(t.prisma).execute([{ ...p, kind: 'messages-upsert', type: 'notify', messages: [sent] }]);
+    await new ApplyIngest(t.prisma).execute([{ ...p, kind: 'messages-upsert', type: 'append', messages: [{ ...sent, ack: 3 }] }]);
+    // As written (the relay splices the column into the event as the first test shows).
+    const raised = await t.prisma.outboxEvent.findMany({ where: { org_id: org.id, type: 'message.ack.updated' } });
+    expect(raised).toHaveLength(1);
+    expect(raised[0].payload).toMatchObject({ unique_id: 'R1', ack: '3' });
+    expect(raised[0].previous_attributes).toMatchObject({ ack: '1', delivery_info: { delivered_count: 0, read_count: 0 } });
   });
 });

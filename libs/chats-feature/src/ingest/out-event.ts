@@ -1,4 +1,4 @@
-import type { MessageEventName } from '@mapi/contracts';
+import { previousAttributes, type MessageEventName } from '@mapi/contracts';
 import type { EventInput } from '@mapi/events';
 import { mapMessage } from '../messages/map-message';
 import type { PhoneMessageRow } from './insert-messages';
@@ -6,7 +6,14 @@ import type { PhoneMessageRow } from './insert-messages';
 /** A domain event an ingest batch causes, written to the outbox in the batch's transaction: always a phone's. */
 export type OutEvent = EventInput & { phone_id: string };
 
-/** The event of a stored message row: the spec's Message object, for the row's phone. */
-export function messageEvent(type: MessageEventName, { phone_id, ...row }: PhoneMessageRow): OutEvent {
-  return { type, org_id: row.org_id, phone_id, data: mapMessage(row) };
+/**
+ * The event of a stored message row: the spec's Message object, for the row's phone. `before` (the
+ * columns an update changed, as they were) makes its previous_attributes: the message's attributes
+ * that differ, in the API's form.
+ */
+export function messageEvent(type: MessageEventName, { phone_id, ...row }: PhoneMessageRow, before?: Partial<PhoneMessageRow>): OutEvent {
+  const data = mapMessage(row);
+  if (!before) return { type, org_id: row.org_id, phone_id, data };
+  const { phone_id: _phone, ...was } = before;
+  return { type, org_id: row.org_id, phone_id, data, previous: previousAttributes(mapMessage({ ...row, ...was }), data) };
 }

@@ -18,16 +18,22 @@ const RAISE_ACKS = `UPDATE messages m SET
     delivery_info = CASE WHEN m.chat_id LIKE '%@g.us' THEN m.delivery_info
       ELSE jsonb_build_object('delivered_count', (u.ack >= 2)::int, 'read_count', (u.ack >= 3)::int, 'pending', '[]'::jsonb) END,
     updated_at = now()
-  FROM jsonb_to_recordset($1::jsonb) AS u(phone_id text, message_id text, ack int)
-  WHERE m.phone_id = u.phone_id AND m.message_id = u.message_id
+  FROM jsonb_to_recordset($1::jsonb) AS u(phone_id text, message_id text, ack int), messages old
+  WHERE m.phone_id = u.phone_id AND m.message_id = u.message_id AND old.id = m.id
     AND CASE WHEN u.ack = -1 THEN m.ack < 2 AND m.ack <> -1 ELSE u.ack > m.ack END
-  RETURNING ${rowAsJson('m')}`;
+  RETURNING ${rowAsJson('m')}, json_build_object('ack', old.ack, 'delivery_info', old.delivery_info, 'updated_at', old.updated_at)::text AS before`;
+
+/** A raised row and its columns as they were before (for the event's previous_attributes). */
+export interface RaisedAck {
+  row: PhoneMessageRow;
+  before: Pick<PhoneMessageRow, 'ack' | 'delivery_info' | 'updated_at'>;
+}
 
 /**
  * Raises the stored acks of re-read messages in one statement and returns the rows that changed
  * (a redelivered batch changes nothing). Several reports of one message fold in the order given.
  */
-export async function raiseAcks(tx: Tx, seen: AckSeen[]): Promise<PhoneMessageRow[]> {
+export async function raiseAcks(tx: Tx, seen: AckSeen[]): Promise<RaisedAck[]> {
   const folded = new Map<string, AckSeen>();
   for (const s of seen) {
     const key = `${s.phone_id}\u0000${s.message_id}`;
@@ -35,5 +41,10 @@ export async function raiseAcks(tx: Tx, seen: AckSeen[]): Promise<PhoneMessageRo
     folded.set(key, before ? { ...s, ack: nextAck(before.ack, s.ack) ?? before.ack } : s);
   }
   if (!folded.size) return [];
-  return parseJsonRows(await tx.$queryRawUnsafe<{ j: string }[]>(RAISE_ACKS, JSON.stringify([...folded.values()])));
+  const results = await tx.$queryRawUnsafe<{ j: string; before: string }[]>(RAISE_ACKS, JSON.stringify([...folded.values()]));
+  const rows = parseJsonRows(results);
+  return rows.map((row, i) => {
+    const before = JSON.parse(results[i].before) as { ack: number; delivery_info: PhoneMessageRow['delivery_info']; updated_at: string };
+    return { row, before: { ...before, updated_at: new Date(before.updated_at) } };
+  });
 }

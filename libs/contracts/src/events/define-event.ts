@@ -25,19 +25,26 @@ export function defineEvent<N extends EventName, D extends z.ZodType>(event: Eve
 }
 
 /**
- * The body a webhook delivery POSTs (docs/services/webhooks.md): the event's id, name, organization,
- * phone and time around the object itself. Realtime clients get `data` as the first argument and the
- * rest as the second.
+ * The body a webhook delivery POSTs (docs/services/webhooks.md): the hosted service's envelope
+ * (`event`, `data`, `org_id`, `previous_attributes`, `timestamp`) with our own fields beside it
+ * (`event_id`, `event_type`, `phone_id`, `created_at`). Realtime clients get `data` as the first
+ * argument and the rest as the second.
  */
 export function eventEnvelopeSchema<D extends z.ZodType>(event: EventDefinition<EventName, D>) {
   return z.object({
-    event_id: z.uuid(),
-    event_type: z.literal(event.name),
+    event: z.literal(event.name),
+    data: event.data,
     org_id: z.uuid(),
+    /** Update events: the changed attributes with their values before the change; null otherwise. */
+    previous_attributes: z.record(z.string(), z.unknown()).nullable(),
+    /** ISO 8601: when the event was written */
+    timestamp: z.string(),
+    event_id: z.uuid(),
+    /** The same as `event` (the name this API used first). */
+    event_type: z.literal(event.name),
     /** The phone the event concerns; null for events of the organization (webhook.subscription.disabled). */
     phone_id: z.string().nullable(),
-    /** ISO 8601: when the event was written */
+    /** The same as `timestamp`. */
     created_at: z.string(),
-    data: event.data,
   });
 }

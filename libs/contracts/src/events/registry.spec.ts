@@ -3,7 +3,7 @@ import { MessageSchema } from '../chats/message/message.schema';
 import { PhoneSchema } from '../phones/phone/phone.schema';
 import { defineEvent } from './define-event';
 import { EVENT_NAMES } from './event-names';
-import { EVENTS, eventSubjectOf, isEventName } from './registry';
+import { EVENTS, eventSubjectOf, isEventName, previousAttributes } from './registry';
 
 describe('defineEvent subject naming: events.v<N>.<name>', () => {
   it.each([
@@ -48,5 +48,17 @@ describe('EVENTS (the registry)', () => {
     expect(isEventName('toString')).toBe(false);
     expect(eventSubjectOf('org.phone.qr')).toBe('events.v1.org.phone.qr');
     expect(eventSubjectOf('chat.archived')).toBe('events.v1.chat.archived');
+  });
+});
+
+describe('previousAttributes: what an update replaced', () => {
+  it('keeps the attributes whose values changed, with their values before, compared as JSON', () => {
+    const before = { ack: '1', body: 'hi', delivery_info: { read_count: 0 }, labels: ['a'], prev_body: null as string | null };
+    const after = { ack: '3', body: 'hi', delivery_info: { read_count: 1 }, labels: ['a'], prev_body: 'hi' };
+    expect(previousAttributes(before, after)).toEqual({ ack: '1', delivery_info: { read_count: 0 }, prev_body: null });
+  });
+
+  it('is empty when nothing changed', () => {
+    expect(previousAttributes({ a: 1, b: [1, 2] }, { a: 1, b: [1, 2] })).toEqual({});
   });
 });

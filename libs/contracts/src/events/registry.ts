@@ -52,8 +52,30 @@ export type EventPayload<N extends EventName> = z.infer<(typeof EVENTS)[N]['data
  * event's object does not compile.
  */
 export type EventInput<N extends EventName = EventName> = {
-  [K in N]: { type: K; org_id: string; phone_id?: string | null; data: EventPayload<K> };
+  [K in N]: {
+    type: K;
+    org_id: string;
+    phone_id?: string | null;
+    data: EventPayload<K>;
+    /**
+     * On an update event: the attributes the change replaced, with their values before it (what the
+     * hosted service's receivers read as `previous_attributes`); null or absent otherwise.
+     */
+    previous?: Partial<EventPayload<K>> | null;
+  };
 }[N];
+
+/**
+ * The attributes of `before` whose values differ in `after`, with their values in `before` — the
+ * `previous_attributes` of an update event. Values are compared as JSON.
+ */
+export function previousAttributes<T extends object>(before: T, after: T): Partial<T> {
+  const previous: Partial<T> = {};
+  for (const key of Object.keys(before) as (keyof T)[]) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previous[key] = before[key];
+  }
+  return previous;
+}
 
 /** The events whose payload is the message object (spec 2.1). */
 export type MessageEventName = { [N in EventName]: (typeof EVENTS)[N]['data'] extends typeof MessageCreatedEvent.data ? N : never }[EventName];

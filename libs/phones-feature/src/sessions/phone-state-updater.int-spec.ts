@@ -19,5 +19,9 @@ describe('PhoneStateUpdater', () => {
     expect(rows.map((r) => r.phone_id)).toEqual(rows.map(() => phone.phone_id));
     expect(rows[0].payload).toMatchObject({ phone_id: phone.phone_id, wa_state: 'QR', qr_code: 'qr-1', is_ready: false });
     expect(rows[1].payload).toMatchObject({ wa_state: 'CONNECTED', org_phone: '15550001111@c.us', is_ready: true, qr_code: null });
+    // Each says what it replaced (the webhook envelope's previous_attributes).
+    expect(rows[0].previous_attributes).toMatchObject({ wa_state: 'UNPAIRED', qr_code: null });
+    expect(rows[1].previous_attributes).toMatchObject({ wa_state: 'QR', qr_code: 'qr-1', org_phone: null, is_ready: false });
+    expect(rows[1].previous_attributes).not.toHaveProperty('phone_id');
   });
 });

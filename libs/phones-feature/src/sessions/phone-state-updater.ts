@@ -1,4 +1,4 @@
-import type { PhoneEventName } from '@mapi/contracts';
+import { previousAttributes, type PhoneEventName } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { writeEvents } from '@mapi/events';
 import type { ConnectionUpdate } from '../connector/phone-connector';
@@ -19,6 +19,8 @@ export class PhoneStateUpdater {
 
   async apply(orgId: string, phoneId: string, update: ConnectionUpdate): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
+      // Locked until the commit, so previous_attributes are what this change replaced.
+      await tx.$queryRaw`SELECT 1 FROM phones WHERE org_id = ${orgId}::uuid AND phone_id = ${phoneId} FOR UPDATE`;
       const current = await tx.phone.findFirst({ where: { org_id: orgId, phone_id: phoneId } });
       if (!current) return;
       const connected = update.state === 'CONNECTED';
@@ -34,7 +36,8 @@ export class PhoneStateUpdater {
         },
       });
       const type = EVENT_FOR_STATE[update.state] ?? 'org.phone.updated';
-      await writeEvents(tx, [{ type, org_id: orgId, phone_id: phoneId, data: mapPhone(row) }]);
+      const phone = mapPhone(row);
+      await writeEvents(tx, [{ type, org_id: orgId, phone_id: phoneId, data: phone, previous: previousAttributes(mapPhone(current), phone) }]);
     });
   }
 }

@@ -9,11 +9,26 @@ export const DISPATCHER_DURABLE = 'webhooks-dispatcher';
 const codec = JSONCodec();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The body that is delivered: the object itself (`data`) with the event's type, organization and id. */
+/**
+ * The body that is delivered: the hosted service's envelope — `event`, `data` (the object itself),
+ * `org_id`, `previous_attributes` (update events; null otherwise) and `timestamp` — with our own
+ * fields beside it (`event_id`, also the webhook-id header; `event_type`, `phone_id`, `created_at`),
+ * which break no receiver written for that envelope.
+ */
 export function toStoredEvent(e: DomainEvent): StoredEvent | null {
   if (!e || typeof e !== 'object' || !UUID.test(String(e.event_id)) || !UUID.test(String(e.org_id)) || typeof e.event_type !== 'string') return null;
   const created = e.created_at && !Number.isNaN(Date.parse(e.created_at)) ? e.created_at : new Date().toISOString();
-  const body = JSON.stringify({ event_id: e.event_id, event_type: e.event_type, org_id: e.org_id, phone_id: e.phone_id ?? null, created_at: created, data: e.data ?? null });
+  const body = JSON.stringify({
+    event: e.event_type,
+    data: e.data ?? null,
+    org_id: e.org_id,
+    previous_attributes: e.previous_attributes ?? null,
+    timestamp: created,
+    event_id: e.event_id,
+    event_type: e.event_type,
+    phone_id: e.phone_id ?? null,
+    created_at: created,
+  });
   return { id: e.event_id, org_id: e.org_id, type: e.event_type, phone_id: e.phone_id ?? null, created_at: created, body };
 }
 
