@@ -14,7 +14,7 @@ export async function bootstrapChatsService(): Promise<void> {
   const nc = await connectNats(config.nats.NATS_URL, 'chats');
   await ensureStreams(nc, config.app.NAMESPACE);
   const rpc = new NatsRpcClient(nc, config.app.NAMESPACE, config.nats.RPC_TIMEOUT_MS);
-  const relay = new OutboxRelay(prisma, nc, config.app.NAMESPACE, logger);
+  const relay = new OutboxRelay(prisma, nc, config.app.NAMESPACE, logger, { listenUrl: config.database.DATABASE_URL });
   const ingest = createIngestConsumer(nc, config.app.NAMESPACE, new ApplyIngest(prisma, () => relay.kick()), logger);
   await startRpcService({
     name: 'chats',
@@ -24,7 +24,7 @@ export async function bootstrapChatsService(): Promise<void> {
     nodeEnv: config.app.NODE_ENV,
     rpc: { handlers: bindHandlers(CHATS_HANDLERS, { prisma, phoneDirectory: (request) => rpc.call(PhoneDirectoryRpc, request) }) },
     start: async () => {
-      relay.start();
+      await relay.start();
       await ingest.start();
     },
     health: {

@@ -1,3 +1,4 @@
 export * from './jetstream';
 export * from './outbox';
 export * from './phone-sessions';
+export * from './outbox-wakeups';

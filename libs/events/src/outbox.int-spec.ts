@@ -108,7 +108,7 @@ describe('OutboxRelay.pruneOnce', () => {
     await t.prisma.outboxEvent.update({ where: { id: rows[0].id }, data: { created_at: new Date(Date.now() - 3 * hour) } });
     await t.prisma.outboxEvent.update({ where: { id: rows[1].id }, data: { created_at: new Date(Date.now() - 0.5 * hour) } });
     await t.prisma.outboxEvent.update({ where: { id: rows[2].id }, data: { created_at: new Date(Date.now() - 5 * hour) } }); // old but unpublished
-    const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }), 50, hour);
+    const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }), { keepPublishedMs: hour });
     expect(await relay.pruneOnce()).toBe(1);
     expect((await t.prisma.outboxEvent.findMany({ orderBy: { seq: 'asc' } })).map((r) => r.id)).toEqual(rows.slice(1).map((r) => r.id));
     expect(await relay.pruneOnce()).toBe(0);
@@ -121,7 +121,7 @@ describe('OutboxRelay.pruneOnce', () => {
     await writeEvents(t.prisma, stubEvents(Array.from({ length: 25 }, (_, i) => ({ type: 'chat.created' as const, org_id: org, data: { i } }))));
     await t.prisma.$executeRaw`UPDATE outbox_events SET created_at = now() - interval '2 hours'`;
     await t.prisma.$executeRaw`UPDATE outbox_cursor SET last_seq = (SELECT max(seq) FROM outbox_events) WHERE name = 'relay'`;
-    const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }), 50, 3600_000);
+    const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }), { keepPublishedMs: 3600_000 });
     expect(await relay.pruneOnce(10)).toBe(25);
   });
 });
@@ -204,7 +204,7 @@ describe('OutboxRelay turns', () => {
 describe('OutboxRelay.kick', () => {
   it('relays events written in this process at once instead of at the next idle poll', async () => {
     await t.prisma.outboxEvent.deleteMany({});
-    const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }), 60_000); // an idle poll never comes in time
+    const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }), { intervalMs: 60_000 }); // an idle poll never comes in time
     relay.start();
     try {
       await new Promise((r) => setTimeout(r, 300)); // the first (empty) tick is done: idle

@@ -4,6 +4,7 @@ import type { Prisma, PrismaClient } from '@mapi/db';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { eventSubject } from './jetstream';
+import { OUTBOX_CHANNEL, OutboxWakeups } from './outbox-wakeups';
 
 const encoder = new TextEncoder();
 
@@ -40,10 +41,13 @@ const PRUNE_LOCK_KEY = 7_245_110_332;
 // transaction, so it holds the lock until it commits too). The lock is taken before any row is
 // produced (the rows are sorted first), so before any seq is drawn. Prisma's createMany compiled a
 // plan per call that grew with rows × columns (half of the chats service's ingestion CPU).
-const INSERT_EVENTS = `WITH outbox_lock AS (SELECT pg_advisory_xact_lock(${OUTBOX_LOCK_KEY}))
+// The statement also notifies OUTBOX_CHANNEL: Postgres delivers it when the transaction commits (and
+// folds repeats within one transaction), which wakes the relays (OutboxWakeups).
+const INSERT_EVENTS = `WITH outbox_lock AS (SELECT pg_advisory_xact_lock(${OUTBOX_LOCK_KEY})),
+    wake AS (SELECT pg_notify('${OUTBOX_CHANNEL}', ''))
   INSERT INTO outbox_events (id, org_id, type, phone_id, payload, previous_attributes)
   SELECT x.id, x.org_id, x.type, x.phone_id, x.payload, x.previous
-  FROM outbox_lock, jsonb_to_recordset($1::jsonb) AS x(n int, id uuid, org_id uuid, type text, phone_id text, payload jsonb, previous jsonb)
+  FROM outbox_lock, wake, jsonb_to_recordset($1::jsonb) AS x(n int, id uuid, org_id uuid, type text, phone_id text, payload jsonb, previous jsonb)
   ORDER BY x.n`;
 
 /**
@@ -85,54 +89,95 @@ export async function unpublishedEvents(prisma: Tx): Promise<number> {
  * Nats-Msg-Id = event id, then moves the cursor. A crash between publish and move republishes:
  * duplicates carry the same id and JetStream's duplicate window drops them.
  */
+export interface OutboxRelayOptions {
+  /** Poll interval while wake-ups are not available (no listenUrl, or its connection is down). Default 50 ms. */
+  intervalMs?: number;
+  /**
+   * Postgres URL for wake-ups (LISTEN): every committed outbox insert, in any process, wakes the relay at
+   * once, and the relay then polls only every `safetyPollMs` (for a wake-up lost with its connection).
+   * Without it, the relay polls every `intervalMs`.
+   */
+  listenUrl?: string;
+  /** Poll interval while wake-ups work. Default 10 s. */
+  safetyPollMs?: number;
+  /** Published rows are kept this long (JetStream holds the events themselves for 7 days), then pruned. Default 24 h. */
+  keepPublishedMs?: number;
+  /** How often a relay prunes. Default 60 s. */
+  pruneEveryMs?: number;
+}
+
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
   private running = false;
   private busy?: Promise<number>;
   private idle = false;
+  /** A wake-up came while a round was under way: run another at once (its rows may have missed the round's read). */
+  private again = false;
   private tick?: () => Promise<void>;
+  private readonly wakeups?: OutboxWakeups;
+  private readonly intervalMs: number;
+  private readonly safetyPollMs: number;
+  private readonly keepPublishedMs: number;
+  private readonly pruneEveryMs: number;
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly nc: NatsConnection,
     private readonly namespace: string,
     private readonly logger: Logger,
-    private readonly intervalMs = 50,
-    /** Published rows are kept this long (JetStream holds the events themselves for 7 days), then pruned. */
-    private readonly keepPublishedMs = 24 * 3600_000,
-  ) {}
+    options: OutboxRelayOptions = {},
+  ) {
+    this.intervalMs = options.intervalMs ?? 50;
+    this.safetyPollMs = options.safetyPollMs ?? 10_000;
+    this.keepPublishedMs = options.keepPublishedMs ?? 24 * 3600_000;
+    this.pruneEveryMs = options.pruneEveryMs ?? 60_000;
+    if (options.listenUrl) this.wakeups = new OutboxWakeups(options.listenUrl, () => this.kick(), logger);
+  }
 
-  start(): void {
+  /** Whether wake-ups are working now (the relay then polls only every safetyPollMs). */
+  get listening(): boolean {
+    return this.wakeups?.listening ?? false;
+  }
+
+  async start(): Promise<void> {
     this.running = true;
     let nextPrune = 0;
     const tick = async () => {
       this.idle = false;
+      this.again = false;
       if (!this.running) return;
       try {
         if (Date.now() >= nextPrune) {
-          nextPrune = Date.now() + 60_000;
+          nextPrune = Date.now() + this.pruneEveryMs;
           this.busy = this.pruneOnce();
           await this.busy;
         }
         this.busy = this.relayOnce();
         const moved = await this.busy;
-        this.idle = moved === 0;
-        this.timer = setTimeout(tick, moved > 0 ? 0 : this.intervalMs);
+        if (!this.running) return;
+        const delay = moved > 0 || this.again ? 0 : this.listening ? this.safetyPollMs : this.intervalMs;
+        this.idle = delay > 0;
+        this.timer = setTimeout(tick, delay);
       } catch (err) {
         this.logger.warn({ err }, 'outbox relay failed; retrying');
         this.timer = setTimeout(tick, 1_000);
       }
     };
     this.tick = tick;
+    await this.wakeups?.start();
     void tick();
   }
 
   /**
-   * Events were just committed in this process: relay now rather than at the next idle poll (saves up
-   * to `intervalMs` of latency). Events written elsewhere are still found by the poll.
+   * Events were committed (in this process, or anywhere when wake-ups listen): relay now rather than
+   * at the next poll. During a round, the round is followed by another at once.
    */
   kick(): void {
-    if (!this.running || !this.idle || !this.tick) return;
+    if (!this.running || !this.tick) return;
+    if (!this.idle) {
+      this.again = true;
+      return;
+    }
     clearTimeout(this.timer);
     this.idle = false;
     this.timer = setTimeout(this.tick, 0);
@@ -141,6 +186,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
+    await this.wakeups?.stop();
     await this.busy?.catch(() => undefined);
   }
 

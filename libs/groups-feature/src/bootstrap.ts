@@ -12,7 +12,7 @@ export async function bootstrapGroupsService(): Promise<void> {
   const nc = await connectNats(config.nats.NATS_URL, 'groups');
   const sessions = new SessionCommands(nc, ns, 10_000);
   const rpc = new NatsRpcClient(nc, ns, config.nats.RPC_TIMEOUT_MS);
-  const relay = new OutboxRelay(prisma, nc, ns, logger);
+  const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: config.database.DATABASE_URL });
   await startRpcService({
     name: 'groups',
     nc,

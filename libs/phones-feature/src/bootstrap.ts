@@ -50,7 +50,7 @@ export async function bootstrapPhonesService(): Promise<void> {
     ...bindHandlers(PHONES_HANDLERS, { prisma, phones, sessions, defaultConnector: phonesConfig.DEFAULT_CONNECTOR }),
     ...(phonesConfig.SANDBOX_ENABLED ? bindHandlers(SANDBOX_HANDLERS, new SandboxPhones(network, nc, ns)) : []),
   ];
-  const relay = new OutboxRelay(prisma, nc, ns, logger);
+  const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: config.database.DATABASE_URL });
   await startRpcService({
     name: 'phones',
     nc,
@@ -58,8 +58,8 @@ export async function bootstrapPhonesService(): Promise<void> {
     logger,
     nodeEnv: config.app.NODE_ENV,
     rpc: { handlers },
-    start: () => {
-      relay.start();
+    start: async () => {
+      await relay.start();
       manager.start();
     },
     health: {
