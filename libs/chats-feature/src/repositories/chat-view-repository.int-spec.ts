@@ -73,7 +73,7 @@ describe('ChatViewRepository (integration)', () => {
     const chats = new ChatRepository(t.prisma);
     expect(await chats.markRead(w.other.id, w.solo, null)).toBe(0);
     expect(await chats.markRead(w.org.id, w.shared, [w.p2.phone_id])).toBe(1);
-    const unread = async () => (await repo.findOne(w.org.id, w.shared, null))!.copies.map((c) => c.unread_count).sort();
+    const unread = async () => ((await repo.findOne(w.org.id, w.shared, null))?.copies ?? []).map((c) => c.unread_count).sort();
     expect(await unread()).toEqual([0, 2]);
     expect(await chats.markRead(w.org.id, w.shared, null)).toBe(2);
     expect(await unread()).toEqual([0, 0]);
