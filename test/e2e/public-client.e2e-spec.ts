@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { PeriskopeApi } from '@periskope/periskope-client';
-import { MessageSchema } from '@mapi/contracts';
-import { createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
+import { ChatViewSchema, MessageSchema } from '@mapi/contracts';
+import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
 import { startStack, type Stack } from './support/stack';
 
 const portIsFree = (port: number) =>
@@ -26,6 +26,7 @@ describe('the public @periskope/periskope-client against this service', () => {
     w.digits = w.phone.org_phone.replace('@c.us', '');
     w.chat = randomDigits();
     await createMessages(stack.prisma, w.org, w.phone, [1, 2, 3, 4].map((m) => ({ chatId: `${w.chat}@c.us`, timestamp: new Date(Date.UTC(2026, 1, 1, 9, m)) })));
+    await createChat(stack.prisma, w.org, w.phone, { chatId: `${w.chat}@c.us`, unread: 3 });
     w.token = (await createToken(stack.prisma, w.org.id)).token;
   }, 120_000);
 
@@ -39,6 +40,29 @@ describe('the public @periskope/periskope-client against this service', () => {
     const data = res.data as any;
     expect(data).toMatchObject({ from: 2, to: 3, count: 2 });
     for (const m of data.messages) expect(MessageSchema.safeParse(m).success).toBe(true);
+  });
+
+  it('lists chats, reads one, lists every chat\'s messages and marks a chat read through chat.*', async () => {
+    const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
+    const chats = await client.chat.getChats({ limit: 10 } as never);
+    expect(chats.status).toBe(200);
+    expect(chats.data).toMatchObject({ from: 1, to: 1, count: 1 });
+    const [chat] = chats.data?.chats ?? [];
+    expect(ChatViewSchema.safeParse(chat).success).toBe(true);
+    expect(chat).toMatchObject({ chat_id: `${w.chat}@c.us`, message_unread_count: 3 });
+    const one = await client.chat.getChatById({ chat_id: w.chat });
+    expect(one.status).toBe(200);
+    expect(one.data).toEqual(chat);
+    const all = await client.chat.getMessages({ offset: 0, limit: 3 } as never);
+    expect(all.data).toMatchObject({ from: 1, to: 3, count: 3 });
+    for (const m of all.data?.messages ?? []) expect(MessageSchema.safeParse(m).success).toBe(true);
+    const read = await client.chat.read({ chat_id: w.chat });
+    expect(read).toMatchObject({ status: 200, error: null });
+    expect(read.data).toBeUndefined();
+    expect((await client.chat.getChatById({ chat_id: w.chat })).data?.message_unread_count).toBe(0);
+    const missing = await client.chat.getChatById({ chat_id: randomDigits() });
+    expect(missing.status).toBe(404);
+    expect(missing.error).toMatchObject({ code: 'NOT_FOUND_ERROR' });
   });
 
   it('surfaces our error envelope as the client\'s error (code and status)', async () => {

@@ -1,10 +1,15 @@
-import { ChoosePhoneRpc, ListChatMessagesRpc } from '@mapi/contracts';
+import { ChoosePhoneRpc, GetChatRpc, ListAllMessagesRpc, ListChatMessagesRpc, ListChatsRpc, ReadChatRpc } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { rpcHandler } from '@mapi/platform';
 import { ChatRepository } from './repositories/chat-repository';
+import { ChatViewRepository } from './repositories/chat-view-repository';
 import { MessageRepository } from './repositories/message-repository';
 import { ChooseActingPhone, type PhoneDirectory } from './usecases/choose-phone/choose-acting-phone.usecase';
+import { GetChat } from './usecases/get-chat/get-chat.usecase';
+import { ListAllMessages } from './usecases/list-all-messages/list-all-messages.usecase';
 import { ListChatMessages } from './usecases/list-chat-messages/list-chat-messages.usecase';
+import { ListChats } from './usecases/list-chats/list-chats.usecase';
+import { ReadChat } from './usecases/read-chat/read-chat.usecase';
 
 export interface ChatsDeps {
   prisma: PrismaClient;
@@ -17,5 +22,9 @@ const serve = rpcHandler<ChatsDeps>();
 /** What the chats service answers: one line per operation, its contract and its use case. */
 export const CHATS_HANDLERS = [
   serve(ListChatMessagesRpc, (d) => new ListChatMessages(new MessageRepository(d.prisma))),
+  serve(ListAllMessagesRpc, (d) => new ListAllMessages(new MessageRepository(d.prisma))),
+  serve(ListChatsRpc, (d) => new ListChats(new ChatViewRepository(d.prisma), new MessageRepository(d.prisma))),
+  serve(GetChatRpc, (d) => new GetChat(new ChatViewRepository(d.prisma), new MessageRepository(d.prisma))),
+  serve(ReadChatRpc, (d) => new ReadChat(new ChatRepository(d.prisma))),
   serve(ChoosePhoneRpc, (d) => new ChooseActingPhone(new ChatRepository(d.prisma), d.phoneDirectory)),
 ];

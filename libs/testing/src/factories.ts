@@ -93,3 +93,25 @@ export async function createMessages(
 }
 
 export const newUuid = () => randomUUID();
+
+/**
+ * A phone's stored chat, with its listing state (latest message, activity time) computed from the
+ * messages already stored for it, as ingestion would have kept it.
+ */
+export async function createChat(
+  prisma: PrismaClient,
+  org: { id: string },
+  phone: { phone_id: string; org_phone: string | null },
+  chat: { chatId: string; chatName?: string | null; chatType?: string; unread?: number; createdAt?: Date },
+) {
+  const chatType = chat.chatType ?? (chat.chatId.endsWith('@g.us') ? 'group' : 'user');
+  const createdAt = chat.createdAt ?? new Date();
+  await prisma.$executeRaw`
+    INSERT INTO chats (org_id, phone_id, chat_id, chat_name, chat_type, org_phone, unread_count, created_at, updated_at, activity_at)
+    VALUES (${org.id}::uuid, ${phone.phone_id}, ${chat.chatId}, ${chat.chatName ?? null}, ${chatType}, ${phone.org_phone}, ${chat.unread ?? 0}, ${createdAt}, ${createdAt}, ${createdAt})`;
+  await prisma.$executeRaw`
+    UPDATE chats c SET latest_message_id = m.id, latest_message_at = m."timestamp", activity_at = m."timestamp"
+    FROM (SELECT id, "timestamp" FROM messages WHERE phone_id = ${phone.phone_id} AND chat_id = ${chat.chatId}
+          ORDER BY "timestamp" DESC, id DESC LIMIT 1) m
+    WHERE c.phone_id = ${phone.phone_id} AND c.chat_id = ${chat.chatId}`;
+}

@@ -1,4 +1,7 @@
-import type { Chat } from '@mapi/contracts';
+import type { Chat, ChatMember, ChatView } from '@mapi/contracts';
+import { mapMessage } from '../messages/map-message';
+import type { ChatCopy, ChatViewRow, GroupMemberRow } from '../repositories/chat-view-repository';
+import type { MessageRow } from '../repositories/message-repository';
 
 /** A phone's stored chat, with the contact id of that phone. */
 export interface PhoneChatRow {
@@ -49,5 +52,89 @@ export function mapChat(row: PhoneChatRow): Chat {
     timestamp: null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** How a chat type reads in ChatType ('unknown' for anything this service did not store as one of the three). */
+const chatType = (t: string): ChatView['chat_type'] => (t === 'user' || t === 'group' || t === 'business' ? t : 'unknown');
+
+/** A member as ChatMemberType: the participant row; contact columns null until contacts are kept. */
+export function mapMember(orgId: string, orgPhone: string | null, m: GroupMemberRow): ChatMember {
+  return {
+    chat_id: m.chat_id,
+    contact_id: m.contact_id,
+    org_id: orgId,
+    org_phone: orgPhone ?? '',
+    id: null,
+    is_admin: m.is_admin,
+    is_super_admin: m.is_super_admin,
+    business_profile: null,
+    contact_color: null,
+    contact_image: null,
+    contact_lid: null,
+    contact_name: null,
+    contact_type: null,
+    is_blocked: null,
+    is_business: null,
+    is_enterprise: null,
+    is_group: false,
+    is_imported: null,
+    is_internal: null,
+    is_me: orgPhone !== null && m.contact_id === orgPhone,
+    is_my_contact: null,
+    is_user: true,
+    is_wa_contact: null,
+    label_ids: null,
+    name: null,
+    number: m.contact_id.replace(/@c\.us$/, ''),
+    periskope_name: null,
+    pushname: null,
+    short_name: null,
+    updated_at: null,
+    verified_level: null,
+    verified_name: null,
+  };
+}
+
+/**
+ * The chat object of GET /chats and GET /chats/{chat_id} (ChatType): the chat.created object of the
+ * representative copy (mapChat, so both say the same about a chat), with the view's fields.
+ * `members` is null for a chat that is not a group; per-phone maps are keyed by the phone's number
+ * (its phone_id while the number is not known).
+ */
+export function mapChatView(row: ChatViewRow, latest: MessageRow | null, members: GroupMemberRow[] | null): ChatView {
+  const base = mapChat({ ...row, org_phone: row.org_phone ?? '' });
+  const key = (c: ChatCopy) => c.org_phone ?? c.phone_id;
+  const unread = Math.max(0, ...row.copies.map((c) => c.unread_count));
+  return {
+    ...base,
+    org_phone: row.org_phone,
+    chat_type: chatType(row.chat_type),
+    unread_count: Object.fromEntries(row.copies.map((c) => [key(c), c.unread_count])),
+    member_count: members ? members.length : null,
+    latest_message: latest ? mapMessage(latest) : null,
+    latest_message_timestamp: latest ? latest.timestamp.getTime() : null,
+    latest_message_timestamp_map: Object.fromEntries(row.copies.map((c) => [key(c), c.latest_message_at?.getTime() ?? null])),
+    members: members ? Object.fromEntries(members.map((m) => [m.contact_id, mapMember(row.org_id, row.org_phone, m)])) : null,
+    chat_access: {},
+    label_ids: {},
+    chat_org_phones: row.copies.map(key),
+    message_unread_count: unread,
+    hubspot_metadata: null,
+    info_admins_only: false,
+    messages_admins_only: false,
+    active_phone: row.org_phone,
+    add_members_admins_only: null,
+    ai_metadata: null,
+    assigned_to: null,
+    closed_at: null,
+    custom_properties: null,
+    freshdesk_metadata: null,
+    group_description: null,
+    member_closed_at: null,
+    override_chat_access: null,
+    parent_community_id: null,
+    snooze_metadata: null,
+    zohodesk_metadata: null,
   };
 }

@@ -7,7 +7,7 @@ type Tx = Prisma.TransactionClient;
 export interface ChatSeen {
   org_id: string;
   phone_id: string;
-  /** The phone's contact id (carried into chat.created; not a column of chats). */
+  /** The phone's contact id (into chat.created, and chats.org_phone for the chat object). */
   org_phone: string;
   chat_id: string;
   chat_name: string | null;
@@ -20,9 +20,9 @@ interface ChatRow extends Omit<ChatSeen, 'org_phone'> {
 
 // One statement for a whole batch, across phones (Prisma's createManyAndReturn compiled a plan per call
 // and was a quarter of the ingestion CPU). Known chats are skipped; only new ones come back.
-const INSERT_CHATS = `INSERT INTO chats (org_id, phone_id, chat_id, chat_name, chat_type)
-  SELECT DISTINCT ON (x.phone_id, x.chat_id) x.org_id, x.phone_id, x.chat_id, x.chat_name, x.chat_type
-  FROM jsonb_to_recordset($1::jsonb) AS x(org_id uuid, phone_id text, chat_id text, chat_name text, chat_type text)
+const INSERT_CHATS = `INSERT INTO chats (org_id, phone_id, chat_id, chat_name, chat_type, org_phone)
+  SELECT DISTINCT ON (x.phone_id, x.chat_id) x.org_id, x.phone_id, x.chat_id, x.chat_name, x.chat_type, NULLIF(x.org_phone, '')
+  FROM jsonb_to_recordset($1::jsonb) AS x(org_id uuid, phone_id text, chat_id text, chat_name text, chat_type text, org_phone text)
   ORDER BY x.phone_id, x.chat_id, x.chat_name NULLS LAST
   ON CONFLICT (phone_id, chat_id) DO NOTHING
   RETURNING org_id, phone_id, chat_id, chat_name, chat_type, created_at, updated_at`;

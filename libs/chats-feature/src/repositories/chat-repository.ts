@@ -26,4 +26,17 @@ export class ChatRepository {
           WHERE g.phone_id = c.phone_id AND g.chat_id = c.chat_id AND g.contact_id = p.org_phone AND g.is_admin))`;
     return new Set(rows.map((r) => r.phone_id));
   }
+
+  /**
+   * Marks the chat read on the given phones' copies (null: every phone of the organization): unread
+   * count 0. Returns how many copies exist within reach (0: the caller cannot see the chat).
+   */
+  async markRead(orgId: string, chatId: string, phoneIds: string[] | null): Promise<number> {
+    if (phoneIds && phoneIds.length === 0) return 0;
+    const scope = phoneIds ? { phone_id: { in: phoneIds } } : {};
+    const where = { org_id: orgId, chat_id: chatId, ...scope };
+    const seen = await this.prisma.chat.count({ where });
+    if (seen) await this.prisma.chat.updateMany({ where: { ...where, unread_count: { not: 0 } }, data: { unread_count: 0, updated_at: new Date() } });
+    return seen;
+  }
 }

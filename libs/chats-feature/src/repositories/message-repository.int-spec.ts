@@ -62,6 +62,14 @@ describe('MessageRepository (integration)', () => {
        FROM generate_series(1, 30000) g`,
       w.org.id, w.p1.phone_id, chat, w.p1.org_phone,
     );
+    // The organization's other chats: with the (org_id, timestamp) index of GET /chats/messages beside
+    // it, an organization whose only chat is this one could as well be read through that index.
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO messages (org_id, phone_id, chat_id, message_id, unique_id, org_phone, sender_phone, from_me, body, message_type, "timestamp")
+       SELECT $1::uuid, $2, (1000000 + g % 300)::text || '@c.us', 'false_other_V' || g, 'V' || g, $3, 'x@c.us', false, 'body ' || g, 'chat', now() - g * interval '1 second'
+       FROM generate_series(1, 30000) g`,
+      w.org.id, w.p1.phone_id, w.p1.org_phone,
+    );
     await prisma.$executeRawUnsafe('ANALYZE messages');
     const plan = async (phoneFilter: string) => {
       const [row] = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(

@@ -11,6 +11,16 @@ export interface ChatPage {
   limit: number;
 }
 
+export interface OrgPage {
+  /** Phones whose copies to read; null: every phone of the organization. */
+  phoneIds: string[] | null;
+  /** Inclusive bounds on the message timestamp (ISO). */
+  start?: string;
+  end?: string;
+  offset: number;
+  limit: number;
+}
+
 /** From this offset on, pages are read with a deferred join (see listByChat). */
 export const DEFERRED_JOIN_FROM_OFFSET = 1_000;
 
@@ -37,5 +47,34 @@ export class MessageRepository {
     const ids = await this.prisma.message.findMany({ where, select: { id: true }, orderBy, skip: page.offset, take: page.limit });
     if (!ids.length) return [];
     return this.prisma.message.findMany({ where: { org_id: orgId, id: { in: ids.map((r) => r.id) } }, omit: { id: true, phone_id: true }, orderBy });
+  }
+
+  /**
+   * Every chat of the organization, newest first (timestamp, then insertion order): GET
+   * /chats/messages. Served by the (org_id, timestamp, id) INCLUDE (phone_id) index, deep pages by
+   * the same deferred join as listByChat.
+   */
+  async listAll(orgId: string, page: OrgPage): Promise<MessageRow[]> {
+    if (page.phoneIds && page.phoneIds.length === 0) return [];
+    const timestamp = page.start || page.end ? { ...(page.start ? { gte: new Date(page.start) } : {}), ...(page.end ? { lte: new Date(page.end) } : {}) } : undefined;
+    const where = {
+      org_id: orgId,
+      ...(timestamp ? { timestamp } : {}),
+      ...(page.phoneIds ? { phone_id: page.phoneIds.length === 1 ? page.phoneIds[0] : { in: page.phoneIds } } : {}),
+    };
+    const orderBy = [{ timestamp: 'desc' as const }, { id: 'desc' as const }];
+    if (page.offset < DEFERRED_JOIN_FROM_OFFSET) {
+      return this.prisma.message.findMany({ where, omit: { id: true, phone_id: true }, orderBy, skip: page.offset, take: page.limit });
+    }
+    const ids = await this.prisma.message.findMany({ where, select: { id: true }, orderBy, skip: page.offset, take: page.limit });
+    if (!ids.length) return [];
+    return this.prisma.message.findMany({ where: { org_id: orgId, id: { in: ids.map((r) => r.id) } }, omit: { id: true, phone_id: true }, orderBy });
+  }
+
+  /** Messages by surrogate key (a chat's latest_message_id), keyed by that id as a string; another organization's are not read. */
+  async byIds(orgId: string, ids: readonly string[]): Promise<Map<string, MessageRow>> {
+    if (!ids.length) return new Map();
+    const rows = await this.prisma.message.findMany({ where: { org_id: orgId, id: { in: ids.map((id) => BigInt(id)) } }, omit: { phone_id: true } });
+    return new Map(rows.map(({ id, ...row }) => [String(id), row]));
   }
 }

@@ -4,24 +4,14 @@ import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
 import { MessageSchema } from '../message/message.schema';
+import { MAX_PAGE_LIMIT, pageFields } from '../paging/paging';
 
-/**
- * Largest accepted `limit`, inclusive. The spec's default (2000) must itself be valid, so a limit of
- * 2000 is accepted and anything above it is a 422 (docs/decisions.md).
- */
-export const MAX_MESSAGES_LIMIT = 2000;
-
-const intFromQuery = (name: string, min: number, max?: number) => {
-  let n = z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(min, `${name} should be at least ${min}`);
-  if (max !== undefined) n = n.max(max, `${name} should be less than or equal to ${max}`);
-  // Plain decimal notation only: '0x10', '1e3' or '' are not numbers here.
-  return z.preprocess((v) => (typeof v === 'string' && !/^-?\d+(\.\d+)?$/.test(v.trim()) ? Number.NaN : v), n);
-};
+/** Largest accepted `limit` of GET messages, inclusive (see paging.ts). */
+export const MAX_MESSAGES_LIMIT = MAX_PAGE_LIMIT;
 
 export const ListChatMessagesParams = z.object({ chat_id: ChatIdSchema });
 export const ListChatMessagesQuery = z.object({
-  offset: intFromQuery('offset', 0).default(0),
-  limit: intFromQuery('limit', 1, MAX_MESSAGES_LIMIT).default(MAX_MESSAGES_LIMIT),
+  ...pageFields,
 });
 
 export const ListChatMessagesResponse = z.object({

@@ -1,0 +1,108 @@
+import { createChat, createMessages, createOrg, createPhone, randomDigits, useTestDatabase } from '@mapi/testing';
+import { ChatRepository } from './chat-repository';
+import { ChatViewRepository } from './chat-view-repository';
+
+const t = useTestDatabase('chat_view_repo');
+
+/** The chats listing against real Postgres: one entry per chat id, order, filters, scoping, read marks and the plan. */
+describe('ChatViewRepository (integration)', () => {
+  const w: Record<string, any> = {};
+  const at = (m: number) => new Date(Date.UTC(2026, 0, 1, 10, m));
+  let repo: ChatViewRepository;
+
+  beforeAll(async () => {
+    const p = t.prisma;
+    repo = new ChatViewRepository(p);
+    w.org = await createOrg(p);
+    w.other = await createOrg(p);
+    w.p1 = await createPhone(p, w.org.id);
+    w.p2 = await createPhone(p, w.org.id);
+    w.q = await createPhone(p, w.other.id);
+    w.shared = `${randomDigits()}@c.us`; // both phones; p2 most recent
+    w.solo = `${randomDigits()}@c.us`; // p1 only
+    w.group = `1203630${randomDigits(11)}@g.us`;
+    w.empty = `${randomDigits()}@c.us`; // no messages: ordered by creation
+    await createMessages(p, w.org, w.p1, [{ chatId: w.shared, timestamp: at(1) }, { chatId: w.solo, timestamp: at(5) }, { chatId: w.group, timestamp: at(3) }]);
+    await createMessages(p, w.org, w.p2, [{ chatId: w.shared, timestamp: at(7) }]);
+    await createMessages(p, w.other, w.q, [{ chatId: w.shared, timestamp: at(9) }]);
+    await createChat(p, w.org, w.p1, { chatId: w.shared, unread: 2 });
+    await createChat(p, w.org, w.p2, { chatId: w.shared, unread: 5 });
+    await createChat(p, w.org, w.p1, { chatId: w.solo });
+    await createChat(p, w.org, w.p1, { chatId: w.group, chatName: 'Team' });
+    await createChat(p, w.org, w.p1, { chatId: w.empty, createdAt: at(4) });
+    await createChat(p, w.other, w.q, { chatId: w.shared });
+    await p.groupParticipant.createMany({ data: ['111@c.us', '222@c.us'].map((c, i) => ({ org_id: w.org.id, phone_id: w.p1.phone_id, chat_id: w.group, contact_id: c, is_admin: i === 0 })) });
+  });
+
+  it('lists each chat id once, most recently active first, from the most recent copy, with every copy in reach', async () => {
+    const rows = await repo.list(w.org.id, { phoneIds: null, offset: 0, limit: 10 });
+    expect(rows.map((r) => r.chat_id)).toEqual([w.shared, w.solo, w.empty, w.group]);
+    expect(rows[0]).toMatchObject({ phone_id: w.p2.phone_id, org_phone: w.p2.org_phone, latest_message_at: at(7) });
+    expect(rows[0].copies.map((c) => [c.phone_id, c.unread_count]).sort()).toEqual([[w.p1.phone_id, 2], [w.p2.phone_id, 5]].sort());
+    expect(rows.every((r) => r.org_id === w.org.id)).toBe(true);
+    expect(rows[2]).toMatchObject({ latest_message_id: null, latest_message_at: null, activity_at: at(4) });
+  });
+
+  it('narrows to phones in reach; an empty scope or another organization\'s phone reads nothing', async () => {
+    const one = await repo.list(w.org.id, { phoneIds: [w.p1.phone_id], offset: 0, limit: 10 });
+    expect(one.map((r) => r.chat_id)).toEqual([w.solo, w.empty, w.group, w.shared]);
+    expect(one[3]).toMatchObject({ phone_id: w.p1.phone_id, latest_message_at: at(1) });
+    expect(one[3].copies).toHaveLength(1);
+    expect(await repo.list(w.org.id, { phoneIds: [], offset: 0, limit: 10 })).toEqual([]);
+    expect(await repo.list(w.org.id, { phoneIds: [w.q.phone_id], offset: 0, limit: 10 })).toEqual([]);
+    expect(await repo.findOne(w.other.id, w.solo, null)).toBeNull();
+  });
+
+  it('filters by type and by activity time (inclusive), and pages consistently', async () => {
+    expect((await repo.list(w.org.id, { phoneIds: null, chatType: 'group', offset: 0, limit: 10 })).map((r) => r.chat_id)).toEqual([w.group]);
+    const timed = await repo.list(w.org.id, { phoneIds: null, start: at(3).toISOString(), end: at(5).toISOString(), offset: 0, limit: 10 });
+    expect(timed.map((r) => r.chat_id)).toEqual([w.solo, w.empty, w.group]);
+    const all = await repo.list(w.org.id, { phoneIds: null, offset: 0, limit: 10 });
+    const paged = [];
+    for (let offset = 0; offset < 5; offset += 2) paged.push(...(await repo.list(w.org.id, { phoneIds: null, offset, limit: 2 })));
+    expect(paged.map((r) => r.chat_id)).toEqual(all.map((r) => r.chat_id));
+  });
+
+  it('reads group members of a copy', async () => {
+    const members = await repo.members(w.org.id, [{ phone_id: w.p1.phone_id, chat_id: w.group }]);
+    expect(members.map((m) => [m.contact_id, m.is_admin])).toEqual([['111@c.us', true], ['222@c.us', false]]);
+    expect(await repo.members(w.other.id, [{ phone_id: w.p1.phone_id, chat_id: w.group }])).toEqual([]);
+  });
+
+  it('marks read only the copies in reach of the caller\'s organization', async () => {
+    const chats = new ChatRepository(t.prisma);
+    expect(await chats.markRead(w.other.id, w.solo, null)).toBe(0);
+    expect(await chats.markRead(w.org.id, w.shared, [w.p2.phone_id])).toBe(1);
+    const unread = async () => ((await repo.findOne(w.org.id, w.shared, null))?.copies ?? []).map((c) => c.unread_count).sort();
+    expect(await unread()).toEqual([0, 2]);
+    expect(await chats.markRead(w.org.id, w.shared, null)).toBe(2);
+    expect(await unread()).toEqual([0, 0]);
+    const theirs = await repo.findOne(w.other.id, w.shared, null);
+    expect(theirs).not.toBeNull();
+  });
+
+  it('reads a 2000-chat page of a 30,000-chat organization in index order, without sorting', async () => {
+    const org = await createOrg(t.prisma);
+    const phone = await createPhone(t.prisma, org.id);
+    await t.prisma.$executeRawUnsafe(
+      `INSERT INTO chats (org_id, phone_id, chat_id, chat_type, org_phone, activity_at)
+       SELECT $1::uuid, $2, (1000000000 + g)::text || '@c.us', 'user', $3, now() - g * interval '1 second' FROM generate_series(1, 30000) g`,
+      org.id, phone.phone_id, phone.org_phone,
+    );
+    await t.prisma.$executeRawUnsafe('ANALYZE chats');
+    const [plan] = await t.prisma.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(
+      `EXPLAIN (FORMAT JSON) SELECT c.chat_id FROM chats c WHERE c.org_id = $1::uuid
+         AND NOT EXISTS (SELECT 1 FROM chats o WHERE o.org_id = c.org_id AND o.chat_id = c.chat_id AND (o.activity_at, o.phone_id) > (c.activity_at, c.phone_id))
+       ORDER BY c.activity_at DESC, c.chat_id DESC LIMIT 2000`,
+      org.id,
+    );
+    const text = JSON.stringify(plan['QUERY PLAN']);
+    expect(text).toMatch(/chats_org_id_activity_at_chat_id_idx/);
+    expect(text).not.toMatch(/"Node Type":"Sort"/);
+    const rows = await repo.list(org.id, { phoneIds: null, offset: 0, limit: 2000 });
+    expect(rows).toHaveLength(2000);
+    expect(rows[0].chat_id).toBe('1000000001@c.us');
+    const deep = await repo.list(org.id, { phoneIds: [phone.phone_id], offset: 29_999, limit: 10 });
+    expect(deep.map((r) => r.chat_id)).toEqual(['1000030000@c.us']);
+  });
+});

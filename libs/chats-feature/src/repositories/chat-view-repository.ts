@@ -1,0 +1,123 @@
+import { Prisma, type PrismaClient } from '@mapi/db';
+
+/** One phone's copy of a chat, as the chat object's per-phone maps need it. */
+export interface ChatCopy {
+  phone_id: string;
+  org_phone: string | null;
+  unread_count: number;
+  latest_message_at: Date | null;
+}
+
+/**
+ * A chat of the organization: the row of its most recently active phone within reach (ties: the
+ * greatest phone_id), with every copy within reach.
+ */
+export interface ChatViewRow {
+  org_id: string;
+  phone_id: string;
+  chat_id: string;
+  chat_name: string | null;
+  chat_type: string;
+  org_phone: string | null;
+  created_at: Date;
+  updated_at: Date;
+  /** messages.id of the representative copy's newest message. */
+  latest_message_id: string | null;
+  latest_message_at: Date | null;
+  activity_at: Date;
+  copies: ChatCopy[];
+}
+
+export interface ChatFilter {
+  /** Phones within reach; null: every phone of the organization. */
+  phoneIds: string[] | null;
+  chatId?: string;
+  chatType?: string;
+  /** Inclusive bounds on activity_at (ISO). */
+  start?: string;
+  end?: string;
+  offset: number;
+  limit: number;
+}
+
+export interface GroupMemberRow {
+  phone_id: string;
+  chat_id: string;
+  contact_id: string;
+  is_admin: boolean;
+  is_super_admin: boolean;
+}
+
+type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+const date = (v: string | null) => (v === null ? null : new Date(v));
+
+/** Chat reads for the chat object (GET /chats, GET /chats/{chat_id}). The organization is part of every signature. */
+export class ChatViewRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /**
+   * A page of the organization's chats, one per chat id, most recently active first (activity_at,
+   * then chat_id, both descending). Read in order from (org_id, activity_at DESC, chat_id DESC); a
+   * copy is skipped when another copy of the same chat within reach is more recent (an (org_id,
+   * chat_id) probe), so the work grows with offset + limit, not with the organization's chats.
+   * Rows come back as one JSON text each (Prisma's raw mapping costs per column and row).
+   */
+  async list(orgId: string, f: ChatFilter): Promise<ChatViewRow[]> {
+    if (f.phoneIds && f.phoneIds.length === 0) return [];
+    const inScope = (alias: string) => (f.phoneIds ? Prisma.sql`AND ${Prisma.raw(alias)}.phone_id = ANY(${f.phoneIds}::text[])` : Prisma.empty);
+    const filters = [
+      f.chatId === undefined ? Prisma.empty : Prisma.sql`AND c.chat_id = ${f.chatId}`,
+      f.chatType === undefined ? Prisma.empty : Prisma.sql`AND c.chat_type = ${f.chatType}`,
+      f.start === undefined ? Prisma.empty : Prisma.sql`AND c.activity_at >= ${f.start}::timestamptz`,
+      f.end === undefined ? Prisma.empty : Prisma.sql`AND c.activity_at <= ${f.end}::timestamptz`,
+    ];
+    const rows = await this.prisma.$queryRaw<{ j: string; copies: string }[]>`
+      WITH page AS (
+        SELECT c.org_id, c.phone_id, c.chat_id, c.chat_name, c.chat_type, c.org_phone, c.created_at, c.updated_at,
+               c.latest_message_id::text AS latest_message_id, c.latest_message_at, c.activity_at
+        FROM chats c
+        WHERE c.org_id = ${orgId}::uuid ${inScope('c')} ${Prisma.join(filters, ' ')}
+          AND NOT EXISTS (
+            SELECT 1 FROM chats o
+            WHERE o.org_id = c.org_id AND o.chat_id = c.chat_id ${inScope('o')}
+              AND (o.activity_at, o.phone_id) > (c.activity_at, c.phone_id))
+        ORDER BY c.activity_at DESC, c.chat_id DESC
+        OFFSET ${f.offset} LIMIT ${f.limit}
+      )
+      SELECT row_to_json(p)::text AS j,
+        (SELECT json_agg(json_build_object('phone_id', o.phone_id, 'org_phone', o.org_phone, 'unread_count', o.unread_count,
+                                           'latest_message_at', o.latest_message_at) ORDER BY o.phone_id)
+         FROM chats o WHERE o.org_id = p.org_id AND o.chat_id = p.chat_id ${inScope('o')})::text AS copies
+      FROM page p
+      ORDER BY p.activity_at DESC, p.chat_id DESC`;
+    return rows.map(({ j, copies }) => {
+      const r = JSON.parse(j) as Json<Omit<ChatViewRow, 'copies'>>;
+      return {
+        ...r,
+        created_at: new Date(r.created_at),
+        updated_at: new Date(r.updated_at),
+        latest_message_at: date(r.latest_message_at),
+        activity_at: new Date(r.activity_at),
+        copies: (JSON.parse(copies) as Json<ChatCopy>[]).map((c) => ({ ...c, latest_message_at: date(c.latest_message_at) })),
+      };
+    });
+  }
+
+  /** The chat as one phone within reach sees it, or null when none has it (or it is another organization's). */
+  async findOne(orgId: string, chatId: string, phoneIds: string[] | null): Promise<ChatViewRow | null> {
+    const [row] = await this.list(orgId, { phoneIds, chatId, offset: 0, limit: 1 });
+    return row ?? null;
+  }
+
+  /** Participants of the given (phone, chat) copies, as each phone last saw them. */
+  async members(orgId: string, copies: readonly { phone_id: string; chat_id: string }[]): Promise<GroupMemberRow[]> {
+    if (!copies.length) return [];
+    return this.prisma.$queryRaw<GroupMemberRow[]>`
+      SELECT g.phone_id, g.chat_id, g.contact_id, g.is_admin, g.is_super_admin
+      FROM group_participants g
+      JOIN unnest(${copies.map((c) => c.phone_id)}::text[], ${copies.map((c) => c.chat_id)}::text[]) AS k(phone_id, chat_id)
+        ON g.phone_id = k.phone_id AND g.chat_id = k.chat_id
+      WHERE g.org_id = ${orgId}::uuid
+      ORDER BY g.contact_id`;
+  }
+}

@@ -1,0 +1,24 @@
+import type { ListAllMessagesRequest, ListAllMessagesResponse } from '@mapi/contracts';
+import { pagePositions } from '@mapi/contracts';
+import { phonesInReach } from '../../chats/chat-views';
+import { mapMessage } from '../../messages/map-message';
+import type { MessageRepository } from '../../repositories/message-repository';
+
+/**
+ * GET /chats/messages: the messages of every chat within reach, newest first, paged and narrowed as
+ * GET /chats/{chat_id}/messages (spec 4.1) is: each phone's copy is its own entry.
+ */
+export class ListAllMessages {
+  constructor(private readonly messages: MessageRepository) {}
+
+  async execute({ ctx, query }: ListAllMessagesRequest): Promise<ListAllMessagesResponse> {
+    const rows = await this.messages.listAll(ctx.org_id, {
+      phoneIds: phonesInReach(ctx),
+      start: query.start_time,
+      end: query.end_time,
+      offset: query.offset,
+      limit: query.limit,
+    });
+    return { ...pagePositions(query.offset, rows.length), messages: rows.map(mapMessage) };
+  }
+}

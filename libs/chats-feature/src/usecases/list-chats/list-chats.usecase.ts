@@ -1,0 +1,31 @@
+import type { ListChatsRequest, ListChatsResponse } from '@mapi/contracts';
+import { pagePositions } from '@mapi/contracts';
+import { phonesInReach, toChatViews } from '../../chats/chat-views';
+import type { ChatViewRepository } from '../../repositories/chat-view-repository';
+import type { MessageRepository } from '../../repositories/message-repository';
+
+/**
+ * GET /chats: one entry per chat id of the organization within reach (x-phone, or the token's
+ * phones), most recently active first, then chat_id. `label` matches nothing: labels do not exist
+ * until the team-inbox issue, so no chat carries one (an empty page rather than an ignored filter).
+ */
+export class ListChats {
+  constructor(
+    private readonly chats: ChatViewRepository,
+    private readonly messages: MessageRepository,
+  ) {}
+
+  async execute({ ctx, query }: ListChatsRequest): Promise<ListChatsResponse> {
+    if (query.label !== undefined) return { ...pagePositions(query.offset, 0), chats: [] };
+    const rows = await this.chats.list(ctx.org_id, {
+      phoneIds: phonesInReach(ctx),
+      chatType: query.chat_type,
+      start: query.start_time,
+      end: query.end_time,
+      offset: query.offset,
+      limit: query.limit,
+    });
+    const chats = await toChatViews(ctx.org_id, rows, this.chats, this.messages);
+    return { ...pagePositions(query.offset, chats.length), chats };
+  }
+}
