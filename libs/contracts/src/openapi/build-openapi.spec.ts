@@ -26,6 +26,12 @@ describe('buildOpenApi with the real routes', () => {
     expect(listMessages.operationId.length).toBeGreaterThan(0);
   });
 
+  it('marks a request body required only where the route refuses an absent one', () => {
+    expect(doc.paths['/knowledge-base/faq/create'].post.requestBody.required).toBe(true);
+    expect(doc.paths['/phones/create'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/message/queues/purge'].post.requestBody.required).toBe(false);
+  });
+
   it('gives every operation a distinct operationId', () => {
     const ids = Object.values(doc.paths as Json).flatMap((ops) => Object.values(ops as Json).map((op) => (op as Json).operationId));
     expect(ids.length).toBe(ROUTES.length);

@@ -85,7 +85,9 @@ export function buildOpenApi(
       },
     };
     if (route.body) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } };
+      // Not required where the contract takes an absent body (an empty body means "no body", docs/decisions.md).
+      const required = !route.body.safeParse(undefined).success;
+      operation.requestBody = { required, content: { 'application/json': { schema: toSchema(route.body, 'input') } } };
     }
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
