@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import multipart from '@fastify/multipart';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ROUTES, type RouteContract } from '@mapi/contracts';
 import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, type Logger } from '@mapi/platform';
 import { startRealtime } from '@mapi/realtime-feature';
 import { GatewayRuntime, type GatewayConfig } from './gateway-runtime';
 import { EnvelopeExceptionFilter } from './http/envelope-filter';
+import { toServiceError } from './http/error-mapping';
 import { registerGatewayRoutes } from './http/route-registrar';
 import { loadUploadConfig } from './upload/upload-config';
 
@@ -26,7 +28,17 @@ export interface GatewayApp {
 export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly RouteContract[] = ROUTES): Promise<GatewayApp> {
   const { config, logger } = runtime;
   let shuttingDown = false;
-  const adapter = new FastifyAdapter({ bodyLimit: config.http.BODY_LIMIT_BYTES, trustProxy: true, logger: false });
+  // frameworkErrors: the router's refusals (a too-long path parameter, a malformed URL) never reach
+  // Nest's filter; they get the envelope here too.
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.http.BODY_LIMIT_BYTES,
+    trustProxy: true,
+    logger: false,
+    frameworkErrors: (error: Error, _req: FastifyRequest, reply: FastifyReply) => {
+      const envelope = toServiceError(error, logger);
+      void reply.status(envelope.status).header('content-type', 'application/json; charset=utf-8').send(envelope.toEnvelope());
+    },
+  });
   // bodyParser off: registerJsonBodyParser installs the JSON parser (empty body allowed, 422 on malformed).
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { logger: new PinoNestLogger(logger), bodyParser: false });
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger));

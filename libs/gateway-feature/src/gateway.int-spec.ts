@@ -106,6 +106,14 @@ describe('gateway (integration)', () => {
     expect(res.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE_ERROR', status: 415 });
   });
 
+  it('answers the router\'s refusals (a too-long path parameter, a malformed URL) with 422 in the envelope', async () => {
+    for (const path of [`/test/items/${'x'.repeat(3000)}`, '/test/items/%E0%A4%A']) {
+      const res = await call('GET', path);
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', status: 422, fields: { path: { message: expect.any(String) } } });
+    }
+  });
+
   it('takes an empty JSON body as no body', async () => {
     const empty = await call('POST', '/test/optional', { body: '', headers: json });
     expect(empty.body).toEqual({ mode: 'all' });

@@ -30,6 +30,11 @@ export interface RouteContract {
    * `headers: { name: value }` in the RPC payload; absent ones are left out.
    */
   headers?: readonly string[];
+  /**
+   * Failure bodies other than the error envelope that the service answers, by status (spec 7: media
+   * migration answers `{ error }`). The OpenAPI document lists them beside (or instead of) the envelope.
+   */
+  errorBodies?: Readonly<Record<number, { description: string; schema: z.ZodType }>>;
   /** Routes that take a file: multipart/form-data accepted besides JSON, larger bodies, a longer timeout. */
   upload?: RouteUpload;
 }

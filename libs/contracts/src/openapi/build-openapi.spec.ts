@@ -26,6 +26,20 @@ describe('buildOpenApi with the real routes', () => {
     expect(listMessages.operationId.length).toBeGreaterThan(0);
   });
 
+  it('marks a request body required only where the route refuses an absent one', () => {
+    expect(doc.paths['/knowledge-base/faq/create'].post.requestBody.required).toBe(true);
+    expect(doc.paths['/phones/create'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/message/queues/purge'].post.requestBody.required).toBe(false);
+  });
+
+  it("documents media migration's `{ error }` failure bodies (spec 7): 403 alone, 422 beside the envelope", () => {
+    const responses = doc.paths['/media/migrate-url'].post.responses;
+    const errorBody = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] };
+    expect(responses['403'].content['application/json'].schema).toMatchObject(errorBody);
+    expect(responses['422'].content['application/json'].schema.oneOf).toEqual([{ $ref: '#/components/schemas/Error' }, expect.objectContaining(errorBody)]);
+    expect(doc.paths['/media/migrate-url/batch'].post.responses['403']).toBeUndefined();
+  });
+
   it('gives every operation a distinct operationId', () => {
     const ids = Object.values(doc.paths as Json).flatMap((ops) => Object.values(ops as Json).map((op) => (op as Json).operationId));
     expect(ids.length).toBe(ROUTES.length);

@@ -36,10 +36,25 @@ function parametersOf(route: RouteContract): JsonSchema[] {
   return out;
 }
 
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const errorResponse = (description: string) => ({
   description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  content: { 'application/json': { schema: ERROR_REF } },
 });
+
+/** The route's own failure bodies (`errorBodies`): beside the envelope where the gateway may answer that status too. */
+function withErrorBodies(route: RouteContract, responses: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  const out = { ...responses };
+  for (const [status, { description, schema }] of Object.entries(route.errorBodies ?? {})) {
+    const own = toSchema(schema, 'output');
+    const envelope = out[status];
+    out[status] = {
+      description: envelope ? `${String(envelope.description)}; or ${description}` : description,
+      content: { 'application/json': { schema: envelope ? { oneOf: [ERROR_REF, own] } : own } },
+    };
+  }
+  return out;
+}
 
 /**
  * One entry of the document's `webhooks`: what a subscription to the event receives, a POST of the
@@ -73,7 +88,7 @@ export function buildOpenApi(
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       parameters: parametersOf(route),
-      responses: {
+      responses: withErrorBodies(route, {
         [String(route.successStatus)]: route.response
           ? { description: 'Success', content: { 'application/json': { schema: toSchema(route.response, 'output') } } }
           : { description: 'Success, no content' },
@@ -82,10 +97,12 @@ export function buildOpenApi(
         '422': errorResponse('VALIDATION_ERROR'),
         '429': errorResponse('RATE_LIMIT_ERROR'),
         '500': errorResponse('UNKNOWN_ERROR'),
-      },
+      }),
     };
     if (route.body) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } };
+      // Not required where the contract takes an absent body (an empty body means "no body", docs/decisions.md).
+      const required = !route.body.safeParse(undefined).success;
+      operation.requestBody = { required, content: { 'application/json': { schema: toSchema(route.body, 'input') } } };
     }
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }

@@ -22,6 +22,16 @@ describe('toServiceError', () => {
     expect(result.toEnvelope()).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE_ERROR' });
   });
 
+  it.each([
+    ['FST_ERR_MAX_PARAM_LENGTH', 414],
+    ['FST_ERR_BAD_URL', 400],
+  ])('maps the router refusal %s to 422 VALIDATION_ERROR on the path, logging nothing', (code, statusCode) => {
+    const { result, logger } = map(fastifyError(code, statusCode, "'/v1/x/aaaa' is not a valid url component"));
+    expect(result.toEnvelope()).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', fields: { path: { message: expect.any(String) } } });
+    expect(JSON.stringify(result.toEnvelope())).not.toContain('valid url component');
+    expect(logger.error).not.toHaveBeenCalled();
+  });
+
   it('maps an unsupported content type to 415 UNSUPPORTED_MEDIA_TYPE_ERROR', () => {
     const { result } = map(fastifyError('FST_ERR_CTP_INVALID_MEDIA_TYPE', 415));
     expect(result.toEnvelope()).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE_ERROR' });

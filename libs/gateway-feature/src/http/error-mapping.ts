@@ -28,6 +28,14 @@ export function toServiceError(error: unknown, logger: Logger): ServiceError {
   if (e.code?.startsWith('FST_ERR_CTP_') || e.code === 'MALFORMED_JSON') {
     return Errors.validation({ body: { message: 'Request body is not valid JSON' } }, 'Malformed JSON body');
   }
+  // The router's own refusals, before any route runs: a path parameter longer than the router takes
+  // (Fastify's maxParamLength) or a malformed percent-encoding in the path.
+  if (e.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return Errors.validation({ path: { message: 'A path parameter is too long' } }, 'Path parameter too long');
+  }
+  if (e.code === 'FST_ERR_BAD_URL') {
+    return Errors.validation({ path: { message: 'The path is not a valid URL path (malformed percent-encoding)' } }, 'Malformed URL path');
+  }
   if (status === 404) return Errors.notFound('Route not found');
   const errorId = randomUUID();
   logger.error({ err: error, error_id: errorId }, 'unhandled error');

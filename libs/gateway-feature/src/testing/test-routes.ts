@@ -45,6 +45,7 @@ export const TEST_ROUTES = [
   route({ operationId: 'slow', method: 'GET', path: '/test/slow', rpc: SlowRpc }),
   route({ operationId: 'boom', method: 'GET', path: '/test/boom', rpc: BoomRpc }),
   route({ operationId: 'status', method: 'GET', path: '/test/status', rpc: StatusRpc, response: StatusRpc.response }),
+  route({ operationId: 'item', method: 'GET', path: '/test/items/{id}', rpc: StatusRpc, params: z.object({ id: z.string().min(1) }), response: StatusRpc.response }),
   route({ operationId: 'nobody', method: 'GET', path: '/test/nobody', rpc: NobodyRpc }),
   route({ operationId: 'upload', method: 'POST', path: '/test/upload', rpc: UploadRpc, body: UploadBody, response: UploadRpc.response, upload: { fileField: 'document', booleanFields: ['is_active'] } }),
   route({ operationId: 'resync', method: 'POST', path: '/test/needs-phone', rpc: OptionalBodyRpc, phone: 'required', successStatus: 204, response: undefined }),

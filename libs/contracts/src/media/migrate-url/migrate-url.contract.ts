@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
-import { MediaAccessSchema, accessFields, rejectExpiryWithPublic } from '../common/media-access.schema';
+import { MediaAccessSchema, MediaErrorBodySchema, accessFields, rejectExpiryWithPublic } from '../common/media-access.schema';
 
 export const MigrateMediaUrlBody = z
   .object({
@@ -43,4 +43,8 @@ export const MigrateMediaUrlRoute = defineRoute({
   rpc: MigrateMediaUrlRpc,
   successStatus: 200,
   response: MigrateMediaUrlResponse,
+  errorBodies: {
+    403: { description: '`{ error }`: the file belongs to a different organization (spec 4.8)', schema: MediaErrorBodySchema },
+    422: { description: '`{ error }`: not a legacy or media URL of this service, or not a service bucket', schema: MediaErrorBodySchema },
+  },
 });

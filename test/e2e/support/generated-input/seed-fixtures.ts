@@ -1,0 +1,94 @@
+import { LocalFsStorage } from '@mapi/storage';
+import { createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
+import { client } from '../http';
+import { LEGACY_STORAGE_URL } from '../media-stack';
+import { connectedSandboxPhone } from '../queue-phone';
+import type { Stack } from '../stack';
+import type { Fixtures } from './generated-requests';
+
+export interface SeededWorld extends Fixtures {
+  tokenA: string;
+  /** Strings only organization B's data contains: an answer to A's token must hold none of them. */
+  foreignSecrets: string[];
+  /** A phone of A that the phone-lifecycle routes may log out, reset or delete (not the one the other routes use). */
+  throwawayPhone: string;
+}
+
+const ok = (what: string, res: { status: number; body: any }) => {
+  if (res.status >= 300) throw new Error(`seeding ${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+};
+
+/**
+ * Organization A with a connected sandbox phone, a chat with messages, a group, an FAQ, a document,
+ * a webhook subscription, a queued message and a broadcast and a media file; organization B with the
+ * same kinds of rows, whose ids the generator sends with A's token.
+ */
+export async function seedWorld(stack: Stack, storageRoot: string): Promise<SeededWorld> {
+  const p = stack.prisma;
+  const [orgA, orgB] = [await createOrg(p), await createOrg(p)];
+  const tokenA = (await createToken(p, orgA.id)).token;
+  const tokenB = (await createToken(p, orgB.id)).token;
+  const a = client(stack.baseUrl, tokenA);
+  const b = client(stack.baseUrl, tokenB);
+  const marker = `secret-of-b-${randomDigits(8)}`;
+
+  const phone = await connectedSandboxPhone(a);
+  const throwawayPhone = ok('throwaway phone', await a.post('/phones/create', { phone_name: 'Throwaway' })).phone_id as string;
+  const phoneRow = { phone_id: phone.phoneId, org_phone: `${phone.number}@c.us` };
+  const chatDigits = randomDigits();
+  await createMessages(p, orgA, phoneRow, [{ chatId: `${chatDigits}@c.us` }, { chatId: `${chatDigits}@c.us`, fromMe: true }]);
+  const participants = [randomDigits(), randomDigits()];
+  const group = ok('group', await a.post('/sandbox/groups', { subject: 'Generated', participants }, { 'x-phone': phone.phoneId }));
+  const sent = ok('send', await a.post('/message/send', { chat_id: chatDigits, message: 'seed' }, { 'x-phone': phone.phoneId }));
+  const broadcast = ok('broadcast', await a.post('/message/broadcast', { chat_ids: [chatDigits], message: 'seed', delay: 3600 }, { 'x-phone': phone.phoneId }));
+
+  const faqA = ok('faq A', await a.post('/knowledge-base/faq/create', { question: 'Seeded question?', answer: 'Seeded answer.' }));
+  const faqB = ok('faq B', await b.post('/knowledge-base/faq/create', { question: `${marker} question`, answer: `${marker} answer` }));
+  const doc = (text: string) => ({ document: { filename: 'notes.txt', base64: Buffer.from(text).toString('base64') } });
+  const docA = ok('document A', await a.post('/knowledge-base/document/create', doc('Opening hours: nine to five.')))[0];
+  const docB = ok('document B', await b.post('/knowledge-base/document/create', doc(`${marker} document`)))[0];
+  const hookA = ok('webhook A', await a.post('/webhooks', { hookUrl: 'https://hooks.example.com/a', integrationName: 'message.created' }))[0];
+  const hookB = ok('webhook B', await b.post('/webhooks', { hookUrl: `https://hooks.example.com/${marker}`, integrationName: 'message.created' }))[0];
+
+  const storage = new LocalFsStorage(storageRoot);
+  await storage.write({ bucket: 'message-media', name: `${orgA.id}/generated/photo.jpg` }, 'a photo');
+  await storage.write({ bucket: 'message-media', name: `${orgB.id}/generated/${marker}.jpg` }, 'b photo');
+  const mediaA = `${LEGACY_STORAGE_URL}/message-media/${orgA.id}/generated/photo.jpg`;
+  const mediaB = `${LEGACY_STORAGE_URL}/message-media/${orgB.id}/generated/${marker}.jpg`;
+
+  const phoneB = await createPhone(p, orgB.id);
+  await createMessages(p, orgB, { phone_id: phoneB.phone_id, org_phone: phoneB.org_phone ?? '' }, [{ chatId: `${chatDigits}@c.us`, body: `${marker} message` }]);
+
+  return {
+    tokenA,
+    throwawayPhone,
+    foreignSecrets: [marker],
+    hints: {
+      'x-phone': [phone.phoneId, phone.number],
+      chat_id: [`${chatDigits}@c.us`, chatDigits, group.chat_id],
+      'chat_ids[]': [chatDigits, group.chat_id],
+      'participants[]': participants,
+      context_id: [faqA.context_id],
+      document_id: [docA.document_id],
+      id: [hookA.id],
+      integration_id: [hookA.integration_id],
+      hookUrl: ['https://hooks.example.com/generated'],
+      url: [mediaA],
+      'urls[]': [mediaA, `${LEGACY_STORAGE_URL}/not-a-bucket/x.jpg`],
+      queue_id: [sent.queue_id],
+      'queue_ids[]': [sent.queue_id],
+      broadcast_id: [broadcast.broadcast_id],
+      unique_id: [sent.unique_id],
+    },
+    foreign: {
+      'x-phone': [phoneB.phone_id],
+      context_id: [faqB.context_id],
+      document_id: [docB.document_id],
+      id: [hookB.id],
+      integration_id: [hookB.integration_id],
+      url: [mediaB],
+      'urls[]': [mediaB],
+    },
+  };
+}
