@@ -122,12 +122,13 @@ describe('buildOpenApi: the event catalogue as OpenAPI 3.1 webhooks', () => {
     }
   });
 
-  it('describes the delivered body: the envelope with the event\'s name, and its payload as data', () => {
+  it('describes the delivered body: the hosted service\'s envelope with the event\'s name, its payload as data, our fields beside it', () => {
     for (const name of EVENT_NAMES) {
       const schema = body(name);
-      expect(keysOf(schema)).toEqual(['created_at', 'data', 'event_id', 'event_type', 'org_id', 'phone_id']);
+      expect(keysOf(schema)).toEqual(['created_at', 'data', 'event', 'event_id', 'event_type', 'org_id', 'phone_id', 'previous_attributes', 'timestamp']);
+      expect(schema.properties.event.const).toBe(name);
       expect(schema.properties.event_type.const).toBe(name);
-      expect(schema.required).toEqual(expect.arrayContaining(['event_id', 'event_type', 'org_id', 'phone_id', 'created_at', 'data']));
+      expect(schema.required).toEqual(expect.arrayContaining(['event', 'data', 'org_id', 'previous_attributes', 'timestamp', 'event_id', 'event_type', 'phone_id', 'created_at']));
     }
   });
 
