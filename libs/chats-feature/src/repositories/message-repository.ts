@@ -40,13 +40,7 @@ export class MessageRepository {
       chat_id: page.chatId,
       ...(page.phoneIds ? { phone_id: page.phoneIds.length === 1 ? page.phoneIds[0] : { in: page.phoneIds } } : {}),
     };
-    const orderBy = [{ timestamp: 'desc' as const }, { id: 'desc' as const }];
-    if (page.offset < DEFERRED_JOIN_FROM_OFFSET) {
-      return this.prisma.message.findMany({ where, omit: { id: true, phone_id: true }, orderBy, skip: page.offset, take: page.limit });
-    }
-    const ids = await this.prisma.message.findMany({ where, select: { id: true }, orderBy, skip: page.offset, take: page.limit });
-    if (!ids.length) return [];
-    return this.prisma.message.findMany({ where: { org_id: orgId, id: { in: ids.map((r) => r.id) } }, omit: { id: true, phone_id: true }, orderBy });
+    return this.newestFirst(orgId, where, page);
   }
 
   /**
@@ -62,6 +56,14 @@ export class MessageRepository {
       ...(timestamp ? { timestamp } : {}),
       ...(page.phoneIds ? { phone_id: page.phoneIds.length === 1 ? page.phoneIds[0] : { in: page.phoneIds } } : {}),
     };
+    return this.newestFirst(orgId, where, page);
+  }
+
+  /**
+   * One page of `where`, newest first (timestamp, then insertion order). From DEFERRED_JOIN_FROM_OFFSET
+   * on, the offset is walked in the index alone (ids only), then just the page's rows are read.
+   */
+  private async newestFirst(orgId: string, where: Prisma.MessageWhereInput, page: { offset: number; limit: number }): Promise<MessageRow[]> {
     const orderBy = [{ timestamp: 'desc' as const }, { id: 'desc' as const }];
     if (page.offset < DEFERRED_JOIN_FROM_OFFSET) {
       return this.prisma.message.findMany({ where, omit: { id: true, phone_id: true }, orderBy, skip: page.offset, take: page.limit });
