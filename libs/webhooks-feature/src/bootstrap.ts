@@ -39,6 +39,7 @@ export async function bootstrapWebhooksService(): Promise<void> {
           endpointLimits: { maxInFlight: wh.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT, ratePerSecond: wh.WEBHOOK_ENDPOINT_RATE_PER_SECOND },
           leaseMs: wh.WEBHOOK_CLAIM_LEASE_MS,
           pollMs: wh.WEBHOOK_POLL_INTERVAL_MS,
+          idlePollMs: wh.WEBHOOK_IDLE_POLL_INTERVAL_MS,
           claimBatch: wh.WEBHOOK_CLAIM_BATCH,
           flushMs: 10,
           schedule: wh.WEBHOOK_RETRY_SCHEDULE_MS,

@@ -24,6 +24,8 @@ export const WebhooksConfigSchema = z.object({
   /** Per endpoint, across every replica: claims per second (token bucket, burst = one second's worth). */
   WEBHOOK_ENDPOINT_RATE_PER_SECOND: int(200, 1, 1_000_000),
   WEBHOOK_POLL_INTERVAL_MS: int(250, 5),
+  /** Longest wait between claims while nothing is due (empty claims double the interval up to it). */
+  WEBHOOK_IDLE_POLL_INTERVAL_MS: int(2_000, 5),
   WEBHOOK_CLAIM_BATCH: int(500, 1, 10_000),
   WEBHOOK_INTAKE_BATCH: int(500, 1, 10_000),
   /** How long JetStream waits for the intake's ack before redelivering (after a crash). */

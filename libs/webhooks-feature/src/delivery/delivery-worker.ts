@@ -15,7 +15,10 @@ export interface DeliveryWorkerOptions {
   /** Per-endpoint limits, enforced by the claim across every replica. */
   endpointLimits: EndpointLimits;
   leaseMs: number;
+  /** Poll interval after a claim found work; empty claims double it, up to idlePollMs. */
   pollMs: number;
+  /** Longest wait between claims while nothing is due (a wake-up from this process's intake ends it). Default pollMs × 8. */
+  idlePollMs?: number;
   claimBatch: number;
   flushMs: number;
   schedule: readonly number[];
@@ -74,6 +77,7 @@ export class DeliveryWorker {
   }
 
   private async run(): Promise<void> {
+    let wait = this.options.pollMs;
     while (this.running) {
       let claimed = 0;
       let limit = 0;
@@ -97,8 +101,10 @@ export class DeliveryWorker {
         continue;
       }
       this.woken = false;
+      // At rest the claims space out (each is a transaction); any work found brings the interval back.
+      wait = claimed > 0 || this.inFlight > 0 ? this.options.pollMs : Math.min(wait * 2, this.options.idlePollMs ?? this.options.pollMs * 8);
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, this.options.pollMs);
+        const t = setTimeout(resolve, wait);
         this.wakeUp = () => {
           clearTimeout(t);
           resolve();

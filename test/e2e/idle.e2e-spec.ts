@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { startStack, type Stack } from './support/stack';
+
+/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const WARM_UP_MS = 10_000;
+const WINDOW_MS = 30_000;
+/** The aims of issue 22 ("nothing burns at rest"). */
+const MAX_CPU_SHARE = 0.005; // of one core, per app
+const MAX_COMMITS_PER_SECOND_PER_REPLICA = 1;
+
+/**
+ * A started stack with no request and no message: every app stays under 0.5 % of a core and the
+ * database sees under one transaction a second per app that uses it. What used to burn: the outbox
+ * relays' 50 ms polls (now LISTEN/NOTIFY) and the webhook workers' 250 ms claims (now spaced out at rest).
+ */
+describe('a stack at rest', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({}, { services: ['phones', 'groups', 'queue', 'webhooks-dispatcher', 'knowledge-base', 'embedding-worker'] });
+  }, 120_000);
+  afterAll(() => stack?.stop());
+
+  it('uses almost no CPU and almost no database transactions', async () => {
+    await new Promise((r) => setTimeout(r, WARM_UP_MS)); // start-up work (migrations checked, streams, first scans) is over
+    const apps = { 'api-gateway': stack.gateway, ...stack.apps };
+    const commits = async () => Number((await stack.prisma.$queryRaw<{ n: bigint }[]>`SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()`)[0].n);
+    const cpuBefore = Object.fromEntries(Object.entries(apps).map(([name, app]) => [name, cpuSeconds(app.child.pid!)]));
+    const commitsBefore = await commits();
+    await new Promise((r) => setTimeout(r, WINDOW_MS));
+    const commitRate = ((await commits()) - commitsBefore - 1) / (WINDOW_MS / 1000); // less this spec's own read
+    const shares = Object.fromEntries(Object.entries(apps).map(([name, app]) => [name, (cpuSeconds(app.child.pid!) - cpuBefore[name]) / (WINDOW_MS / 1000)]));
+    console.log(`at rest over ${WINDOW_MS / 1000} s: ${commitRate.toFixed(2)} commits/s; CPU share per app ${JSON.stringify(shares)}`);
+    const usingPostgres = Object.keys(apps).filter((name) => name !== 'queue').length;
+    expect(commitRate).toBeLessThan(MAX_COMMITS_PER_SECOND_PER_REPLICA * usingPostgres);
+    for (const [name, share] of Object.entries(shares)) expect({ name, share: share < MAX_CPU_SHARE ? 'under the aim' : share }).toEqual({ name, share: 'under the aim' });
+  }, 120_000);
+});
