@@ -237,4 +237,61 @@ describe('chats routes', () => {
       expect(anon.status).toBe(401);
     });
   });
+
+  describe('GET /reactions', () => {
+    const react = (org: any, phone: any, chatId: string, sender: string, reaction: string, minute: number, unique = randomDigits(6)) => ({
+      org_id: org.id, phone_id: phone.phone_id, chat_id: chatId, message_id: `false_${chatId}_${unique}`, sender_phone: sender,
+      reaction_id: `R${unique}`, reaction, reacted_at: at(minute),
+    });
+    beforeAll(async () => {
+      w.rOld = react(w.orgA, w.p1, w.solo, '4471111111@c.us', '👍', 10);
+      w.rNew = react(w.orgA, w.p2, w.shared, '4472222222@c.us', '❤️', 20);
+      w.rBack = react(w.orgA, w.p1, w.shared, '4473333333@c.us', '', 30); // taken back
+      w.rTheirs = react(w.orgB, w.q1, w.shared, '4474444444@c.us', '😂', 40);
+      await stack.prisma.messageReaction.createMany({ data: [w.rOld, w.rNew, w.rBack, w.rTheirs] });
+    });
+
+    it('lists the organization\'s standing reactions newest first, as ReactionType objects', async () => {
+      const res = await get(w.tA, '/reactions');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ from: 1, to: 2, count: 2, start_time: null, end_time: null });
+      expect(res.body.reactions.map((r: any) => r.reaction_id)).toEqual([w.rNew.reaction_id, w.rOld.reaction_id]);
+      expect(res.body.reactions[0]).toMatchObject({ org_id: w.orgA.id, chat_id: w.shared, message_id: w.rNew.message_id, sender_id: '4472222222@c.us', reaction: '❤️', org_phone: w.p2.org_phone });
+      expect(res.body.reactions[0].timestamp).toBe(at(20).toISOString());
+    });
+
+    it('narrows by chat, message, time, x-phone and the token\'s phones; pages like GET messages', async () => {
+      const ids = async (path: string, token = w.tA, headers: Record<string, string> = {}) => (await get(token, path, headers)).body.reactions.map((r: any) => r.reaction_id);
+      expect(await ids(`/reactions?chat_id=${w.digits}`)).toEqual([w.rNew.reaction_id]);
+      expect(await ids(`/reactions?message_id=${encodeURIComponent(w.rOld.message_id)}`)).toEqual([w.rOld.reaction_id]);
+      expect(await ids(`/reactions?start_time=${encodeURIComponent(at(15).toISOString())}`)).toEqual([w.rNew.reaction_id]);
+      expect(await ids(`/reactions?end_time=${encodeURIComponent(at(15).toISOString())}`)).toEqual([w.rOld.reaction_id]);
+      expect(await ids('/reactions', w.tA, { 'x-phone': w.p2.phone_id })).toEqual([w.rNew.reaction_id]);
+      expect(await ids('/reactions', w.tA1)).toEqual([w.rOld.reaction_id]);
+      const second = await get(w.tA, '/reactions?offset=1&limit=1');
+      expect(second.body).toMatchObject({ from: 2, to: 2, count: 1 });
+      expect(second.body.reactions.map((r: any) => r.reaction_id)).toEqual([w.rOld.reaction_id]);
+    });
+
+    it('never shows another organization\'s reactions, and refuses a phone outside the token\'s scope', async () => {
+      expect((await get(w.tB, '/reactions')).body.reactions.map((r: any) => r.reaction_id)).toEqual([w.rTheirs.reaction_id]);
+      expect((await get(w.tB, `/reactions?message_id=${encodeURIComponent(w.rNew.message_id)}`)).body.reactions).toEqual([]);
+      const outside = await get(w.tA1, '/reactions', { 'x-phone': w.p2.phone_id });
+      expect(outside.status).toBe(401);
+      expectEnvelope(outside.body, 'UNAUTHORIZED_ERROR', 401);
+    });
+
+    it.each([
+      ['limit above 2000', '?limit=2001', 'limit'],
+      ['a negative offset', '?offset=-1', 'offset'],
+      ['an impossible date', '?start_time=2025-04-31', 'start_time'],
+      ['end before start', '?start_time=2026-01-02&end_time=2026-01-01', 'end_time'],
+      ['an empty chat_id', '?chat_id=', 'chat_id'],
+    ])('answers 422 for %s', async (_what, query, field) => {
+      const res = await get(w.tA, `/reactions${query}`);
+      expect(res.status).toBe(422);
+      expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
+      expect(JSON.stringify(res.body.fields)).toContain(field);
+    });
+  });
 });

@@ -65,6 +65,19 @@ describe('the public @periskope/periskope-client against this service', () => {
     expect(missing.error).toMatchObject({ code: 'NOT_FOUND_ERROR' });
   });
 
+  it('lists reactions through reaction.getReactions', async () => {
+    const chatId = `${w.chat}@c.us`;
+    const messageId = `false_${chatId}_PC1`;
+    await stack.prisma.messageReaction.create({
+      data: { org_id: w.org.id, phone_id: w.phone.phone_id, chat_id: chatId, message_id: messageId, sender_phone: `${w.chat}@c.us`, reaction_id: 'RPC1', reaction: '🎉', reacted_at: new Date() },
+    });
+    const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
+    const res = await client.reaction.getReactions({ chat_id: w.chat, message_id: messageId });
+    expect(res).toMatchObject({ status: 200, error: null });
+    expect(res.data).toMatchObject({ from: 1, to: 1, count: 1, start_time: null, end_time: null });
+    expect(res.data?.reactions[0]).toMatchObject({ reaction_id: 'RPC1', reaction: '🎉', message_id: messageId, org_phone: w.phone.org_phone });
+  });
+
   it('surfaces our error envelope as the client\'s error (code and status)', async () => {
     const client = new PeriskopeApi({ authToken: 'mapi_wrong', phone: w.digits, env: 'local' });
     const res = await client.chat.getChatMessages({ chat_id: w.chat } as never);

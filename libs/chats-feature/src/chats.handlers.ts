@@ -1,7 +1,8 @@
-import { ChoosePhoneRpc, GetChatRpc, ListAllMessagesRpc, ListChatMessagesRpc, ListChatsRpc, ReadChatRpc } from '@mapi/contracts';
+import { ChoosePhoneRpc, GetChatRpc, ListAllMessagesRpc, ListChatMessagesRpc, ListChatsRpc, ListReactionsRpc, ReadChatRpc } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { rpcHandler } from '@mapi/platform';
 import { ChatRepository } from './repositories/chat-repository';
+import { ReactionRepository } from './repositories/reaction-repository';
 import { ChatViewRepository } from './repositories/chat-view-repository';
 import { MessageRepository } from './repositories/message-repository';
 import { ChooseActingPhone, type PhoneDirectory } from './usecases/choose-phone/choose-acting-phone.usecase';
@@ -9,6 +10,7 @@ import { GetChat } from './usecases/get-chat/get-chat.usecase';
 import { ListAllMessages } from './usecases/list-all-messages/list-all-messages.usecase';
 import { ListChatMessages } from './usecases/list-chat-messages/list-chat-messages.usecase';
 import { ListChats } from './usecases/list-chats/list-chats.usecase';
+import { ListReactions } from './usecases/list-reactions/list-reactions.usecase';
 import { ReadChat } from './usecases/read-chat/read-chat.usecase';
 
 export interface ChatsDeps {
@@ -26,5 +28,6 @@ export const CHATS_HANDLERS = [
   serve(ListChatsRpc, (d) => new ListChats(new ChatViewRepository(d.prisma), new MessageRepository(d.prisma))),
   serve(GetChatRpc, (d) => new GetChat(new ChatViewRepository(d.prisma), new MessageRepository(d.prisma))),
   serve(ReadChatRpc, (d) => new ReadChat(new ChatRepository(d.prisma))),
+  serve(ListReactionsRpc, (d) => new ListReactions(new ReactionRepository(d.prisma))),
   serve(ChoosePhoneRpc, (d) => new ChooseActingPhone(new ChatRepository(d.prisma), d.phoneDirectory)),
 ];
