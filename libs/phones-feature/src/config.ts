@@ -10,7 +10,7 @@ export const PhonesConfigSchema = z.object({
   /** How long a replica's claim on a phone session lasts without renewal: the takeover time after a crash. */
   PHONE_LEASE_TTL_MS: z.coerce.number().int().min(1_000).default(10_000),
   /** How often a replica renews its leases and looks for sessions running nowhere. */
-  SESSION_SCAN_MS: z.coerce.number().int().min(100).default(2_000),
+  SESSION_SCAN_MS: z.coerce.number().int().min(100).default(3_000),
   REPLICA_ID: z.string().min(1).default(`${hostname()}-${process.pid}`),
 });
 export type PhonesConfig = z.infer<typeof PhonesConfigSchema>;

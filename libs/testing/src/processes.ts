@@ -5,15 +5,32 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..', '..');
 
 /** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed to processes are taken below the kernel's ephemeral range (32768+), from a block of
+ * this Jest worker's own: a port picked with listen(0) could be handed out again, to another worker or
+ * as the source port of an outgoing connection, before the process it was meant for bound it (seen as
+ * EADDRINUSE, or as another stack's server answering this stack's requests).
+ */
+const PORT_BLOCK = 2_000;
+const PORT_BASE = 12_000 + (Number(process.env.JEST_WORKER_ID ?? 0) % 10) * PORT_BLOCK;
+let nextPort = PORT_BASE + Math.floor(Math.random() * PORT_BLOCK);
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+/** A port of 127.0.0.1 nobody listens on, not handed out before by this process. */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < PORT_BLOCK; tries++) {
+    const port = nextPort;
+    nextPort = PORT_BASE + ((nextPort - PORT_BASE + 1) % PORT_BLOCK);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port in ${PORT_BASE}..${PORT_BASE + PORT_BLOCK - 1}`);
 }
 
 /** An app started from its built output (apps/<name>/dist/main.js), its log lines collected. */
