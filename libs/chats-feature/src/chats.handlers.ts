@@ -1,11 +1,11 @@
-import { ChoosePhoneRpc, GetChatRpc, ListAllMessagesRpc, ListChatMessagesRpc, ListChatsRpc, ListReactionsRpc, ReadChatRpc } from '@mapi/contracts';
+import { ChoosePhoneRpc, GetChatRpc, ListAllMessagesRpc, ListChatMessagesRpc, ListChatsRpc, ListReactionsRpc, ReadChatRpc, type PhoneDirectory } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { rpcHandler } from '@mapi/platform';
 import { ChatRepository } from './repositories/chat-repository';
 import { ReactionRepository } from './repositories/reaction-repository';
 import { ChatViewRepository } from './repositories/chat-view-repository';
 import { MessageRepository } from './repositories/message-repository';
-import { ChooseActingPhone, type PhoneDirectory } from './usecases/choose-phone/choose-acting-phone.usecase';
+import { ChooseActingPhone } from './usecases/choose-phone/choose-acting-phone.usecase';
 import { GetChat } from './usecases/get-chat/get-chat.usecase';
 import { ListAllMessages } from './usecases/list-all-messages/list-all-messages.usecase';
 import { ListChatMessages } from './usecases/list-chat-messages/list-chat-messages.usecase';

@@ -1,4 +1,4 @@
-import type { PhoneDirectoryEntry, PhoneDirectoryRequest } from '@mapi/contracts';
+import type { PhoneDirectory } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 
 /**
@@ -6,7 +6,7 @@ import type { PrismaClient } from '@mapi/db';
  * starting it: the same answer, read from the test database's phones rows (oldest first, deleted
  * phones never). The phones service's own answer is tested there and end to end.
  */
-export function phoneDirectoryFromDb(prisma: PrismaClient): (request: PhoneDirectoryRequest) => Promise<PhoneDirectoryEntry[]> {
+export function phoneDirectoryFromDb(prisma: PrismaClient): PhoneDirectory {
   return async ({ org_id, phone_ids, org_phone, connected }) => {
     const rows = await prisma.phone.findMany({
       where: {

@@ -1,8 +1,5 @@
-import { Errors, type PhoneDirectoryEntry, type PhoneDirectoryRequest, type RequestContext } from '@mapi/contracts';
+import { Errors, type PhoneDirectory, type RequestContext } from '@mapi/contracts';
 import type { SessionPort } from '../worker/send-processor';
-
-/** The phones service's directory (phones.v1.directory): the read path of the phones it owns. */
-export type PhoneDirectory = (request: PhoneDirectoryRequest) => Promise<PhoneDirectoryEntry[]>;
 
 /** The phone an operation acts on, and whether it can act now (the phones service says which phones exist and their state). */
 export class PhoneGate {

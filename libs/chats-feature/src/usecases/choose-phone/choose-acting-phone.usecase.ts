@@ -1,8 +1,5 @@
-import { Errors, type ChoosePhoneRequest, type ChoosePhoneResponse, type PhoneDirectoryEntry, type PhoneDirectoryRequest } from '@mapi/contracts';
+import { Errors, type ChoosePhoneRequest, type ChoosePhoneResponse, type PhoneDirectory, type PhoneDirectoryEntry } from '@mapi/contracts';
 import type { ChatRepository } from '../../repositories/chat-repository';
-
-/** The phones service's directory (phones.v1.directory): the read path of the phones it owns. */
-export type PhoneDirectory = (request: PhoneDirectoryRequest) => Promise<PhoneDirectoryEntry[]>;
 
 /**
  * The phone that acts on a chat when the caller named none (spec 4.4): among the organization's

@@ -31,3 +31,6 @@ export const PhoneDirectoryRpc = defineRpc({
   response: z.array(PhoneDirectoryEntry),
 });
 export type PhoneDirectoryRequest = z.infer<typeof PhoneDirectoryRpc.request>;
+
+/** How a service reads the directory: the RPC, or a stand-in answering the same in its specs. */
+export type PhoneDirectory = (request: PhoneDirectoryRequest) => Promise<PhoneDirectoryEntry[]>;
