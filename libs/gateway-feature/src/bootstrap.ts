@@ -7,6 +7,7 @@ import { ROUTES, type RouteContract } from '@mapi/contracts';
 import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, type Logger } from '@mapi/platform';
 import { startRealtime } from '@mapi/realtime-feature';
 import { GatewayRuntime, type GatewayConfig } from './gateway-runtime';
+import { registerCompression } from './http/compression';
 import { EnvelopeExceptionFilter } from './http/envelope-filter';
 import { toServiceError } from './http/error-mapping';
 import { registerGatewayRoutes } from './http/route-registrar';
@@ -46,6 +47,8 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
   // multipart/form-data for the routes whose contract has `upload` (others answer 415); the file size
   // limit is given per request (route-handler / multipart-body).
   await fastify.register(multipart, { throwFileSizeLimit: true });
+  // before the routes: the plugin hooks into each route as it is added
+  await registerCompression(fastify);
   registerGatewayRoutes(fastify, {
     routes,
     auth: runtime.authenticator,
