@@ -59,6 +59,7 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
     defaultRatePerSecond: config.rateLimit.RATE_LIMIT_PER_SECOND,
     routeRates: config.rateLimit.RATE_LIMIT_ROUTES,
     maxUploadFileBytes: config.upload.UPLOAD_MAX_FILE_BYTES,
+    unavailableRetryAfterSeconds: Math.max(1, Math.ceil(config.nats.RPC_UNAVAILABLE_RETRY_MS / 1000)),
     bodyLimit: config.http.BODY_LIMIT_BYTES,
     indicators: runtime.indicators,
     publicBaseUrl: config.http.PUBLIC_BASE_URL ?? `http://localhost:${config.http.PORT}`,
