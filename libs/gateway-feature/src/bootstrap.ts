@@ -1,10 +1,11 @@
+import type { AddressInfo } from 'node:net';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import multipart from '@fastify/multipart';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ROUTES, type RouteContract } from '@mapi/contracts';
-import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, type Logger } from '@mapi/platform';
+import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, startHealthServer, type Logger } from '@mapi/platform';
 import { startRealtime } from '@mapi/realtime-feature';
 import { GatewayRuntime, type GatewayConfig } from './gateway-runtime';
 import { registerCompression } from './http/compression';
@@ -23,6 +24,7 @@ export interface GatewayApp {
   runtime: GatewayRuntime;
   /** Readiness answers 503 from now on (set when shutdown starts). */
   markShuttingDown(): void;
+  isShuttingDown(): boolean;
 }
 
 /** Builds the gateway (not yet listening) on an open runtime: every route of `routes` under /v1. */
@@ -66,11 +68,11 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
     version: VERSION,
     isShuttingDown: () => shuttingDown,
   });
-  return { app, runtime, markShuttingDown: () => (shuttingDown = true) };
+  return { app, runtime, markShuttingDown: () => (shuttingDown = true), isShuttingDown: () => shuttingDown };
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  return { ...loadConfig(['app', 'database', 'redis', 'nats', 'http', 'rateLimit', 'auth', 'telemetry'], env), upload: loadUploadConfig(env) };
+  return { ...loadConfig(['app', 'database', 'redis', 'nats', 'http', 'health', 'rateLimit', 'auth', 'telemetry'], env), upload: loadUploadConfig(env) };
 }
 
 /** Starts the API gateway: Fastify on PORT (8080), every route under /v1. */
@@ -82,13 +84,16 @@ export async function bootstrapGateway(): Promise<NestFastifyApplication> {
   // socket.io (realtime events, docs/services/realtime.md) shares the gateway's port and checks.
   const realtime = await startRealtime(gateway.app.getHttpServer(), { auth: runtime.authenticator, phones: runtime.phoneResolver, nc: runtime.nc, namespace: config.app.NAMESPACE, logger });
   await gateway.app.listen(config.http.PORT, config.http.HOST);
-  logger.info({ port: config.http.PORT }, 'api-gateway listening');
+  // GET /metrics (and the health checks) on HEALTH_PORT, like every other app, not on the public API port
+  const health = await startHealthServer({ host: config.health.HEALTH_HOST, port: config.health.HEALTH_PORT, indicators: runtime.indicators, isShuttingDown: gateway.isShuttingDown });
+  logger.info({ port: config.http.PORT, health_port: (health.address() as AddressInfo).port }, 'api-gateway listening');
 
   onShutdownSignal(logger, async () => {
     gateway.markShuttingDown();
     await realtime.close(); // sockets reconnect to another replica; their connections would hold the server open
     await gateway.app.close(); // stops accepting, lets in-flight requests finish
     await runtime.close();
+    await new Promise((resolve) => health.close(resolve));
   });
   return gateway.app;
 }

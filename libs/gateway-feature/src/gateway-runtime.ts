@@ -18,7 +18,7 @@ import { PhoneResolver } from './phones/phone-resolver';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import type { UploadConfig } from './upload/upload-config';
 
-export type GatewayConfig = ConfigOf<'app' | 'database' | 'redis' | 'nats' | 'http' | 'rateLimit' | 'auth' | 'telemetry'> & { upload: UploadConfig };
+export type GatewayConfig = ConfigOf<'app' | 'database' | 'redis' | 'nats' | 'http' | 'health' | 'rateLimit' | 'auth' | 'telemetry'> & { upload: UploadConfig };
 
 /**
  * The gateway's connections and the objects built on them, each made once (HTTP routes and the
