@@ -68,7 +68,7 @@ describe('contacts (integration)', () => {
 
   it('updates name, is_internal and labels in reach only; another organization\'s contact is 404 and unchanged', async () => {
     const update = (c: RequestContext, id: string, body: object) => new UpdateContact(repo()).execute({ ctx: c, params: { contact_id: id }, body });
-    const done = await update(ctx(w.org), w.a, { contact_name: 'Alice A.', is_internal: true, labels: ['vip', 'lead'] });
+    const done = await update(ctx(w.org), w.a, { contact_name: 'Alice A.', is_internal: true, labels: 'VIP,lead' });
     expect(done).toMatchObject({ contact_name: 'Alice A.', periskope_name: 'Alice A.', pushname: 'Alice', is_internal: true, labels: ['vip', 'lead'], label_ids: { vip: true, lead: true } });
     expect(done.chat_ids).toEqual([w.a, w.group].sort());
     expect(await update(ctx(w.org), w.a, { is_internal: false })).toMatchObject({ contact_name: 'Alice A.', is_internal: false, labels: ['vip', 'lead'] });
@@ -79,25 +79,25 @@ describe('contacts (integration)', () => {
   });
 
   it('relabels several contacts, all or nothing', async () => {
-    const relabel = (c: RequestContext, ids: string[], labels: string[]) => new UpdateContactLabels(repo()).execute({ ctx: c, body: { contact_ids: ids, labels } });
-    expect(await relabel(ctx(w.org), [w.b, w.c, w.b], ['gold'])).toBeNull();
+    const relabel = (c: RequestContext, ids: string[], labels: string) => new UpdateContactLabels(repo()).execute({ ctx: c, body: { contact_ids: ids, labels } });
+    expect(await relabel(ctx(w.org), [w.b, w.c, w.b], 'gold')).toBeNull();
     const labelsOf = async (org: string) => (await t.prisma.contact.findMany({ where: { org_id: org }, orderBy: { contact_id: 'asc' } })).map((r) => r.labels);
     expect((await labelsOf(w.org)).slice(1)).toEqual([['gold'], ['gold']]);
-    await notFound(relabel(ctx(w.org), [w.b, `${randomDigits()}@c.us`], ['silver']));
-    await notFound(relabel(ctx(w.org, [w.p1]), [w.b, w.c], ['silver']));
-    await notFound(relabel(ctx(w.other), [w.a, w.b], ['silver']));
+    await notFound(relabel(ctx(w.org), [w.b, `${randomDigits()}@c.us`], 'silver'));
+    await notFound(relabel(ctx(w.org, [w.p1]), [w.b, w.c], 'silver'));
+    await notFound(relabel(ctx(w.other), [w.a, w.b], 'silver'));
     expect((await labelsOf(w.org)).slice(1)).toEqual([['gold'], ['gold']]);
     expect(await labelsOf(w.other)).toEqual([[]]);
-    expect(await relabel(ctx(w.org), [w.b], [])).toBeNull();
+    expect(await relabel(ctx(w.org), [w.b], '')).toBeNull();
     expect((await labelsOf(w.org))[1]).toEqual([]);
   });
 
   it('creates a contact for the phones in reach; a retry answers the same contact, and a learned one is named', async () => {
-    const create = (c: RequestContext, body: { contact_id: string; contact_name: string; is_internal?: boolean; labels?: string[] }) => new CreateContact(repo()).execute({ ctx: c, body });
+    const create = (c: RequestContext, body: { contact_id: string; contact_name: string; is_internal?: boolean; labels?: string }) => new CreateContact(repo()).execute({ ctx: c, body });
     const id = `${randomDigits()}@c.us`;
-    const first = await create(ctx(w.org, [w.p1, w.p2], w.p2), { contact_id: id, contact_name: 'New one', labels: ['x'] });
+    const first = await create(ctx(w.org, [w.p1, w.p2], w.p2), { contact_id: id, contact_name: 'New one', labels: 'x' });
     expect(first).toMatchObject({ contact_id: id, contact_name: 'New one', is_imported: true, is_internal: false, labels: ['x'], pushname: null, chat_ids: [] });
-    const again = await create(ctx(w.org, [w.p1, w.p2], w.p2), { contact_id: id, contact_name: 'New one', labels: ['x'] });
+    const again = await create(ctx(w.org, [w.p1, w.p2], w.p2), { contact_id: id, contact_name: 'New one', labels: 'x' });
     expect(again).toMatchObject({ contact_id: id, contact_name: 'New one', labels: ['x'] });
     expect(await t.prisma.contact.count({ where: { org_id: w.org, contact_id: id } })).toBe(1);
     expect((await t.prisma.contact.findUniqueOrThrow({ where: { org_id_contact_id: { org_id: w.org, contact_id: id } } })).phone_ids).toEqual([w.p2]);

@@ -1,4 +1,4 @@
-import type { Contact, CreateContactRequest } from '@mapi/contracts';
+import { labelNames, type Contact, type CreateContactRequest } from '@mapi/contracts';
 import { phonesInReach } from '../../chats/chat-views';
 import { mapContact } from '../../contacts/map-contact';
 import type { ContactRepository } from '../../repositories/contact-repository';
@@ -17,7 +17,7 @@ export class CreateContact {
     const row = await this.contacts.create(ctx.org_id, body.contact_id, reach ?? [], {
       contact_name: body.contact_name,
       is_internal: body.is_internal,
-      labels: body.labels,
+      labels: body.labels === undefined ? undefined : labelNames(body.labels),
     });
     return mapContact(row, await this.contacts.chatIds(ctx.org_id, row.contact_id, reach));
   }

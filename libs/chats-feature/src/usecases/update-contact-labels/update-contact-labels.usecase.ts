@@ -1,4 +1,4 @@
-import { Errors, type UpdateContactLabelsRequest } from '@mapi/contracts';
+import { Errors, labelNames, type UpdateContactLabelsRequest } from '@mapi/contracts';
 import { phonesInReach } from '../../chats/chat-views';
 import type { ContactRepository } from '../../repositories/contact-repository';
 import { CONTACT_NOT_FOUND } from '../get-contact/get-contact.usecase';
@@ -11,7 +11,7 @@ export class UpdateContactLabels {
   constructor(private readonly contacts: ContactRepository) {}
 
   async execute({ ctx, body }: UpdateContactLabelsRequest): Promise<null> {
-    const done = await this.contacts.relabel(ctx.org_id, body.contact_ids, phonesInReach(ctx), body.labels);
+    const done = await this.contacts.relabel(ctx.org_id, body.contact_ids, phonesInReach(ctx), labelNames(body.labels));
     if (!done) throw Errors.notFound(CONTACT_NOT_FOUND);
     return null;
   }

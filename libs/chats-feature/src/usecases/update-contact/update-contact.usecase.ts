@@ -1,4 +1,4 @@
-import { Errors, type Contact, type UpdateContactRequest } from '@mapi/contracts';
+import { Errors, labelNames, type Contact, type UpdateContactRequest } from '@mapi/contracts';
 import { phonesInReach } from '../../chats/chat-views';
 import { mapContact } from '../../contacts/map-contact';
 import type { ContactRepository } from '../../repositories/contact-repository';
@@ -16,7 +16,7 @@ export class UpdateContact {
     const row = await this.contacts.update(ctx.org_id, params.contact_id, reach, {
       contact_name: body.contact_name,
       is_internal: body.is_internal,
-      labels: body.labels,
+      labels: body.labels === undefined ? undefined : labelNames(body.labels),
     });
     if (!row) throw Errors.notFound(CONTACT_NOT_FOUND);
     return mapContact(row, await this.contacts.chatIds(ctx.org_id, row.contact_id, reach));

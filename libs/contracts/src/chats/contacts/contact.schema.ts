@@ -22,21 +22,22 @@ export const ContactIdSchema = z
   });
 
 /**
- * Labels as the public client sends them: one comma-separated string, case-insensitive. Stored and
- * answered as plain names, lower-cased, trimmed, without repeats ('' clears them). Label objects
+ * Label names from the public client's form: one comma-separated string, case-insensitive. Stored
+ * and answered as plain names, lower-cased, trimmed, without repeats ('' clears them). Label objects
  * (ids, colours) come with the team inbox; until then a label is its name.
+ */
+export function labelNames(labels: string): string[] {
+  return [...new Set(labels.split(',').map((l) => l.trim().toLowerCase()).filter(Boolean))];
+}
+
+/**
+ * `labels` as the public client sends it (a comma-separated string). Kept a string in the request
+ * (the service validates the same request again), read with labelNames.
  */
 export const LabelsSchema = z
   .string({ error: 'labels must be a comma-separated string' })
   .max(2000, 'labels must be at most 2000 characters')
-  .transform((v, ctx) => {
-    const names = [...new Set(v.split(',').map((l) => l.trim().toLowerCase()).filter(Boolean))];
-    if (names.some((n) => n.length > 100)) {
-      ctx.addIssue({ code: 'custom', message: 'each label must be at most 100 characters' });
-      return z.NEVER;
-    }
-    return names;
-  });
+  .refine((v) => labelNames(v).every((n) => n.length <= 100), { message: 'each label must be at most 100 characters' });
 
 /** A name given through the API: trimmed, not empty. */
 export const ContactNameSchema = z
