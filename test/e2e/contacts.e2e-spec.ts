@@ -64,6 +64,8 @@ describe('contacts', () => {
       await call(w.tA, 'POST', '/sandbox/messages', { chat_id: group, from: w.carol, body: 'hello crew', sender_name: 'Carol' }, { 'x-phone': w.p1 });
       const res = await until(() => get(w.tA, `/contacts/${c(w.carol)}`), (r) => r.status === 200 && r.body.chat_ids.length === 1, 15_000, 'group sender learned');
       expect(res.body).toMatchObject({ contact_name: 'Carol', pushname: 'Carol', chat_ids: [group] });
+      const chat = await until(() => get(w.tA, `/chats/${encodeURIComponent(group)}`), (r) => !!r.body?.members?.[c(w.carol)], 15_000, 'group members');
+      expect(chat.body.members[c(w.carol)]).toMatchObject({ contact_id: c(w.carol), contact_name: 'Carol', pushname: 'Carol' });
     });
   });
 
