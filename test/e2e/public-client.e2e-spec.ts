@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { PeriskopeApi } from '@periskope/periskope-client';
-import { ChatViewSchema, MessageSchema } from '@mapi/contracts';
+import { ChatViewSchema, ContactSchema, MessageSchema } from '@mapi/contracts';
 import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
 import { startStack, type Stack } from './support/stack';
 
@@ -76,6 +76,32 @@ describe('the public @periskope/periskope-client against this service', () => {
     expect(res).toMatchObject({ status: 200, error: null });
     expect(res.data).toMatchObject({ from: 1, to: 1, count: 1, start_time: null, end_time: null });
     expect(res.data?.reactions[0]).toMatchObject({ reaction_id: 'RPC1', reaction: '🎉', message_id: messageId, org_phone: w.phone.org_phone });
+  });
+
+  it('creates, lists, reads, updates and relabels contacts through contact.*', async () => {
+    const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
+    const id = randomDigits();
+    const created = await client.contact.create({ contact_id: id, contact_name: 'Client Contact', is_internal: false, labels: 'Lead' });
+    expect(created).toMatchObject({ status: 200, error: null });
+    expect(ContactSchema.safeParse(created.data).success).toBe(true);
+    expect(created.data).toMatchObject({ contact_id: `${id}@c.us`, contact_name: 'Client Contact', labels: ['lead'] });
+    const all = await client.contact.getAll({ offset: 0, limit: 10 });
+    expect(all).toMatchObject({ status: 200, error: null });
+    expect(all.data?.contacts?.map((c) => c.contact_id)).toContain(`${id}@c.us`);
+    const one = await client.contact.getById({ contact_id: id });
+    expect(one.data).toMatchObject({ contact_id: `${id}@c.us`, chat_ids: [] });
+    const updated = await client.contact.update({ contact_id: id, contact_name: 'Renamed', is_internal: true });
+    expect(updated.data).toMatchObject({ contact_name: 'Renamed', is_internal: true });
+    const relabelled = await client.contact.updateLabels({ contact_ids: [id], labels: 'vip,gold' });
+    expect(relabelled.status).toBe(204);
+    expect(relabelled.error).toBeFalsy();
+    expect((await client.contact.getById({ contact_id: id })).data).toMatchObject({ contact_name: 'Renamed', label_ids: { vip: true, gold: true } });
+    const missing = await client.contact.getById({ contact_id: randomDigits() });
+    expect(missing.status).toBe(404);
+    expect(missing.error).toMatchObject({ code: 'NOT_FOUND_ERROR' });
+    const invalid = await client.contact.update({ contact_id: id });
+    expect(invalid.status).toBe(422);
+    expect(invalid.error).toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
   it('surfaces our error envelope as the client\'s error (code and status)', async () => {

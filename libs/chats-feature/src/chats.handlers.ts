@@ -1,4 +1,4 @@
-import { ChoosePhoneRpc, GetChatRpc, ListAllMessagesRpc, ListChatMessagesRpc, ListChatsRpc, ListReactionsRpc, ReadChatRpc, type PhoneDirectory } from '@mapi/contracts';
+import { ChoosePhoneRpc, CreateContactRpc, GetChatRpc, GetContactRpc, ListContactsRpc, UpdateContactLabelsRpc, UpdateContactRpc, ListAllMessagesRpc, ListChatMessagesRpc, ListChatsRpc, ListReactionsRpc, ReadChatRpc, type PhoneDirectory } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { rpcHandler } from '@mapi/platform';
 import { ChatRepository } from './repositories/chat-repository';
@@ -12,6 +12,12 @@ import { ListChatMessages } from './usecases/list-chat-messages/list-chat-messag
 import { ListChats } from './usecases/list-chats/list-chats.usecase';
 import { ListReactions } from './usecases/list-reactions/list-reactions.usecase';
 import { ReadChat } from './usecases/read-chat/read-chat.usecase';
+import { ContactRepository } from './repositories/contact-repository';
+import { CreateContact } from './usecases/create-contact/create-contact.usecase';
+import { GetContact } from './usecases/get-contact/get-contact.usecase';
+import { ListContacts } from './usecases/list-contacts/list-contacts.usecase';
+import { UpdateContactLabels } from './usecases/update-contact-labels/update-contact-labels.usecase';
+import { UpdateContact } from './usecases/update-contact/update-contact.usecase';
 
 export interface ChatsDeps {
   prisma: PrismaClient;
@@ -29,5 +35,10 @@ export const CHATS_HANDLERS = [
   serve(GetChatRpc, (d) => new GetChat(new ChatViewRepository(d.prisma), new MessageRepository(d.prisma))),
   serve(ReadChatRpc, (d) => new ReadChat(new ChatRepository(d.prisma))),
   serve(ListReactionsRpc, (d) => new ListReactions(new ReactionRepository(d.prisma))),
+  serve(ListContactsRpc, (d) => new ListContacts(new ContactRepository(d.prisma))),
+  serve(GetContactRpc, (d) => new GetContact(new ContactRepository(d.prisma))),
+  serve(UpdateContactRpc, (d) => new UpdateContact(new ContactRepository(d.prisma))),
+  serve(UpdateContactLabelsRpc, (d) => new UpdateContactLabels(new ContactRepository(d.prisma))),
+  serve(CreateContactRpc, (d) => new CreateContact(new ContactRepository(d.prisma))),
   serve(ChoosePhoneRpc, (d) => new ChooseActingPhone(new ChatRepository(d.prisma), d.phoneDirectory)),
 ];

@@ -58,7 +58,10 @@ export function mapChat(row: PhoneChatRow): Chat {
 /** How a chat type reads in ChatType ('unknown' for anything this service did not store as one of the three). */
 const chatType = (t: string): ChatView['chat_type'] => (t === 'user' || t === 'group' || t === 'business' ? t : 'unknown');
 
-/** A member as ChatMemberType: the participant row; contact columns null until contacts are kept. */
+/**
+ * A member as ChatMemberType: the participant row merged with the member's contact of the
+ * organization (names as map-contact gives them); contact columns null when it has none.
+ */
 export function mapMember(orgId: string, orgPhone: string | null, m: GroupMemberRow): ChatMember {
   return {
     chat_id: m.chat_id,
@@ -72,25 +75,25 @@ export function mapMember(orgId: string, orgPhone: string | null, m: GroupMember
     contact_color: null,
     contact_image: null,
     contact_lid: null,
-    contact_name: null,
+    contact_name: m.contact_name ?? m.pushname ?? null,
     contact_type: null,
     is_blocked: null,
     is_business: null,
     is_enterprise: null,
     is_group: false,
-    is_imported: null,
-    is_internal: null,
+    is_imported: m.is_imported ?? null,
+    is_internal: m.is_internal ?? null,
     is_me: orgPhone !== null && m.contact_id === orgPhone,
     is_my_contact: null,
     is_user: true,
     is_wa_contact: null,
-    label_ids: null,
-    name: null,
+    label_ids: m.labels ? Object.fromEntries(m.labels.map((l) => [l, true])) : null,
+    name: m.contact_name ?? null,
     number: m.contact_id.replace(/@c\.us$/, ''),
-    periskope_name: null,
-    pushname: null,
+    periskope_name: m.contact_name ?? null,
+    pushname: m.pushname ?? null,
     short_name: null,
-    updated_at: null,
+    updated_at: m.contact_updated_at ? new Date(m.contact_updated_at).toISOString() : null,
     verified_level: null,
     verified_name: null,
   };

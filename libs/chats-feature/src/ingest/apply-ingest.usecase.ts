@@ -8,6 +8,7 @@ import { messageEvent, type OutEvent } from './out-event';
 import { applyPollResults, applyReaction } from './apply-reactions';
 import { raiseAcks, type AckSeen } from './raise-acks';
 import { recordActivity } from './record-activity';
+import { learnContacts } from './learn-contacts';
 
 type Tx = Prisma.TransactionClient;
 type Upsert = Extract<IngestEvent, { kind: 'messages-upsert' }>;
@@ -70,6 +71,7 @@ export class ApplyIngest {
       }
     }
     await ensureChats(tx, [...chats.values()], out);
+    await learnContacts(tx, upserts);
     const created = await insertNewMessages(tx, [...fresh.values()].map((f) => f.row));
     await recordActivity(tx, created, (row) => fresh.get(`${row.phone_id}\u0000${row.message_id}`)?.notify ?? false);
     const createdKeys = new Set<string>();

@@ -57,10 +57,10 @@ export class SandboxNetwork {
     const media = m.media ? JSON.stringify(m.media) : null;
     const rows = await this.prisma.$queryRaw<SandboxMessageRow[]>`
       WITH m AS (
-        INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, body, message_type, media, timestamp, ack, sent_message_id)
-        VALUES (${phoneId}, ${m.chat_id}, ${m.unique_id}, ${m.from_me}, ${m.sender_phone}, ${m.body}, ${m.message_type}, ${media}::jsonb,
+        INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack, sent_message_id)
+        VALUES (${phoneId}, ${m.chat_id}, ${m.unique_id}, ${m.from_me}, ${m.sender_phone}, ${m.sender_name ?? null}, ${m.body}, ${m.message_type}, ${media}::jsonb,
                 ${new Date(m.timestamp)}::timestamptz, ${m.ack ?? 0}::smallint, ${m.sent_message_id ?? null}::uuid)
-        RETURNING id, phone_id, chat_id, unique_id, from_me, sender, body, message_type, media, timestamp, ack, sent_message_id),
+        RETURNING id, phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack, sent_message_id),
       p AS (INSERT INTO sandbox_pending (message_id, phone_id, new_message, ack) SELECT id, phone_id, true, ack FROM m)
       SELECT * FROM m`;
     return rows[0];
@@ -101,7 +101,7 @@ export class SandboxNetwork {
    */
   pending(phoneId: string, limit = 500): Promise<PendingRow[]> {
     return this.prisma.$queryRaw<PendingRow[]>`
-      SELECT m.id, m.phone_id, m.chat_id, m.unique_id, m.from_me, m.sender, m.body, m.message_type, m.media, m.timestamp, m.ack,
+      SELECT m.id, m.phone_id, m.chat_id, m.unique_id, m.from_me, m.sender, m.sender_name, m.body, m.message_type, m.media, m.timestamp, m.ack,
              m.sent_message_id, p.new_message, p.ack AS pending_ack
       FROM (SELECT * FROM sandbox_pending
             WHERE (phone_id, message_id) >= (${phoneId}::text, 0) AND (phone_id, message_id) <= (${phoneId}::text, 9223372036854775807)
@@ -150,6 +150,7 @@ export function toIngestMessage(row: SandboxMessageRow): IngestMessage {
     unique_id: row.unique_id,
     from_me: row.from_me,
     sender_phone: row.sender,
+    ...(row.sender_name ? { sender_name: row.sender_name } : {}),
     body: row.body,
     message_type: row.message_type,
     timestamp: row.timestamp.toISOString(),

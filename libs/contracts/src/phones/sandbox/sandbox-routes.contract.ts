@@ -31,6 +31,8 @@ export const SandboxInboundBody = z.object({
   from: Digits.optional(),
   /** true: typed on the phone itself (appears as from_me) */
   from_me: z.boolean().default(false),
+  /** The sender's name as its phone gives it (push name): the sender's contact is named so. Ignored with from_me. */
+  sender_name: z.string().trim().min(1).max(100).optional(),
   body: z.string().max(65_536).nullable().default(null),
   type: z.enum(['chat', 'image']).default('chat'),
   media: MediaSchema.optional(),
