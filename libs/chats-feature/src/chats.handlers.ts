@@ -1,5 +1,14 @@
+import {
+  DeleteMessageRpc,
+  EditMessageRpc,
+  ForwardMessageRpc,
+  GetMessageRpc,
+  PinMessageRpc,
+  ReactMessageRpc,
+} from '@mapi/contracts';
 import { ChoosePhoneRpc, GetChatRpc, ListAllMessagesRpc, ListChatMessagesRpc, ListChatsRpc, ListReactionsRpc, ReadChatRpc, type PhoneDirectory } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
+import type { SessionCommands } from '@mapi/events';
 import { rpcHandler } from '@mapi/platform';
 import { ChatRepository } from './repositories/chat-repository';
 import { ReactionRepository } from './repositories/reaction-repository';
@@ -12,11 +21,20 @@ import { ListChatMessages } from './usecases/list-chat-messages/list-chat-messag
 import { ListChats } from './usecases/list-chats/list-chats.usecase';
 import { ListReactions } from './usecases/list-reactions/list-reactions.usecase';
 import { ReadChat } from './usecases/read-chat/read-chat.usecase';
+import { MessageRefRepository } from './repositories/message-ref-repository';
+import { DeleteMessage } from './usecases/delete-message/delete-message.usecase';
+import { EditMessage } from './usecases/edit-message/edit-message.usecase';
+import { ForwardMessage } from './usecases/forward-message/forward-message.usecase';
+import { GetMessage } from './usecases/get-message/get-message.usecase';
+import { PinMessage } from './usecases/pin-message/pin-message.usecase';
+import { ReactMessage } from './usecases/react-message/react-message.usecase';
 
 export interface ChatsDeps {
   prisma: PrismaClient;
   /** The phones service's directory (the phones table is its own). */
   phoneDirectory: PhoneDirectory;
+  /** Commands to a phone's session (message actions act through the phone that holds the message). */
+  sessions: SessionCommands;
 }
 
 const serve = rpcHandler<ChatsDeps>();
@@ -30,4 +48,10 @@ export const CHATS_HANDLERS = [
   serve(ReadChatRpc, (d) => new ReadChat(new ChatRepository(d.prisma))),
   serve(ListReactionsRpc, (d) => new ListReactions(new ReactionRepository(d.prisma))),
   serve(ChoosePhoneRpc, (d) => new ChooseActingPhone(new ChatRepository(d.prisma), d.phoneDirectory)),
+  serve(GetMessageRpc, (d) => new GetMessage(new MessageRefRepository(d.prisma))),
+  serve(EditMessageRpc, (d) => new EditMessage(new MessageRefRepository(d.prisma), d.sessions)),
+  serve(DeleteMessageRpc, (d) => new DeleteMessage(new MessageRefRepository(d.prisma), d.sessions)),
+  serve(ReactMessageRpc, (d) => new ReactMessage(new MessageRefRepository(d.prisma), d.sessions)),
+  serve(PinMessageRpc, (d) => new PinMessage(new MessageRefRepository(d.prisma), d.sessions)),
+  serve(ForwardMessageRpc, (d) => new ForwardMessage(new MessageRefRepository(d.prisma), d.sessions)),
 ];
