@@ -33,7 +33,7 @@ export class SandboxChanges {
   /** Edits the message's text; false when it already reads so. */
   async edit(m: MessageRef, body: string): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
-      const changed = await tx.sandboxMessage.updateMany({ where: { phone_id: m.phone_id, unique_id: m.unique_id, is_deleted: false, NOT: { body } }, data: { body } });
+      const changed = await tx.sandboxMessage.updateMany({ where: { phone_id: m.phone_id, unique_id: m.unique_id, is_deleted: false, OR: [{ body: null }, { body: { not: body } }] }, data: { body } });
       if (!changed.count) return false;
       await this.record(tx, m, { edit: { body } });
       return true;
