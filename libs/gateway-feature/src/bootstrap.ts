@@ -7,6 +7,7 @@ import { ROUTES, type RouteContract } from '@mapi/contracts';
 import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, type Logger } from '@mapi/platform';
 import { startRealtime } from '@mapi/realtime-feature';
 import { GatewayRuntime, type GatewayConfig } from './gateway-runtime';
+import { registerCompression } from './http/compression';
 import { EnvelopeExceptionFilter } from './http/envelope-filter';
 import { toServiceError } from './http/error-mapping';
 import { registerGatewayRoutes } from './http/route-registrar';
@@ -46,6 +47,8 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
   // multipart/form-data for the routes whose contract has `upload` (others answer 415); the file size
   // limit is given per request (route-handler / multipart-body).
   await fastify.register(multipart, { throwFileSizeLimit: true });
+  // before the routes: the plugin hooks into each route as it is added
+  await registerCompression(fastify);
   registerGatewayRoutes(fastify, {
     routes,
     auth: runtime.authenticator,
@@ -56,6 +59,7 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
     defaultRatePerSecond: config.rateLimit.RATE_LIMIT_PER_SECOND,
     routeRates: config.rateLimit.RATE_LIMIT_ROUTES,
     maxUploadFileBytes: config.upload.UPLOAD_MAX_FILE_BYTES,
+    unavailableRetryAfterSeconds: Math.max(1, Math.ceil(config.nats.RPC_UNAVAILABLE_RETRY_MS / 1000)),
     bodyLimit: config.http.BODY_LIMIT_BYTES,
     indicators: runtime.indicators,
     publicBaseUrl: config.http.PUBLIC_BASE_URL ?? `http://localhost:${config.http.PORT}`,

@@ -48,7 +48,7 @@ export class GatewayRuntime {
     redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
     await redis.connect().catch((err) => logger.warn({ err: err.message }, 'redis not reachable at start; will retry'));
     const nc = await connectNats(config.nats.NATS_URL, 'api-gateway');
-    const rpc = new NatsRpcClient(nc, config.app.NAMESPACE, config.nats.RPC_TIMEOUT_MS);
+    const rpc = new NatsRpcClient(nc, config.app.NAMESPACE, config.nats.RPC_TIMEOUT_MS, { unavailableRetryMs: config.nats.RPC_UNAVAILABLE_RETRY_MS });
     return new GatewayRuntime(config, logger, prisma, redis, nc, rpc);
   }
 

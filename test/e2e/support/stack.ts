@@ -29,6 +29,9 @@ export async function startStack(extraEnv: Record<string, string> = {}, options:
     NAMESPACE: `${testEnv.namespace()}-${randomSuffix(3)}`,
     NODE_ENV: 'test',
     AUTH_CACHE_TTL_MS: '0',
+    // A route whose service a stack does not start answers 503 at once (production waits
+    // RPC_UNAVAILABLE_RETRY_MS for a restarting instance); the tests of that wait set it themselves.
+    RPC_UNAVAILABLE_RETRY_MS: '0',
     ...extraEnv,
   };
   const extra: AppProcess[] = [];
