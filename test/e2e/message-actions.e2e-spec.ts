@@ -149,8 +149,28 @@ describe('message actions', () => {
     const refused = await api.post('/sandbox/messages/edit', { unique_id: (await message(own.message_id)).body.unique_id, body: 'x' }, x());
     expect(refused.status).toBe(422);
     expect(refused.body.fields['body.unique_id']).toBeDefined();
-    const groupless = await api.post('/sandbox/messages/react', { unique_id: 'NOPE', reaction: '👍' }, x());
-    expect(groupless.status).toBe(422);
+    const unknown = await api.post('/sandbox/messages/react', { unique_id: 'NOPE', reaction: '👍' }, x());
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.fields['body.unique_id']).toBeDefined();
+  });
+
+  it('in a group, a participant reacts (from required, a member, not the phone itself)', async () => {
+    const [member, stranger] = [randomDigits(), randomDigits()];
+    const group = (await api.post('/sandbox/groups', { subject: 'Team', participants: [member] }, x())).body.chat_id;
+    const delivered = await api.post('/sandbox/messages', { chat_id: group, from: member, body: 'group news' }, x());
+    await messageWhere(delivered.body.message_id, () => true, 'group message stored');
+    for (const [body, field] of [
+      [{}, 'body.from'],
+      [{ from: stranger }, 'body.from'],
+      [{ from: w.number }, 'body.from'],
+    ] as const) {
+      const res = await api.post('/sandbox/messages/react', { unique_id: delivered.body.unique_id, reaction: '🔥', ...body }, x());
+      expect(res.status).toBe(422);
+      expect(res.body.fields[field]).toBeDefined();
+    }
+    expect((await api.post('/sandbox/messages/react', { unique_id: delivered.body.unique_id, reaction: '🔥', from: member }, x())).status).toBe(200);
+    const [created] = await eventsWhere('reaction.created', delivered.body.message_id, 1);
+    expect(created.payload).toMatchObject({ reaction: '🔥', sender_id: `${member}@c.us`, chat_id: group });
   });
 
   describe('bad input (422)', () => {
