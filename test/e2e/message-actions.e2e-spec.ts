@@ -102,6 +102,7 @@ describe('message actions', () => {
     expect(created.payload).toMatchObject({ reaction: '👍', sender_id: `${w.number}@c.us` });
     expect((await api.post(`/message/${a.message_id}/react`, { reaction: '❤️' }, x())).status).toBe(204);
     const [updated] = await eventsWhere('reaction.updated', a.message_id, 1);
+    expect(() => registryPayload(updated)).not.toThrow();
     expect(updated.payload).toMatchObject({ reaction: '❤️' });
     expect(updated.previous_attributes).toMatchObject({ reaction: '👍' });
     const listed = await api.get(`/reactions?message_id=${encodeURIComponent(a.message_id)}`, x());
