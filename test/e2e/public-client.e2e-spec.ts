@@ -2,6 +2,8 @@ import { createServer } from 'node:net';
 import { PeriskopeApi } from '@periskope/periskope-client';
 import { ChatViewSchema, ContactSchema, MessageSchema } from '@mapi/contracts';
 import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
+import { client as http, until } from './support/http';
+import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
 
 const portIsFree = (port: number) =>
@@ -20,7 +22,7 @@ describe('the public @periskope/periskope-client against this service', () => {
 
   beforeAll(async () => {
     if (!(await portIsFree(8080))) throw new Error('port 8080 is in use: stop the stack started by scripts/up.sh (scripts/down.sh) first');
-    stack = await startStack({}, { gatewayPort: 8080, services: ['phones'] }); // phones answers x-phone lookups
+    stack = await startStack({ SESSION_SCAN_MS: '200' }, { gatewayPort: 8080, services: ['phones'] }); // phones answers x-phone lookups, and runs sandbox sessions
     w.org = await createOrg(stack.prisma);
     w.phone = await createPhone(stack.prisma, w.org.id);
     w.digits = w.phone.org_phone.replace('@c.us', '');
@@ -102,6 +104,37 @@ describe('the public @periskope/periskope-client against this service', () => {
     const invalid = await client.contact.update({ contact_id: id });
     expect(invalid.status).toBe(422);
     expect(invalid.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
+  it('gets, edits, reacts to, pins, forwards and deletes a message through message.*', async () => {
+    const api = http(stack.baseUrl, w.token);
+    const { phoneId } = await connectedSandboxPhone(api);
+    const contact = randomDigits();
+    const typed = await api.post('/sandbox/messages', { chat_id: contact, body: 'typed on the phone', from_me: true }, { 'x-phone': phoneId });
+    const messageId = typed.body.message_id as string;
+    const client = new PeriskopeApi({ authToken: w.token, phone: phoneId, env: 'local' });
+    const got = await until(() => client.message.getById({ message_id: messageId }), (r) => r.status === 200, 15_000, 'message stored');
+    expect(MessageSchema.safeParse(got.data).success).toBe(true);
+    expect(got.data).toMatchObject({ message_id: messageId, body: 'typed on the phone', from_me: true });
+
+    expect(await client.message.edit({ message_id: messageId, edited_body: 'edited through the client' })).toMatchObject({ status: 204, error: null });
+    await until(() => client.message.getById({ message_id: messageId }), (r) => (r.data as any)?.prev_body === 'typed on the phone', 15_000, 'edit stored');
+    expect((await client.message.getById({ message_id: messageId })).data).toMatchObject({ body: 'edited through the client' });
+
+    expect(await client.message.react({ message_id: messageId, reaction: '🎉' })).toMatchObject({ status: 204, error: null });
+    await until(() => client.message.getById({ message_id: messageId }), (r) => (r.data as any)?.has_reaction === true, 15_000, 'reaction stored');
+    expect(await client.message.pin({ message_id: messageId, pin: true })).toMatchObject({ status: 204, error: null });
+
+    const target = randomDigits();
+    expect(await client.message.forward({ message_id: messageId, forward_chat_ids: [`${target}@c.us`] })).toMatchObject({ status: 204, error: null });
+    const copy = await until(() => client.chat.getChatMessages({ chat_id: target } as never), (r) => (r.data as any)?.count === 1, 15_000, 'forwarded copy');
+    expect((copy.data as any).messages[0]).toMatchObject({ body: 'edited through the client', is_forwarded: true });
+
+    expect(await client.message.delete({ message_id: messageId })).toMatchObject({ status: 204, error: null });
+    await until(() => client.message.getById({ message_id: messageId }), (r) => (r.data as any)?.is_deleted === true, 15_000, 'deletion stored');
+    const missing = await client.message.getById({ message_id: `false_${contact}@c.us_3EB0NONE` });
+    expect(missing.status).toBe(404);
+    expect(missing.error).toMatchObject({ code: 'NOT_FOUND_ERROR' });
   });
 
   it('surfaces our error envelope as the client\'s error (code and status)', async () => {

@@ -10,6 +10,9 @@ import {
   RestartPhoneRpc,
   ResyncPhoneRpc,
   SandboxAckRpc,
+  SandboxDeleteRpc,
+  SandboxEditRpc,
+  SandboxReactRpc,
   SandboxGroupRpc,
   SandboxInboundRpc,
   SandboxScanRpc,
@@ -32,6 +35,9 @@ import { ResetPhone } from './usecases/reset-phone/reset-phone.usecase';
 import { RestartPhone } from './usecases/restart-phone/restart-phone.usecase';
 import { ResyncPhone } from './usecases/resync-phone/resync-phone.usecase';
 import { SandboxAck } from './usecases/sandbox-ack/sandbox-ack.usecase';
+import { SandboxDeleteMessage } from './usecases/sandbox-delete-message/sandbox-delete-message.usecase';
+import { SandboxEditMessage } from './usecases/sandbox-edit-message/sandbox-edit-message.usecase';
+import { SandboxReactMessage } from './usecases/sandbox-react-message/sandbox-react-message.usecase';
 import { SandboxCreateGroup } from './usecases/sandbox-create-group/sandbox-create-group.usecase';
 import { SandboxDeliver } from './usecases/sandbox-deliver/sandbox-deliver.usecase';
 import { SandboxScan } from './usecases/sandbox-scan/sandbox-scan.usecase';
@@ -71,4 +77,7 @@ export const SANDBOX_HANDLERS = [
   sandbox(SandboxGroupRpc, (s) => new SandboxCreateGroup(s)),
   sandbox(SandboxInboundRpc, (s) => new SandboxDeliver(s)),
   sandbox(SandboxAckRpc, (s) => new SandboxAck(s)),
+  sandbox(SandboxEditRpc, (s) => new SandboxEditMessage(s)),
+  sandbox(SandboxDeleteRpc, (s) => new SandboxDeleteMessage(s)),
+  sandbox(SandboxReactRpc, (s) => new SandboxReactMessage(s)),
 ];

@@ -8,6 +8,7 @@ import type {
   ConnectorHandler,
   GroupMetadata,
   MessageChange,
+  MessageKey,
   OutgoingContent,
   ParticipantAction,
   ParticipantResult,
@@ -31,6 +32,7 @@ import { mapBounded } from './bounded';
 import { backoffMs, closeActionOf } from './close-reason';
 import { HistoryFetcher, type Mapped } from './history-fetcher';
 import { LidMap } from './lid-map';
+import { BaileysMessageActions } from './message-actions';
 import { quotedFor, toMessageContent } from './outgoing-content';
 import { PollTally } from './poll-tally';
 import type { BaileysConnectorDeps, BaileysSocket } from './baileys-connector-deps';
@@ -69,7 +71,16 @@ export class BaileysConnector implements PhoneConnector {
     private readonly deps: BaileysConnectorDeps,
   ) {
     this.history = new HistoryFetcher(() => this.sock, deps.historyTimeoutMs ?? 30_000);
+    this.actions = new BaileysMessageActions(phoneId, deps, () => this.socket(), (id) => this.recent.get(id), this.pendingSends);
   }
+  private readonly actions: BaileysMessageActions;
+
+  // Message actions (message-actions.ts): edit, delete for everyone, react, pin, forward.
+  editMessage = (key: MessageKey, body: string) => this.actions.editMessage(key, body);
+  deleteMessage = (key: MessageKey) => this.actions.deleteMessage(key);
+  reactToMessage = (key: MessageKey, reaction: string) => this.actions.reactToMessage(key, reaction);
+  pinMessage = (key: MessageKey, pin: boolean) => this.actions.pinMessage(key, pin);
+  forwardMessage = (key: MessageKey, chatId: string, content: OutgoingContent, sentMessageId: string) => this.actions.forwardMessage(key, chatId, content, sentMessageId);
 
   on<E extends ConnectorEventName>(event: E, handler: ConnectorHandler<E>): void {
     (this.handlers as Record<string, unknown>)[event] = handler;

@@ -9,10 +9,12 @@ import type {
   OutgoingContent,
   ParticipantAction,
   ParticipantResult,
+  MessageKey,
   PhoneConnector,
 } from '../connector/phone-connector';
 import { contact, toIngestMessage, type SandboxNetwork } from './sandbox-network';
 import { applyParticipantAction } from './participant-actions';
+import { SandboxMessageActions, reportChanges } from './sandbox-message-actions';
 
 export const sandboxNotifySubject = (namespace: string, phoneId: string) => `${namespace}.sandbox.notify.${phoneId}`;
 
@@ -38,7 +40,11 @@ export class SandboxConnector implements PhoneConnector {
     private readonly nc: NatsConnection,
     private readonly namespace: string,
     private readonly pollMs = 2_000,
-  ) {}
+  ) {
+    this.actions = new SandboxMessageActions(phoneId, network, () => this.me(), () => void this.sync(true));
+  }
+
+  private readonly actions: SandboxMessageActions;
 
   on<E extends ConnectorEventName>(event: E, handler: ConnectorHandler<E>): void {
     (this.handlers as Record<string, unknown>)[event] = handler;
@@ -99,6 +105,12 @@ export class SandboxConnector implements PhoneConnector {
       }
       if (state !== 'CONNECTED') return;
     }
+    await this.deliverPending();
+    // Edits, deletions and reactions after the messages they change (a message and its edit made together).
+    await reportChanges(this.network, this.phoneId, (changes) => this.emit('messages.update', changes));
+  }
+
+  private async deliverPending(): Promise<void> {
     for (let more = true; more; ) {
       const rows = await this.network.pending(this.phoneId, PAGE);
       if (!rows.length) return;
@@ -174,6 +186,26 @@ export class SandboxConnector implements PhoneConnector {
     await this.network.addMessage(this.phoneId, m);
     void this.sync(true);
     return { unique_id: m.unique_id, timestamp: m.timestamp, duplicate: false };
+  }
+
+  editMessage(key: MessageKey, body: string): Promise<void> {
+    return this.actions.editMessage(key, body);
+  }
+
+  deleteMessage(key: MessageKey): Promise<void> {
+    return this.actions.deleteMessage(key);
+  }
+
+  reactToMessage(key: MessageKey, reaction: string): Promise<void> {
+    return this.actions.reactToMessage(key, reaction);
+  }
+
+  pinMessage(key: MessageKey, pin: boolean): Promise<void> {
+    return this.actions.pinMessage(key, pin);
+  }
+
+  forwardMessage(key: MessageKey, chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
+    return this.actions.forwardMessage(key, chatId, content, sentMessageId);
   }
 
   async fetchMessageHistory(chatId: string, count: number): Promise<IngestMessage[]> {

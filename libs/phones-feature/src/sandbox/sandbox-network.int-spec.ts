@@ -49,6 +49,8 @@ describe('SandboxNetwork pending rows (integration)', () => {
       timestamp: new Date('2026-11-22T10:00:00.123Z'),
       ack: 2,
       sent_message_id: sent,
+      is_forwarded: false,
+      is_deleted: false,
     });
     expect(await network.sentMessage(other, sent)).toEqual(row);
     const plain = await network.addMessage(other, { chat_id: '1@c.us', unique_id: newUniqueId(), from_me: false, sender_phone: '1@c.us', body: null, message_type: 'chat', timestamp: new Date().toISOString() });

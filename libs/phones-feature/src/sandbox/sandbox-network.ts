@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IngestMessage } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import type { GroupMetadata } from '../connector/phone-connector';
+import { SandboxChanges } from './sandbox-changes';
 
 export type DeviceRow = Prisma.SandboxDeviceModel;
 /** A message of the network; the delivered/delivered_ack columns are kept one release for older pods and never read here. */
@@ -22,7 +23,12 @@ export const contact = (digits: string) => `${digits}@c.us`;
  * each phone's message history. Survives restarts; any phones replica can read and change it.
  */
 export class SandboxNetwork {
-  constructor(private readonly prisma: PrismaClient) {}
+  /** Edits, deletions and reactions still to report to the phones (message actions). */
+  readonly changes: SandboxChanges;
+
+  constructor(private readonly prisma: PrismaClient) {
+    this.changes = new SandboxChanges(prisma);
+  }
 
   device(phoneId: string): Promise<DeviceRow | null> {
     return this.prisma.sandboxDevice.findUnique({ where: { phone_id: phoneId } });
@@ -57,10 +63,10 @@ export class SandboxNetwork {
     const media = m.media ? JSON.stringify(m.media) : null;
     const rows = await this.prisma.$queryRaw<SandboxMessageRow[]>`
       WITH m AS (
-        INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack, sent_message_id)
+        INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack, sent_message_id, is_forwarded)
         VALUES (${phoneId}, ${m.chat_id}, ${m.unique_id}, ${m.from_me}, ${m.sender_phone}, ${m.sender_name ?? null}, ${m.body}, ${m.message_type}, ${media}::jsonb,
-                ${new Date(m.timestamp)}::timestamptz, ${m.ack ?? 0}::smallint, ${m.sent_message_id ?? null}::uuid)
-        RETURNING id, phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack, sent_message_id),
+                ${new Date(m.timestamp)}::timestamptz, ${m.ack ?? 0}::smallint, ${m.sent_message_id ?? null}::uuid, ${m.is_forwarded ?? false})
+        RETURNING id, phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack, sent_message_id, is_forwarded, is_deleted),
       p AS (INSERT INTO sandbox_pending (message_id, phone_id, new_message, ack) SELECT id, phone_id, true, ack FROM m)
       SELECT * FROM m`;
     return rows[0];
@@ -102,7 +108,7 @@ export class SandboxNetwork {
   pending(phoneId: string, limit = 500): Promise<PendingRow[]> {
     return this.prisma.$queryRaw<PendingRow[]>`
       SELECT m.id, m.phone_id, m.chat_id, m.unique_id, m.from_me, m.sender, m.sender_name, m.body, m.message_type, m.media, m.timestamp, m.ack,
-             m.sent_message_id, p.new_message, p.ack AS pending_ack
+             m.sent_message_id, m.is_forwarded, m.is_deleted, p.new_message, p.ack AS pending_ack
       FROM (SELECT * FROM sandbox_pending
             WHERE (phone_id, message_id) >= (${phoneId}::text, 0) AND (phone_id, message_id) <= (${phoneId}::text, 9223372036854775807)
             ORDER BY phone_id, message_id LIMIT ${limit}) p
@@ -157,5 +163,6 @@ export function toIngestMessage(row: SandboxMessageRow): IngestMessage {
     ack: row.ack,
     media: (row.media as IngestMessage['media']) ?? null,
     sent_message_id: row.sent_message_id,
+    ...(row.is_forwarded ? { is_forwarded: true } : {}),
   };
 }

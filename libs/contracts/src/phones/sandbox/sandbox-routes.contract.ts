@@ -4,6 +4,7 @@ import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute, type RouteContract } from '../../http/define-route';
 import { defineRpc, type RpcRequest } from '../../rpc/define-rpc';
 import { MediaSchema } from '../../chats/message/message.schema';
+import { SANDBOX_MESSAGE_CHANGE_ROUTES } from './sandbox-message-changes.contract';
 
 /**
  * The sandbox network's control API (/v1/sandbox/*): what a real network and real people would do
@@ -55,6 +56,7 @@ export const SANDBOX_ROUTES: readonly RouteContract[] = [
   route({ operationId: 'sandboxState', method: 'POST', path: '/sandbox/phones/state', summary: 'Connect, disconnect, or make the phone\'s server unreachable', rpc: SandboxStateRpc, body: SandboxStateBody, response: Device }),
   route({ operationId: 'sandboxGroup', method: 'POST', path: '/sandbox/groups', summary: 'Create a group with participants and admins, the phone a member', rpc: SandboxGroupRpc, body: SandboxGroupBody, response: SandboxGroupRpc.response }),
   route({ operationId: 'sandboxInbound', method: 'POST', path: '/sandbox/messages', summary: 'Deliver a text or image message to the phone', rpc: SandboxInboundRpc, body: SandboxInboundBody, response: SandboxInboundRpc.response }),
+  ...SANDBOX_MESSAGE_CHANGE_ROUTES,
   route({ operationId: 'sandboxAck', method: 'POST', path: '/sandbox/messages/ack', summary: 'Advance (1..4) or fail (-1) the ack of a message the phone sent', rpc: SandboxAckRpc, body: SandboxAckBody, response: SandboxAckRpc.response }),
 ];
 

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { MESSAGE_COMMANDS } from './message-commands';
+
+export * from './message-commands';
 
 /**
  * Internal commands to a phone's session, answered by whichever phones replica runs it: request/reply
@@ -41,6 +44,7 @@ export const SessionCommandSchema = z.discriminatedUnion('cmd', [
   z.object({ cmd: z.literal('send'), chat_id: z.string().min(1), content: OutgoingContentSchema, sent_message_id: z.string().min(1) }),
   /** Pairing by code instead of a QR scan: the network answers a code to type on the phone. */
   z.object({ cmd: z.literal('pairing-code'), number: z.string().min(1) }),
+  ...MESSAGE_COMMANDS,
 ]);
 export type SessionCommand = z.infer<typeof SessionCommandSchema>;
 
