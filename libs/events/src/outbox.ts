@@ -4,6 +4,7 @@ import type { Prisma, PrismaClient } from '@mapi/db';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { eventSubject } from './jetstream';
+import { OutboxMetrics } from './outbox-metrics';
 import { OUTBOX_CHANNEL, OutboxWakeups } from './outbox-wakeups';
 
 const encoder = new TextEncoder();
@@ -119,6 +120,7 @@ export class OutboxRelay {
   private readonly safetyPollMs: number;
   private readonly keepPublishedMs: number;
   private readonly pruneEveryMs: number;
+  private readonly metrics: OutboxMetrics;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -132,6 +134,7 @@ export class OutboxRelay {
     this.keepPublishedMs = options.keepPublishedMs ?? 24 * 3600_000;
     this.pruneEveryMs = options.pruneEveryMs ?? 60_000;
     if (options.listenUrl) this.wakeups = new OutboxWakeups(options.listenUrl, () => this.kick(), logger);
+    this.metrics = new OutboxMetrics(prisma);
   }
 
   /** Whether wake-ups are working now (the relay then polls only every safetyPollMs). */
@@ -164,6 +167,7 @@ export class OutboxRelay {
       }
     };
     this.tick = tick;
+    this.metrics.start();
     await this.wakeups?.start();
     void tick();
   }
@@ -186,6 +190,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
+    this.metrics.stop();
     await this.wakeups?.stop();
     await this.busy?.catch(() => undefined);
   }
@@ -213,7 +218,8 @@ export class OutboxRelay {
   /** One batch; returns how many events were published (0 also when another relay has the turn). */
   async relayOnce(limit = 500): Promise<number> {
     const js = this.nc.jetstream();
-    return this.prisma.$transaction(async (tx) => {
+    let published: { type: string; created_at: Date }[] = [];
+    const moved = await this.prisma.$transaction(async (tx) => {
       const cursor = await tx.$queryRaw<{ last_seq: bigint }[]>`SELECT last_seq FROM outbox_cursor WHERE name = 'relay' FOR UPDATE SKIP LOCKED`;
       if (!cursor.length) {
         // Another relay has the turn, or the row is gone (a wiped table): recreate it from the start.
@@ -239,7 +245,10 @@ export class OutboxRelay {
       await tx.$executeRaw`
         WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
         UPDATE outbox_cursor SET last_seq = ${rows[rows.length - 1].seq}, updated_at = now() FROM async_commit WHERE name = 'relay'`;
+      published = rows;
       return rows.length;
     });
+    this.metrics.recordPublished(published); // once the cursor's move is committed
+    return moved;
   }
 }

@@ -1,0 +1,44 @@
+import { metrics, type ObservableGauge, type ObservableResult } from '@opentelemetry/api';
+import type { PrismaClient } from '@mapi/db';
+
+// The project's meter and duration buckets (libs/platform telemetry/metrics.ts, which this data lib may not import).
+const meter = () => metrics.getMeter('mapi');
+const LAG_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/**
+ * The outbox relay's figures (GET /metrics): events published by type, the time from an event's
+ * commit to its publication on NATS, and the backlog of committed events not yet published (read
+ * from Postgres when scraped, one index probe each; every process with a relay reports the same
+ * backlog, so dashboards take the max).
+ */
+export class OutboxMetrics {
+  private readonly published = meter().createCounter('mapi.outbox.events.published', { description: 'Events published to NATS by the outbox relay, by event type', unit: '{event}' });
+  private readonly lag = meter().createHistogram('mapi.outbox.relay.lag', {
+    description: 'From an event being committed to its publication on NATS',
+    unit: 's',
+    advice: { explicitBucketBoundaries: LAG_BUCKETS_S },
+  });
+  private readonly backlog: ObservableGauge = meter().createObservableGauge('mapi.outbox.backlog', { description: 'Committed events not yet published', unit: '{event}' });
+  private readonly observe = async (result: ObservableResult) => {
+    const [row] = await this.prisma.$queryRaw<{ n: bigint }[]>`
+      SELECT GREATEST(0, coalesce((SELECT max(seq) FROM outbox_events), 0) - coalesce((SELECT last_seq FROM outbox_cursor WHERE name = 'relay'), 0)) AS n`;
+    result.observe(Number(row?.n ?? 0));
+  };
+
+  constructor(private readonly prisma: PrismaClient) {}
+
+  start(): void {
+    this.backlog.addCallback(this.observe);
+  }
+
+  stop(): void {
+    this.backlog.removeCallback(this.observe);
+  }
+
+  recordPublished(rows: readonly { type: string; created_at: Date }[], now = Date.now()): void {
+    for (const r of rows) {
+      this.published.add(1, { event_type: r.type });
+      this.lag.record(Math.max(0, (now - r.created_at.getTime()) / 1000));
+    }
+  }
+}
