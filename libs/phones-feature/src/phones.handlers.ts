@@ -10,6 +10,7 @@ import {
   RestartPhoneRpc,
   ResyncPhoneRpc,
   SandboxAckRpc,
+  SandboxGroupChangeRpc,
   SandboxGroupRpc,
   SandboxInboundRpc,
   SandboxScanRpc,
@@ -32,6 +33,7 @@ import { ResetPhone } from './usecases/reset-phone/reset-phone.usecase';
 import { RestartPhone } from './usecases/restart-phone/restart-phone.usecase';
 import { ResyncPhone } from './usecases/resync-phone/resync-phone.usecase';
 import { SandboxAck } from './usecases/sandbox-ack/sandbox-ack.usecase';
+import { SandboxChangeGroup } from './usecases/sandbox-change-group/sandbox-change-group.usecase';
 import { SandboxCreateGroup } from './usecases/sandbox-create-group/sandbox-create-group.usecase';
 import { SandboxDeliver } from './usecases/sandbox-deliver/sandbox-deliver.usecase';
 import { SandboxScan } from './usecases/sandbox-scan/sandbox-scan.usecase';
@@ -71,4 +73,5 @@ export const SANDBOX_HANDLERS = [
   sandbox(SandboxGroupRpc, (s) => new SandboxCreateGroup(s)),
   sandbox(SandboxInboundRpc, (s) => new SandboxDeliver(s)),
   sandbox(SandboxAckRpc, (s) => new SandboxAck(s)),
+  sandbox(SandboxGroupChangeRpc, (s) => new SandboxChangeGroup(s)),
 ];

@@ -6,6 +6,7 @@ import { deliveryInfo, ingestRow, nextAck } from './ingest-rows';
 import { insertNewMessages } from './insert-messages';
 import { messageEvent, type OutEvent } from './out-event';
 import { applyPollResults, applyReaction } from './apply-reactions';
+import { applyNotifications } from './apply-notifications';
 import { raiseAcks, type AckSeen } from './raise-acks';
 import { recordActivity } from './record-activity';
 
@@ -103,6 +104,8 @@ export class ApplyIngest {
         return applyReaction(tx, e, out);
       case 'poll-results':
         return applyPollResults(tx, e, out);
+      case 'group-notifications':
+        return applyNotifications(tx, e, out);
       case 'chats-upsert':
         return ensureChats(tx, e.chats.map((c) => ({ ...c, org_id: e.org_id, phone_id: e.phone_id, org_phone: e.org_phone })), out);
       case 'groups-upsert':

@@ -7,6 +7,7 @@ import type {
   ConnectorEvents,
   ConnectorHandler,
   GroupMetadata,
+  GroupSettings,
   MessageChange,
   OutgoingContent,
   ParticipantAction,
@@ -28,6 +29,8 @@ import {
   type MapContext,
 } from './baileys-mapping';
 import { mapBounded } from './bounded';
+import { BaileysGroupActions } from './baileys-group-actions';
+import { toGroupNotifications } from './baileys-group-notifications';
 import { backoffMs, closeActionOf } from './close-reason';
 import { HistoryFetcher, type Mapped } from './history-fetcher';
 import { LidMap } from './lid-map';
@@ -55,6 +58,7 @@ export class BaileysConnector implements PhoneConnector {
   private readonly recent = new Map<string, WAMessage>();
   private readonly pendingSends = new Map<string, string>();
   private readonly history: HistoryFetcher;
+  private readonly groups: BaileysGroupActions;
   private sock?: BaileysSocket;
   private queue: Promise<void> = Promise.resolve();
   private inbound: Promise<unknown> = Promise.resolve();
@@ -69,6 +73,7 @@ export class BaileysConnector implements PhoneConnector {
     private readonly deps: BaileysConnectorDeps,
   ) {
     this.history = new HistoryFetcher(() => this.sock, deps.historyTimeoutMs ?? 30_000);
+    this.groups = new BaileysGroupActions(() => this.socket(), this.ctx, (id) => this.refreshGroup(id));
   }
 
   on<E extends ConnectorEventName>(event: E, handler: ConnectorHandler<E>): void {
@@ -241,6 +246,8 @@ export class BaileysConnector implements PhoneConnector {
     const backfill = mapped.filter((x) => type !== 'notify' && !x.m.sent_message_id).map((x) => x.m);
     if (live.length) await this.emit('messages.upsert', { messages: live, type: 'notify' });
     if (backfill.length) await this.emit('messages.upsert', { messages: backfill, type: 'append' });
+    const notifications = toGroupNotifications(messages, this.ctx);
+    if (notifications.length) await this.emit('group-notifications.upsert', notifications);
   }
 
   /**
@@ -326,6 +333,12 @@ export class BaileysConnector implements PhoneConnector {
     await this.refreshGroup(groupId).catch((err) => this.deps.logger.warn({ err, phone_id: this.phoneId }, 'group refresh failed'));
     return toParticipantResults(participants, answer, this.ctx);
   }
+
+  groupCreate = (subject: string, participants: string[], settings?: GroupSettings) => this.groups.create(subject, participants, settings);
+  groupInviteCode = (groupId: string) => this.groups.inviteCode(groupId);
+  groupSettingsUpdate = (groupId: string, settings: GroupSettings) => this.groups.settings(groupId, settings);
+  groupAcceptInvite = (code: string) => this.groups.acceptInvite(code);
+  groupLeave = (groupId: string) => this.groups.leave(groupId);
 
   /** The network id of a send: derived from its id, so a retry after a crash re-sends the same message. */
   messageIdFor(sentMessageId: string): string {

@@ -1,6 +1,6 @@
-import type { IngestMessage, OutgoingContent, ParticipantAction, ParticipantResult, WaState } from '@mapi/contracts';
+import type { GroupNotification, GroupSettings, IngestMessage, OutgoingContent, ParticipantAction, ParticipantResult, WaState } from '@mapi/contracts';
 
-export type { OutgoingContent, ParticipantAction, ParticipantResult };
+export type { GroupNotification, GroupSettings, OutgoingContent, ParticipantAction, ParticipantResult };
 
 /**
  * The port a messaging-network client implements (the sandbox network here; Baileys next). Shaped
@@ -59,6 +59,8 @@ export interface ConnectorEvents {
   'messages.update': MessageChange[];
   'chats.upsert': ChatInfo[];
   'groups.upsert': GroupMetadata[];
+  /** Joins, leaves, admin and subject/settings changes of groups, each with the network's id. */
+  'group-notifications.upsert': GroupNotification[];
 }
 export type ConnectorEventName = keyof ConnectorEvents;
 export type ConnectorHandler<E extends ConnectorEventName> = (payload: ConnectorEvents[E]) => Promise<void>;
@@ -83,6 +85,14 @@ export interface PhoneConnector {
   fetchMessageHistory(chatId: string, count: number): Promise<IngestMessage[]>;
   /** Pairing by code (an alternative to the QR): the code to type on the phone for `number`. */
   requestPairingCode(number: string): Promise<string>;
+  /** Group lifecycle (groups-connector actions): each throws with the network's reason when refused. */
+  groupCreate(subject: string, participants: string[], settings?: GroupSettings): Promise<GroupMetadata>;
+  /** A new invite code for the group (the earlier one stops working). */
+  groupInviteCode(groupId: string): Promise<string>;
+  groupSettingsUpdate(groupId: string, settings: GroupSettings): Promise<void>;
+  /** Joins the group of an invite code: its id. */
+  groupAcceptInvite(code: string): Promise<string>;
+  groupLeave(groupId: string): Promise<void>;
   /** Re-reads chats and groups from the network. */
   resyncAppState(): Promise<{ chats: ChatInfo[]; groups: GroupMetadata[] }>;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IngestMessage } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import type { GroupMetadata } from '../connector/phone-connector';
+import { SandboxGroups } from './sandbox-groups';
 
 export type DeviceRow = Prisma.SandboxDeviceModel;
 /** A message of the network; the delivered/delivered_ack columns are kept one release for older pods and never read here. */
@@ -22,7 +23,12 @@ export const contact = (digits: string) => `${digits}@c.us`;
  * each phone's message history. Survives restarts; any phones replica can read and change it.
  */
 export class SandboxNetwork {
-  constructor(private readonly prisma: PrismaClient) {}
+  /** Group settings, invite codes and group notifications. */
+  readonly groups: SandboxGroups;
+
+  constructor(private readonly prisma: PrismaClient) {
+    this.groups = new SandboxGroups(prisma);
+  }
 
   device(phoneId: string): Promise<DeviceRow | null> {
     return this.prisma.sandboxDevice.findUnique({ where: { phone_id: phoneId } });

@@ -97,6 +97,31 @@ export const PollResultsEvent = z.object({
   poll_results: z.array(z.object({ name: z.string(), voters: z.array(z.string()) })),
 });
 
+/**
+ * Group notifications as the network reports them (joins, leaves, admin changes, subject and
+ * settings changes). `id` is the network's own id of the notification: with the phone it makes the
+ * stored notification idempotent (one stored row and one event per network notification).
+ */
+export const GroupNotificationSchema = z.object({
+  chat_id: z.string(),
+  id: z.string().min(1),
+  /** add | remove | leave | invite | promote | demote | subject | description | announce | restrict | create */
+  type: z.string(),
+  /** contact id of who made the change; null when the network does not say */
+  author: z.string().nullable(),
+  /** contact ids the change was about */
+  recipients: z.array(z.string()),
+  /** the new subject / description, when the change is one */
+  body: z.string().nullable(),
+  timestamp: z.string(),
+});
+export type GroupNotification = z.infer<typeof GroupNotificationSchema>;
+export const GroupNotificationsEvent = z.object({
+  ...base,
+  kind: z.literal('group-notifications'),
+  notifications: z.array(GroupNotificationSchema),
+});
+
 export const IngestEventSchema = z.discriminatedUnion('kind', [
   MessagesUpsertEvent,
   ReceiptEvent,
@@ -106,6 +131,7 @@ export const IngestEventSchema = z.discriminatedUnion('kind', [
   GroupsUpsertEvent,
   ReactionEvent,
   PollResultsEvent,
+  GroupNotificationsEvent,
 ]);
 export type IngestEvent = z.infer<typeof IngestEventSchema>;
 export type IngestKind = IngestEvent['kind'];
