@@ -242,7 +242,7 @@ describe('group lifecycle and group notifications', () => {
     it('another organization reads none of these notifications and changes none of these groups (404, as for a missing group)', async () => {
       expect((await notes(other, '/chats/notifications')).body.notifictions.filter((n: any) => n.chat_id === w.group)).toEqual([]);
       expect((await notes(other, `/chats/${w.group}/notifications`)).body).toEqual({ from: 0, to: 0, count: 0, notifictions: [] });
-      for (const h of [{}, { 'x-phone': w.px.id }]) {
+      for (const h of [{}, { 'x-phone': w.px.id }] as Record<string, string>[]) {
         for (const [path, body] of [[`/chats/${w.group}/invite`, undefined], [`/chats/${w.group}/settings`, { name: 'Hijacked' }], [`/chats/${w.group}/leave`, undefined]] as const) {
           const res = await other.post(path, body, h);
           expect(res.status).toBe(404);
