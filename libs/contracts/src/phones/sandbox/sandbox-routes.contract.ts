@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PHONE_DIGITS } from '../../common/ids';
+import { GroupChatIdSchema, PHONE_DIGITS } from '../../common/ids';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute, type RouteContract } from '../../http/define-route';
 import { defineRpc, type RpcRequest } from '../../rpc/define-rpc';
@@ -44,7 +44,7 @@ export const SandboxAckBody = z.object({
 /** Another member does something to a sandbox group the x-phone phone is in: each produces a group notification. */
 export const SandboxGroupChangeBody = z
   .object({
-    chat_id: z.string().regex(/@g\.us$/, 'chat_id must be a group id ending with @g.us'),
+    chat_id: GroupChatIdSchema,
     /** join: `number` joins by invite link; leave: `number` leaves; promote/demote: `number` is made (no longer) admin by `by`; subject: `number` renames the group. */
     action: z.enum(['join', 'leave', 'promote', 'demote', 'subject']),
     number: Digits,
