@@ -49,6 +49,7 @@ describe('group lifecycle and group notifications', () => {
       const res = await api.post('/chats/create', { group_name: 'Launch', participants: [w.a, w.p2.number], options: { description: 'Go' } }, { 'x-phone': w.p1.id });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ chat_id: expect.stringMatching(/@g\.us$/), chat_name: 'Launch', chat_type: 'group', phone_id: w.p1.id, org_phone: c(w.p1.number) });
+      expect(res.body).toMatchObject({ group_description: 'Go', messages_admins_only: false, info_admins_only: false, add_members_admins_only: false });
       expect(Object.keys(res.body.members).sort()).toEqual([c(w.a), c(w.p1.number), c(w.p2.number)].sort());
       expect(res.body).toEqual((await api.get(`/chats/${res.body.chat_id}`, { 'x-phone': w.p1.id })).body);
       w.group = res.body.chat_id;
@@ -132,7 +133,7 @@ describe('group lifecycle and group notifications', () => {
     it('renames the group and changes its settings; the answer has the new name and the changes are notifications', async () => {
       const res = await api.post(`/chats/${w.group}/settings`, { name: 'Launch 2', description: 'Gone', messagesAdminsOnly: true }, { 'x-phone': w.p1.id });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ chat_id: w.group, chat_name: 'Launch 2', chat_type: 'group' });
+      expect(res.body).toMatchObject({ chat_id: w.group, chat_name: 'Launch 2', chat_type: 'group', group_description: 'Gone', messages_admins_only: true, info_admins_only: false });
       const seen = await until(() => notes(api, `/chats/${w.group}/notifications`, w.p2.id), (r) => r.body.count === 5, 10_000, 'settings notifications');
       expect(types(seen).slice(0, 3).sort()).toEqual(['announce', 'description', 'subject']);
       expect(seen.body.notifictions.find((n: any) => n.type === 'subject')).toMatchObject({ body: 'Launch 2', author: c(w.p1.number) });

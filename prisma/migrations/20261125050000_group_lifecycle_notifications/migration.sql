@@ -45,3 +45,10 @@ CREATE TABLE "chat_notifications" (
 CREATE UNIQUE INDEX "chat_notifications_phone_id_chat_id_unique_id_key" ON "chat_notifications"("phone_id", "chat_id", "unique_id");
 CREATE INDEX "chat_notifications_org_id_timestamp_notification_id_idx" ON "chat_notifications"("org_id", "timestamp" DESC, "notification_id" DESC);
 CREATE INDEX "chat_notifications_org_id_chat_id_timestamp_idx" ON "chat_notifications"("org_id", "chat_id", "timestamp" DESC);
+
+-- A group's settings as its phone's connector reports them (GET /chats answers them: ChatType's
+-- group_description, info_admins_only, messages_admins_only, add_members_admins_only).
+ALTER TABLE "chats" ADD COLUMN "group_description" TEXT,
+  ADD COLUMN "info_admins_only" BOOLEAN NOT NULL DEFAULT false,
+  ADD COLUMN "messages_admins_only" BOOLEAN NOT NULL DEFAULT false,
+  ADD COLUMN "add_members_admins_only" BOOLEAN;

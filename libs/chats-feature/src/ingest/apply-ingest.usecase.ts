@@ -7,6 +7,7 @@ import { insertNewMessages } from './insert-messages';
 import { messageEvent, type OutEvent } from './out-event';
 import { applyPollResults, applyReaction } from './apply-reactions';
 import { applyNotifications } from './apply-notifications';
+import { applyGroupSettings } from './apply-group-settings';
 import { raiseAcks, type AckSeen } from './raise-acks';
 import { recordActivity } from './record-activity';
 
@@ -118,7 +119,7 @@ export class ApplyIngest {
             await tx.groupParticipant.upsert({ where: { phone_id_chat_id_contact_id: key }, create: { ...key, org_id: e.org_id, ...flags }, update: flags });
           }
         }
-        return;
+        return applyGroupSettings(tx, e);
     }
   }
 

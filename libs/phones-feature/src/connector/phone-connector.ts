@@ -48,6 +48,11 @@ export interface GroupMetadata {
   chat_id: string;
   subject: string;
   participants: { id: string; admin: boolean; super_admin?: boolean }[];
+  /** The group's settings, when known (absent: unchanged). */
+  description?: string | null;
+  announce?: boolean;
+  restrict?: boolean;
+  member_add_admins_only?: boolean;
 }
 
 

@@ -14,7 +14,13 @@ export interface GroupActionSession {
   nudge(phoneIds: string[]): Promise<void>;
 }
 
-const toMetadata = (g: Pick<SandboxGroupRow, 'group_id' | 'subject' | 'participants'>): GroupMetadata => ({ chat_id: g.group_id, subject: g.subject, participants: g.participants });
+type GroupState = Pick<SandboxGroupRow, 'group_id' | 'subject' | 'participants'> & Partial<Pick<SandboxGroupRow, 'description' | 'announce' | 'restrict' | 'member_add_admins_only'>>;
+const toMetadata = (g: GroupState): GroupMetadata => ({
+  chat_id: g.group_id,
+  subject: g.subject,
+  participants: g.participants,
+  ...(g.announce !== undefined ? { description: g.description ?? null, announce: g.announce, restrict: g.restrict, member_add_admins_only: g.member_add_admins_only } : {}),
+});
 
 /**
  * The sandbox network's rules for the group lifecycle: create (the phone the sole admin), invite codes
@@ -31,7 +37,10 @@ export class SandboxGroupActions {
   async create(subject: string, participants: string[], settings: GroupSettings = {}): Promise<GroupMetadata> {
     const me = await this.session.me();
     const members: GroupParticipants = [{ id: me, admin: true }, ...[...new Set(participants)].filter((p) => p !== me).map((id) => ({ id, admin: false }))];
-    const group = { group_id: newSandboxGroupId(), subject, participants: members };
+    const group: GroupState = {
+      group_id: newSandboxGroupId(), subject, participants: members,
+      description: settings.description ?? null, announce: settings.announce ?? false, restrict: settings.restrict ?? false, member_add_admins_only: settings.member_add_admins_only ?? false,
+    };
     await this.groups.create(group.group_id, subject, members, settings);
     const added = members.filter((m) => m.id !== me).map((m) => m.id);
     await this.changed(group, members, [
@@ -57,7 +66,8 @@ export class SandboxGroupActions {
     if (settings.description !== undefined && settings.description !== (group.description ?? '')) notes.push(n('description', settings.description));
     if (settings.announce !== undefined && settings.announce !== group.announce) notes.push(n('announce', settings.announce ? 'on' : 'off'));
     if (settings.restrict !== undefined && settings.restrict !== group.restrict) notes.push(n('restrict', settings.restrict ? 'on' : 'off'));
-    await this.changed({ ...group, subject: settings.subject ?? group.subject }, group.participants, notes);
+    const after = { ...group, ...Object.fromEntries(Object.entries({ ...settings, subject: undefined }).filter(([, v]) => v !== undefined)) };
+    await this.changed({ ...after, subject: settings.subject ?? group.subject }, group.participants, notes);
   }
 
   async acceptInvite(code: string): Promise<string> {
@@ -90,7 +100,7 @@ export class SandboxGroupActions {
   }
 
   /** The group as this phone now sees it goes to the chats store; the notifications to every member phone (`members`: before and after). */
-  private async changed(group: Pick<SandboxGroupRow, 'group_id' | 'subject' | 'participants'>, members: GroupParticipants, notes: NotificationInput[]): Promise<void> {
+  private async changed(group: GroupState, members: GroupParticipants, notes: NotificationInput[]): Promise<void> {
     await this.session.upsert(toMetadata(group));
     const ids = new Set([...members, ...group.participants].map((p) => p.id));
     const phones = await this.groups.record(group.group_id, [...ids], notes);

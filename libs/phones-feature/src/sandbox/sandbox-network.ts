@@ -53,9 +53,14 @@ export class SandboxNetwork {
   }
 
   async groupsOf(contactId: string): Promise<GroupMetadata[]> {
-    const rows = await this.prisma.$queryRaw<{ group_id: string; subject: string; participants: GroupParticipants }[]>`
-      SELECT group_id, subject, participants FROM sandbox_groups WHERE participants @> ${JSON.stringify([{ id: contactId }])}::jsonb ORDER BY group_id`;
-    return rows.map((r) => ({ chat_id: r.group_id, subject: r.subject, participants: r.participants }));
+    type Row = { group_id: string; subject: string; participants: GroupParticipants; description: string | null; announce: boolean; restrict: boolean; member_add_admins_only: boolean };
+    const rows = await this.prisma.$queryRaw<Row[]>`
+      SELECT group_id, subject, participants, description, announce, restrict, member_add_admins_only
+      FROM sandbox_groups WHERE participants @> ${JSON.stringify([{ id: contactId }])}::jsonb ORDER BY group_id`;
+    return rows.map((r) => ({
+      chat_id: r.group_id, subject: r.subject, participants: r.participants,
+      description: r.description, announce: r.announce, restrict: r.restrict, member_add_admins_only: r.member_add_admins_only,
+    }));
   }
 
   /** Stores the message and its pending row (the message is to hand on) in one statement. */

@@ -70,11 +70,18 @@ export const ChatsUpsertEvent = z.object({
   chats: z.array(z.object({ chat_id: z.string(), chat_name: z.string().nullable(), chat_type: z.enum(['user', 'group', 'business']) })),
 });
 
+/** A group's settings, when the connector knows them (absent: unchanged). */
+const groupSettingsFields = {
+  description: z.string().nullable().optional(),
+  announce: z.boolean().optional(),
+  restrict: z.boolean().optional(),
+  member_add_admins_only: z.boolean().optional(),
+};
 export const GroupParticipantSchema = z.object({ id: z.string(), admin: z.boolean(), super_admin: z.boolean().optional() });
 export const GroupsUpsertEvent = z.object({
   ...base,
   kind: z.literal('groups-upsert'),
-  groups: z.array(z.object({ chat_id: z.string(), subject: z.string(), participants: z.array(GroupParticipantSchema) })),
+  groups: z.array(z.object({ chat_id: z.string(), subject: z.string(), participants: z.array(GroupParticipantSchema), ...groupSettingsFields })),
 });
 
 /** A reaction (emoji) by `sender_phone` to a message; `reaction` '' takes it back. */

@@ -6,7 +6,7 @@ import { phoneForGroup, storedGroup } from '../../lifecycle/acting-phone';
 /**
  * POST /chats/{chat_id}/settings: changes the group's name, description and admin-only settings
  * through x-phone or an admin phone of the group. Answers the group as GET /chats/{chat_id} does,
- * once the chats store has the new name. 404 for a group no phone within reach has.
+ * once the chats store has the new settings. 404 for a group no phone within reach has.
  */
 export class GroupSettingsUpdate {
   constructor(
@@ -27,6 +27,17 @@ export class GroupSettingsUpdate {
         member_add_admins_only: body.memberAddMode,
       },
     });
-    return storedGroup(this.rpc, ctx, phone, params.chat_id, (chat) => body.name === undefined || chat.chat_name === body.name);
+    return storedGroup(
+      this.rpc,
+      ctx,
+      phone,
+      params.chat_id,
+      (chat) =>
+        (body.name === undefined || chat.chat_name === body.name) &&
+        (body.description === undefined || chat.group_description === (body.description || null)) &&
+        (body.messagesAdminsOnly === undefined || chat.messages_admins_only === body.messagesAdminsOnly) &&
+        (body.infoAdminsOnly === undefined || chat.info_admins_only === body.infoAdminsOnly) &&
+        (body.memberAddMode === undefined || chat.add_members_admins_only === body.memberAddMode),
+    );
   }
 }
