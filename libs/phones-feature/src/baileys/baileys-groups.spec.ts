@@ -1,6 +1,7 @@
 import { GroupNotificationSchema } from '@mapi/contracts';
 import { WAMessageStubType, type WAMessage } from 'baileys';
 import { toGroupNotifications } from './baileys-group-notifications';
+import { toGroupMetadata } from './baileys-mapping';
 import { setup, tick } from './fixtures/connector-harness';
 import { GROUP_CREATED, GROUP_JOINED } from './fixtures/fake-socket';
 import * as f from './fixtures/library-events';
@@ -54,6 +55,16 @@ describe('Baileys group notifications (stub messages)', () => {
     t.sock().emit('messages.upsert', { messages: [stub('N6', WAMessageStubType.GROUP_PARTICIPANT_LEAVE, [f.ALICE])], type: 'append' });
     await tick();
     expect(t.of('group-notifications.upsert')).toEqual([[expect.objectContaining({ id: 'N6', type: 'leave', chat_id: f.GROUP })]]);
+  });
+});
+
+describe('Baileys group settings in the groups upsert', () => {
+  it('carries the settings the library knows (memberAddMode true: every member may add) and leaves out the rest', () => {
+    expect(toGroupMetadata({ ...f.groupWithLids, desc: 'About', announce: true, restrict: false, memberAddMode: true }, ctx())).toMatchObject({
+      description: 'About', announce: true, restrict: false, member_add_admins_only: false,
+    });
+    const bare = toGroupMetadata({ ...f.groupWithLids, desc: undefined, announce: undefined, restrict: undefined, memberAddMode: undefined }, ctx());
+    expect(Object.keys(bare).sort()).toEqual(['chat_id', 'participants', 'subject']);
   });
 });
 
