@@ -10,9 +10,11 @@
  *
  * Usage: bash scripts/build.sh && node bench/chats/run.js
  * Knobs (env): BENCH_CHATS (50000), BENCH_MESSAGES (1000000), BENCH_CONNECTIONS (10), BENCH_DURATION (10 s),
- *   BENCH_WARMUP (2 s), BENCH_CASES (comma list of paths, default below).
+ *   BENCH_WARMUP (2 s), BENCH_CASES (comma list of paths, default below), BENCH_ENCODINGS (identity,gzip:
+ *   the Accept-Encoding each case is loaded with; bytes are recorded for identity, gzip and br).
  */
 const fs = require('node:fs');
+const http = require('node:http');
 const path = require('node:path');
 const os = require('node:os');
 const { randomBytes } = require('node:crypto');
@@ -31,6 +33,8 @@ const CFG = {
   connections: num('BENCH_CONNECTIONS', 10),
   duration: num('BENCH_DURATION', 10),
   warmup: num('BENCH_WARMUP', 2),
+  // Accept-Encoding values each case is loaded with (identity: none), for the compression aim of issue 20
+  encodings: (process.env.BENCH_ENCODINGS || 'identity,gzip').split(','),
   cases: (process.env.BENCH_CASES || '/chats?limit=2000,/chats?limit=100,/chats?limit=2000&label=vip,/chats?limit=100&offset=40000,/chats/messages?limit=2000,/chats/messages?limit=100').split(','),
 };
 const log = (...a) => console.log(...a);
@@ -41,6 +45,16 @@ const { cleanups, run } = guardBench(900_000, { onAbort: () => active?.stop() })
 const cannon = (opts) =>
   new Promise((resolve, reject) => {
     active = autocannon({ ...opts, timeout: 30 }, (err, r) => ((active = undefined), err ? reject(err) : resolve(r)));
+  });
+
+/** Bytes on the wire for one GET (fetch would decode the body). */
+const wireBytes = (url, headers) =>
+  new Promise((resolve, reject) => {
+    http.get(url, { headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (c) => (bytes += c.length));
+      res.on('end', () => resolve({ status: res.statusCode, bytes }));
+    }).on('error', reject);
   });
 
 async function main() {
@@ -96,19 +110,26 @@ async function main() {
   for (const c of CFG.cases) {
     const url = `http://127.0.0.1:${gwPort}/v1${c}`;
     await waitIdle(pids()); // the previous case's overload may still be draining
-    const probe = await fetch(url, { headers });
-    const bytes = (await probe.arrayBuffer()).byteLength;
-    if (probe.status !== 200) throw new Error(`${c}: ${probe.status}`);
-    const row = { case: c, bytes };
-    for (const connections of [1, CFG.connections]) {
-      await waitIdle(pids());
-      if (CFG.warmup) await cannon({ url, headers, connections, duration: CFG.warmup });
-      const r = await cannon({ url, headers, connections, duration: CFG.duration });
-      // failures (504 past RPC_TIMEOUT_MS under overload) are recorded, not fatal: they are a finding
-      row[`c${connections}`] = { rps: +(r['2xx'] / r.duration).toFixed(1), p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'], failed: r.non2xx + r.errors + r.timeouts, codes: r.statusCodeStats };
+    const sizes = {};
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      const probe = await wireBytes(url, { ...headers, 'accept-encoding': encoding });
+      if (probe.status !== 200) throw new Error(`${c}: ${probe.status}`);
+      sizes[encoding] = probe.bytes;
     }
-    results.push(row);
-    log(`${c.padEnd(36)} ${(bytes / 1024).toFixed(0).padStart(6)} KiB | 1 conn p50 ${row.c1.p50} p99 ${row.c1.p99} ms | ${CFG.connections} conn ${row[`c${CFG.connections}`].rps} req/s p50 ${row[`c${CFG.connections}`].p50} p99 ${row[`c${CFG.connections}`].p99} ms, failed ${row[`c${CFG.connections}`].failed}`);
+    const bytes = sizes.identity;
+    for (const encoding of CFG.encodings) {
+      const row = { case: c, encoding, bytes, sizes };
+      const h = { ...headers, 'accept-encoding': encoding };
+      for (const connections of [1, CFG.connections]) {
+        await waitIdle(pids());
+        if (CFG.warmup) await cannon({ url, headers: h, connections, duration: CFG.warmup });
+        const r = await cannon({ url, headers: h, connections, duration: CFG.duration });
+        // failures (504 past RPC_TIMEOUT_MS under overload) are recorded, not fatal: they are a finding
+        row[`c${connections}`] = { rps: +(r['2xx'] / r.duration).toFixed(1), p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'], failed: r.non2xx + r.errors + r.timeouts, codes: r.statusCodeStats };
+      }
+      results.push(row);
+      log(`${c.padEnd(36)} ${encoding.padEnd(8)} ${(sizes[encoding] / 1024).toFixed(0).padStart(6)} KiB (gzip ${(bytes / sizes.gzip).toFixed(1)}x, br ${(bytes / sizes.br).toFixed(1)}x smaller) | 1 conn p50 ${row.c1.p50} p99 ${row.c1.p99} ms | ${CFG.connections} conn ${row[`c${CFG.connections}`].rps} req/s p50 ${row[`c${CFG.connections}`].p50} p99 ${row[`c${CFG.connections}`].p99} ms, failed ${row[`c${CFG.connections}`].failed}`);
+    }
   }
   const out = path.join(ROOT, 'bench/results', `chats-${stamp}.json`);
   fs.writeFileSync(out, JSON.stringify({ cfg: CFG, counts, load: os.loadavg(), results }, null, 2));

@@ -14,13 +14,14 @@ describe('gateway errors end to end', () => {
   const post = (base: string, path: string, body: string, headers: Record<string, string> = {}) =>
     fetch(`${base}/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${w.token}`, 'content-type': 'application/json', ...headers }, body }).then(async (r) => ({
       status: r.status,
+      headers: Object.fromEntries(r.headers),
       text: await r.text(),
     }));
   const noStack = (text: string) => expect(text).not.toMatch(/\bat .+:\d+:\d+|node_modules|\.ts:\d+/);
 
   beforeAll(async () => {
     // No phones service in this stack: its routes have no responder.
-    stack = await startStack({ BODY_LIMIT_BYTES: '2048' });
+    stack = await startStack({ BODY_LIMIT_BYTES: '2048', RPC_UNAVAILABLE_RETRY_MS: '300' });
     const org = await createOrg(stack.prisma);
     w.token = (await createToken(stack.prisma, org.id)).token;
     w.phone = await createPhone(stack.prisma, org.id);
@@ -56,10 +57,13 @@ describe('gateway errors end to end', () => {
     expect(JSON.parse(form.text)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE_ERROR', status: 415 });
   });
 
-  it('answers 503 SERVICE_UNAVAILABLE_ERROR when no instance of the service runs', async () => {
+  it('answers 503 SERVICE_UNAVAILABLE_ERROR with Retry-After when no instance of the service runs within RPC_UNAVAILABLE_RETRY_MS', async () => {
+    const started = Date.now();
     const res = await post(stack.baseUrl, '/sandbox/messages', JSON.stringify({ chat_id: '123456', body: 'hi' }), { 'x-phone': w.phone.phone_id });
     expect(res.status).toBe(503);
     expect(JSON.parse(res.text)).toMatchObject({ code: 'SERVICE_UNAVAILABLE_ERROR', status: 503 });
+    expect(res.headers['retry-after']).toBe('1');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
   });
 
   it('answers 504 TIMEOUT_ERROR when the service does not answer in time', async () => {

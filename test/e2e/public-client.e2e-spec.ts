@@ -1,8 +1,9 @@
 import { createServer } from 'node:net';
 import { PeriskopeApi } from '@periskope/periskope-client';
-import { ChatViewSchema, MessageSchema } from '@mapi/contracts';
+import { ChatViewSchema, ContactSchema, MessageSchema } from '@mapi/contracts';
 import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
 import { client as http, until } from './support/http';
+import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
 
 const portIsFree = (port: number) =>
@@ -78,6 +79,63 @@ describe('the public @periskope/periskope-client against this service', () => {
     expect(res).toMatchObject({ status: 200, error: null });
     expect(res.data).toMatchObject({ from: 1, to: 1, count: 1, start_time: null, end_time: null });
     expect(res.data?.reactions[0]).toMatchObject({ reaction_id: 'RPC1', reaction: '🎉', message_id: messageId, org_phone: w.phone.org_phone });
+  });
+
+  it('creates, lists, reads, updates and relabels contacts through contact.*', async () => {
+    const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
+    const id = randomDigits();
+    const created = await client.contact.create({ contact_id: id, contact_name: 'Client Contact', is_internal: false, labels: 'Lead' });
+    expect(created).toMatchObject({ status: 200, error: null });
+    expect(ContactSchema.safeParse(created.data).success).toBe(true);
+    expect(created.data).toMatchObject({ contact_id: `${id}@c.us`, contact_name: 'Client Contact', labels: ['lead'] });
+    const all = await client.contact.getAll({ offset: 0, limit: 10 });
+    expect(all).toMatchObject({ status: 200, error: null });
+    expect(all.data?.contacts?.map((c) => c.contact_id)).toContain(`${id}@c.us`);
+    const one = await client.contact.getById({ contact_id: id });
+    expect(one.data).toMatchObject({ contact_id: `${id}@c.us`, chat_ids: [] });
+    const updated = await client.contact.update({ contact_id: id, contact_name: 'Renamed', is_internal: true });
+    expect(updated.data).toMatchObject({ contact_name: 'Renamed', is_internal: true });
+    const relabelled = await client.contact.updateLabels({ contact_ids: [id], labels: 'vip,gold' });
+    expect(relabelled.status).toBe(204);
+    expect(relabelled.error).toBeFalsy();
+    expect((await client.contact.getById({ contact_id: id })).data).toMatchObject({ contact_name: 'Renamed', label_ids: { vip: true, gold: true } });
+    const missing = await client.contact.getById({ contact_id: randomDigits() });
+    expect(missing.status).toBe(404);
+    expect(missing.error).toMatchObject({ code: 'NOT_FOUND_ERROR' });
+    const invalid = await client.contact.update({ contact_id: id });
+    expect(invalid.status).toBe(422);
+    expect(invalid.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
+  it('gets, edits, reacts to, pins, forwards and deletes a message through message.*', async () => {
+    const api = http(stack.baseUrl, w.token);
+    const { phoneId } = await connectedSandboxPhone(api);
+    const contact = randomDigits();
+    const typed = await api.post('/sandbox/messages', { chat_id: contact, body: 'typed on the phone', from_me: true }, { 'x-phone': phoneId });
+    const messageId = typed.body.message_id as string;
+    const client = new PeriskopeApi({ authToken: w.token, phone: phoneId, env: 'local' });
+    const got = await until(() => client.message.getById({ message_id: messageId }), (r) => r.status === 200, 15_000, 'message stored');
+    expect(MessageSchema.safeParse(got.data).success).toBe(true);
+    expect(got.data).toMatchObject({ message_id: messageId, body: 'typed on the phone', from_me: true });
+
+    expect(await client.message.edit({ message_id: messageId, edited_body: 'edited through the client' })).toMatchObject({ status: 204, error: null });
+    await until(() => client.message.getById({ message_id: messageId }), (r) => (r.data as any)?.prev_body === 'typed on the phone', 15_000, 'edit stored');
+    expect((await client.message.getById({ message_id: messageId })).data).toMatchObject({ body: 'edited through the client' });
+
+    expect(await client.message.react({ message_id: messageId, reaction: '🎉' })).toMatchObject({ status: 204, error: null });
+    await until(() => client.message.getById({ message_id: messageId }), (r) => (r.data as any)?.has_reaction === true, 15_000, 'reaction stored');
+    expect(await client.message.pin({ message_id: messageId, pin: true })).toMatchObject({ status: 204, error: null });
+
+    const target = randomDigits();
+    expect(await client.message.forward({ message_id: messageId, forward_chat_ids: [`${target}@c.us`] })).toMatchObject({ status: 204, error: null });
+    const copy = await until(() => client.chat.getChatMessages({ chat_id: target } as never), (r) => (r.data as any)?.count === 1, 15_000, 'forwarded copy');
+    expect((copy.data as any).messages[0]).toMatchObject({ body: 'edited through the client', is_forwarded: true });
+
+    expect(await client.message.delete({ message_id: messageId })).toMatchObject({ status: 204, error: null });
+    await until(() => client.message.getById({ message_id: messageId }), (r) => (r.data as any)?.is_deleted === true, 15_000, 'deletion stored');
+    const missing = await client.message.getById({ message_id: `false_${contact}@c.us_3EB0NONE` });
+    expect(missing.status).toBe(404);
+    expect(missing.error).toMatchObject({ code: 'NOT_FOUND_ERROR' });
   });
 
   it('surfaces our error envelope as the client\'s error (code and status)', async () => {

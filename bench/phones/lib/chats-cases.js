@@ -13,6 +13,7 @@ const { ingestEvents } = require('./direct-publisher');
 const dist = (f) => require(path.join(__dirname, '..', '..', '..', 'libs', 'chats-feature', 'dist', 'ingest', f));
 const { ApplyIngest } = dist('apply-ingest.usecase.js');
 const { ingestRow } = dist('ingest-rows.js');
+const { learnContacts } = dist('learn-contacts.js');
 
 const COLS = ['org_id', 'phone_id', 'chat_id', 'message_id', 'unique_id', 'org_phone', 'sender_phone', 'from_me', 'body', 'message_type', 'timestamp', 'ack', 'delivery_info', 'mentioned_ids', 'media', 'fts', 'author', 'has_media', 'is_forwarded', 'quoted_message_id', 'sent_message_id', 'from', 'to'];
 const cols = COLS.map((c) => `"${c}"`).join(', ');
@@ -55,6 +56,15 @@ function chatsCases({ prisma, pool, nc, namespace, mkPhone, total }) {
       const e = evs(200);
       await apply.execute(e);
       return () => apply.execute(e);
+    },
+    'learnContacts alone: 20 events x 200 msgs (its one statement per batch, new contacts)': async () => {
+      const e = evs(200);
+      return () => prisma.$transaction((tx) => learnContacts(tx, e));
+    },
+    'learnContacts alone: 20 x 200 again (contacts known: no row written)': async () => {
+      const e = evs(200);
+      await prisma.$transaction((tx) => learnContacts(tx, e));
+      return () => prisma.$transaction((tx) => learnContacts(tx, e));
     },
     'ApplyIngest.execute: 20 x 200, type append (no outbox rows)': async () => {
       const e = evs(200, 'append');

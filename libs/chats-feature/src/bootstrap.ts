@@ -1,6 +1,6 @@
 import { PhoneDirectoryRpc } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
-import { OutboxRelay, ensureStreams } from '@mapi/events';
+import { OutboxRelay, SessionCommands, ensureStreams } from '@mapi/events';
 import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
 import { CHATS_HANDLERS } from './chats.handlers';
 import { ApplyIngest } from './ingest/apply-ingest.usecase';
@@ -14,6 +14,7 @@ export async function bootstrapChatsService(): Promise<void> {
   const nc = await connectNats(config.nats.NATS_URL, 'chats');
   await ensureStreams(nc, config.app.NAMESPACE);
   const rpc = new NatsRpcClient(nc, config.app.NAMESPACE, config.nats.RPC_TIMEOUT_MS);
+  const sessions = new SessionCommands(nc, config.app.NAMESPACE, 10_000);
   const relay = new OutboxRelay(prisma, nc, config.app.NAMESPACE, logger, { listenUrl: config.database.DATABASE_URL });
   const ingest = createIngestConsumer(nc, config.app.NAMESPACE, new ApplyIngest(prisma, () => relay.kick()), logger);
   await startRpcService({
@@ -22,7 +23,7 @@ export async function bootstrapChatsService(): Promise<void> {
     namespace: config.app.NAMESPACE,
     logger,
     nodeEnv: config.app.NODE_ENV,
-    rpc: { handlers: bindHandlers(CHATS_HANDLERS, { prisma, phoneDirectory: (request) => rpc.call(PhoneDirectoryRpc, request) }) },
+    rpc: { handlers: bindHandlers(CHATS_HANDLERS, { prisma, phoneDirectory: (request) => rpc.call(PhoneDirectoryRpc, request), sessions }) },
     start: async () => {
       await relay.start();
       await ingest.start();

@@ -1,6 +1,28 @@
-import { ChoosePhoneRpc, GetChatRpc, ListAllMessagesRpc, ListChatMessagesRpc, ListChatsRpc, ListReactionsRpc, ReadChatRpc, type PhoneDirectory } from '@mapi/contracts';
-import { ListAllNotificationsRpc, ListChatNotificationsRpc } from '@mapi/contracts';
+import {
+  ChoosePhoneRpc,
+  CreateContactRpc,
+  DeleteMessageRpc,
+  EditMessageRpc,
+  ForwardMessageRpc,
+  GetChatRpc,
+  GetContactRpc,
+  GetMessageRpc,
+  ListAllMessagesRpc,
+  ListAllNotificationsRpc,
+  ListChatNotificationsRpc,
+  ListChatMessagesRpc,
+  ListChatsRpc,
+  ListContactsRpc,
+  ListReactionsRpc,
+  PinMessageRpc,
+  ReactMessageRpc,
+  ReadChatRpc,
+  UpdateContactLabelsRpc,
+  UpdateContactRpc,
+  type PhoneDirectory,
+} from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
+import type { SessionCommands } from '@mapi/events';
 import { rpcHandler } from '@mapi/platform';
 import { ChatRepository } from './repositories/chat-repository';
 import { ReactionRepository } from './repositories/reaction-repository';
@@ -16,11 +38,26 @@ import { ListReactions } from './usecases/list-reactions/list-reactions.usecase'
 import { ReadChat } from './usecases/read-chat/read-chat.usecase';
 import { ListNotifications } from './usecases/list-notifications/list-notifications.usecase';
 import { ListChatNotifications } from './usecases/list-chat-notifications/list-chat-notifications.usecase';
+import { ContactRepository } from './repositories/contact-repository';
+import { CreateContact } from './usecases/create-contact/create-contact.usecase';
+import { GetContact } from './usecases/get-contact/get-contact.usecase';
+import { ListContacts } from './usecases/list-contacts/list-contacts.usecase';
+import { UpdateContactLabels } from './usecases/update-contact-labels/update-contact-labels.usecase';
+import { UpdateContact } from './usecases/update-contact/update-contact.usecase';
+import { MessageRefRepository } from './repositories/message-ref-repository';
+import { DeleteMessage } from './usecases/delete-message/delete-message.usecase';
+import { EditMessage } from './usecases/edit-message/edit-message.usecase';
+import { ForwardMessage } from './usecases/forward-message/forward-message.usecase';
+import { GetMessage } from './usecases/get-message/get-message.usecase';
+import { PinMessage } from './usecases/pin-message/pin-message.usecase';
+import { ReactMessage } from './usecases/react-message/react-message.usecase';
 
 export interface ChatsDeps {
   prisma: PrismaClient;
   /** The phones service's directory (the phones table is its own). */
   phoneDirectory: PhoneDirectory;
+  /** Commands to a phone's session (message actions act through the phone that holds the message). */
+  sessions: SessionCommands;
 }
 
 const serve = rpcHandler<ChatsDeps>();
@@ -33,7 +70,18 @@ export const CHATS_HANDLERS = [
   serve(GetChatRpc, (d) => new GetChat(new ChatViewRepository(d.prisma), new MessageRepository(d.prisma))),
   serve(ReadChatRpc, (d) => new ReadChat(new ChatRepository(d.prisma))),
   serve(ListReactionsRpc, (d) => new ListReactions(new ReactionRepository(d.prisma))),
+  serve(ListContactsRpc, (d) => new ListContacts(new ContactRepository(d.prisma))),
+  serve(GetContactRpc, (d) => new GetContact(new ContactRepository(d.prisma))),
+  serve(UpdateContactRpc, (d) => new UpdateContact(new ContactRepository(d.prisma))),
+  serve(UpdateContactLabelsRpc, (d) => new UpdateContactLabels(new ContactRepository(d.prisma))),
+  serve(CreateContactRpc, (d) => new CreateContact(new ContactRepository(d.prisma))),
   serve(ChoosePhoneRpc, (d) => new ChooseActingPhone(new ChatRepository(d.prisma), d.phoneDirectory)),
   serve(ListAllNotificationsRpc, (d) => new ListNotifications(new NotificationRepository(d.prisma))),
   serve(ListChatNotificationsRpc, (d) => new ListChatNotifications(new NotificationRepository(d.prisma))),
+  serve(GetMessageRpc, (d) => new GetMessage(new MessageRefRepository(d.prisma))),
+  serve(EditMessageRpc, (d) => new EditMessage(new MessageRefRepository(d.prisma), d.sessions)),
+  serve(DeleteMessageRpc, (d) => new DeleteMessage(new MessageRefRepository(d.prisma), d.sessions)),
+  serve(ReactMessageRpc, (d) => new ReactMessage(new MessageRefRepository(d.prisma), d.sessions)),
+  serve(PinMessageRpc, (d) => new PinMessage(new MessageRefRepository(d.prisma), d.sessions)),
+  serve(ForwardMessageRpc, (d) => new ForwardMessage(new MessageRefRepository(d.prisma), d.sessions)),
 ];

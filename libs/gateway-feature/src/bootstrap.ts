@@ -1,12 +1,14 @@
+import type { AddressInfo } from 'node:net';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import multipart from '@fastify/multipart';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ROUTES, type RouteContract } from '@mapi/contracts';
-import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, type Logger } from '@mapi/platform';
+import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, startHealthServer, type Logger } from '@mapi/platform';
 import { startRealtime } from '@mapi/realtime-feature';
 import { GatewayRuntime, type GatewayConfig } from './gateway-runtime';
+import { registerCompression } from './http/compression';
 import { EnvelopeExceptionFilter } from './http/envelope-filter';
 import { toServiceError } from './http/error-mapping';
 import { registerGatewayRoutes } from './http/route-registrar';
@@ -22,6 +24,7 @@ export interface GatewayApp {
   runtime: GatewayRuntime;
   /** Readiness answers 503 from now on (set when shutdown starts). */
   markShuttingDown(): void;
+  isShuttingDown(): boolean;
 }
 
 /** Builds the gateway (not yet listening) on an open runtime: every route of `routes` under /v1. */
@@ -46,6 +49,8 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
   // multipart/form-data for the routes whose contract has `upload` (others answer 415); the file size
   // limit is given per request (route-handler / multipart-body).
   await fastify.register(multipart, { throwFileSizeLimit: true });
+  // before the routes: the plugin hooks into each route as it is added
+  await registerCompression(fastify);
   registerGatewayRoutes(fastify, {
     routes,
     auth: runtime.authenticator,
@@ -56,17 +61,18 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
     defaultRatePerSecond: config.rateLimit.RATE_LIMIT_PER_SECOND,
     routeRates: config.rateLimit.RATE_LIMIT_ROUTES,
     maxUploadFileBytes: config.upload.UPLOAD_MAX_FILE_BYTES,
+    unavailableRetryAfterSeconds: Math.max(1, Math.ceil(config.nats.RPC_UNAVAILABLE_RETRY_MS / 1000)),
     bodyLimit: config.http.BODY_LIMIT_BYTES,
     indicators: runtime.indicators,
     publicBaseUrl: config.http.PUBLIC_BASE_URL ?? `http://localhost:${config.http.PORT}`,
     version: VERSION,
     isShuttingDown: () => shuttingDown,
   });
-  return { app, runtime, markShuttingDown: () => (shuttingDown = true) };
+  return { app, runtime, markShuttingDown: () => (shuttingDown = true), isShuttingDown: () => shuttingDown };
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  return { ...loadConfig(['app', 'database', 'redis', 'nats', 'http', 'rateLimit', 'auth', 'telemetry'], env), upload: loadUploadConfig(env) };
+  return { ...loadConfig(['app', 'database', 'redis', 'nats', 'http', 'health', 'rateLimit', 'auth', 'telemetry'], env), upload: loadUploadConfig(env) };
 }
 
 /** Starts the API gateway: Fastify on PORT (8080), every route under /v1. */
@@ -78,13 +84,16 @@ export async function bootstrapGateway(): Promise<NestFastifyApplication> {
   // socket.io (realtime events, docs/services/realtime.md) shares the gateway's port and checks.
   const realtime = await startRealtime(gateway.app.getHttpServer(), { auth: runtime.authenticator, phones: runtime.phoneResolver, nc: runtime.nc, namespace: config.app.NAMESPACE, logger });
   await gateway.app.listen(config.http.PORT, config.http.HOST);
-  logger.info({ port: config.http.PORT }, 'api-gateway listening');
+  // GET /metrics (and the health checks) on HEALTH_PORT, like every other app, not on the public API port
+  const health = await startHealthServer({ host: config.health.HEALTH_HOST, port: config.health.HEALTH_PORT, indicators: runtime.indicators, isShuttingDown: gateway.isShuttingDown });
+  logger.info({ port: config.http.PORT, health_port: (health.address() as AddressInfo).port }, 'api-gateway listening');
 
   onShutdownSignal(logger, async () => {
     gateway.markShuttingDown();
     await realtime.close(); // sockets reconnect to another replica; their connections would hold the server open
     await gateway.app.close(); // stops accepting, lets in-flight requests finish
     await runtime.close();
+    await new Promise((resolve) => health.close(resolve));
   });
   return gateway.app;
 }

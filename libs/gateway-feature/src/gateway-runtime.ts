@@ -18,7 +18,7 @@ import { PhoneResolver } from './phones/phone-resolver';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import type { UploadConfig } from './upload/upload-config';
 
-export type GatewayConfig = ConfigOf<'app' | 'database' | 'redis' | 'nats' | 'http' | 'rateLimit' | 'auth' | 'telemetry'> & { upload: UploadConfig };
+export type GatewayConfig = ConfigOf<'app' | 'database' | 'redis' | 'nats' | 'http' | 'health' | 'rateLimit' | 'auth' | 'telemetry'> & { upload: UploadConfig };
 
 /**
  * The gateway's connections and the objects built on them, each made once (HTTP routes and the
@@ -48,7 +48,7 @@ export class GatewayRuntime {
     redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
     await redis.connect().catch((err) => logger.warn({ err: err.message }, 'redis not reachable at start; will retry'));
     const nc = await connectNats(config.nats.NATS_URL, 'api-gateway');
-    const rpc = new NatsRpcClient(nc, config.app.NAMESPACE, config.nats.RPC_TIMEOUT_MS);
+    const rpc = new NatsRpcClient(nc, config.app.NAMESPACE, config.nats.RPC_TIMEOUT_MS, { unavailableRetryMs: config.nats.RPC_UNAVAILABLE_RETRY_MS });
     return new GatewayRuntime(config, logger, prisma, redis, nc, rpc);
   }
 

@@ -37,6 +37,7 @@ describe('gateway (integration)', () => {
     NAMESPACE: namespace,
     BODY_LIMIT_BYTES: '1024',
     RPC_TIMEOUT_MS: '400',
+    RPC_UNAVAILABLE_RETRY_MS: '150',
     AUTH_CACHE_TTL_MS: '0',
     RATE_LIMIT_ROUTES: JSON.stringify({ 'POST /test/limited': 2 }),
   };
@@ -146,11 +147,13 @@ describe('gateway (integration)', () => {
     expect(Date.now() - started).toBeLessThan(1_400);
   });
 
-  it('answers 503 SERVICE_UNAVAILABLE_ERROR at once when no instance serves the subject', async () => {
+  it('answers 503 SERVICE_UNAVAILABLE_ERROR with Retry-After once RPC_UNAVAILABLE_RETRY_MS passes with no instance', async () => {
     const started = Date.now();
     const res = await call('GET', '/test/nobody');
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE_ERROR', status: 503 });
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(120);
     expect(Date.now() - started).toBeLessThan(400);
   });
 

@@ -11,6 +11,9 @@ import {
   ResyncPhoneRpc,
   SandboxAckRpc,
   SandboxGroupChangeRpc,
+  SandboxDeleteRpc,
+  SandboxEditRpc,
+  SandboxReactRpc,
   SandboxGroupRpc,
   SandboxInboundRpc,
   SandboxScanRpc,
@@ -34,6 +37,9 @@ import { RestartPhone } from './usecases/restart-phone/restart-phone.usecase';
 import { ResyncPhone } from './usecases/resync-phone/resync-phone.usecase';
 import { SandboxAck } from './usecases/sandbox-ack/sandbox-ack.usecase';
 import { SandboxChangeGroup } from './usecases/sandbox-change-group/sandbox-change-group.usecase';
+import { SandboxDeleteMessage } from './usecases/sandbox-delete-message/sandbox-delete-message.usecase';
+import { SandboxEditMessage } from './usecases/sandbox-edit-message/sandbox-edit-message.usecase';
+import { SandboxReactMessage } from './usecases/sandbox-react-message/sandbox-react-message.usecase';
 import { SandboxCreateGroup } from './usecases/sandbox-create-group/sandbox-create-group.usecase';
 import { SandboxDeliver } from './usecases/sandbox-deliver/sandbox-deliver.usecase';
 import { SandboxScan } from './usecases/sandbox-scan/sandbox-scan.usecase';
@@ -74,4 +80,7 @@ export const SANDBOX_HANDLERS = [
   sandbox(SandboxInboundRpc, (s) => new SandboxDeliver(s)),
   sandbox(SandboxAckRpc, (s) => new SandboxAck(s)),
   sandbox(SandboxGroupChangeRpc, (s) => new SandboxChangeGroup(s)),
+  sandbox(SandboxEditRpc, (s) => new SandboxEditMessage(s)),
+  sandbox(SandboxDeleteRpc, (s) => new SandboxDeleteMessage(s)),
+  sandbox(SandboxReactRpc, (s) => new SandboxReactMessage(s)),
 ];

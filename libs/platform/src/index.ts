@@ -1,5 +1,6 @@
 export * from './config/config';
 export * from './telemetry/telemetry';
+export * from './telemetry/metrics';
 export * from './logging/logger';
 export * from './logging/nest-logger';
 export * from './nats/connection';

@@ -11,6 +11,8 @@ export interface Stack {
   chats: AppProcess;
   /** Every started service by app name (chats always; phones when asked for). */
   apps: Record<string, AppProcess>;
+  /** The base URL of a started app's health server (its /health/* and /metrics). */
+  healthUrl(app: AppProcess): string;
   /** Starts one more instance of a service app (e.g. a second phones replica). */
   startService(app: string, env?: Record<string, string>): Promise<AppProcess>;
   stop(): Promise<void>;
@@ -29,17 +31,24 @@ export async function startStack(extraEnv: Record<string, string> = {}, options:
     NAMESPACE: `${testEnv.namespace()}-${randomSuffix(3)}`,
     NODE_ENV: 'test',
     AUTH_CACHE_TTL_MS: '0',
+    // A route whose service a stack does not start answers 503 at once (production waits
+    // RPC_UNAVAILABLE_RETRY_MS for a restarting instance); the tests of that wait set it themselves.
+    RPC_UNAVAILABLE_RETRY_MS: '0',
     ...extraEnv,
   };
   const extra: AppProcess[] = [];
+  const healthUrls = new Map<AppProcess, string>();
   const launch = async (app: string, more: Record<string, string> = {}) => {
     const healthPort = await freePort();
     const proc = AppProcess.start(app, { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1', ...more });
+    healthUrls.set(proc, `http://127.0.0.1:${healthPort}`);
     extra.push(proc);
     return { proc, ready: () => proc.waitReady(`http://127.0.0.1:${healthPort}/health/ready`) };
   };
   const services = await Promise.all(['chats', ...(options.services ?? [])].map((app) => launch(app)));
-  const gateway = AppProcess.start('api-gateway', { ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const gatewayHealthPort = await freePort();
+  const gateway = AppProcess.start('api-gateway', { ...env, PORT: String(port), HOST: '127.0.0.1', HEALTH_PORT: String(gatewayHealthPort), HEALTH_HOST: '127.0.0.1' });
+  healthUrls.set(gateway, `http://127.0.0.1:${gatewayHealthPort}`);
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await Promise.all([...services.map((s) => s.ready()), gateway.waitReady(`${baseUrl}/health/ready`)]);
@@ -57,6 +66,11 @@ export async function startStack(extraEnv: Record<string, string> = {}, options:
     gateway,
     chats: apps.chats,
     apps,
+    healthUrl: (app) => {
+      const url = healthUrls.get(app);
+      if (!url) throw new Error(`${app.name} was not started by this stack`);
+      return url;
+    },
     startService: async (app, more = {}) => {
       const started = await launch(app, more);
       await started.ready();

@@ -10,6 +10,7 @@ import { applyNotifications } from './apply-notifications';
 import { applyGroupSettings } from './apply-group-settings';
 import { raiseAcks, type AckSeen } from './raise-acks';
 import { recordActivity } from './record-activity';
+import { learnContacts } from './learn-contacts';
 
 type Tx = Prisma.TransactionClient;
 type Upsert = Extract<IngestEvent, { kind: 'messages-upsert' }>;
@@ -72,6 +73,7 @@ export class ApplyIngest {
       }
     }
     await ensureChats(tx, [...chats.values()], out);
+    await learnContacts(tx, upserts);
     const created = await insertNewMessages(tx, [...fresh.values()].map((f) => f.row));
     await recordActivity(tx, created, (row) => fresh.get(`${row.phone_id}\u0000${row.message_id}`)?.notify ?? false);
     const createdKeys = new Set<string>();

@@ -1,4 +1,6 @@
 import { createChat, createMessages, createOrg, createPhone, randomDigits, useTestDatabase } from '@mapi/testing';
+import { ChatMemberSchema } from '@mapi/contracts';
+import { mapMember } from '../chats/map-chat';
 import { ChatRepository } from './chat-repository';
 import { ChatViewRepository } from './chat-view-repository';
 
@@ -67,6 +69,18 @@ describe('ChatViewRepository (integration)', () => {
     const members = await repo.members(w.org.id, [{ phone_id: w.p1.phone_id, chat_id: w.group }]);
     expect(members.map((m) => [m.contact_id, m.is_admin])).toEqual([['111@c.us', true], ['222@c.us', false]]);
     expect(await repo.members(w.other.id, [{ phone_id: w.p1.phone_id, chat_id: w.group }])).toEqual([]);
+  });
+
+  it('gives group members their contact of the organization (names, labels), another organization\'s never', async () => {
+    await t.prisma.contact.create({ data: { org_id: w.org.id, contact_id: '111@c.us', pushname: 'Pat', contact_name: 'Patricia', labels: ['vip'], phone_ids: [w.p1.phone_id] } });
+    await t.prisma.contact.create({ data: { org_id: w.other.id, contact_id: '222@c.us', pushname: 'Not ours', phone_ids: [w.q.phone_id] } });
+    const members = await repo.members(w.org.id, [{ phone_id: w.p1.phone_id, chat_id: w.group }]);
+    expect(members.map((m) => [m.contact_id, m.contact_name, m.pushname, m.labels])).toEqual([['111@c.us', 'Patricia', 'Pat', ['vip']], ['222@c.us', null, null, null]]);
+    const [pat, other] = members.map((m) => mapMember(w.org.id, w.p1.org_phone, m));
+    expect(pat).toMatchObject({ contact_name: 'Patricia', periskope_name: 'Patricia', pushname: 'Pat', label_ids: { vip: true }, is_internal: false });
+    expect(other).toMatchObject({ contact_name: null, pushname: null, label_ids: null, is_internal: null, updated_at: null });
+    expect(ChatMemberSchema.safeParse(pat).success).toBe(true);
+    expect(ChatMemberSchema.safeParse(other).success).toBe(true);
   });
 
   it('marks read only the copies in reach of the caller\'s organization', async () => {

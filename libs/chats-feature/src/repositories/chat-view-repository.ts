@@ -51,6 +51,13 @@ export interface GroupMemberRow {
   contact_id: string;
   is_admin: boolean;
   is_super_admin: boolean;
+  /** The member's contact of the organization (null columns when it has none). */
+  contact_name?: string | null;
+  pushname?: string | null;
+  is_internal?: boolean | null;
+  labels?: string[] | null;
+  is_imported?: boolean | null;
+  contact_updated_at?: Date | null;
 }
 
 type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
@@ -119,10 +126,12 @@ export class ChatViewRepository {
   async members(orgId: string, copies: readonly { phone_id: string; chat_id: string }[]): Promise<GroupMemberRow[]> {
     if (!copies.length) return [];
     return this.prisma.$queryRaw<GroupMemberRow[]>`
-      SELECT g.phone_id, g.chat_id, g.contact_id, g.is_admin, g.is_super_admin
+      SELECT g.phone_id, g.chat_id, g.contact_id, g.is_admin, g.is_super_admin,
+             ct.contact_name, ct.pushname, ct.is_internal, ct.labels, ct.is_imported, ct.updated_at AS contact_updated_at
       FROM group_participants g
       JOIN unnest(${copies.map((c) => c.phone_id)}::text[], ${copies.map((c) => c.chat_id)}::text[]) AS k(phone_id, chat_id)
         ON g.phone_id = k.phone_id AND g.chat_id = k.chat_id
+      LEFT JOIN contacts ct ON ct.org_id = g.org_id AND ct.contact_id = g.contact_id
       WHERE g.org_id = ${orgId}::uuid
       ORDER BY g.contact_id`;
   }

@@ -79,7 +79,8 @@ describe('MessageRepository (integration)', () => {
       );
       return JSON.stringify(row['QUERY PLAN']);
     };
-    for (const text of [await plan(''), await plan(`AND phone_id = '${w.p1.phone_id}'`)]) {
+    // the phone filter as the repository writes it (message-repository.ts, inPhones)
+    for (const text of [await plan(''), await plan(`AND phone_id = ANY(ARRAY['${w.p1.phone_id}']::text[])`), await plan(`AND phone_id = ANY(ARRAY['${w.p1.phone_id}', '${w.p2.phone_id}']::text[])`)]) {
       expect(text).toMatch(/"Node Type":"Index Scan"/);
       expect(text).toMatch(/messages_org_chat_recent_idx/);
       expect(text).not.toMatch(/"Node Type":"Sort"/);
@@ -92,5 +93,20 @@ describe('MessageRepository (integration)', () => {
     expect(deep.map((r) => r.unique_id)).toEqual(Array.from({ length: 300 }, (_, i) => `U${5_001 + i}`));
     expect(await repo.listByChat(w.org.id, { chatId: chat, phoneIds: null, offset: 40_000, limit: 10 })).toEqual([]);
     expect(await repo.listByChat(w.other.id, { chatId: chat, phoneIds: null, offset: 5_000, limit: 10 })).toEqual([]);
+  });
+
+  it('reads each row as Prisma would give it: every column, JSON and timestamps to the millisecond', async () => {
+    const chat = `${randomDigits()}@c.us`;
+    const [made] = await createMessages(prisma, w.org, w.p1, [{ chatId: chat, timestamp: new Date(Date.UTC(2026, 4, 1, 10, 0, 0, 123)) }]);
+    await prisma.message.updateMany({
+      where: { org_id: w.org.id, message_id: made.message_id },
+      data: { media: { path: 'x/y.jpg', mimetype: 'image/jpeg', size: 12 }, vcards: ['BEGIN:VCARD'], prev_body: 'before', updated_at: new Date(Date.UTC(2026, 4, 2, 0, 0, 0, 7)) },
+    });
+    const { id: _id, phone_id: _phone, ...expected } = await prisma.message.findFirstOrThrow({ where: { org_id: w.org.id, message_id: made.message_id } });
+    const [listed] = await repo.listByChat(w.org.id, { chatId: chat, phoneIds: null, offset: 0, limit: 10 });
+    const [all] = await repo.listAll(w.org.id, { phoneIds: [w.p1.phone_id], start: '2026-05-01T10:00:00.123Z', end: '2026-05-01T10:00:00.123Z', offset: 0, limit: 10 });
+    const byId = await repo.byIds(w.org.id, [String(_id)]);
+    for (const row of [listed, all, byId.get(String(_id))]) expect(row).toEqual(expected);
+    expect(await repo.byIds(w.other.id, [String(_id)])).toEqual(new Map());
   });
 });

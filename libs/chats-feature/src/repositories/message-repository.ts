@@ -1,4 +1,5 @@
-import type { PrismaClient, Prisma } from '@mapi/db';
+import { Prisma, type PrismaClient } from '@mapi/db';
+import { messageFromJson } from './message-json';
 
 /** A stored message without its surrogate key (which never leaves the service). */
 export type MessageRow = Omit<Prisma.MessageModel, 'id' | 'phone_id'>;
@@ -21,6 +22,9 @@ export interface OrgPage {
   limit: number;
 }
 
+/** `AND m.phone_id = ANY(...)` for a phone scope; nothing for every phone. */
+const inPhones = (phoneIds: string[] | null) => (phoneIds ? Prisma.sql`AND m.phone_id = ANY(${phoneIds}::text[])` : Prisma.empty);
+
 /** From this offset on, pages are read with a deferred join (see listByChat). */
 export const DEFERRED_JOIN_FROM_OFFSET = 1_000;
 
@@ -35,12 +39,7 @@ export class MessageRepository {
    */
   async listByChat(orgId: string, page: ChatPage): Promise<MessageRow[]> {
     if (page.phoneIds && page.phoneIds.length === 0) return [];
-    const where = {
-      org_id: orgId,
-      chat_id: page.chatId,
-      ...(page.phoneIds ? { phone_id: page.phoneIds.length === 1 ? page.phoneIds[0] : { in: page.phoneIds } } : {}),
-    };
-    return this.newestFirst(orgId, where, page);
+    return this.newestFirst(orgId, [Prisma.sql`AND m.chat_id = ${page.chatId}`, inPhones(page.phoneIds)], page);
   }
 
   /**
@@ -50,33 +49,46 @@ export class MessageRepository {
    */
   async listAll(orgId: string, page: OrgPage): Promise<MessageRow[]> {
     if (page.phoneIds && page.phoneIds.length === 0) return [];
-    const timestamp = page.start || page.end ? { ...(page.start ? { gte: new Date(page.start) } : {}), ...(page.end ? { lte: new Date(page.end) } : {}) } : undefined;
-    const where = {
-      org_id: orgId,
-      ...(timestamp ? { timestamp } : {}),
-      ...(page.phoneIds ? { phone_id: page.phoneIds.length === 1 ? page.phoneIds[0] : { in: page.phoneIds } } : {}),
-    };
-    return this.newestFirst(orgId, where, page);
+    return this.newestFirst(
+      orgId,
+      [
+        page.start ? Prisma.sql`AND m."timestamp" >= ${page.start}::timestamptz` : Prisma.empty,
+        page.end ? Prisma.sql`AND m."timestamp" <= ${page.end}::timestamptz` : Prisma.empty,
+        inPhones(page.phoneIds),
+      ],
+      page,
+    );
   }
 
   /**
-   * One page of `where`, newest first (timestamp, then insertion order). From DEFERRED_JOIN_FROM_OFFSET
-   * on, the offset is walked in the index alone (ids only), then just the page's rows are read.
+   * One page of messages matching `filters`, newest first (timestamp, then insertion order). From
+   * DEFERRED_JOIN_FROM_OFFSET on, the offset is walked in the index alone (ids only), then just the
+   * page's rows are read. Rows come back as one JSON text each (messageFromJson).
    */
-  private async newestFirst(orgId: string, where: Prisma.MessageWhereInput, page: { offset: number; limit: number }): Promise<MessageRow[]> {
-    const orderBy = [{ timestamp: 'desc' as const }, { id: 'desc' as const }];
-    if (page.offset < DEFERRED_JOIN_FROM_OFFSET) {
-      return this.prisma.message.findMany({ where, omit: { id: true, phone_id: true }, orderBy, skip: page.offset, take: page.limit });
-    }
-    const ids = await this.prisma.message.findMany({ where, select: { id: true }, orderBy, skip: page.offset, take: page.limit });
-    if (!ids.length) return [];
-    return this.prisma.message.findMany({ where: { org_id: orgId, id: { in: ids.map((r) => r.id) } }, omit: { id: true, phone_id: true }, orderBy });
+  private async newestFirst(orgId: string, filters: Prisma.Sql[], page: { offset: number; limit: number }): Promise<MessageRow[]> {
+    const where = Prisma.sql`m.org_id = ${orgId}::uuid ${Prisma.join(filters, ' ')}`;
+    const rows =
+      page.offset < DEFERRED_JOIN_FROM_OFFSET
+        ? await this.prisma.$queryRaw<{ j: string }[]>`
+            SELECT row_to_json(m)::text AS j FROM messages m WHERE ${where}
+            ORDER BY m."timestamp" DESC, m.id DESC OFFSET ${page.offset} LIMIT ${page.limit}`
+        : await this.prisma.$queryRaw<{ j: string }[]>`
+            WITH ids AS (
+              SELECT m.id, m."timestamp" FROM messages m WHERE ${where}
+              ORDER BY m."timestamp" DESC, m.id DESC OFFSET ${page.offset} LIMIT ${page.limit})
+            SELECT row_to_json(m)::text AS j FROM ids JOIN messages m ON m.id = ids.id
+            ORDER BY ids."timestamp" DESC, ids.id DESC`;
+    return rows.map((r) => messageFromJson(r.j).row);
   }
 
   /** Messages by surrogate key (a chat's latest_message_id), keyed by that id as a string; another organization's are not read. */
   async byIds(orgId: string, ids: readonly string[]): Promise<Map<string, MessageRow>> {
     if (!ids.length) return new Map();
-    const rows = await this.prisma.message.findMany({ where: { org_id: orgId, id: { in: ids.map((id) => BigInt(id)) } }, omit: { phone_id: true } });
-    return new Map(rows.map(({ id, ...row }) => [String(id), row]));
+    const rows = await this.prisma.$queryRaw<{ j: string }[]>`
+      SELECT row_to_json(m)::text AS j FROM messages m WHERE m.org_id = ${orgId}::uuid AND m.id = ANY(${ids}::bigint[])`;
+    return new Map(rows.map((r) => {
+      const { id, row } = messageFromJson(r.j);
+      return [id, row];
+    }));
   }
 }

@@ -6,6 +6,13 @@ import { ListReactionsRoute } from './list-reactions/list-reactions.contract';
 import { ListChatMessagesRoute } from './list-messages/list-messages.contract';
 import { ReadChatRoute } from './read-chat/read-chat.contract';
 import { ListAllNotificationsRoute, ListChatNotificationsRoute } from './list-notifications/list-notifications.contract';
+import { CONTACTS_ROUTES } from './contacts/contacts-routes';
+import { GetMessageRoute } from './get-message/get-message.contract';
+import { EditMessageRoute } from './edit-message/edit-message.contract';
+import { DeleteMessageRoute } from './delete-message/delete-message.contract';
+import { ForwardMessageRoute } from './forward-message/forward-message.contract';
+import { ReactMessageRoute } from './react-message/react-message.contract';
+import { PinMessageRoute } from './pin-message/pin-message.contract';
 
 export * from './message/message.schema';
 export * from './chat/chat-view.schema';
@@ -18,6 +25,20 @@ export * from './read-chat/read-chat.contract';
 export * from './list-reactions/list-reactions.contract';
 export * from './choose-phone/choose-phone.contract';
 export * from './list-notifications/list-notifications.contract';
+export * from './contacts';
+export * from './message-ref/message-ref';
+export * from './get-message/get-message.contract';
+export * from './edit-message/edit-message.contract';
+export * from './delete-message/delete-message.contract';
+export * from './forward-message/forward-message.contract';
+export * from './react-message/react-message.contract';
+export * from './pin-message/pin-message.contract';
 
 /** The chats service's public routes (the gateway serves every route of every service's list). */
-export const CHATS_ROUTES: readonly RouteContract[] = [ListChatMessagesRoute, ListAllMessagesRoute, ListChatsRoute, GetChatRoute, ReadChatRoute, ListReactionsRoute, ListAllNotificationsRoute, ListChatNotificationsRoute];
+export const CHATS_ROUTES: readonly RouteContract[] = [ListChatMessagesRoute, ListAllMessagesRoute, ListChatsRoute, GetChatRoute, ReadChatRoute, ListReactionsRoute,
+  ...CONTACTS_ROUTES,
+  // message actions (GET /message/{message_id}, POST /message/{message_id}/<action>)
+  GetMessageRoute, EditMessageRoute, DeleteMessageRoute, ForwardMessageRoute, ReactMessageRoute, PinMessageRoute,
+  // group notifications (GET /chats/notifications, GET /chats/{chat_id}/notifications)
+  ListAllNotificationsRoute, ListChatNotificationsRoute,
+];

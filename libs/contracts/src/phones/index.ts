@@ -7,6 +7,7 @@ export * from './directory/phone-directory.contract';
 export * from './ingest/ingest-events';
 export * from './routes/phone-routes.contract';
 export * from './sandbox/sandbox-routes.contract';
+export * from './sandbox/sandbox-message-changes.contract';
 export * from './session/session-command';
 export * from './session/send-unique-id';
 

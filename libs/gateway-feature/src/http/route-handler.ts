@@ -20,6 +20,8 @@ export interface RouteHandlerDeps {
   routeRates: Record<string, number>;
   /** Largest file of an upload route (UPLOAD_MAX_FILE_BYTES). */
   maxUploadFileBytes: number;
+  /** Retry-After (seconds) on a 503: no instance of the service answered within RPC_UNAVAILABLE_RETRY_MS. */
+  unavailableRetryAfterSeconds: number;
 }
 
 const header = (req: FastifyRequest, name: string): string | undefined => {
@@ -83,6 +85,7 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
       return reply.type('application/json; charset=utf-8').send(raw.body);
     } catch (error) {
       const serviceError = toServiceError(error, deps.logger);
+      if (serviceError.status === 503) reply.header('Retry-After', deps.unavailableRetryAfterSeconds);
       return reply.status(serviceError.status).type('application/json; charset=utf-8').send(serviceError.toEnvelope());
     }
   };

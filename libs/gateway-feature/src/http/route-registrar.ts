@@ -1,5 +1,5 @@
 import { buildOpenApi, toRouterPath, type RouteContract } from '@mapi/contracts';
-import { checkReadiness, type HealthIndicator } from '@mapi/platform';
+import { DURATION_BUCKETS_S, checkReadiness, meter, type HealthIndicator } from '@mapi/platform';
 import { trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
 import { REFERENCE_PAGE } from '../openapi/reference-page';
@@ -28,13 +28,23 @@ export function registerGatewayRoutes(fastify: FastifyInstance, options: Registr
     if (span) reply.header('x-service-trace-id', span.spanContext().traceId);
     (req as { startedAt?: number }).startedAt = performance.now();
   });
+  // http.server.request.duration (OpenTelemetry HTTP conventions): by method, route template (never
+  // the raw path: an unmatched request has no http.route) and status.
+  const duration = meter().createHistogram('http.server.request.duration', {
+    description: 'Time to answer an HTTP request, by method, route template and status',
+    unit: 's',
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
+  });
   fastify.addHook('onResponse', async (req, reply) => {
     if (req.url.startsWith('/health')) return;
     const started = (req as { startedAt?: number }).startedAt ?? performance.now();
+    const ms = performance.now() - started;
     options.logger.info(
-      { method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(performance.now() - started), org_id: reply.getHeader('x-service-org-id') },
+      { method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms), org_id: reply.getHeader('x-service-org-id') },
       'request',
     );
+    const route = req.routeOptions.url;
+    duration.record(ms / 1000, { 'http.request.method': req.method, 'http.response.status_code': reply.statusCode, ...(route ? { 'http.route': route } : {}) });
   });
 
   for (const route of options.routes) {

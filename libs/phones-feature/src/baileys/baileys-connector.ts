@@ -9,6 +9,7 @@ import type {
   GroupMetadata,
   GroupSettings,
   MessageChange,
+  MessageKey,
   OutgoingContent,
   ParticipantAction,
   ParticipantResult,
@@ -34,6 +35,7 @@ import { toGroupNotifications } from './baileys-group-notifications';
 import { backoffMs, closeActionOf } from './close-reason';
 import { HistoryFetcher, type Mapped } from './history-fetcher';
 import { LidMap } from './lid-map';
+import { BaileysMessageActions } from './message-actions';
 import { quotedFor, toMessageContent } from './outgoing-content';
 import { PollTally } from './poll-tally';
 import type { BaileysConnectorDeps, BaileysSocket } from './baileys-connector-deps';
@@ -74,7 +76,16 @@ export class BaileysConnector implements PhoneConnector {
   ) {
     this.history = new HistoryFetcher(() => this.sock, deps.historyTimeoutMs ?? 30_000);
     this.groups = new BaileysGroupActions(() => this.socket(), this.ctx, (id) => this.refreshGroup(id));
+    this.actions = new BaileysMessageActions(phoneId, deps, () => this.socket(), (id) => this.recent.get(id), this.pendingSends);
   }
+  private readonly actions: BaileysMessageActions;
+
+  // Message actions (message-actions.ts): edit, delete for everyone, react, pin, forward.
+  editMessage = (key: MessageKey, body: string) => this.actions.editMessage(key, body);
+  deleteMessage = (key: MessageKey) => this.actions.deleteMessage(key);
+  reactToMessage = (key: MessageKey, reaction: string) => this.actions.reactToMessage(key, reaction);
+  pinMessage = (key: MessageKey, pin: boolean) => this.actions.pinMessage(key, pin);
+  forwardMessage = (key: MessageKey, chatId: string, content: OutgoingContent, sentMessageId: string) => this.actions.forwardMessage(key, chatId, content, sentMessageId);
 
   on<E extends ConnectorEventName>(event: E, handler: ConnectorHandler<E>): void {
     (this.handlers as Record<string, unknown>)[event] = handler;

@@ -35,6 +35,7 @@ describe('Baileys mapping: messages', () => {
       unique_id: '3EB0AAAA0001',
       from_me: false,
       sender_phone: '15550000002@c.us',
+      sender_name: 'Alice',
       body: 'hello there',
       message_type: 'chat',
       timestamp: '2026-01-01T00:00:00.000Z',
@@ -46,6 +47,11 @@ describe('Baileys mapping: messages', () => {
       mentioned_ids: [],
     });
     expect(IngestMessageSchema.safeParse(m).success).toBe(true);
+  });
+
+  it('gives the sender\'s push name for received messages only (a message from the phone has none)', () => {
+    expect(one(toIngestMessage({ ...f.textFromAlice, pushName: undefined }, ctx())).sender_name).toBeNull();
+    expect(one(toIngestMessage({ ...f.textFromAlice, key: { ...f.textFromAlice.key, fromMe: true } }, ctx())).sender_name).toBeNull();
   });
 
   it('maps a group reply: LID sender → phone number, quoted id, mentions, forwarded', () => {

@@ -158,6 +158,7 @@ export function toIngestMessage(msg: WAMessage, ctx: MapContext, options: { medi
     unique_id: key.id,
     from_me: !!key.fromMe,
     sender_phone: sender,
+    sender_name: key.fromMe ? null : (msg.pushName ?? null),
     body: undecryptable ? null : bodyOf(msg.message),
     message_type: undecryptable ? 'ciphertext' : messageTypeOf(msg.message),
     timestamp: new Date(ts ? ts * 1000 : Date.now()).toISOString(),

@@ -1,6 +1,8 @@
+import type { MessageActionsPort } from './message-actions';
 import type { GroupNotification, GroupSettings, IngestMessage, OutgoingContent, ParticipantAction, ParticipantResult, WaState } from '@mapi/contracts';
 
 export type { GroupNotification, GroupSettings, OutgoingContent, ParticipantAction, ParticipantResult };
+export type { MessageActionsPort, MessageKey } from './message-actions';
 
 /**
  * The port a messaging-network client implements (the sandbox network here; Baileys next). Shaped
@@ -70,7 +72,7 @@ export interface ConnectorEvents {
 export type ConnectorEventName = keyof ConnectorEvents;
 export type ConnectorHandler<E extends ConnectorEventName> = (payload: ConnectorEvents[E]) => Promise<void>;
 
-export interface PhoneConnector {
+export interface PhoneConnector extends MessageActionsPort {
   readonly phoneId: string;
   on<E extends ConnectorEventName>(event: E, handler: ConnectorHandler<E>): void;
   /** Starts the session: emits connection.update (a QR to scan, or the connection's state). */

@@ -10,11 +10,13 @@ import type {
   OutgoingContent,
   ParticipantAction,
   ParticipantResult,
+  MessageKey,
   PhoneConnector,
 } from '../connector/phone-connector';
 import { contact, toIngestMessage, type SandboxNetwork } from './sandbox-network';
 import { applyParticipantAction } from './participant-actions';
 import { SandboxGroupActions } from './sandbox-group-actions';
+import { SandboxMessageActions, reportChanges } from './sandbox-message-actions';
 
 export const sandboxNotifySubject = (namespace: string, phoneId: string) => `${namespace}.sandbox.notify.${phoneId}`;
 
@@ -52,7 +54,10 @@ export class SandboxConnector implements PhoneConnector {
         for (const id of phoneIds) this.nc.publish(sandboxNotifySubject(this.namespace, id), JSON.stringify({ kind: 'groups' }));
       },
     });
+    this.actions = new SandboxMessageActions(phoneId, network, () => this.me(), () => void this.sync(true));
   }
+
+  private readonly actions: SandboxMessageActions;
 
   on<E extends ConnectorEventName>(event: E, handler: ConnectorHandler<E>): void {
     (this.handlers as Record<string, unknown>)[event] = handler;
@@ -126,6 +131,12 @@ export class SandboxConnector implements PhoneConnector {
       }
       if (state !== 'CONNECTED') return;
     }
+    await this.deliverPending();
+    // Edits, deletions and reactions after the messages they change (a message and its edit made together).
+    await reportChanges(this.network, this.phoneId, (changes) => this.emit('messages.update', changes));
+  }
+
+  private async deliverPending(): Promise<void> {
     for (let more = true; more; ) {
       const rows = await this.network.pending(this.phoneId, PAGE);
       if (!rows.length) return;
@@ -228,6 +239,26 @@ export class SandboxConnector implements PhoneConnector {
     await this.network.addMessage(this.phoneId, m);
     void this.sync(true);
     return { unique_id: m.unique_id, timestamp: m.timestamp, duplicate: false };
+  }
+
+  editMessage(key: MessageKey, body: string): Promise<void> {
+    return this.actions.editMessage(key, body);
+  }
+
+  deleteMessage(key: MessageKey): Promise<void> {
+    return this.actions.deleteMessage(key);
+  }
+
+  reactToMessage(key: MessageKey, reaction: string): Promise<void> {
+    return this.actions.reactToMessage(key, reaction);
+  }
+
+  pinMessage(key: MessageKey, pin: boolean): Promise<void> {
+    return this.actions.pinMessage(key, pin);
+  }
+
+  forwardMessage(key: MessageKey, chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
+    return this.actions.forwardMessage(key, chatId, content, sentMessageId);
   }
 
   async fetchMessageHistory(chatId: string, count: number): Promise<IngestMessage[]> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Media } from '@mapi/contracts';
 import { useTestDatabase } from '@mapi/testing';
-import { newUniqueId, SandboxNetwork, type PendingRow } from './sandbox-network';
+import { newUniqueId, SandboxNetwork, toIngestMessage, type PendingRow } from './sandbox-network';
 
 /**
  * The sandbox network's pending rows (sandbox_pending) in real Postgres: what the connector hands on
@@ -42,16 +42,22 @@ describe('SandboxNetwork pending rows (integration)', () => {
       unique_id: expect.stringMatching(/^3EB0/),
       from_me: true,
       sender: '15550000009@c.us',
+      sender_name: null,
       body: 'hello',
       message_type: 'chat',
       media,
       timestamp: new Date('2026-11-22T10:00:00.123Z'),
       ack: 2,
       sent_message_id: sent,
+      is_forwarded: false,
+      is_deleted: false,
     });
     expect(await network.sentMessage(other, sent)).toEqual(row);
     const plain = await network.addMessage(other, { chat_id: '1@c.us', unique_id: newUniqueId(), from_me: false, sender_phone: '1@c.us', body: null, message_type: 'chat', timestamp: new Date().toISOString() });
-    expect(plain).toMatchObject({ ack: 0, media: null, body: null, sent_message_id: null });
+    expect(plain).toMatchObject({ ack: 0, media: null, body: null, sent_message_id: null, sender_name: null });
+    const named = await network.addMessage(other, { chat_id: '2@c.us', unique_id: newUniqueId(), from_me: false, sender_phone: '2@c.us', sender_name: 'Named', body: 'hi', message_type: 'chat', timestamp: new Date().toISOString() });
+    expect(toIngestMessage(named)).toMatchObject({ sender_phone: '2@c.us', sender_name: 'Named' });
+    expect(toIngestMessage(plain)).not.toHaveProperty('sender_name');
   });
 
   it('a new message is pending once, with its ack; after markDelivered it is not pending', async () => {
@@ -117,7 +123,7 @@ describe('SandboxNetwork pending rows (integration)', () => {
     await network.markDelivered(second);
     expect(await network.pending(phone)).toEqual([]);
     // The other phones' rows were never read nor marked: all still pending.
-    expect((await network.pending(other)).map((r) => r.phone_id)).toEqual([other, other, other]);
+    expect((await network.pending(other)).map((r) => r.phone_id)).toEqual([other, other, other, other]);
     expect((await network.pending(`${phone}0`)).map((r) => r.phone_id)).toEqual([`${phone}0`]);
   });
 

@@ -3,6 +3,7 @@ import type { IngestMessage } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import type { GroupMetadata } from '../connector/phone-connector';
 import { SandboxGroups } from './sandbox-groups';
+import { SandboxChanges } from './sandbox-changes';
 
 export type DeviceRow = Prisma.SandboxDeviceModel;
 /** A message of the network; the delivered/delivered_ack columns are kept one release for older pods and never read here. */
@@ -23,10 +24,14 @@ export const contact = (digits: string) => `${digits}@c.us`;
  * each phone's message history. Survives restarts; any phones replica can read and change it.
  */
 export class SandboxNetwork {
+  /** Edits, deletions and reactions still to report to the phones (message actions). */
+  readonly changes: SandboxChanges;
+
   /** Group settings, invite codes and group notifications. */
   readonly groups: SandboxGroups;
 
   constructor(private readonly prisma: PrismaClient) {
+    this.changes = new SandboxChanges(prisma);
     this.groups = new SandboxGroups(prisma);
   }
 
@@ -68,10 +73,10 @@ export class SandboxNetwork {
     const media = m.media ? JSON.stringify(m.media) : null;
     const rows = await this.prisma.$queryRaw<SandboxMessageRow[]>`
       WITH m AS (
-        INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, body, message_type, media, timestamp, ack, sent_message_id)
-        VALUES (${phoneId}, ${m.chat_id}, ${m.unique_id}, ${m.from_me}, ${m.sender_phone}, ${m.body}, ${m.message_type}, ${media}::jsonb,
-                ${new Date(m.timestamp)}::timestamptz, ${m.ack ?? 0}::smallint, ${m.sent_message_id ?? null}::uuid)
-        RETURNING id, phone_id, chat_id, unique_id, from_me, sender, body, message_type, media, timestamp, ack, sent_message_id),
+        INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack, sent_message_id, is_forwarded)
+        VALUES (${phoneId}, ${m.chat_id}, ${m.unique_id}, ${m.from_me}, ${m.sender_phone}, ${m.sender_name ?? null}, ${m.body}, ${m.message_type}, ${media}::jsonb,
+                ${new Date(m.timestamp)}::timestamptz, ${m.ack ?? 0}::smallint, ${m.sent_message_id ?? null}::uuid, ${m.is_forwarded ?? false})
+        RETURNING id, phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack, sent_message_id, is_forwarded, is_deleted),
       p AS (INSERT INTO sandbox_pending (message_id, phone_id, new_message, ack) SELECT id, phone_id, true, ack FROM m)
       SELECT * FROM m`;
     return rows[0];
@@ -112,8 +117,8 @@ export class SandboxNetwork {
    */
   pending(phoneId: string, limit = 500): Promise<PendingRow[]> {
     return this.prisma.$queryRaw<PendingRow[]>`
-      SELECT m.id, m.phone_id, m.chat_id, m.unique_id, m.from_me, m.sender, m.body, m.message_type, m.media, m.timestamp, m.ack,
-             m.sent_message_id, p.new_message, p.ack AS pending_ack
+      SELECT m.id, m.phone_id, m.chat_id, m.unique_id, m.from_me, m.sender, m.sender_name, m.body, m.message_type, m.media, m.timestamp, m.ack,
+             m.sent_message_id, m.is_forwarded, m.is_deleted, p.new_message, p.ack AS pending_ack
       FROM (SELECT * FROM sandbox_pending
             WHERE (phone_id, message_id) >= (${phoneId}::text, 0) AND (phone_id, message_id) <= (${phoneId}::text, 9223372036854775807)
             ORDER BY phone_id, message_id LIMIT ${limit}) p
@@ -161,11 +166,13 @@ export function toIngestMessage(row: SandboxMessageRow): IngestMessage {
     unique_id: row.unique_id,
     from_me: row.from_me,
     sender_phone: row.sender,
+    ...(row.sender_name ? { sender_name: row.sender_name } : {}),
     body: row.body,
     message_type: row.message_type,
     timestamp: row.timestamp.toISOString(),
     ack: row.ack,
     media: (row.media as IngestMessage['media']) ?? null,
     sent_message_id: row.sent_message_id,
+    ...(row.is_forwarded ? { is_forwarded: true } : {}),
   };
 }

@@ -8,6 +8,7 @@ import type { IngestPublisher } from './ingest-publisher';
 import type { PhoneLeases } from './phone-leases';
 import type { PhoneStateUpdater } from './phone-state-updater';
 import { groupCommand } from './group-commands';
+import { answerMessageCommand } from './message-command';
 import { runResync } from './resync';
 
 export type ConnectorFactory = (phone: { phone_id: string; org_id: string; connector: string }) => PhoneConnector | null;
@@ -175,6 +176,13 @@ export class SessionManager {
           if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
           void runResync(s.connector, s.phone.org_id, this.deps.prisma, (e) => this.deps.publisher.publish({ org_id: s.phone.org_id, phone_id: s.phone.phone_id, org_phone: s.orgPhone, ...e } as IngestEvent), this.deps.logger);
           return { ok: true };
+        case 'message-edit':
+        case 'message-delete':
+        case 'message-react':
+        case 'message-pin':
+        case 'message-forward':
+          if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
+          return await answerMessageCommand(s.connector, command);
       }
     } catch (err) {
       this.deps.logger.warn({ err, phone_id: s.phone.phone_id, cmd: command.cmd }, 'session command failed');

@@ -22,6 +22,8 @@ export const ConfigGroups = {
   nats: z.object({
     NATS_URL: z.string().default('nats://127.0.0.1:4222'),
     RPC_TIMEOUT_MS: int(10_000),
+    /** How long the gateway retries a request no instance of its service receives (a restart), then 503 with Retry-After. */
+    RPC_UNAVAILABLE_RETRY_MS: int(5_000),
   }),
   http: z.object({
     HOST: z.string().default('0.0.0.0'),

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { serveMetrics } from '../telemetry/metrics';
 
 /** One dependency a process needs to serve: readiness fails while any check fails. */
 export interface HealthIndicator {
@@ -34,7 +35,8 @@ export async function checkReadiness(indicators: readonly HealthIndicator[], tim
  * A small HTTP server for processes that serve no HTTP of their own: GET /health/live answers 200
  * while the process runs; GET /health/ready answers 200 only while every dependency answers.
  * `routes` adds read-only JSON endpoints (e.g. a queue-depth gauge for an autoscaler): the
- * handler's value answers 200, a failure 503 with its message.
+ * handler's value answers 200, a failure 503 with its message. GET /metrics answers the process's
+ * metrics in Prometheus's text format (telemetry/metrics.ts).
  */
 export function startHealthServer(options: {
   host: string;
@@ -55,6 +57,7 @@ export function startHealthServer(options: {
       return send(report.status === 'ok' ? 200 : 503, report);
     }
     const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'GET' && path === '/metrics') return serveMetrics(req, res);
     const route = req.method === 'GET' && options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
     if (route) {
       try {

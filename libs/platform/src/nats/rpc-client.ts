@@ -23,7 +23,24 @@ interface Pending {
   timer: NodeJS.Timeout;
   /** A chunked request's chunks 1..N-1, sent once the receiving replica asks for them. */
   rest?: Uint8Array[];
+  /** What to publish again while no instance answers (see NatsRpcClientOptions.unavailableRetryMs). */
+  retry: { subject: string; first: Uint8Array; headers: ReturnType<typeof natsHeaders>; until: number; delayMs: number; waiting: boolean };
 }
+
+export interface NatsRpcClientOptions {
+  /**
+   * How long a call keeps retrying while no instance of the service subscribes (NATS "no
+   * responders": the request reached nobody, so nothing can have been done and a retry is safe) —
+   * a restarting single-replica service, a rollout. Bounded by the call's timeout; then 503.
+   * 0 answers 503 at once.
+   */
+  unavailableRetryMs?: number;
+}
+
+/** Default of NatsRpcClientOptions.unavailableRetryMs (RPC_UNAVAILABLE_RETRY_MS). */
+export const DEFAULT_UNAVAILABLE_RETRY_MS = 5_000;
+const FIRST_RETRY_DELAY_MS = 25;
+const MAX_RETRY_DELAY_MS = 400;
 
 export interface RpcCallOptions {
   timeoutMs?: number;
@@ -46,6 +63,7 @@ export class NatsRpcClient {
     private readonly nc: NatsConnection,
     private readonly namespace: string,
     private readonly defaultTimeoutMs: number,
+    private readonly options: NatsRpcClientOptions = {},
   ) {
     this.sub = nc.subscribe(`${this.inbox}.*`, { callback: (err, msg) => !err && this.onReply(msg) });
   }
@@ -78,8 +96,10 @@ export class NatsRpcClient {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     return new Promise<RawReply>((resolve, reject) => {
       const timer = setTimeout(() => {
+        const waiting = this.pending.get(token)?.retry.waiting;
         this.pending.delete(token);
-        reject(Errors.timeout(`The ${name.split('.')[0]} service did not answer within ${timeoutMs} ms`));
+        // still waiting for an instance to appear: the request reached nobody, so it is a 503, not a 504
+        reject(waiting ? Errors.unavailable('No instance of the service is available') : Errors.timeout(`The ${name.split('.')[0]} service did not answer within ${timeoutMs} ms`));
       }, timeoutMs);
       const chunks = splitIntoChunks(Buffer.from(JSON.stringify(payload)), this.nc.info?.max_payload ?? 1024 * 1024);
       const rest = chunks.length > 1 ? chunks.slice(1) : undefined;
@@ -87,7 +107,9 @@ export class NatsRpcClient {
         hdrs.set(RpcHeader.chunk, '0');
         hdrs.set(RpcHeader.chunks, String(chunks.length));
       }
-      this.pending.set(token, { chunks: [], received: 0, total: 1, status: 'ok', resolve, reject, timer, rest });
+      const until = Date.now() + (this.options.unavailableRetryMs ?? DEFAULT_UNAVAILABLE_RETRY_MS);
+      const retry = { subject, first: chunks[0], headers: hdrs, until, delayMs: FIRST_RETRY_DELAY_MS, waiting: false };
+      this.pending.set(token, { chunks: [], received: 0, total: 1, status: 'ok', resolve, reject, timer, rest, retry });
       try {
         this.nc.publish(subject, chunks[0], { reply: `${this.inbox}.${token}`, headers: hdrs });
       } catch (error) {
@@ -102,9 +124,7 @@ export class NatsRpcClient {
     const token = msg.subject.slice(this.inbox.length + 1);
     const p = this.pending.get(token);
     if (!p) return;
-    if (msg.headers?.code === 503) {
-      return this.settle(token, p, Errors.unavailable('No instance of the service is available'));
-    }
+    if (msg.headers?.code === 503) return this.noResponders(token, p);
     if (msg.headers?.get(RpcHeader.status) === RPC_STATUS_CONTINUE) return this.sendRest(token, p, msg.headers.get(RpcHeader.upload));
     const index = Number(msg.headers?.get(RpcHeader.chunk) || 0);
     p.total = Number(msg.headers?.get(RpcHeader.chunks) || 1);
@@ -118,6 +138,25 @@ export class NatsRpcClient {
     if (p.status === 'ok') return this.settle(token, p, undefined, body);
     const envelope = ErrorEnvelopeSchema.safeParse(JSON.parse(body.toString('utf8')));
     this.settle(token, p, envelope.success ? ServiceError.fromEnvelope(envelope.data) : Errors.unavailable('Malformed error reply'));
+  }
+
+  /** Nobody received the request: publish it again after a growing delay, until the retry budget is spent. */
+  private noResponders(token: string, p: Pending): void {
+    const r = p.retry;
+    const left = r.until - Date.now();
+    if (left <= 0) return this.settle(token, p, Errors.unavailable('No instance of the service is available'));
+    const delayMs = Math.min(r.delayMs, left);
+    r.waiting = true;
+    setTimeout(() => {
+      if (this.pending.get(token) !== p) return; // timed out or closed meanwhile
+      r.waiting = false;
+      try {
+        this.nc.publish(r.subject, r.first, { reply: `${this.inbox}.${token}`, headers: r.headers });
+      } catch (error) {
+        this.settle(token, p, Errors.unavailable(`Message bus unavailable: ${(error as Error).message}`));
+      }
+    }, delayMs).unref();
+    r.delayMs = Math.min(r.delayMs * 2, MAX_RETRY_DELAY_MS);
   }
 
   /** The receiving replica asked for the rest of a chunked request: send chunks 1..N-1 to its subject. */

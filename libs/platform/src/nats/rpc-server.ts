@@ -8,6 +8,7 @@ import { namespaced } from './connection';
 import type { BoundRpcHandler } from './rpc-handlers';
 import { RPC_STATUS_CONTINUE, RpcHeader, joinChunks, splitIntoChunks } from './rpc-codec';
 import { extractTraceContext } from './trace-headers';
+import { DURATION_BUCKETS_S, meter } from '../telemetry/metrics';
 
 export interface NatsRpcServerOptions {
   nc: NatsConnection;
@@ -34,6 +35,12 @@ export class NatsRpcServer {
   private readonly subs: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly tracer = trace.getTracer('mapi-rpc');
+  /** rpc.server.call.duration (OpenTelemetry RPC conventions): by subject and the answer's HTTP status. */
+  private readonly duration = meter().createHistogram('rpc.server.call.duration', {
+    description: 'Time to answer an RPC, by subject (rpc.method) and the HTTP status of the answer',
+    unit: 's',
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
+  });
 
   constructor(private readonly options: NatsRpcServerOptions) {}
 
@@ -127,7 +134,9 @@ export class NatsRpcServer {
           span.setStatus({ code: SpanStatusCode.ERROR, message: serviceError.message });
           this.reply(msg, 'error', Buffer.from(JSON.stringify(serviceError.toEnvelope())));
         } finally {
-          this.options.logger.info({ subject: contract.subject, status, ms: Math.round(performance.now() - started), request_id: requestId }, 'rpc');
+          const ms = performance.now() - started;
+          this.options.logger.info({ subject: contract.subject, status, ms: Math.round(ms), request_id: requestId }, 'rpc');
+          this.duration.record(ms / 1000, { 'rpc.system': 'nats', 'rpc.method': contract.subject, 'http.response.status_code': status });
           span.end();
         }
       }),

@@ -39,7 +39,7 @@ describe('startRpcService (integration)', () => {
 
   beforeAll(async () => {
     clientNc = await connectNats(natsUrl, 'svc-test-client');
-    client = new NatsRpcClient(clientNc, namespace, 2_000);
+    client = new NatsRpcClient(clientNc, namespace, 2_000, { unavailableRetryMs: 0 });
   });
   afterAll(async () => {
     await client.close();

@@ -1,4 +1,7 @@
 import { ROOT_CONTEXT, TraceFlags, metrics, trace } from '@opentelemetry/api';
+import type { AddressInfo } from 'node:net';
+import { startHealthServer } from '../health/health';
+import { METER_NAME } from './metrics';
 import { startTelemetry, stopTelemetry } from './telemetry';
 
 describe('startTelemetry without an exporter (OTEL_EXPORTER_OTLP_ENDPOINT unset)', () => {
@@ -27,8 +30,16 @@ describe('startTelemetry without an exporter (OTEL_EXPORTER_OTLP_ENDPOINT unset)
     span.end();
   });
 
-  it('sets up no metric reader (nothing is exported to a collector that is not there)', () => {
-    const counter = metrics.getMeter('spec').createCounter('c');
-    expect(counter.constructor.name).toMatch(/^Noop/);
+  it('collects metrics for GET /metrics only: a pull reader, the libraries\' own metrics dropped', async () => {
+    metrics.getMeter(METER_NAME).createCounter('spec.things', { unit: '{thing}' }).add(2, { kind: 'a' });
+    metrics.getMeter('@opentelemetry/instrumentation-pg').createCounter('db.client.spec').add(1);
+    const server = await startHealthServer({ host: '127.0.0.1', port: 0, indicators: [] });
+    try {
+      const text = await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`)).text();
+      expect(text).toMatch(/^spec_things(_total)?\{kind="a"\} 2$/m);
+      expect(text).not.toContain('db_client_spec');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

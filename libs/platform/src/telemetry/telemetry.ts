@@ -5,6 +5,7 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { AlwaysOffSampler, BatchSpanProcessor, ParentBasedSampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
+import { METRIC_VIEWS, createPrometheusReader } from './metrics';
 
 let sdk: NodeSDK | undefined;
 
@@ -27,9 +28,11 @@ class DiscardingSpanProcessor implements SpanProcessor {
  *
  * Without an endpoint nothing is recorded: new traces are not sampled (their spans are non-recording,
  * yet carry real trace ids into logs, headers and NATS messages), a caller's sampled trace is still
- * followed, and no metric reader is set up (the SDK's default would export metrics every minute to a
- * collector on localhost that is not there). Recording spans only to discard them, and pg/http
- * metrics, were ~5–10 % of each service's CPU under load.
+ * followed. Recording spans only to discard them, and pg/http metrics, were ~5–10 % of each
+ * service's CPU under load.
+ *
+ * Metrics are always collected, by one pull reader in Prometheus's format (metrics.ts, served at
+ * GET /metrics of the health port); the instrumentation libraries' own metrics are dropped.
  */
 export function startTelemetry(serviceName: string): void {
   if (sdk) return;
@@ -40,7 +43,9 @@ export function startTelemetry(serviceName: string): void {
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? serviceName }),
     spanProcessors: [processor],
-    ...(endpoint ? {} : { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), metricReaders: [], logRecordProcessors: [] }),
+    metricReaders: [createPrometheusReader()],
+    views: METRIC_VIEWS,
+    ...(endpoint ? {} : { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), logRecordProcessors: [] }),
     instrumentations: [
       new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => (req.url ?? '').startsWith('/health') }),
       new PgInstrumentation(),

@@ -30,6 +30,8 @@ export interface ClaimedDelivery {
   failing_since: Date | null;
   body: string;
   type: string;
+  /** When the event was committed (for the event → delivery latency metric). */
+  event_created_at?: Date;
 }
 
 /** The recorded end of one claimed delivery. */
@@ -160,7 +162,8 @@ export class DeliveryStore {
          WHERE d.id = picked.id AND s.id = d.subscription_id AND e.id = d.event_id
            AND d.next_attempt_at <= $1
          RETURNING d.id::text AS id, d.subscription_id, d.event_id, d.org_id, d.endpoint, d.attempts AS attempt,
-                   s.hook_url, s.secret, s.previous_secret, s.previous_secret_expires_at, s.is_subscribed, s.failing_since, e.body, e.type`,
+                   s.hook_url, s.secret, s.previous_secret, s.previous_secret_expires_at, s.is_subscribed, s.failing_since, e.body, e.type,
+                   e.created_at AS event_created_at`,
         [now, leaseUntil, limit, limits.maxInFlight, limits.ratePerSecond],
       );
       await client.query('COMMIT');

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from './clock';
+import { DeliveryMetrics, type DeliveryOutcome } from './delivery-metrics';
 import type { ClaimedDelivery, DeliveryResult, DeliveryStore, EndpointLimits, SubscriptionEffects } from './delivery-store';
 import type { SendResult } from './http-sender';
 import { decideAfterAttempt, isSustainedFailure } from './retry-policy';
@@ -45,6 +46,7 @@ export class DeliveryWorker {
   private effects: SubscriptionEffects = { succeeded: [], failed: [], disable: [] };
   private flushing: Promise<void> = Promise.resolve();
   private flushTimer?: NodeJS.Timeout;
+  private readonly metrics = new DeliveryMetrics();
 
   constructor(
     private readonly store: DeliveryStore,
@@ -132,6 +134,7 @@ export class DeliveryWorker {
     try {
       if (!row.is_subscribed) {
         this.push({ ...this.base(row), status: 'cancelled', next_attempt_at: null, log: null });
+        this.measure(row, 'cancelled');
         return;
       }
       const attemptedAt = this.clock.now();
@@ -150,25 +153,33 @@ export class DeliveryWorker {
       if (decision.kind === 'succeeded') {
         this.effects.succeeded.push(row.subscription_id);
         this.push({ ...this.base(row), status: 'succeeded', next_attempt_at: null, log });
+        this.measure(row, 'succeeded');
         return;
       }
       if (decision.kind === 'gone') {
         this.effects.disable.push({ id: row.subscription_id, reason: 'gone' });
         this.push({ ...this.base(row), status: 'failed', next_attempt_at: null, log });
+        this.measure(row, 'gone');
         return;
       }
       this.effects.failed.push(row.subscription_id);
       if (isSustainedFailure(row.failing_since ? new Date(row.failing_since) : null, now, this.options.disableAfterMs)) {
         this.effects.disable.push({ id: row.subscription_id, reason: 'failing' });
         this.push({ ...this.base(row), status: 'failed', next_attempt_at: null, log });
+        this.measure(row, 'failed');
         return;
       }
       if (decision.kind === 'exhausted') this.push({ ...this.base(row), status: 'failed', next_attempt_at: null, log });
       else this.push({ ...this.base(row), status: 'pending', next_attempt_at: decision.at.toISOString(), log });
+      this.measure(row, decision.kind === 'exhausted' ? 'failed' : 'retry');
     } catch (err) {
       // Nothing recorded: the lease runs out and the delivery is tried again.
       this.logger.error({ err, delivery_id: row.id }, 'delivery failed unexpectedly');
     }
+  }
+
+  private measure(row: ClaimedDelivery, outcome: DeliveryOutcome): void {
+    this.metrics.record(outcome, row.attempt, row.event_created_at, this.clock.now());
   }
 
   private base(row: ClaimedDelivery) {

@@ -8,8 +8,10 @@ const nullableJson = z.unknown().nullable();
 
 /**
  * A group member as `ChatMemberType` of @periskope/types gives it: the `tbl_chat_participants` row
- * merged with the `tbl_contacts` row. Contacts are not kept yet (issue 16, item 2): their columns
- * are null, except what the contact id itself says (`number`, `is_me`, `is_group`, `is_user`).
+ * merged with the `tbl_contacts` row: the member's contact of the organization (names, labels,
+ * is_internal, as the contact object gives them); columns not kept, and every contact column of a
+ * member without a contact, are null, except what the contact id itself says (`number`, `is_me`,
+ * `is_group`, `is_user`).
  */
 export const ChatMemberSchema = z.object({
   chat_id: z.string(),

@@ -14,6 +14,8 @@ export const IngestMessageSchema = z.object({
   unique_id: z.string(),
   from_me: z.boolean(),
   sender_phone: z.string(),
+  /** The name the sender's phone gives (WhatsApp push name), for messages not sent by this phone; kept on the sender's contact. */
+  sender_name: z.string().nullable().optional(),
   body: z.string().nullable(),
   message_type: z.string(),
   timestamp: z.string(),

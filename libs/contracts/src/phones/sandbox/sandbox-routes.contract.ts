@@ -4,6 +4,7 @@ import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute, type RouteContract } from '../../http/define-route';
 import { defineRpc, type RpcRequest } from '../../rpc/define-rpc';
 import { MediaSchema } from '../../chats/message/message.schema';
+import { SANDBOX_MESSAGE_CHANGE_ROUTES } from './sandbox-message-changes.contract';
 
 /**
  * The sandbox network's control API (/v1/sandbox/*): what a real network and real people would do
@@ -31,6 +32,8 @@ export const SandboxInboundBody = z.object({
   from: Digits.optional(),
   /** true: typed on the phone itself (appears as from_me) */
   from_me: z.boolean().default(false),
+  /** The sender's name as its phone gives it (push name): the sender's contact is named so. Ignored with from_me. */
+  sender_name: z.string().trim().min(1).max(100).optional(),
   body: z.string().max(65_536).nullable().default(null),
   type: z.enum(['chat', 'image']).default('chat'),
   media: MediaSchema.optional(),
@@ -67,6 +70,7 @@ export const SANDBOX_ROUTES: readonly RouteContract[] = [
   route({ operationId: 'sandboxGroup', method: 'POST', path: '/sandbox/groups', summary: 'Create a group with participants and admins, the phone a member', rpc: SandboxGroupRpc, body: SandboxGroupBody, response: SandboxGroupRpc.response }),
   route({ operationId: 'sandboxInbound', method: 'POST', path: '/sandbox/messages', summary: 'Deliver a text or image message to the phone', rpc: SandboxInboundRpc, body: SandboxInboundBody, response: SandboxInboundRpc.response }),
   route({ operationId: 'sandboxGroupChange', method: 'POST', path: '/sandbox/groups/change', summary: 'Another member joins, leaves, is promoted or demoted, or renames a group the phone is in', rpc: SandboxGroupChangeRpc, body: SandboxGroupChangeBody, response: SandboxGroupRpc.response }),
+  ...SANDBOX_MESSAGE_CHANGE_ROUTES,
   route({ operationId: 'sandboxAck', method: 'POST', path: '/sandbox/messages/ack', summary: 'Advance (1..4) or fail (-1) the ack of a message the phone sent', rpc: SandboxAckRpc, body: SandboxAckBody, response: SandboxAckRpc.response }),
 ];
 

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { MESSAGE_COMMANDS } from './message-commands';
+
+export * from './message-commands';
 
 /**
  * Internal commands to a phone's session, answered by whichever phones replica runs it: request/reply
@@ -60,6 +63,7 @@ export const SessionCommandSchema = z.discriminatedUnion('cmd', [
   z.object({ cmd: z.literal('group-settings'), chat_id: z.string().min(1), settings: GroupSettingsSchema }),
   z.object({ cmd: z.literal('group-accept-invite'), invite_code: z.string().min(1) }),
   z.object({ cmd: z.literal('group-leave'), chat_id: z.string().min(1) }),
+  ...MESSAGE_COMMANDS,
 ]);
 export type SessionCommand = z.infer<typeof SessionCommandSchema>;
 

@@ -30,6 +30,7 @@ export class SandboxDeliver {
       unique_id: uniqueId,
       from_me: body.from_me,
       sender_phone: sender,
+      sender_name: body.from_me ? null : (body.sender_name ?? null),
       body: body.body,
       message_type: body.type,
       timestamp: new Date().toISOString(),

@@ -1,0 +1,33 @@
+import type { Prisma, PrismaClient } from '@mapi/db';
+
+/** A stored message with the phone whose copy it is (the acting phone of an action). */
+export type HeldMessage = Omit<Prisma.MessageModel, 'id'>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MESSAGE_ID = /^(true|false)_(.+)_([^_]+)$/;
+
+/** Finds one message by its message id or its send's queue id. The organization is part of every query. */
+export class MessageRefRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /**
+   * The copy of the message `ref` names (a message_id `<from_me>_<chat_id>_<unique_id>`, or a queue id:
+   * the sent message's sent_message_id) held by one of `phoneIds` (null: any phone of the
+   * organization). Several phones may hold a copy of the same message (a group both are in): the
+   * first by phone_id answers. A queue id whose job was not sent yet names no message.
+   */
+  async find(orgId: string, ref: string, phoneIds: string[] | null): Promise<HeldMessage | null> {
+    if (phoneIds && !phoneIds.length) return null;
+    const phones = phoneIds ? { phone_id: phoneIds.length === 1 ? phoneIds[0] : { in: phoneIds } } : {};
+    const parsed = MESSAGE_ID.exec(ref);
+    const byId: Prisma.MessageWhereInput[] = parsed ? [{ chat_id: parsed[2], message_id: ref }] : [];
+    const byQueueId: Prisma.MessageWhereInput[] = UUID.test(ref) ? [{ sent_message_id: ref.toLowerCase() }] : [];
+    const ways = [...byId, ...byQueueId];
+    if (!ways.length) return null;
+    return this.prisma.message.findFirst({
+      where: { org_id: orgId, ...phones, OR: ways },
+      omit: { id: true },
+      orderBy: { phone_id: 'asc' },
+    });
+  }
+}

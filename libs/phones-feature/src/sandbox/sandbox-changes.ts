@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import type { Prisma, PrismaClient } from '@mapi/db';
+import type { MessageChange } from '../connector/phone-connector';
+
+/** A change as stored: what `messages.update` reports, without the message's key. */
+export type SandboxChangeBody = Pick<MessageChange, 'edit' | 'deleted' | 'reaction'>;
+export interface SandboxChangeRow {
+  id: bigint;
+  chat_id: string;
+  unique_id: string;
+  from_me: boolean;
+  change: SandboxChangeBody;
+}
+type MessageRef = { phone_id: string; chat_id: string; unique_id: string; from_me: boolean };
+
+/**
+ * The network's id of a reaction: the same sender reacting to the same message with the same emoji
+ * gets the same id, so a repeated reaction (a retried command) is one reaction, not a new one.
+ */
+export const sandboxReactionId = (phoneId: string, uniqueId: string, sender: string, reaction: string): string =>
+  `3EB0${createHash('sha256').update(`${phoneId}\u0000${uniqueId}\u0000${sender}\u0000${reaction}`).digest('hex').slice(0, 16).toUpperCase()}`;
+
+/**
+ * Changes to the messages of the sandbox network (edits, deletions for everyone, reactions), made
+ * by a phone itself or by another person. Each is written to the message's row (where the network
+ * keeps it) and to sandbox_changes in one transaction; the phone's connector hands the changes on as
+ * `messages.update`, then deletes them. A change that changes nothing (the same body, a message
+ * already deleted) is not recorded: a retried action does not act twice.
+ */
+export class SandboxChanges {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** Edits the message's text; false when it already reads so. */
+  async edit(m: MessageRef, body: string): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const changed = await tx.sandboxMessage.updateMany({ where: { phone_id: m.phone_id, unique_id: m.unique_id, is_deleted: false, OR: [{ body: null }, { body: { not: body } }] }, data: { body } });
+      if (!changed.count) return false;
+      await this.record(tx, m, { edit: { body } });
+      return true;
+    });
+  }
+
+  /** Deletes the message for everyone; false when it was deleted already. */
+  async delete(m: MessageRef): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const changed = await tx.sandboxMessage.updateMany({ where: { phone_id: m.phone_id, unique_id: m.unique_id, is_deleted: false }, data: { is_deleted: true } });
+      if (!changed.count) return false;
+      await this.record(tx, m, { deleted: true });
+      return true;
+    });
+  }
+
+  /** `sender`'s reaction to the message ('' takes it back). */
+  async react(m: MessageRef, sender: string, reaction: string): Promise<void> {
+    const reaction_id = sandboxReactionId(m.phone_id, m.unique_id, sender, reaction);
+    await this.record(this.prisma, m, { reaction: { reaction_id, sender_phone: sender, reaction, timestamp: new Date().toISOString() } });
+  }
+
+  private async record(tx: Prisma.TransactionClient | PrismaClient, m: MessageRef, change: SandboxChangeBody): Promise<void> {
+    await tx.sandboxChange.create({
+      data: { phone_id: m.phone_id, chat_id: m.chat_id, unique_id: m.unique_id, from_me: m.from_me, change: change as Prisma.InputJsonValue },
+    });
+  }
+
+  /** The phone's changes still to report, oldest first. */
+  async pending(phoneId: string, limit: number): Promise<SandboxChangeRow[]> {
+    const rows = await this.prisma.sandboxChange.findMany({ where: { phone_id: phoneId }, orderBy: { id: 'asc' }, take: limit });
+    return rows.map((r) => ({ id: r.id, chat_id: r.chat_id, unique_id: r.unique_id, from_me: r.from_me, change: r.change as SandboxChangeBody }));
+  }
+
+  async markReported(ids: bigint[]): Promise<void> {
+    if (ids.length) await this.prisma.sandboxChange.deleteMany({ where: { id: { in: ids } } });
+  }
+}

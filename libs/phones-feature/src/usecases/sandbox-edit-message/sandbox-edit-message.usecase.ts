@@ -1,0 +1,16 @@
+import type { SandboxEditRequest } from '@mapi/contracts';
+import { messageIdOf, messageOfPhone, receivedBySender } from '../../sandbox/received-message';
+import type { SandboxPhones } from '../../sandbox/sandbox-phones';
+
+/** POST /sandbox/messages/edit: the sender of a message the phone received edits it (message.updated follows). */
+export class SandboxEditMessage {
+  constructor(private readonly sandbox: SandboxPhones) {}
+
+  async execute({ ctx, body }: SandboxEditRequest) {
+    const device = await this.sandbox.paired(ctx);
+    const message = await messageOfPhone(this.sandbox, device.phone_id, body.unique_id);
+    receivedBySender(message, 'edit');
+    if (await this.sandbox.network.changes.edit(message, body.body)) this.sandbox.notify(device.phone_id, 'messages');
+    return { unique_id: message.unique_id, message_id: messageIdOf(message) };
+  }
+}

@@ -1,0 +1,64 @@
+import { createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
+import { startStack, type Stack } from './support/stack';
+
+/** A started process's metrics, as Prometheus scrapes them from its health port. */
+async function scrape(url: string) {
+  const res = await fetch(`${url}/metrics`);
+  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+}
+
+/** The value of the first sample named `name` whose labels include every one of `labels`. */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+/** Issue 20 item 1: every app serves GET /metrics on its health port, in Prometheus's text format. */
+describe('metrics of started processes', () => {
+  let stack: Stack;
+  const w: Record<string, any> = {};
+
+  beforeAll(async () => {
+    stack = await startStack();
+    w.org = await createOrg(stack.prisma);
+    w.phone = await createPhone(stack.prisma, w.org.id);
+    w.chat = `${randomDigits()}@c.us`;
+    await createMessages(stack.prisma, w.org, w.phone, [{ chatId: w.chat }]);
+    w.token = (await createToken(stack.prisma, w.org.id)).token;
+  }, 120_000);
+
+  afterAll(() => stack?.stop());
+
+  const get = (path: string) => fetch(`${stack.baseUrl}/v1${path}`, { headers: { authorization: `Bearer ${w.token}` } });
+
+  it('counts gateway requests by route template and status, never by raw path', async () => {
+    const before = sample((await scrape(stack.healthUrl(stack.gateway))).text, 'http_server_request_duration_count', { http_route: '/v1/chats/:chat_id/messages', http_response_status_code: '200' }) ?? 0;
+    for (let i = 0; i < 3; i++) expect((await get(`/chats/${w.chat}/messages`)).status).toBe(200);
+    expect((await get('/chats/not-a-chat!/messages')).status).toBe(422);
+    expect((await get('/no-such-route-x7q')).status).toBe(404);
+    const { status, type, text } = await scrape(stack.healthUrl(stack.gateway));
+    expect(status).toBe(200);
+    expect(type).toMatch(/^text\/plain/);
+    expect(sample(text, 'http_server_request_duration_count', { http_route: '/v1/chats/:chat_id/messages', http_response_status_code: '200', http_request_method: 'GET' })).toBe(before + 3);
+    expect(sample(text, 'http_server_request_duration_count', { http_route: '/v1/chats/:chat_id/messages', http_response_status_code: '422' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'http_server_request_duration_bucket', { http_route: '/v1/chats/:chat_id/messages', http_response_status_code: '200', le: '+Inf' })).toBe(before + 3);
+    expect(text).not.toContain('no-such-route-x7q');
+    expect(text).not.toContain(w.chat);
+  });
+
+  it('counts each service\'s RPCs by subject and status', async () => {
+    expect((await get(`/chats/${w.chat}/messages`)).status).toBe(200);
+    const { status, text } = await scrape(stack.healthUrl(stack.chats));
+    expect(status).toBe(200);
+    expect(sample(text, 'rpc_server_call_duration_count', { rpc_system: 'nats', rpc_method: 'chats.v1.messages.list', http_response_status_code: '200' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('leaves out the instrumentation libraries\' own metrics (HTTP client/server, pg)', async () => {
+    for (const app of [stack.gateway, stack.chats]) {
+      const { text } = await scrape(stack.healthUrl(app));
+      expect(text).not.toMatch(/^http_server_duration|^http_client|^db_client/m);
+    }
+  });
+});
