@@ -139,6 +139,14 @@ describe('group lifecycle and group notifications', () => {
       expect(seen.body.notifictions.find((n: any) => n.type === 'subject')).toMatchObject({ body: 'Launch 2', author: c(w.p1.number) });
     });
 
+    it('stores text as the network can (a lone surrogate becomes U+FFFD) and answers what was stored, without waiting out its time', async () => {
+      const started = Date.now();
+      const res = await api.post(`/chats/${w.club}/settings`, { description: 'lone \ud800 half' }, { 'x-phone': w.p1.id });
+      expect(res.status).toBe(200);
+      expect(res.body.group_description).toBe('lone \ufffd half');
+      expect(Date.now() - started).toBeLessThan(3_000);
+    });
+
     it.each([
       ['a chat id that is not a group', (g: string) => `/chats/${g.replace('@g.us', '')}/settings`, { name: 'X' }, 'chat_id'],
       ['nothing to change', (g: string) => `/chats/${g}/settings`, {}, 'body'],

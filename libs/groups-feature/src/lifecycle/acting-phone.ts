@@ -44,7 +44,7 @@ export async function storedGroup(
   phone: ActingPhone,
   chatId: string,
   ready: (chat: ChatView) => boolean = () => true,
-  waitMs = 8_000,
+  waitMs = 4_000,
 ): Promise<ChatView> {
   const narrowed = { ...ctx, phone };
   const until = Date.now() + waitMs;

@@ -14,14 +14,19 @@ const Digits = z.string().min(1, 'must not be empty').regex(PHONE_DIGITS, 'must 
 const NO_IMAGE = 'image is not supported: set the group picture on the phone';
 const noImage = z.unknown().refine((v) => v === undefined, { message: NO_IMAGE }).optional();
 const GroupParams = z.object({ chat_id: GroupChatIdSchema });
+/**
+ * Text the network stores: a lone UTF-16 surrogate cannot be stored (it would come back as U+FFFD),
+ * so it is replaced here, and what is stored is what was asked for.
+ */
+const wellFormed = (v: string) => v.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
 export const CreateGroupBody = z.object({
-  group_name: z.string().trim().min(1, 'group_name must not be empty').max(100, 'group_name is at most 100 characters'),
+  group_name: z.string().trim().min(1, 'group_name must not be empty').max(100, 'group_name is at most 100 characters').transform(wellFormed),
   participants: z.array(Digits).min(1, 'participants needs at least one phone number').max(1024),
   options: z
     .object({
       addMembersAdminsOnly: z.boolean().optional(),
-      description: z.string().max(2048, 'description is at most 2048 characters').optional(),
+      description: z.string().max(2048, 'description is at most 2048 characters').transform(wellFormed).optional(),
       image: noImage,
       infoAdminsOnly: z.boolean().optional(),
       messagesAdminsOnly: z.boolean().optional(),
@@ -32,11 +37,11 @@ export const CreateGroupBody = z.object({
 export const GroupSettingsBody = z
   .object({
     memberAddMode: z.boolean().optional(),
-    description: z.string().max(2048, 'description is at most 2048 characters').optional(),
+    description: z.string().max(2048, 'description is at most 2048 characters').transform(wellFormed).optional(),
     image: noImage,
     infoAdminsOnly: z.boolean().optional(),
     messagesAdminsOnly: z.boolean().optional(),
-    name: z.string().trim().min(1, 'name must not be empty').max(100, 'name is at most 100 characters').optional(),
+    name: z.string().trim().min(1, 'name must not be empty').max(100, 'name is at most 100 characters').transform(wellFormed).optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one setting to change' });
 export const AcceptInviteBody = z.object({
