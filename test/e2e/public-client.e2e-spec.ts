@@ -22,7 +22,8 @@ describe('the public @periskope/periskope-client against this service', () => {
 
   beforeAll(async () => {
     if (!(await portIsFree(8080))) throw new Error('port 8080 is in use: stop the stack started by scripts/up.sh (scripts/down.sh) first');
-    stack = await startStack({ SESSION_SCAN_MS: '200' }, { gatewayPort: 8080, services: ['phones'] }); // phones answers x-phone lookups, and runs sandbox sessions
+    // phones answers x-phone lookups and runs the sandbox phones; groups the group lifecycle
+    stack = await startStack({ SESSION_SCAN_MS: '200' }, { gatewayPort: 8080, services: ['phones', 'groups'] });
     w.org = await createOrg(stack.prisma);
     w.phone = await createPhone(stack.prisma, w.org.id);
     w.digits = w.phone.org_phone.replace('@c.us', '');
@@ -142,5 +143,40 @@ describe('the public @periskope/periskope-client against this service', () => {
     const res = await client.chat.getChatMessages({ chat_id: w.chat } as never);
     expect(res.status).toBe(401);
     expect(res.error).toMatchObject({ code: 'UNAUTHORIZED_ERROR' });
+  });
+
+  it('runs a group\'s lifecycle through group.* and reads its notifications through chat.getNotifications / getChatNotifications', async () => {
+    const api = http(stack.baseUrl, w.token);
+    const phoneId = (await api.post('/phones/create')).body.phone_id;
+    await until(() => api.get('/phones', { 'x-phone': phoneId }), (r) => r.body?.wa_state === 'QR', 10_000, 'QR');
+    const number = randomDigits();
+    await api.post('/sandbox/phones/scan', { number }, { 'x-phone': phoneId });
+    await until(() => api.get('/phones', { 'x-phone': phoneId }), (r) => r.body?.wa_state === 'CONNECTED', 10_000, 'connected');
+    const client = new PeriskopeApi({ authToken: w.token, phone: number, env: 'local' });
+    const member = randomDigits();
+
+    const created = await client.group.create({ group_name: 'Client group', participants: [member], options: { messagesAdminsOnly: false } });
+    expect(created).toMatchObject({ status: 200, error: null });
+    expect(ChatViewSchema.safeParse(created.data).success).toBe(true);
+    const chatId = created.data?.chat_id as string;
+    expect(created.data).toMatchObject({ chat_name: 'Client group', chat_type: 'group', org_phone: `${number}@c.us` });
+
+    const invite = await client.group.generateInviteLink({ chat_id: chatId });
+    expect(invite).toMatchObject({ status: 200, error: null, data: { invite_link: expect.stringMatching(/^https:\/\/chat\.whatsapp\.com\//) } });
+    const settings = await client.group.updateSettings({ chat_id: chatId, name: 'Renamed by client', infoAdminsOnly: true });
+    expect(settings).toMatchObject({ status: 200, error: null, data: { chat_id: chatId, chat_name: 'Renamed by client' } });
+    const refused = await client.group.acceptGroupInvite({ invite_code: 'NoSuchCode1' });
+    expect(refused).toMatchObject({ status: 400, error: { code: 'ERROR' } });
+
+    const inChat = await until(() => client.chat.getChatNotifications({ chat_id: chatId } as never), (r) => (r.data as any)?.count === 4, 10_000, 'notifications');
+    expect((inChat.data as any).notifictions.map((n: any) => n.type).sort()).toEqual(['add', 'create', 'restrict', 'subject']);
+    const all = await client.chat.getNotifications({ limit: 2 } as never);
+    expect(all).toMatchObject({ status: 200, error: null, data: { from: 1, to: 2, count: 2 } });
+
+    const left = await client.group.leaveGroup({ chat_id: chatId });
+    expect(left).toMatchObject({ status: 200, error: null });
+    expect(left.data).toBeUndefined();
+    const invalid = await client.group.leaveGroup({ chat_id: 'not-a-group' });
+    expect(invalid).toMatchObject({ status: 422, error: { code: 'VALIDATION_ERROR' } });
   });
 });

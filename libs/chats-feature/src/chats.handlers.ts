@@ -8,6 +8,8 @@ import {
   GetContactRpc,
   GetMessageRpc,
   ListAllMessagesRpc,
+  ListAllNotificationsRpc,
+  ListChatNotificationsRpc,
   ListChatMessagesRpc,
   ListChatsRpc,
   ListContactsRpc,
@@ -26,6 +28,7 @@ import { ChatRepository } from './repositories/chat-repository';
 import { ReactionRepository } from './repositories/reaction-repository';
 import { ChatViewRepository } from './repositories/chat-view-repository';
 import { MessageRepository } from './repositories/message-repository';
+import { NotificationRepository } from './repositories/notification-repository';
 import { ChooseActingPhone } from './usecases/choose-phone/choose-acting-phone.usecase';
 import { GetChat } from './usecases/get-chat/get-chat.usecase';
 import { ListAllMessages } from './usecases/list-all-messages/list-all-messages.usecase';
@@ -33,6 +36,8 @@ import { ListChatMessages } from './usecases/list-chat-messages/list-chat-messag
 import { ListChats } from './usecases/list-chats/list-chats.usecase';
 import { ListReactions } from './usecases/list-reactions/list-reactions.usecase';
 import { ReadChat } from './usecases/read-chat/read-chat.usecase';
+import { ListNotifications } from './usecases/list-notifications/list-notifications.usecase';
+import { ListChatNotifications } from './usecases/list-chat-notifications/list-chat-notifications.usecase';
 import { ContactRepository } from './repositories/contact-repository';
 import { CreateContact } from './usecases/create-contact/create-contact.usecase';
 import { GetContact } from './usecases/get-contact/get-contact.usecase';
@@ -71,6 +76,8 @@ export const CHATS_HANDLERS = [
   serve(UpdateContactLabelsRpc, (d) => new UpdateContactLabels(new ContactRepository(d.prisma))),
   serve(CreateContactRpc, (d) => new CreateContact(new ContactRepository(d.prisma))),
   serve(ChoosePhoneRpc, (d) => new ChooseActingPhone(new ChatRepository(d.prisma), d.phoneDirectory)),
+  serve(ListAllNotificationsRpc, (d) => new ListNotifications(new NotificationRepository(d.prisma))),
+  serve(ListChatNotificationsRpc, (d) => new ListChatNotifications(new NotificationRepository(d.prisma))),
   serve(GetMessageRpc, (d) => new GetMessage(new MessageRefRepository(d.prisma))),
   serve(EditMessageRpc, (d) => new EditMessage(new MessageRefRepository(d.prisma), d.sessions)),
   serve(DeleteMessageRpc, (d) => new DeleteMessage(new MessageRefRepository(d.prisma), d.sessions)),

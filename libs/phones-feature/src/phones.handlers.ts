@@ -10,6 +10,7 @@ import {
   RestartPhoneRpc,
   ResyncPhoneRpc,
   SandboxAckRpc,
+  SandboxGroupChangeRpc,
   SandboxDeleteRpc,
   SandboxEditRpc,
   SandboxReactRpc,
@@ -35,6 +36,7 @@ import { ResetPhone } from './usecases/reset-phone/reset-phone.usecase';
 import { RestartPhone } from './usecases/restart-phone/restart-phone.usecase';
 import { ResyncPhone } from './usecases/resync-phone/resync-phone.usecase';
 import { SandboxAck } from './usecases/sandbox-ack/sandbox-ack.usecase';
+import { SandboxChangeGroup } from './usecases/sandbox-change-group/sandbox-change-group.usecase';
 import { SandboxDeleteMessage } from './usecases/sandbox-delete-message/sandbox-delete-message.usecase';
 import { SandboxEditMessage } from './usecases/sandbox-edit-message/sandbox-edit-message.usecase';
 import { SandboxReactMessage } from './usecases/sandbox-react-message/sandbox-react-message.usecase';
@@ -77,6 +79,7 @@ export const SANDBOX_HANDLERS = [
   sandbox(SandboxGroupRpc, (s) => new SandboxCreateGroup(s)),
   sandbox(SandboxInboundRpc, (s) => new SandboxDeliver(s)),
   sandbox(SandboxAckRpc, (s) => new SandboxAck(s)),
+  sandbox(SandboxGroupChangeRpc, (s) => new SandboxChangeGroup(s)),
   sandbox(SandboxEditRpc, (s) => new SandboxEditMessage(s)),
   sandbox(SandboxDeleteRpc, (s) => new SandboxDeleteMessage(s)),
   sandbox(SandboxReactRpc, (s) => new SandboxReactMessage(s)),

@@ -13,6 +13,10 @@ const row = (over: Partial<ChatViewRow> = {}): ChatViewRow => ({
   latest_message_id: null,
   latest_message_at: new Date('2026-11-21T09:00:00.000Z'),
   activity_at: new Date('2026-11-21T09:00:00.000Z'),
+  group_description: null,
+  info_admins_only: false,
+  messages_admins_only: false,
+  add_members_admins_only: null,
   copies: [
     { phone_id: 'phone-a', org_phone: null, unread_count: 4, latest_message_at: null },
     { phone_id: 'phone-b', org_phone: '15550002222@c.us', unread_count: 2, latest_message_at: new Date('2026-11-21T09:00:00.000Z') },

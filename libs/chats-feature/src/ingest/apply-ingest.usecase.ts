@@ -6,6 +6,8 @@ import { deliveryInfo, ingestRow, nextAck } from './ingest-rows';
 import { insertNewMessages } from './insert-messages';
 import { messageEvent, type OutEvent } from './out-event';
 import { applyPollResults, applyReaction } from './apply-reactions';
+import { applyNotifications } from './apply-notifications';
+import { applyGroupSettings } from './apply-group-settings';
 import { raiseAcks, type AckSeen } from './raise-acks';
 import { recordActivity } from './record-activity';
 import { learnContacts } from './learn-contacts';
@@ -105,6 +107,8 @@ export class ApplyIngest {
         return applyReaction(tx, e, out);
       case 'poll-results':
         return applyPollResults(tx, e, out);
+      case 'group-notifications':
+        return applyNotifications(tx, e, out);
       case 'chats-upsert':
         return ensureChats(tx, e.chats.map((c) => ({ ...c, org_id: e.org_id, phone_id: e.phone_id, org_phone: e.org_phone })), out);
       case 'groups-upsert':
@@ -117,7 +121,7 @@ export class ApplyIngest {
             await tx.groupParticipant.upsert({ where: { phone_id_chat_id_contact_id: key }, create: { ...key, org_id: e.org_id, ...flags }, update: flags });
           }
         }
-        return;
+        return applyGroupSettings(tx, e);
     }
   }
 

@@ -25,6 +25,11 @@ export interface ChatViewRow {
   latest_message_id: string | null;
   latest_message_at: Date | null;
   activity_at: Date;
+  /** Group settings of the representative copy (chats columns; defaults for other chats). */
+  group_description: string | null;
+  info_admins_only: boolean;
+  messages_admins_only: boolean;
+  add_members_admins_only: boolean | null;
   copies: ChatCopy[];
 }
 
@@ -81,7 +86,8 @@ export class ChatViewRepository {
     const rows = await this.prisma.$queryRaw<{ j: string; copies: string }[]>`
       WITH page AS (
         SELECT c.org_id, c.phone_id, c.chat_id, c.chat_name, c.chat_type, c.org_phone, c.created_at, c.updated_at,
-               c.latest_message_id::text AS latest_message_id, c.latest_message_at, c.activity_at
+               c.latest_message_id::text AS latest_message_id, c.latest_message_at, c.activity_at,
+               c.group_description, c.info_admins_only, c.messages_admins_only, c.add_members_admins_only
         FROM chats c
         WHERE c.org_id = ${orgId}::uuid ${inScope('c')} ${Prisma.join(filters, ' ')}
           AND NOT EXISTS (

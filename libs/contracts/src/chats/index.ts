@@ -5,6 +5,7 @@ import { ListChatsRoute } from './list-chats/list-chats.contract';
 import { ListReactionsRoute } from './list-reactions/list-reactions.contract';
 import { ListChatMessagesRoute } from './list-messages/list-messages.contract';
 import { ReadChatRoute } from './read-chat/read-chat.contract';
+import { ListAllNotificationsRoute, ListChatNotificationsRoute } from './list-notifications/list-notifications.contract';
 import { CONTACTS_ROUTES } from './contacts/contacts-routes';
 import { GetMessageRoute } from './get-message/get-message.contract';
 import { EditMessageRoute } from './edit-message/edit-message.contract';
@@ -23,6 +24,7 @@ export * from './get-chat/get-chat.contract';
 export * from './read-chat/read-chat.contract';
 export * from './list-reactions/list-reactions.contract';
 export * from './choose-phone/choose-phone.contract';
+export * from './list-notifications/list-notifications.contract';
 export * from './contacts';
 export * from './message-ref/message-ref';
 export * from './get-message/get-message.contract';
@@ -37,4 +39,6 @@ export const CHATS_ROUTES: readonly RouteContract[] = [ListChatMessagesRoute, Li
   ...CONTACTS_ROUTES,
   // message actions (GET /message/{message_id}, POST /message/{message_id}/<action>)
   GetMessageRoute, EditMessageRoute, DeleteMessageRoute, ForwardMessageRoute, ReactMessageRoute, PinMessageRoute,
+  // group notifications (GET /chats/notifications, GET /chats/{chat_id}/notifications)
+  ListAllNotificationsRoute, ListChatNotificationsRoute,
 ];

@@ -10,6 +10,7 @@ import type { LidPair, SessionState } from './session-state-store';
 export type BaileysSocket = Pick<
   WASocket,
   'ev' | 'user' | 'sendMessage' | 'groupParticipantsUpdate' | 'groupMetadata' | 'groupFetchAllParticipating' | 'fetchMessageHistory' | 'resyncAppState' | 'logout' | 'end' | 'requestPairingCode' | 'updateMediaMessage'
+  | 'groupCreate' | 'groupRevokeInvite' | 'groupUpdateSubject' | 'groupUpdateDescription' | 'groupSettingUpdate' | 'groupMemberAddMode' | 'groupAcceptInvite' | 'groupLeave'
 >;
 export type SocketFactory = (auth: AuthenticationState, getMessage: (id: string) => WAMessage | undefined) => BaileysSocket;
 

@@ -7,6 +7,7 @@ import type {
   ConnectorEvents,
   ConnectorHandler,
   GroupMetadata,
+  GroupSettings,
   MessageChange,
   MessageKey,
   OutgoingContent,
@@ -29,6 +30,8 @@ import {
   type MapContext,
 } from './baileys-mapping';
 import { mapBounded } from './bounded';
+import { BaileysGroupActions } from './baileys-group-actions';
+import { toGroupNotifications } from './baileys-group-notifications';
 import { backoffMs, closeActionOf } from './close-reason';
 import { HistoryFetcher, type Mapped } from './history-fetcher';
 import { LidMap } from './lid-map';
@@ -57,6 +60,7 @@ export class BaileysConnector implements PhoneConnector {
   private readonly recent = new Map<string, WAMessage>();
   private readonly pendingSends = new Map<string, string>();
   private readonly history: HistoryFetcher;
+  private readonly groups: BaileysGroupActions;
   private sock?: BaileysSocket;
   private queue: Promise<void> = Promise.resolve();
   private inbound: Promise<unknown> = Promise.resolve();
@@ -71,6 +75,7 @@ export class BaileysConnector implements PhoneConnector {
     private readonly deps: BaileysConnectorDeps,
   ) {
     this.history = new HistoryFetcher(() => this.sock, deps.historyTimeoutMs ?? 30_000);
+    this.groups = new BaileysGroupActions(() => this.socket(), this.ctx, (id) => this.refreshGroup(id));
     this.actions = new BaileysMessageActions(phoneId, deps, () => this.socket(), (id) => this.recent.get(id), this.pendingSends);
   }
   private readonly actions: BaileysMessageActions;
@@ -252,6 +257,8 @@ export class BaileysConnector implements PhoneConnector {
     const backfill = mapped.filter((x) => type !== 'notify' && !x.m.sent_message_id).map((x) => x.m);
     if (live.length) await this.emit('messages.upsert', { messages: live, type: 'notify' });
     if (backfill.length) await this.emit('messages.upsert', { messages: backfill, type: 'append' });
+    const notifications = toGroupNotifications(messages, this.ctx);
+    if (notifications.length) await this.emit('group-notifications.upsert', notifications);
   }
 
   /**
@@ -337,6 +344,12 @@ export class BaileysConnector implements PhoneConnector {
     await this.refreshGroup(groupId).catch((err) => this.deps.logger.warn({ err, phone_id: this.phoneId }, 'group refresh failed'));
     return toParticipantResults(participants, answer, this.ctx);
   }
+
+  groupCreate = (subject: string, participants: string[], settings?: GroupSettings) => this.groups.create(subject, participants, settings);
+  groupInviteCode = (groupId: string) => this.groups.inviteCode(groupId);
+  groupSettingsUpdate = (groupId: string, settings: GroupSettings) => this.groups.settings(groupId, settings);
+  groupAcceptInvite = (code: string) => this.groups.acceptInvite(code);
+  groupLeave = (groupId: string) => this.groups.leave(groupId);
 
   /** The network id of a send: derived from its id, so a retry after a crash re-sends the same message. */
   messageIdFor(sentMessageId: string): string {

@@ -269,6 +269,7 @@ export function toGroupMetadata(g: WAGroupMetadata, ctx: MapContext): GroupMetad
       const superAdmin = p.admin === 'superadmin' || !!p.isSuperAdmin;
       return { id: toContactId(p.id, ctx), admin: superAdmin || p.admin === 'admin' || !!p.isAdmin, super_admin: superAdmin };
     }),
+    ...groupSettingsOf(g),
   };
 }
 
@@ -290,4 +291,15 @@ export function toParticipantResults(requested: readonly string[], answer: reado
     if (status === undefined) return { id, status: '404' as const };
     return { id, status: (KNOWN_STATUS.has(status) ? status : '403') as ParticipantResult['status'] };
   });
+}
+
+/** The settings a group's metadata carries (the library leaves out what it does not know). */
+function groupSettingsOf(g: WAGroupMetadata): Pick<GroupMetadata, 'description' | 'announce' | 'restrict' | 'member_add_admins_only'> {
+  return {
+    ...(g.desc !== undefined ? { description: g.desc || null } : {}),
+    ...(g.announce !== undefined ? { announce: !!g.announce } : {}),
+    ...(g.restrict !== undefined ? { restrict: !!g.restrict } : {}),
+    // memberAddMode: true when every member may add participants
+    ...(g.memberAddMode !== undefined ? { member_add_admins_only: !g.memberAddMode } : {}),
+  };
 }

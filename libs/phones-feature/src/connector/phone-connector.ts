@@ -1,7 +1,7 @@
 import type { MessageActionsPort } from './message-actions';
-import type { IngestMessage, OutgoingContent, ParticipantAction, ParticipantResult, WaState } from '@mapi/contracts';
+import type { GroupNotification, GroupSettings, IngestMessage, OutgoingContent, ParticipantAction, ParticipantResult, WaState } from '@mapi/contracts';
 
-export type { OutgoingContent, ParticipantAction, ParticipantResult };
+export type { GroupNotification, GroupSettings, OutgoingContent, ParticipantAction, ParticipantResult };
 export type { MessageActionsPort, MessageKey } from './message-actions';
 
 /**
@@ -50,6 +50,11 @@ export interface GroupMetadata {
   chat_id: string;
   subject: string;
   participants: { id: string; admin: boolean; super_admin?: boolean }[];
+  /** The group's settings, when known (absent: unchanged). */
+  description?: string | null;
+  announce?: boolean;
+  restrict?: boolean;
+  member_add_admins_only?: boolean;
 }
 
 
@@ -61,6 +66,8 @@ export interface ConnectorEvents {
   'messages.update': MessageChange[];
   'chats.upsert': ChatInfo[];
   'groups.upsert': GroupMetadata[];
+  /** Joins, leaves, admin and subject/settings changes of groups, each with the network's id. */
+  'group-notifications.upsert': GroupNotification[];
 }
 export type ConnectorEventName = keyof ConnectorEvents;
 export type ConnectorHandler<E extends ConnectorEventName> = (payload: ConnectorEvents[E]) => Promise<void>;
@@ -85,6 +92,14 @@ export interface PhoneConnector extends MessageActionsPort {
   fetchMessageHistory(chatId: string, count: number): Promise<IngestMessage[]>;
   /** Pairing by code (an alternative to the QR): the code to type on the phone for `number`. */
   requestPairingCode(number: string): Promise<string>;
+  /** Group lifecycle (groups-connector actions): each throws with the network's reason when refused. */
+  groupCreate(subject: string, participants: string[], settings?: GroupSettings): Promise<GroupMetadata>;
+  /** A new invite code for the group (the earlier one stops working). */
+  groupInviteCode(groupId: string): Promise<string>;
+  groupSettingsUpdate(groupId: string, settings: GroupSettings): Promise<void>;
+  /** Joins the group of an invite code: its id. */
+  groupAcceptInvite(code: string): Promise<string>;
+  groupLeave(groupId: string): Promise<void>;
   /** Re-reads chats and groups from the network. */
   resyncAppState(): Promise<{ chats: ChatInfo[]; groups: GroupMetadata[] }>;
 }

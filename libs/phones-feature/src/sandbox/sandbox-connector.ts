@@ -6,6 +6,7 @@ import type {
   ConnectorEvents,
   ConnectorHandler,
   GroupMetadata,
+  GroupSettings,
   OutgoingContent,
   ParticipantAction,
   ParticipantResult,
@@ -14,6 +15,7 @@ import type {
 } from '../connector/phone-connector';
 import { contact, toIngestMessage, type SandboxNetwork } from './sandbox-network';
 import { applyParticipantAction } from './participant-actions';
+import { SandboxGroupActions } from './sandbox-group-actions';
 import { SandboxMessageActions, reportChanges } from './sandbox-message-actions';
 
 export const sandboxNotifySubject = (namespace: string, phoneId: string) => `${namespace}.sandbox.notify.${phoneId}`;
@@ -32,6 +34,7 @@ export class SandboxConnector implements PhoneConnector {
   private poll?: NodeJS.Timeout;
   private lastState?: WaState;
   private flushing: Promise<void> = Promise.resolve();
+  private readonly groupActions: SandboxGroupActions;
 
   constructor(
     readonly phoneId: string,
@@ -41,6 +44,16 @@ export class SandboxConnector implements PhoneConnector {
     private readonly namespace: string,
     private readonly pollMs = 2_000,
   ) {
+    this.groupActions = new SandboxGroupActions(network.groups, {
+      me: () => this.me(),
+      upsert: async (g) => {
+        await this.emit('chats.upsert', [{ chat_id: g.chat_id, chat_name: g.subject, chat_type: 'group' }]);
+        await this.emit('groups.upsert', [g]);
+      },
+      nudge: async (phoneIds) => {
+        for (const id of phoneIds) this.nc.publish(sandboxNotifySubject(this.namespace, id), JSON.stringify({ kind: 'groups' }));
+      },
+    });
     this.actions = new SandboxMessageActions(phoneId, network, () => this.me(), () => void this.sync(true));
   }
 
@@ -78,9 +91,21 @@ export class SandboxConnector implements PhoneConnector {
         const groups = await this.network.groupsOf(await this.me());
         await this.emit('chats.upsert', groups.map((g) => ({ chat_id: g.chat_id, chat_name: g.subject, chat_type: 'group' as const })));
         await this.emit('groups.upsert', groups);
+        await this.deliverNotifications();
       })
       .catch(() => undefined);
     return this.flushing;
+  }
+
+  /** Hands on the group notifications the network holds for the phone (read on a groups nudge and on connecting). */
+  private async deliverNotifications(): Promise<void> {
+    for (let more = true; more; ) {
+      const rows = await this.network.groups.pending(this.phoneId, PAGE);
+      more = rows.length === PAGE;
+      if (!rows.length) return;
+      await this.emit('group-notifications.upsert', rows.map(({ row: _row, ...n }) => n));
+      await this.network.groups.markDelivered(rows.map((r) => r.row));
+    }
   }
 
   /**
@@ -102,6 +127,7 @@ export class SandboxConnector implements PhoneConnector {
       if (state !== this.lastState) {
         await this.emit('connection.update', { state, qr: state === 'QR' ? device.qr : null, number: device.number || null });
         this.lastState = state;
+        if (state === 'CONNECTED') await this.deliverNotifications(); // what came while it was away
       }
       if (state !== 'CONNECTED') return;
     }
@@ -162,10 +188,37 @@ export class SandboxConnector implements PhoneConnector {
   async groupParticipantsUpdate(groupId: string, participants: string[], action: ParticipantAction): Promise<ParticipantResult[]> {
     const group = await this.network.group(groupId);
     if (!group) return participants.map((id) => ({ id, status: '404' }));
-    const { next, results } = applyParticipantAction(group.participants, await this.me(), participants, action);
+    const me = await this.me();
+    const { next, results } = applyParticipantAction(group.participants, me, participants, action);
     await this.network.saveGroup(groupId, group.subject, next);
     await this.emit('groups.upsert', [{ chat_id: groupId, subject: group.subject, participants: next }]);
+    const changed = results.filter((r) => r.status === '200').map((r) => r.id);
+    if (changed.length) {
+      const members = [...new Set([...group.participants, ...next].map((p) => p.id))];
+      const phones = await this.network.groups.record(groupId, members, [{ chat_id: groupId, type: action, author: me, recipients: changed, body: null }]);
+      for (const id of phones) this.nc.publish(sandboxNotifySubject(this.namespace, id), JSON.stringify({ kind: 'groups' }));
+    }
     return results;
+  }
+
+  groupCreate(subject: string, participants: string[], settings?: GroupSettings): Promise<GroupMetadata> {
+    return this.groupActions.create(subject, participants, settings);
+  }
+
+  groupInviteCode(groupId: string): Promise<string> {
+    return this.groupActions.inviteCode(groupId);
+  }
+
+  groupSettingsUpdate(groupId: string, settings: GroupSettings): Promise<void> {
+    return this.groupActions.settings(groupId, settings);
+  }
+
+  groupAcceptInvite(code: string): Promise<string> {
+    return this.groupActions.acceptInvite(code);
+  }
+
+  groupLeave(groupId: string): Promise<void> {
+    return this.groupActions.leave(groupId);
   }
 
   async sendMessage(chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IngestMessage } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import type { GroupMetadata } from '../connector/phone-connector';
+import { SandboxGroups } from './sandbox-groups';
 import { SandboxChanges } from './sandbox-changes';
 
 export type DeviceRow = Prisma.SandboxDeviceModel;
@@ -26,8 +27,12 @@ export class SandboxNetwork {
   /** Edits, deletions and reactions still to report to the phones (message actions). */
   readonly changes: SandboxChanges;
 
+  /** Group settings, invite codes and group notifications. */
+  readonly groups: SandboxGroups;
+
   constructor(private readonly prisma: PrismaClient) {
     this.changes = new SandboxChanges(prisma);
+    this.groups = new SandboxGroups(prisma);
   }
 
   device(phoneId: string): Promise<DeviceRow | null> {
@@ -53,9 +58,14 @@ export class SandboxNetwork {
   }
 
   async groupsOf(contactId: string): Promise<GroupMetadata[]> {
-    const rows = await this.prisma.$queryRaw<{ group_id: string; subject: string; participants: GroupParticipants }[]>`
-      SELECT group_id, subject, participants FROM sandbox_groups WHERE participants @> ${JSON.stringify([{ id: contactId }])}::jsonb ORDER BY group_id`;
-    return rows.map((r) => ({ chat_id: r.group_id, subject: r.subject, participants: r.participants }));
+    type Row = { group_id: string; subject: string; participants: GroupParticipants; description: string | null; announce: boolean; restrict: boolean; member_add_admins_only: boolean };
+    const rows = await this.prisma.$queryRaw<Row[]>`
+      SELECT group_id, subject, participants, description, announce, restrict, member_add_admins_only
+      FROM sandbox_groups WHERE participants @> ${JSON.stringify([{ id: contactId }])}::jsonb ORDER BY group_id`;
+    return rows.map((r) => ({
+      chat_id: r.group_id, subject: r.subject, participants: r.participants,
+      description: r.description, announce: r.announce, restrict: r.restrict, member_add_admins_only: r.member_add_admins_only,
+    }));
   }
 
   /** Stores the message and its pending row (the message is to hand on) in one statement. */

@@ -7,6 +7,7 @@ import type { PhoneRepository } from '../repositories/phone-repository';
 import type { IngestPublisher } from './ingest-publisher';
 import type { PhoneLeases } from './phone-leases';
 import type { PhoneStateUpdater } from './phone-state-updater';
+import { groupCommand } from './group-commands';
 import { answerMessageCommand } from './message-command';
 import { runResync } from './resync';
 
@@ -123,6 +124,7 @@ export class SessionManager {
     });
     s.connector.on('chats.upsert', (chats) => publish({ ...base(), kind: 'chats-upsert', chats }));
     s.connector.on('groups.upsert', (groups) => publish({ ...base(), kind: 'groups-upsert', groups }));
+    s.connector.on('group-notifications.upsert', (notifications) => publish({ ...base(), kind: 'group-notifications', notifications }));
   }
 
   /** A command as received: checked against the contract, so a malformed one is answered with an error, not thrown. */
@@ -163,6 +165,13 @@ export class SessionManager {
         }
         case 'pairing-code':
           return { ok: true, pairing_code: await s.connector.requestPairingCode(command.number) };
+        case 'group-create':
+        case 'group-invite-code':
+        case 'group-settings':
+        case 'group-accept-invite':
+        case 'group-leave':
+          if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
+          return await groupCommand(s.connector, command);
         case 'resync':
           if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
           void runResync(s.connector, s.phone.org_id, this.deps.prisma, (e) => this.deps.publisher.publish({ org_id: s.phone.org_id, phone_id: s.phone.phone_id, org_phone: s.orgPhone, ...e } as IngestEvent), this.deps.logger);

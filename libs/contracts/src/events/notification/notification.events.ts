@@ -4,6 +4,6 @@ import { ChatNotificationSchema } from './notification.schema';
 export const ChatNotificationCreatedEvent = defineEvent({
   name: 'chat.notification.created',
   subject: 'events.v1.chat.notification.created',
-  summary: 'Something happened in a chat that is not a message: e.g. participants added, removed, promoted or demoted through the API.',
+  summary: 'A group notification of the network (participants added, removed, joined, left, promoted or demoted; subject or settings changed), once per notification and phone.',
   data: ChatNotificationSchema,
 });

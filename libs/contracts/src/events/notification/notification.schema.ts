@@ -3,15 +3,16 @@ import { z } from 'zod';
 /**
  * A chat notification (a group's membership or settings changed): the columns of
  * `tbl_chat_notifications` (@periskope/types), every one present, null where there is no value.
- * Group participant actions also carry, from before this shape was written down,
- * `notification_type` (`group.<type>`), `participants` (= recipientids) and `performed_by` (= author).
+ * The event also carries, from before this shape was written down, `notification_type`
+ * (`group.<type>`), `participants` (= recipientids) and `performed_by` (= author); the routes
+ * (GET /chats/notifications) answer the columns only.
  */
 export const ChatNotificationSchema = z.object({
   notification_id: z.string(),
   chat_id: z.string().nullable(),
   org_id: z.uuid(),
   org_phone: z.string(),
-  /** add | remove | promote | demote | … (the network's group notification types) */
+  /** create | add | remove | leave | invite | promote | demote | subject | description | announce | restrict */
   type: z.string().nullable(),
   /** Contact id of who made the change. */
   author: z.string().nullable(),

@@ -72,11 +72,18 @@ export const ChatsUpsertEvent = z.object({
   chats: z.array(z.object({ chat_id: z.string(), chat_name: z.string().nullable(), chat_type: z.enum(['user', 'group', 'business']) })),
 });
 
+/** A group's settings, when the connector knows them (absent: unchanged). */
+const groupSettingsFields = {
+  description: z.string().nullable().optional(),
+  announce: z.boolean().optional(),
+  restrict: z.boolean().optional(),
+  member_add_admins_only: z.boolean().optional(),
+};
 export const GroupParticipantSchema = z.object({ id: z.string(), admin: z.boolean(), super_admin: z.boolean().optional() });
 export const GroupsUpsertEvent = z.object({
   ...base,
   kind: z.literal('groups-upsert'),
-  groups: z.array(z.object({ chat_id: z.string(), subject: z.string(), participants: z.array(GroupParticipantSchema) })),
+  groups: z.array(z.object({ chat_id: z.string(), subject: z.string(), participants: z.array(GroupParticipantSchema), ...groupSettingsFields })),
 });
 
 /** A reaction (emoji) by `sender_phone` to a message; `reaction` '' takes it back. */
@@ -99,6 +106,31 @@ export const PollResultsEvent = z.object({
   poll_results: z.array(z.object({ name: z.string(), voters: z.array(z.string()) })),
 });
 
+/**
+ * Group notifications as the network reports them (joins, leaves, admin changes, subject and
+ * settings changes). `id` is the network's own id of the notification: with the phone it makes the
+ * stored notification idempotent (one stored row and one event per network notification).
+ */
+export const GroupNotificationSchema = z.object({
+  chat_id: z.string(),
+  id: z.string().min(1),
+  /** add | remove | leave | invite | promote | demote | subject | description | announce | restrict | create */
+  type: z.string(),
+  /** contact id of who made the change; null when the network does not say */
+  author: z.string().nullable(),
+  /** contact ids the change was about */
+  recipients: z.array(z.string()),
+  /** the new subject / description, when the change is one */
+  body: z.string().nullable(),
+  timestamp: z.string(),
+});
+export type GroupNotification = z.infer<typeof GroupNotificationSchema>;
+export const GroupNotificationsEvent = z.object({
+  ...base,
+  kind: z.literal('group-notifications'),
+  notifications: z.array(GroupNotificationSchema),
+});
+
 export const IngestEventSchema = z.discriminatedUnion('kind', [
   MessagesUpsertEvent,
   ReceiptEvent,
@@ -108,6 +140,7 @@ export const IngestEventSchema = z.discriminatedUnion('kind', [
   GroupsUpsertEvent,
   ReactionEvent,
   PollResultsEvent,
+  GroupNotificationsEvent,
 ]);
 export type IngestEvent = z.infer<typeof IngestEventSchema>;
 export type IngestKind = IngestEvent['kind'];

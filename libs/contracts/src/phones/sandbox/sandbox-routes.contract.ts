@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PHONE_DIGITS } from '../../common/ids';
+import { GroupChatIdSchema, PHONE_DIGITS } from '../../common/ids';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute, type RouteContract } from '../../http/define-route';
 import { defineRpc, type RpcRequest } from '../../rpc/define-rpc';
@@ -44,11 +44,24 @@ export const SandboxAckBody = z.object({
   participant: Digits.optional(),
 });
 
+/** Another member does something to a sandbox group the x-phone phone is in: each produces a group notification. */
+export const SandboxGroupChangeBody = z
+  .object({
+    chat_id: GroupChatIdSchema,
+    /** join: `number` joins by invite link; leave: `number` leaves; promote/demote: `number` is made (no longer) admin by `by`; subject: `number` renames the group. */
+    action: z.enum(['join', 'leave', 'promote', 'demote', 'subject']),
+    number: Digits,
+    by: Digits.optional(),
+    subject: z.string().min(1).max(100).optional(),
+  })
+  .refine((b) => b.action !== 'subject' || b.subject !== undefined, { path: ['subject'], message: 'subject is required to change the subject' });
+
 const Device = z.object({ phone_id: z.string(), state: z.string(), number: z.string().nullable() });
 export const SandboxScanRpc = rpc('scan', SandboxScanBody, Device);
 export const SandboxStateRpc = rpc('state', SandboxStateBody, Device);
 export const SandboxGroupRpc = rpc('group', SandboxGroupBody, z.object({ chat_id: z.string(), subject: z.string(), participants: z.array(z.object({ id: z.string(), admin: z.boolean() })) }));
 export const SandboxInboundRpc = rpc('inbound', SandboxInboundBody, z.object({ chat_id: z.string(), unique_id: z.string(), message_id: z.string() }));
+export const SandboxGroupChangeRpc = rpc('group-change', SandboxGroupChangeBody, SandboxGroupRpc.response);
 export const SandboxAckRpc = rpc('ack', SandboxAckBody, z.object({ unique_id: z.string(), ack: z.number() }));
 
 export const SANDBOX_ROUTES: readonly RouteContract[] = [
@@ -56,6 +69,7 @@ export const SANDBOX_ROUTES: readonly RouteContract[] = [
   route({ operationId: 'sandboxState', method: 'POST', path: '/sandbox/phones/state', summary: 'Connect, disconnect, or make the phone\'s server unreachable', rpc: SandboxStateRpc, body: SandboxStateBody, response: Device }),
   route({ operationId: 'sandboxGroup', method: 'POST', path: '/sandbox/groups', summary: 'Create a group with participants and admins, the phone a member', rpc: SandboxGroupRpc, body: SandboxGroupBody, response: SandboxGroupRpc.response }),
   route({ operationId: 'sandboxInbound', method: 'POST', path: '/sandbox/messages', summary: 'Deliver a text or image message to the phone', rpc: SandboxInboundRpc, body: SandboxInboundBody, response: SandboxInboundRpc.response }),
+  route({ operationId: 'sandboxGroupChange', method: 'POST', path: '/sandbox/groups/change', summary: 'Another member joins, leaves, is promoted or demoted, or renames a group the phone is in', rpc: SandboxGroupChangeRpc, body: SandboxGroupChangeBody, response: SandboxGroupRpc.response }),
   ...SANDBOX_MESSAGE_CHANGE_ROUTES,
   route({ operationId: 'sandboxAck', method: 'POST', path: '/sandbox/messages/ack', summary: 'Advance (1..4) or fail (-1) the ack of a message the phone sent', rpc: SandboxAckRpc, body: SandboxAckBody, response: SandboxAckRpc.response }),
 ];
@@ -65,4 +79,5 @@ export type SandboxStateRequest = RpcRequest<typeof SandboxStateRpc>;
 export type SandboxGroupRequest = RpcRequest<typeof SandboxGroupRpc>;
 export type SandboxInboundRequest = RpcRequest<typeof SandboxInboundRpc>;
 export type SandboxAckRequest = RpcRequest<typeof SandboxAckRpc>;
+export type SandboxGroupChangeRequest = RpcRequest<typeof SandboxGroupChangeRpc>;
 export type SandboxDevice = z.infer<typeof Device>;

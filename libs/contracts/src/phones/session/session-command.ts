@@ -33,6 +33,19 @@ export const OutgoingContentSchema = z.object({
 });
 export type OutgoingContent = z.infer<typeof OutgoingContentSchema>;
 
+/** A group's settings as the network takes them (group lifecycle, docs/services/groups.md). */
+export const GroupSettingsSchema = z.object({
+  subject: z.string().min(1).optional(),
+  description: z.string().optional(),
+  /** only admins send messages */
+  announce: z.boolean().optional(),
+  /** only admins edit the group's info */
+  restrict: z.boolean().optional(),
+  /** only admins add participants */
+  member_add_admins_only: z.boolean().optional(),
+});
+export type GroupSettings = z.infer<typeof GroupSettingsSchema>;
+
 /** Commands that are their name only (the sender may give just the name). */
 export const SimpleSessionCommandSchema = z.object({ cmd: z.enum(['resync', 'restart', 'logout', 'ping']) });
 export type SimpleSessionCommand = z.infer<typeof SimpleSessionCommandSchema>;
@@ -44,6 +57,12 @@ export const SessionCommandSchema = z.discriminatedUnion('cmd', [
   z.object({ cmd: z.literal('send'), chat_id: z.string().min(1), content: OutgoingContentSchema, sent_message_id: z.string().min(1) }),
   /** Pairing by code instead of a QR scan: the network answers a code to type on the phone. */
   z.object({ cmd: z.literal('pairing-code'), number: z.string().min(1) }),
+  /** Group lifecycle: answered with `group` (create, accept-invite) or `invite_code` (invite). */
+  z.object({ cmd: z.literal('group-create'), subject: z.string().min(1), participants: z.array(z.string().min(1)), settings: GroupSettingsSchema.optional() }),
+  z.object({ cmd: z.literal('group-invite-code'), chat_id: z.string().min(1) }),
+  z.object({ cmd: z.literal('group-settings'), chat_id: z.string().min(1), settings: GroupSettingsSchema }),
+  z.object({ cmd: z.literal('group-accept-invite'), invite_code: z.string().min(1) }),
+  z.object({ cmd: z.literal('group-leave'), chat_id: z.string().min(1) }),
   ...MESSAGE_COMMANDS,
 ]);
 export type SessionCommand = z.infer<typeof SessionCommandSchema>;
@@ -54,6 +73,10 @@ export const SessionAnswerSchema = z.discriminatedUnion('ok', [
     results: z.array(ParticipantResultSchema).optional(),
     sent: z.object({ unique_id: z.string(), timestamp: z.string(), duplicate: z.boolean() }).optional(),
     pairing_code: z.string().optional(),
+    /** group-create, group-accept-invite: the group's id */
+    group: z.object({ chat_id: z.string() }).optional(),
+    /** group-invite-code */
+    invite_code: z.string().optional(),
   }),
   z.object({ ok: z.literal(false), reason: z.enum(['disconnected', 'error']), message: z.string() }),
 ]);

@@ -1,36 +1,29 @@
 import { ChoosePhoneRpc, Errors, contactId, type ChoosePhoneResponse, type GroupParticipantAction, type ParticipantOutcomeMap, type ParticipantsRequest } from '@mapi/contracts';
-import type { PrismaClient } from '@mapi/db';
-import { writeEvents, type SessionCommands } from '@mapi/events';
+import type { SessionCommands } from '@mapi/events';
 import type { NatsRpcClient } from '@mapi/platform';
 import { toOutcomeMap } from './participant-outcomes';
-import { participantsNotification } from './participants-notification';
 
 /**
  * POST /chats/{chat_id}/add|remove|promote|demote (spec 4.4): acts through the x-phone phone or the
  * phone chosen by the shared rule (an admin of the group), via the session of whichever phones
  * replica runs it. 400 ERROR when that phone is disconnected or unreachable. The network's answer
  * per participant becomes the outcome map; the group's new membership reaches the chats store as a
- * groups upsert from the connector, and a chat.notification.created event records the change.
+ * groups upsert from the connector. The chat.notification.created event is not written here: the
+ * network reports the change back as a group notification with its own id, and ingestion stores it
+ * and writes the event once (docs/services/groups.md, "One notification per change").
  */
 export class ChangeParticipants {
   constructor(
     private readonly action: GroupParticipantAction,
     private readonly sessions: SessionCommands,
     private readonly rpc: NatsRpcClient,
-    private readonly prisma: PrismaClient,
   ) {}
 
   async execute({ ctx, params, body }: ParticipantsRequest): Promise<ParticipantOutcomeMap> {
     const phone = await this.actingPhone(ctx, params.chat_id);
     const participants = [...new Set(body.participants.map(contactId))];
     const answer = await this.sessions.require(phone.phone_id, { cmd: 'group-participants', chat_id: params.chat_id, participants, action: this.action });
-    const outcomes = toOutcomeMap(this.action, answer.results ?? []);
-    const changed = Object.entries(outcomes).filter(([, o]) => o.is_success).map(([id]) => id);
-    if (changed.length) {
-      const data = participantsNotification(this.action, params.chat_id, ctx.org_id, phone.org_phone, changed);
-      await writeEvents(this.prisma, [{ type: 'chat.notification.created', org_id: ctx.org_id, phone_id: phone.phone_id, data }]);
-    }
-    return outcomes;
+    return toOutcomeMap(this.action, answer.results ?? []);
   }
 
   private async actingPhone(ctx: ParticipantsRequest['ctx'], chatId: string): Promise<ChoosePhoneResponse> {
