@@ -75,11 +75,11 @@ export const AssigneeSchema = z
   .transform((v) => v.toLowerCase());
 
 /** Comma-separated labels, case-insensitive: kept trimmed, lower case, without empties or repeats. */
+// The service validates the request again after the gateway: the parsed form (a list) must parse too.
 export const TicketLabelsSchema = z
-  .string({ error: 'labels must be a comma-separated string' })
-  .max(2000, 'labels is too long')
+  .union([z.string().max(2000, 'labels is too long'), z.array(z.string().max(100)).max(100)], { error: 'labels must be a comma-separated string' })
   .transform((v, ctx) => {
-    const labels = [...new Set(v.split(',').map((l) => l.trim().toLowerCase()).filter(Boolean))];
+    const labels = [...new Set((typeof v === 'string' ? v.split(',') : v).map((l) => l.trim().toLowerCase()).filter(Boolean))];
     if (labels.some((l) => l.length > 100)) {
       ctx.addIssue({ code: 'custom', message: 'a label is at most 100 characters' });
       return z.NEVER;
