@@ -38,6 +38,7 @@ const SERVICE_SCOPES = [
   'knowledge-base',
   'webhooks',
   'media',
+  'inbox',
 ];
 
 /** Layering for production code. Nothing here may reach type:testing. */

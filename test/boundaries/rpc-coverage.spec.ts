@@ -1,6 +1,7 @@
 import { ROUTES, registeredRpcs, type RpcContract } from '@mapi/contracts';
 import { CHATS_HANDLERS } from '@mapi/chats-feature';
 import { GROUPS_HANDLERS } from '@mapi/groups-feature';
+import { INBOX_HANDLERS } from '@mapi/inbox-feature';
 import { KNOWLEDGE_BASE_HANDLERS } from '@mapi/knowledge-base-feature';
 import { MEDIA_HANDLERS } from '@mapi/media-feature';
 import { PHONES_HANDLERS, SANDBOX_HANDLERS } from '@mapi/phones-feature';
@@ -11,6 +12,7 @@ import { WEBHOOKS_HANDLERS } from '@mapi/webhooks-feature';
 const SERVICES: Record<string, readonly { contract: RpcContract }[]> = {
   chats: CHATS_HANDLERS,
   groups: GROUPS_HANDLERS,
+  inbox: INBOX_HANDLERS,
   'knowledge-base': KNOWLEDGE_BASE_HANDLERS,
   media: MEDIA_HANDLERS,
   phones: [...PHONES_HANDLERS, ...SANDBOX_HANDLERS],

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { PeriskopeApi } from '@periskope/periskope-client';
-import { ChatViewSchema, ContactSchema, MessageSchema } from '@mapi/contracts';
+import { ChatViewSchema, ContactSchema, MessageSchema, NoteSchema, TicketInfoSchema, TicketSchema } from '@mapi/contracts';
 import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
 import { client as http, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
@@ -22,8 +22,8 @@ describe('the public @periskope/periskope-client against this service', () => {
 
   beforeAll(async () => {
     if (!(await portIsFree(8080))) throw new Error('port 8080 is in use: stop the stack started by scripts/up.sh (scripts/down.sh) first');
-    // phones answers x-phone lookups and runs the sandbox phones; groups the group lifecycle
-    stack = await startStack({ SESSION_SCAN_MS: '200' }, { gatewayPort: 8080, services: ['phones', 'groups'] });
+    // phones answers x-phone lookups and runs the sandbox phones; groups the group lifecycle; inbox tickets and notes
+    stack = await startStack({ SESSION_SCAN_MS: '200' }, { gatewayPort: 8080, services: ['phones', 'groups', 'inbox'] });
     w.org = await createOrg(stack.prisma);
     w.phone = await createPhone(stack.prisma, w.org.id);
     w.digits = w.phone.org_phone.replace('@c.us', '');
@@ -136,6 +136,37 @@ describe('the public @periskope/periskope-client against this service', () => {
     const missing = await client.message.getById({ message_id: `false_${contact}@c.us_3EB0NONE` });
     expect(missing.status).toBe(404);
     expect(missing.error).toMatchObject({ code: 'NOT_FOUND_ERROR' });
+  });
+
+  it('creates, lists, reads and updates tickets through ticket.*', async () => {
+    const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
+    const created = await client.ticket.create({ chat_id: w.chat, subject: 'From the client', priority: 2, labels: 'Client', assignee: 'amy@example.com' } as never);
+    expect(created).toMatchObject({ status: 200, error: null });
+    expect(TicketInfoSchema.safeParse(created.data).success).toBe(true);
+    const ticketId = (created.data as any).ticket.ticket_id as string;
+    const all = await client.ticket.getAll({ offset: 0, limit: 10 } as never);
+    expect((all.data as any).tickets.map((t: any) => t.ticket_id)).toContain(ticketId);
+    for (const t of (all.data as any).tickets) expect(TicketSchema.safeParse(t).success).toBe(true);
+    const got = await client.ticket.getById({ ticket_id: ticketId });
+    expect(got.data).toMatchObject({ ticket: { ticket_id: ticketId, subject: 'From the client', priority: 2, ticket_labels: 'client' } });
+    const updated = await client.ticket.update({ ticket_id: ticketId, status: 'closed', priority: '4' } as never);
+    expect(updated.data).toMatchObject({ ticket: { status: 'closed', priority: 4 } });
+    const missing = await client.ticket.getById({ ticket_id: '6f1c1b1e-0000-4000-8000-000000000000' });
+    expect(missing.status).toBe(404);
+    expect(missing.error).toMatchObject({ code: 'NOT_FOUND_ERROR' });
+  });
+
+  it('creates and reads private notes through note.* and chat.getNotesByChat', async () => {
+    const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
+    const made = await client.note.createInternalNote({ chat_id: w.chat, message: 'a private note' } as never);
+    expect(made).toMatchObject({ status: 200, error: null, data: { success: true, data: { body: 'a private note', is_private_note: true } } });
+    const noteId = (made.data as any).data.message_id as string;
+    const listed = await client.note.getNotes({ offset: 0, limit: 10 } as never);
+    expect((listed.data as any).notes.map((n: any) => n.message_id)).toEqual([noteId]);
+    const one = await client.note.getNoteById({ note_id: noteId } as never);
+    expect(NoteSchema.safeParse(one.data).success).toBe(true);
+    const byChat = await client.chat.getNotesByChat({ chat_id: w.chat } as never, {} as never);
+    expect((byChat.data as any).notes.map((n: any) => n.message_id)).toEqual([noteId]);
   });
 
   it('surfaces our error envelope as the client\'s error (code and status)', async () => {

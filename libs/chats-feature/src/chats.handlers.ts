@@ -1,4 +1,5 @@
 import {
+  AttachTicketRpc,
   ChoosePhoneRpc,
   CreateContactRpc,
   DeleteMessageRpc,
@@ -51,6 +52,7 @@ import { ForwardMessage } from './usecases/forward-message/forward-message.useca
 import { GetMessage } from './usecases/get-message/get-message.usecase';
 import { PinMessage } from './usecases/pin-message/pin-message.usecase';
 import { ReactMessage } from './usecases/react-message/react-message.usecase';
+import { AttachTicket } from './usecases/attach-ticket/attach-ticket.usecase';
 
 export interface ChatsDeps {
   prisma: PrismaClient;
@@ -84,4 +86,5 @@ export const CHATS_HANDLERS = [
   serve(ReactMessageRpc, (d) => new ReactMessage(new MessageRefRepository(d.prisma), d.sessions)),
   serve(PinMessageRpc, (d) => new PinMessage(new MessageRefRepository(d.prisma), d.sessions)),
   serve(ForwardMessageRpc, (d) => new ForwardMessage(new MessageRefRepository(d.prisma), d.sessions)),
+  serve(AttachTicketRpc, (d) => new AttachTicket(new MessageRefRepository(d.prisma), d.prisma)),
 ];

@@ -18,3 +18,4 @@ export * from './queue';
 export * from './knowledge-base';
 export * from './webhooks';
 export * from './media';
+export * from './inbox';

@@ -1,5 +1,6 @@
 import { CHATS_ROUTES } from './chats';
 import { GROUPS_ROUTES } from './groups';
+import { INBOX_ROUTES } from './inbox';
 import type { RouteContract } from './http/define-route';
 import { KNOWLEDGE_BASE_ROUTES } from './knowledge-base';
 import { MEDIA_ROUTES } from './media';
@@ -16,4 +17,5 @@ export const ROUTES: readonly RouteContract[] = [
   ...KNOWLEDGE_BASE_ROUTES,
   ...WEBHOOKS_ROUTES,
   ...MEDIA_ROUTES,
+  ...INBOX_ROUTES,
 ];

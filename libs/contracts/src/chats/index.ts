@@ -33,6 +33,7 @@ export * from './delete-message/delete-message.contract';
 export * from './forward-message/forward-message.contract';
 export * from './react-message/react-message.contract';
 export * from './pin-message/pin-message.contract';
+export * from './attach-ticket/attach-ticket.contract';
 
 /** The chats service's public routes (the gateway serves every route of every service's list). */
 export const CHATS_ROUTES: readonly RouteContract[] = [ListChatMessagesRoute, ListAllMessagesRoute, ListChatsRoute, GetChatRoute, ReadChatRoute, ListReactionsRoute,

@@ -34,7 +34,7 @@ export const MessageAckUpdatedEvent = defineEvent({
 export const MessageTicketAttachedEvent = defineEvent({
   name: 'message.ticket.attached',
   subject: 'events.v1.message.ticket.attached',
-  summary: 'A message was attached to a ticket (message_ticket_id). Not emitted by this service yet.',
+  summary: 'A message was attached to a ticket (message_ticket_id): the message a new ticket quotes.',
   data: MessageSchema,
 });
 

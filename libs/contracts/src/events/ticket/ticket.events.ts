@@ -4,14 +4,14 @@ import { TicketSchema } from './ticket.schema';
 export const TicketCreatedEvent = defineEvent({
   name: 'ticket.created',
   subject: 'events.v1.ticket.created',
-  summary: 'A ticket was raised on a chat. Not emitted by this service yet.',
+  summary: 'A ticket was raised on a chat (POST /tickets/create).',
   data: TicketSchema,
 });
 
 export const TicketUpdatedEvent = defineEvent({
   name: 'ticket.updated',
   subject: 'events.v1.ticket.updated',
-  summary: 'A ticket changed (status, assignee, priority, labels, …). Not emitted by this service yet.',
+  summary: 'A ticket changed (status, assignee, priority, labels, …): PATCH /tickets/{ticket_id}.',
   data: TicketSchema,
 });
 

@@ -1,0 +1,98 @@
+import type { Prisma, PrismaClient } from '@mapi/db';
+
+/** A stored ticket, as `inbox_tickets` holds it. */
+export interface TicketRow {
+  ticket_id: string;
+  org_id: string;
+  phone_id: string;
+  chat_id: string;
+  subject: string;
+  status: string;
+  priority: number;
+  assignee: string | null;
+  assigned_by: string | null;
+  first_assigned_at: Date | null;
+  raised_by: string | null;
+  quoted_message_id: string | null;
+  attached_message_ids: string[];
+  due_date: Date | null;
+  labels: string[];
+  closed_at: Date | null;
+  closed_by: string | null;
+  is_deleted: boolean;
+  created_at: Date;
+  last_updated_at: Date;
+  last_updated_by: string | null;
+}
+
+export type NewTicket = Omit<TicketRow, 'org_id' | 'created_at' | 'last_updated_at' | 'is_deleted' | 'closed_at' | 'closed_by'> &
+  Partial<Pick<TicketRow, 'closed_at' | 'closed_by'>>;
+
+/** What an update may set (undefined: left as it is). */
+export type TicketChanges = Partial<Pick<TicketRow, 'subject' | 'status' | 'priority' | 'assignee' | 'assigned_by' | 'first_assigned_at' | 'due_date' | 'labels' | 'closed_at' | 'closed_by' | 'last_updated_by'>>;
+
+export interface TicketFilter {
+  status?: string;
+  assignee?: string;
+  chat_id?: string;
+  label?: string;
+}
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+/** phone_id among the phones in reach; null reach: every phone of the organization (no filter). */
+const inReach = (phoneIds: string[] | null) => (phoneIds ? { phone_id: { in: phoneIds } } : {});
+
+/**
+ * Tickets of the inbox service. The organization is part of every signature and every query;
+ * `phoneIds` (the phones in reach, null for all) narrows to the tickets of those phones.
+ */
+export class TicketRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** A page, newest first (created_at, then ticket_id), filtered as asked. */
+  list(orgId: string, phoneIds: string[] | null, filter: TicketFilter, offset: number, limit: number): Promise<TicketRow[]> {
+    if (phoneIds && !phoneIds.length) return Promise.resolve([]);
+    return this.prisma.inboxTicket.findMany({
+      where: {
+        org_id: orgId,
+        ...inReach(phoneIds),
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.assignee ? { assignee: filter.assignee } : {}),
+        ...(filter.chat_id ? { chat_id: filter.chat_id } : {}),
+        ...(filter.label ? { labels: { has: filter.label } } : {}),
+      },
+      orderBy: [{ created_at: 'desc' }, { ticket_id: 'desc' }],
+      skip: offset,
+      take: limit,
+    });
+  }
+
+  find(orgId: string, ticketId: string, phoneIds: string[] | null, db: Db = this.prisma): Promise<TicketRow | null> {
+    if (phoneIds && !phoneIds.length) return Promise.resolve(null);
+    return db.inboxTicket.findFirst({ where: { org_id: orgId, ticket_id: ticketId, ...inReach(phoneIds) } });
+  }
+
+  /** The ticket in reach, its row locked until the transaction ends; null when there is none. */
+  async findForUpdate(tx: Prisma.TransactionClient, orgId: string, ticketId: string, phoneIds: string[] | null): Promise<TicketRow | null> {
+    if (phoneIds && !phoneIds.length) return null;
+    const locked = await tx.$queryRaw<{ ticket_id: string }[]>`
+      SELECT ticket_id FROM inbox_tickets
+      WHERE org_id = ${orgId}::uuid AND ticket_id = ${ticketId}::uuid AND (${phoneIds === null} OR phone_id = ANY(${phoneIds ?? []}::text[]))
+      FOR UPDATE`;
+    return locked.length ? this.find(orgId, ticketId, phoneIds, tx) : null;
+  }
+
+  insert(tx: Db, orgId: string, ticket: NewTicket): Promise<TicketRow> {
+    return tx.inboxTicket.create({ data: { ...ticket, org_id: orgId } });
+  }
+
+  update(tx: Db, orgId: string, ticketId: string, changes: TicketChanges, at: Date): Promise<TicketRow> {
+    // the caller holds the row (findForUpdate) of this organization
+    return tx.inboxTicket.update({ where: { ticket_id: ticketId, org_id: orgId }, data: { ...changes, last_updated_at: at } });
+  }
+
+  transaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(work);
+  }
+}

@@ -1,0 +1,12 @@
+import type { ListChatNotesRequest, ListNotesResponse } from '@mapi/contracts';
+import type { NoteRepository } from '../../repositories/note-repository';
+import { notesPage } from '../list-notes/list-notes.usecase';
+
+/** GET /chats/{chat_id}/notes: GET /note narrowed to one chat (an empty page when it has none in reach). */
+export class ListChatNotes {
+  constructor(private readonly notes: NoteRepository) {}
+
+  execute({ ctx, params, query }: ListChatNotesRequest): Promise<ListNotesResponse> {
+    return notesPage(this.notes, ctx, query, params.chat_id);
+  }
+}

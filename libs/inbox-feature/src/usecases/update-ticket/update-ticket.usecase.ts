@@ -1,0 +1,41 @@
+import { previousAttributes, type TicketInfo, type UpdateTicketRequest } from '@mapi/contracts';
+import { writeEvents } from '@mapi/events';
+import { phonesInReach, ticketNotFound, type ChatLookup } from '../../chat-lookup';
+import { mapTicket, mapTicketInfo } from '../../map-ticket';
+import type { TicketRepository } from '../../repositories/ticket-repository';
+import { ticketRelations } from '../get-ticket/ticket-view';
+import { ticketChanges } from './ticket-changes';
+
+/**
+ * PATCH /tickets/{ticket_id}: changes the given fields of a ticket in reach. The row is locked while
+ * the change is computed and written with ticket.updated (previous_attributes: the fields it
+ * replaced) in one transaction; a change of nothing writes nothing.
+ */
+export class UpdateTicket {
+  constructor(
+    private readonly tickets: TicketRepository,
+    private readonly chats: ChatLookup,
+  ) {}
+
+  async execute({ ctx, params, body }: UpdateTicketRequest): Promise<TicketInfo> {
+    const reach = phonesInReach(ctx);
+    const seen = await this.tickets.find(ctx.org_id, params.ticket_id, reach);
+    if (!seen) throw ticketNotFound();
+    // Read from the chats service before the row is locked: no lock is held across an RPC.
+    const { chat, quoted, attached } = await ticketRelations(this.chats, ctx, seen);
+    const row = await this.tickets.transaction(async (tx) => {
+      const before = await this.tickets.findForUpdate(tx, ctx.org_id, params.ticket_id, reach);
+      if (!before) throw ticketNotFound();
+      const now = new Date();
+      const changes = ticketChanges(before, body, ctx, now);
+      if (!Object.keys(changes).length) return before;
+      const after = await this.tickets.update(tx, ctx.org_id, before.ticket_id, changes, now);
+      const related = { chat, quoted_message: quoted, attached_messages: attached };
+      const data = mapTicket(after, related);
+      const previous = previousAttributes(mapTicket(before, related), data);
+      await writeEvents(tx, [{ type: 'ticket.updated', org_id: ctx.org_id, phone_id: after.phone_id, data, previous }]);
+      return after;
+    });
+    return mapTicketInfo(row, chat, quoted, attached);
+  }
+}
