@@ -48,6 +48,11 @@ describe('metrics of started processes', () => {
     expect(text).not.toContain(w.chat);
   });
 
+  it('reports the gateway\'s open realtime connections', async () => {
+    const { text } = await scrape(stack.healthUrl(stack.gateway));
+    expect(text).toMatch(/^mapi_realtime_connections(\{\})? 0$/m);
+  });
+
   it('counts each service\'s RPCs by subject and status', async () => {
     expect((await get(`/chats/${w.chat}/messages`)).status).toBe(200);
     const { status, text } = await scrape(stack.healthUrl(stack.chats));

@@ -5,6 +5,7 @@ import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, nat
 import { loadQueueConfig, type QueueConfig } from './config';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import { QUEUE_DEPTH_PATH, QueueDepthGauge } from './metrics/queue-depth-gauge';
+import { registerQueueDepthMetrics } from './metrics/queue-depth-metrics';
 import { PhoneGate } from './phones/phone-gate';
 import { QUEUE_HANDLERS, type QueueDeps } from './queue.handlers';
 import { bullConnection } from './queues/bull-connection';
@@ -50,6 +51,7 @@ export async function bootstrapQueueService(): Promise<void> {
       )
     : undefined;
   const depth = new QueueDepthGauge(redis, namespace);
+  registerQueueDepthMetrics(depth);
   await startRpcService({
     name: 'queue',
     nc,

@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { DomainEvent } from '@mapi/events';
-import type { Logger } from '@mapi/platform';
+import { meter, type Logger } from '@mapi/platform';
 import { Server, type Socket } from 'socket.io';
 import type { RealtimeConfig } from './config';
 import { ConnectionLimits } from './connection-limits';
@@ -54,6 +54,10 @@ export class RealtimeServer {
       this.admit(socket as RealtimeSocket).then(() => next(), (err: Error) => next(err));
     });
     this.io.on('connection', (socket) => this.onConnection(socket as RealtimeSocket));
+    // mapi.realtime.connections (GET /metrics of the gateway): this replica's open connections
+    meter()
+      .createObservableGauge('mapi.realtime.connections', { description: 'Open realtime (socket.io) connections on this gateway replica', unit: '{connection}' })
+      .addCallback((result) => result.observe(this.connections));
     if (config.REALTIME_REAUTH_INTERVAL_MS > 0) {
       this.reauthTimer = setInterval(() => void this.reauthorizeAll(), config.REALTIME_REAUTH_INTERVAL_MS);
       this.reauthTimer.unref();
