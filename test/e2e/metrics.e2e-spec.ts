@@ -1,4 +1,6 @@
 import { createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
+import { client, until } from './support/http';
+import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
 
 /** A started process's metrics, as Prometheus scrapes them from its health port. */
@@ -11,7 +13,7 @@ async function scrape(url: string) {
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
   const line = text
     .split('\n')
-    .find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
+    .find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
@@ -21,7 +23,7 @@ describe('metrics of started processes', () => {
   const w: Record<string, any> = {};
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ SESSION_SCAN_MS: '200' }, { services: ['phones'] });
     w.org = await createOrg(stack.prisma);
     w.phone = await createPhone(stack.prisma, w.org.id);
     w.chat = `${randomDigits()}@c.us`;
@@ -58,6 +60,18 @@ describe('metrics of started processes', () => {
     const { status, text } = await scrape(stack.healthUrl(stack.chats));
     expect(status).toBe(200);
     expect(sample(text, 'rpc_server_call_duration_count', { rpc_system: 'nats', rpc_method: 'chats.v1.messages.list', http_response_status_code: '200' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shows phone sessions by state (phones) and ingestion lag (chats) once a sandbox phone receives a message', async () => {
+    const api = client(stack.baseUrl, w.token);
+    const { phoneId } = await connectedSandboxPhone(api);
+    const phones = stack.healthUrl(stack.apps.phones);
+    const sessions = await until(() => scrape(phones), (r) => sample(r.text, 'mapi_phone_sessions', { state: 'CONNECTED' }) !== undefined, 10_000, 'sessions gauge');
+    expect(sample(sessions.text, 'mapi_phone_sessions', { state: 'CONNECTED' })).toBeGreaterThanOrEqual(1);
+    const lagBefore = sample((await scrape(stack.healthUrl(stack.chats))).text, 'mapi_ingest_lag_count', {}) ?? 0;
+    expect((await api.post('/sandbox/messages', { chat_id: randomDigits(), body: 'metrics' }, { 'x-phone': phoneId })).status).toBe(200);
+    const after = await until(() => scrape(stack.healthUrl(stack.chats)), (r) => (sample(r.text, 'mapi_ingest_lag_count', {}) ?? 0) > lagBefore, 10_000, 'ingest lag');
+    expect(sample(after.text, 'mapi_ingest_lag_bucket', { le: '+Inf' })).toBeGreaterThan(lagBefore);
   });
 
   it('leaves out the instrumentation libraries\' own metrics (HTTP client/server, pg)', async () => {

@@ -80,7 +80,8 @@ export class BatchConsumer<T> {
   constructor(
     private readonly nc: NatsConnection,
     private readonly options: BatchConsumerOptions,
-    private readonly handle: (items: { data: T; subject: string }[]) => Promise<void>,
+    /** `published_ms`: when JetStream stored the message (epoch ms), for lag figures. */
+    private readonly handle: (items: { data: T; subject: string; published_ms: number }[]) => Promise<void>,
     private readonly onError: (error: unknown) => void,
   ) {}
 
@@ -166,7 +167,7 @@ export class BatchConsumer<T> {
     // A long batch tells JetStream it is still being worked on, so it is not redelivered meanwhile.
     const heartbeat = setInterval(() => items.forEach((i) => i.msg.working()), Math.max(1_000, (this.options.ackWaitMs ?? 30_000) / 3));
     try {
-      await this.handle(items.map((i) => ({ data: i.data, subject: i.msg.subject })));
+      await this.handle(items.map((i) => ({ data: i.data, subject: i.msg.subject, published_ms: i.msg.info.timestampNanos / 1e6 })));
       for (const i of items) i.msg.ack();
     } catch (error) {
       this.onError(error);

@@ -1,5 +1,6 @@
 import { IngestEventSchema, type IngestEvent } from '@mapi/contracts';
 import { BatchConsumer, streamNames } from '@mapi/events';
+import { DURATION_BUCKETS_S, meter } from '@mapi/platform';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import type { ApplyIngest } from './apply-ingest.usecase';
@@ -10,6 +11,12 @@ import type { ApplyIngest } from './apply-ingest.usecase';
  * An event that fails validation is logged and dropped (it can never succeed).
  */
 export function createIngestConsumer(nc: NatsConnection, namespace: string, apply: ApplyIngest, logger: Logger): BatchConsumer<unknown> {
+  // mapi.ingest.lag (GET /metrics): from a connector event reaching JetStream to its being applied (readable)
+  const lag = meter().createHistogram('mapi.ingest.lag', {
+    description: 'From a connector event being stored in JetStream to its being applied in Postgres',
+    unit: 's',
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
+  });
   return new BatchConsumer<unknown>(
     nc,
     // ack wait 10 s: after a crash, the unacknowledged batch comes back that soon (applying it again is
@@ -25,6 +32,8 @@ export function createIngestConsumer(nc: NatsConnection, namespace: string, appl
         else logger.error({ subject: item.subject, issues: parsed.error.issues.slice(0, 5) }, 'invalid ingest event dropped');
       }
       if (events.length) await apply.execute(events);
+      const now = Date.now();
+      for (const item of items) lag.record(Math.max(0, (now - item.published_ms) / 1000));
     },
     (err) => logger.warn({ err }, 'ingest batch failed; will be redelivered'),
   );

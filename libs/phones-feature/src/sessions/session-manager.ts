@@ -1,5 +1,6 @@
 import { legacySessionSubject, readSessionCommand, sessionSubject, type IngestEvent, type SessionAnswer, type SessionCommand } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
+import { meter } from '@mapi/platform';
 import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import type { Logger } from 'pino';
 import type { PhoneConnector } from '../connector/phone-connector';
@@ -20,6 +21,8 @@ interface Session {
   connector: PhoneConnector;
   orgPhone: string;
   commands: Subscription[];
+  /** The connection's state as the connector last reported it ('starting' until it does). */
+  state: string;
 }
 
 /**
@@ -46,7 +49,16 @@ export class SessionManager {
       logger: Logger;
       scanMs: number;
     },
-  ) {}
+  ) {
+    // mapi.phone.sessions (GET /metrics): the sessions this replica runs, by their connection's state
+    meter()
+      .createObservableGauge('mapi.phone.sessions', { description: 'Phone sessions run by this replica, by connection state', unit: '{session}' })
+      .addCallback((result) => {
+        const byState = new Map<string, number>();
+        for (const session of this.sessions.values()) byState.set(session.state, (byState.get(session.state) ?? 0) + 1);
+        for (const [state, n] of byState) result.observe(n, { state });
+      });
+  }
 
   start(): void {
     const tick = async () => {
@@ -81,7 +93,7 @@ export class SessionManager {
       return;
     }
     const row = await this.deps.phones.find(phone.org_id, phone.phone_id);
-    const session: Session = { phone, connector, orgPhone: row?.org_phone ?? '', commands: [] };
+    const session: Session = { phone, connector, orgPhone: row?.org_phone ?? '', commands: [], state: 'starting' };
     this.wire(session);
     // The versioned subject, and for one release the unversioned one that senders of the previous release use.
     session.commands = [sessionSubject, legacySessionSubject].map((subject) =>
@@ -104,6 +116,7 @@ export class SessionManager {
     const publish = (e: IngestEvent) => this.deps.publisher.publish(e);
     s.connector.on('connection.update', async (u) => {
       if (u.number) s.orgPhone = `${u.number}@c.us`;
+      s.state = u.state;
       await this.deps.states.apply(s.phone.org_id, s.phone.phone_id, u);
     });
     s.connector.on('messages.upsert', async ({ messages, type }) => {
