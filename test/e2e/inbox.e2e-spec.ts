@@ -183,6 +183,24 @@ describe('inbox: tickets and notes', () => {
     });
   });
 
+  describe('DELETE /tickets/{ticket_id}', () => {
+    it('204 once with ticket.deleted; then gone from GET and the listing; out of reach or another organization\'s: 404 and unchanged', async () => {
+      const id = (await api.post('/tickets/create', { chat_id: chatB, subject: 'Spam' }, { 'x-phone': w.p2 })).body.ticket.ticket_id;
+      expect404(await other.delete(`/tickets/${id}`));
+      expect404(await scoped.delete(`/tickets/${id}`));
+      expect((await scoped.delete(`/tickets/${id}`, { 'x-phone': w.p2 })).status).toBe(401);
+      expect422(await api.delete('/tickets/not-a-uuid'), 'ticket_id');
+      expect((await api.get(`/tickets/${id}`)).status).toBe(200);
+      expect((await api.delete(`/tickets/${id}`)).status).toBe(204);
+      expect404(await api.get(`/tickets/${id}`));
+      expect((await api.get('/tickets')).body.tickets.map((x: any) => x.ticket_id)).not.toContain(id);
+      expect404(await api.delete(`/tickets/${id}`));
+      const deleted = (await events('ticket.deleted')).filter((e) => (e.payload as any).ticket_id === id);
+      expect(deleted).toHaveLength(1);
+      expect(registryPayload(deleted[0])).toMatchObject({ ticket_id: id, is_deleted: true, subject: 'Spam' });
+    });
+  });
+
   describe('notes', () => {
     it('POST /note/create keeps a private note, sends nothing to the network, writes note.created', async () => {
       const messagesBefore = (await api.get(`/chats/${alice}/messages`)).body.count;

@@ -1,6 +1,7 @@
 import {
   CreateNoteRpc,
   CreateTicketRpc,
+  DeleteTicketRpc,
   GetNoteRpc,
   GetTicketRpc,
   ListChatNotesRpc,
@@ -16,6 +17,7 @@ import { NoteRepository } from './repositories/note-repository';
 import { TicketRepository } from './repositories/ticket-repository';
 import { CreateNote } from './usecases/create-note/create-note.usecase';
 import { CreateTicket } from './usecases/create-ticket/create-ticket.usecase';
+import { DeleteTicket } from './usecases/delete-ticket/delete-ticket.usecase';
 import { GetNote } from './usecases/get-note/get-note.usecase';
 import { GetTicket } from './usecases/get-ticket/get-ticket.usecase';
 import { ListChatNotes } from './usecases/list-chat-notes/list-chat-notes.usecase';
@@ -39,6 +41,7 @@ export const INBOX_HANDLERS = [
   serve(ListTicketsRpc, (d) => new ListTickets(new TicketRepository(d.prisma))),
   serve(GetTicketRpc, (d) => new GetTicket(new TicketRepository(d.prisma), d.chats)),
   serve(UpdateTicketRpc, (d) => new UpdateTicket(new TicketRepository(d.prisma), d.chats)),
+  serve(DeleteTicketRpc, (d) => new DeleteTicket(new TicketRepository(d.prisma), d.chats)),
   serve(CreateNoteRpc, (d) => new CreateNote(new NoteRepository(d.prisma), d.chats)),
   serve(ListNotesRpc, (d) => new ListNotes(new NoteRepository(d.prisma))),
   serve(GetNoteRpc, (d) => new GetNote(new NoteRepository(d.prisma))),

@@ -6,6 +6,7 @@ import { NoteRepository } from './repositories/note-repository';
 import { TicketRepository } from './repositories/ticket-repository';
 import { CreateNote } from './usecases/create-note/create-note.usecase';
 import { CreateTicket } from './usecases/create-ticket/create-ticket.usecase';
+import { DeleteTicket } from './usecases/delete-ticket/delete-ticket.usecase';
 import { GetNote } from './usecases/get-note/get-note.usecase';
 import { GetTicket } from './usecases/get-ticket/get-ticket.usecase';
 import { ListChatNotes } from './usecases/list-chat-notes/list-chat-notes.usecase';
@@ -138,6 +139,24 @@ describe('inbox (integration)', () => {
     expect((written[written.length - 1].payload as any).priority).toBe(final.priority);
     // each event's previous priority is the one before it: a chain with no gaps
     for (let i = 1; i < written.length; i++) expect((written[i].previous_attributes as any).priority).toBe((written[i - 1].payload as any).priority);
+  });
+
+  it('deletes a ticket in reach once, with ticket.deleted; out of reach or another organization\'s is 404 and changes nothing', async () => {
+    const remove = (c: RequestContext, id: string) => new DeleteTicket(tickets(), chats).execute({ ctx: c, params: { ticket_id: id } });
+    const id = (await create(ctx(w.org), { chat_id: w.a, subject: 'Delete me' })).ticket.ticket_id;
+    const before = await t.prisma.inboxTicket.findUniqueOrThrow({ where: { ticket_id: id } });
+    expect(await status(remove(ctx(w.other), id))).toBe(404);
+    expect(await status(remove(ctx(w.org, [w.p2]), id))).toBe(404);
+    expect(await t.prisma.inboxTicket.findUniqueOrThrow({ where: { ticket_id: id } })).toEqual(before);
+    await expect(remove(ctx(w.org, [w.p1]), id)).resolves.toBeNull();
+    const deleted = (await events(w.org, 'ticket.deleted')).filter((e) => (e.payload as any).ticket_id === id);
+    expect(deleted).toHaveLength(1);
+    expect(registryPayload(deleted[0])).toMatchObject({ ticket_id: id, subject: 'Delete me', is_deleted: true });
+    expect(await status(new GetTicket(tickets(), chats).execute({ ctx: ctx(w.org), params: { ticket_id: id } }))).toBe(404);
+    expect((await list(ctx(w.org))).tickets.map((x) => x.ticket_id)).not.toContain(id);
+    expect(await status(remove(ctx(w.org), id))).toBe(404);
+    expect(await status(update(ctx(w.org), id, { subject: 'back' }))).toBe(404);
+    expect((await events(w.org, 'ticket.deleted')).filter((e) => (e.payload as any).ticket_id === id)).toHaveLength(1);
   });
 
   describe('notes', () => {

@@ -1,6 +1,7 @@
 import type { RouteContract } from '../http/define-route';
 import { CreateNoteRoute } from './create-note/create-note.contract';
 import { CreateTicketRoute } from './create-ticket/create-ticket.contract';
+import { DeleteTicketRoute } from './delete-ticket/delete-ticket.contract';
 import { GetNoteRoute } from './get-note/get-note.contract';
 import { GetTicketRoute } from './get-ticket/get-ticket.contract';
 import { ListChatNotesRoute } from './list-chat-notes/list-chat-notes.contract';
@@ -13,6 +14,7 @@ export * from './create-ticket/create-ticket.contract';
 export * from './list-tickets/list-tickets.contract';
 export * from './get-ticket/get-ticket.contract';
 export * from './update-ticket/update-ticket.contract';
+export * from './delete-ticket/delete-ticket.contract';
 export * from './note/note-fields';
 export * from './create-note/create-note.contract';
 export * from './list-notes/list-notes.contract';
@@ -21,6 +23,6 @@ export * from './list-chat-notes/list-chat-notes.contract';
 
 /** The inbox service's public routes: tickets and private notes. */
 export const INBOX_ROUTES: readonly RouteContract[] = [
-  ListTicketsRoute, CreateTicketRoute, GetTicketRoute, UpdateTicketRoute,
+  ListTicketsRoute, CreateTicketRoute, GetTicketRoute, UpdateTicketRoute, DeleteTicketRoute,
   CreateNoteRoute, ListNotesRoute, GetNoteRoute, ListChatNotesRoute,
 ];

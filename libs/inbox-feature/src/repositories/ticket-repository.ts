@@ -50,12 +50,13 @@ const inReach = (phoneIds: string[] | null) => (phoneIds ? { phone_id: { in: pho
 export class TicketRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** A page, newest first (created_at, then ticket_id), filtered as asked. */
+  /** A page of the tickets not deleted, newest first (created_at, then ticket_id), filtered as asked. */
   list(orgId: string, phoneIds: string[] | null, filter: TicketFilter, offset: number, limit: number): Promise<TicketRow[]> {
     if (phoneIds && !phoneIds.length) return Promise.resolve([]);
     return this.prisma.inboxTicket.findMany({
       where: {
         org_id: orgId,
+        is_deleted: false,
         ...inReach(phoneIds),
         ...(filter.status ? { status: filter.status } : {}),
         ...(filter.assignee ? { assignee: filter.assignee } : {}),
@@ -70,7 +71,7 @@ export class TicketRepository {
 
   find(orgId: string, ticketId: string, phoneIds: string[] | null, db: Db = this.prisma): Promise<TicketRow | null> {
     if (phoneIds && !phoneIds.length) return Promise.resolve(null);
-    return db.inboxTicket.findFirst({ where: { org_id: orgId, ticket_id: ticketId, ...inReach(phoneIds) } });
+    return db.inboxTicket.findFirst({ where: { org_id: orgId, ticket_id: ticketId, is_deleted: false, ...inReach(phoneIds) } });
   }
 
   /** The ticket in reach, its row locked until the transaction ends; null when there is none. */
@@ -90,6 +91,11 @@ export class TicketRepository {
   update(tx: Db, orgId: string, ticketId: string, changes: TicketChanges, at: Date): Promise<TicketRow> {
     // the caller holds the row (findForUpdate) of this organization
     return tx.inboxTicket.update({ where: { ticket_id: ticketId, org_id: orgId }, data: { ...changes, last_updated_at: at } });
+  }
+
+  /** Marks the ticket deleted; the caller holds its row (findForUpdate) of this organization. */
+  markDeleted(tx: Db, orgId: string, ticketId: string, by: string | null, at: Date): Promise<TicketRow> {
+    return tx.inboxTicket.update({ where: { ticket_id: ticketId, org_id: orgId }, data: { is_deleted: true, last_updated_by: by, last_updated_at: at } });
   }
 
   transaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {

@@ -18,6 +18,6 @@ export const TicketUpdatedEvent = defineEvent({
 export const TicketDeletedEvent = defineEvent({
   name: 'ticket.deleted',
   subject: 'events.v1.ticket.deleted',
-  summary: 'A ticket was deleted (is_deleted is true). Not emitted by this service yet.',
+  summary: 'A ticket was deleted (DELETE /tickets/{ticket_id}): the ticket as it was, with is_deleted true.',
   data: TicketSchema,
 });
