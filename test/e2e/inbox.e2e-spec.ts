@@ -92,6 +92,17 @@ describe('inbox: tickets and notes', () => {
       expect(await stack.prisma.inboxTicket.count()).toBe(before);
     });
 
+    it('an Idempotency-Key makes a repeat answer the same ticket; another request under the key is 422', async () => {
+      const key = { 'idempotency-key': `retry-${randomDigits()}` };
+      const first = await api.post('/tickets/create', { chat_id: chatB, subject: 'Retried' }, { 'x-phone': w.p2, ...key });
+      const again = await api.post('/tickets/create', { chat_id: chatB, subject: 'Retried' }, { 'x-phone': w.p2, ...key });
+      expect([first.status, again.status]).toEqual([200, 200]);
+      expect(again.body.ticket.ticket_id).toBe(first.body.ticket.ticket_id);
+      expect422(await api.post('/tickets/create', { chat_id: chatB, subject: 'Changed' }, { 'x-phone': w.p2, ...key }), 'idempotency-key');
+      expect((await events('ticket.created')).filter((e) => (e.payload as any).ticket_id === first.body.ticket.ticket_id)).toHaveLength(1);
+      expect((await api.delete(`/tickets/${first.body.ticket.ticket_id}`)).status).toBe(204);
+    });
+
     it('422 for a quoted message of another chat', async () => {
       expect422(await api.post('/tickets/create', { chat_id: alice, subject: 'x', quoted_message_id: w.mB }), 'body.quoted_message_id');
     });

@@ -141,6 +141,23 @@ describe('inbox (integration)', () => {
     for (let i = 1; i < written.length; i++) expect((written[i].previous_attributes as any).priority).toBe((written[i - 1].payload as any).priority);
   });
 
+  it('under an Idempotency-Key, racing and later repeats make one ticket and one event; another request under the key is 422', async () => {
+    const made = (c: RequestContext, body: Record<string, unknown>, key: string) =>
+      new CreateTicket(tickets(), chats, attacher).execute({ ctx: c, body: body as any, headers: { 'idempotency-key': key } });
+    const key = `k-${newUuid()}`;
+    const body = { chat_id: w.a, subject: 'Once' };
+    const answers = await Promise.all([1, 2, 3, 4].map(() => made(ctx(w.org), body, key)));
+    expect(new Set(answers.map((a) => a.ticket.ticket_id)).size).toBe(1);
+    const id = answers[0].ticket.ticket_id;
+    expect((await made(ctx(w.org), body, key)).ticket.ticket_id).toBe(id);
+    expect((await events(w.org, 'ticket.created')).filter((e) => (e.payload as any).ticket_id === id)).toHaveLength(1);
+    expect(await status(made(ctx(w.org), { ...body, subject: 'Other' }, key))).toBe(422);
+    expect(await status(made(ctx(w.org), body, ''))).toBe(422);
+    // the key is the organization's own: another organization's same key makes its own ticket
+    expect((await made(ctx(w.other), body, key)).ticket.ticket_id).not.toBe(id);
+    expect(await t.prisma.inboxTicket.count({ where: { subject: 'Once', org_id: w.org } })).toBe(1);
+  });
+
   it('deletes a ticket in reach once, with ticket.deleted; out of reach or another organization\'s is 404 and changes nothing', async () => {
     const remove = (c: RequestContext, id: string) => new DeleteTicket(tickets(), chats).execute({ ctx: c, params: { ticket_id: id } });
     const id = (await create(ctx(w.org), { chat_id: w.a, subject: 'Delete me' })).ticket.ticket_id;
@@ -174,6 +191,17 @@ describe('inbox (integration)', () => {
       w.n3 = (await createNote(ctx(w.other), { chat_id: w.a, message: 'theirs' })).data.message_id;
       expect(await status(createNote(ctx(w.org, [w.p2]), { chat_id: w.a, message: 'x' }))).toBe(404);
       expect(await status(createNote(ctx(w.other), { chat_id: w.b, message: 'x' }))).toBe(404);
+    });
+
+    it('under an Idempotency-Key, repeats (racing or later) make one note and one event; another request under the key is 422', async () => {
+      const made = (body: Record<string, unknown>, key: string) => new CreateNote(notes(), chats).execute({ ctx: ctx(w.org), body: body as any, headers: { 'idempotency-key': key } });
+      const key = `k-${newUuid()}`;
+      const answers = await Promise.all([1, 2, 3].map(() => made({ chat_id: w.b, message: 'once' }, key)));
+      expect(new Set(answers.map((a) => a.data.message_id)).size).toBe(1);
+      expect((await made({ chat_id: w.b, message: 'once' }, key)).data).toEqual(answers[0].data);
+      expect((await events(w.org, 'note.created')).filter((e) => (e.payload as any).message_id === answers[0].data.message_id)).toHaveLength(1);
+      expect(await status(made({ chat_id: w.b, message: 'twice' }, key))).toBe(422);
+      await t.prisma.inboxNote.delete({ where: { note_id: answers[0].data.message_id } });
     });
 
     it('lists, reads and lists by chat within reach and the organization, with time bounds', async () => {

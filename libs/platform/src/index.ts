@@ -16,3 +16,4 @@ export * from './run-main';
 export * from './jobs/job-trace';
 export * from './service/start-rpc-service';
 export * from './nats/rpc-handlers';
+export * from './idempotency/idempotency-key';

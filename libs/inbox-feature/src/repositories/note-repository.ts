@@ -12,6 +12,7 @@ export interface NoteRow {
   performed_by: string | null;
   timestamp: Date;
   updated_at: Date;
+  request_hash: string | null;
 }
 
 export interface NoteFilter {
@@ -51,7 +52,12 @@ export class NoteRepository {
     return this.prisma.inboxNote.findFirst({ where: { org_id: orgId, note_id: noteId, ...inReach(phoneIds) } });
   }
 
-  insert(tx: Db, orgId: string, note: Omit<NoteRow, 'org_id' | 'updated_at'>): Promise<NoteRow> {
+  /** The organization's note with this id whatever its phone (an Idempotency-Key's earlier create). */
+  findMade(orgId: string, noteId: string): Promise<NoteRow | null> {
+    return this.prisma.inboxNote.findFirst({ where: { org_id: orgId, note_id: noteId } });
+  }
+
+  insert(tx: Db, orgId: string, note: Omit<NoteRow, 'org_id' | 'updated_at' | 'request_hash'> & { request_hash?: string | null }): Promise<NoteRow> {
     return tx.inboxNote.create({ data: { ...note, org_id: orgId, updated_at: note.timestamp } });
   }
 

@@ -23,10 +23,11 @@ export interface TicketRow {
   created_at: Date;
   last_updated_at: Date;
   last_updated_by: string | null;
+  request_hash: string | null;
 }
 
-export type NewTicket = Omit<TicketRow, 'org_id' | 'created_at' | 'last_updated_at' | 'is_deleted' | 'closed_at' | 'closed_by'> &
-  Partial<Pick<TicketRow, 'closed_at' | 'closed_by'>>;
+export type NewTicket = Omit<TicketRow, 'org_id' | 'created_at' | 'last_updated_at' | 'is_deleted' | 'closed_at' | 'closed_by' | 'request_hash'> &
+  Partial<Pick<TicketRow, 'closed_at' | 'closed_by' | 'request_hash'>>;
 
 /** What an update may set (undefined: left as it is). */
 export type TicketChanges = Partial<Pick<TicketRow, 'subject' | 'status' | 'priority' | 'assignee' | 'assigned_by' | 'first_assigned_at' | 'due_date' | 'labels' | 'closed_at' | 'closed_by' | 'last_updated_by'>>;
@@ -72,6 +73,11 @@ export class TicketRepository {
   find(orgId: string, ticketId: string, phoneIds: string[] | null, db: Db = this.prisma): Promise<TicketRow | null> {
     if (phoneIds && !phoneIds.length) return Promise.resolve(null);
     return db.inboxTicket.findFirst({ where: { org_id: orgId, ticket_id: ticketId, is_deleted: false, ...inReach(phoneIds) } });
+  }
+
+  /** The organization's ticket with this id whatever its phone and state (an Idempotency-Key's earlier create). */
+  findMade(orgId: string, ticketId: string): Promise<TicketRow | null> {
+    return this.prisma.inboxTicket.findFirst({ where: { org_id: orgId, ticket_id: ticketId } });
   }
 
   /** The ticket in reach, its row locked until the transaction ends; null when there is none. */

@@ -1,14 +1,13 @@
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { Errors } from '@mapi/contracts';
+import { idempotencyKeyReused, idempotencyUuid, requestFingerprint, validateIdempotencyKey } from '@mapi/platform';
 import { idempotencyKey } from '../queues/keys';
 
 const PENDING = 'pending:';
-const MAX_KEY_LENGTH = 255;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A request's fingerprint: a repeat with another body under the same key is refused. */
-export const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+export const fingerprint = requestFingerprint;
 
 /**
  * `Idempotency-Key`: the first request with a key reserves it, runs, and stores its answer; a repeat
@@ -26,17 +25,12 @@ export class IdempotencyStore {
   ) {}
 
   static validate(key: string | undefined): string | undefined {
-    if (key === undefined) return undefined;
-    if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-      throw Errors.validation({ 'idempotency-key': { message: `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`, value: key } });
-    }
-    return key;
+    return validateIdempotencyKey(key);
   }
 
   /** A UUID derived from the key (same key, same ids). */
   static jobIdFor(orgId: string, operation: string, key: string, index: number): string {
-    const h = createHash('sha256').update(`${orgId}|${operation}|${key}|${index}`).digest('hex');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    return idempotencyUuid(orgId, operation, key, index);
   }
 
   async run<T>(orgId: string, operation: string, key: string | undefined, request: unknown, work: () => Promise<T>): Promise<T> {
@@ -62,7 +56,7 @@ export class IdempotencyStore {
       if (value === null) throw Errors.validation({ 'idempotency-key': { message: 'the first request with this key failed; retry', value: null } });
       const pending = value.startsWith(PENDING);
       const storedFp = pending ? value.slice(PENDING.length) : (JSON.parse(value) as { fp: string }).fp;
-      if (storedFp !== fp) throw Errors.validation({ 'idempotency-key': { message: 'this Idempotency-Key was used with a different request', value: null } });
+      if (storedFp !== fp) throw idempotencyKeyReused();
       if (!pending) return (JSON.parse(value) as { answer: T }).answer;
       if (Date.now() > deadline) throw Errors.validation({ 'idempotency-key': { message: 'the first request with this key is still running; retry', value: null } });
       await sleep(25);

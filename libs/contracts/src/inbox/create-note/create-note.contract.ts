@@ -23,7 +23,7 @@ export const CreateNoteResponse = z.object({ success: z.literal(true), message: 
 export const CreateNoteRpc = defineRpc({
   subject: 'inbox.v1.notes.create',
   service: 'inbox',
-  request: z.object({ ctx: RequestContextSchema, body: CreateNoteBody }),
+  request: z.object({ ctx: RequestContextSchema, headers: z.record(z.string(), z.string()).optional(), body: CreateNoteBody }),
   response: CreateNoteResponse,
 });
 export type CreateNoteRequest = z.infer<typeof CreateNoteRpc.request>;
@@ -37,9 +37,11 @@ export const CreateNoteRoute = defineRoute({
   description:
     'An internal note on a chat that a phone within reach has (x-phone, else the token\'s phones); it is never sent to the ' +
     'network. A chat out of reach is 404. reply_to must name a message of the chat (422 otherwise). Text notes only: a note ' +
-    'with media is 422. Emits note.created.',
+    'with media is 422. Emits note.created. An Idempotency-Key header makes a repeat of the request answer the note ' +
+    'it made; another request under the same key is 422.',
   body: CreateNoteBody,
   phone: 'optional',
+  headers: ['idempotency-key'],
   rpc: CreateNoteRpc,
   successStatus: 200,
   response: CreateNoteResponse,

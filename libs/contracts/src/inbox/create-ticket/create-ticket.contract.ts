@@ -27,7 +27,7 @@ export const CreateTicketBody = z.object({
 export const CreateTicketRpc = defineRpc({
   subject: 'inbox.v1.tickets.create',
   service: 'inbox',
-  request: z.object({ ctx: RequestContextSchema, body: CreateTicketBody }),
+  request: z.object({ ctx: RequestContextSchema, headers: z.record(z.string(), z.string()).optional(), body: CreateTicketBody }),
   response: TicketInfoSchema,
 });
 export type CreateTicketRequest = z.infer<typeof CreateTicketRpc.request>;
@@ -42,9 +42,11 @@ export const CreateTicketRoute = defineRoute({
     'Raises a ticket on a chat that a phone within reach (x-phone, else the token\'s phones) has; the ticket belongs to that ' +
     'phone. A chat out of reach (missing, another organization\'s) is 404. priority defaults to 1, status to open; labels are ' +
     'comma-separated and case-insensitive; assignee is an email kept as given. quoted_message_id must name a message of the ' +
-    'chat (422 otherwise); that message is attached to the ticket (its message_ticket_id). Emits ticket.created.',
+    'chat (422 otherwise); that message is attached to the ticket (its message_ticket_id). Emits ticket.created. An Idempotency-Key header makes a repeat of the request answer the ticket it made; another ' +
+    'request under the same key is 422.',
   body: CreateTicketBody,
   phone: 'optional',
+  headers: ['idempotency-key'],
   rpc: CreateTicketRpc,
   successStatus: 200,
   response: TicketInfoSchema,

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Errors, type CreateTicketRequest, type Message, type TicketInfo } from '@mapi/contracts';
 import { writeEvents } from '@mapi/events';
-import type { ChatLookup } from '../../chat-lookup';
+import { ticketNotFound, type ChatLookup } from '../../chat-lookup';
+import { createOnce, isDuplicateKey, sameRequest, type CreateOnce } from '../../create-once';
 import type { MessageAttacher } from '../../message-attacher';
 import { mapTicket, mapTicketInfo } from '../../map-ticket';
-import type { TicketRepository } from '../../repositories/ticket-repository';
+import type { TicketRepository, TicketRow } from '../../repositories/ticket-repository';
+import { ticketInfo } from '../get-ticket/ticket-view';
 
 /** The 422 of a quoted message (or reply) that is not a message of the chat on the ticket's phone. */
 export const notAMessageOfTheChat = (field: string) =>
@@ -13,7 +15,8 @@ export const notAMessageOfTheChat = (field: string) =>
 /**
  * POST /tickets/create: a ticket on a chat within reach, belonging to the phone that holds the chat
  * for this caller; the quoted message (if any) is checked, kept and attached. Row and ticket.created
- * are written in one transaction.
+ * are written in one transaction. Under an Idempotency-Key the ticket's id derives from the key: a repeat
+ * of the request answers the ticket it made (as it is now), another request under the key is 422.
  */
 export class CreateTicket {
   constructor(
@@ -22,7 +25,25 @@ export class CreateTicket {
     private readonly attacher: MessageAttacher,
   ) {}
 
-  async execute({ ctx, body }: CreateTicketRequest): Promise<TicketInfo> {
+  async execute({ ctx, body, headers }: CreateTicketRequest): Promise<TicketInfo> {
+    const once = createOnce(ctx, 'tickets.create', headers, body);
+    const made = once && (await this.tickets.findMade(ctx.org_id, once.id));
+    if (made) return this.replay(ctx, made, once);
+    try {
+      return await this.create(ctx, body, once);
+    } catch (error) {
+      const raced = once && isDuplicateKey(error) ? await this.tickets.findMade(ctx.org_id, once.id) : null;
+      if (once && raced) return this.replay(ctx, raced, once);
+      throw error;
+    }
+  }
+
+  private replay(ctx: CreateTicketRequest['ctx'], made: TicketRow, once: CreateOnce): Promise<TicketInfo> {
+    if (sameRequest(made, once).is_deleted) throw ticketNotFound();
+    return ticketInfo(this.chats, ctx, made);
+  }
+
+  private async create(ctx: CreateTicketRequest['ctx'], body: CreateTicketRequest['body'], once: CreateOnce | null): Promise<TicketInfo> {
     const chat = await this.chats.chat(ctx, body.chat_id);
     let quoted: Message | null = null;
     if (body.quoted_message_id) {
@@ -31,7 +52,7 @@ export class CreateTicket {
     }
     // The chats service marks the message first (idempotent: attaching it again to the same ticket changes
     // nothing); the ticket then commits with ticket.created. A ticket is never left without its attachment.
-    const ticketId = randomUUID();
+    const ticketId = once?.id ?? randomUUID();
     const attached = quoted ? await this.attacher.attach(ctx, chat.phone_id, quoted.message_id, ticketId) : null;
     const now = new Date();
     const status = body.status ?? 'open';
@@ -55,6 +76,7 @@ export class CreateTicket {
         closed_at: closed ? now : null,
         closed_by: closed ? ctx.token_id : null,
         last_updated_by: ctx.token_id,
+        request_hash: once?.hash ?? null,
       });
       const data = mapTicket(created, { chat, quoted_message: attached, attached_messages: attached ? [attached] : [] });
       await writeEvents(tx, [{ type: 'ticket.created', org_id: ctx.org_id, phone_id: chat.phone_id, data }]);
