@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Benchmark of GET /v1/tickets (issue 17 aim: over 100,000 tickets of one organization, a 100-ticket
+ * page filtered by status and assignee, p99 < 50 ms at 10 connections). Tickets are seeded with SQL
+ * (generate_series: 4 statuses, 20 assignees, 3 phones, 5,000 chats, labels on every 7th); gateway and
+ * inbox run as processes over NATS; autocannon at 1 and BENCH_CONNECTIONS connections. The unfiltered
+ * 100-ticket page is the baseline the filtered cases are quoted against (same run, same processes).
+ * EXPLAIN (ANALYZE) of the filtered page query. Writes bench/results/tickets-<time>.json.
+ *
+ * Usage: bash scripts/build.sh && node bench/inbox/tickets.js
+ * Knobs (env): BENCH_TICKETS (100000), BENCH_CONNECTIONS (10), BENCH_DURATION (10 s), BENCH_WARMUP (2 s).
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const os = require('node:os');
+const { randomBytes } = require('node:crypto');
+const autocannon = require('autocannon');
+const { freePort, testEnv, createOrg, createPhone, createToken } = require('@mapi/testing');
+const { startNode, waitReady, stopAll, waitIdle } = require('../messages/procs');
+const { openBenchDatabase } = require('../lib/database');
+const { guardBench } = require('../lib/cleanup');
+
+const ROOT = path.join(__dirname, '..', '..');
+const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
+const CFG = { tickets: num('BENCH_TICKETS', 100_000), connections: num('BENCH_CONNECTIONS', 10), duration: num('BENCH_DURATION', 10), warmup: num('BENCH_WARMUP', 2) };
+const CASES = [
+  ['baseline: unfiltered', '/tickets?limit=100'],
+  ['status + assignee', '/tickets?limit=100&status=open&assignee=agent7@example.com'],
+  ['status + assignee, offset 1000', '/tickets?limit=100&offset=1000&status=open&assignee=agent7@example.com'],
+  ['status only', '/tickets?limit=100&status=inprogress'],
+  ['label', '/tickets?limit=100&label=vip'],
+  ['2000 page, status', '/tickets?limit=2000&status=closed'],
+];
+const log = (...a) => console.log(...a);
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+let active;
+const { cleanups, run } = guardBench(900_000, { onAbort: () => active?.stop() });
+const cannon = (opts) => new Promise((resolve, reject) => {
+  active = autocannon({ ...opts, timeout: 30 }, (err, r) => ((active = undefined), err ? reject(err) : resolve(r)));
+});
+
+async function seed(pg, prisma) {
+  const org = await createOrg(prisma, { name: 'Tickets bench' });
+  const phones = [];
+  for (let k = 0; k < 3; k++) phones.push(await createPhone(prisma, org.id));
+  const token = await createToken(prisma, org.id);
+  await pg.query('SET synchronous_commit = off');
+  await pg.query(
+    `INSERT INTO inbox_tickets (ticket_id, org_id, phone_id, chat_id, subject, status, priority, assignee, labels, created_at, last_updated_at)
+     SELECT gen_random_uuid(), $1::uuid, ($2::text[])[1 + i % 3], (919800000000 + i % 5000)::text || '@c.us', 'Ticket ' || i,
+            (ARRAY['open','inprogress','closed','archived'])[1 + i % 4], 1 + i % 4, 'agent' || ((i / 4) % 20) || '@example.com',
+            CASE WHEN i % 7 = 0 THEN ARRAY['vip'] ELSE ARRAY[]::text[] END,
+            now() - make_interval(secs => i), now() - make_interval(secs => i)
+     FROM generate_series(1, $3::int) i`,
+    [org.id, phones.map((p) => p.phone_id), CFG.tickets],
+  );
+  await pg.query('VACUUM ANALYZE inbox_tickets');
+  return { org, token };
+}
+
+async function main() {
+  log(`tickets bench: ${CFG.tickets.toLocaleString('en')} tickets; ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  const { db, pg, prisma } = await openBenchDatabase('mapi_bench_tickets', cleanups);
+  const t = Date.now();
+  const { org, token } = await seed(pg, prisma);
+  log(`seeded in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  const { rows: plan } = await pg.query(
+    `EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM inbox_tickets WHERE org_id = $1::uuid AND is_deleted = false AND status = 'open'
+       AND assignee = 'agent7@example.com' ORDER BY created_at DESC, ticket_id DESC LIMIT 100`,
+    [org.id],
+  );
+  log(`\nfiltered page query, EXPLAIN ANALYZE:\n${plan.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`);
+
+  const [gwPort, healthPort] = [await freePort(), await freePort()];
+  const env = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATABASE_URL: db.url, DATABASE_POOL_SIZE: '10', REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: `bench-${randomBytes(4).toString('hex')}`, RATE_LIMIT_PER_SECOND: '1000000' };
+  delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  delete env.NODE_OPTIONS;
+  cleanups.push(() => stopAll());
+  const logDir = path.join(ROOT, 'bench/results', `tickets-logs-${stamp}`);
+  fs.mkdirSync(logDir, { recursive: true });
+  const inbox = startNode('inbox', path.join(ROOT, 'apps/inbox/dist/main.js'), { cwd: ROOT, env: { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, 'inbox.log') });
+  const gateway = startNode('api-gateway', path.join(ROOT, 'apps/api-gateway/dist/main.js'), { cwd: ROOT, env: { ...env, PORT: String(gwPort), HOST: '127.0.0.1' }, logFile: path.join(logDir, 'api-gateway.log') });
+  await Promise.all([waitReady(inbox, `http://127.0.0.1:${healthPort}/health/ready`), waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`)]);
+  const pids = () => [inbox.child.pid, gateway.child.pid];
+  const headers = { authorization: `Bearer ${token.token}` };
+
+  const results = [];
+  for (const [name, c] of CASES) {
+    const url = `http://127.0.0.1:${gwPort}/v1${c}`;
+    const probe = await fetch(url, { headers });
+    const body = await probe.json();
+    if (probe.status !== 200) throw new Error(`${c}: ${probe.status} ${JSON.stringify(body)}`);
+    const row = { name, case: c, count: body.count };
+    for (const connections of [1, CFG.connections]) {
+      await waitIdle(pids());
+      if (CFG.warmup) await cannon({ url, headers, connections, duration: CFG.warmup });
+      const r = await cannon({ url, headers, connections, duration: CFG.duration });
+      row[`c${connections}`] = { rps: +(r['2xx'] / r.duration).toFixed(1), p50: r.latency.p50, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts };
+    }
+    results.push(row);
+  }
+  const base = results[0][`c${CFG.connections}`];
+  for (const row of results) {
+    const hi = row[`c${CFG.connections}`];
+    log(`${row.name.padEnd(32)} ${String(row.count).padStart(5)} rows | 1 conn p50 ${row.c1.p50} p99 ${row.c1.p99} ms | ${CFG.connections} conn ${hi.rps} req/s p50 ${hi.p50} p99 ${hi.p99} ms (${(hi.rps / base.rps).toFixed(2)}x baseline req/s), failed ${hi.failed}`);
+  }
+  const out = path.join(ROOT, 'bench/results', `tickets-${stamp}.json`);
+  fs.writeFileSync(out, JSON.stringify({ cfg: CFG, load: os.loadavg(), results }, null, 2));
+  log(`\nresults: ${out}; load avg now ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+}
+
+run(main);
