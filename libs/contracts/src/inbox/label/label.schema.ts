@@ -17,7 +17,7 @@ export const LabelNameSchema = z
 export const LabelColorSchema = z
   .string({ error: 'color must be a string' })
   .trim()
-  .regex(/^#[0-9a-fA-F]{6}$/, 'color must be a hex colour like #1e88e5')
+  .refine((v) => /^#[0-9a-fA-F]{6}$/.test(v), { message: 'color must be a hex colour like #1e88e5' })
   .transform((v) => v.toLowerCase());
 
 /** The colour of a label created without one (and of labels created by naming them on a chat). */
