@@ -79,7 +79,7 @@ describe('chats routes', () => {
       expect(scoped.body.chats[2]).toMatchObject({ phone_id: w.p1.phone_id, chat_org_phones: [w.p1.org_phone], message_unread_count: 2 });
     });
 
-    it('filters by chat_type and time, and label (no labels exist yet) matches nothing', async () => {
+    it('filters by chat_type and time, and a label no chat carries matches nothing', async () => {
       expect((await get(w.tA, '/chats?chat_type=group')).body.chats.map((c: any) => c.chat_id)).toEqual([w.group]);
       const timed = await get(w.tA, `/chats?start_time=${encodeURIComponent(at(3).toISOString())}&end_time=${encodeURIComponent(at(5).toISOString())}`);
       expect(timed.body.chats.map((c: any) => c.chat_id)).toEqual([w.solo, w.group]);

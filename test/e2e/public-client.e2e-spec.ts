@@ -169,6 +169,22 @@ describe('the public @periskope/periskope-client against this service', () => {
     expect((byChat.data as any).notes.map((n: any) => n.message_id)).toEqual([noteId]);
   });
 
+  it('labels a chat and sets its custom properties and assignee through chat.updateLabels / chat.updateChatById', async () => {
+    const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
+    const api = http(stack.baseUrl, w.token);
+    const plan = (await api.post('/custom-properties/create', { property_name: 'Plan', property_value_type: 'dropdown', property_value: 'Free,Pro' })).body.property_id;
+    expect(await client.chat.updateLabels({ chat_ids: [w.chat], labels: 'Client, VIP' })).toMatchObject({ status: 204, error: null });
+    const updated = await client.chat.updateChatById({ chat_id: w.chat, custom_properties: { plan: 'pro' }, assigned_to: 'amy@example.com' });
+    expect(updated).toMatchObject({ status: 200, error: null, data: { chat_id: `${w.chat}@c.us`, assigned_to: 'amy@example.com', custom_properties: { [plan]: 'Pro' } } });
+    expect(ChatViewSchema.safeParse(updated.data).success).toBe(true);
+    const labels = (await api.get('/labels')).body.labels.filter((l: any) => ['client', 'vip'].includes(l.name)).map((l: any) => l.label_id);
+    expect(Object.keys(updated.data?.label_ids ?? {}).sort()).toEqual(labels.sort());
+    const byLabel = await client.chat.getChats({ label: 'VIP' } as never);
+    expect(byLabel.data?.chats?.map((c) => c.chat_id)).toEqual([`${w.chat}@c.us`]);
+    const none = await client.chat.updateChatById({ chat_id: w.chat });
+    expect(none).toMatchObject({ status: 422, error: { code: 'VALIDATION_ERROR' } });
+  });
+
   it('surfaces our error envelope as the client\'s error (code and status)', async () => {
     const client = new PeriskopeApi({ authToken: 'mapi_wrong', phone: w.digits, env: 'local' });
     const res = await client.chat.getChatMessages({ chat_id: w.chat } as never);

@@ -1,8 +1,10 @@
 import {
   AttachTicketRpc,
+  ChatsInReachRpc,
   ChoosePhoneRpc,
   CreateContactRpc,
   DeleteMessageRpc,
+  DropCustomPropertyRpc,
   EditMessageRpc,
   ForwardMessageRpc,
   GetChatRpc,
@@ -18,6 +20,7 @@ import {
   PinMessageRpc,
   ReactMessageRpc,
   ReadChatRpc,
+  SetChatPropertiesRpc,
   UpdateContactLabelsRpc,
   UpdateContactRpc,
   type PhoneDirectory,
@@ -53,6 +56,10 @@ import { GetMessage } from './usecases/get-message/get-message.usecase';
 import { PinMessage } from './usecases/pin-message/pin-message.usecase';
 import { ReactMessage } from './usecases/react-message/react-message.usecase';
 import { AttachTicket } from './usecases/attach-ticket/attach-ticket.usecase';
+import { ChatPropertiesRepository } from './repositories/chat-properties-repository';
+import { ChatsInReach } from './usecases/chats-in-reach/chats-in-reach.usecase';
+import { DropCustomProperty } from './usecases/drop-custom-property/drop-custom-property.usecase';
+import { SetChatProperties } from './usecases/set-chat-properties/set-chat-properties.usecase';
 
 export interface ChatsDeps {
   prisma: PrismaClient;
@@ -87,4 +94,8 @@ export const CHATS_HANDLERS = [
   serve(PinMessageRpc, (d) => new PinMessage(new MessageRefRepository(d.prisma), d.sessions)),
   serve(ForwardMessageRpc, (d) => new ForwardMessage(new MessageRefRepository(d.prisma), d.sessions)),
   serve(AttachTicketRpc, (d) => new AttachTicket(new MessageRefRepository(d.prisma), d.prisma)),
+  // chat labels and custom property values (internal: the inbox service validates, then sets)
+  serve(ChatsInReachRpc, (d) => new ChatsInReach(new ChatPropertiesRepository(d.prisma))),
+  serve(SetChatPropertiesRpc, (d) => new SetChatProperties(new ChatPropertiesRepository(d.prisma))),
+  serve(DropCustomPropertyRpc, (d) => new DropCustomProperty(new ChatPropertiesRepository(d.prisma))),
 ];

@@ -2,6 +2,7 @@ import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay } from '@mapi/events';
 import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
 import { RpcChatLookup } from './chat-lookup';
+import { RpcChatProperties } from './chat-properties';
 import { INBOX_HANDLERS } from './inbox.handlers';
 import { RpcMessageAttacher } from './message-attacher';
 
@@ -20,7 +21,7 @@ export async function bootstrapInboxService(): Promise<void> {
     namespace: ns,
     logger,
     nodeEnv: config.app.NODE_ENV,
-    rpc: { handlers: bindHandlers(INBOX_HANDLERS, { prisma, chats: new RpcChatLookup(rpc), attacher: new RpcMessageAttacher(rpc) }) },
+    rpc: { handlers: bindHandlers(INBOX_HANDLERS, { prisma, chats: new RpcChatLookup(rpc), attacher: new RpcMessageAttacher(rpc), chatProperties: new RpcChatProperties(rpc) }) },
     start: () => relay.start(),
     health: {
       host: config.health.HEALTH_HOST,

@@ -1,4 +1,14 @@
 import {
+  CreateCustomPropertyRpc,
+  CreateLabelRpc,
+  DeleteCustomPropertyRpc,
+  ListCustomPropertiesRpc,
+  ListLabelsRpc,
+  UpdateChatLabelsRpc,
+  UpdateChatRpc,
+  UpdateCustomPropertyRpc,
+} from '@mapi/contracts';
+import {
   CreateNoteRpc,
   CreateTicketRpc,
   DeleteTicketRpc,
@@ -12,6 +22,7 @@ import {
 import type { PrismaClient } from '@mapi/db';
 import { rpcHandler } from '@mapi/platform';
 import type { ChatLookup } from './chat-lookup';
+import type { ChatProperties } from './chat-properties';
 import type { MessageAttacher } from './message-attacher';
 import { NoteRepository } from './repositories/note-repository';
 import { TicketRepository } from './repositories/ticket-repository';
@@ -24,6 +35,16 @@ import { ListChatNotes } from './usecases/list-chat-notes/list-chat-notes.usecas
 import { ListNotes } from './usecases/list-notes/list-notes.usecase';
 import { ListTickets } from './usecases/list-tickets/list-tickets.usecase';
 import { UpdateTicket } from './usecases/update-ticket/update-ticket.usecase';
+import { CustomPropertyRepository } from './repositories/custom-property-repository';
+import { LabelRepository } from './repositories/label-repository';
+import { CreateCustomProperty } from './usecases/create-custom-property/create-custom-property.usecase';
+import { CreateLabel } from './usecases/create-label/create-label.usecase';
+import { DeleteCustomProperty } from './usecases/delete-custom-property/delete-custom-property.usecase';
+import { ListCustomProperties } from './usecases/list-custom-properties/list-custom-properties.usecase';
+import { ListLabels } from './usecases/list-labels/list-labels.usecase';
+import { UpdateChatLabels } from './usecases/update-chat-labels/update-chat-labels.usecase';
+import { UpdateChat } from './usecases/update-chat/update-chat.usecase';
+import { UpdateCustomProperty } from './usecases/update-custom-property/update-custom-property.usecase';
 
 export interface InboxDeps {
   prisma: PrismaClient;
@@ -31,6 +52,8 @@ export interface InboxDeps {
   chats: ChatLookup;
   /** Marks a quoted message as attached to its ticket, in the chats service. */
   attacher: MessageAttacher;
+  /** Chat labels and custom property values, kept by the chats service (its chat_properties, chat_labels). */
+  chatProperties: ChatProperties;
 }
 
 const serve = rpcHandler<InboxDeps>();
@@ -46,4 +69,13 @@ export const INBOX_HANDLERS = [
   serve(ListNotesRpc, (d) => new ListNotes(new NoteRepository(d.prisma))),
   serve(GetNoteRpc, (d) => new GetNote(new NoteRepository(d.prisma))),
   serve(ListChatNotesRpc, (d) => new ListChatNotes(new NoteRepository(d.prisma))),
+  // labels and custom properties (issue 17 item 5)
+  serve(ListLabelsRpc, (d) => new ListLabels(new LabelRepository(d.prisma))),
+  serve(CreateLabelRpc, (d) => new CreateLabel(new LabelRepository(d.prisma))),
+  serve(ListCustomPropertiesRpc, (d) => new ListCustomProperties(new CustomPropertyRepository(d.prisma))),
+  serve(CreateCustomPropertyRpc, (d) => new CreateCustomProperty(new CustomPropertyRepository(d.prisma))),
+  serve(UpdateCustomPropertyRpc, (d) => new UpdateCustomProperty(new CustomPropertyRepository(d.prisma))),
+  serve(DeleteCustomPropertyRpc, (d) => new DeleteCustomProperty(new CustomPropertyRepository(d.prisma), d.chatProperties)),
+  serve(UpdateChatLabelsRpc, (d) => new UpdateChatLabels(new LabelRepository(d.prisma), d.chatProperties)),
+  serve(UpdateChatRpc, (d) => new UpdateChat(new LabelRepository(d.prisma), new CustomPropertyRepository(d.prisma), d.chatProperties, d.chats)),
 ];

@@ -21,6 +21,7 @@ const row = (over: Partial<ChatViewRow> = {}): ChatViewRow => ({
     { phone_id: 'phone-a', org_phone: null, unread_count: 4, latest_message_at: null },
     { phone_id: 'phone-b', org_phone: '15550002222@c.us', unread_count: 2, latest_message_at: new Date('2026-11-21T09:00:00.000Z') },
   ],
+  properties: { assigned_to: null, custom_properties: {}, override_chat_access: null, label_ids: [] },
   ...over,
 });
 
@@ -50,5 +51,11 @@ describe('mapChatView', () => {
     expect(view.message_unread_count).toBe(0);
     expect(view.chat_type).toBe('unknown');
     expect(view.is_group).toBe(false);
+  });
+
+  it('renders the organization\'s team-inbox values: label ids as a map, custom properties, assignee, access overrides', () => {
+    const view = mapChatView(row({ properties: { assigned_to: 'amy@example.com', custom_properties: { p1: 'gold' }, override_chat_access: { 'bob@example.com': true }, label_ids: ['l1', 'l2'] } }), null, null);
+    expect(view).toMatchObject({ label_ids: { l1: true, l2: true }, custom_properties: { p1: 'gold' }, assigned_to: 'amy@example.com', override_chat_access: { 'bob@example.com': true } });
+    expect(mapChatView(row(), null, null)).toMatchObject({ label_ids: {}, custom_properties: {}, assigned_to: null, override_chat_access: null });
   });
 });

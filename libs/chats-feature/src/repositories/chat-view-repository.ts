@@ -1,4 +1,16 @@
 import { Prisma, type PrismaClient } from '@mapi/db';
+import type { ChatPropertyValues } from './chat-properties-repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The chats carrying a label, named by id or by name (a UUID-shaped value may be either). */
+function labelFilter(orgId: string, label: string): Prisma.Sql {
+  const name = label.trim().toLowerCase();
+  const match = UUID.test(label.trim())
+    ? Prisma.sql`(l.label_id = ${label.trim()}::uuid OR l.label_name = ${name})`
+    : Prisma.sql`l.label_name = ${name}`;
+  return Prisma.sql`AND c.chat_id IN (SELECT l.chat_id FROM chat_labels l WHERE l.org_id = ${orgId}::uuid AND ${match})`;
+}
 
 /** One phone's copy of a chat, as the chat object's per-phone maps need it. */
 export interface ChatCopy {
@@ -31,6 +43,8 @@ export interface ChatViewRow {
   messages_admins_only: boolean;
   add_members_admins_only: boolean | null;
   copies: ChatCopy[];
+  /** The organization's team-inbox values of the chat (chat_properties, chat_labels); empty when none. */
+  properties: ChatPropertyValues;
 }
 
 export interface ChatFilter {
@@ -41,6 +55,8 @@ export interface ChatFilter {
   /** Inclusive bounds on activity_at (ISO). */
   start?: string;
   end?: string;
+  /** A label's name (any case) or id: only chats that carry it. */
+  label?: string;
   offset: number;
   limit: number;
 }
@@ -59,6 +75,8 @@ export interface GroupMemberRow {
   is_imported?: boolean | null;
   contact_updated_at?: Date | null;
 }
+
+const NO_PROPERTIES: Omit<ChatPropertyValues, 'label_ids'> = { assigned_to: null, custom_properties: {}, override_chat_access: null };
 
 type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
 const date = (v: string | null) => (v === null ? null : new Date(v));
@@ -82,8 +100,9 @@ export class ChatViewRepository {
       f.chatType === undefined ? Prisma.empty : Prisma.sql`AND c.chat_type = ${f.chatType}`,
       f.start === undefined ? Prisma.empty : Prisma.sql`AND c.activity_at >= ${f.start}::timestamptz`,
       f.end === undefined ? Prisma.empty : Prisma.sql`AND c.activity_at <= ${f.end}::timestamptz`,
+      f.label === undefined ? Prisma.empty : labelFilter(orgId, f.label),
     ];
-    const rows = await this.prisma.$queryRaw<{ j: string; copies: string }[]>`
+    const rows = await this.prisma.$queryRaw<{ j: string; copies: string; props: string | null; labels: string | null }[]>`
       WITH page AS (
         SELECT c.org_id, c.phone_id, c.chat_id, c.chat_name, c.chat_type, c.org_phone, c.created_at, c.updated_at,
                c.latest_message_id::text AS latest_message_id, c.latest_message_at, c.activity_at,
@@ -100,11 +119,14 @@ export class ChatViewRepository {
       SELECT row_to_json(p)::text AS j,
         (SELECT json_agg(json_build_object('phone_id', o.phone_id, 'org_phone', o.org_phone, 'unread_count', o.unread_count,
                                            'latest_message_at', o.latest_message_at) ORDER BY o.phone_id)
-         FROM chats o WHERE o.org_id = p.org_id AND o.chat_id = p.chat_id ${inScope('o')})::text AS copies
+         FROM chats o WHERE o.org_id = p.org_id AND o.chat_id = p.chat_id ${inScope('o')})::text AS copies,
+        (SELECT json_build_object('assigned_to', cp.assigned_to, 'custom_properties', cp.custom_properties, 'override_chat_access', cp.override_chat_access)
+         FROM chat_properties cp WHERE cp.org_id = p.org_id AND cp.chat_id = p.chat_id)::text AS props,
+        (SELECT json_agg(l.label_id ORDER BY l.label_id) FROM chat_labels l WHERE l.org_id = p.org_id AND l.chat_id = p.chat_id)::text AS labels
       FROM page p
       ORDER BY p.activity_at DESC, p.chat_id DESC`;
-    return rows.map(({ j, copies }) => {
-      const r = JSON.parse(j) as Json<Omit<ChatViewRow, 'copies'>>;
+    return rows.map(({ j, copies, props, labels }) => {
+      const r = JSON.parse(j) as Json<Omit<ChatViewRow, 'copies' | 'properties'>>;
       return {
         ...r,
         created_at: new Date(r.created_at),
@@ -112,6 +134,7 @@ export class ChatViewRepository {
         latest_message_at: date(r.latest_message_at),
         activity_at: new Date(r.activity_at),
         copies: (JSON.parse(copies) as Json<ChatCopy>[]).map((c) => ({ ...c, latest_message_at: date(c.latest_message_at) })),
+        properties: { ...NO_PROPERTIES, ...(props ? (JSON.parse(props) as Omit<ChatPropertyValues, 'label_ids'>) : {}), label_ids: labels ? (JSON.parse(labels) as string[]) : [] },
       };
     });
   }

@@ -20,6 +20,8 @@ export const EVENT_NAMES = [
   'org.phone.qr',
   'note.created',
   'chat.custom_properties.updated',
+  // the hosted service's name for a chat's labels changing (enum_integration_name of @periskope/types)
+  'chat.label.updated',
   // ours: a subscription disabled after a 410 or five days of failures (webhooks-dispatcher)
   'webhook.subscription.disabled',
 ] as const;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ChatCreatedEvent, ChatCustomPropertiesUpdatedEvent } from './chat/chat.events';
+import { ChatCreatedEvent, ChatCustomPropertiesUpdatedEvent, ChatLabelUpdatedEvent } from './chat/chat.events';
 import type { EventDefinition } from './define-event';
 import type { EventName } from './event-names';
 import {
@@ -40,6 +40,7 @@ export const EVENTS = {
   'org.phone.qr': PhoneQrEvent,
   'note.created': NoteCreatedEvent,
   'chat.custom_properties.updated': ChatCustomPropertiesUpdatedEvent,
+  'chat.label.updated': ChatLabelUpdatedEvent,
   'webhook.subscription.disabled': WebhookSubscriptionDisabledEvent,
 } as const satisfies { [N in EventName]: EventDefinition<N> };
 

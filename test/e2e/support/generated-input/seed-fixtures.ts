@@ -49,6 +49,9 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
   const docA = ok('document A', await a.post('/knowledge-base/document/create', doc('Opening hours: nine to five.')))[0];
   const docB = ok('document B', await b.post('/knowledge-base/document/create', doc(`${marker} document`)))[0];
   const hookA = ok('webhook A', await a.post('/webhooks', { hookUrl: 'https://hooks.example.com/a', integrationName: 'message.created' }))[0];
+  const propertyA = ok('custom property A', await a.post('/custom-properties/create', { property_name: 'Seeded', property_value_type: 'dropdown', property_value: 'one,two' }));
+  const propertyB = ok('custom property B', await b.post('/custom-properties/create', { property_name: `${marker} property` }));
+  ok('label B', await b.post('/labels/create', { name: `${marker}-label` }));
   const hookB = ok('webhook B', await b.post('/webhooks', { hookUrl: `https://hooks.example.com/${marker}`, integrationName: 'message.created' }))[0];
 
   const storage = new LocalFsStorage(storageRoot);
@@ -80,6 +83,7 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       'queue_ids[]': [sent.queue_id],
       broadcast_id: [broadcast.broadcast_id],
       unique_id: [sent.unique_id],
+      property_id: [propertyA.property_id],
     },
     foreign: {
       'x-phone': [phoneB.phone_id],
@@ -87,6 +91,7 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       document_id: [docB.document_id],
       id: [hookB.id],
       integration_id: [hookB.integration_id],
+      property_id: [propertyB.property_id],
       url: [mediaB],
       'urls[]': [mediaB],
     },

@@ -6,8 +6,8 @@ import type { MessageRepository } from '../../repositories/message-repository';
 
 /**
  * GET /chats: one entry per chat id of the organization within reach (x-phone, or the token's
- * phones), most recently active first, then chat_id. `label` matches nothing: labels do not exist
- * until the team-inbox issue, so no chat carries one (an empty page rather than an ignored filter).
+ * phones), most recently active first, then chat_id; `label` (a label's name or id) keeps the chats
+ * that carry it (chat_labels, written through the inbox service).
  */
 export class ListChats {
   constructor(
@@ -16,12 +16,12 @@ export class ListChats {
   ) {}
 
   async execute({ ctx, query }: ListChatsRequest): Promise<ListChatsResponse> {
-    if (query.label !== undefined) return { ...pagePositions(query.offset, 0), chats: [] };
     const rows = await this.chats.list(ctx.org_id, {
       phoneIds: phonesInReach(ctx),
       chatType: query.chat_type,
       start: query.start_time,
       end: query.end_time,
+      label: query.label,
       offset: query.offset,
       limit: query.limit,
     });

@@ -10,8 +10,8 @@ export const ListChatsQuery = z
     ...pageFields,
     ...timeRangeFields,
     chat_type: z.enum(['user', 'group', 'business'], { error: 'chat_type must be one of user, group, business' }).optional(),
-    /** A label name or id. Labels do not exist yet (team-inbox issue): no chat has one, so a label matches nothing. */
-    label: z.string().min(1, 'label must not be empty').optional(),
+    /** A label's name (case-insensitive) or label_id: only the chats that carry it (PATCH /chats/labels, PATCH /chats/{chat_id}). */
+    label: z.string().trim().min(1, 'label must not be empty').max(100, 'label is at most 100 characters').optional(),
   })
   .superRefine(refineTimeRange);
 
@@ -41,7 +41,7 @@ export const ListChatsRoute = defineRoute({
     'One entry per chat id of the organization, narrowed to the x-phone phone or the token\'s phones. ' +
     'Ordered by the newest message (or creation, for a chat without messages), then chat_id. ' +
     'start_time/end_time (inclusive) bound that same activity time. ' +
-    `limit defaults to ${MAX_PAGE_LIMIT}, its maximum (inclusive). label matches nothing until labels exist.`,
+    `limit defaults to ${MAX_PAGE_LIMIT}, its maximum (inclusive). label keeps the chats carrying that label, named by name or label_id.`,
   query: ListChatsQuery,
   phone: 'optional',
   rpc: ListChatsRpc,

@@ -1,5 +1,5 @@
 import { defineEvent } from '../define-event';
-import { ChatSchema, ChatWithCustomPropertiesSchema } from './chat.schema';
+import { ChatSchema, ChatWithPropertiesSchema } from './chat.schema';
 
 export const ChatCreatedEvent = defineEvent({
   name: 'chat.created',
@@ -11,6 +11,13 @@ export const ChatCreatedEvent = defineEvent({
 export const ChatCustomPropertiesUpdatedEvent = defineEvent({
   name: 'chat.custom_properties.updated',
   subject: 'events.v1.chat.custom_properties.updated',
-  summary: 'A chat\'s custom property values changed. Not emitted by this service yet.',
-  data: ChatWithCustomPropertiesSchema,
+  summary: 'A chat\'s custom property values changed (PATCH /chats/{chat_id}); previous_attributes holds custom_properties before.',
+  data: ChatWithPropertiesSchema,
+});
+
+export const ChatLabelUpdatedEvent = defineEvent({
+  name: 'chat.label.updated',
+  subject: 'events.v1.chat.label.updated',
+  summary: 'A chat\'s labels changed (PATCH /chats/labels, PATCH /chats/{chat_id}); previous_attributes holds label_ids before.',
+  data: ChatWithPropertiesSchema,
 });

@@ -46,8 +46,15 @@ export const ChatSchema = z.object({
 });
 export type Chat = z.infer<typeof ChatSchema>;
 
-/** A chat with its custom property values (`tbl_chat_properties.custom_properties`: property id → value). */
-export const ChatWithCustomPropertiesSchema = ChatSchema.extend({
-  custom_properties: z.record(z.string(), z.unknown()).nullable(),
+/**
+ * A chat with what the team inbox keeps on it, organization-wide (`tbl_chat_properties` of
+ * @periskope/types, shared by the organization's phones that hold the chat): `custom_properties`
+ * (property id → value), `label_ids` (label id → true) and `assigned_to` (an email). The tbl_chats
+ * columns are those of the chat's most recently active copy within the caller's reach.
+ */
+export const ChatWithPropertiesSchema = ChatSchema.extend({
+  custom_properties: z.record(z.string(), z.string()).nullable(),
+  label_ids: z.record(z.string(), z.boolean()),
+  assigned_to: nullableString,
 });
-export type ChatWithCustomProperties = z.infer<typeof ChatWithCustomPropertiesSchema>;
+export type ChatWithProperties = z.infer<typeof ChatWithPropertiesSchema>;

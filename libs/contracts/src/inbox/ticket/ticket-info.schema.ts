@@ -107,8 +107,9 @@ export function parseDate(value: string): Date | null {
   const [y, m, d] = v.slice(0, 10).split('-').map(Number);
   const day = new Date(Date.UTC(y, m - 1, d));
   if (day.getUTCFullYear() !== y || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) return null;
+  // a date alone is that day at midnight UTC (its "-dd" is not an offset)
+  if (v.length === 10) return day;
   let iso = v.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
-  if (iso.length === 10) iso += 'T00:00:00';
   if (!/(Z|[+-]\d{2}:\d{2})$/i.test(iso)) iso += 'Z';
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) || at.getUTCFullYear() > 9999 ? null : at;

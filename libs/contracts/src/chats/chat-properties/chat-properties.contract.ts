@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { ChatIdSchema } from '../../common/ids';
+import { RequestContextSchema } from '../../common/request-context';
+import { defineRpc } from '../../rpc/define-rpc';
+
+/**
+ * Internal (no public routes): what the inbox service, which owns the label and custom property
+ * definitions, asks of the chats service, which owns the values per (org_id, chat_id)
+ * (`chat_properties`, `chat_labels`). docs/services/chats.md, "Chat properties".
+ */
+
+const ChatIds = z.array(ChatIdSchema).min(1).max(1000);
+
+/** Which of the given chats no phone within the caller's reach has (missing, another organization's). */
+export const ChatsInReachRpc = defineRpc({
+  subject: 'chats.v1.chat.in-reach',
+  service: 'chats',
+  request: z.object({ ctx: RequestContextSchema, body: z.object({ chat_ids: ChatIds }) }),
+  response: z.object({ missing: z.array(z.string()) }),
+});
+export type ChatsInReachRequest = z.infer<typeof ChatsInReachRpc.request>;
+
+export const ChatLabelRefSchema = z.object({ label_id: z.uuid(), name: z.string().min(1).max(100) });
+
+/**
+ * Sets what is given on every chat named, all or nothing (404 when any is out of reach), and writes
+ * chat.label.updated / chat.custom_properties.updated for each chat where they changed, in one
+ * transaction. `labels` replaces the chat's labels; `custom_properties` merges (null removes a key,
+ * keyed by property id); `assigned_to` and `override_chat_access` replace (null clears).
+ */
+export const SetChatPropertiesRpc = defineRpc({
+  subject: 'chats.v1.chat.set-properties',
+  service: 'chats',
+  request: z.object({
+    ctx: RequestContextSchema,
+    body: z.object({
+      chat_ids: ChatIds,
+      labels: z.array(ChatLabelRefSchema).max(500).optional(),
+      custom_properties: z.record(z.string(), z.string().nullable()).optional(),
+      assigned_to: z.string().max(320).nullable().optional(),
+      override_chat_access: z.record(z.string(), z.unknown()).nullable().optional(),
+    }),
+  }),
+  response: z.object({ updated: z.number().int() }),
+});
+export type SetChatPropertiesRequest = z.infer<typeof SetChatPropertiesRpc.request>;
+
+/** Removes one custom property's value from every chat of the organization (its definition was deleted). */
+export const DropCustomPropertyRpc = defineRpc({
+  subject: 'chats.v1.chat.drop-custom-property',
+  service: 'chats',
+  request: z.object({ ctx: RequestContextSchema, body: z.object({ property_id: z.string().min(1).max(100) }) }),
+  response: z.object({ updated: z.number().int() }),
+});
+export type DropCustomPropertyRequest = z.infer<typeof DropCustomPropertyRpc.request>;

@@ -1,0 +1,32 @@
+import { ChatsInReachRpc, DropCustomPropertyRpc, SetChatPropertiesRpc, type RequestContext, type SetChatPropertiesRequest } from '@mapi/contracts';
+import type { NatsRpcClient } from '@mapi/platform';
+
+/**
+ * The chats service's side of chat labels and custom property values (its `chat_properties` and
+ * `chat_labels`): the inbox owns the definitions, checks values against them, then asks it to set them.
+ */
+export interface ChatProperties {
+  /** The chat ids no phone within the caller's reach holds (missing, another organization's). */
+  missing(ctx: RequestContext, chatIds: string[]): Promise<string[]>;
+  /** Sets the values on every chat named, all or nothing (404 ServiceError when any is out of reach); how many changed. */
+  set(ctx: RequestContext, body: SetChatPropertiesRequest['body']): Promise<number>;
+  /** Removes a deleted property's value from every chat of the organization. */
+  drop(ctx: RequestContext, propertyId: string): Promise<number>;
+}
+
+/** ChatProperties over `chats.v1.chat.in-reach`, `chats.v1.chat.set-properties`, `chats.v1.chat.drop-custom-property`. */
+export class RpcChatProperties implements ChatProperties {
+  constructor(private readonly rpc: NatsRpcClient) {}
+
+  async missing(ctx: RequestContext, chatIds: string[]): Promise<string[]> {
+    return (await this.rpc.call(ChatsInReachRpc, { ctx, body: { chat_ids: chatIds } })).missing;
+  }
+
+  async set(ctx: RequestContext, body: SetChatPropertiesRequest['body']): Promise<number> {
+    return (await this.rpc.call(SetChatPropertiesRpc, { ctx, body })).updated;
+  }
+
+  async drop(ctx: RequestContext, propertyId: string): Promise<number> {
+    return (await this.rpc.call(DropCustomPropertyRpc, { ctx, body: { property_id: propertyId } })).updated;
+  }
+}

@@ -1,0 +1,72 @@
+import type { PrismaClient } from '@mapi/db';
+
+/** A stored custom property definition, as `inbox_custom_properties` holds it. */
+export interface CustomPropertyRow {
+  property_id: string;
+  org_id: string;
+  property_name: string;
+  property_value_type: string;
+  /** A dropdown's options (empty for the other types). */
+  property_value: string[];
+  is_required: boolean;
+  type: string;
+  created_by: string | null;
+  created_at: Date;
+}
+
+export type NewCustomProperty = Omit<CustomPropertyRow, 'org_id' | 'created_at'>;
+export type CustomPropertyChanges = Partial<Pick<CustomPropertyRow, 'property_name' | 'property_value' | 'is_required'>>;
+
+/** Postgres' unique_violation: another property of the organization has the name (any case). */
+const isNameTaken = (e: unknown) => {
+  const err = e as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } } };
+  return err?.code === 'P2002' || err?.meta?.code === '23505' || err?.meta?.driverAdapterError?.cause?.originalCode === '23505';
+};
+
+/** The organization's custom property definitions. The organization is part of every signature. */
+export class CustomPropertyRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** Every definition of the organization (of chats), oldest first. */
+  list(orgId: string): Promise<CustomPropertyRow[]> {
+    return this.prisma.inboxCustomProperty.findMany({ where: { org_id: orgId }, orderBy: [{ created_at: 'asc' }, { property_id: 'asc' }] });
+  }
+
+  count(orgId: string): Promise<number> {
+    return this.prisma.inboxCustomProperty.count({ where: { org_id: orgId } });
+  }
+
+  find(orgId: string, propertyId: string): Promise<CustomPropertyRow | null> {
+    return this.prisma.inboxCustomProperty.findFirst({ where: { org_id: orgId, property_id: propertyId } });
+  }
+
+  /** The new definition; null when the organization has a property of that name (any case). */
+  async create(orgId: string, p: NewCustomProperty): Promise<CustomPropertyRow | null> {
+    try {
+      return await this.prisma.inboxCustomProperty.create({ data: { ...p, org_id: orgId } });
+    } catch (e) {
+      if (isNameTaken(e)) return null;
+      throw e;
+    }
+  }
+
+  /** The definition after the change; 'missing' when the organization has no such property, 'name-taken' on a name clash. */
+  async update(orgId: string, propertyId: string, changes: CustomPropertyChanges): Promise<CustomPropertyRow | 'missing' | 'name-taken'> {
+    try {
+      const { count } = await this.prisma.inboxCustomProperty.updateMany({ where: { org_id: orgId, property_id: propertyId }, data: changes });
+      if (!count) return 'missing';
+    } catch (e) {
+      if (isNameTaken(e)) return 'name-taken';
+      throw e;
+    }
+    return (await this.find(orgId, propertyId)) ?? 'missing';
+  }
+
+  /** The deleted definition; null when the organization had none of that id. */
+  async delete(orgId: string, propertyId: string): Promise<CustomPropertyRow | null> {
+    const rows = await this.prisma.$queryRaw<CustomPropertyRow[]>`
+      DELETE FROM inbox_custom_properties WHERE org_id = ${orgId}::uuid AND property_id = ${propertyId}::uuid
+      RETURNING property_id::text, org_id::text, property_name, property_value_type, property_value, is_required, type, created_by, created_at`;
+    return rows[0] ?? null;
+  }
+}
