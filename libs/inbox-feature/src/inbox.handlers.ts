@@ -1,3 +1,4 @@
+import { CreateTaskRpc, DeleteTaskRpc, GetTaskRpc, ListTasksRpc, UpdateTaskRpc } from '@mapi/contracts';
 import {
   CreateNoteRpc,
   CreateTicketRpc,
@@ -13,6 +14,7 @@ import { rpcHandler } from '@mapi/platform';
 import type { ChatLookup } from './chat-lookup';
 import type { MessageAttacher } from './message-attacher';
 import { NoteRepository } from './repositories/note-repository';
+import { TaskRepository } from './repositories/task-repository';
 import { TicketRepository } from './repositories/ticket-repository';
 import { CreateNote } from './usecases/create-note/create-note.usecase';
 import { CreateTicket } from './usecases/create-ticket/create-ticket.usecase';
@@ -22,6 +24,11 @@ import { ListChatNotes } from './usecases/list-chat-notes/list-chat-notes.usecas
 import { ListNotes } from './usecases/list-notes/list-notes.usecase';
 import { ListTickets } from './usecases/list-tickets/list-tickets.usecase';
 import { UpdateTicket } from './usecases/update-ticket/update-ticket.usecase';
+import { CreateTask } from './usecases/create-task/create-task.usecase';
+import { DeleteTask } from './usecases/delete-task/delete-task.usecase';
+import { GetTask } from './usecases/get-task/get-task.usecase';
+import { ListTasks } from './usecases/list-tasks/list-tasks.usecase';
+import { UpdateTask } from './usecases/update-task/update-task.usecase';
 
 export interface InboxDeps {
   prisma: PrismaClient;
@@ -43,4 +50,9 @@ export const INBOX_HANDLERS = [
   serve(ListNotesRpc, (d) => new ListNotes(new NoteRepository(d.prisma))),
   serve(GetNoteRpc, (d) => new GetNote(new NoteRepository(d.prisma))),
   serve(ListChatNotesRpc, (d) => new ListChatNotes(new NoteRepository(d.prisma))),
+  serve(CreateTaskRpc, (d) => new CreateTask(new TaskRepository(d.prisma), new TicketRepository(d.prisma), d.chats)),
+  serve(ListTasksRpc, (d) => new ListTasks(new TaskRepository(d.prisma))),
+  serve(GetTaskRpc, (d) => new GetTask(new TaskRepository(d.prisma))),
+  serve(UpdateTaskRpc, (d) => new UpdateTask(new TaskRepository(d.prisma))),
+  serve(DeleteTaskRpc, (d) => new DeleteTask(new TaskRepository(d.prisma))),
 ];

@@ -20,6 +20,11 @@ export const EVENT_NAMES = [
   'org.phone.qr',
   'note.created',
   'chat.custom_properties.updated',
+  // ours: tasks (issue 17 item 4; the public catalogue has no task events) — docs/services/inbox.md
+  'task.created',
+  'task.updated',
+  'task.deleted',
+  'task.reminder',
   // ours: a subscription disabled after a 410 or five days of failures (webhooks-dispatcher)
   'webhook.subscription.disabled',
 ] as const;

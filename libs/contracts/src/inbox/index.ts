@@ -7,6 +7,7 @@ import { ListChatNotesRoute } from './list-chat-notes/list-chat-notes.contract';
 import { ListNotesRoute } from './list-notes/list-notes.contract';
 import { ListTicketsRoute } from './list-tickets/list-tickets.contract';
 import { UpdateTicketRoute } from './update-ticket/update-ticket.contract';
+import { TASK_ROUTES } from './task/task-routes';
 
 export * from './ticket/ticket-info.schema';
 export * from './create-ticket/create-ticket.contract';
@@ -18,9 +19,11 @@ export * from './create-note/create-note.contract';
 export * from './list-notes/list-notes.contract';
 export * from './get-note/get-note.contract';
 export * from './list-chat-notes/list-chat-notes.contract';
+export * from './task/task-routes';
 
 /** The inbox service's public routes: tickets and private notes. */
 export const INBOX_ROUTES: readonly RouteContract[] = [
   ListTicketsRoute, CreateTicketRoute, GetTicketRoute, UpdateTicketRoute,
   CreateNoteRoute, ListNotesRoute, GetNoteRoute, ListChatNotesRoute,
+  ...TASK_ROUTES,
 ];
