@@ -5,8 +5,9 @@ import type { Logger } from 'pino';
 export const OUTBOX_CHANNEL = 'mapi_outbox';
 
 /**
- * Postgres LISTEN on the outbox channel, on a connection of its own: calls `onWake` whenever a
- * transaction that wrote events commits, in any process. Reconnects after a lost connection (with
+ * Postgres LISTEN on the outbox channel (or another: `channel`), on a connection of its own: calls
+ * `onWake` whenever a transaction that wrote events commits, in any process, with the notification's
+ * payload (none for the wake-up after a (re)connection). Reconnects after a lost connection (with
  * `onWake` once, since notifications sent meanwhile are lost); `listening` says whether wake-ups can
  * be relied on right now.
  */
@@ -18,9 +19,10 @@ export class OutboxWakeups {
 
   constructor(
     private readonly databaseUrl: string,
-    private readonly onWake: () => void,
+    private readonly onWake: (payload?: string) => void,
     private readonly logger: Logger,
     private readonly retryMs = 1_000,
+    private readonly channel = OUTBOX_CHANNEL,
   ) {}
 
   async start(): Promise<void> {
@@ -29,13 +31,13 @@ export class OutboxWakeups {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl, application_name: 'outbox-wakeups' });
-    client.on('notification', () => this.onWake());
+    const client = new Client({ connectionString: this.databaseUrl, application_name: this.channel === OUTBOX_CHANNEL ? 'outbox-wakeups' : `${this.channel}-wakeups` });
+    client.on('notification', (n) => this.onWake(n.payload || undefined));
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      await client.query(`LISTEN ${this.channel}`);
       if (this.stopped) return void (await client.end().catch(() => undefined));
       this.client = client;
       this.listening = true;
@@ -52,7 +54,7 @@ export class OutboxWakeups {
     client.removeAllListeners('end');
     void client.end().catch(() => undefined);
     if (this.stopped || this.retry) return;
-    if (err) this.logger.warn({ err }, 'outbox wake-ups lost; polling until they are back');
+    if (err) this.logger.warn({ err, channel: this.channel }, 'wake-ups lost; polling until they are back');
     this.retry = setTimeout(() => {
       this.retry = undefined;
       if (!this.stopped) void this.connect();

@@ -5,6 +5,7 @@ import { RpcChatLookup } from './chat-lookup';
 import { RpcChatProperties } from './chat-properties';
 import { INBOX_HANDLERS } from './inbox.handlers';
 import { RpcMessageAttacher } from './message-attacher';
+import { reminderPollerFromEnv } from './reminders/reminder-poller-from-env';
 
 /** Starts the inbox service: tickets and private notes on chats; health on HEALTH_PORT. */
 export async function bootstrapInboxService(): Promise<void> {
@@ -15,6 +16,7 @@ export async function bootstrapInboxService(): Promise<void> {
   const nc = await connectNats(config.nats.NATS_URL, 'inbox');
   const rpc = new NatsRpcClient(nc, ns, config.nats.RPC_TIMEOUT_MS);
   const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: config.database.DATABASE_URL });
+  const reminders = reminderPollerFromEnv(prisma, logger, config.database.DATABASE_URL);
   await startRpcService({
     name: 'inbox',
     nc,
@@ -22,13 +24,16 @@ export async function bootstrapInboxService(): Promise<void> {
     logger,
     nodeEnv: config.app.NODE_ENV,
     rpc: { handlers: bindHandlers(INBOX_HANDLERS, { prisma, chats: new RpcChatLookup(rpc), attacher: new RpcMessageAttacher(rpc), chatProperties: new RpcChatProperties(rpc) }) },
-    start: () => relay.start(),
+    start: async () => {
+      await relay.start();
+      await reminders.start();
+    },
     health: {
       host: config.health.HEALTH_HOST,
       port: config.health.HEALTH_PORT,
       indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
     },
-    stop: [() => relay.stop(), () => rpc.close()],
+    stop: [() => reminders.stop(), () => relay.stop(), () => rpc.close()],
     disconnect: [() => prisma.$disconnect()],
   });
 }

@@ -39,3 +39,4 @@ export class RpcChatLookup implements ChatLookup {
 /** The one "cannot see it" answer for tickets: missing, out of reach and another organization's read the same. */
 export const ticketNotFound = () => Errors.notFound('Ticket not found');
 export const noteNotFound = () => Errors.notFound('Note not found');
+export const taskNotFound = () => Errors.notFound('Task not found');

@@ -1,3 +1,4 @@
+import { CreateTaskRpc, DeleteTaskRpc, GetTaskRpc, ListTasksRpc, UpdateTaskRpc } from '@mapi/contracts';
 import {
   CreateCustomPropertyRpc,
   CreateLabelRpc,
@@ -25,6 +26,7 @@ import type { ChatLookup } from './chat-lookup';
 import type { ChatProperties } from './chat-properties';
 import type { MessageAttacher } from './message-attacher';
 import { NoteRepository } from './repositories/note-repository';
+import { TaskRepository } from './repositories/task-repository';
 import { TicketRepository } from './repositories/ticket-repository';
 import { CreateNote } from './usecases/create-note/create-note.usecase';
 import { CreateTicket } from './usecases/create-ticket/create-ticket.usecase';
@@ -45,6 +47,11 @@ import { ListLabels } from './usecases/list-labels/list-labels.usecase';
 import { UpdateChatLabels } from './usecases/update-chat-labels/update-chat-labels.usecase';
 import { UpdateChat } from './usecases/update-chat/update-chat.usecase';
 import { UpdateCustomProperty } from './usecases/update-custom-property/update-custom-property.usecase';
+import { CreateTask } from './usecases/create-task/create-task.usecase';
+import { DeleteTask } from './usecases/delete-task/delete-task.usecase';
+import { GetTask } from './usecases/get-task/get-task.usecase';
+import { ListTasks } from './usecases/list-tasks/list-tasks.usecase';
+import { UpdateTask } from './usecases/update-task/update-task.usecase';
 
 export interface InboxDeps {
   prisma: PrismaClient;
@@ -78,4 +85,9 @@ export const INBOX_HANDLERS = [
   serve(DeleteCustomPropertyRpc, (d) => new DeleteCustomProperty(new CustomPropertyRepository(d.prisma), d.chatProperties)),
   serve(UpdateChatLabelsRpc, (d) => new UpdateChatLabels(new LabelRepository(d.prisma), d.chatProperties)),
   serve(UpdateChatRpc, (d) => new UpdateChat(new LabelRepository(d.prisma), new CustomPropertyRepository(d.prisma), d.chatProperties, d.chats)),
+  serve(CreateTaskRpc, (d) => new CreateTask(new TaskRepository(d.prisma), new TicketRepository(d.prisma), d.chats)),
+  serve(ListTasksRpc, (d) => new ListTasks(new TaskRepository(d.prisma))),
+  serve(GetTaskRpc, (d) => new GetTask(new TaskRepository(d.prisma))),
+  serve(UpdateTaskRpc, (d) => new UpdateTask(new TaskRepository(d.prisma))),
+  serve(DeleteTaskRpc, (d) => new DeleteTask(new TaskRepository(d.prisma))),
 ];

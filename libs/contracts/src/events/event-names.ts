@@ -22,6 +22,11 @@ export const EVENT_NAMES = [
   'chat.custom_properties.updated',
   // the hosted service's name for a chat's labels changing (enum_integration_name of @periskope/types)
   'chat.label.updated',
+  // ours: tasks (issue 17 item 4; the public catalogue has no task events) — docs/services/inbox.md
+  'task.created',
+  'task.updated',
+  'task.deleted',
+  'task.reminder',
   // ours: a subscription disabled after a 410 or five days of failures (webhooks-dispatcher)
   'webhook.subscription.disabled',
 ] as const;

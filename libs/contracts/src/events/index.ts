@@ -13,4 +13,6 @@ export * from './reaction/reaction.schema';
 export * from './reaction/reaction.events';
 export * from './ticket/ticket.schema';
 export * from './ticket/ticket.events';
+export * from './task/task.schema';
+export * from './task/task.events';
 export * from './webhook/subscription-disabled.event';

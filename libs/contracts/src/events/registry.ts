@@ -15,6 +15,7 @@ import { NoteCreatedEvent } from './note/note.events';
 import { ChatNotificationCreatedEvent } from './notification/notification.events';
 import { PhoneConnectedEvent, PhoneDisconnectedEvent, PhoneQrEvent, PhoneUpdatedEvent } from './phone/phone.events';
 import { ReactionCreatedEvent, ReactionUpdatedEvent } from './reaction/reaction.events';
+import { TaskCreatedEvent, TaskDeletedEvent, TaskReminderEvent, TaskUpdatedEvent } from './task/task.events';
 import { TicketCreatedEvent, TicketDeletedEvent, TicketUpdatedEvent } from './ticket/ticket.events';
 import { WebhookSubscriptionDisabledEvent } from './webhook/subscription-disabled.event';
 
@@ -41,6 +42,10 @@ export const EVENTS = {
   'note.created': NoteCreatedEvent,
   'chat.custom_properties.updated': ChatCustomPropertiesUpdatedEvent,
   'chat.label.updated': ChatLabelUpdatedEvent,
+  'task.created': TaskCreatedEvent,
+  'task.updated': TaskUpdatedEvent,
+  'task.deleted': TaskDeletedEvent,
+  'task.reminder': TaskReminderEvent,
   'webhook.subscription.disabled': WebhookSubscriptionDisabledEvent,
 } as const satisfies { [N in EventName]: EventDefinition<N> };
 

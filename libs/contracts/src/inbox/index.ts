@@ -9,6 +9,7 @@ import { ListNotesRoute } from './list-notes/list-notes.contract';
 import { ListTicketsRoute } from './list-tickets/list-tickets.contract';
 import { UpdateTicketRoute } from './update-ticket/update-ticket.contract';
 import { LABELS_ROUTES } from './labels-routes';
+import { TASK_ROUTES } from './task/task-routes';
 
 export * from './ticket/ticket-info.schema';
 export * from './create-ticket/create-ticket.contract';
@@ -22,10 +23,12 @@ export * from './list-notes/list-notes.contract';
 export * from './get-note/get-note.contract';
 export * from './list-chat-notes/list-chat-notes.contract';
 export * from './labels-routes';
+export * from './task/task-routes';
 
 /** The inbox service's public routes: tickets and private notes. */
 export const INBOX_ROUTES: readonly RouteContract[] = [
   ListTicketsRoute, CreateTicketRoute, GetTicketRoute, UpdateTicketRoute, DeleteTicketRoute,
   CreateNoteRoute, ListNotesRoute, GetNoteRoute, ListChatNotesRoute,
   ...LABELS_ROUTES,
+  ...TASK_ROUTES,
 ];

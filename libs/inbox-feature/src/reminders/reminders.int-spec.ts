@@ -1,0 +1,108 @@
+import { createPrismaClient, type PrismaClient } from '@mapi/db';
+import { createOrg, newUuid, registryPayload, useTestDatabase } from '@mapi/testing';
+import pino from 'pino';
+import { TaskRepository } from '../repositories/task-repository';
+import { UpdateTask } from '../usecases/update-task/update-task.usecase';
+import { fireDueReminders } from './due-reminders';
+import { ReminderPoller } from './reminder-poller';
+
+/**
+ * Reminders against Postgres: two claimers on their own connections race over the same due reminders
+ * and each fires exactly once; closed, fired, future and deleted ones do not fire; a new remind_at
+ * fires again; each event names its own organization; the poller fires at remind_at, woken by the
+ * announcement of a reminder armed after it went to sleep.
+ */
+describe('task reminders (integration)', () => {
+  let a: PrismaClient;
+  let b: PrismaClient;
+  let poller: ReminderPoller | undefined;
+  afterAll(async () => {
+    await poller?.stop();
+    await a?.$disconnect();
+    await b?.$disconnect();
+  });
+  const t = useTestDatabase('inbox_reminders', { poolSize: 4 });
+  const w: Record<string, any> = {};
+  const logger = pino({ level: 'silent' });
+
+  const insertTasks = async (org: string, n: number, remindAt: (i: number) => Date | null, extra: Record<string, unknown> = {}) => {
+    const rows = Array.from({ length: n }, (_, i) => ({
+      task_id: newUuid(), org_id: org, type: 'todo', title: `t${i}`, remind_at: remindAt(i), created_by: 'tok', last_updated_by: 'tok', ...extra,
+    }));
+    await t.prisma.inboxTask.createMany({ data: rows });
+    return rows.map((r) => r.task_id);
+  };
+  const reminders = () => t.prisma.outboxEvent.findMany({ where: { type: 'task.reminder' }, orderBy: { seq: 'asc' } });
+  const ctx = (org: string) => ({ org_id: org, token_id: 'tok', phone_scope: null, phone: null });
+
+  beforeAll(async () => {
+    a = createPrismaClient({ url: t.db.url, poolSize: 2 });
+    b = createPrismaClient({ url: t.db.url, poolSize: 2 });
+    w.org = (await createOrg(t.prisma)).id;
+    w.other = (await createOrg(t.prisma)).id;
+  });
+
+  it('two claimers racing fire each due reminder exactly once, each event of its own organization', async () => {
+    const past = Date.now() - 1_000;
+    const mine = await insertTasks(w.org, 600, (i) => new Date(past - i));
+    const theirs = await insertTasks(w.other, 400, (i) => new Date(past - i));
+    const claim = async (db: PrismaClient) => {
+      let total = 0;
+      for (;;) {
+        const round = await fireDueReminders(db, 37);
+        total += round.fired.length;
+        if (!round.fired.length && (round.nextDueInMs === null || round.nextDueInMs > 0)) return total;
+      }
+    };
+    const [x, y] = await Promise.all([claim(a), claim(b)]);
+    expect(x + y).toBe(1_000);
+    expect(x).toBeGreaterThan(0);
+    expect(y).toBeGreaterThan(0);
+    const events = await reminders();
+    expect(events).toHaveLength(1_000);
+    const byTask = new Map(events.map((e) => [(registryPayload(e) as { task_id: string }).task_id, e]));
+    expect(byTask.size).toBe(1_000);
+    for (const id of mine) expect(byTask.get(id)?.org_id).toBe(w.org);
+    for (const id of theirs) expect(byTask.get(id)?.org_id).toBe(w.other);
+    expect(await t.prisma.inboxTask.count({ where: { reminder_fired_at: null, remind_at: { not: null } } })).toBe(0);
+    expect((await fireDueReminders(a, 100)).fired).toEqual([]);
+  });
+
+  it('does not fire closed, future or unset reminders, tells when the next is due, and fires a new remind_at again', async () => {
+    await t.prisma.outboxEvent.deleteMany({});
+    const [closed] = await insertTasks(w.org, 1, () => new Date(Date.now() - 1_000), { status: 'closed' });
+    const [future] = await insertTasks(w.org, 1, () => new Date(Date.now() + 60_000));
+    await insertTasks(w.org, 1, () => null);
+    const round = await fireDueReminders(a, 100);
+    expect(round.fired).toEqual([]);
+    expect(round.nextDueInMs).toBeGreaterThan(50_000);
+    expect(round.nextDueInMs).toBeLessThanOrEqual(60_000);
+    await new UpdateTask(new TaskRepository(t.prisma)).execute({ ctx: ctx(w.org), params: { task_id: future }, body: { remind_at: new Date(Date.now() - 10).toISOString() } });
+    expect((await fireDueReminders(a, 100)).fired.map((r) => r.task_id)).toEqual([future]);
+    await new UpdateTask(new TaskRepository(t.prisma)).execute({ ctx: ctx(w.org), params: { task_id: future }, body: { remind_at: new Date(Date.now() - 5).toISOString() } });
+    expect((await fireDueReminders(b, 100)).fired.map((r) => r.task_id)).toEqual([future]);
+    expect((await fireDueReminders(b, 100)).fired).toEqual([]);
+    expect((await reminders()).map((e) => (e.payload as { task_id: string }).task_id)).toEqual([future, future]);
+    expect((await t.prisma.inboxTask.findUniqueOrThrow({ where: { task_id: closed } })).reminder_fired_at).toBeNull();
+  });
+
+  it('a poller asleep (nothing due for its idle poll) fires a reminder armed later at its remind_at, woken by the announcement', async () => {
+    await t.prisma.outboxEvent.deleteMany({});
+    await t.prisma.inboxTask.deleteMany({});
+    const fired: number[] = [];
+    poller = new ReminderPoller(a, logger, { batch: 100, idlePollMs: 60_000, fallbackPollMs: 60_000, listenUrl: t.db.url, onFired: (r) => fired.push(...r.fired.map(() => Date.now())) });
+    await poller.start();
+    await new Promise((r) => setTimeout(r, 300)); // its first round found nothing: asleep for 60 s
+    const at = new Date(Date.now() + 700);
+    const [id] = await insertTasks(w.org, 1, () => at);
+    await new TaskRepository(t.prisma).announceReminder(t.prisma, at);
+    const deadline = Date.now() + 5_000;
+    while (!fired.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toBeGreaterThanOrEqual(at.getTime() - 50);
+    expect(fired[0] - at.getTime()).toBeLessThan(1_000);
+    expect((await reminders()).map((e) => (e.payload as { task_id: string }).task_id)).toEqual([id]);
+    await poller.stop();
+    poller = undefined;
+  });
+});

@@ -1,0 +1,15 @@
+import { pagePositions, type ListTasksRequest, type ListTasksResponse } from '@mapi/contracts';
+import { phonesInReach } from '../../chat-lookup';
+import { mapTask } from '../../map-task';
+import type { TaskRepository } from '../../repositories/task-repository';
+
+/** GET /tasks: a page of the organization's tasks of the phones in reach and its todos, newest first, filtered. */
+export class ListTasks {
+  constructor(private readonly tasks: TaskRepository) {}
+
+  async execute({ ctx, query }: ListTasksRequest): Promise<ListTasksResponse> {
+    const { offset, limit, ...filter } = query;
+    const rows = await this.tasks.list(ctx.org_id, phonesInReach(ctx), filter, offset, limit);
+    return { ...pagePositions(offset, rows.length), tasks: rows.map(mapTask) };
+  }
+}

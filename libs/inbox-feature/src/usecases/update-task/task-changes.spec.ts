@@ -1,0 +1,53 @@
+import { CreateTaskBody, ListTasksQuery, UpdateTaskBody } from '@mapi/contracts';
+import type { TaskRow } from '../../repositories/task-repository';
+import { taskChanges } from './task-changes';
+
+const ctx = { org_id: '00000000-0000-4000-8000-000000000001', token_id: 'tok', phone_scope: null, phone: null };
+const now = new Date('2026-03-01T00:00:00.000Z');
+const row = (over: Partial<TaskRow> = {}): TaskRow => ({
+  task_id: 't', org_id: ctx.org_id, phone_id: null, type: 'todo', title: 'T', notes: null, status: 'open', priority: 1, assignee: null,
+  due_date: null, remind_at: new Date('2026-03-02T00:00:00.000Z'), reminder_fired_at: new Date('2026-03-02T00:00:01.000Z'), reminder_setting: null,
+  chat_id: null, message_id: null, ticket_id: null, associated_object_metadata: null, completed_at: null, completed_by: null,
+  created_by: 'tok', created_at: now, last_updated_by: 'tok', last_updated_at: now, ...over,
+});
+const body = (b: Record<string, unknown>) => UpdateTaskBody.parse(b);
+
+describe('taskChanges', () => {
+  it('changes nothing for values already held (dates compared as instants)', () => {
+    expect(taskChanges(row(), body({ title: 'T', priority: 1, remind_at: '2026-03-02 00:00:00+00', notes: null }), ctx, now)).toEqual({});
+  });
+
+  it('re-arms the reminder when remind_at changes, and clearing it leaves nothing to fire', () => {
+    expect(taskChanges(row(), body({ remind_at: '2026-03-03T00:00:00Z' }), ctx, now)).toEqual({ remind_at: new Date('2026-03-03T00:00:00Z'), reminder_fired_at: null, last_updated_by: 'tok' });
+    expect(taskChanges(row(), body({ remind_at: '' }), ctx, now)).toMatchObject({ remind_at: null, reminder_fired_at: null });
+  });
+
+  it('closing sets completed_at/by; reopening clears them', () => {
+    expect(taskChanges(row(), body({ status: 'closed' }), ctx, now)).toEqual({ status: 'closed', completed_at: now, completed_by: 'tok', last_updated_by: 'tok' });
+    expect(taskChanges(row({ status: 'closed', completed_at: now, completed_by: 'x' }), body({ status: 'inprogress' }), ctx, now)).toEqual({ status: 'inprogress', completed_at: null, completed_by: null, last_updated_by: 'tok' });
+  });
+});
+
+describe('task contracts', () => {
+  const issues = (r: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => (r.error?.issues ?? []).map((i) => i.path.join('.'));
+
+  it('derives nothing wrong: type must agree with the association, which names one object', () => {
+    expect(CreateTaskBody.safeParse({ title: 'x' }).success).toBe(true);
+    expect(CreateTaskBody.safeParse({ title: 'x', type: 'todo' }).success).toBe(true);
+    expect(CreateTaskBody.safeParse({ title: 'x', type: 'message', association: { chat_id: '919876543210', message_id: 'm' } }).success).toBe(true);
+    expect(issues(CreateTaskBody.safeParse({ title: 'x', type: 'chat' }))).toEqual(['association']);
+    expect(issues(CreateTaskBody.safeParse({ title: 'x', type: 'ticket', association: { chat_id: '919876543210' } }))).toEqual(['type']);
+    expect(issues(CreateTaskBody.safeParse({ title: 'x', association: { message_id: 'm' } }))).toEqual(['association.chat_id']);
+    expect(issues(CreateTaskBody.safeParse({ title: 'x', association: { ticket_id: '00000000-0000-4000-8000-000000000001', chat_id: '919876543210' } }))).toEqual(['association.ticket_id']);
+    expect(issues(CreateTaskBody.safeParse({ title: 'x', association: {} }))).toEqual(['association']);
+    expect(issues(CreateTaskBody.safeParse({ title: 'x', remind_at: 'soon' }))).toEqual(['remind_at']);
+  });
+
+  it('parses its own output again (the service validates what the gateway parsed)', () => {
+    const once = CreateTaskBody.parse({ title: ' x ', association: { chat_id: '919876543210' }, priority: '2', remind_at: '2026-01-01 10:00:00+00' });
+    expect(CreateTaskBody.parse(once)).toEqual(once);
+    const q = ListTasksQuery.parse({ due_before: '2026-01-01', due_after: '2025-12-01', priority: '3', limit: '5' });
+    expect(ListTasksQuery.parse(q)).toEqual(q);
+    expect(issues(ListTasksQuery.safeParse({ due_before: '2025-01-01', due_after: '2025-12-01' }))).toEqual(['due_before']);
+  });
+});

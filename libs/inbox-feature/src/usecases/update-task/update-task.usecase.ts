@@ -1,0 +1,33 @@
+import { previousAttributes, type Task, type UpdateTaskRequest } from '@mapi/contracts';
+import { writeEvents } from '@mapi/events';
+import { phonesInReach, taskNotFound } from '../../chat-lookup';
+import { mapTask } from '../../map-task';
+import { reminderPending, type TaskRepository } from '../../repositories/task-repository';
+import { taskChanges } from './task-changes';
+
+/**
+ * PATCH /tasks/{task_id}: changes the given fields of a task in reach. The row is locked while the
+ * change is computed and written with task.updated (previous_attributes: the fields it replaced) in
+ * one transaction, so a reminder being claimed at that moment fires before or after, never half; a
+ * change of nothing writes nothing.
+ */
+export class UpdateTask {
+  constructor(private readonly tasks: TaskRepository) {}
+
+  async execute({ ctx, params, body }: UpdateTaskRequest): Promise<Task> {
+    const reach = phonesInReach(ctx);
+    return this.tasks.transaction(async (tx) => {
+      const before = await this.tasks.findForUpdate(tx, ctx.org_id, params.task_id, reach);
+      if (!before) throw taskNotFound();
+      const now = new Date();
+      const changes = taskChanges(before, body, ctx, now);
+      if (!Object.keys(changes).length) return mapTask(before);
+      const after = await this.tasks.update(tx, ctx.org_id, before.task_id, changes, now);
+      if (reminderPending(after) && !reminderPending(before)) await this.tasks.announceReminder(tx, after.remind_at as Date);
+      else if (reminderPending(after) && changes.remind_at) await this.tasks.announceReminder(tx, changes.remind_at);
+      const data = mapTask(after);
+      await writeEvents(tx, [{ type: 'task.updated', org_id: ctx.org_id, phone_id: after.phone_id, data, previous: previousAttributes(mapTask(before), data) }]);
+      return data;
+    });
+  }
+}
