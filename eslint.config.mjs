@@ -39,6 +39,7 @@ const SERVICE_SCOPES = [
   'webhooks',
   'media',
   'inbox',
+  'members',
 ];
 
 /** Layering for production code. Nothing here may reach type:testing. */

@@ -4,6 +4,7 @@ import { GROUPS_HANDLERS } from '@mapi/groups-feature';
 import { INBOX_HANDLERS } from '@mapi/inbox-feature';
 import { KNOWLEDGE_BASE_HANDLERS } from '@mapi/knowledge-base-feature';
 import { MEDIA_HANDLERS } from '@mapi/media-feature';
+import { MEMBERS_HANDLERS } from '@mapi/members-feature';
 import { PHONES_HANDLERS, SANDBOX_HANDLERS } from '@mapi/phones-feature';
 import { QUEUE_HANDLERS } from '@mapi/queue-feature';
 import { WEBHOOKS_HANDLERS } from '@mapi/webhooks-feature';
@@ -15,6 +16,7 @@ const SERVICES: Record<string, readonly { contract: RpcContract }[]> = {
   inbox: INBOX_HANDLERS,
   'knowledge-base': KNOWLEDGE_BASE_HANDLERS,
   media: MEDIA_HANDLERS,
+  members: MEMBERS_HANDLERS,
   phones: [...PHONES_HANDLERS, ...SANDBOX_HANDLERS],
   queue: QUEUE_HANDLERS,
   webhooks: WEBHOOKS_HANDLERS,

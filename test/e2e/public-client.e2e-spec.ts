@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { PeriskopeApi } from '@periskope/periskope-client';
-import { ChatViewSchema, ContactSchema, MessageSchema, NoteSchema, TicketInfoSchema, TicketSchema } from '@mapi/contracts';
+import { ChatViewSchema, ContactSchema, MemberRowSchema, MessageSchema, NoteSchema, TicketInfoSchema, TicketSchema } from '@mapi/contracts';
 import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
 import { client as http, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
@@ -22,8 +22,8 @@ describe('the public @periskope/periskope-client against this service', () => {
 
   beforeAll(async () => {
     if (!(await portIsFree(8080))) throw new Error('port 8080 is in use: stop the stack started by scripts/up.sh (scripts/down.sh) first');
-    // phones answers x-phone lookups and runs the sandbox phones; groups the group lifecycle; inbox tickets and notes
-    stack = await startStack({ SESSION_SCAN_MS: '200' }, { gatewayPort: 8080, services: ['phones', 'groups', 'inbox'] });
+    // phones answers x-phone lookups and runs the sandbox phones; groups the group lifecycle; inbox tickets and notes; members the members
+    stack = await startStack({ SESSION_SCAN_MS: '200' }, { gatewayPort: 8080, services: ['phones', 'groups', 'inbox', 'members'] });
     w.org = await createOrg(stack.prisma);
     w.phone = await createPhone(stack.prisma, w.org.id);
     w.digits = w.phone.org_phone.replace('@c.us', '');
@@ -183,6 +183,27 @@ describe('the public @periskope/periskope-client against this service', () => {
     expect(byLabel.data?.chats?.map((c) => c.chat_id)).toEqual([`${w.chat}@c.us`]);
     const none = await client.chat.updateChatById({ chat_id: w.chat });
     expect(none).toMatchObject({ status: 422, error: { code: 'VALIDATION_ERROR' } });
+  });
+
+  it('invites members, changes their access and removes one through member.*', async () => {
+    const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
+    const invited = await client.member.invite({ emails: ['Amy@Example.com', 'ben@example.com'], role: 'member', labels: ['VIP'], orgPhones: [w.digits] });
+    expect(invited).toMatchObject({ status: 200, error: null });
+    expect(invited.data?.errors).toEqual([]);
+    const rows = invited.data?.addedMembers ?? [];
+    for (const row of rows) expect(MemberRowSchema.safeParse(row).success).toBe(true);
+    expect(rows.map((m) => [m.email, m.role, m.org_phones, m.label_ids, m.is_active])).toEqual([
+      ['amy@example.com', 'member', [w.phone.org_phone], ['vip'], false],
+      ['ben@example.com', 'member', [w.phone.org_phone], ['vip'], false],
+    ]);
+    const access = await client.member.updateAccess({ emails: ['amy@example.com'], labels: null, orgPhones: null });
+    expect(access).toMatchObject({ status: 200, error: null });
+    expect(access.data?.map((m) => [m.email, m.org_phones, m.label_ids])).toEqual([['amy@example.com', null, null]]);
+    const removed = await client.member.delete({ id: rows[1].user_id as string });
+    expect(removed).toMatchObject({ status: 204, error: null });
+    const again = await client.member.delete({ id: 'ben@example.com' });
+    expect(again.status).toBe(404);
+    expect(again.error).toMatchObject({ code: 'NOT_FOUND_ERROR' });
   });
 
   it('surfaces our error envelope as the client\'s error (code and status)', async () => {

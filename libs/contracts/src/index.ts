@@ -19,3 +19,4 @@ export * from './knowledge-base';
 export * from './webhooks';
 export * from './media';
 export * from './inbox';
+export * from './members';

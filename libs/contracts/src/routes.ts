@@ -4,6 +4,7 @@ import { INBOX_ROUTES } from './inbox';
 import type { RouteContract } from './http/define-route';
 import { KNOWLEDGE_BASE_ROUTES } from './knowledge-base';
 import { MEDIA_ROUTES } from './media';
+import { MEMBERS_ROUTES } from './members';
 import { PHONES_ROUTES } from './phones';
 import { QUEUE_ROUTES } from './queue';
 import { WEBHOOKS_ROUTES } from './webhooks';
@@ -18,4 +19,5 @@ export const ROUTES: readonly RouteContract[] = [
   ...WEBHOOKS_ROUTES,
   ...MEDIA_ROUTES,
   ...INBOX_ROUTES,
+  ...MEMBERS_ROUTES,
 ];

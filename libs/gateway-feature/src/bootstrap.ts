@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ROUTES, type RouteContract } from '@mapi/contracts';
-import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, startHealthServer, type Logger } from '@mapi/platform';
+import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, parseConfig, startHealthServer, type Logger } from '@mapi/platform';
 import { startRealtime } from '@mapi/realtime-feature';
 import { GatewayRuntime, type GatewayConfig } from './gateway-runtime';
 import { registerCompression } from './http/compression';
@@ -13,6 +13,7 @@ import { EnvelopeExceptionFilter } from './http/envelope-filter';
 import { toServiceError } from './http/error-mapping';
 import { registerGatewayRoutes } from './http/route-registrar';
 import { loadUploadConfig } from './upload/upload-config';
+import { ConsoleAuthConfigSchema } from './rate-limit/sign-in-throttle';
 
 @Module({})
 class GatewayModule {}
@@ -62,6 +63,8 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
     routeRates: config.rateLimit.RATE_LIMIT_ROUTES,
     maxUploadFileBytes: config.upload.UPLOAD_MAX_FILE_BYTES,
     unavailableRetryAfterSeconds: Math.max(1, Math.ceil(config.nats.RPC_UNAVAILABLE_RETRY_MS / 1000)),
+    signInThrottle: runtime.signInThrottle,
+    cookies: { secure: config.console.SESSION_COOKIE_SECURE },
     bodyLimit: config.http.BODY_LIMIT_BYTES,
     indicators: runtime.indicators,
     publicBaseUrl: config.http.PUBLIC_BASE_URL ?? `http://localhost:${config.http.PORT}`,
@@ -72,7 +75,11 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  return { ...loadConfig(['app', 'database', 'redis', 'nats', 'http', 'health', 'rateLimit', 'auth', 'telemetry'], env), upload: loadUploadConfig(env) };
+  return {
+    ...loadConfig(['app', 'database', 'redis', 'nats', 'http', 'health', 'rateLimit', 'auth', 'telemetry'], env),
+    upload: loadUploadConfig(env),
+    console: parseConfig(ConsoleAuthConfigSchema, env),
+  };
 }
 
 /** Starts the API gateway: Fastify on PORT (8080), every route under /v1. */

@@ -16,9 +16,14 @@ import { TokenRepository } from './repositories/token-repository';
 import { PhoneDirectoryClient } from './phones/phone-directory-client';
 import { PhoneResolver } from './phones/phone-resolver';
 import { RateLimiter } from './rate-limit/rate-limiter';
+import { SignInThrottle, type ConsoleAuthConfig } from './rate-limit/sign-in-throttle';
+import { RpcSessionLookup } from './auth/session-client';
 import type { UploadConfig } from './upload/upload-config';
 
-export type GatewayConfig = ConfigOf<'app' | 'database' | 'redis' | 'nats' | 'http' | 'health' | 'rateLimit' | 'auth' | 'telemetry'> & { upload: UploadConfig };
+export type GatewayConfig = ConfigOf<'app' | 'database' | 'redis' | 'nats' | 'http' | 'health' | 'rateLimit' | 'auth' | 'telemetry'> & {
+  upload: UploadConfig;
+  console: ConsoleAuthConfig;
+};
 
 /**
  * The gateway's connections and the objects built on them, each made once (HTTP routes and the
@@ -28,6 +33,7 @@ export class GatewayRuntime {
   readonly authenticator: Authenticator;
   readonly phoneResolver: PhoneResolver;
   readonly rateLimiter: RateLimiter;
+  readonly signInThrottle: SignInThrottle;
 
   private constructor(
     readonly config: GatewayConfig,
@@ -37,9 +43,10 @@ export class GatewayRuntime {
     readonly nc: NatsConnection,
     readonly rpc: NatsRpcClient,
   ) {
-    this.authenticator = new Authenticator(new TokenRepository(prisma), config.auth.AUTH_CACHE_TTL_MS, logger);
+    this.authenticator = new Authenticator(new TokenRepository(prisma), config.auth.AUTH_CACHE_TTL_MS, logger, new RpcSessionLookup(rpc));
     this.phoneResolver = new PhoneResolver(new PhoneDirectoryClient(rpc), config.auth.AUTH_CACHE_TTL_MS);
     this.rateLimiter = new RateLimiter(redis, config.app.NAMESPACE);
+    this.signInThrottle = new SignInThrottle(redis, config.app.NAMESPACE, config.console, logger);
   }
 
   static async open(config: GatewayConfig, logger: Logger): Promise<GatewayRuntime> {

@@ -8,9 +8,9 @@ export interface HandshakePrincipal {
   phone_scope: string[] | null;
 }
 
-/** The gateway's Authenticator, as seen from here: Bearer header → principal, or a ServiceError (401). */
+/** The gateway's Authenticator, as seen from here: Bearer header (or a console session cookie) → principal, or a ServiceError (401). */
 export interface TokenAuthenticator {
-  authenticate(authorization: string | undefined): Promise<HandshakePrincipal>;
+  authenticate(authorization: string | undefined, credentials?: { cookie?: string; method?: string }): Promise<HandshakePrincipal>;
 }
 
 /** The gateway's PhoneResolver: x-phone → a phone within the token's scope, or a ServiceError (401/422). */
@@ -40,7 +40,8 @@ export async function authorizeHandshake(
   phones: PhoneLookup,
 ): Promise<Subscription> {
   try {
-    const principal = await auth.authenticate(first(headers.authorization));
+    // A console session cookie works too (the handshake is a GET: no CSRF token to check; SameSite=Strict).
+    const principal = await auth.authenticate(first(headers.authorization), { cookie: first(headers.cookie), method: 'GET' });
     const phone = await phones.resolve(principal, first(headers['x-phone']), false);
     const phone_ids = phone ? [phone.phone_id] : principal.phone_scope;
     return { org_id: principal.org_id, token_id: principal.token_id, phone_ids };

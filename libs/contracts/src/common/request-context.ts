@@ -1,5 +1,17 @@
 import { z } from 'zod';
 
+export const MemberRoleSchema = z.enum(['owner', 'admin', 'member']);
+export type MemberRole = z.infer<typeof MemberRoleSchema>;
+
+/** A console session's member, as the gateway established it from the session cookie. */
+export const MemberPrincipalSchema = z.object({
+  member_id: z.uuid(),
+  session_id: z.uuid(),
+  email: z.string(),
+  role: MemberRoleSchema,
+});
+export type MemberPrincipal = z.infer<typeof MemberPrincipalSchema>;
+
 /**
  * What the gateway has established about a request before a service sees it: the organization of
  * the token, the phones the token may reach, and the phone named by `x-phone` (when given).
@@ -12,5 +24,10 @@ export const RequestContextSchema = z.object({
   phone_scope: z.array(z.string()).nullable(),
   /** The phone resolved from `x-phone`, or null when the header was absent. */
   phone: z.object({ phone_id: z.string(), org_phone: z.string().nullable() }).nullable(),
+  /**
+   * The signed-in member when the caller is a console session (then token_id is the member_id and
+   * phone_scope the member's phones); absent or null for a bearer token.
+   */
+  member: MemberPrincipalSchema.nullable().optional(),
 });
 export type RequestContext = z.infer<typeof RequestContextSchema>;

@@ -37,6 +37,26 @@ export interface RouteContract {
   errorBodies?: Readonly<Record<number, { description: string; schema: z.ZodType }>>;
   /** Routes that take a file: multipart/form-data accepted besides JSON, larger bodies, a longer timeout. */
   upload?: RouteUpload;
+  /**
+   * Who may call (docs/services/members.md): `api` (the default) a bearer token or a console session
+   * cookie (with its CSRF header on state-changing methods); `public` nobody needs to be signed in
+   * (sign-in, accepting an invitation); `session` a console session only (sign-out, me).
+   */
+  auth?: 'api' | 'public' | 'session';
+  /** The least member role a console session needs; bearer tokens pass (owners and admins make them). */
+  role?: 'admin';
+  /**
+   * The gateway's part in console sessions: `issue` takes `session_token` out of the service's answer
+   * and sets it as the http-only session cookie (with the CSRF cookie); `clear` clears both cookies.
+   */
+  session?: 'issue' | 'clear';
+  /** Failed answers (401) counted per account (`body.email`) and per client address; 429 past the limits. */
+  throttle?: 'sign-in';
+  /**
+   * Recorded in the organization's audit trail (members.v1.audit.record) after a 2xx answer: the
+   * action, and what names its target: `x-phone` (the resolved phone's id) or a path parameter's name.
+   */
+  audit?: { action: string; target?: string };
 }
 
 /**

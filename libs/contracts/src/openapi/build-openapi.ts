@@ -99,6 +99,10 @@ export function buildOpenApi(
         '500': errorResponse('UNKNOWN_ERROR'),
       }),
     };
+    // Console routes: sign-in needs nobody signed in; sign-out and me take the session cookie only.
+    if (route.auth === 'public') operation.security = [];
+    else if (route.auth === 'session') operation.security = [{ session: [] }];
+    else operation.security = [{ bearer: [] }, { session: [] }];
     if (route.body) {
       // Not required where the contract takes an absent body (an empty body means "no body", docs/decisions.md).
       const required = !route.body.safeParse(undefined).success;
@@ -114,7 +118,15 @@ export function buildOpenApi(
     paths,
     webhooks: Object.fromEntries((options.events ?? Object.values(EVENTS)).map((e) => [e.name, webhookOf(e)])),
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'mapi_session',
+          description: 'A console session (POST /auth/sign-in). POST, PUT, PATCH and DELETE also need the x-csrf-token header.',
+        },
+      },
       schemas: { Error: toSchema(ErrorEnvelopeSchema, 'output') },
     },
   };

@@ -22,4 +22,9 @@ export class TtlCache<V> {
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
   }
+
+  /** Drops every entry whose value matches (e.g. the sessions of a member who signed out everywhere). */
+  deleteWhere(match: (value: V) => boolean): void {
+    for (const [key, hit] of this.entries) if (match(hit.value)) this.entries.delete(key);
+  }
 }

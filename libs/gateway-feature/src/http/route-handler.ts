@@ -5,6 +5,10 @@ import type { Authenticator } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
 import type { PhoneResolver } from '../phones/phone-resolver';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
+import type { SignInThrottle } from '../rate-limit/sign-in-throttle';
+import type { CookieOptions } from '../auth/cookies';
+import { CSRF_HEADER } from '../auth/cookies';
+import { checkRole, clearSession, issueSession, recordAudit } from './console-hooks';
 import { ErrorCode, Errors, ServiceError } from '@mapi/contracts';
 import { readMultipartBody } from '../upload/multipart-body';
 import { toServiceError } from './error-mapping';
@@ -22,6 +26,10 @@ export interface RouteHandlerDeps {
   maxUploadFileBytes: number;
   /** Retry-After (seconds) on a 503: no instance of the service answered within RPC_UNAVAILABLE_RETRY_MS. */
   unavailableRetryAfterSeconds: number;
+  /** Failed console sign-ins per account and per address (routes with `throttle: 'sign-in'`). */
+  signInThrottle: SignInThrottle;
+  /** Attributes of the console session cookies. */
+  cookies: CookieOptions;
 }
 
 const header = (req: FastifyRequest, name: string): string | undefined => {
@@ -66,26 +74,54 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
     return readMultipartBody(req, route.upload, deps.maxUploadFileBytes);
   };
 
+  /** The caller: nobody on a public route (sign-in), else a bearer token or a console session. */
+  const authenticate = async (req: FastifyRequest): Promise<Principal | null> => {
+    if (route.auth === 'public') return null;
+    return deps.auth.authenticate(header(req, 'authorization'), {
+      cookie: header(req, 'cookie'),
+      method: req.method,
+      csrf: header(req, CSRF_HEADER),
+      mode: route.auth === 'session' ? 'session' : 'api',
+    });
+  };
+
   return async (req: FastifyRequest, reply: FastifyReply) => {
     try {
-      const principal = await deps.auth.authenticate(header(req, 'authorization'));
-      reply.header('x-service-org-id', principal.org_id);
-      await applyRateLimit(principal, reply);
+      const principal = await authenticate(req);
+      if (principal) {
+        reply.header('x-service-org-id', principal.org_id);
+        await applyRateLimit(principal, reply);
+        checkRole(route, principal);
+      }
       const params = parseInput(route.params, req.params, 'params');
       const query = parseInput(route.query, req.query, 'query');
       const body = parseInput(route.body, await rawBody(req), 'body');
-      const phone = route.phone === 'none' ? null : await deps.phones.resolve(principal, header(req, 'x-phone'), route.phone === 'required');
+      const throttled = route.throttle === 'sign-in' ? { email: String((body as { email: string }).email), address: req.ip } : null;
+      if (throttled) await deps.signInThrottle.check(throttled.email, throttled.address);
+      const phone = route.phone === 'none' || !principal ? null : await deps.phones.resolve(principal, header(req, 'x-phone'), route.phone === 'required');
       if (phone) reply.header('x-service-phone-id', phone.phone_id);
-      const ctx: RequestContext = { org_id: principal.org_id, token_id: principal.token_id, phone_scope: principal.phone_scope, phone };
+      const ctx: RequestContext | undefined = principal
+        ? { org_id: principal.org_id, token_id: principal.token_id, phone_scope: principal.phone_scope, phone, member: principal.member ?? null }
+        : undefined;
       const headers = route.headers ? Object.fromEntries(route.headers.flatMap((n) => (header(req, n) === undefined ? [] : [[n, header(req, n)]]))) : undefined;
-      const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body, headers }, { requestId: String(req.id), timeoutMs: route.upload?.timeoutMs });
+      const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body, headers }, { requestId: String(req.id), timeoutMs: route.upload?.timeoutMs }).catch(async (error) => {
+        if (throttled && error instanceof ServiceError && error.status === 401) await deps.signInThrottle.fail(throttled.email, throttled.address);
+        throw error;
+      });
       const status = raw.httpStatus ?? route.successStatus;
       reply.status(status);
+      if (principal && status < 300) {
+        if (route.session === 'clear') clearSession(reply, principal, deps.auth, deps.cookies);
+        recordAudit(route, principal, params as Record<string, unknown> | undefined, phone?.phone_id, deps.rpc, deps.logger);
+      }
       if (status === 204 || (!route.response && raw.httpStatus === undefined)) return reply.send();
-      return reply.type('application/json; charset=utf-8').send(raw.body);
+      const out = route.session === 'issue' && status < 300 ? issueSession(raw.body, reply, deps.cookies) : raw.body;
+      return reply.type('application/json; charset=utf-8').send(out);
     } catch (error) {
       const serviceError = toServiceError(error, deps.logger);
       if (serviceError.status === 503) reply.header('Retry-After', deps.unavailableRetryAfterSeconds);
+      const retryAfter = (error as { retryAfter?: number }).retryAfter;
+      if (retryAfter) reply.header('Retry-After', retryAfter);
       return reply.status(serviceError.status).type('application/json; charset=utf-8').send(serviceError.toEnvelope());
     }
   };

@@ -60,7 +60,7 @@ export const PHONE_ROUTES: readonly RouteContract[] = [
   route({ operationId: 'updatePhone', method: 'PATCH', path: '/phones/update', summary: 'Change name, image or labels', phone: 'required', rpc: UpdatePhoneRpc, body: UpdatePhoneBody, response: PhoneSchema }),
   route({ operationId: 'restartPhone', method: 'POST', path: '/phones/restart', summary: 'Restart the phone\'s session', phone: 'required', rpc: RestartPhoneRpc, successStatus: 204 }),
   route({ operationId: 'resetPhone', method: 'POST', path: '/phones/reset', summary: 'Log the phone out; it goes back to QR', phone: 'required', rpc: ResetPhoneRpc, successStatus: 204 }),
-  route({ operationId: 'deletePhone', method: 'DELETE', path: '/phones/delete', summary: 'Log out and delete the phone', phone: 'required', rpc: DeletePhoneRpc, successStatus: 204 }),
+  route({ operationId: 'deletePhone', method: 'DELETE', path: '/phones/delete', summary: 'Log out and delete the phone', phone: 'required', rpc: DeletePhoneRpc, successStatus: 204, audit: { action: 'phone.deleted', target: 'x-phone' } }),
   route({
     operationId: 'resyncPhone',
     method: 'POST',

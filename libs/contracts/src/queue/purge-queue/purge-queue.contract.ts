@@ -46,6 +46,7 @@ export const PurgeQueuesRoute = defineRoute({
   phone: 'optional',
   rpc: PurgeQueuesRpc,
   successStatus: 200,
+  audit: { action: 'queue.purged', target: 'x-phone' },
   response: PurgeConfirmationSchema,
 });
 
@@ -72,4 +73,5 @@ export const LegacyPurgeQueueRoute = defineRoute({
   phone: 'optional',
   rpc: LegacyPurgeQueueRpc,
   successStatus: 204,
+  audit: { action: 'queue.purged', target: 'x-phone' },
 });

@@ -1,0 +1,31 @@
+import type { RouteContract } from '../http/define-route';
+import { AcceptInvitationRoute } from './accept-invite/accept-invite.contract';
+import { DeleteMemberRoute } from './delete-member/delete-member.contract';
+import { InviteMembersRoute } from './invite-members/invite-members.contract';
+import { ListAuditRoute } from './list-audit/list-audit.contract';
+import { ListMembersRoute } from './list-members/list-members.contract';
+import { MeRoute } from './me/me.contract';
+import { SignInRoute } from './sign-in/sign-in.contract';
+import { SignOutEverywhereRoute } from './sign-out-everywhere/sign-out-everywhere.contract';
+import { SignOutRoute } from './sign-out/sign-out.contract';
+import { UpdateMemberAccessRoute } from './update-member-access/update-member-access.contract';
+
+export * from './member/member.schema';
+export * from './list-members/list-members.contract';
+export * from './invite-members/invite-members.contract';
+export * from './update-member-access/update-member-access.contract';
+export * from './delete-member/delete-member.contract';
+export * from './list-audit/list-audit.contract';
+export * from './record-audit/record-audit.contract';
+export * from './sign-in/sign-in.contract';
+export * from './accept-invite/accept-invite.contract';
+export * from './sign-out/sign-out.contract';
+export * from './sign-out-everywhere/sign-out-everywhere.contract';
+export * from './me/me.contract';
+export * from './authenticate-session/authenticate-session.contract';
+
+/** The members service's public routes: members (the public client's) and the console's sign-in. */
+export const MEMBERS_ROUTES: readonly RouteContract[] = [
+  ListMembersRoute, InviteMembersRoute, UpdateMemberAccessRoute, ListAuditRoute, DeleteMemberRoute,
+  SignInRoute, AcceptInvitationRoute, SignOutRoute, SignOutEverywhereRoute, MeRoute,
+];
