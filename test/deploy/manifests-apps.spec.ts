@@ -2,9 +2,8 @@ import { appProblems, securityProblems } from './support/app-checks';
 import { byKind, find, first, get, overlayNames, renderOverlay, type K8sObject } from './support/render';
 import { CLI_APPS, allApps, runnableApps } from './support/repo';
 import { appShutdownDeadlineSeconds } from './support/shutdown';
-import { embeddingQueueKeyPrefix } from './support/queues';
-import { queueDepthGauge, queueScalingProblems, ruleFromKedaOnly } from './support/queue-depth';
-import { containersOf, podSpec, selects, settingsConfigMap } from './support/workloads';
+import { ruleFromPrometheusOnly } from './support/monitoring';
+import { containersOf, podSpec, selects } from './support/workloads';
 
 // Read from apps/ at test time: a new app folder without its Deployment fails here.
 const APPS = runnableApps();
@@ -43,13 +42,12 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
       expect([...images][0]).toMatch(/:[^:/]+$/); // a tag, not the floating default
     });
 
-    it('lets outside traffic reach only the gateway and media (and the KEDA operator only the queue\'s gauge)', () => {
-      // A policy whose every rule admits only the KEDA operator's namespace is not outside traffic;
-      // queueScalingProblems checks it (one port: the queue's health port).
-      const kedaOnly = (p: K8sObject) => p.spec.ingress?.length && p.spec.ingress.every(ruleFromKedaOnly);
-      const policies = byKind(objects(), 'NetworkPolicy').filter((p) => !kedaOnly(p));
-      const kedaPolicies = byKind(objects(), 'NetworkPolicy').filter(kedaOnly);
-      expect(kedaPolicies.map((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/name'])).toEqual(find(objects(), 'ScaledObject', 'queue') ? ['queue'] : []);
+    it('lets outside traffic reach only the gateway and media (and Prometheus only the health ports)', () => {
+      // A policy whose every rule admits only Prometheus's namespace is not outside traffic;
+      // manifests-monitoring.spec.ts checks it (the health port only).
+      const prometheusOnly = (p: K8sObject) => p.spec.ingress?.length && p.spec.ingress.every((rule: unknown) => ruleFromPrometheusOnly(rule));
+      const policies = byKind(objects(), 'NetworkPolicy').filter((p) => !prometheusOnly(p));
+      expect(byKind(objects(), 'NetworkPolicy').filter(prometheusOnly)).toHaveLength(byKind(objects(), 'ServiceMonitor').length ? 1 : 0);
       const denyAll = policies.filter((p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && p.spec.policyTypes?.includes('Ingress') && !p.spec.ingress?.length);
       expect(denyAll).toHaveLength(1);
       const allowed = policies.filter((p) => p.spec.ingress?.length).map((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/name']);
@@ -124,52 +122,7 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
     expect(byKind(objects, 'Secret')).toEqual([]);
   });
 
-  it('prod scales the embedding worker on its queue depth (KEDA), reading the queue the code uses', () => {
-    const scaled = get(renderOverlay('prod'), 'ScaledObject', 'embedding-worker');
-    expect(find(renderOverlay('prod'), 'HorizontalPodAutoscaler', 'embedding-worker')).toBeUndefined();
-    const redis = scaled.spec.triggers.find((t: { type: string }) => t.type === 'redis');
-    const namespace = settingsConfigMap(renderOverlay('prod')).data?.NAMESPACE;
-    expect(redis?.metadata.listName).toBe(`${embeddingQueueKeyPrefix(namespace ?? 'missing NAMESPACE')}:wait`);
-  });
-
-  it('prod scales the send queue on its depth gauge (KEDA metrics-api), reading the path and field the queue app serves', () => {
-    const objects = renderOverlay('prod');
-    expect(queueScalingProblems(objects)).toEqual([]);
-    const trigger = get(objects, 'ScaledObject', 'queue').spec.triggers.find((t: { type: string }) => t.type === 'metrics-api');
-    expect(new URL(trigger.metadata.url).pathname).toBe(queueDepthGauge().path);
-    expect(queueDepthGauge().fields).toContain(trigger.metadata.valueLocation);
-  });
-
-  it('without the KEDA component (dev), the queue keeps its CPU HPA and has no gauge Service or policy', () => {
-    const objects = renderOverlay('dev');
-    expect(find(objects, 'ScaledObject', 'queue')).toBeUndefined();
-    expect(find(objects, 'HorizontalPodAutoscaler', 'queue')).toBeDefined();
-    expect(find(objects, 'Service', 'queue-metrics')).toBeUndefined();
-  });
-
   describe('the checks can fail', () => {
-    it('reports a send-queue ScaledObject that no longer reads what the app serves', () => {
-      const gauge = queueDepthGauge();
-      const withTrigger = (change: (metadata: Record<string, string>) => void) => {
-        const objects = renderOverlay('prod');
-        change(get(objects, 'ScaledObject', 'queue').spec.triggers.find((t: { type: string }) => t.type === 'metrics-api').metadata);
-        return queueScalingProblems(objects, gauge);
-      };
-      expect(withTrigger((m) => (m.url = m.url.replace(gauge.path, '/metrics/depth')))).toEqual([`queue: the trigger reads /metrics/depth, the app serves ${gauge.path}`]);
-      expect(withTrigger((m) => (m.valueLocation = 'depth'))).toEqual([expect.stringMatching(/^queue: valueLocation depth is not a field of the gauge/)]);
-      expect(withTrigger((m) => (m.url = m.url.replace('.mapi.svc', '.mapi-dev.svc')))).toEqual([expect.stringMatching(/host queue-metrics\.mapi-dev\.svc\.cluster\.local is not <service>\.mapi\.svc/)]);
-      expect(withTrigger((m) => (m.url = m.url.replace(':8081', ':8080')))).toEqual(['queue: Service queue-metrics has no port 8080']);
-      // A gauge renamed in the code (read from the source) no longer matches the manifests.
-      expect(queueScalingProblems(renderOverlay('prod'), { ...gauge, path: '/metrics/send-depth' })).toEqual([`queue: the trigger reads ${gauge.path}, the app serves /metrics/send-depth`]);
-      const noService = renderOverlay('prod').filter((o) => !(o.kind === 'Service' && o.metadata.name === 'queue-metrics'));
-      expect(queueScalingProblems(noService, gauge)).toEqual(['queue: no Service queue-metrics']);
-      const withHpa = [...renderOverlay('prod'), get(renderOverlay('dev'), 'HorizontalPodAutoscaler', 'queue')];
-      expect(queueScalingProblems(withHpa, gauge)).toEqual(['queue: the plain HPA is still there beside the ScaledObject']);
-      const openPolicy = renderOverlay('prod');
-      delete get(openPolicy, 'NetworkPolicy', 'queue-metrics-from-keda').spec.ingress[0].from;
-      expect(queueScalingProblems(openPolicy, gauge)).toEqual([expect.stringMatching(/^queue: expected one NetworkPolicy rule letting only namespace keda reach port 8081/)]);
-    });
-
     const dev = () => renderOverlay('dev');
     const gateway = (objects: K8sObject[]) => get(objects, 'Deployment', 'api-gateway');
 

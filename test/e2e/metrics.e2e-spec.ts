@@ -1,4 +1,6 @@
-import { createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
+import { Queue } from 'bullmq';
+import { EMBEDDING_QUEUE, KbEntryRepository, bullConnection, queuePrefix } from '@mapi/knowledge-base-feature';
+import { createMessages, createOrg, createPhone, createToken, randomDigits, testEnv } from '@mapi/testing';
 import { client, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
@@ -23,13 +25,14 @@ describe('metrics of started processes', () => {
   const w: Record<string, any> = {};
 
   beforeAll(async () => {
-    stack = await startStack({ SESSION_SCAN_MS: '200' }, { services: ['phones'] });
+    // The queue's workers are off, so a sent message stays due (its depth and age can be read).
+    stack = await startStack({ SESSION_SCAN_MS: '200', QUEUE_WORKER_ENABLED: 'false' }, { services: ['phones', 'queue', 'embedding-worker'] });
     w.org = await createOrg(stack.prisma);
     w.phone = await createPhone(stack.prisma, w.org.id);
     w.chat = `${randomDigits()}@c.us`;
     await createMessages(stack.prisma, w.org, w.phone, [{ chatId: w.chat }]);
     w.token = (await createToken(stack.prisma, w.org.id)).token;
-  }, 120_000);
+  }, 180_000);
 
   afterAll(() => stack?.stop());
 
@@ -72,6 +75,41 @@ describe('metrics of started processes', () => {
     expect((await api.post('/sandbox/messages', { chat_id: randomDigits(), body: 'metrics' }, { 'x-phone': phoneId })).status).toBe(200);
     const after = await until(() => scrape(stack.healthUrl(stack.chats)), (r) => (sample(r.text, 'mapi_ingest_lag_count', {}) ?? 0) > lagBefore, 10_000, 'ingest lag');
     expect(sample(after.text, 'mapi_ingest_lag_bucket', { le: '+Inf' })).toBeGreaterThan(lagBefore);
+  });
+
+  it('shows the send queue per phone (depth, how long its next due job has waited) and the phones with due jobs (queue)', async () => {
+    const api = client(stack.baseUrl, w.token);
+    const { phoneId } = await connectedSandboxPhone(api);
+    const queue = stack.healthUrl(stack.apps.queue);
+    const at = Date.now();
+    for (let i = 0; i < 2; i++) expect((await api.post('/message/send', { chat_id: `${randomDigits()}@c.us`, message: `queued ${i}` }, { 'x-phone': phoneId })).status).toBe(200);
+    const { text } = await until(() => scrape(queue), (r) => sample(r.text, 'mapi_queue_phone_jobs', { phone_id: phoneId, state: 'waiting' }) === 2, 10_000, 'per-phone depth');
+    expect(sample(text, 'mapi_queue_phone_jobs', { phone_id: phoneId, state: 'active' })).toBe(0);
+    expect(sample(text, 'mapi_queue_jobs', { state: 'waiting' })).toBe(2);
+    expect(sample(text, 'mapi_queue_phones_waiting', {})).toBe(1);
+    await new Promise((r) => setTimeout(r, 1_100)); // past the gauge's 1 s cache
+    const later = await scrape(queue);
+    const age = sample(later.text, 'mapi_queue_phone_oldest_due_age', { phone_id: phoneId }) ?? -1;
+    expect(age).toBeGreaterThanOrEqual(1);
+    expect(age).toBeLessThanOrEqual((Date.now() - at) / 1000);
+    expect(later.text).toMatch(/^# TYPE mapi_queue_phone_oldest_due_age gauge$/m);
+    expect(later.text).not.toContain(w.org.id);
+  });
+
+  it('shows the embedding backlog: jobs by state and entries not yet embedded (embedding-worker)', async () => {
+    const worker = stack.healthUrl(stack.apps['embedding-worker']);
+    // Two entries with no job (pending), one job scheduled for later (delayed): nothing the worker takes now.
+    await new KbEntryRepository(stack.prisma).insertMany(w.org.id, [1, 2].map((i) => ({ type: 'faq' as const, question: `q${i}?`, answer: 'a', is_active: true, attachments: null, document_id: null, metadata: null })));
+    const queue = new Queue(EMBEDDING_QUEUE, { connection: bullConnection(testEnv.redisUrl()), prefix: queuePrefix(stack.env.NAMESPACE) });
+    try {
+      await queue.add('embed', { org_id: w.org.id, context_ids: [], trace: {} }, { delay: 3_600_000 });
+      const { text } = await until(() => scrape(worker), (r) => sample(r.text, 'mapi_embedding_jobs', { state: 'delayed' }) === 1, 10_000, 'embedding backlog');
+      expect(sample(text, 'mapi_embedding_jobs', { state: 'waiting' })).toBe(0);
+      expect(sample(text, 'mapi_embedding_entries_pending', {})).toBe(2);
+    } finally {
+      await queue.obliterate({ force: true }).catch(() => undefined);
+      await queue.close();
+    }
   });
 
   it('leaves out the instrumentation libraries\' own metrics (HTTP client/server, pg)', async () => {

@@ -10,6 +10,7 @@ export * from './http/define-route';
 export * from './events';
 export * from './openapi/build-openapi';
 export * from './routes';
+export * from './metrics/metric-catalogue';
 // One line per service; each service's folder exports its own messages and routes.
 export * from './chats';
 export * from './phones';

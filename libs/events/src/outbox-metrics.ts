@@ -1,4 +1,5 @@
 import { metrics, type ObservableGauge, type ObservableResult } from '@opentelemetry/api';
+import { METRICS, metricOptions } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 
 // The project's meter and duration buckets (libs/platform telemetry/metrics.ts, which this data lib may not import).
@@ -12,13 +13,12 @@ const LAG_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 
  * backlog, so dashboards take the max).
  */
 export class OutboxMetrics {
-  private readonly published = meter().createCounter('mapi.outbox.events.published', { description: 'Events published to NATS by the outbox relay, by event type', unit: '{event}' });
-  private readonly lag = meter().createHistogram('mapi.outbox.relay.lag', {
-    description: 'From an event being committed to its publication on NATS',
-    unit: 's',
+  private readonly published = meter().createCounter(METRICS.outboxEventsPublished.name, metricOptions(METRICS.outboxEventsPublished));
+  private readonly lag = meter().createHistogram(METRICS.outboxRelayLag.name, {
+    ...metricOptions(METRICS.outboxRelayLag),
     advice: { explicitBucketBoundaries: LAG_BUCKETS_S },
   });
-  private readonly backlog: ObservableGauge = meter().createObservableGauge('mapi.outbox.backlog', { description: 'Committed events not yet published', unit: '{event}' });
+  private readonly backlog: ObservableGauge = meter().createObservableGauge(METRICS.outboxBacklog.name, metricOptions(METRICS.outboxBacklog));
   private readonly observe = async (result: ObservableResult) => {
     const [row] = await this.prisma.$queryRaw<{ n: bigint }[]>`
       SELECT GREATEST(0, coalesce((SELECT max(seq) FROM outbox_events), 0) - coalesce((SELECT last_seq FROM outbox_cursor WHERE name = 'relay'), 0)) AS n`;

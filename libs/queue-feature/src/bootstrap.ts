@@ -4,7 +4,7 @@ import { SessionCommands } from '@mapi/events';
 import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, redisIndicator, startRpcService } from '@mapi/platform';
 import { loadQueueConfig, type QueueConfig } from './config';
 import { IdempotencyStore } from './idempotency/idempotency-store';
-import { QUEUE_DEPTH_PATH, QueueDepthGauge } from './metrics/queue-depth-gauge';
+import { QueueDepthGauge } from './metrics/queue-depth-gauge';
 import { registerQueueDepthMetrics } from './metrics/queue-depth-metrics';
 import { PhoneGate } from './phones/phone-gate';
 import { QUEUE_HANDLERS, type QueueDeps } from './queue.handlers';
@@ -24,8 +24,8 @@ const queuesOptions = (namespace: string, q: QueueConfig) => ({
 
 /**
  * Starts the queue service: answers queue.v1.* in the `queue` queue group, and (unless
- * QUEUE_WORKER_ENABLED=false) runs the send workers of every phone queue. Health, and the queue
- * depth gauge at QUEUE_DEPTH_PATH, on HEALTH_PORT.
+ * QUEUE_WORKER_ENABLED=false) runs the send workers of every phone queue. Health, and the queue's
+ * depth (overall and per phone) among the metrics, on HEALTH_PORT.
  */
 export async function bootstrapQueueService(): Promise<void> {
   const config = loadConfig(['app', 'redis', 'nats', 'health', 'telemetry']);
@@ -64,8 +64,6 @@ export async function bootstrapQueueService(): Promise<void> {
       host: config.health.HEALTH_HOST,
       port: config.health.HEALTH_PORT,
       indicators: [redisIndicator(() => redis.ping()), natsIndicator(nc)],
-      // The send queue's depth for autoscalers (deploy/components/keda): any replica answers for all.
-      routes: { [QUEUE_DEPTH_PATH]: () => depth.read() },
     },
     readyFields: { workers: Boolean(workers) },
     stop: [

@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { DomainEvent } from '@mapi/events';
+import { METRICS, metricOptions } from '@mapi/contracts';
 import { meter, type Logger } from '@mapi/platform';
 import { Server, type Socket } from 'socket.io';
 import type { RealtimeConfig } from './config';
@@ -56,7 +57,7 @@ export class RealtimeServer {
     this.io.on('connection', (socket) => this.onConnection(socket as RealtimeSocket));
     // mapi.realtime.connections (GET /metrics of the gateway): this replica's open connections
     meter()
-      .createObservableGauge('mapi.realtime.connections', { description: 'Open realtime (socket.io) connections on this gateway replica', unit: '{connection}' })
+      .createObservableGauge(METRICS.realtimeConnections.name, metricOptions(METRICS.realtimeConnections))
       .addCallback((result) => result.observe(this.connections));
     if (config.REALTIME_REAUTH_INTERVAL_MS > 0) {
       this.reauthTimer = setInterval(() => void this.reauthorizeAll(), config.REALTIME_REAUTH_INTERVAL_MS);

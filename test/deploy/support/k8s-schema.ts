@@ -3,7 +3,8 @@ import type { K8sObject } from './render';
 /**
  * Offline validation of rendered objects against the Kubernetes API schemas: `kubernetes-models`
  * bundles the upstream OpenAPI definitions (Kubernetes 1.32 APIs) compiled to JSON-schema
- * validators, and `@kubernetes-models/keda` does the same for KEDA's CRDs. A kind without a
+ * validators, and `@kubernetes-models/keda` and `@kubernetes-models/prometheus-operator` do the
+ * same for KEDA's and the Prometheus Operator's CRDs (ScaledObject, ServiceMonitor). A kind without a
  * bundled schema is an error, not a pass.
  */
 export const MODULES: Record<string, string> = {
@@ -14,6 +15,7 @@ export const MODULES: Record<string, string> = {
   'policy/v1': 'kubernetes-models/policy/v1',
   'networking.k8s.io/v1': 'kubernetes-models/networking.k8s.io/v1',
   'keda.sh/v1alpha1': '@kubernetes-models/keda/keda.sh/v1alpha1',
+  'monitoring.coreos.com/v1': '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1',
 };
 
 type Model = new (data: unknown) => { validate(): void };

@@ -1,4 +1,4 @@
-import { IngestEventSchema, type IngestEvent } from '@mapi/contracts';
+import { IngestEventSchema, METRICS, metricOptions, type IngestEvent } from '@mapi/contracts';
 import { BatchConsumer, streamNames } from '@mapi/events';
 import { DURATION_BUCKETS_S, meter } from '@mapi/platform';
 import type { NatsConnection } from 'nats';
@@ -12,9 +12,8 @@ import type { ApplyIngest } from './apply-ingest.usecase';
  */
 export function createIngestConsumer(nc: NatsConnection, namespace: string, apply: ApplyIngest, logger: Logger): BatchConsumer<unknown> {
   // mapi.ingest.lag (GET /metrics): from a connector event reaching JetStream to its being applied (readable)
-  const lag = meter().createHistogram('mapi.ingest.lag', {
-    description: 'From a connector event being stored in JetStream to its being applied in Postgres',
-    unit: 's',
+  const lag = meter().createHistogram(METRICS.ingestLag.name, {
+    ...metricOptions(METRICS.ingestLag),
     advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
   });
   return new BatchConsumer<unknown>(

@@ -1,4 +1,4 @@
-import { buildOpenApi, toRouterPath, type RouteContract } from '@mapi/contracts';
+import { METRICS, buildOpenApi, metricOptions, toRouterPath, type RouteContract } from '@mapi/contracts';
 import { DURATION_BUCKETS_S, checkReadiness, meter, type HealthIndicator } from '@mapi/platform';
 import { trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
@@ -30,9 +30,8 @@ export function registerGatewayRoutes(fastify: FastifyInstance, options: Registr
   });
   // http.server.request.duration (OpenTelemetry HTTP conventions): by method, route template (never
   // the raw path: an unmatched request has no http.route) and status.
-  const duration = meter().createHistogram('http.server.request.duration', {
-    description: 'Time to answer an HTTP request, by method, route template and status',
-    unit: 's',
+  const duration = meter().createHistogram(METRICS.httpServerRequestDuration.name, {
+    ...metricOptions(METRICS.httpServerRequestDuration),
     advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
   });
   fastify.addHook('onResponse', async (req, reply) => {

@@ -1,5 +1,5 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
-import { Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import {
   createLogger,
   extractJobTrace,
@@ -15,10 +15,13 @@ import { KbEntryRepository } from '../repositories/kb-entry-repository';
 import { EmbedEntries } from '../jobs/embed-entries';
 import { bullConnection, EMBEDDING_QUEUE, queuePrefix, type EmbeddingJobData } from '../jobs/embedding-queue';
 import { createKbPrismaClient } from '../kb-prisma-client';
+import { EmbeddingBacklog } from '../metrics/embedding-backlog';
+import { registerEmbeddingMetrics } from '../metrics/embedding-metrics';
 
 /**
  * The embedding worker: its own process (scaled on its own), taking jobs from the BullMQ queue,
- * each run in the trace of the request that enqueued it. Health on HEALTH_PORT.
+ * each run in the trace of the request that enqueued it. Health, and the embedding backlog among
+ * the metrics (what deploy/components/keda scales it on), on HEALTH_PORT.
  */
 export async function bootstrapEmbeddingWorker(): Promise<void> {
   const config = loadConfig(['app', 'database', 'redis', 'health', 'telemetry']);
@@ -58,6 +61,9 @@ export async function bootstrapEmbeddingWorker(): Promise<void> {
   worker.on('error', (err) => logger.error({ err }, 'worker error'));
   await worker.waitUntilReady();
   void worker.run();
+  // Read-only: the queue's counts for GET /metrics.
+  const counts = new Queue(EMBEDDING_QUEUE, { connection: bullConnection(config.redis.REDIS_URL), prefix: queuePrefix(config.app.NAMESPACE) });
+  const stopMetrics = registerEmbeddingMetrics(new EmbeddingBacklog(counts, prisma));
 
   let shuttingDown = false;
   const health = await startHealthServer({
@@ -71,7 +77,9 @@ export async function bootstrapEmbeddingWorker(): Promise<void> {
 
   onShutdownSignal(logger, async () => {
     shuttingDown = true;
+    stopMetrics();
     await worker.close(); // finishes the jobs under way
+    await counts.close();
     await prisma.$disconnect();
     health.close();
   });

@@ -1,6 +1,6 @@
-import { legacySessionSubject, readSessionCommand, sessionSubject, type IngestEvent, type SessionAnswer, type SessionCommand } from '@mapi/contracts';
+import { METRICS, legacySessionSubject, metricOptions, readSessionCommand, sessionSubject, type IngestEvent, type SessionAnswer, type SessionCommand } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
-import { meter } from '@mapi/platform';
+import { GaugeSeries, meter } from '@mapi/platform';
 import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import type { Logger } from 'pino';
 import type { PhoneConnector } from '../connector/phone-connector';
@@ -32,6 +32,7 @@ interface Session {
  */
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
+  private readonly sessionStates = new GaugeSeries();
   private timer?: NodeJS.Timeout;
   private scanning?: Promise<void>;
   private stopped = false;
@@ -52,11 +53,12 @@ export class SessionManager {
   ) {
     // mapi.phone.sessions (GET /metrics): the sessions this replica runs, by their connection's state
     meter()
-      .createObservableGauge('mapi.phone.sessions', { description: 'Phone sessions run by this replica, by connection state', unit: '{session}' })
+      .createObservableGauge(METRICS.phoneSessions.name, metricOptions(METRICS.phoneSessions))
       .addCallback((result) => {
         const byState = new Map<string, number>();
         for (const session of this.sessions.values()) byState.set(session.state, (byState.get(session.state) ?? 0) + 1);
-        for (const [state, n] of byState) result.observe(n, { state });
+        // A state no session is in any more reads 0, not its last count.
+        for (const [n, attributes] of this.sessionStates.withZeros([...byState].map(([state, n]) => [n, { state }] as const))) result.observe(n, attributes);
       });
   }
 

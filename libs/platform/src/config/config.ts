@@ -52,6 +52,8 @@ export const ConfigGroups = {
     OTEL_SERVICE_NAME: z.string().optional(),
     OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** false: no meter provider (every instrument a no-op, GET /metrics 404); read by startTelemetry, validated here. */
+    METRICS_ENABLED: z.enum(['true', 'false']).default('true'),
   }),
 } as const;
 

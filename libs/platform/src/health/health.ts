@@ -34,16 +34,13 @@ export async function checkReadiness(indicators: readonly HealthIndicator[], tim
 /**
  * A small HTTP server for processes that serve no HTTP of their own: GET /health/live answers 200
  * while the process runs; GET /health/ready answers 200 only while every dependency answers.
- * `routes` adds read-only JSON endpoints (e.g. a queue-depth gauge for an autoscaler): the
- * handler's value answers 200, a failure 503 with its message. GET /metrics answers the process's
- * metrics in Prometheus's text format (telemetry/metrics.ts).
+ * GET /metrics answers the process's metrics in Prometheus's text format (telemetry/metrics.ts).
  */
 export function startHealthServer(options: {
   host: string;
   port: number;
   indicators: readonly HealthIndicator[];
   isShuttingDown?: () => boolean;
-  routes?: Readonly<Record<string, () => Promise<unknown>>>;
 }): Promise<Server> {
   const server = createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
@@ -58,14 +55,6 @@ export function startHealthServer(options: {
     }
     const path = (req.url ?? '').split('?')[0];
     if (req.method === 'GET' && path === '/metrics') return serveMetrics(req, res);
-    const route = req.method === 'GET' && options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
-    if (route) {
-      try {
-        return send(200, await route());
-      } catch (error) {
-        return send(503, { status: 'error', error: (error as Error).message });
-      }
-    }
     send(404, { status: 'error' });
   });
   return new Promise((resolve) => server.listen(options.port, options.host, () => resolve(server)));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { ErrorCode, Errors, HttpReply, RPC_HTTP_STATUS_HEADER, ServiceError, issuesToFields, type RpcContract } from '@mapi/contracts';
+import { ErrorCode, Errors, HttpReply, METRICS, RPC_HTTP_STATUS_HEADER, ServiceError, issuesToFields, metricOptions, type RpcContract } from '@mapi/contracts';
 import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { z } from 'zod';
 import type { Logger } from 'pino';
@@ -36,9 +36,8 @@ export class NatsRpcServer {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly tracer = trace.getTracer('mapi-rpc');
   /** rpc.server.call.duration (OpenTelemetry RPC conventions): by subject and the answer's HTTP status. */
-  private readonly duration = meter().createHistogram('rpc.server.call.duration', {
-    description: 'Time to answer an RPC, by subject (rpc.method) and the HTTP status of the answer',
-    unit: 's',
+  private readonly duration = meter().createHistogram(METRICS.rpcServerCallDuration.name, {
+    ...metricOptions(METRICS.rpcServerCallDuration),
     advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
   });
 

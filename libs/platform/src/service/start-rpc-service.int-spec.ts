@@ -120,7 +120,7 @@ describe('startRpcService (integration)', () => {
       namespace,
       logger,
       nodeEnv: 'test',
-      health: { host: '127.0.0.1', port: 0, indicators: [natsIndicator(nc)], routes: { '/depth': async () => ({ depth: 3 }) } },
+      health: { host: '127.0.0.1', port: 0, indicators: [natsIndicator(nc)] },
       stop: [() => void order.push('stop')],
       disconnect: [() => void order.push('disconnect')],
       registerShutdown: (_logger, stop) => (shutdown = stop),
@@ -128,8 +128,6 @@ describe('startRpcService (integration)', () => {
     expect(svc.server).toBeUndefined();
     await expect(client.call(EchoRpc, { text: 'hi' })).rejects.toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE_ERROR });
     expect(await ready(svc)).toMatchObject({ status: 200 });
-    const depth = await fetch(`http://127.0.0.1:${(svc.health.address() as AddressInfo).port}/depth`);
-    expect(await depth.json()).toEqual({ depth: 3 });
     await shutdown();
     expect(order).toEqual(['stop', 'disconnect']);
     expect(nc.isClosed()).toBe(true);

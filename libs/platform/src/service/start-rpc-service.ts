@@ -42,7 +42,6 @@ export interface RpcServiceOptions {
     host: string;
     port: number;
     indicators: readonly HealthIndicator[];
-    routes?: Readonly<Record<string, () => Promise<unknown>>>;
   };
   /** More fields for the "service ready" line (after health_port). */
   readyFields?: Record<string, unknown>;

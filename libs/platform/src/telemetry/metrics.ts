@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { metrics, type Meter } from '@opentelemetry/api';
+import { metrics, type Attributes, type Meter } from '@opentelemetry/api';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { AggregationType, type ViewOptions } from '@opentelemetry/sdk-metrics';
 
@@ -44,3 +44,30 @@ export function serveMetrics(req: IncomingMessage, res: ServerResponse): void {
 export function resetMetricsReader(): void {
   exporter = undefined;
 }
+
+/**
+ * For observable gauges whose attribute sets come and go (a phone's queue, a session state): the
+ * SDK keeps exporting an attribute set a callback no longer observes, with its last value
+ * (cumulative temporality), so a drained queue would go on showing its last depth. This remembers
+ * every set observed and adds a 0 for each one missing from the current points. The series stay
+ * until the process restarts: their number is bounded by the sets ever observed (phones, states).
+ */
+export class GaugeSeries {
+  private readonly seen = new Map<string, Attributes>();
+
+  /** The points to observe: these, and 0 for every attribute set observed before and missing now. */
+  withZeros(points: readonly (readonly [number, Attributes])[]): [number, Attributes][] {
+    const current = new Map(points.map(([, attributes]) => [seriesKey(attributes), attributes]));
+    const out: [number, Attributes][] = points.map(([value, attributes]) => [value, attributes]);
+    for (const [key, attributes] of this.seen) if (!current.has(key)) out.push([0, attributes]);
+    for (const [key, attributes] of current) this.seen.set(key, attributes);
+    return out;
+  }
+}
+
+const seriesKey = (attributes: Attributes) =>
+  JSON.stringify(
+    Object.entries(attributes)
+      .map(([k, v]) => [k, String(v)])
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );

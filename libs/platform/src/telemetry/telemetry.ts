@@ -31,8 +31,10 @@ class DiscardingSpanProcessor implements SpanProcessor {
  * followed. Recording spans only to discard them, and pg/http metrics, were ~5–10 % of each
  * service's CPU under load.
  *
- * Metrics are always collected, by one pull reader in Prometheus's format (metrics.ts, served at
+ * Metrics are collected by one pull reader in Prometheus's format (metrics.ts, served at
  * GET /metrics of the health port); the instrumentation libraries' own metrics are dropped.
+ * METRICS_ENABLED=false registers no meter provider at all (instruments are no-ops, /metrics is a
+ * 404): the baseline for measuring what the metrics cost (bench/run.js).
  */
 export function startTelemetry(serviceName: string): void {
   if (sdk) return;
@@ -43,7 +45,7 @@ export function startTelemetry(serviceName: string): void {
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? serviceName }),
     spanProcessors: [processor],
-    metricReaders: [createPrometheusReader()],
+    metricReaders: process.env.METRICS_ENABLED === 'false' ? [] : [createPrometheusReader()],
     views: METRIC_VIEWS,
     ...(endpoint ? {} : { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), logRecordProcessors: [] }),
     instrumentations: [

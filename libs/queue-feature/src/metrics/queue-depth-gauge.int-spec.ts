@@ -1,8 +1,7 @@
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo, Server } from 'node:net';
-import { createLogger, startHealthServer } from '@mapi/platform';
+import { createLogger } from '@mapi/platform';
 import { randomSuffix, testEnv } from '@mapi/testing';
 import { bullConnection } from '../queues/bull-connection';
 import { queuePrefix, sendQueueName } from '../queues/keys';
@@ -11,7 +10,7 @@ import type { SendJobData } from '../queues/send-job';
 import { SendQueues } from '../queues/send-queues';
 import { SendProcessor } from '../worker/send-processor';
 import { FakeSession } from '../worker/testing/fake-session';
-import { QUEUE_DEPTH_FIELDS, QUEUE_DEPTH_PATH, QueueDepthGauge, type QueueDepth } from './queue-depth-gauge';
+import { QueueDepthGauge, type QueueDepth } from './queue-depth-gauge';
 
 /** The depth gauge against real Redis and BullMQ: it must equal what BullMQ itself counts. */
 describe('QueueDepthGauge', () => {
@@ -21,7 +20,6 @@ describe('QueueDepthGauge', () => {
   let gauge: QueueDepthGauge;
   let namespace: string;
   let phones: string[];
-  let server: Server | undefined;
   let worker: Worker | undefined;
   const org = randomUUID();
 
@@ -54,8 +52,6 @@ describe('QueueDepthGauge', () => {
   afterEach(async () => {
     await worker?.close(true);
     worker = undefined;
-    server?.close();
-    server = undefined;
     for (const p of phones) await queues.queue(p).obliterate({ force: true }).catch(() => undefined);
     const own = await redis.keys(`${namespace}:*`);
     if (own.length) await redis.del(...own);
@@ -124,32 +120,48 @@ describe('QueueDepthGauge', () => {
     expect(await gauge.read()).toMatchObject({ waiting: 4, phones_waiting: 1 });
   });
 
-  it('is served as JSON on the health server at QUEUE_DEPTH_PATH (the path the KEDA trigger reads)', async () => {
-    await add(phones[0], 3);
-    await add(phones[1], 2);
-    server = await startHealthServer({ host: '127.0.0.1', port: 0, indicators: [], routes: { [QUEUE_DEPTH_PATH]: () => gauge.read() } });
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const res = await fetch(`${url}${QUEUE_DEPTH_PATH}`);
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ waiting: 5, phones_waiting: 2 });
-    for (const field of QUEUE_DEPTH_FIELDS) expect(typeof body[field]).toBe('number');
-    expect((await fetch(`${url}/metrics/other`)).status).toBe(404);
-    expect((await fetch(`${url}/constructor`)).status).toBe(404);
+  it('reports each phone with jobs, and when its next due job became due (scheduled jobs: not due, no age)', async () => {
+    const [a, b] = phones;
+    const t0 = Date.now();
+    await add(a, 3);
+    await add(b, 2, null, Date.now() + 3_600_000);
+    const d = await gauge.read();
+    const byPhone = Object.fromEntries(d.by_phone.map((p) => [p.phone_id, p]));
+    expect(Object.keys(byPhone).sort()).toEqual([a, b].sort()); // phones without a queue are not reported
+    expect(byPhone[a]).toMatchObject({ waiting: 3, delayed: 0, active: 0 });
+    expect(byPhone[b]).toMatchObject({ waiting: 0, delayed: 2, active: 0 });
+    expect(byPhone[b].oldest_due_at).toBeUndefined();
+    expect(byPhone[a].oldest_due_at).toBeGreaterThanOrEqual(t0 - 5);
+    expect(byPhone[a].oldest_due_at).toBeLessThanOrEqual(Date.now());
+    expect(d.phones_waiting).toBe(1);
   });
 
-  it('answers 503 (not a stale or made-up figure) when Redis fails, and recovers', async () => {
+  it('the oldest due job of a phone is the one a worker takes next, and the age moves on as it is sent', async () => {
+    const [a] = phones;
+    const ids = await add(a, 2);
+    const first = await gauge.read();
+    const firstDue = first.by_phone[0].oldest_due_at!;
+    await new Promise((r) => setTimeout(r, 30));
+    const third = Date.now();
+    await add(a, 1);
+    await purger.purgeIds(a, [ids[0]]);
+    const later = new QueueDepthGauge(redis, namespace, 0);
+    const after = (await later.read()).by_phone[0];
+    expect(after.waiting).toBe(2);
+    expect(after.oldest_due_at).toBeGreaterThanOrEqual(firstDue); // the second job, added at about the same time
+    expect(after.oldest_due_at).toBeLessThan(third); // not the job added 30 ms later
+    await purger.purgeAll(a);
+    expect((await later.read()).by_phone).toEqual([]);
+  });
+
+  it('fails (no stale or made-up figure) when Redis fails, and recovers', async () => {
     const broken = new Redis(testEnv.redisUrl(), { maxRetriesPerRequest: 0, lazyConnect: true, enableOfflineQueue: false });
     const failing = new QueueDepthGauge(broken, namespace, 60_000);
-    server = await startHealthServer({ host: '127.0.0.1', port: 0, indicators: [], routes: { [QUEUE_DEPTH_PATH]: () => failing.read() } });
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${QUEUE_DEPTH_PATH}`;
-    const res = await fetch(url);
-    expect(res.status).toBe(503);
-    expect(((await res.json()) as { status: string }).status).toBe('error');
+    await expect(failing.read()).rejects.toThrow();
     // The failed command made the client connect; once it is up, the next read counts afresh.
     if (broken.status !== 'ready') await new Promise((resolve) => broken.once('ready', resolve));
     await add(phones[0], 2);
-    expect(((await (await fetch(url)).json()) as QueueDepth).waiting).toBe(2); // the failure was not cached
+    expect((await failing.read()).waiting).toBe(2); // the failure was not cached
     broken.disconnect();
   });
 });

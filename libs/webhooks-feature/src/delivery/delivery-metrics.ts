@@ -1,3 +1,4 @@
+import { METRICS, metricOptions } from '@mapi/contracts';
 import { DURATION_BUCKETS_S, meter } from '@mapi/platform';
 
 /** How an attempt ended, as the deliveries counter labels it. */
@@ -9,18 +10,13 @@ export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'gone' | 'cance
  * outcome only: endpoints and organizations are unbounded.
  */
 export class DeliveryMetrics {
-  private readonly attempts = meter().createCounter('mapi.webhook.delivery.attempts', {
-    description: 'Webhook delivery attempts by outcome (retry: failed, another attempt is scheduled)',
-    unit: '{attempt}',
-  });
-  private readonly settledAfter = meter().createHistogram('mapi.webhook.delivery.settled_attempts', {
-    description: 'Attempts a delivery took until it succeeded or failed for good',
-    unit: '{attempt}',
+  private readonly attempts = meter().createCounter(METRICS.webhookDeliveryAttempts.name, metricOptions(METRICS.webhookDeliveryAttempts));
+  private readonly settledAfter = meter().createHistogram(METRICS.webhookDeliverySettledAttempts.name, {
+    ...metricOptions(METRICS.webhookDeliverySettledAttempts),
     advice: { explicitBucketBoundaries: [1, 2, 3, 4, 5, 6, 8, 10, 15, 20] },
   });
-  private readonly latency = meter().createHistogram('mapi.webhook.delivery.latency', {
-    description: 'From the event being committed to the receiver accepting it',
-    unit: 's',
+  private readonly latency = meter().createHistogram(METRICS.webhookDeliveryLatency.name, {
+    ...metricOptions(METRICS.webhookDeliveryLatency),
     advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
   });
 

@@ -1,0 +1,163 @@
+/**
+ * Every metric the apps export on GET /metrics of their health port, in one list. Each instrument
+ * of the code is created under a name of this list (test/boundaries/metric-catalogue.spec.ts reads
+ * the sources: no instrument outside it, no entry without its instrument), and the deployment's
+ * dashboards and KEDA queries may only name these (test/deploy). Names follow the OpenTelemetry
+ * semantic conventions where one exists, else `mapi.*`; units are UCUM (`s`) or `{thing}`.
+ * The Prometheus exporter writes a name with `.` as `_`, no unit suffix, `_total` after a counter's
+ * name and `_bucket`/`_sum`/`_count` after a histogram's (prometheusSeries).
+ */
+export type MetricKind = 'counter' | 'histogram' | 'gauge';
+
+export interface MetricDefinition {
+  /** The OpenTelemetry instrument name. */
+  readonly name: string;
+  readonly kind: MetricKind;
+  readonly unit: string;
+  readonly description: string;
+  /** The apps that export it (apps/<name>). */
+  readonly apps: readonly string[];
+}
+
+/** The apps that answer RPCs over NATS (every service but the gateway and the embedding worker). */
+const RPC_APPS = ['chats', 'groups', 'inbox', 'knowledge-base', 'media', 'phones', 'queue', 'webhooks-dispatcher'] as const;
+/** The apps that run an outbox relay (libs/events): one publishes at a time, all report. */
+const RELAY_APPS = ['chats', 'groups', 'inbox', 'phones'] as const;
+
+export const METRICS = {
+  httpServerRequestDuration: {
+    name: 'http.server.request.duration',
+    kind: 'histogram',
+    unit: 's',
+    description: 'Time to answer an HTTP request, by method, route template and status',
+    apps: ['api-gateway'],
+  },
+  rpcServerCallDuration: {
+    name: 'rpc.server.call.duration',
+    kind: 'histogram',
+    unit: 's',
+    description: 'Time to answer an RPC, by subject and outcome (HTTP status code)',
+    apps: RPC_APPS,
+  },
+  realtimeConnections: {
+    name: 'mapi.realtime.connections',
+    kind: 'gauge',
+    unit: '{connection}',
+    description: 'Open realtime (socket.io) connections on this gateway replica',
+    apps: ['api-gateway'],
+  },
+  queueJobs: {
+    name: 'mapi.queue.jobs',
+    kind: 'gauge',
+    unit: '{job}',
+    description: 'Send-queue jobs across every phone, by state',
+    apps: ['queue'],
+  },
+  queuePhoneJobs: {
+    name: 'mapi.queue.phone.jobs',
+    kind: 'gauge',
+    unit: '{job}',
+    description: 'Send-queue jobs of one phone, by state (phones with jobs only)',
+    apps: ['queue'],
+  },
+  queuePhoneOldestDueAge: {
+    name: 'mapi.queue.phone.oldest_due.age',
+    kind: 'gauge',
+    unit: 's',
+    description: 'How long the next due job of a phone has been due (phones with due jobs only)',
+    apps: ['queue'],
+  },
+  queuePhonesWaiting: {
+    name: 'mapi.queue.phones.waiting',
+    kind: 'gauge',
+    unit: '{phone}',
+    description: 'Phones with send jobs due and not yet taken by a worker',
+    apps: ['queue'],
+  },
+  phoneSessions: {
+    name: 'mapi.phone.sessions',
+    kind: 'gauge',
+    unit: '{session}',
+    description: 'Phone sessions run by this replica, by connection state',
+    apps: ['phones'],
+  },
+  ingestLag: {
+    name: 'mapi.ingest.lag',
+    kind: 'histogram',
+    unit: 's',
+    description: 'From a connector event stored in JetStream to it being applied in Postgres',
+    apps: ['chats'],
+  },
+  outboxEventsPublished: {
+    name: 'mapi.outbox.events.published',
+    kind: 'counter',
+    unit: '{event}',
+    description: 'Events published to NATS by the outbox relay, by event type',
+    apps: RELAY_APPS,
+  },
+  outboxRelayLag: {
+    name: 'mapi.outbox.relay.lag',
+    kind: 'histogram',
+    unit: 's',
+    description: 'From an event being committed to its publication on NATS',
+    apps: RELAY_APPS,
+  },
+  outboxBacklog: {
+    name: 'mapi.outbox.backlog',
+    kind: 'gauge',
+    unit: '{event}',
+    description: 'Committed events not yet published',
+    apps: RELAY_APPS,
+  },
+  webhookDeliveryAttempts: {
+    name: 'mapi.webhook.delivery.attempts',
+    kind: 'counter',
+    unit: '{attempt}',
+    description: 'Webhook delivery attempts by outcome (retry: failed, another attempt is scheduled)',
+    apps: ['webhooks-dispatcher'],
+  },
+  webhookDeliverySettledAttempts: {
+    name: 'mapi.webhook.delivery.settled_attempts',
+    kind: 'histogram',
+    unit: '{attempt}',
+    description: 'Attempts a delivery took until it succeeded or failed for good',
+    apps: ['webhooks-dispatcher'],
+  },
+  webhookDeliveryLatency: {
+    name: 'mapi.webhook.delivery.latency',
+    kind: 'histogram',
+    unit: 's',
+    description: 'From the event being committed to the receiver accepting it',
+    apps: ['webhooks-dispatcher'],
+  },
+  embeddingJobs: {
+    name: 'mapi.embedding.jobs',
+    kind: 'gauge',
+    unit: '{job}',
+    description: 'Knowledge-base embedding jobs, by state',
+    apps: ['embedding-worker'],
+  },
+  embeddingEntriesPending: {
+    name: 'mapi.embedding.entries.pending',
+    kind: 'gauge',
+    unit: '{entry}',
+    description: 'Knowledge-base entries whose embedding is not yet stored (not searchable yet)',
+    apps: ['embedding-worker'],
+  },
+} as const satisfies Record<string, MetricDefinition>;
+
+export type MetricKey = keyof typeof METRICS;
+
+/** The instrument options (description, unit) of a catalogued metric. */
+export const metricOptions = (metric: MetricDefinition) => ({ description: metric.description, unit: metric.unit });
+
+/** The metric's name as the Prometheus exporter writes it. */
+export const prometheusName = (metric: MetricDefinition): string => metric.name.replace(/[^a-zA-Z0-9_]/g, '_');
+
+/** The series names a scrape shows for the metric (what a PromQL query may name). */
+export function prometheusSeries(metric: MetricDefinition): string[] {
+  const base = prometheusName(metric);
+  if (metric.kind === 'counter') return [`${base}_total`];
+  if (metric.kind === 'histogram') return [`${base}_bucket`, `${base}_sum`, `${base}_count`];
+  return [base];
+}
