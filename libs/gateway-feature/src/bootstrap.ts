@@ -52,6 +52,13 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
   await fastify.register(multipart, { throwFileSizeLimit: true });
   // before the routes: the plugin hooks into each route as it is added
   await registerCompression(fastify);
+  // A request under way when shutdown starts is answered, then its keep-alive connection closes:
+  // the server's close() reaps only connections idle when it is called, so one that becomes idle
+  // later would hold it open until keepAliveTimeout (past the shutdown deadline).
+  fastify.addHook('onSend', async (_req, reply, payload) => {
+    if (shuttingDown) void reply.header('connection', 'close');
+    return payload;
+  });
   registerGatewayRoutes(fastify, {
     routes,
     auth: runtime.authenticator,

@@ -194,9 +194,14 @@ export class NatsRpcServer {
     });
   }
 
-  /** Stops taking requests, then waits for the ones under way (graceful shutdown). */
+  /**
+   * Stops taking requests, then waits for the ones under way (graceful shutdown). Drain, not
+   * unsubscribe: NATS may have routed a request here before it saw the UNSUB; drain takes those
+   * too (UNSUB, a round trip, then every message that arrived before it) where unsubscribe would
+   * drop them unanswered, leaving their callers to time out (504) instead of being served.
+   */
   async close(): Promise<void> {
-    for (const sub of this.subs) sub.unsubscribe();
+    await Promise.allSettled(this.subs.map((sub) => sub.drain()));
     await Promise.allSettled([...this.inFlight]);
     await this.options.nc.flush().catch(() => undefined);
   }
