@@ -20,6 +20,7 @@ describe('members (integration)', () => {
     mailer: { get configured() { return mailer.configured; }, send: (m) => mailer.send(m) },
     invites: { consoleBaseUrl: 'https://console.example/', inviteTtlHours: 1 },
     sessionTtlSeconds: 3600,
+    setChatAccess: () => Promise.reject(new Error('PATCH /chats/access: usecases/update-chat-access/update-chat-access.int-spec.ts')),
   });
   const call = (subject: string, request: unknown): Promise<any> => {
     const line = MEMBERS_HANDLERS.find((h) => h.contract.subject === subject)!;
