@@ -5,7 +5,9 @@ import { startStack, type Stack } from './support/stack';
 
 /**
  * PATCH /chats/access end to end (issue 18): members checks the emails, chats keeps the overrides
- * (chats.v1.chat.set-access). Gateway, chats, phones, members as processes; console sessions by invitation.
+ * (chats.v1.chat.set-access); then a member's labels and those overrides narrowing GET /chats,
+ * GET /chats/{chat_id} and messages for the member's console session only. Gateway, chats, phones,
+ * members, inbox (labels) as processes; console sessions by invitation.
  */
 describe('PATCH /chats/access', () => {
   let stack: Stack;
@@ -33,7 +35,7 @@ describe('PATCH /chats/access', () => {
   };
 
   beforeAll(async () => {
-    stack = await startStack({}, { services: ['phones', 'members'] });
+    stack = await startStack({}, { services: ['phones', 'members', 'inbox'] });
     const p = stack.prisma;
     w.org = await createOrg(p);
     w.otherOrg = await createOrg(p);
@@ -48,6 +50,7 @@ describe('PATCH /chats/access', () => {
     scoped = client(stack.baseUrl, (await createToken(p, w.org.id, { phoneIds: [w.p1.phone_id] })).token);
     w.amy = await join('amy@example.com', { role: 'member', orgPhones: [w.p1.phone_id] });
     w.ada = await join('ada@example.com', { role: 'admin' });
+    w.lea = await join('lea@example.com', { role: 'member', orgPhones: [w.p1.phone_id], labels: ['VIP'] });
     await other.post('/members/invite', { emails: ['zoe@example.com'] });
   }, 120_000);
 
@@ -115,6 +118,55 @@ describe('PATCH /chats/access', () => {
       const outside = await scoped.patch('/chats/access', { access: { 'amy@example.com': true }, chat_ids: [chatA] }, { 'x-phone': w.p2.phone_id });
       expect(outside.status).toBe(401);
       expectEnvelope(outside.body, 'UNAUTHORIZED_ERROR', 401);
+    });
+  });
+
+  describe('what a member\'s session sees', () => {
+    const ids = (res: Answer) => (res.body.chats as any[]).map((c) => c.chat_id).sort();
+    const messageChats = (res: Answer) => [...new Set((res.body.messages as any[]).map((m) => m.chat_id))].sort();
+
+    beforeAll(async () => {
+      expect((await api.patch('/chats/labels', { labels: 'VIP', chat_ids: [chatA] })).status).toBe(204);
+    });
+
+    it('labels narrow: a member limited to label VIP on phone 1 sees only the VIP chat of phone 1', async () => {
+      expect(ids(await w.lea.call('GET', '/chats'))).toEqual([chatA]);
+      expect((await w.lea.call('GET', `/chats/${chatA}`)).status).toBe(200);
+      expect404(await w.lea.call('GET', `/chats/${chatB}`));
+      expect((await w.lea.call('GET', `/chats/${chatB}/messages`)).body).toMatchObject({ count: 0, messages: [] });
+      expect(messageChats(await w.lea.call('GET', '/chats/messages'))).toEqual([chatA]);
+    });
+
+    it('an override false hides a chat of the member\'s phones (amy was denied chat B above)', async () => {
+      expect(ids(await w.amy.call('GET', '/chats'))).toEqual([chatA]);
+      expect404(await w.amy.call('GET', `/chats/${chatB}`));
+    });
+
+    it('an override true shows a chat of another phone without the label; false then hides the labelled one', async () => {
+      expect((await api.patch('/chats/access', { access: { 'lea@example.com': true }, chat_ids: [chatC] })).status).toBe(204);
+      expect(ids(await w.lea.call('GET', '/chats'))).toEqual([chatA, chatC].sort());
+      expect((await w.lea.call('GET', `/chats/${chatC}`)).body).toMatchObject({ chat_id: chatC, org_phone: w.p2.org_phone });
+      expect((await w.lea.call('GET', `/chats/${chatC}/messages`)).body).toMatchObject({ count: 1 });
+      expect((await api.patch('/chats/access', { access: { 'lea@example.com': false }, chat_ids: [chatA] })).status).toBe(204);
+      expect(ids(await w.lea.call('GET', '/chats'))).toEqual([chatC]);
+      expect404(await w.lea.call('GET', `/chats/${chatA}`));
+      expect((await w.lea.call('GET', `/chats/${chatA}/messages`)).body).toMatchObject({ count: 0 });
+      expect(messageChats(await w.lea.call('GET', '/chats/messages'))).toEqual([chatC]);
+      expect(ids(await w.lea.call('GET', '/chats?label=vip'))).toEqual([]);
+    });
+
+    it('owners, admins and API tokens are unaffected: every chat within their phones', async () => {
+      expect(ids(await w.ada.call('GET', '/chats'))).toEqual([chatA, chatB, chatC].sort());
+      expect(ids(await api.get('/chats'))).toEqual([chatA, chatB, chatC].sort());
+      expect(ids(await scoped.get('/chats'))).toEqual([chatA, chatB].sort());
+      expect((await scoped.get(`/chats/${chatC}`)).status).toBe(404);
+    });
+
+    it('another organization\'s token and members see none of it; x-phone outside a member\'s phones is 401', async () => {
+      expect(ids(await other.get('/chats'))).toEqual([chatA]);
+      expect((await other.get(`/chats/${chatC}`)).status).toBe(404);
+      const outside = await w.lea.call('GET', '/chats', undefined, { 'x-phone': w.p2.phone_id });
+      expect(outside.status).toBe(401);
     });
   });
 });
