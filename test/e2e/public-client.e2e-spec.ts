@@ -6,6 +6,45 @@ import { client as http, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
 
+/** One method of the public client and the route it calls. */
+interface ClientRoute {
+  method: string;
+  verb: string;
+  path: string;
+}
+
+/**
+ * Every method of every API object of the client (`client.chat`, `client.member`, …), each called
+ * once with a recording apiClient: the routes the client calls, read from its code, not from a list.
+ * A method that calls no route is kept with verb 'NONE' (so the assertion below fails on it).
+ */
+async function clientRoutes(): Promise<ClientRoute[]> {
+  const client = new PeriskopeApi({ authToken: 'mapi_unused', phone: '1', env: 'local' }) as unknown as Record<string, unknown>;
+  const routes: ClientRoute[] = [];
+  for (const [group, api] of Object.entries(client)) {
+    if (!api || typeof api !== 'object' || !('apiClient' in api)) continue;
+    const proto = Object.getPrototypeOf(api) as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(proto).filter((n) => n !== 'constructor' && typeof proto[n] === 'function')) {
+      const seen: { verb: string; path: string }[] = [];
+      const recorder = new Proxy({}, {
+        get: (_t, verb) => async (path: string) => {
+          seen.push({ verb: String(verb), path });
+          return { data: undefined, error: undefined, response: new Response(null, { status: 204 }) };
+        },
+      });
+      const copy = Object.create(proto, { apiClient: { value: recorder } }) as Record<string, (...args: unknown[]) => Promise<unknown>>;
+      await copy[name]({}, {}).catch(() => undefined);
+      const method = `${group}.${name}`;
+      if (!seen.length) routes.push({ method, verb: 'NONE', path: '' });
+      for (const r of seen) routes.push({ method, ...r });
+    }
+  }
+  return routes;
+}
+
+/** A path with its parameters' names erased: the client's {id} and our {member_id} are the same route. */
+const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+
 const portIsFree = (port: number) =>
   new Promise<boolean>((resolve) => {
     const srv = createServer().once('error', () => resolve(false));
@@ -204,6 +243,37 @@ describe('the public @periskope/periskope-client against this service', () => {
     const again = await client.member.delete({ id: 'ben@example.com' });
     expect(again.status).toBe(404);
     expect(again.error).toMatchObject({ code: 'NOT_FOUND_ERROR' });
+  });
+
+  it('sets per-member chat access through chat.updateChatOverrideAccess (PATCH /chats/access)', async () => {
+    const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
+    expect((await client.member.invite({ emails: ['cara@example.com'], role: 'member' })).status).toBe(200);
+    const res = await client.chat.updateChatOverrideAccess({ access: { 'cara@example.com': true }, chat_ids: [w.chat] });
+    expect(res).toMatchObject({ status: 204, error: null });
+    expect((await client.chat.getChatById({ chat_id: w.chat })).data?.override_chat_access).toEqual({ 'cara@example.com': true });
+    const unknown = await client.chat.updateChatOverrideAccess({ access: { 'nobody@example.com': true }, chat_ids: [w.chat], replace: true });
+    expect(unknown).toMatchObject({ status: 422, error: { code: 'VALIDATION_ERROR' } });
+    const missing = await client.chat.updateChatOverrideAccess({ access: { 'cara@example.com': false }, chat_ids: [randomDigits()] });
+    expect(missing).toMatchObject({ status: 404, error: { code: 'NOT_FOUND_ERROR' } });
+  });
+
+  it('serves every route of every client method: each is in our OpenAPI document and none answers "Route not found"', async () => {
+    const routes = await clientRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(69);
+    expect(routes.filter((r) => r.verb === 'NONE')).toEqual([]);
+    const doc = (await http(stack.baseUrl, w.token).get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const served = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((verb) => `${verb.toUpperCase()} ${shape(path)}`)));
+    expect(routes.filter((r) => !served.has(`${r.verb} ${shape(r.path)}`))).toEqual([]);
+    // called for real, by an organization with nothing in it (so no call changes anything): never the router's 404
+    const empty = http(stack.baseUrl, (await createToken(stack.prisma, (await createOrg(stack.prisma)).id)).token);
+    const call = { GET: empty.get, POST: empty.post, PATCH: empty.patch, DELETE: empty.delete } as Record<string, (path: string, body?: unknown) => Promise<{ status: number; body: any }>>;
+    const unrouted: string[] = [];
+    for (const r of routes) {
+      const path = r.path.replace(/\{[^}]+\}/g, '120363000000000000');
+      const res = r.verb === 'GET' || r.verb === 'DELETE' ? await call[r.verb](path) : await call[r.verb](path, {});
+      if (res.status === 404 && res.body?.message === 'Route not found') unrouted.push(`${r.method}: ${r.verb} ${r.path}`);
+    }
+    expect(unrouted).toEqual([]);
   });
 
   it('surfaces our error envelope as the client\'s error (code and status)', async () => {

@@ -20,6 +20,7 @@ import {
   PinMessageRpc,
   ReactMessageRpc,
   ReadChatRpc,
+  SetChatAccessRpc,
   SetChatPropertiesRpc,
   UpdateContactLabelsRpc,
   UpdateContactRpc,
@@ -59,6 +60,7 @@ import { AttachTicket } from './usecases/attach-ticket/attach-ticket.usecase';
 import { ChatPropertiesRepository } from './repositories/chat-properties-repository';
 import { ChatsInReach } from './usecases/chats-in-reach/chats-in-reach.usecase';
 import { DropCustomProperty } from './usecases/drop-custom-property/drop-custom-property.usecase';
+import { SetChatAccess } from './usecases/set-chat-access/set-chat-access.usecase';
 import { SetChatProperties } from './usecases/set-chat-properties/set-chat-properties.usecase';
 
 export interface ChatsDeps {
@@ -97,5 +99,6 @@ export const CHATS_HANDLERS = [
   // chat labels and custom property values (internal: the inbox service validates, then sets)
   serve(ChatsInReachRpc, (d) => new ChatsInReach(new ChatPropertiesRepository(d.prisma))),
   serve(SetChatPropertiesRpc, (d) => new SetChatProperties(new ChatPropertiesRepository(d.prisma))),
+  serve(SetChatAccessRpc, (d) => new SetChatAccess(new ChatPropertiesRepository(d.prisma))),
   serve(DropCustomPropertyRpc, (d) => new DropCustomProperty(new ChatPropertiesRepository(d.prisma))),
 ];

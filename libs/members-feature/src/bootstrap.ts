@@ -1,4 +1,4 @@
-import { PhoneDirectoryRpc } from '@mapi/contracts';
+import { PhoneDirectoryRpc, SetChatAccessRpc } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
 import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
 import { loadMembersConfig } from './config';
@@ -29,6 +29,7 @@ export async function bootstrapMembersService(): Promise<void> {
         mailer,
         invites: { consoleBaseUrl: own.CONSOLE_BASE_URL, inviteTtlHours: own.INVITE_TTL_HOURS },
         sessionTtlSeconds: own.SESSION_TTL_SECONDS,
+        setChatAccess: (request) => rpc.call(SetChatAccessRpc, request),
       }),
     },
     health: {

@@ -26,5 +26,8 @@ export function mapMember(m: MemberRecord): ApiMemberRow {
 }
 
 /** The phones a member reaches: null for every phone (owners, admins, members without a limit). */
+export const labelReach = (m: Pick<MemberRecord, 'role' | 'labels_limited' | 'label_ids'>): string[] | null =>
+  m.role === 'member' && m.labels_limited ? m.label_ids : null;
+
 export const phoneReach = (m: Pick<MemberRecord, 'role' | 'phones_limited' | 'phone_ids'>): string[] | null =>
   m.role === 'member' && m.phones_limited ? m.phone_ids : null;

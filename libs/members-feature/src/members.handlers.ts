@@ -10,6 +10,7 @@ import {
   SignInRpc,
   SignOutEverywhereRpc,
   SignOutRpc,
+  UpdateChatAccessRpc,
   UpdateMemberAccessRpc,
   type PhoneDirectory,
 } from '@mapi/contracts';
@@ -31,6 +32,7 @@ import { RecordAudit } from './usecases/record-audit/record-audit.usecase';
 import { SignIn } from './usecases/sign-in/sign-in.usecase';
 import { SignOutEverywhere } from './usecases/sign-out-everywhere/sign-out-everywhere.usecase';
 import { SignOut } from './usecases/sign-out/sign-out.usecase';
+import { UpdateChatAccess, type SetChatAccess } from './usecases/update-chat-access/update-chat-access.usecase';
 import { UpdateMemberAccess } from './usecases/update-member-access/update-member-access.usecase';
 
 export interface MembersDeps {
@@ -40,6 +42,8 @@ export interface MembersDeps {
   mailer: InviteMailer;
   invites: InviteSettings;
   sessionTtlSeconds: number;
+  /** Per-chat access overrides, kept by the chats service (chats.v1.chat.set-access). */
+  setChatAccess: SetChatAccess;
 }
 
 const serve = rpcHandler<MembersDeps>();
@@ -52,6 +56,7 @@ export const MEMBERS_HANDLERS = [
   serve(ListMembersRpc, (d) => new ListMembers(members(d))),
   serve(InviteMembersRpc, (d) => new InviteMembers(members(d), new InvitationRepository(d.prisma), audit(d), d.directory, d.mailer, d.invites)),
   serve(UpdateMemberAccessRpc, (d) => new UpdateMemberAccess(members(d), audit(d), d.directory)),
+  serve(UpdateChatAccessRpc, (d) => new UpdateChatAccess(members(d), audit(d), d.setChatAccess)),
   serve(DeleteMemberRpc, (d) => new DeleteMember(members(d), audit(d))),
   serve(ListAuditRpc, (d) => new ListAudit(audit(d))),
   serve(RecordAuditRpc, (d) => new RecordAudit(d.prisma, audit(d))),

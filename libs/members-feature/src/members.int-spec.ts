@@ -20,6 +20,7 @@ describe('members (integration)', () => {
     mailer: { get configured() { return mailer.configured; }, send: (m) => mailer.send(m) },
     invites: { consoleBaseUrl: 'https://console.example/', inviteTtlHours: 1 },
     sessionTtlSeconds: 3600,
+    setChatAccess: () => Promise.reject(new Error('PATCH /chats/access: usecases/update-chat-access/update-chat-access.int-spec.ts')),
   });
   const call = (subject: string, request: unknown): Promise<any> => {
     const line = MEMBERS_HANDLERS.find((h) => h.contract.subject === subject)!;
@@ -77,7 +78,7 @@ describe('members (integration)', () => {
     const again = await failure(accept(w.amyLink));
     expect([again.status, Object.keys(again.fields!)]).toEqual([422, ['token']]);
     const found = await call('members.v1.sessions.authenticate', { token_hash: sha256Hex(session.session_token) });
-    expect(found).toMatchObject({ member_id: w.amy, org_id: w.org, role: 'member', phone_ids: [w.p1.phone_id], csrf_hash: sha256Hex(session.csrf_token) });
+    expect(found).toMatchObject({ member_id: w.amy, org_id: w.org, role: 'member', phone_ids: [w.p1.phone_id], label_ids: ['vip'], csrf_hash: sha256Hex(session.csrf_token) });
     w.amySession = found;
   });
 

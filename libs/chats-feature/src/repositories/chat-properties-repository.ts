@@ -23,7 +23,13 @@ export interface ChatPropertyChanges {
   custom_properties?: Record<string, string | null>;
   assigned_to?: string | null;
   override_chat_access?: Record<string, unknown> | null;
+  /** Merged into override_chat_access (an empty result: null). */
+  merge_chat_access?: Record<string, boolean>;
 }
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** JSON with its keys sorted, so equal objects compare equal whatever order their keys were written in. */
+const sortedKeys = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1))) as T;
 
 const NONE: ChatPropertyValues = { assigned_to: null, custom_properties: {}, override_chat_access: null, label_ids: [] };
 
@@ -34,17 +40,17 @@ export function applyChanges(before: ChatPropertyValues, c: ChatPropertyChanges)
     if (value === null) delete custom[key];
     else custom[key] = value;
   }
+  let access = c.override_chat_access === undefined ? before.override_chat_access : c.override_chat_access;
+  if (c.merge_chat_access) access = { ...(access ?? {}), ...c.merge_chat_access };
+  if (access && !Object.keys(access).length) access = null;
   return {
     assigned_to: c.assigned_to === undefined ? before.assigned_to : c.assigned_to,
     custom_properties: custom,
-    override_chat_access: c.override_chat_access === undefined ? before.override_chat_access : c.override_chat_access,
+    override_chat_access: access === null ? null : sortedKeys(access),
     label_ids: c.labels === undefined ? before.label_ids : [...new Set(c.labels.map((l) => l.label_id))].sort(),
   };
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-/** JSON with its keys sorted, so equal objects compare equal whatever order their keys were written in. */
-const sortedKeys = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1))) as T;
 
 /**
  * The chats service's side of chat labels and custom property values (`chat_properties`,
@@ -91,7 +97,7 @@ export class ChatPropertiesRepository {
         after.custom_properties = sortedKeys(after.custom_properties);
         const labels = !same(was.label_ids, after.label_ids);
         const custom = !same(sortedKeys(was.custom_properties), after.custom_properties);
-        if (!labels && !custom && was.assigned_to === after.assigned_to && same(was.override_chat_access, after.override_chat_access)) continue;
+        if (!labels && !custom && was.assigned_to === after.assigned_to && same(was.override_chat_access && sortedKeys(was.override_chat_access), after.override_chat_access)) continue;
         changed.push({ chatId: copy.chat_id, after, labels });
         const data = withProperties(copy, after);
         if (labels) events.push({ type: 'chat.label.updated', org_id: orgId, phone_id: copy.phone_id, data, previous: { label_ids: asMap(was.label_ids) } });

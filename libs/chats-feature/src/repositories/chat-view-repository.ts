@@ -1,4 +1,5 @@
 import { Prisma, type PrismaClient } from '@mapi/db';
+import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
 import type { ChatPropertyValues } from './chat-properties-repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,6 +51,8 @@ export interface ChatViewRow {
 export interface ChatFilter {
   /** Phones within reach; null: every phone of the organization. */
   phoneIds: string[] | null;
+  /** A member's labels and overrides (chats/chat-reach.ts); absent: phones only. */
+  member?: MemberChatAccess | null;
   chatId?: string;
   chatType?: string;
   /** Inclusive bounds on activity_at (ISO). */
@@ -93,8 +96,9 @@ export class ChatViewRepository {
    * Rows come back as one JSON text each (Prisma's raw mapping costs per column and row).
    */
   async list(orgId: string, f: ChatFilter): Promise<ChatViewRow[]> {
-    if (f.phoneIds && f.phoneIds.length === 0) return [];
-    const inScope = (alias: string) => (f.phoneIds ? Prisma.sql`AND ${Prisma.raw(alias)}.phone_id = ANY(${f.phoneIds}::text[])` : Prisma.empty);
+    const reach = { phoneIds: f.phoneIds, member: f.member ?? null };
+    if (reachesNothing(reach)) return [];
+    const inScope = (alias: string) => reachSql(orgId, reach, alias);
     const filters = [
       f.chatId === undefined ? Prisma.empty : Prisma.sql`AND c.chat_id = ${f.chatId}`,
       f.chatType === undefined ? Prisma.empty : Prisma.sql`AND c.chat_type = ${f.chatType}`,
@@ -140,8 +144,8 @@ export class ChatViewRepository {
   }
 
   /** The chat as one phone within reach sees it, or null when none has it (or it is another organization's). */
-  async findOne(orgId: string, chatId: string, phoneIds: string[] | null): Promise<ChatViewRow | null> {
-    const [row] = await this.list(orgId, { phoneIds, chatId, offset: 0, limit: 1 });
+  async findOne(orgId: string, chatId: string, phoneIds: string[] | null, member: MemberChatAccess | null = null): Promise<ChatViewRow | null> {
+    const [row] = await this.list(orgId, { phoneIds, member, chatId, offset: 0, limit: 1 });
     return row ?? null;
   }
 

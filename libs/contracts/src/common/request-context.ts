@@ -9,6 +9,11 @@ export const MemberPrincipalSchema = z.object({
   session_id: z.uuid(),
   email: z.string(),
   role: MemberRoleSchema,
+  /**
+   * Lower-case label names (or label ids) a member (role member) is limited to: they see only chats
+   * carrying one of them; null or absent: every label (always so for owners and admins).
+   */
+  label_ids: z.array(z.string()).nullable().optional(),
 });
 export type MemberPrincipal = z.infer<typeof MemberPrincipalSchema>;
 

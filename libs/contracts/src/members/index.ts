@@ -8,6 +8,7 @@ import { MeRoute } from './me/me.contract';
 import { SignInRoute } from './sign-in/sign-in.contract';
 import { SignOutEverywhereRoute } from './sign-out-everywhere/sign-out-everywhere.contract';
 import { SignOutRoute } from './sign-out/sign-out.contract';
+import { UpdateChatAccessRoute } from './update-chat-access/update-chat-access.contract';
 import { UpdateMemberAccessRoute } from './update-member-access/update-member-access.contract';
 
 export * from './member/member.schema';
@@ -22,10 +23,12 @@ export * from './accept-invite/accept-invite.contract';
 export * from './sign-out/sign-out.contract';
 export * from './sign-out-everywhere/sign-out-everywhere.contract';
 export * from './me/me.contract';
+export * from './update-chat-access/update-chat-access.contract';
 export * from './authenticate-session/authenticate-session.contract';
 
 /** The members service's public routes: members (the public client's) and the console's sign-in. */
 export const MEMBERS_ROUTES: readonly RouteContract[] = [
   ListMembersRoute, InviteMembersRoute, UpdateMemberAccessRoute, ListAuditRoute, DeleteMemberRoute,
+  UpdateChatAccessRoute,
   SignInRoute, AcceptInvitationRoute, SignOutRoute, SignOutEverywhereRoute, MeRoute,
 ];

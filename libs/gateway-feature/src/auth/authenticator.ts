@@ -89,7 +89,7 @@ export class Authenticator {
       org_id: s.org_id,
       phone_scope: s.phone_ids,
       rate_limit_per_second: org.rate_limit_per_second,
-      member: { member_id: s.member_id, session_id: s.session_id, email: s.email, role: s.role },
+      member: { member_id: s.member_id, session_id: s.session_id, email: s.email, role: s.role, label_ids: s.label_ids },
     };
   }
 }

@@ -16,9 +16,10 @@ export interface AuditInput {
 export class AuditRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async record(db: Db, orgId: string, entry: AuditInput): Promise<string> {
+  /** One entry, in the given transaction (undefined: on its own). */
+  async record(db: Db | undefined, orgId: string, entry: AuditInput): Promise<string> {
     const audit_id = randomUUID();
-    await db.memberAuditEntry.create({ data: { audit_id, org_id: orgId, ...entry, details: (entry.details ?? {}) as Prisma.InputJsonValue } });
+    await (db ?? this.prisma).memberAuditEntry.create({ data: { audit_id, org_id: orgId, ...entry, details: (entry.details ?? {}) as Prisma.InputJsonValue } });
     return audit_id;
   }
 

@@ -1,19 +1,20 @@
 import type { ListAllMessagesRequest, ListAllMessagesResponse } from '@mapi/contracts';
 import { pagePositions } from '@mapi/contracts';
-import { phonesInReach } from '../../chats/chat-views';
+import { chatReach } from '../../chats/chat-reach';
 import { mapMessage } from '../../messages/map-message';
 import type { MessageRepository } from '../../repositories/message-repository';
 
 /**
  * GET /chats/messages: the messages of every chat within reach, newest first, paged and narrowed as
- * GET /chats/{chat_id}/messages (spec 4.1) is: each phone's copy is its own entry.
+ * GET /chats/{chat_id}/messages (spec 4.1) is: each phone's copy is its own entry; a member's session
+ * only the chats they may see (chats/chat-reach.ts).
  */
 export class ListAllMessages {
   constructor(private readonly messages: MessageRepository) {}
 
   async execute({ ctx, query }: ListAllMessagesRequest): Promise<ListAllMessagesResponse> {
     const rows = await this.messages.listAll(ctx.org_id, {
-      phoneIds: phonesInReach(ctx),
+      ...chatReach(ctx),
       start: query.start_time,
       end: query.end_time,
       offset: query.offset,

@@ -68,7 +68,7 @@ describe('ListChatMessages', () => {
 
   it('passes the organization, chat and page to the repository', async () => {
     const { repo } = await run([], request({}, { offset: 20, limit: 10 }));
-    expect(repo.calls).toEqual([{ orgId: ORG, page: { chatId: CHAT, phoneIds: null, offset: 20, limit: 10 } }]);
+    expect(repo.calls).toEqual([{ orgId: ORG, page: { chatId: CHAT, phoneIds: null, member: null, offset: 20, limit: 10 } }]);
   });
 
   it('always scopes by the organization of the context', async () => {

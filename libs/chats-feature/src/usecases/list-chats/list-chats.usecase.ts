@@ -1,13 +1,15 @@
 import type { ListChatsRequest, ListChatsResponse } from '@mapi/contracts';
 import { pagePositions } from '@mapi/contracts';
-import { phonesInReach, toChatViews } from '../../chats/chat-views';
+import { chatReach } from '../../chats/chat-reach';
+import { toChatViews } from '../../chats/chat-views';
 import type { ChatViewRepository } from '../../repositories/chat-view-repository';
 import type { MessageRepository } from '../../repositories/message-repository';
 
 /**
  * GET /chats: one entry per chat id of the organization within reach (x-phone, or the token's
  * phones), most recently active first, then chat_id; `label` (a label's name or id) keeps the chats
- * that carry it (chat_labels, written through the inbox service).
+ * that carry it (chat_labels, written through the inbox service). A member's session sees only the
+ * chats of their labels, with the per-chat overrides applied (chats/chat-reach.ts).
  */
 export class ListChats {
   constructor(
@@ -17,7 +19,7 @@ export class ListChats {
 
   async execute({ ctx, query }: ListChatsRequest): Promise<ListChatsResponse> {
     const rows = await this.chats.list(ctx.org_id, {
-      phoneIds: phonesInReach(ctx),
+      ...chatReach(ctx),
       chatType: query.chat_type,
       start: query.start_time,
       end: query.end_time,

@@ -45,6 +45,23 @@ export const SetChatPropertiesRpc = defineRpc({
 });
 export type SetChatPropertiesRequest = z.infer<typeof SetChatPropertiesRpc.request>;
 
+/**
+ * Sets per-member overrides of chat access (`override_chat_access`, {email: true | false}) on every
+ * chat named, all or nothing like set-properties (404 when any is out of reach). `replace`: the
+ * chat's overrides become `access` (empty: none); otherwise `access` is merged into them. Called by
+ * the members service (PATCH /chats/access) once it has checked that every email is a member.
+ */
+export const SetChatAccessRpc = defineRpc({
+  subject: 'chats.v1.chat.set-access',
+  service: 'chats',
+  request: z.object({
+    ctx: RequestContextSchema,
+    body: z.object({ chat_ids: ChatIds, access: z.record(z.string().max(320), z.boolean()), replace: z.boolean() }),
+  }),
+  response: z.object({ updated: z.number().int() }),
+});
+export type SetChatAccessRequest = z.infer<typeof SetChatAccessRpc.request>;
+
 /** Removes one custom property's value from every chat of the organization (its definition was deleted). */
 export const DropCustomPropertyRpc = defineRpc({
   subject: 'chats.v1.chat.drop-custom-property',

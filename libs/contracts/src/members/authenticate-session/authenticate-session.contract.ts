@@ -11,6 +11,8 @@ export const AuthenticatedSession = z.object({
   role: MemberRoleSchema,
   /** phone_ids a member reaches; null = every phone (always null for owners and admins). */
   phone_ids: z.array(z.string()).nullable(),
+  /** Lower-case label names a member is limited to; null = every label (always null for owners and admins). */
+  label_ids: z.array(z.string()).nullable(),
   /** SHA-256 hex of the session's CSRF token (the gateway compares x-csrf-token's hash with it). */
   csrf_hash: z.string(),
 });

@@ -1,5 +1,5 @@
 import type { AuthenticateSessionRequest, AuthenticatedSession } from '@mapi/contracts';
-import { phoneReach } from '../../map-member';
+import { labelReach, phoneReach } from '../../map-member';
 import type { SessionRepository } from '../../repositories/session-repository';
 
 /**
@@ -19,6 +19,7 @@ export class AuthenticateSession {
       email: s.member.email,
       role: s.member.role as AuthenticatedSession['role'],
       phone_ids: phoneReach(s.member),
+      label_ids: labelReach(s.member),
       csrf_hash: s.csrf_hash,
     };
   }
