@@ -57,8 +57,11 @@ export class AppProcess {
     return new AppProcess(app, child);
   }
 
-  /** Waits until `url` answers 200 (readiness), failing with the app's log when it does not. */
-  async waitReady(url: string, timeoutMs = 30_000): Promise<void> {
+  /**
+   * Waits until `url` answers 200 (readiness), failing with the app's log when it does not. 60 s: with two
+   * Jest workers each starting a stack of up to nine processes on two cores, 30 s was sometimes too short.
+   */
+  async waitReady(url: string, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (this.child.exitCode !== null) throw new Error(`${this.name} exited (${this.child.exitCode}):\n${this.lines.join('\n')}`);
