@@ -1,4 +1,5 @@
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
+import { verifyPassword } from '@mapi/platform';
 import { useTestDatabase } from '@mapi/testing';
 import { runCli } from './cli';
 
@@ -22,6 +23,7 @@ describe('admin CLI', () => {
         opened.push(prisma);
         return prisma;
       },
+      readStdin: () => Promise.reject(new Error('no command here reads stdin')),
     });
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
@@ -34,10 +36,10 @@ describe('admin CLI', () => {
   it('prints help without touching the database', async () => {
     const help = await run('help');
     expect(help.code).toBe(0);
-    for (const command of ['org:create', 'org:list', 'token:create', 'token:revoke', 'token:list', 'phone:create', 'kb:self-learned', 'seed:demo']) {
+    for (const command of ['org:create', 'org:list', 'token:create', 'token:revoke', 'token:list', 'phone:create', 'kb:self-learned', 'members:create-owner', 'seed:demo']) {
       expect(help.out).toContain(command);
     }
-    expect(JSON.parse((await run('help', '--json')).out).commands).toHaveLength(8);
+    expect(JSON.parse((await run('help', '--json')).out).commands).toHaveLength(9);
     expect(opened).toHaveLength(0);
   });
 
@@ -97,8 +99,15 @@ describe('admin CLI', () => {
     expect(seeded).toMatchObject({ org_id: expect.any(String), token: expect.stringMatching(/^mapi_/) });
     expect(seeded.phones).toHaveLength(2);
     expect(seeded.chats).toHaveLength(2);
+    expect(seeded.console).toEqual({ email: 'owner@demo.example.com', password: expect.stringMatching(/^[A-Za-z0-9]{24}$/) });
     const human = await run('seed:demo');
     expect(human.out).toContain('already present');
     expect(human.out).toContain('Messages added by this run: 0');
+    // The owner's sign-in, with this run's new password (the previous one no longer works).
+    const password = /^ {2}password: ([A-Za-z0-9]{24})$/m.exec(human.out)?.[1];
+    expect(human.out).toMatch(/^Console sign-in \(owner; a new password each run, shown only this once\):\n {2}email: {4}owner@demo\.example\.com$/m);
+    const owner = await t.prisma.member.findFirstOrThrow({ where: { org_id: seeded.org_id, role: 'owner' } });
+    expect(await verifyPassword(owner.password_hash ?? '', password ?? '')).toBe(true);
+    expect(await verifyPassword(owner.password_hash ?? '', seeded.console.password)).toBe(false);
   });
 });

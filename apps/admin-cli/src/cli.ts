@@ -9,6 +9,8 @@ export interface CliIo {
   err(line: string): void;
   /** Opened only for commands that need the database; disconnected afterwards. */
   openDatabase(): PrismaClient;
+  /** The whole of standard input; called only by commands that read it (--password-stdin). */
+  readStdin(): Promise<string>;
 }
 
 /** Runs one admin command; returns the exit code (1 with a one-line message on any error). */
@@ -34,7 +36,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
   const values = parse(name, rest);
   const prisma = io.openDatabase();
   try {
-    const output = await COMMANDS[name].run(values, createAdminUseCases(prisma));
+    const output = await COMMANDS[name].run(values, createAdminUseCases(prisma), io);
     io.out(values.json ? JSON.stringify(output.json) : output.text);
   } finally {
     await prisma.$disconnect();

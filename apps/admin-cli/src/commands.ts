@@ -1,35 +1,9 @@
-import type { ParseArgsConfig } from 'node:util';
-import { AdminError, type AdminUseCases } from '@mapi/admin-feature';
+import { AdminError } from '@mapi/admin-feature';
+import { optional, required, str, type Command } from './args';
 import { prefix, table, when } from './format';
+import { ownerCommand } from './owner-command';
 
-export type Values = Record<string, string | boolean | undefined>;
-
-export interface Output {
-  /** Printed with --json: one object. */
-  json: object;
-  /** Printed otherwise. */
-  text: string;
-}
-
-export interface Command {
-  usage: string;
-  summary: string;
-  options: NonNullable<ParseArgsConfig['options']>;
-  run(values: Values, admin: AdminUseCases): Promise<Output>;
-}
-
-const str = { type: 'string' } as const;
-
-function required(values: Values, name: string, hint: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new AdminError(`missing --${name} ${hint}`);
-  return value;
-}
-
-function optional(values: Values, name: string): string | undefined {
-  const value = values[name];
-  return typeof value === 'string' ? value : undefined;
-}
+export type { Command, CommandIo, Output, Values } from './args';
 
 function positiveInt(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -151,9 +125,10 @@ export const COMMANDS: Record<string, Command> = {
       return { json: e, text: `Added self-learned entry ${e.context_id} (${e.is_active ? 'active' : 'inactive, awaiting approval'}) to organization ${e.org_id}` };
     },
   },
+  'members:create-owner': ownerCommand,
   'seed:demo': {
     usage: 'seed:demo',
-    summary: 'seed "Demo Org" with phones, chats and messages (idempotent) and print a new demo token',
+    summary: 'seed "Demo Org" with phones, chats and messages (idempotent); print a new demo token and the owner\'s console sign-in (new password each run)',
     options: {},
     async run(_values, admin) {
       const s = await admin.seedDemo.execute();
@@ -170,6 +145,10 @@ export const COMMANDS: Record<string, Command> = {
         `  ${s.token}`,
         '',
         `Try: curl -H "Authorization: Bearer ${s.token}" "${baseUrl()}/chats/${chat.chat_id}/messages"`,
+        '',
+        ...(s.console
+          ? ['Console sign-in (owner; a new password each run, shown only this once):', `  email:    ${s.console.email}`, `  password: ${s.console.password}`]
+          : ['Console sign-in: the demo organization has an owner set up by an operator; its password is unchanged.']),
       ].join('\n');
       return { json: s, text };
     },

@@ -8,6 +8,12 @@ runCli(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   openDatabase: () => createPrismaClient({ url: process.env.DATABASE_URL || DEFAULT_DATABASE_URL, poolSize: 2 }),
+  readStdin: async () => {
+    let text = '';
+    process.stdin.setEncoding('utf8');
+    for await (const chunk of process.stdin) text += chunk;
+    return text;
+  },
 }).then((code) => {
   process.exitCode = code;
 });

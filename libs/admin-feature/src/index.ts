@@ -7,6 +7,7 @@ import { ListTokens } from './usecases/list-tokens/list-tokens.usecase';
 import { CreatePhone } from './usecases/create-phone/create-phone.usecase';
 import { SeedDemo } from './usecases/seed-demo/seed-demo.usecase';
 import { SeedSelfLearned } from './usecases/seed-self-learned/seed-self-learned.usecase';
+import { CreateOwner } from './usecases/create-owner/create-owner.usecase';
 
 export * from './admin-error';
 export * from './shared/phone-view';
@@ -18,7 +19,8 @@ export * from './usecases/list-tokens/list-tokens.usecase';
 export * from './usecases/create-phone/create-phone.usecase';
 export * from './usecases/seed-demo/seed-demo.usecase';
 export * from './usecases/seed-self-learned/seed-self-learned.usecase';
-export { DEMO_ORG_NAME, DEMO_PHONES, DEMO_CHATS } from './usecases/seed-demo/demo-script';
+export * from './usecases/create-owner/create-owner.usecase';
+export { DEMO_ORG_NAME, DEMO_OWNER_EMAIL, DEMO_PHONES, DEMO_CHATS } from './usecases/seed-demo/demo-script';
 
 /** Every admin use case on one Prisma client (the dashboard stand-in of spec part 5). */
 export function createAdminUseCases(prisma: PrismaClient) {
@@ -31,6 +33,7 @@ export function createAdminUseCases(prisma: PrismaClient) {
     createPhone: new CreatePhone(prisma),
     seedDemo: new SeedDemo(prisma),
     seedSelfLearned: new SeedSelfLearned(prisma),
+    createOwner: new CreateOwner(prisma),
   };
 }
 

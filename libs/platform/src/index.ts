@@ -12,6 +12,7 @@ export * from './health/health';
 export * from './health/indicators';
 export * from './shutdown';
 export * from './auth/api-token';
+export * from './auth/password';
 export * from './run-main';
 export * from './jobs/job-trace';
 export * from './service/start-rpc-service';

@@ -36,6 +36,9 @@ export interface DemoChatScript {
 
 export const DEMO_ORG_NAME = 'Demo Org';
 export const DEMO_TOKEN_NAME = 'demo token';
+/** The demo organization's owner, who signs in to the console (a new password every seed run). */
+export const DEMO_OWNER_EMAIL = 'owner@demo.example.com';
+export const DEMO_OWNER_NAME = 'Demo Owner';
 
 export const DEMO_PHONES = [
   { digits: '14155550100', name: 'Demo Support' },

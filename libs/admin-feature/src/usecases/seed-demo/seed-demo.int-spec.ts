@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DeliveryInfoSchema, MediaSchema, PHONE_ID } from '@mapi/contracts';
+import { verifyPassword } from '@mapi/platform';
 import { useTestDatabase } from '@mapi/testing';
 import { SeedDemo, type SeedDemoResult } from './seed-demo.usecase';
 
@@ -17,7 +18,10 @@ describe('SeedDemo', () => {
     chats: await t.prisma.chat.count(),
     messages: await t.prisma.message.count(),
     tokens: await t.prisma.apiToken.count(),
+    members: await t.prisma.member.count(),
   });
+  const signIn = (r: SeedDemoResult) => r.console ?? { email: '', password: '' };
+  const demoOwner = () => t.prisma.member.findFirstOrThrow({ where: { org_id: first.org_id, role: 'owner' } });
 
   it('creates "Demo Org" (active pro) with two connected phones, a user and a group chat', async () => {
     expect(first.org_created).toBe(true);
@@ -46,6 +50,18 @@ describe('SeedDemo', () => {
     expect(row).toMatchObject({ org_id: first.org_id, phone_scoped: false, revoked_at: null });
     expect(row.token_hash).toBe(createHash('sha256').update(first.token).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(first.token);
+  });
+
+  it('creates the demo owner, who can sign in to the console with the password it returns', async () => {
+    expect(first.console).toEqual({ email: 'owner@demo.example.com', password: expect.stringMatching(/^[A-Za-z0-9]{24}$/) });
+    const owner = await demoOwner();
+    expect(owner).toMatchObject({ email: 'owner@demo.example.com', member_name: 'Demo Owner', role: 'owner' });
+    expect(owner.joined_at).toBeInstanceOf(Date);
+    expect(await verifyPassword((owner.password_hash ?? ''), signIn(first).password)).toBe(true);
+    expect(JSON.stringify(owner)).not.toContain(signIn(first).password);
+    expect(await t.prisma.memberAuditEntry.findMany({ where: { org_id: first.org_id } })).toEqual([
+      expect.objectContaining({ actor_type: 'operator', action: 'member.owner_created', target: 'owner@demo.example.com', details: { by: 'seed:demo', role: 'owner' } }),
+    ]);
   });
 
   it('stores messages in the shape the chats service reads', async () => {
@@ -84,6 +100,14 @@ describe('SeedDemo', () => {
     expect(second).toMatchObject({ org_id: first.org_id, org_created: false, phones: first.phones, chats: first.chats, messages_inserted: 0 });
     expect(second.token).not.toBe(first.token);
     expect(await counts()).toEqual({ ...before, tokens: before.tokens + 1 });
+    // The same owner, a new password: the previous one no longer signs in, nor do its sessions.
+    expect(signIn(second).email).toBe(signIn(first).email);
+    expect(signIn(second).password).not.toBe(signIn(first).password);
+    const owner = await demoOwner();
+    expect(await verifyPassword((owner.password_hash ?? ''), signIn(second).password)).toBe(true);
+    expect(await verifyPassword((owner.password_hash ?? ''), signIn(first).password)).toBe(false);
+    const last = await t.prisma.memberAuditEntry.findFirstOrThrow({ where: { org_id: first.org_id }, orderBy: { created_at: 'desc' } });
+    expect(last).toMatchObject({ actor_type: 'operator', action: 'member.password_reset', target: 'owner@demo.example.com', details: { by: 'seed:demo' } });
   });
 
   it('concurrent runs still make one demo organization', async () => {
@@ -91,5 +115,17 @@ describe('SeedDemo', () => {
     const runs = await Promise.all([new SeedDemo(t.prisma).execute(), new SeedDemo(t.prisma).execute()]);
     expect(new Set(runs.map((r) => r.org_id))).toEqual(new Set([first.org_id]));
     expect(await counts()).toEqual({ ...before, tokens: before.tokens + 2 });
+    // One owner; the later of the two resets holds (one of the returned passwords signs in).
+    const owner = await demoOwner();
+    const valid = await Promise.all(runs.map((r) => verifyPassword((owner.password_hash ?? ''), signIn(r).password)));
+    expect(valid.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('leaves an owner an operator set up alone: console is null, that owner unchanged', async () => {
+    const owner = await t.prisma.member.update({ where: { member_id: (await demoOwner()).member_id }, data: { email: 'ops@example.com' } });
+    const run = await new SeedDemo(t.prisma).execute();
+    expect(run.console).toBeNull();
+    expect(run.token).toMatch(/^mapi_/);
+    expect(await t.prisma.member.findMany({ where: { org_id: first.org_id } })).toEqual([owner]);
   });
 });

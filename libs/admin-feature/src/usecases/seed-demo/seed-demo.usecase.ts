@@ -1,8 +1,10 @@
 import type { Prisma, PrismaClient } from '@mapi/db';
+import { generatePassword } from '@mapi/platform';
 import { newPhoneId } from '../../shared/random-ids';
+import { CreateOwner, OwnerExistsError } from '../create-owner/create-owner.usecase';
 import { CreateToken } from '../create-token/create-token.usecase';
 import { buildDemoMessages } from './demo-messages';
-import { DEMO_CHATS, DEMO_ORG_NAME, DEMO_PHONES, DEMO_TOKEN_NAME } from './demo-script';
+import { DEMO_CHATS, DEMO_ORG_NAME, DEMO_OWNER_EMAIL, DEMO_OWNER_NAME, DEMO_PHONES, DEMO_TOKEN_NAME } from './demo-script';
 
 /** Serialises concurrent seeders (pg_advisory_xact_lock key), so two runs never make two demo orgs. */
 const SEED_LOCK_KEY = 727_083_001;
@@ -20,13 +22,19 @@ export interface SeedDemoResult {
   chats: { phone_id: string; chat_id: string; chat_name: string; chat_type: string; messages: number }[];
   /** Rows added by this run (0 when the demo data was complete). */
   messages_inserted: number;
+  /**
+   * The owner's console sign-in, with a new password each run (shown once). null when the demo
+   * organization has another owner, set up by an operator: that one is left alone.
+   */
+  console: { email: string; password: string } | null;
 }
 
 /**
  * Seeds a demo organization ("Demo Org", plan pro) with two connected phones, one individual and
  * one group chat, and about fifty messages. Idempotent: the organization, phones, chats and
  * messages are found again on later runs (message ids are derived, not random); only the demo
- * token is new each time.
+ * token is new each time, and the owner's console password (owner@demo.example.com: created on
+ * the first run, its password reset and its sessions ended on later ones).
  */
 export class SeedDemo {
   constructor(private readonly prisma: PrismaClient) {}
@@ -34,7 +42,18 @@ export class SeedDemo {
   async execute(now: Date = new Date()): Promise<SeedDemoResult> {
     const seeded = await this.prisma.$transaction((tx) => this.seed(tx, now), { timeout: 30_000 });
     const token = await new CreateToken(this.prisma).execute({ orgId: seeded.org_id, name: DEMO_TOKEN_NAME });
-    return { ...seeded, token: token.token, token_id: token.id, token_prefix: token.prefix };
+    return { ...seeded, token: token.token, token_id: token.id, token_prefix: token.prefix, console: await this.owner(seeded.org_id) };
+  }
+
+  private async owner(orgId: string): Promise<SeedDemoResult['console']> {
+    const password = generatePassword();
+    try {
+      const owner = await new CreateOwner(this.prisma).execute({ orgId, email: DEMO_OWNER_EMAIL, password, name: DEMO_OWNER_NAME, reset: true, command: 'seed:demo' });
+      return { email: owner.email, password };
+    } catch (error) {
+      if (error instanceof OwnerExistsError) return null;
+      throw error;
+    }
   }
 
   private async seed(tx: Prisma.TransactionClient, now: Date) {
