@@ -113,8 +113,9 @@ describe('console: the web pages over the real stack', () => {
     const started = Date.now();
     const scan = await api.post('/sandbox/phones/scan', { number: w.number }, { 'x-phone': w.phoneId });
     expect(scan.status).toBeLessThan(300);
-    const state = JSON.stringify(`${card(w.phoneId)} [data-testid="wa-state"]`);
-    await page.waitForFunction(`document.querySelector(${state})?.textContent === 'CONNECTED'`, undefined, { timeout: 5_000, polling: 'raf' });
+    // A function, not a string: the page's CSP forbids eval. (No DOM types in this program: globalThis.)
+    const connected = (sel: string) => (globalThis as any).document.querySelector(sel)?.textContent === 'CONNECTED';
+    await page.waitForFunction(connected, `${card(w.phoneId)} [data-testid="wa-state"]`, { timeout: 5_000, polling: 'raf' });
     figures.stateChangeMs = Date.now() - started;
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
     expect(await page.locator(`${card(w.phoneId)} img.qr`).count()).toBe(0);
