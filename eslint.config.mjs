@@ -40,6 +40,7 @@ const SERVICE_SCOPES = [
   'media',
   'inbox',
   'members',
+  'console',
 ];
 
 /** Layering for production code. Nothing here may reach type:testing. */

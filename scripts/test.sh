@@ -8,11 +8,14 @@ cd "$(dirname "$0")/.."
 export DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/mapi}"
 bash scripts/install.sh
 bash scripts/ensure-services.sh
+# The console's browser tests drive Debian's Chromium (installed here when missing).
+bash scripts/ensure-chromium.sh
 # Tests make their own databases on this server; the admin connection points at its postgres database.
 export TEST_ADMIN_DATABASE_URL="${TEST_ADMIN_DATABASE_URL:-$(node -e 'const u=new URL(process.argv[1]);u.pathname="/postgres";console.log(u.toString())' "$DATABASE_URL")}"
 bash scripts/build.sh
 echo "type-checking…"
 npx tsc -p tsconfig.json --noEmit
+npx tsc -p apps/console/web/tsconfig.json
 if [ -f eslint.config.mjs ]; then
   echo "linting…"
   npx eslint . --cache --cache-location node_modules/.cache/eslintcache

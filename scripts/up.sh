@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Brings the whole stack up on this machine: dependencies, Postgres (with pgvector), Redis and NATS
 # (found at the configured URLs or started), migrations, a demo organization with a token and data,
-# and every app in the background. Prints the base URL and the demo token. `scripts/down.sh` stops it.
+# and every app in the background (the web console too, on CONSOLE_PORT). Prints the base URL, the
+# demo token, the console's address and its demo sign-in. `scripts/down.sh` stops it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/mapi}"
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
 export NATS_URL="${NATS_URL:-nats://127.0.0.1:4222}"
 export PORT="${PORT:-8080}"
+CONSOLE_PORT="${CONSOLE_PORT:-3000}"
+# Invitation links point at the console served below.
+export CONSOLE_BASE_URL="${CONSOLE_BASE_URL:-http://localhost:$CONSOLE_PORT/console}"
 RUN=.run
 mkdir -p "$RUN"
 
@@ -35,7 +39,7 @@ port=8181
 ready=()
 for dir in apps/*/; do
   app=$(basename "$dir")
-  case "$app" in api-gateway|admin-cli) continue ;; esac
+  case "$app" in api-gateway|admin-cli|console) continue ;; esac
   [ -f "apps/$app/dist/main.js" ] || { echo "skipping $app (not built)"; continue; }
   start "$app" HEALTH_PORT=$port HEALTH_HOST=127.0.0.1
   url="http://127.0.0.1:$port/health/ready"
@@ -44,14 +48,25 @@ for dir in apps/*/; do
   port=$((port + 1))
 done
 start api-gateway
+# The web console: its pages, /v1 and the realtime socket on one origin (the gateway behind it).
+start console PORT="$CONSOLE_PORT" HOST=127.0.0.1 HEALTH_PORT=$port HEALTH_HOST=127.0.0.1 CONSOLE_GATEWAY_URL="http://127.0.0.1:$PORT"
+ready+=("console=http://127.0.0.1:$port/health/ready")
 for entry in "${ready[@]}"; do wait_ready "${entry%%=*}" "${entry#*=}"; done
 wait_ready api-gateway "http://127.0.0.1:$PORT/health/ready"
 
 seed=$(node apps/admin-cli/dist/main.js seed:demo --json)
-field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);console.log(eval("j."+process.argv[1]))})' "$1" <<<"$seed"; }
+field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);console.log(eval("j."+process.argv[1])??"")})' "$1" <<<"$seed"; }
 token=$(field token)
 phone=$(field 'phones[0].phone_id')
 chat=$(field 'chats[0].chat_id')
+# The seed's console sign-in, when it has one (seed:demo --json: console.email / console.password).
+console_email=$(field 'console?.email')
+console_password=$(field 'console?.password')
+if [ -n "$console_email" ]; then
+  console_signin="$console_email / $console_password"
+else
+  console_signin="none in this seed: invite one with POST /v1/members/invite (see docs/services/console.md)"
+fi
 cat <<MSG
 
 The stack is up (logs and pids in $RUN/; stop it with scripts/down.sh).
@@ -59,6 +74,8 @@ The stack is up (logs and pids in $RUN/; stop it with scripts/down.sh).
   API docs:    http://localhost:$PORT/v1/docs
   Demo token:  $token
   Demo phone:  $phone (sandbox network, connected)
+  Console:     http://localhost:$CONSOLE_PORT/console/
+  Sign in as:  $console_signin
 Try:
   export TOKEN=$token
   curl -H "Authorization: Bearer \$TOKEN" -H "x-phone: $phone" "http://localhost:$PORT/v1/chats/$chat/messages?limit=5"

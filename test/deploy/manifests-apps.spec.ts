@@ -42,7 +42,7 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
       expect([...images][0]).toMatch(/:[^:/]+$/); // a tag, not the floating default
     });
 
-    it('lets outside traffic reach only the gateway and media (and Prometheus only the health ports)', () => {
+    it('lets outside traffic reach only the gateway, media and the console (and Prometheus only the health ports)', () => {
       // A policy whose every rule admits only Prometheus's namespace is not outside traffic;
       // manifests-monitoring.spec.ts checks it (the health port only).
       const prometheusOnly = (p: K8sObject) => p.spec.ingress?.length && p.spec.ingress.every((rule: unknown) => ruleFromPrometheusOnly(rule));
@@ -51,7 +51,7 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
       const denyAll = policies.filter((p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && p.spec.policyTypes?.includes('Ingress') && !p.spec.ingress?.length);
       expect(denyAll).toHaveLength(1);
       const allowed = policies.filter((p) => p.spec.ingress?.length).map((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/name']);
-      expect(allowed.sort()).toEqual(['api-gateway', 'media']);
+      expect(allowed.sort()).toEqual(['api-gateway', 'console', 'media']);
       for (const policy of policies.filter((p) => p.spec.ingress?.length)) {
         const app = policy.spec.podSelector.matchLabels['app.kubernetes.io/name'];
         const port = containersOf(get(objects(), 'Deployment', app))[0].ports?.[0].containerPort;
@@ -59,7 +59,7 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
       }
     });
 
-    it('routes /v1 to the gateway and /app/media to media through Services that select them', () => {
+    it('routes /v1 to the gateway, /app/media to media, /console and the realtime socket to the console, through Services that select them', () => {
       const ingresses = byKind(objects(), 'Ingress');
       expect(ingresses).toHaveLength(1);
       const paths = ingresses[0].spec.rules.flatMap((r: { http: { paths: unknown[] } }) => r.http.paths) as {
@@ -68,7 +68,10 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
       }[];
       expect(paths.map((p) => [p.path, p.backend.service.name]).sort()).toEqual([
         ['/app/media', 'media'],
+        ['/console', 'console'],
         ['/v1', 'api-gateway'],
+        // The session cookie's Path is /v1: the console forwards the socket to the gateway's /socket.io.
+        ['/v1/socket.io', 'console'],
       ]);
       for (const { backend } of paths) {
         const service = get(objects(), 'Service', backend.service.name);
@@ -114,6 +117,13 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
     expect(Object.keys(secret.data ?? {}).sort()).toEqual([...new Set(required)].sort());
     const seed = get(objects, 'Job', 'mapi-seed-demo');
     expect(containersOf(seed).map((c) => c.command?.join(' '))).toEqual(['node libs/db/dist/migrate-cli.js', 'node apps/admin-cli/dist/main.js seed:demo']);
+  });
+
+  it('prod admits outside traffic only from the ingress controller, and the gateway also from the console (which forwards the socket)', () => {
+    const from = (name: string) => get(renderOverlay('prod'), 'NetworkPolicy', name).spec.ingress.flatMap((rule: { from?: unknown[] }) => rule.from ?? []);
+    const ingressNginx = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } };
+    expect(from('api-gateway-ingress')).toEqual([ingressNginx, { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'console' } } }]);
+    for (const name of ['media-ingress', 'console-ingress']) expect(from(name)).toEqual([ingressNginx]);
   });
 
   it('prod has no seed Job and no generated Secret (it is created outside the repository)', () => {

@@ -1,0 +1,5 @@
+import './instrument';
+import { runMain } from '@mapi/platform';
+import { bootstrapConsole } from './server/bootstrap';
+
+runMain('console', bootstrapConsole);

@@ -1,0 +1,14 @@
+import type { ReactNode } from 'react';
+
+/**
+ * One page of the console. Each lives in its own folder under pages/ and exports its definitions
+ * from index.ts; app/pages.ts lists them. `nav` puts it in the navigation; `adminOnly` hides it
+ * (and refuses it) for members — the API refuses their calls regardless.
+ */
+export interface PageDef {
+  /** `/phones`, `/chats/:chat_id` (below the console's base path). */
+  path: string;
+  nav?: string;
+  adminOnly?: boolean;
+  render(params: Record<string, string>): ReactNode;
+}
