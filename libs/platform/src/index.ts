@@ -1,6 +1,7 @@
 export * from './config/config';
 export * from './telemetry/telemetry';
 export * from './telemetry/metrics';
+export * from './telemetry/cached-reading';
 export * from './logging/logger';
 export * from './logging/nest-logger';
 export * from './nats/connection';

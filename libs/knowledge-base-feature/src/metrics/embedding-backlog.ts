@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@mapi/db';
+import { CachedReading } from '@mapi/platform';
 
 export const EMBEDDING_JOB_STATES = ['waiting', 'delayed', 'active', 'failed'] as const;
 
@@ -16,23 +17,18 @@ export interface EmbeddingBacklogReading extends Record<(typeof EMBEDDING_JOB_ST
  * the worker keeps near zero). One reading is kept `cacheMs` and shared by concurrent scrapes.
  */
 export class EmbeddingBacklog {
-  private last?: { at: number; value: Promise<EmbeddingBacklogReading> };
+  private readonly reading: CachedReading<EmbeddingBacklogReading>;
 
   constructor(
     private readonly queue: Pick<Queue, 'getJobCounts'>,
     private readonly prisma: Pick<PrismaClient, '$queryRaw'>,
-    private readonly cacheMs = 1_000,
-  ) {}
+    cacheMs = 1_000,
+  ) {
+    this.reading = new CachedReading(() => this.count(), cacheMs);
+  }
 
   read(): Promise<EmbeddingBacklogReading> {
-    const now = Date.now();
-    if (this.last && now - this.last.at < this.cacheMs) return this.last.value;
-    const value = this.count();
-    this.last = { at: now, value };
-    value.catch(() => {
-      if (this.last?.value === value) this.last = undefined; // a failure is not cached
-    });
-    return value;
+    return this.reading.read();
   }
 
   private async count(): Promise<EmbeddingBacklogReading> {

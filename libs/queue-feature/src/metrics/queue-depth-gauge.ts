@@ -1,3 +1,4 @@
+import { CachedReading } from '@mapi/platform';
 import type { Redis } from 'ioredis';
 import { phonesWithQueuesKey } from '../queues/keys';
 import { countPhoneQueues, isEmptyQueue, type PhoneQueueCounts } from './phone-queue-counts';
@@ -32,23 +33,18 @@ export interface QueueDepth {
  * scrapes by several Prometheus replicas cost Redis at most one count per `cacheMs`.
  */
 export class QueueDepthGauge {
-  private last?: { at: number; value: Promise<QueueDepth> };
+  private readonly reading: CachedReading<QueueDepth>;
 
   constructor(
     private readonly redis: Redis,
     private readonly namespace: string,
-    private readonly cacheMs = 1_000,
-  ) {}
+    cacheMs = 1_000,
+  ) {
+    this.reading = new CachedReading(() => this.count(), cacheMs);
+  }
 
   read(): Promise<QueueDepth> {
-    const now = Date.now();
-    if (this.last && now - this.last.at < this.cacheMs) return this.last.value;
-    const value = this.count();
-    this.last = { at: now, value };
-    value.catch(() => {
-      if (this.last?.value === value) this.last = undefined; // a failure is not cached
-    });
-    return value;
+    return this.reading.read();
   }
 
   private async count(): Promise<QueueDepth> {
