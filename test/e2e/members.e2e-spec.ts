@@ -103,6 +103,22 @@ describe('members: invitations, console sessions, access', () => {
     }
   });
 
+  it('refuses a member the organization\'s administration: webhooks, adding, resetting and deleting phones, purging queues (403, nothing reaches the service)', async () => {
+    const x = { 'x-phone': w.p1.phone_id };
+    const before = await stack.prisma.phone.count({ where: { org_id: w.org.id } });
+    for (const [method, path, body, headers] of [
+      ['GET', '/webhooks'], ['POST', '/webhooks', { hookUrl: 'https://example.com/hook', integrationName: 'message.created' }],
+      ['POST', '/webhooks/6f1c1b1e-0000-4000-8000-000000000000/secret/rotate'], ['DELETE', '/webhooks/6f1c1b1e-0000-4000-8000-000000000000'],
+      ['POST', '/phones/create', { phone_name: 'mine' }], ['POST', '/phones/reset', undefined, x], ['DELETE', '/phones/delete', undefined, x],
+      ['POST', '/message/queues/purge', {}, x], ['DELETE', '/queue/purge', undefined, x],
+    ] as const) {
+      const res = await w.amy.call(method, path, body, headers);
+      expect({ path, status: res.status }).toEqual({ path, status: 403 });
+      expectEnvelope(res.body, 'FORBIDDEN_ERROR', 403);
+    }
+    expect(await stack.prisma.phone.count({ where: { org_id: w.org.id } })).toBe(before);
+  });
+
   it('keeps another organization out: its ids read nothing and change nothing', async () => {
     expect((await other.get('/members')).body).toEqual([]);
     expect((await other.delete(`/members/${w.amyId}`)).status).toBe(404);

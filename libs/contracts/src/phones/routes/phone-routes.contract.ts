@@ -45,7 +45,7 @@ export const PHONE_ROUTES: readonly RouteContract[] = [
   route({ operationId: 'getPhone', method: 'GET', path: '/phones', summary: 'The phone named by x-phone', phone: 'required', rpc: GetPhoneRpc, response: PhoneSchema }),
   route({ operationId: 'listPhones', method: 'GET', path: '/phones/all', summary: 'Every phone the token reaches', phone: 'none', rpc: ListPhonesRpc, response: z.array(PhoneSchema) }),
   route({ operationId: 'getPhoneQr', method: 'GET', path: '/phones/qr', summary: 'The current QR code (only while the phone is not connected)', phone: 'required', rpc: GetQrRpc, response: QrResponse }),
-  route({ operationId: 'createPhone', method: 'POST', path: '/phones/create', summary: 'Create a phone slot; it shows a QR to scan', phone: 'none', rpc: CreatePhoneRpc, body: CreatePhoneBody, successStatus: 201, response: PhoneSchema }),
+  route({ operationId: 'createPhone', method: 'POST', path: '/phones/create', summary: 'Create a phone slot; it shows a QR to scan', phone: 'none', role: 'admin', rpc: CreatePhoneRpc, body: CreatePhoneBody, successStatus: 201, response: PhoneSchema }),
   route({
     operationId: 'getPairingCode',
     method: 'POST',
@@ -59,8 +59,8 @@ export const PHONE_ROUTES: readonly RouteContract[] = [
   }),
   route({ operationId: 'updatePhone', method: 'PATCH', path: '/phones/update', summary: 'Change name, image or labels', phone: 'required', rpc: UpdatePhoneRpc, body: UpdatePhoneBody, response: PhoneSchema }),
   route({ operationId: 'restartPhone', method: 'POST', path: '/phones/restart', summary: 'Restart the phone\'s session', phone: 'required', rpc: RestartPhoneRpc, successStatus: 204 }),
-  route({ operationId: 'resetPhone', method: 'POST', path: '/phones/reset', summary: 'Log the phone out; it goes back to QR', phone: 'required', rpc: ResetPhoneRpc, successStatus: 204 }),
-  route({ operationId: 'deletePhone', method: 'DELETE', path: '/phones/delete', summary: 'Log out and delete the phone', phone: 'required', rpc: DeletePhoneRpc, successStatus: 204, audit: { action: 'phone.deleted', target: 'x-phone' } }),
+  route({ operationId: 'resetPhone', method: 'POST', path: '/phones/reset', summary: 'Log the phone out; it goes back to QR', phone: 'required', role: 'admin', rpc: ResetPhoneRpc, successStatus: 204 }),
+  route({ operationId: 'deletePhone', method: 'DELETE', path: '/phones/delete', summary: 'Log out and delete the phone', phone: 'required', role: 'admin', rpc: DeletePhoneRpc, successStatus: 204, audit: { action: 'phone.deleted', target: 'x-phone' } }),
   route({
     operationId: 'resyncPhone',
     method: 'POST',

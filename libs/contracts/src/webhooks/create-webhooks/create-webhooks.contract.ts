@@ -40,6 +40,7 @@ export const CreateWebhooksRoute = defineRoute({
     'Unknown event names and non-http(s) URLs are a 422.',
   body: CreateWebhooksBody,
   phone: 'none',
+  role: 'admin',
   rpc: CreateWebhooksRpc,
   successStatus: 201,
   response: CreateWebhooksResponse,

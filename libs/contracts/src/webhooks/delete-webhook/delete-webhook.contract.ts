@@ -20,6 +20,7 @@ export const DeleteWebhookRoute = defineRoute({
   summary: 'Delete a webhook subscription (its pending deliveries and its log go with it)',
   params: WebhookIdParams,
   phone: 'none',
+  role: 'admin',
   rpc: DeleteWebhookRpc,
   successStatus: 204,
 });

@@ -21,6 +21,7 @@ export const GetWebhookRoute = defineRoute({
   description: "An unknown id, or another organization's, is a 404.",
   params: WebhookIdParams,
   phone: 'none',
+  role: 'admin',
   rpc: GetWebhookRpc,
   successStatus: 200,
   response: WebhookSubscriptionSchema,

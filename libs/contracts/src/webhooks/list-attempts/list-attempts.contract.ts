@@ -51,6 +51,7 @@ export const ListWebhookAttemptsRoute = defineRoute({
   params: WebhookIdParams,
   query: ListWebhookAttemptsQuery,
   phone: 'none',
+  role: 'admin',
   rpc: ListWebhookAttemptsRpc,
   successStatus: 200,
   response: ListWebhookAttemptsResponse,

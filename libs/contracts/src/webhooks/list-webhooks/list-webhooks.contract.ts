@@ -41,6 +41,7 @@ export const ListWebhooksRoute = defineRoute({
     'all optional and combined with AND. A malformed filter value is a 422. Oldest subscription first.',
   query: ListWebhooksQuery,
   phone: 'none',
+  role: 'admin',
   rpc: ListWebhooksRpc,
   successStatus: 200,
   response: ListWebhooksResponse,

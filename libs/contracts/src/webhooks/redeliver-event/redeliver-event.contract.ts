@@ -26,6 +26,7 @@ export const RedeliverEventRoute = defineRoute({
   params: WebhookIdParams,
   body: RedeliverEventBody,
   phone: 'none',
+  role: 'admin',
   rpc: RedeliverEventRpc,
   successStatus: 202,
   response: RedeliverEventResponse,

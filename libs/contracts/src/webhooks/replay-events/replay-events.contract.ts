@@ -30,6 +30,7 @@ export const ReplayEventsRoute = defineRoute({
   params: WebhookIdParams,
   body: ReplayEventsBody,
   phone: 'none',
+  role: 'admin',
   rpc: ReplayEventsRpc,
   successStatus: 202,
   response: ReplayEventsResponse,

@@ -22,6 +22,7 @@ export const RotateWebhookSecretRoute = defineRoute({
   summary: 'Replace the signing secret; the new one is shown once, and signs every attempt from now on',
   params: WebhookIdParams,
   phone: 'none',
+  role: 'admin',
   rpc: RotateWebhookSecretRpc,
   successStatus: 200,
   response: RotateWebhookSecretResponse,

@@ -35,6 +35,7 @@ export const UpdateWebhookRoute = defineRoute({
   params: WebhookIdParams,
   body: UpdateWebhookBody,
   phone: 'none',
+  role: 'admin',
   rpc: UpdateWebhookRpc,
   successStatus: 200,
   response: WebhookSubscriptionSchema,
