@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { parseConfig } from '@mapi/platform';
+import { envBool, parseConfig } from '@mapi/platform';
 import { storageConfigSchema, type StorageConfig } from '@mapi/storage';
 
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).max(max).default(def));
-const bool = (def: boolean) =>
-  z.preprocess((v) => (v === '' || v === undefined ? undefined : v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean().default(def));
+const bool = envBool;
 
 /**
  * Configuration of the knowledge-base service and its embedding worker (docs/services/knowledge-base.md).

@@ -1,8 +1,8 @@
-import { parseConfig } from '@mapi/platform';
+import { envBool, parseConfig } from '@mapi/platform';
 import { z } from 'zod';
 
 const int = (def: number) => z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().default(def));
-const bool = (def: boolean) => z.preprocess((v) => (v === '' || v === undefined ? def : v === 'true' || v === '1'), z.boolean());
+const bool = envBool;
 
 /** The members service's own settings (docs/operations.md, "Members and SMTP"). */
 export const MembersConfigSchema = z

@@ -1,3 +1,4 @@
+import { envBool } from '@mapi/platform';
 import { z } from 'zod';
 
 const int = (def: number) => z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().default(def));
@@ -10,6 +11,6 @@ export const ConsoleAuthConfigSchema = z.object({
   SIGN_IN_MAX_FAILURES_PER_ADDRESS: int(20),
   SIGN_IN_WINDOW_SECONDS: int(900),
   /** The Secure attribute on the session cookies; false only to try the console over plain http on another host than localhost. */
-  SESSION_COOKIE_SECURE: z.preprocess((v) => (v === '' || v === undefined ? true : v === 'true' || v === '1'), z.boolean()),
+  SESSION_COOKIE_SECURE: envBool(true),
 });
 export type ConsoleAuthConfig = z.infer<typeof ConsoleAuthConfigSchema>;

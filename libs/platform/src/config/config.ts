@@ -8,6 +8,13 @@ import { z } from 'zod';
 const int = (def: number, max = Number.MAX_SAFE_INTEGER) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().nonnegative().max(max).default(def));
 
+/**
+ * A boolean setting: true/1 or false/0 (empty or unset: the default); anything else is a configuration
+ * error, so a typo (`TRUE`, `yes`) cannot quietly turn a safety switch off.
+ */
+export const envBool = (def: boolean) =>
+  z.preprocess((v) => (v === '' || v === undefined ? undefined : v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean().default(def));
+
 export const ConfigGroups = {
   app: z.object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
