@@ -1,10 +1,9 @@
 import { metrics, type ObservableGauge, type ObservableResult } from '@opentelemetry/api';
-import { METRICS, metricOptions } from '@mapi/contracts';
+import { DURATION_BUCKETS_S, METER_NAME, METRICS, metricOptions } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 
-// The project's meter and duration buckets (libs/platform telemetry/metrics.ts, which this data lib may not import).
-const meter = () => metrics.getMeter('mapi');
-const LAG_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+// The project's meter (the catalogue's name: this data lib may not import libs/platform's meter()).
+const meter = () => metrics.getMeter(METER_NAME);
 
 /**
  * The outbox relay's figures (GET /metrics): events published by type, the time from an event's
@@ -16,7 +15,7 @@ export class OutboxMetrics {
   private readonly published = meter().createCounter(METRICS.outboxEventsPublished.name, metricOptions(METRICS.outboxEventsPublished));
   private readonly lag = meter().createHistogram(METRICS.outboxRelayLag.name, {
     ...metricOptions(METRICS.outboxRelayLag),
-    advice: { explicitBucketBoundaries: LAG_BUCKETS_S },
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
   });
   private readonly backlog: ObservableGauge = meter().createObservableGauge(METRICS.outboxBacklog.name, metricOptions(METRICS.outboxBacklog));
   private readonly observe = async (result: ObservableResult) => {

@@ -51,7 +51,7 @@ export async function bootstrapQueueService(): Promise<void> {
       )
     : undefined;
   const depth = new QueueDepthGauge(redis, namespace);
-  registerQueueDepthMetrics(depth);
+  const stopMetrics = registerQueueDepthMetrics(depth);
   await startRpcService({
     name: 'queue',
     nc,
@@ -67,6 +67,7 @@ export async function bootstrapQueueService(): Promise<void> {
     },
     readyFields: { workers: Boolean(workers) },
     stop: [
+      stopMetrics, // no scrape reads Redis once it is closing
       () => workers?.stop(), // jobs under way finish (or go back to their queue)
       () => queues.close(),
     ],

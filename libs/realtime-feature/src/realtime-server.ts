@@ -1,3 +1,4 @@
+import type { ObservableResult } from '@opentelemetry/api';
 import type { Server as HttpServer } from 'node:http';
 import type { DomainEvent } from '@mapi/events';
 import { METRICS, metricOptions } from '@mapi/contracts';
@@ -45,6 +46,8 @@ export class RealtimeServer {
   private readonly limits: ConnectionLimits;
   private closing = false;
   private reauthTimer?: NodeJS.Timeout;
+  private readonly connectionsGauge = meter().createObservableGauge(METRICS.realtimeConnections.name, metricOptions(METRICS.realtimeConnections));
+  private readonly observeConnections = (result: ObservableResult) => result.observe(this.connections);
   readonly stats = { delivered: 0, dropped_slow: 0, dropped_revoked: 0 };
 
   constructor(httpServer: HttpServer, private readonly deps: RealtimeDeps) {
@@ -56,9 +59,7 @@ export class RealtimeServer {
     });
     this.io.on('connection', (socket) => this.onConnection(socket as RealtimeSocket));
     // mapi.realtime.connections (GET /metrics of the gateway): this replica's open connections
-    meter()
-      .createObservableGauge(METRICS.realtimeConnections.name, metricOptions(METRICS.realtimeConnections))
-      .addCallback((result) => result.observe(this.connections));
+    this.connectionsGauge.addCallback(this.observeConnections);
     if (config.REALTIME_REAUTH_INTERVAL_MS > 0) {
       this.reauthTimer = setInterval(() => void this.reauthorizeAll(), config.REALTIME_REAUTH_INTERVAL_MS);
       this.reauthTimer.unref();
@@ -160,6 +161,7 @@ export class RealtimeServer {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.reauthTimer);
+    this.connectionsGauge.removeCallback(this.observeConnections);
     this.io.disconnectSockets(true);
     this.io.engine.close();
   }

@@ -9,6 +9,12 @@
  */
 export type MetricKind = 'counter' | 'histogram' | 'gauge';
 
+/** The meter every instrument of this project is created from. */
+export const METER_NAME = 'mapi';
+
+/** Bucket bounds, in seconds, for every duration histogram (request, RPC, lag): 5 ms to 60 s. */
+export const DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
 export interface MetricDefinition {
   /** The OpenTelemetry instrument name. */
   readonly name: string;
@@ -20,7 +26,7 @@ export interface MetricDefinition {
 }
 
 /** The apps that answer RPCs over NATS (every service but the gateway and the embedding worker). */
-const RPC_APPS = ['chats', 'groups', 'inbox', 'knowledge-base', 'media', 'phones', 'queue', 'webhooks-dispatcher'] as const;
+const RPC_APPS = ['chats', 'groups', 'inbox', 'knowledge-base', 'media', 'members', 'phones', 'queue', 'webhooks-dispatcher'] as const;
 /** The apps that run an outbox relay (libs/events): one publishes at a time, all report. */
 const RELAY_APPS = ['chats', 'groups', 'inbox', 'phones'] as const;
 

@@ -1,3 +1,4 @@
+import type { ObservableResult } from '@opentelemetry/api';
 import { METRICS, legacySessionSubject, metricOptions, readSessionCommand, sessionSubject, type IngestEvent, type SessionAnswer, type SessionCommand } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { GaugeSeries, meter } from '@mapi/platform';
@@ -52,15 +53,16 @@ export class SessionManager {
     },
   ) {
     // mapi.phone.sessions (GET /metrics): the sessions this replica runs, by their connection's state
-    meter()
-      .createObservableGauge(METRICS.phoneSessions.name, metricOptions(METRICS.phoneSessions))
-      .addCallback((result) => {
-        const byState = new Map<string, number>();
-        for (const session of this.sessions.values()) byState.set(session.state, (byState.get(session.state) ?? 0) + 1);
-        // A state no session is in any more reads 0, not its last count.
-        for (const [n, attributes] of this.sessionStates.withZeros([...byState].map(([state, n]) => [n, { state }] as const))) result.observe(n, attributes);
-      });
+    this.sessionsGauge.addCallback(this.observeSessions);
   }
+
+  private readonly sessionsGauge = meter().createObservableGauge(METRICS.phoneSessions.name, metricOptions(METRICS.phoneSessions));
+  private readonly observeSessions = (result: ObservableResult) => {
+    const byState = new Map<string, number>();
+    for (const session of this.sessions.values()) byState.set(session.state, (byState.get(session.state) ?? 0) + 1);
+    // A state no session is in any more reads 0, not its last count.
+    for (const [n, attributes] of this.sessionStates.withZeros([...byState].map(([state, n]) => [n, { state }] as const))) result.observe(n, attributes);
+  };
 
   start(): void {
     const tick = async () => {
@@ -219,6 +221,7 @@ export class SessionManager {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.sessionsGauge.removeCallback(this.observeSessions);
     await this.scanning;
     await Promise.all([...this.sessions.keys()].map((id) => this.stopSession(id, true)));
   }

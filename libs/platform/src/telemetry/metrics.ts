@@ -2,13 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { metrics, type Attributes, type Meter } from '@opentelemetry/api';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { AggregationType, type ViewOptions } from '@opentelemetry/sdk-metrics';
+import { METER_NAME } from '@mapi/contracts';
+
+export { DURATION_BUCKETS_S, METER_NAME } from '@mapi/contracts';
 
 /** The meter every instrument of this project is created from (after startTelemetry, so it is the SDK's). */
-export const METER_NAME = 'mapi';
 export const meter = (): Meter => metrics.getMeter(METER_NAME);
-
-/** Bucket bounds, in seconds, for every duration histogram (request, RPC, lag): 5 ms to 60 s. */
-export const DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /**
  * The instrumentation libraries' own metrics (HTTP client/server, pg, ioredis) are dropped: they cost
