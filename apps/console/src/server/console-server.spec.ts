@@ -68,6 +68,11 @@ describe('the console server: pages under /console/, /v1 and the socket forwarde
     expect((await fetch(`${base}/console/assets/index-old.js`)).status).toBe(404);
   });
 
+  it('answers a malformed escape in the path with 404 and keeps serving', async () => {
+    expect((await fetch(`${base}/console/%E0`)).status).toBe(404);
+    expect((await fetch(`${base}/console/phones`)).status).toBe(200);
+  });
+
   it('forwards /v1 with its body, cookies and headers, and the client address appended to x-forwarded-for', async () => {
     const res = await fetch(`${base}/v1/auth/sign-in?x=1`, { method: 'POST', headers: { cookie: 'mapi_session=s', 'x-csrf-token': 't', 'x-forwarded-for': '203.0.113.9', 'content-type': 'application/json' }, body: '{"email":"a@b.c"}' });
     expect(res.status).toBe(201);

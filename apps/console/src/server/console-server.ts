@@ -30,6 +30,15 @@ function sendAsset(req: IncomingMessage, res: ServerResponse, asset: Asset, cach
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+/** The request's path, percent-decoded; null when an escape in it is malformed. */
+function decodedPath(url: string): string | null {
+  try {
+    return decodeURIComponent(url.split('?')[0]);
+  } catch {
+    return null;
+  }
+}
+
 function notFound(res: ServerResponse): void {
   res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
   res.end('Not found');
@@ -52,7 +61,8 @@ export function createConsoleServer(options: { assets: Map<string, Asset>; gatew
       res.writeHead(405, { allow: 'GET, HEAD', ...SECURITY_HEADERS });
       return void res.end();
     }
-    const path = decodeURIComponent(url.split('?')[0]);
+    const path = decodedPath(url);
+    if (path === null) return notFound(res); // a malformed escape (`%E0`) names no page
     if (path === '/' || path === '/console') {
       res.writeHead(302, { location: BASE });
       return void res.end();

@@ -1,7 +1,7 @@
 import { Link } from '../../app/Link';
 import { digits, type Chat } from '../../api/types';
 
-export const chatTitle = (chat: Chat): string => chat.chat_name || chat.name || chat.contact_name || chat.chat_id.replace(/@.*$/, '');
+export const chatTitle = (chat: Chat): string => chat.chat_name || chat.name || chat.contact_name || digits(chat.chat_id);
 export const chatPath = (chat: Pick<Chat, 'chat_id' | 'org_phone'>): string => `/chats/${encodeURIComponent(chat.chat_id)}?phone=${digits(chat.org_phone)}`;
 
 /** The chats, most recent first; the open one is marked. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorText } from '../../api/client';
 import { useRealtimeConnected, useRealtimeEvents } from '../../api/realtime';
-import type { Chat, Message } from '../../api/types';
+import { digits, type Chat, type Message } from '../../api/types';
 
 const LIST_LIMIT = 100;
 const MESSAGES_LIMIT = 100;
@@ -56,7 +56,7 @@ export function useMessages(chatId: string, phone: string) {
   useRealtimeConnected(() => void load());
   useRealtimeEvents(['message.created', 'message.updated', 'message.deleted', 'message.ack.updated'], (_name, data) => {
     const message = data as Message;
-    if (message.chat_id !== chatId || message.org_phone.replace(/@.*$/, '') !== phone) return;
+    if (message.chat_id !== chatId || digits(message.org_phone) !== phone) return;
     setMessages((list) => {
       if (!list) return list;
       return list.some((m) => same(m, message)) ? list.map((m) => (same(m, message) ? message : m)) : [...list, message];

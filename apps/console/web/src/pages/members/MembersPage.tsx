@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api/client';
-import type { Member } from '../../api/types';
+import { digits, type Member } from '../../api/types';
 import { ErrorNote } from '../../components/ErrorNote';
 
 interface InviteAnswer {
@@ -78,7 +78,7 @@ export function MembersPage() {
             <tr key={m.user_id}>
               <td>{m.email}</td>
               <td>{m.is_owner ? 'owner' : m.role}</td>
-              <td>{m.org_phones === null ? 'all' : m.org_phones.map((p) => p.replace(/@.*$/, '')).join(', ') || 'none'}</td>
+              <td>{m.org_phones === null ? 'all' : m.org_phones.map(digits).join(', ') || 'none'}</td>
               <td>{m.is_active ? 'active' : 'invited'}</td>
             </tr>
           ))}
