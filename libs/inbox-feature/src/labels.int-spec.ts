@@ -1,4 +1,4 @@
-import { Errors, ServiceError, type ChatView, type RequestContext, type SetChatPropertiesRequest } from '@mapi/contracts';
+import { Errors, MAX_CUSTOM_PROPERTIES, ServiceError, type ChatView, type RequestContext, type SetChatPropertiesRequest } from '@mapi/contracts';
 import { createOrg, newUuid, randomDigits, useTestDatabase } from '@mapi/testing';
 import type { ChatLookup } from './chat-lookup';
 import type { ChatProperties } from './chat-properties';
@@ -99,6 +99,16 @@ describe('labels and custom properties (integration)', () => {
       [w.tier, w.seats] = [tier.property_id, seats.property_id];
       const listed = await new ListCustomProperties(props()).execute({ ctx: ctx(w.org) });
       expect(listed.custom_properties.map((p) => p.property_name)).toEqual(['Tier', 'Seats']);
+    });
+
+    it('refuses a definition beyond MAX_CUSTOM_PROPERTIES with 422 on body.property_name', async () => {
+      const full = (await createOrg(t.prisma)).id;
+      await t.prisma.inboxCustomProperty.createMany({
+        data: Array.from({ length: MAX_CUSTOM_PROPERTIES }, (_, i) => ({ property_id: newUuid(), org_id: full, property_name: `p${i}` })),
+      });
+      const over = await failure(createProperty(full, { property_name: 'one more' }));
+      expect([over.status, Object.keys(over.fields ?? {})]).toEqual([422, ['body.property_name']]);
+      expect(await t.prisma.inboxCustomProperty.count({ where: { org_id: full } })).toBe(MAX_CUSTOM_PROPERTIES);
     });
 
     it('renames, replaces options, changes is_required; the value type cannot change; another organization\'s is 404', async () => {

@@ -54,6 +54,15 @@ export const ChatIdSchema = z
     return normalized;
   });
 
+/** Most chats one request changes at once (PATCH /chats/labels, PATCH /chats/access). */
+export const MAX_CHATS_PER_REQUEST = 1000;
+
+/** `chat_ids` of the routes that change many chats at once: 1 to MAX_CHATS_PER_REQUEST chat ids. */
+export const ChatIdListSchema = z
+  .array(ChatIdSchema, { error: 'chat_ids must be an array of chat ids' })
+  .min(1, 'chat_ids must not be empty')
+  .max(MAX_CHATS_PER_REQUEST, `chat_ids must hold at most ${MAX_CHATS_PER_REQUEST} ids`);
+
 export const GroupChatIdSchema = z
   .string()
   .min(1, 'chat_id must not be empty')

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@mapi/db';
+import { isDuplicateKey } from '../create-once';
 
 /** A stored custom property definition, as `inbox_custom_properties` holds it. */
 export interface CustomPropertyRow {
@@ -18,10 +19,7 @@ export type NewCustomProperty = Omit<CustomPropertyRow, 'org_id' | 'created_at'>
 export type CustomPropertyChanges = Partial<Pick<CustomPropertyRow, 'property_name' | 'property_value' | 'is_required'>>;
 
 /** Postgres' unique_violation: another property of the organization has the name (any case). */
-const isNameTaken = (e: unknown) => {
-  const err = e as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } } };
-  return err?.code === 'P2002' || err?.meta?.code === '23505' || err?.meta?.driverAdapterError?.cause?.originalCode === '23505';
-};
+const isNameTaken = isDuplicateKey;
 
 /** The organization's custom property definitions. The organization is part of every signature. */
 export class CustomPropertyRepository {

@@ -5,7 +5,7 @@ import { CHAT_NOT_FOUND } from '../get-chat/get-chat.usecase';
 
 /**
  * chats.v1.chat.set-properties (internal, called by the inbox service once it has checked the values
- * against its definitions): sets labels, custom property values, assignee or access overrides on
+ * against its definitions): sets labels, custom property values or the assignee on
  * every chat named, with their events, in one transaction. Any chat no phone in reach holds (missing,
  * another organization's): 404 and nothing changes.
  */

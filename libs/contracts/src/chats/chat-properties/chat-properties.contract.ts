@@ -26,7 +26,8 @@ export const ChatLabelRefSchema = z.object({ label_id: z.uuid(), name: z.string(
  * Sets what is given on every chat named, all or nothing (404 when any is out of reach), and writes
  * chat.label.updated / chat.custom_properties.updated for each chat where they changed, in one
  * transaction. `labels` replaces the chat's labels; `custom_properties` merges (null removes a key,
- * keyed by property id); `assigned_to` and `override_chat_access` replace (null clears).
+ * keyed by property id); `assigned_to` replaces (null clears). Access overrides have their own,
+ * checked RPC (set-access).
  */
 export const SetChatPropertiesRpc = defineRpc({
   subject: 'chats.v1.chat.set-properties',
@@ -38,7 +39,6 @@ export const SetChatPropertiesRpc = defineRpc({
       labels: z.array(ChatLabelRefSchema).max(500).optional(),
       custom_properties: z.record(z.string(), z.string().nullable()).optional(),
       assigned_to: z.string().max(320).nullable().optional(),
-      override_chat_access: z.record(z.string(), z.unknown()).nullable().optional(),
     }),
   }),
   response: z.object({ updated: z.number().int() }),

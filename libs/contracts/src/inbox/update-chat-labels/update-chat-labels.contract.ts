@@ -1,19 +1,13 @@
 import { z } from 'zod';
-import { ChatIdSchema } from '../../common/ids';
+import { ChatIdListSchema } from '../../common/ids';
 import { RequestContextSchema } from '../../common/request-context';
 import { LabelsSchema } from '../../chats/contacts/contact.schema';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
 
-/** Most chats one request relabels. */
-export const MAX_LABELLED_CHATS = 1000;
-
 export const UpdateChatLabelsBody = z.object({
   labels: LabelsSchema,
-  chat_ids: z
-    .array(ChatIdSchema, { error: 'chat_ids must be an array of chat ids' })
-    .min(1, 'chat_ids must not be empty')
-    .max(MAX_LABELLED_CHATS, `chat_ids must hold at most ${MAX_LABELLED_CHATS} ids`),
+  chat_ids: ChatIdListSchema,
 });
 
 export const UpdateChatLabelsRpc = defineRpc({

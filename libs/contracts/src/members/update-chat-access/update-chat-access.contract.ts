@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { ChatIdSchema } from '../../common/ids';
+import { ChatIdListSchema } from '../../common/ids';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
 
-/** Most chats and most emails one request changes. */
-export const MAX_ACCESS_CHATS = 1000;
+/** Most emails one request changes (chats: MAX_CHATS_PER_REQUEST). */
 export const MAX_ACCESS_EMAILS = 200;
 
 export const UpdateChatAccessBody = z.object({
@@ -14,10 +13,7 @@ export const UpdateChatAccessBody = z.object({
       error: 'access must be an object of member email → true | false',
     })
     .refine((a) => Object.keys(a).length <= MAX_ACCESS_EMAILS, `access holds at most ${MAX_ACCESS_EMAILS} emails`),
-  chat_ids: z
-    .array(ChatIdSchema, { error: 'chat_ids must be an array of chat ids' })
-    .min(1, 'chat_ids must not be empty')
-    .max(MAX_ACCESS_CHATS, `chat_ids must hold at most ${MAX_ACCESS_CHATS} ids`),
+  chat_ids: ChatIdListSchema,
   /** true: each chat's overrides become `access`; false or absent: `access` is merged into them. */
   replace: z.boolean().optional(),
 });

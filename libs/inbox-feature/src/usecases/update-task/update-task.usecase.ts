@@ -23,8 +23,8 @@ export class UpdateTask {
       const changes = taskChanges(before, body, ctx, now);
       if (!Object.keys(changes).length) return mapTask(before);
       const after = await this.tasks.update(tx, ctx.org_id, before.task_id, changes, now);
-      if (reminderPending(after) && !reminderPending(before)) await this.tasks.announceReminder(tx, after.remind_at as Date);
-      else if (reminderPending(after) && changes.remind_at) await this.tasks.announceReminder(tx, changes.remind_at);
+      // a reminder armed now (newly pending, or moved) wakes the pollers for its time
+      if (reminderPending(after) && (!reminderPending(before) || changes.remind_at)) await this.tasks.announceReminder(tx, after.remind_at as Date);
       const data = mapTask(after);
       await writeEvents(tx, [{ type: 'task.updated', org_id: ctx.org_id, phone_id: after.phone_id, data, previous: previousAttributes(mapTask(before), data) }]);
       return data;
