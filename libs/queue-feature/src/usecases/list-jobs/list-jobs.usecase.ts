@@ -25,10 +25,14 @@ export class ListJobs {
     const { queue_id: queueId, broadcast_id: broadcastId } = f;
     if (queueId || broadcastId) {
       const ids = queueId ? [queueId] : await this.queues.redis.smembers(this.queues.keys(phoneId).broadcast(broadcastId as string));
+      // State first, then the hash: BullMQ writes a job's result in the same script that moves it to
+      // completed, so a job read after its state can never be "completed" without its result (read
+      // the other way round, a job finishing in between showed completed with unique_id null).
+      const states = await Promise.all(ids.map((id) => q.getJobState(id)));
       const found = await Promise.all(ids.map((id) => q.getJob(id)));
-      const present = found.filter((j): j is Job<SendJobData> => j !== undefined && j !== null && (!broadcastId || j.data.broadcast_id === broadcastId));
-      const states = await Promise.all(present.map((j) => j.getState()));
-      jobs = present.map((job, i) => ({ job, state: states[i] }));
+      jobs = found
+        .map((job, i) => ({ job, state: states[i] as string }))
+        .filter((j): j is { job: Job<SendJobData>; state: string } => !!j.job && j.state !== 'unknown' && (!broadcastId || j.job.data.broadcast_id === broadcastId));
     } else {
       const types: JobType[] = f.status ? STATES[f.status] : Object.values(STATES).flat();
       // BullMQ pages each state separately: take enough of each, then order and page the union.
