@@ -10,6 +10,8 @@ bash scripts/install.sh
 bash scripts/ensure-services.sh
 # The console's browser tests drive Debian's Chromium (installed here when missing).
 bash scripts/ensure-chromium.sh
+# One end-to-end test runs the stack behind PgBouncer in transaction mode (installed here when missing).
+bash scripts/ensure-pgbouncer.sh
 # Tests make their own databases on this server; the admin connection points at its postgres database.
 export TEST_ADMIN_DATABASE_URL="${TEST_ADMIN_DATABASE_URL:-$(node -e 'const u=new URL(process.argv[1]);u.pathname="/postgres";console.log(u.toString())' "$DATABASE_URL")}"
 bash scripts/build.sh

@@ -1,7 +1,7 @@
 import { PhoneDirectoryRpc } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, SessionCommands, ensureStreams } from '@mapi/events';
-import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
+import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
 import { CHATS_HANDLERS } from './chats.handlers';
 import { ApplyIngest } from './ingest/apply-ingest.usecase';
 import { createIngestConsumer } from './ingest/ingest-consumer';
@@ -15,7 +15,7 @@ export async function bootstrapChatsService(): Promise<void> {
   await ensureStreams(nc, config.app.NAMESPACE);
   const rpc = new NatsRpcClient(nc, config.app.NAMESPACE, config.nats.RPC_TIMEOUT_MS);
   const sessions = new SessionCommands(nc, config.app.NAMESPACE, 10_000);
-  const relay = new OutboxRelay(prisma, nc, config.app.NAMESPACE, logger, { listenUrl: config.database.DATABASE_URL });
+  const relay = new OutboxRelay(prisma, nc, config.app.NAMESPACE, logger, { listenUrl: directDatabaseUrl(config.database) });
   const ingest = createIngestConsumer(nc, config.app.NAMESPACE, new ApplyIngest(prisma, () => relay.kick()), logger);
   await startRpcService({
     name: 'chats',

@@ -1,11 +1,13 @@
-// Applies pending prisma/migrations to DATABASE_URL with Prisma's bookkeeping, without Prisma's
-// native schema engine: `npm run db:migrate` (node libs/db/dist/migrate-cli.js).
+// Applies pending prisma/migrations to DATABASE_DIRECT_URL (else DATABASE_URL) with Prisma's
+// bookkeeping, without Prisma's native schema engine: `npm run db:migrate` (node libs/db/dist/migrate-cli.js).
+// Direct, because the migration lock is a session advisory lock, which a transaction-mode pooler
+// (PgBouncer) would hand to whichever client's transaction came next.
 import { applyMigrations, resolveMigrationsDir } from './migrate/migrate';
 
 const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/mapi';
 
 async function main(): Promise<void> {
-  const url = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const url = process.env.DATABASE_DIRECT_URL || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
   const applied = await applyMigrations({
     url,
     migrationsDir: resolveMigrationsDir(__dirname),

@@ -1,6 +1,6 @@
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, SessionCommands } from '@mapi/events';
-import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
+import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
 import { GROUPS_HANDLERS } from './groups.handlers';
 
 /** Starts the groups service: participant actions through the acting phone's session. */
@@ -12,7 +12,7 @@ export async function bootstrapGroupsService(): Promise<void> {
   const nc = await connectNats(config.nats.NATS_URL, 'groups');
   const sessions = new SessionCommands(nc, ns, 10_000);
   const rpc = new NatsRpcClient(nc, ns, config.nats.RPC_TIMEOUT_MS);
-  const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: config.database.DATABASE_URL });
+  const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: directDatabaseUrl(config.database) });
   await startRpcService({
     name: 'groups',
     nc,

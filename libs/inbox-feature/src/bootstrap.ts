@@ -1,6 +1,6 @@
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay } from '@mapi/events';
-import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
+import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
 import { RpcChatLookup } from './chat-lookup';
 import { RpcChatProperties } from './chat-properties';
 import { INBOX_HANDLERS } from './inbox.handlers';
@@ -15,8 +15,8 @@ export async function bootstrapInboxService(): Promise<void> {
   const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
   const nc = await connectNats(config.nats.NATS_URL, 'inbox');
   const rpc = new NatsRpcClient(nc, ns, config.nats.RPC_TIMEOUT_MS);
-  const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: config.database.DATABASE_URL });
-  const reminders = reminderPollerFromEnv(prisma, logger, config.database.DATABASE_URL);
+  const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: directDatabaseUrl(config.database) });
+  const reminders = reminderPollerFromEnv(prisma, logger, directDatabaseUrl(config.database));
   await startRpcService({
     name: 'inbox',
     nc,

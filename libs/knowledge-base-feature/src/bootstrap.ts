@@ -16,7 +16,8 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
   const kb = loadKnowledgeBaseConfig();
   const storageConfig = loadKbStorageConfig(); // at boot, with the rest: a bad MEDIA_* variable fails here
   const logger = createLogger('knowledge-base', config.telemetry.LOG_LEVEL);
-  const prisma = createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, kb.KB_SEARCH_EF_SEARCH);
+  const search = { efSearch: kb.KB_SEARCH_EF_SEARCH, perTransaction: config.database.DATABASE_POOLER === 'pgbouncer' };
+  const prisma = createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, search);
   const queue = new EmbeddingQueue({ redisUrl: config.redis.REDIS_URL, namespace: config.app.NAMESPACE, attempts: kb.EMBEDDING_JOB_ATTEMPTS });
   await queue.ready();
   const storage = createStorage(storageConfig);
@@ -30,7 +31,7 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
     nodeEnv: config.app.NODE_ENV,
     rpc: {
       handlers: bindHandlers(KNOWLEDGE_BASE_HANDLERS, {
-        entries: new KbEntryRepository(prisma),
+        entries: new KbEntryRepository(prisma, search),
         store: new MediaAttachmentStore(storage, kb.MEDIA_BASE_URL),
         queue,
         provider: createEmbeddingProvider(kb),

@@ -1,14 +1,29 @@
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
 
+/** How a search gets pgvector's HNSW settings on its connection. */
+export interface KbSearchSettings {
+  efSearch: number;
+  /**
+   * true behind a transaction-mode pooler (DATABASE_POOLER=pgbouncer): no connection is ours beyond a
+   * transaction and startup options are refused, so a search runs in a transaction that sets them
+   * (SET LOCAL): 4 statements instead of 1.
+   */
+  perTransaction: boolean;
+}
+
+export const hnswSettings = (efSearch: number) => ({ 'hnsw.iterative_scan': 'relaxed_order', 'hnsw.ef_search': String(efSearch) });
+
 /**
  * A Prisma client whose connections search HNSW iteratively (pgvector 0.8): with a filter on the
  * organization, the index scan goes on until enough rows of that organization are found instead of
- * stopping at ef_search candidates of every organization. Set as connection options, so a search
- * is one statement (no transaction for SET LOCAL).
+ * stopping at ef_search candidates of every organization. Direct to Postgres they are connection
+ * options, so a search is one statement; behind a pooler the search sets them itself
+ * (KbEntryRepository.search, `perTransaction`).
  */
-export function createKbPrismaClient(url: string, poolSize: number, efSearch: number): PrismaClient {
+export function createKbPrismaClient(url: string, poolSize: number, search: KbSearchSettings): PrismaClient {
+  if (search.perTransaction) return createPrismaClient({ url, poolSize });
   const u = new URL(url);
-  const extra = `-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=${efSearch}`;
+  const extra = Object.entries(hnswSettings(search.efSearch)).map(([k, v]) => `-c ${k}=${v}`).join(' ');
   const existing = u.searchParams.get('options');
   u.searchParams.set('options', existing ? `${existing} ${extra}` : extra);
   return createPrismaClient({ url: u.toString(), poolSize });

@@ -1,6 +1,6 @@
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, SessionCommands, ensureStreams } from '@mapi/events';
-import { ConfigError, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, parseConfig, postgresIndicator, redisIndicator, startRpcService } from '@mapi/platform';
+import { ConfigError, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, parseConfig, postgresIndicator, redisIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
 import { Redis } from 'ioredis';
 import { PhonesConfigSchema } from './config';
 import { parseBaileysConfig } from './baileys/config';
@@ -50,7 +50,7 @@ export async function bootstrapPhonesService(): Promise<void> {
     ...bindHandlers(PHONES_HANDLERS, { prisma, phones, sessions, defaultConnector: phonesConfig.DEFAULT_CONNECTOR }),
     ...(phonesConfig.SANDBOX_ENABLED ? bindHandlers(SANDBOX_HANDLERS, new SandboxPhones(network, nc, ns)) : []),
   ];
-  const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: config.database.DATABASE_URL });
+  const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: directDatabaseUrl(config.database) });
   await startRpcService({
     name: 'phones',
     nc,

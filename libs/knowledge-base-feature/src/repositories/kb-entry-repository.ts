@@ -1,6 +1,7 @@
 import { Prisma, type PrismaClient } from '@mapi/db';
 import type { KbEntryType } from '@mapi/contracts';
 import type { KbEntryRow, NewKbEntry } from '../entries/kb-entry-row';
+import { hnswSettings, type KbSearchSettings } from '../kb-prisma-client';
 
 const COLUMNS = Prisma.sql`context_id::text AS context_id, org_id::text AS org_id, type, question, answer,
   embedding::text AS embedding, content_version, attachments, avg_rating, document_id::text AS document_id,
@@ -41,7 +42,11 @@ const json = (value: unknown) => (value === null || value === undefined ? null :
  * organization's rows. Raw SQL throughout: the vector column is `Unsupported` in Prisma.
  */
 export class KbEntryRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  /** `searchSettings`: how searches get their HNSW settings behind a transaction-mode pooler (createKbPrismaClient). */
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly searchSettings?: KbSearchSettings,
+  ) {}
 
   async insertMany(orgId: string, entries: NewKbEntry[]): Promise<KbEntryRow[]> {
     if (entries.length === 0) return [];
@@ -114,13 +119,13 @@ export class KbEntryRepository {
   }
 
   /**
-   * The k entries nearest to `vector` by cosine distance. With hnsw.iterative_scan on the connection
-   * (see createKbPrismaClient) the HNSW index keeps scanning until k rows pass the organization filter;
-   * relaxed order is re-sorted here.
+   * The k entries nearest to `vector` by cosine distance. With hnsw.iterative_scan (connection options,
+   * see createKbPrismaClient, or SET LOCAL in the same transaction behind a pooler) the HNSW index keeps
+   * scanning until k rows pass the organization filter; relaxed order is re-sorted here.
    */
   async search(orgId: string, vectorLiteral: string, k: number, filter: ListFilter): Promise<Array<KbEntryRow & { distance: number }>> {
     const where = this.listWhere(orgId, filter);
-    return this.prisma.$queryRaw<Array<KbEntryRow & { distance: number }>>`
+    const query = this.prisma.$queryRaw<Array<KbEntryRow & { distance: number }>>`
       WITH nearest AS MATERIALIZED (
         SELECT ${COLUMNS}, embedding <=> ${vectorLiteral}::vector AS distance
           FROM knowledge_base_entries
@@ -128,6 +133,13 @@ export class KbEntryRepository {
          ORDER BY embedding <=> ${vectorLiteral}::vector
          LIMIT ${k})
       SELECT * FROM nearest ORDER BY distance, context_id`;
+    if (!this.searchSettings?.perTransaction) return query;
+    const s = hnswSettings(this.searchSettings.efSearch);
+    const [, rows] = await this.prisma.$transaction([
+      this.prisma.$queryRaw`SELECT set_config('hnsw.iterative_scan', ${s['hnsw.iterative_scan']}, true), set_config('hnsw.ef_search', ${s['hnsw.ef_search']}, true)`,
+      query,
+    ]);
+    return rows;
   }
 
   // The embedding worker's side.

@@ -27,7 +27,7 @@ export async function bootstrapEmbeddingWorker(): Promise<void> {
   const config = loadConfig(['app', 'database', 'redis', 'health', 'telemetry']);
   const kb = loadKnowledgeBaseConfig();
   const logger = createLogger('embedding-worker', config.telemetry.LOG_LEVEL);
-  const prisma = createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, kb.KB_SEARCH_EF_SEARCH);
+  const prisma = createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, { efSearch: kb.KB_SEARCH_EF_SEARCH, perTransaction: config.database.DATABASE_POOLER === 'pgbouncer' });
   const provider = createEmbeddingProvider(kb);
   const embed = new EmbedEntries(new KbEntryRepository(prisma), provider, logger);
   const tracer = trace.getTracer('embedding-worker');

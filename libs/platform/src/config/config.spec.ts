@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, directDatabaseUrl, loadConfig } from './config';
 
 const failureOf = (fn: () => unknown): ConfigError => {
   try {
@@ -20,6 +20,18 @@ describe('loadConfig', () => {
     expect(config.auth).toEqual({ AUTH_CACHE_TTL_MS: 5_000 });
     expect(config.database.DATABASE_POOL_SIZE).toBe(10);
     expect(config.redis.REDIS_URL).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('a transaction-mode pooler needs a direct URL beside it, which LISTEN and migrations then use', () => {
+    const pooled = { DATABASE_URL: 'postgresql://app@pgbouncer:6432/mapi', DATABASE_POOLER: 'pgbouncer' };
+    expect(failureOf(() => loadConfig(['database'], pooled)).message).toMatch(/DATABASE_DIRECT_URL: required with DATABASE_POOLER=pgbouncer/);
+    const { database } = loadConfig(['database'], { ...pooled, DATABASE_DIRECT_URL: 'postgresql://app@postgres:5432/mapi' });
+    expect(database.DATABASE_POOLER).toBe('pgbouncer');
+    expect(directDatabaseUrl(database)).toBe('postgresql://app@postgres:5432/mapi');
+    const direct = loadConfig(['database'], { DATABASE_URL: 'postgresql://app@postgres:5432/mapi', DATABASE_DIRECT_URL: '' }).database;
+    expect(direct.DATABASE_POOLER).toBe('none');
+    expect(directDatabaseUrl(direct)).toBe('postgresql://app@postgres:5432/mapi');
+    expect(failureOf(() => loadConfig(['database'], { DATABASE_POOLER: 'pgpool' })).message).toMatch(/DATABASE_POOLER/);
   });
 
   it('coerces numbers and parses the JSON route limits', () => {

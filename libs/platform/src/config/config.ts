@@ -24,6 +24,21 @@ export const ConfigGroups = {
   database: z.object({
     DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/mapi'),
     DATABASE_POOL_SIZE: int(10),
+    /**
+     * A connection straight to Postgres, for what a transaction-mode pooler (PgBouncer) cannot carry:
+     * LISTEN wake-ups and the migrations' session lock. Unset: DATABASE_URL (no pooler in between).
+     */
+    DATABASE_DIRECT_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
+    /**
+     * What DATABASE_URL reaches: Postgres itself (none), or PgBouncer in transaction mode (pgbouncer),
+     * where no session state may be relied on: connection startup options are refused and settings
+     * are made per transaction instead. pgbouncer requires DATABASE_DIRECT_URL.
+     */
+    DATABASE_POOLER: z.enum(['none', 'pgbouncer']).default('none'),
+  }).superRefine((d, ctx) => {
+    if (d.DATABASE_POOLER === 'pgbouncer' && !d.DATABASE_DIRECT_URL) {
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_DIRECT_URL'], message: 'required with DATABASE_POOLER=pgbouncer (LISTEN and the migration lock need a session of their own)' });
+    }
   }),
   redis: z.object({ REDIS_URL: z.string().url().default('redis://127.0.0.1:6379') }),
   nats: z.object({
@@ -91,4 +106,9 @@ export function loadConfig<K extends keyof Groups>(groups: readonly K[], env: No
   }
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return out;
+}
+
+/** Where LISTEN and session locks connect: DATABASE_DIRECT_URL, else DATABASE_URL (docs/operations.md, "Connection budget"). */
+export function directDatabaseUrl(database: { DATABASE_URL: string; DATABASE_DIRECT_URL?: string }): string {
+  return database.DATABASE_DIRECT_URL ?? database.DATABASE_URL;
 }
