@@ -7,6 +7,9 @@ import { containersOf, podSpec, selects } from './support/workloads';
 
 // Read from apps/ at test time: a new app folder without its Deployment fails here.
 const APPS = runnableApps();
+// Workloads that are not ours, each with a spec of its own (manifests-pgbouncer.spec.ts).
+const THIRD_PARTY = ['pgbouncer'];
+const ours = (o: K8sObject) => !THIRD_PARTY.includes(o.metadata.name) && !THIRD_PARTY.includes(o.spec?.podSelector?.matchLabels?.['app.kubernetes.io/name']);
 const timing = { appDeadlineSeconds: appShutdownDeadlineSeconds(), marginSeconds: 5 };
 const overlays = overlayNames();
 
@@ -25,7 +28,7 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
     });
 
     it('has no Deployment for an app that does not exist', () => {
-      const stale = byKind(objects(), 'Deployment').map((d) => d.metadata.name).filter((name) => !APPS.includes(name));
+      const stale = byKind(objects(), 'Deployment').filter(ours).map((d) => d.metadata.name).filter((name) => !APPS.includes(name));
       expect(stale).toEqual([]);
     });
 
@@ -36,7 +39,7 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
     });
 
     it('uses one image, with a tag, in every workload', () => {
-      const workloads = [...byKind(objects(), 'Deployment'), ...byKind(objects(), 'Job')];
+      const workloads = [...byKind(objects(), 'Deployment'), ...byKind(objects(), 'Job')].filter(ours);
       const images = new Set(workloads.flatMap((w) => containersOf(w).map((c) => (c as { image?: string }).image)));
       expect(images.size).toBe(1);
       expect([...images][0]).toMatch(/:[^:/]+$/); // a tag, not the floating default
@@ -46,7 +49,7 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
       // A policy whose every rule admits only Prometheus's namespace is not outside traffic;
       // manifests-monitoring.spec.ts checks it (the health port only).
       const prometheusOnly = (p: K8sObject) => p.spec.ingress?.length && p.spec.ingress.every((rule: unknown) => ruleFromPrometheusOnly(rule));
-      const policies = byKind(objects(), 'NetworkPolicy').filter((p) => !prometheusOnly(p));
+      const policies = byKind(objects(), 'NetworkPolicy').filter((p) => !prometheusOnly(p)).filter(ours);
       expect(byKind(objects(), 'NetworkPolicy').filter(prometheusOnly)).toHaveLength(byKind(objects(), 'ServiceMonitor').length ? 1 : 0);
       const denyAll = policies.filter((p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && p.spec.policyTypes?.includes('Ingress') && !p.spec.ingress?.length);
       expect(denyAll).toHaveLength(1);
