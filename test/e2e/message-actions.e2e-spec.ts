@@ -127,10 +127,20 @@ describe('message actions', () => {
     }
   });
 
-  it('pin: 204 for pin and unpin', async () => {
+  it('pin: 204; the network\'s echo shows on GET /chats/{chat_id} (pinned_messages) with message.updated; unpin clears it', async () => {
     const a = await inbound('pin me');
+    const pinned = () => api.get(`/chats/${contact}`, x()).then((r) => r.body?.pinned_messages ?? null);
+    const before = await message(a.message_id);
     expect((await api.post(`/message/${a.message_id}/pin`, { pin: true }, x())).status).toBe(204);
+    const pins = await until(pinned, (p) => Array.isArray(p) && p.some((e: any) => e.message_id === a.message_id), 15_000, 'pin shown');
+    const entry = pins.find((e: any) => e.message_id === a.message_id);
+    expect(entry.expires_at - entry.pinned_at).toBe(7 * 24 * 3600 * 1000);
+    const [event] = await eventsWhere('message.updated', a.message_id, 1);
+    expect(Object.keys(event.previous_attributes as object)).toEqual(['updated_at']);
+    expect((await message(a.message_id)).body.updated_at > before.body.updated_at).toBe(true);
     expect((await api.post(`/message/${a.message_id}/pin`, { pin: false }, x())).status).toBe(204);
+    await until(pinned, (p) => !(p ?? []).some((e: any) => e.message_id === a.message_id), 15_000, 'pin cleared');
+    expect(await eventsWhere('message.updated', a.message_id, 2)).toHaveLength(2);
   });
 
   it('another person edits, deletes and reacts (sandbox control routes): GET messages and the events follow', async () => {

@@ -14,6 +14,7 @@ import { toServiceError } from './http/error-mapping';
 import { registerGatewayRoutes } from './http/route-registrar';
 import { loadUploadConfig } from './upload/upload-config';
 import { ConsoleAuthConfigSchema } from './rate-limit/sign-in-throttle';
+import { TrustProxyConfigSchema, trustProxyOption } from './http/trust-proxy-config';
 
 @Module({})
 class GatewayModule {}
@@ -36,7 +37,9 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
   // Nest's filter; they get the envelope here too.
   const adapter = new FastifyAdapter({
     bodyLimit: config.http.BODY_LIMIT_BYTES,
-    trustProxy: true,
+    // The client address is the first hop not of our own proxies (TRUST_PROXY_*): never simply the
+    // leftmost X-Forwarded-For entry, which the client writes (the sign-in throttle counts per address).
+    trustProxy: trustProxyOption(config.proxy),
     logger: false,
     frameworkErrors: (error: Error, _req: FastifyRequest, reply: FastifyReply) => {
       const envelope = toServiceError(error, logger);
@@ -86,6 +89,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     ...loadConfig(['app', 'database', 'redis', 'nats', 'http', 'health', 'rateLimit', 'auth', 'telemetry'], env),
     upload: loadUploadConfig(env),
     console: parseConfig(ConsoleAuthConfigSchema, env),
+    proxy: parseConfig(TrustProxyConfigSchema, env),
   };
 }
 

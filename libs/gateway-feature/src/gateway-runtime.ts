@@ -19,10 +19,12 @@ import { RateLimiter } from './rate-limit/rate-limiter';
 import { SignInThrottle, type ConsoleAuthConfig } from './rate-limit/sign-in-throttle';
 import { RpcSessionLookup } from './auth/session-client';
 import type { UploadConfig } from './upload/upload-config';
+import type { TrustProxyConfig } from './http/trust-proxy-config';
 
 export type GatewayConfig = ConfigOf<'app' | 'database' | 'redis' | 'nats' | 'http' | 'health' | 'rateLimit' | 'auth' | 'telemetry'> & {
   upload: UploadConfig;
   console: ConsoleAuthConfig;
+  proxy: TrustProxyConfig;
 };
 
 /**

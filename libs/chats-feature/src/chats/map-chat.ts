@@ -2,6 +2,7 @@ import type { Chat, ChatMember, ChatView } from '@mapi/contracts';
 import { mapMessage } from '../messages/map-message';
 import type { ChatCopy, ChatViewRow, GroupMemberRow } from '../repositories/chat-view-repository';
 import type { MessageRow } from '../repositories/message-repository';
+import { livePins, livePinsOfCopies } from './pinned-messages';
 
 /** A phone's stored chat, with the contact id of that phone. */
 export interface PhoneChatRow {
@@ -13,12 +14,14 @@ export interface PhoneChatRow {
   chat_type: string;
   created_at: Date;
   updated_at: Date;
+  /** chats.pinned_messages as stored (absent: none). */
+  pinned_messages?: unknown;
 }
 
 /**
  * The one place a stored chat becomes the chat object (the columns of the wider API's tbl_chats):
- * what this service keeps is filled in, the rest — unread counts, mute, pins, the latest message,
- * which it does not track — is null.
+ * what this service keeps is filled in (pinned messages too: pinned-messages.ts), the rest — unread
+ * counts, mute, the latest message, which it does not track — is null.
  */
 export function mapChat(row: PhoneChatRow): Chat {
   return {
@@ -48,7 +51,7 @@ export function mapChat(row: PhoneChatRow): Chat {
     created_by: null,
     latest_message: null,
     latest_mention_at: null,
-    pinned_messages: null,
+    pinned_messages: livePins(row.pinned_messages),
     timestamp: null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -147,7 +150,7 @@ export function mapChatView(row: ChatViewRow, latest: MessageRow | null, members
     created_by: null,
     latest_message: latest ? mapMessage(latest) : null,
     latest_mention_at: null,
-    pinned_messages: null,
+    pinned_messages: livePinsOfCopies(row.copies.map((c) => c.pinned_messages)),
     timestamp: null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

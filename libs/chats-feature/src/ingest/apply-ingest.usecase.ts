@@ -8,6 +8,7 @@ import { messageEvent, type OutEvent } from './out-event';
 import { applyPollResults, applyReaction } from './apply-reactions';
 import { applyNotifications } from './apply-notifications';
 import { applyGroupSettings } from './apply-group-settings';
+import { applyPin } from './apply-pin';
 import { raiseAcks, type AckSeen } from './raise-acks';
 import { recordActivity } from './record-activity';
 import { learnContacts } from './learn-contacts';
@@ -107,6 +108,8 @@ export class ApplyIngest {
         return applyReaction(tx, e, out);
       case 'poll-results':
         return applyPollResults(tx, e, out);
+      case 'pin':
+        return applyPin(tx, e, out);
       case 'group-notifications':
         return applyNotifications(tx, e, out);
       case 'chats-upsert':

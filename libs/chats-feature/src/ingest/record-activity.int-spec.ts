@@ -27,7 +27,7 @@ describe('chat activity from ingestion', () => {
     await ingest.execute([upsert(p, [msg(chat, base + 1000), msg(chat, base + 3000)])]);
     let [row] = await repo.list(org.id, { phoneIds: null, offset: 0, limit: 10 });
     expect(row).toMatchObject({ chat_id: chat, org_phone: p.org_phone, latest_message_at: new Date(base + 3000), activity_at: new Date(base + 3000) });
-    expect(row.copies).toEqual([{ phone_id: p.phone_id, org_phone: p.org_phone, unread_count: 2, latest_message_at: new Date(base + 3000) }]);
+    expect(row.copies).toEqual([{ phone_id: p.phone_id, org_phone: p.org_phone, unread_count: 2, latest_message_at: new Date(base + 3000), pinned_messages: null }]);
 
     // an older message (history) moves nothing; a redelivered batch changes nothing
     await ingest.execute([upsert(p, [msg(chat, base + 2000)], 'append')]);

@@ -19,6 +19,8 @@ export interface ChatCopy {
   org_phone: string | null;
   unread_count: number;
   latest_message_at: Date | null;
+  /** chats.pinned_messages of this copy (pinned-messages.ts); absent or null: none. */
+  pinned_messages?: unknown;
 }
 
 /**
@@ -122,7 +124,7 @@ export class ChatViewRepository {
       )
       SELECT row_to_json(p)::text AS j,
         (SELECT json_agg(json_build_object('phone_id', o.phone_id, 'org_phone', o.org_phone, 'unread_count', o.unread_count,
-                                           'latest_message_at', o.latest_message_at) ORDER BY o.phone_id)
+                                           'latest_message_at', o.latest_message_at, 'pinned_messages', o.pinned_messages) ORDER BY o.phone_id)
          FROM chats o WHERE o.org_id = p.org_id AND o.chat_id = p.chat_id ${inScope('o')})::text AS copies,
         (SELECT json_build_object('assigned_to', cp.assigned_to, 'custom_properties', cp.custom_properties, 'override_chat_access', cp.override_chat_access)
          FROM chat_properties cp WHERE cp.org_id = p.org_id AND cp.chat_id = p.chat_id)::text AS props,

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { ServiceError } from '@mapi/contracts';
+import { ROUTES, ServiceError, type AuthenticatedSession } from '@mapi/contracts';
 import type { Logger } from '@mapi/platform';
-import { Authenticator } from './authenticator';
+import { checkRole } from '../http/console-hooks';
+import { Authenticator, type RequestCredentials } from './authenticator';
 import type { Principal } from './principal';
+import type { SessionLookup } from './session-client';
 import type { TokenRepository } from '../repositories/token-repository';
 
 const TOKEN = 'mapi_s3cr3t-token-value_abcdefghijklmnopqrstuvwxyz0123';
@@ -31,6 +33,13 @@ class FakeTokenRepository {
   async touch(tokenId: string): Promise<void> {
     this.touched.push(tokenId);
     if (this.failTouch) throw new Error('database is down');
+  }
+
+  /** Organizations with a usable plan (a session's organization is checked like a token's). */
+  readonly usableOrgs = new Set([PRINCIPAL.org_id]);
+
+  async usableOrganization(orgId: string): Promise<{ rate_limit_per_second: number | null } | null> {
+    return this.usableOrgs.has(orgId) ? { rate_limit_per_second: 7 } : null;
   }
 }
 
@@ -132,5 +141,174 @@ describe('Authenticator', () => {
     await expect(auth.authenticate(`Bearer ${TOKEN}`)).resolves.toEqual(PRINCIPAL);
     await new Promise((resolve) => setImmediate(resolve));
     expect(logger.warn).toHaveBeenCalledTimes(1);
+  });
+});
+
+// Console sessions: the cookie where a bearer token would be, the CSRF token on changes, roles.
+const SESSION_TOKEN = 'c2Vzc2lvbi10b2tlbi1vZi1hbXktMDEyMzQ1Njc4OQ';
+const CSRF_TOKEN = 'Y3NyZi10b2tlbi1vZi1hbXktMDEyMzQ1Njc4OWFiYw';
+
+/** The members service's stand-in: live sessions by the SHA-256 of their token. */
+class FakeSessionLookup implements SessionLookup {
+  readonly lookups: string[] = [];
+  readonly live = new Map<string, AuthenticatedSession>();
+
+  async find(tokenHash: string): Promise<AuthenticatedSession | null> {
+    this.lookups.push(tokenHash);
+    return this.live.get(tokenHash) ?? null;
+  }
+}
+
+function sessionSetup(role: AuthenticatedSession['role'] = 'member', ttlMs = 5_000) {
+  const repo = new FakeTokenRepository(new Map([[sha256(TOKEN), PRINCIPAL]]));
+  const sessions = new FakeSessionLookup();
+  sessions.live.set(sha256(SESSION_TOKEN), {
+    session_id: 'f1d2c3b4-0000-4000-8000-000000000001',
+    member_id: 'a1b2c3d4-0000-4000-8000-000000000002',
+    org_id: PRINCIPAL.org_id,
+    email: 'amy@example.com',
+    role,
+    phone_ids: role === 'member' ? ['phone-1'] : null,
+    label_ids: null,
+    csrf_hash: sha256(CSRF_TOKEN),
+  });
+  const auth = new Authenticator(repo as unknown as TokenRepository, ttlMs, silentLogger() as unknown as Logger, sessions);
+  return { repo, sessions, auth };
+}
+
+const cookie = (token = SESSION_TOKEN) => `theme=dark; mapi_session=${token}; mapi_csrf=${CSRF_TOKEN}`;
+const withSession = (auth: Authenticator, credentials: RequestCredentials) => auth.authenticate(undefined, { cookie: cookie(), ...credentials });
+
+describe('Authenticator: console sessions', () => {
+  it('accepts the session cookie where a bearer token is: the member\'s principal, its phones as the scope', async () => {
+    const { auth, sessions } = sessionSetup('member');
+    const principal = await withSession(auth, { method: 'GET' });
+    expect(principal).toEqual({
+      token_id: 'a1b2c3d4-0000-4000-8000-000000000002',
+      org_id: PRINCIPAL.org_id,
+      phone_scope: ['phone-1'],
+      rate_limit_per_second: 7,
+      member: { member_id: 'a1b2c3d4-0000-4000-8000-000000000002', session_id: 'f1d2c3b4-0000-4000-8000-000000000001', email: 'amy@example.com', role: 'member', label_ids: null },
+    });
+    expect(sessions.lookups).toEqual([sha256(SESSION_TOKEN)]);
+  });
+
+  it('takes the bearer token when both are sent: the cookie is ignored, so API clients never need x-csrf-token', async () => {
+    const { auth, sessions } = sessionSetup();
+    await expect(auth.authenticate(`Bearer ${TOKEN}`, { cookie: cookie(), method: 'POST' })).resolves.toEqual(PRINCIPAL);
+    expect(sessions.lookups).toEqual([]);
+  });
+
+  it('refuses a bearer token on a session-only route (sign-out, me) with 401', async () => {
+    const { auth } = sessionSetup();
+    expect((await rejection(auth.authenticate(`Bearer ${TOKEN}`, { mode: 'session', method: 'GET' }))).status).toBe(401);
+  });
+
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'post'])('refuses %s without x-csrf-token, or with another one, with 403', async (method) => {
+    const { auth } = sessionSetup();
+    for (const csrf of [undefined, '', 'not-the-token', CSRF_TOKEN.slice(1), `${CSRF_TOKEN}x`, sha256(CSRF_TOKEN)]) {
+      const error = await rejection(withSession(auth, { method, csrf }));
+      expect(error.toEnvelope()).toMatchObject({ status: 403, code: 'FORBIDDEN_ERROR' });
+    }
+    await expect(withSession(auth, { method, csrf: CSRF_TOKEN })).resolves.toMatchObject({ member: { email: 'amy@example.com' } });
+  });
+
+  it('checks x-csrf-token on a change even when the session comes from the cache', async () => {
+    const { auth, sessions } = sessionSetup();
+    await withSession(auth, { method: 'GET' });
+    expect((await rejection(withSession(auth, { method: 'DELETE' }))).status).toBe(403);
+    expect(sessions.lookups).toHaveLength(1);
+  });
+
+  it.each(['GET', 'HEAD', 'OPTIONS', 'get'])('lets %s through without x-csrf-token', async (method) => {
+    const { auth } = sessionSetup();
+    await expect(withSession(auth, { method })).resolves.toMatchObject({ member: { role: 'member' } });
+  });
+
+  it('refuses an unknown (or ended) session with 401, before any CSRF check, and never caches it', async () => {
+    const { auth, sessions } = sessionSetup();
+    const other = 'b3RoZXItc2Vzc2lvbi10b2tlbi0wMTIzNDU2Nzg5';
+    for (let i = 0; i < 2; i++) {
+      const error = await rejection(auth.authenticate(undefined, { cookie: cookie(other), method: 'POST', csrf: CSRF_TOKEN }));
+      expect(error.toEnvelope()).toMatchObject({ status: 401, code: 'UNAUTHORIZED_ERROR' });
+    }
+    expect(sessions.lookups).toEqual([sha256(other), sha256(other)]);
+  });
+
+  it('refuses a malformed session cookie with 401 without asking the members service', async () => {
+    const { auth, sessions } = sessionSetup();
+    for (const bad of ['short', 'x'.repeat(101), 'has spaces in it and is long enough', 'semi;colon-but-long-enough-000']) {
+      expect((await rejection(auth.authenticate(undefined, { cookie: `mapi_session=${bad}`, method: 'GET' }))).status).toBe(401);
+    }
+    expect(sessions.lookups).toEqual([]);
+  });
+
+  it('refuses a session that expired after it was cached, once the cache time has passed', async () => {
+    jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') });
+    try {
+      const { auth, sessions } = sessionSetup('member', 5_000);
+      await withSession(auth, { method: 'GET' });
+      sessions.live.clear(); // the session's time is up (or it was signed out on another replica)
+      await expect(withSession(auth, { method: 'GET' })).resolves.toBeDefined();
+      jest.advanceTimersByTime(5_000);
+      expect((await rejection(withSession(auth, { method: 'GET' }))).status).toBe(401);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('refuses a live session of an organization without a usable plan with 401', async () => {
+    const { auth, repo } = sessionSetup();
+    repo.usableOrgs.clear();
+    expect((await rejection(withSession(auth, { method: 'GET' }))).status).toBe(401);
+  });
+
+  it('forgets a member\'s sessions at once on sign-out (this replica)', async () => {
+    const { auth, sessions } = sessionSetup();
+    await withSession(auth, { method: 'GET' });
+    sessions.live.clear();
+    auth.forgetSessions('a1b2c3d4-0000-4000-8000-000000000002');
+    expect((await rejection(withSession(auth, { method: 'GET' }))).status).toBe(401);
+  });
+
+  it('without a cookie or a token: 401', async () => {
+    const { auth } = sessionSetup();
+    expect((await rejection(auth.authenticate(undefined, { cookie: 'theme=dark', method: 'GET' }))).status).toBe(401);
+  });
+});
+
+describe('owner/admin-only routes (checkRole) for the principals the authenticator makes', () => {
+  const adminRoutes = ROUTES.filter((r) => r.role === 'admin');
+  const openRoute = ROUTES.find((r) => r.method === 'GET' && r.path === '/chats');
+
+  it('has admin-only routes to check, and GET /chats is not one', () => {
+    expect(adminRoutes.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['POST /members/invite', 'POST /phones/create', 'DELETE /phones/delete']));
+    expect(openRoute?.role).toBeUndefined();
+  });
+
+  it('refuses a member\'s session on every admin-only route with 403', async () => {
+    const principal = await withSession(sessionSetup('member').auth, { method: 'GET' });
+    for (const route of adminRoutes) {
+      let error: unknown = null;
+      try {
+        checkRole(route, principal);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ServiceError);
+      expect((error as ServiceError).toEnvelope()).toMatchObject({ status: 403, code: 'FORBIDDEN_ERROR' });
+    }
+  });
+
+  it.each(['owner', 'admin'] as const)('lets an %s\'s session through', async (role) => {
+    const principal = await withSession(sessionSetup(role).auth, { method: 'GET' });
+    for (const route of adminRoutes) expect(() => checkRole(route, principal)).not.toThrow();
+  });
+
+  it('lets a bearer token through (tokens are not members) and a member through on other routes', async () => {
+    const token = await setup().auth.authenticate(`Bearer ${TOKEN}`);
+    for (const route of adminRoutes) expect(() => checkRole(route, token)).not.toThrow();
+    const member = await withSession(sessionSetup('member').auth, { method: 'GET' });
+    expect(() => checkRole(openRoute as (typeof ROUTES)[number], member)).not.toThrow();
   });
 });

@@ -96,19 +96,17 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
       const params = parseInput(route.params, req.params, 'params');
       const query = parseInput(route.query, req.query, 'query');
       const body = parseInput(route.body, await rawBody(req), 'body');
-      const throttled = route.throttle === 'sign-in' ? { email: String((body as { email: string }).email), address: req.ip } : null;
-      if (throttled) await deps.signInThrottle.check(throttled.email, throttled.address);
+      // counted before the service checks the password (given back if it succeeds), so a burst of parallel guesses cannot all pass
+      const attempt = route.throttle === 'sign-in' ? await deps.signInThrottle.attempt(String((body as { email: string }).email), req.ip) : null;
       const phone = route.phone === 'none' || !principal ? null : await deps.phones.resolve(principal, header(req, 'x-phone'), route.phone === 'required');
       if (phone) reply.header('x-service-phone-id', phone.phone_id);
       const ctx: RequestContext | undefined = principal
         ? { org_id: principal.org_id, token_id: principal.token_id, phone_scope: principal.phone_scope, phone, member: principal.member ?? null }
         : undefined;
       const headers = route.headers ? Object.fromEntries(route.headers.flatMap((n) => (header(req, n) === undefined ? [] : [[n, header(req, n)]]))) : undefined;
-      const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body, headers }, { requestId: String(req.id), timeoutMs: route.upload?.timeoutMs }).catch(async (error) => {
-        if (throttled && error instanceof ServiceError && error.status === 401) await deps.signInThrottle.fail(throttled.email, throttled.address);
-        throw error;
-      });
+      const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body, headers }, { requestId: String(req.id), timeoutMs: route.upload?.timeoutMs });
       const status = raw.httpStatus ?? route.successStatus;
+      if (attempt && status < 300) await attempt.succeeded();
       reply.status(status);
       if (principal && status < 300) {
         if (route.session === 'clear') clearSession(reply, principal, deps.auth, deps.cookies);

@@ -6,23 +6,67 @@ import type { ConsoleAuthConfig } from './console-auth-config';
 
 export { ConsoleAuthConfigSchema, type ConsoleAuthConfig } from './console-auth-config';
 
-// Count one failure; the window starts at the first one.
-const FAIL = `local c = redis.call('INCR', KEYS[1]) if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return c`;
+/**
+ * One attempt, checked and counted in one step (KEYS: the counters; ARGV[1]: the window in ms,
+ * ARGV[1 + i]: KEYS[i]'s limit). A counter at its limit refuses: the answer is the longest wait in ms
+ * (>= 0) and nothing is counted. Otherwise every counter goes up by one (the window starts at the
+ * first) and the answer is -1. Parallel attempts cannot all pass a check made before any is counted.
+ */
+const ATTEMPT = `
+local wait = -1
+for i = 1, #KEYS do
+  if tonumber(redis.call('GET', KEYS[i]) or '0') >= tonumber(ARGV[i + 1]) then
+    local ttl = redis.call('PTTL', KEYS[i])
+    if ttl < 0 then redis.call('PEXPIRE', KEYS[i], ARGV[1]) ttl = tonumber(ARGV[1]) end
+    if ttl > wait then wait = ttl end
+  end
+end
+if wait >= 0 then return wait end
+for i = 1, #KEYS do
+  if redis.call('INCR', KEYS[i]) == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+end
+return -1`;
+
+/** A successful attempt is given back: each counter down by one (gone at zero, as if never counted). */
+const CREDIT = `
+for i = 1, #KEYS do
+  local c = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if c > 1 then redis.call('DECR', KEYS[i]) elseif c == 1 then redis.call('DEL', KEYS[i]) end
+end
+return 0`;
+
+type ThrottleCommands = {
+  mapiSignInAttempt(...args: (string | number)[]): Promise<number>;
+  mapiSignInCredit(...args: (string | number)[]): Promise<number>;
+};
+
+/** A counted attempt: `succeeded()` gives it back; a failed one (any other outcome) stays counted. */
+export interface SignInAttempt {
+  succeeded(): Promise<void>;
+}
+
+const UNCOUNTED: SignInAttempt = { succeeded: async () => undefined };
 
 /**
- * Failed sign-ins counted in Redis per account (the email's SHA-256: no addresses in Redis) and per
- * client address, in a fixed window from the first failure. Past either limit the route answers 429
- * with Retry-After until the window ends, right or wrong password alike. A Redis outage fails open
+ * Sign-in attempts counted in Redis per account (the email's SHA-256: no addresses in Redis) and per
+ * client address, in a fixed window from the first. Each attempt is counted before the password is
+ * checked, atomically with the check of the limits, and given back when it succeeds: what remains
+ * counted is the failures (and attempts under way). Past either limit the route answers 429 with
+ * Retry-After until the window ends, right or wrong password alike. A Redis outage fails open
  * (logged), as the request rate limiter does.
  */
 export class SignInThrottle {
+  private readonly run: ThrottleCommands;
+
   constructor(
     private readonly redis: Redis,
     private readonly namespace: string,
     private readonly config: ConsoleAuthConfig,
     private readonly logger: Logger,
   ) {
-    this.redis.defineCommand('mapiSignInFail', { numberOfKeys: 1, lua: FAIL });
+    this.redis.defineCommand('mapiSignInAttempt', { lua: ATTEMPT });
+    this.redis.defineCommand('mapiSignInCredit', { lua: CREDIT });
+    this.run = this.redis as unknown as ThrottleCommands;
   }
 
   private keys(email: string, address: string): [string, number][] {
@@ -33,28 +77,26 @@ export class SignInThrottle {
     ];
   }
 
-  /** Refuses (429, with the seconds to wait) when the account or the address is past its limit. */
-  async check(email: string, address: string): Promise<void> {
-    let waits: number[];
+  /**
+   * Counts one attempt of this account from this address, or refuses it (429, with the seconds to
+   * wait) when either is at its limit; call before the password is checked.
+   */
+  async attempt(email: string, address: string): Promise<SignInAttempt> {
+    const keys = this.keys(email, address);
+    let waitMs: number;
     try {
-      const keys = this.keys(email, address);
-      const counts = await this.redis.mget(...keys.map(([k]) => k));
-      const over = keys.filter(([, max], i) => Number(counts[i] ?? 0) >= max).map(([k]) => k);
-      if (!over.length) return;
-      waits = await Promise.all(over.map((k) => this.redis.pttl(k)));
+      const window = this.config.SIGN_IN_WINDOW_SECONDS * 1000;
+      waitMs = await this.run.mapiSignInAttempt(keys.length, ...keys.map(([k]) => k), window, ...keys.map(([, max]) => max));
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'sign-in throttle unavailable; attempt allowed');
-      return;
+      return UNCOUNTED;
     }
-    const seconds = Math.max(1, Math.ceil(Math.max(...waits) / 1000));
+    if (waitMs < 0) return { succeeded: () => this.credit(keys.map(([k]) => k)) };
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     throw Object.assign(new ServiceError(ErrorCode.RATE_LIMIT_ERROR, 429, `Too many failed sign-ins: try again in ${seconds} seconds`), { retryAfter: seconds });
   }
 
-  async fail(email: string, address: string): Promise<void> {
-    const ttl = this.config.SIGN_IN_WINDOW_SECONDS * 1000;
-    const run = this.redis as unknown as { mapiSignInFail(k: string, ttl: number): Promise<number> };
-    await Promise.all(this.keys(email, address).map(([k]) => run.mapiSignInFail(k, ttl))).catch((err) =>
-      this.logger.warn({ err: (err as Error).message }, 'could not count a failed sign-in'),
-    );
+  private async credit(keys: string[]): Promise<void> {
+    await this.run.mapiSignInCredit(keys.length, ...keys).catch((err: Error) => this.logger.warn({ err: err.message }, 'could not give back a successful sign-in attempt'));
   }
 }

@@ -29,6 +29,7 @@ import {
   toReceipts,
   type MapContext,
 } from './baileys-mapping';
+import { toPinChanges } from './pin-changes';
 import { mapBounded } from './bounded';
 import { BaileysGroupActions } from './baileys-group-actions';
 import { toGroupNotifications } from './baileys-group-notifications';
@@ -259,12 +260,14 @@ export class BaileysConnector implements PhoneConnector {
     if (backfill.length) await this.emit('messages.upsert', { messages: backfill, type: 'append' });
     const notifications = toGroupNotifications(messages, this.ctx);
     if (notifications.length) await this.emit('group-notifications.upsert', notifications);
+    const pins = toPinChanges(messages, this.ctx);
+    if (pins.length) await this.emit('messages.update', pins);
   }
 
   /**
    * History sync (initial bootstrap, recent, on demand): chats, then the messages as backfill with
-   * their media stored (unless BAILEYS_HISTORY_MEDIA=false), then the reactions and poll tallies the
-   * synced messages carry. An ON_DEMAND answer also resolves the history fetch waiting for it.
+   * their media stored (unless BAILEYS_HISTORY_MEDIA=false), then the reactions, poll tallies and
+   * pins the synced messages carry. An ON_DEMAND answer also resolves the history fetch waiting for it.
    */
   private async onHistory(h: BaileysEventMap['messaging-history.set']): Promise<void> {
     const answer = this.history.arrived(h);
@@ -281,6 +284,7 @@ export class BaileysConnector implements PhoneConnector {
         const poll = raw.pollUpdates?.length && raw.key.id ? this.polls.get(raw.key.id) : undefined;
         if (poll) changes.push(this.polls.tally(poll, this.ctx));
       }
+      changes.push(...toPinChanges(h.messages, this.ctx));
       if (changes.length) await this.emit('messages.update', changes);
     } finally {
       answer(mapped);

@@ -76,8 +76,8 @@ const TYPE_OF: Record<string, string> = {
   pollCreationMessageV2: 'poll_creation',
   pollCreationMessageV3: 'poll_creation',
 };
-/** Content that is not a message of its own (handled as an update, a reaction, or key exchange). */
-const NOT_A_MESSAGE = new Set(['protocolMessage', 'reactionMessage', 'pollUpdateMessage', 'senderKeyDistributionMessage', 'messageContextInfo', 'encReactionMessage']);
+/** Content that is not a message of its own (handled as an update, a reaction, a pin (pin-changes.ts), or key exchange). */
+const NOT_A_MESSAGE = new Set(['protocolMessage', 'reactionMessage', 'pollUpdateMessage', 'senderKeyDistributionMessage', 'messageContextInfo', 'encReactionMessage', 'pinInChatMessage']);
 const MEDIA_TYPES = new Set(['imageMessage', 'videoMessage', 'ptvMessage', 'audioMessage', 'documentMessage', 'stickerMessage']);
 
 type AnyContent = { [k: string]: unknown; contextInfo?: proto.IContextInfo | null };

@@ -38,6 +38,8 @@ export interface MessageChange {
   reaction?: { reaction_id: string; sender_phone: string; reaction: string; timestamp: string };
   /** A poll's tally after a vote: every option with its voters (contact ids), in the poll's order. */
   poll_results?: { name: string; voters: string[] }[];
+  /** The message pinned in its chat (until `expires_at`) or unpinned (`pinned: false`), made at `at` (ISO). */
+  pin?: { pinned: boolean; at: string; expires_at: string | null };
 }
 
 export interface ChatInfo {

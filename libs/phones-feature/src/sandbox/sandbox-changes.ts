@@ -3,7 +3,7 @@ import type { Prisma, PrismaClient } from '@mapi/db';
 import type { MessageChange } from '../connector/phone-connector';
 
 /** A change as stored: what `messages.update` reports, without the message's key. */
-export type SandboxChangeBody = Pick<MessageChange, 'edit' | 'deleted' | 'reaction'>;
+export type SandboxChangeBody = Pick<MessageChange, 'edit' | 'deleted' | 'reaction' | 'pin'>;
 export interface SandboxChangeRow {
   id: bigint;
   chat_id: string;
@@ -21,7 +21,7 @@ export const sandboxReactionId = (phoneId: string, uniqueId: string, sender: str
   `3EB0${createHash('sha256').update(`${phoneId}\u0000${uniqueId}\u0000${sender}\u0000${reaction}`).digest('hex').slice(0, 16).toUpperCase()}`;
 
 /**
- * Changes to the messages of the sandbox network (edits, deletions for everyone, reactions), made
+ * Changes to the messages of the sandbox network (edits, deletions for everyone, reactions, pins), made
  * by a phone itself or by another person. Each is written to the message's row (where the network
  * keeps it) and to sandbox_changes in one transaction; the phone's connector hands the changes on as
  * `messages.update`, then deletes them. A change that changes nothing (the same body, a message
@@ -54,6 +54,12 @@ export class SandboxChanges {
   async react(m: MessageRef, sender: string, reaction: string): Promise<void> {
     const reaction_id = sandboxReactionId(m.phone_id, m.unique_id, sender, reaction);
     await this.record(this.prisma, m, { reaction: { reaction_id, sender_phone: sender, reaction, timestamp: new Date().toISOString() } });
+  }
+
+  /** Pins the message for `seconds` (a pin again renews it), or unpins it. */
+  async pin(m: MessageRef, pinned: boolean, seconds: number, now = new Date()): Promise<void> {
+    const expires_at = pinned ? new Date(now.getTime() + seconds * 1000).toISOString() : null;
+    await this.record(this.prisma, m, { pin: { pinned, at: now.toISOString(), expires_at } });
   }
 
   private async record(tx: Prisma.TransactionClient | PrismaClient, m: MessageRef, change: SandboxChangeBody): Promise<void> {

@@ -81,6 +81,20 @@ describe('SandboxConnector message actions (integration)', () => {
     expect(updates[2].reaction?.reaction_id).not.toBe(updates[0].reaction?.reaction_id);
   });
 
+  it('a pin comes back with its 7 days, an unpin without expiry; a message the network does not hold is refused', async () => {
+    const key = await message(false);
+    updates.length = 0;
+    await connector.pinMessage(key, true);
+    await connector.pinMessage(key, false);
+    await settle();
+    expect(updates.map((u) => [u.unique_id, u.from_me, u.pin?.pinned])).toEqual([[key.unique_id, false, true], [key.unique_id, false, false]]);
+    const [pin, unpin] = updates.map((u) => u.pin as NonNullable<(typeof u)['pin']>);
+    expect(Date.parse(pin.expires_at as string) - Date.parse(pin.at)).toBe(604_800_000);
+    expect(unpin.expires_at).toBeNull();
+    expect(Date.parse(unpin.at)).toBeGreaterThanOrEqual(Date.parse(pin.at));
+    await expect(connector.pinMessage({ ...key, unique_id: 'MISSING' }, true)).rejects.toThrow(/no message/);
+  });
+
   it('a forward is a new message of the target chat marked forwarded; a repeat with its id returns the first', async () => {
     const key = await message(false, 'worth sharing');
     upserts.length = 0;

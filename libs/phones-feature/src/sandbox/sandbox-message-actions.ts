@@ -4,6 +4,8 @@ import type { SandboxNetwork } from './sandbox-network';
 
 /** Changes handed on per read. */
 const PAGE = 500;
+/** How long a pin lasts: 7 days, the network's default (as the Baileys connector asks for). */
+const PIN_SECONDS = 604_800;
 
 /**
  * A sandbox phone's actions on messages, as the network would take them: the change is written to
@@ -49,9 +51,11 @@ export class SandboxMessageActions implements MessageActionsPort {
     this.nudge();
   }
 
-  /** The sandbox network keeps no pins: pinning checks the message is there, and changes nothing reported. */
-  async pinMessage(key: MessageKey, _pin: boolean): Promise<void> {
+  /** Pins (for the network's default 7 days) or unpins the message; the network echoes it to the phone. */
+  async pinMessage(key: MessageKey, pin: boolean): Promise<void> {
     await this.held(key);
+    await this.network.changes.pin(this.ref(key), pin, PIN_SECONDS);
+    this.nudge();
   }
 
   async forwardMessage(key: MessageKey, chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {

@@ -137,6 +137,7 @@ export class SessionManager {
         if (c.deleted) await publish({ ...base(), kind: 'delete', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me });
         if (c.reaction) await publish({ ...base(), kind: 'reaction', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, reaction: c.reaction });
         if (c.poll_results) await publish({ ...base(), kind: 'poll-results', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, poll_results: c.poll_results });
+        if (c.pin) await publish({ ...base(), kind: 'pin', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, pin: c.pin.pinned, at: c.pin.at, expires_at: c.pin.expires_at });
       }
     });
     s.connector.on('chats.upsert', (chats) => publish({ ...base(), kind: 'chats-upsert', chats }));

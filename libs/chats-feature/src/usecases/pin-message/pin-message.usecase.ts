@@ -5,8 +5,8 @@ import type { MessageRefRepository } from '../../repositories/message-ref-reposi
 
 /**
  * POST /message/{message_id}/pin: the phone pins or unpins the message in its chat through its
- * session. Only the network records the pin: neither the message object nor the stored chat has a
- * place for it yet (tbl_chats' pinned_messages is answered null), so no event follows.
+ * session. The chat records the pin when the network echoes it (ingest kind `pin`, apply-pin.ts:
+ * pinned_messages and message.updated), as for pins made on the phone or by other participants.
  */
 export class PinMessage {
   constructor(

@@ -96,6 +96,22 @@ export const ReactionEvent = z.object({
   reaction: z.object({ reaction_id: z.string(), sender_phone: z.string(), reaction: z.string(), timestamp: z.string() }),
 });
 
+/**
+ * A message pinned in its chat (`pin: true`, until `expires_at`) or unpinned, as the network echoes
+ * it (the phone's own pin through the API, or another participant's). `at` is when the pin was made:
+ * a redelivered or older pin never overrides a newer one.
+ */
+export const PinEvent = z.object({
+  ...base,
+  kind: z.literal('pin'),
+  chat_id: z.string(),
+  unique_id: z.string(),
+  from_me: z.boolean(),
+  pin: z.boolean(),
+  at: z.iso.datetime(),
+  expires_at: z.iso.datetime().nullable(),
+});
+
 /** A poll's whole tally after a vote: each option with its voters (contact ids), in the poll's order. */
 export const PollResultsEvent = z.object({
   ...base,
@@ -141,6 +157,7 @@ export const IngestEventSchema = z.discriminatedUnion('kind', [
   ReactionEvent,
   PollResultsEvent,
   GroupNotificationsEvent,
+  PinEvent,
 ]);
 export type IngestEvent = z.infer<typeof IngestEventSchema>;
 export type IngestKind = IngestEvent['kind'];

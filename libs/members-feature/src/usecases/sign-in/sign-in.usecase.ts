@@ -10,7 +10,8 @@ export const badCredentials = () => Errors.unauthorized('Wrong email or password
  * POST /auth/sign-in: the membership of this address whose password matches (the given org_id's, or
  * the oldest), and a new session. An unknown address costs one argon2 verification too and reads the
  * same 401, so neither the answer nor its time tells whether an address is a member. The gateway
- * counts the 401s per address and per client and throttles (docs/services/members.md).
+ * counts each attempt per address and per client before it gets here, gives back the successful
+ * ones, and throttles (docs/services/members.md).
  */
 export class SignIn {
   constructor(
