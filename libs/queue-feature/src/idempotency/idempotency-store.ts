@@ -4,6 +4,7 @@ import { idempotencyKeyReused, idempotencyUuid, requestFingerprint, validateIdem
 import { idempotencyKey } from '../queues/keys';
 
 const PENDING = 'pending:';
+const FREED = Symbol('freed');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A request's fingerprint: a repeat with another body under the same key is refused. */
@@ -15,6 +16,11 @@ export const fingerprint = requestFingerprint;
  * waits for it. A failed first request frees the key. Job ids are derived from the key too
  * (`jobIdFor`), so a first request that died after queuing but before storing its answer cannot
  * queue the same messages twice when retried.
+ *
+ * The reservation is a lease (`leaseMs`), renewed while the first request runs: a process killed
+ * mid-request (SIGKILL, OOM, a lost node) frees the key within the lease, and the client's retry then
+ * runs it (the derived job ids keep that from queuing twice). A fixed 5-minute reservation made every
+ * retry of such a request fail for 5 minutes (replicas-every-service.e2e found it).
  */
 export class IdempotencyStore {
   constructor(
@@ -22,6 +28,7 @@ export class IdempotencyStore {
     private readonly namespace: string,
     private readonly ttlSeconds: number,
     private readonly waitMs = 5_000,
+    private readonly leaseMs = 10_000,
   ) {}
 
   static validate(key: string | undefined): string | undefined {
@@ -37,27 +44,40 @@ export class IdempotencyStore {
     if (key === undefined) return work();
     const redisKey = idempotencyKey(this.namespace, orgId, operation, key);
     const fp = fingerprint(request);
-    const reserved = await this.redis.set(redisKey, `${PENDING}${fp}`, 'EX', 300, 'NX');
-    if (reserved !== 'OK') return this.stored<T>(redisKey, fp);
+    const deadline = Date.now() + this.waitMs;
+    for (;;) {
+      const reserved = await this.redis.set(redisKey, `${PENDING}${fp}`, 'PX', this.leaseMs, 'NX');
+      if (reserved === 'OK') return this.runReserved(redisKey, fp, work);
+      const stored = await this.stored<T>(redisKey, fp, deadline);
+      if (stored !== FREED) return stored.answer;
+    }
+  }
+
+  private async runReserved<T>(redisKey: string, fp: string, work: () => Promise<T>): Promise<T> {
+    // Renewed at a third of the lease, so two missed renewals still leave it held.
+    const renew = setInterval(() => void this.redis.pexpire(redisKey, this.leaseMs).catch(() => undefined), Math.max(10, Math.floor(this.leaseMs / 3)));
+    renew.unref();
     try {
       const answer = await work();
+      clearInterval(renew);
       await this.redis.set(redisKey, JSON.stringify({ fp, answer }), 'EX', this.ttlSeconds);
       return answer;
     } catch (error) {
+      clearInterval(renew);
       await this.redis.del(redisKey);
       throw error;
     }
   }
 
-  private async stored<T>(redisKey: string, fp: string): Promise<T> {
-    const deadline = Date.now() + this.waitMs;
+  /** The stored answer, or FREED when the key is free again (the first request failed, or its process died). */
+  private async stored<T>(redisKey: string, fp: string, deadline: number): Promise<{ answer: T } | typeof FREED> {
     for (;;) {
       const value = await this.redis.get(redisKey);
-      if (value === null) throw Errors.validation({ 'idempotency-key': { message: 'the first request with this key failed; retry', value: null } });
+      if (value === null) return FREED;
       const pending = value.startsWith(PENDING);
       const storedFp = pending ? value.slice(PENDING.length) : (JSON.parse(value) as { fp: string }).fp;
       if (storedFp !== fp) throw idempotencyKeyReused();
-      if (!pending) return (JSON.parse(value) as { answer: T }).answer;
+      if (!pending) return { answer: (JSON.parse(value) as { answer: T }).answer };
       if (Date.now() > deadline) throw Errors.validation({ 'idempotency-key': { message: 'the first request with this key is still running; retry', value: null } });
       await sleep(25);
     }
