@@ -82,7 +82,7 @@ export function KnowledgeBasePage() {
   const documents = entries ? groupDocuments(entries) : [];
   return (
     <>
-      <form className="row" role="search" onSubmit={(e) => void search(e)} aria-label="Search the knowledge base">
+      <form className="row" role="search" onSubmit={(e) => void search(e)} aria-label="Knowledge-base search">
         <label className="grow">
           Search the knowledge base
           <input name="query" type="search" required maxLength={8000} />
