@@ -47,6 +47,7 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
   };
 
   beforeAll(async () => {
+    const started = Date.now();
     const port = await freePort();
     consoleUrl = `http://127.0.0.1:${port}`;
     storageDir = mkdtempSync(join(tmpdir(), 'console-pages-'));
@@ -67,16 +68,16 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
       startStack(env, { services: ['phones', 'members', 'queue', 'inbox', 'webhooks-dispatcher', 'knowledge-base', 'embedding-worker'] }),
       launchChromium(),
     ]);
-    await stack.startService('console', { PORT: String(port), HOST: '127.0.0.1', CONSOLE_GATEWAY_URL: stack.baseUrl });
+    const consoleStarted = stack.startService('console', { PORT: String(port), HOST: '127.0.0.1', CONSOLE_GATEWAY_URL: stack.baseUrl });
     const org = await createOrg(stack.prisma);
     api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
     // Two phones, each with a customer's chat: the member below reaches only the second.
-    [w.a, w.b] = [await connectedSandboxPhone(api), await connectedSandboxPhone(api)];
+    [w.a, w.b] = await Promise.all([connectedSandboxPhone(api), connectedSandboxPhone(api)]);
     [w.chatA, w.chatB] = [randomDigits(), randomDigits()];
     await api.post('/sandbox/messages', { chat_id: w.chatA, body: 'Where is my refund?' }, { 'x-phone': w.a.phoneId });
     await api.post('/sandbox/messages', { chat_id: w.chatB, body: 'Hello from B' }, { 'x-phone': w.b.phoneId });
     await until(() => api.get('/chats'), (r) => r.body?.chats?.length === 2, 10_000, 'both chats');
-    await member(api, { emails: ['admin@example.com'], role: 'admin' });
+    await Promise.all([member(api, { emails: ['admin@example.com'], role: 'admin' }), consoleStarted]);
     ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await ctx.newPage();
     watch(page);
@@ -85,6 +86,7 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Phones' }).waitFor({ timeout: 10_000 });
+    process.stdout.write(`console pages: stack and sign-in ready in ${Date.now() - started} ms\n`);
   }, 150_000);
 
   afterAll(async () => {
@@ -175,7 +177,7 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     expect(await check(page, 'p03-knowledge-base')).toEqual([]);
   }, 60_000);
 
-  it('queue: shows the phone\'s scheduled jobs and purges them only after the confirmation', async () => {
+  it('queue: shows the phone\'s scheduled jobs; removes one, then purges the rest, each only after its confirmation', async () => {
     const later = new Date(Date.now() + 3_600_000).toISOString();
     const b = await api.post('/message/broadcast', { chat_ids: [randomDigits(), randomDigits()], message: 'Sale tomorrow', scheduled_at: later }, { 'x-phone': w.a.phoneId });
     expect(b.status).toBe(200);
@@ -183,12 +185,19 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     for (const job of b.body.jobs) await page.locator(`tr[data-job-id="${job.queue_id}"]`, { hasText: 'delayed' }).waitFor({ timeout: 10_000 });
     expect(await page.locator('[data-count="scheduled"]').textContent()).toBe('2');
     expect(await check(page, 'p04-queue')).toEqual([]);
+    // One job removed (purge mode queue_ids), after its own confirmation.
+    const [first, second] = b.body.jobs.map((j: any) => j.queue_id);
+    await page.locator(`tr[data-job-id="${first}"]`).getByRole('button', { name: 'Remove' }).click();
+    await page.locator(`tr[data-job-id="${first}"]`).getByRole('dialog', { name: 'Remove' }).getByRole('button', { name: 'Remove' }).click();
+    await page.locator(`tr[data-job-id="${first}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+    expect((await api.get('/queue', { 'x-phone': w.a.phoneId })).body.pending).toBe(1);
+    await page.locator(`tr[data-job-id="${second}"]`).waitFor();
     // Cancelling purges nothing.
     await page.getByRole('button', { name: 'Purge queue' }).click();
     const dialog = page.getByRole('dialog', { name: 'Purge queue' });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    expect((await api.get('/queue', { 'x-phone': w.a.phoneId })).body.pending).toBe(2);
+    expect((await api.get('/queue', { 'x-phone': w.a.phoneId })).body.pending).toBe(1);
     await page.getByRole('button', { name: 'Purge queue' }).click();
     expect(await check(page, 'p05-queue-purge-confirm')).toEqual([]);
     await dialog.getByRole('button', { name: 'Purge', exact: true }).click();
@@ -197,7 +206,7 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     await until(() => page.locator('[data-count="scheduled"]').textContent(), (t) => t === '0', 5_000, 'the page\'s count at 0');
   }, 40_000);
 
-  it('tickets: raises a ticket on a chat, changes its status, priority and assignee, and filters the list', async () => {
+  it('tickets: raises a ticket on a chat, changes its status, priority and assignee; the list shows new tickets live and filters them', async () => {
     await open(page, '/tickets', 'Tickets');
     await page.getByText('New ticket').click();
     await page.getByLabel('Chat (number or chat id)').fill(w.chatA);
@@ -215,11 +224,15 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     const stored = await api.get(`/tickets/${w.ticketA}`);
     expect(stored.body.ticket).toMatchObject({ status: 'inprogress', priority: 3, assignee: 'amy@example.com' });
 
-    // A second ticket on the other phone's chat (through the API), open and unassigned: the filters tell them apart.
-    w.ticketB = (await api.post('/tickets/create', { chat_id: `${w.chatB}@c.us`, subject: 'Greeting' }, { 'x-phone': w.b.phoneId })).body.ticket.ticket_id;
     await page.getByRole('link', { name: '← All tickets' }).click();
     const rows = page.locator('tr[data-ticket-id]');
-    await until(() => rows.count(), (n) => n === 2, 10_000, 'both tickets listed');
+    await rows.first().waitFor({ timeout: 10_000 });
+    // A second ticket, raised elsewhere (the API) on the other phone's chat while the list is open: it appears without a reload.
+    await page.evaluate('window.__sameDocument = true');
+    w.ticketB = (await api.post('/tickets/create', { chat_id: `${w.chatB}@c.us`, subject: 'Greeting' }, { 'x-phone': w.b.phoneId })).body.ticket.ticket_id;
+    await page.locator(`tr[data-ticket-id="${w.ticketB}"]`).waitFor({ timeout: 10_000 });
+    expect(await page.evaluate('window.__sameDocument')).toBe(true);
+    expect(await rows.count()).toBe(2);
     const filters = page.getByRole('form', { name: 'Filter tickets' });
     await filters.getByLabel('Status').selectOption('inprogress');
     await filters.getByRole('button', { name: 'Filter' }).click();

@@ -37,12 +37,14 @@ export function QueuePage() {
     const timer = setInterval(() => void load(), REFRESH_MS);
     return () => clearInterval(timer);
   }, [load]);
-  const purge = async () => {
+  const admin = isAdmin(me?.role);
+  /** Purge mode all (an empty body), or mode queue_ids for one job. */
+  const purge = (queueId?: string) => async () => {
     setNote(null);
     setError(null);
     try {
-      await api('POST', '/message/queues/purge', { body: {}, phone: phoneId });
-      setNote('Queue purged: none of the unsent messages will be sent.');
+      await api('POST', '/message/queues/purge', { body: queueId ? { queue_ids: [queueId] } : {}, phone: phoneId });
+      setNote(queueId ? `Job ${queueId.slice(0, 8)} removed: it will not be sent.` : 'Queue purged: none of the unsent messages will be sent.');
       await load();
     } catch (err) {
       setError(`Purge: ${errorText(err)}`);
@@ -67,14 +69,14 @@ export function QueuePage() {
             ))}
           </select>
         </label>
-        {isAdmin(me?.role) ? (
+        {admin ? (
           <ConfirmButton
             label="Purge queue"
             question={`Remove every message of ${phone ? phoneLabel(phone) : 'this phone'} not yet sent (${status?.pending ?? 0} waiting or scheduled)? They will never be sent.`}
             confirmLabel="Purge"
             danger
             disabled={!status}
-            onConfirm={purge}
+            onConfirm={purge()}
           />
         ) : (
           <p className="muted">Purging a queue is for owners and admins.</p>
@@ -115,6 +117,7 @@ export function QueuePage() {
               <th scope="col">Message</th>
               <th scope="col">Added</th>
               <th scope="col">Attempts</th>
+              {admin && <th scope="col">Remove</th>}
             </tr>
           </thead>
           <tbody>
@@ -129,6 +132,13 @@ export function QueuePage() {
                 <td className="preview">{j.data.body ?? ''}</td>
                 <td>{when(j.addedTimestamp)}</td>
                 <td>{j.attemptsMade}</td>
+                {admin && (
+                  <td>
+                    {(j.status === 'waiting' || j.status === 'delayed') && (
+                      <ConfirmButton label="Remove" question={`Remove the message to ${j.data.chat_id} from the queue? It will not be sent.`} confirmLabel="Remove" danger onConfirm={purge(j.id)} />
+                    )}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>

@@ -1,5 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api/client';
+import { useRealtimeEvents } from '../../api/realtime';
 import { TICKET_STATUSES, digits, type TicketInfo } from '../../api/types';
 import { Link } from '../../app/Link';
 import { ErrorNote } from '../../components/ErrorNote';
@@ -11,9 +12,12 @@ export function TicketPage({ id }: { id: string }) {
   const [info, setInfo] = useState<TicketInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  useEffect(() => {
-    api<TicketInfo>('GET', `/tickets/${encodeURIComponent(id)}`).then(setInfo, (err) => setError(errorText(err)));
-  }, [id]);
+  const load = useCallback(() => api<TicketInfo>('GET', `/tickets/${encodeURIComponent(id)}`).then(setInfo, (err) => setError(errorText(err))), [id]);
+  useEffect(() => void load(), [load]);
+  // Someone else changing this ticket: read it again (the form shows the new values).
+  useRealtimeEvents(['ticket.updated', 'ticket.deleted'], (_name, data) => {
+    if ((data as { ticket_id?: string }).ticket_id === id) void load();
+  });
   const save = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (!info) return;

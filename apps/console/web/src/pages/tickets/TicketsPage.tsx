@@ -1,10 +1,13 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api/client';
+import { useRealtimeConnected, useRealtimeEvents } from '../../api/realtime';
 import { TICKET_STATUSES, type Ticket, type TicketInfo } from '../../api/types';
 import { Link } from '../../app/Link';
 import { navigate } from '../../app/router';
 import { ErrorNote } from '../../components/ErrorNote';
 import { STATUS_TEXT, priorityText, ticketsPath } from './ticket-view';
+
+export const TICKET_EVENTS = ['ticket.created', 'ticket.updated', 'ticket.deleted'] as const;
 
 /** The team inbox's tickets (of the phones the member reaches), filtered by status and assignee; raise one on a chat. */
 export function TicketsPage() {
@@ -20,6 +23,16 @@ export function TicketsPage() {
     }
   }, [filters]);
   useEffect(() => void load(), [load]);
+  // Live: a ticket raised or changed by anyone is a re-read of the list (at most every 300 ms), as the chats list does.
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => void (pending.current && clearTimeout(pending.current)), []);
+  useRealtimeConnected(() => void load());
+  useRealtimeEvents(TICKET_EVENTS, () => {
+    pending.current ??= setTimeout(() => {
+      pending.current = null;
+      void load();
+    }, 300);
+  });
   const filter = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const data = new FormData(e.currentTarget);
