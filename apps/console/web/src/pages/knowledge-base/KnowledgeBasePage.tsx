@@ -150,7 +150,7 @@ export function KnowledgeBasePage() {
             <p>No documents yet.</p>
           ) : (
             <table className="table">
-              <caption>Documents (a document&apos;s chunks are used or not as uploaded; upload again to change it)</caption>
+              <caption className="muted">A document&apos;s chunks stay active or inactive as uploaded (the API has no route to change them): upload it again to change that.</caption>
               <thead>
                 <tr>
                   <th scope="col">File</th>
