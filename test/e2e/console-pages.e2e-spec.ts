@@ -14,8 +14,9 @@ const { startReceiver } = require('../../bench/webhooks/receiver.js');
  * The console's second slice of pages (issue 18) as a person uses them, over the real stack (queue,
  * webhooks dispatcher, knowledge base and its embedding worker, inbox, members) and Debian's
  * Chromium: subscribe a webhook and see its delivery in the log (a local receiver), redeliver,
- * rotate the secret; add an FAQ and find it by search, upload a document; see scheduled jobs and
- * purge them after the confirmation; raise a ticket and change it. Each page: a screenshot
+ * rotate the secret, rename, replay, pause, delete; add an FAQ and find it by search, edit,
+ * deactivate and delete FAQs, upload a document; see scheduled jobs, remove one and purge the rest
+ * after the confirmations; raise a ticket and change it, see another appear live. Each page: a screenshot
  * (test-artifacts/console/) and no serious or critical axe violation. Then what a member limited to
  * one phone, and another organization's admin, can read through each page's calls (the API's
  * answers, not the pages' hiding).
@@ -96,7 +97,7 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     if (storageDir) rmSync(storageDir, { recursive: true, force: true });
   }, 60_000);
 
-  it('webhooks: subscribes a URL (secret shown once), a message is delivered and shows in the log with its response; redeliver, rotate, edit', async () => {
+  it('webhooks: subscribes a URL (secret shown once), a message is delivered and shows in the log with its response; redeliver, rotate, rename, replay, pause and resume', async () => {
     await open(page, '/webhooks', 'Webhooks');
     await page.getByLabel('Receiver URL').fill(`${receiver.url}/hook`);
     await page.getByLabel('Event').selectOption('message.created');
@@ -140,9 +141,29 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     await page.getByRole('heading', { name: 'Orders (renamed)' }).waitFor({ timeout: 10_000 });
     const subs = await api.get('/webhooks');
     expect(subs.body.map((s: any) => s.integration_metadata.name)).toEqual(['Orders (renamed)']);
+    w.subId = subs.body[0].id;
+
+    // Replay the last hour (the browser's local time, as typed): the event is scheduled and arrives once more.
+    const local = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+    const before = receiver.requests.filter((r: any) => r.path === '/hook').length;
+    await page.getByLabel('Replay events from').fill(local(new Date(Date.now() - 3_600_000)));
+    await page.getByLabel('to', { exact: true }).fill(local(new Date(Date.now() + 60_000)));
+    await page.getByRole('button', { name: 'Replay' }).click();
+    // Every message.created of the window, including those before the subscription existed.
+    await page.getByText(/^Replay: \d+ event\(s\) scheduled\.$/).waitFor({ timeout: 10_000 });
+    await until(async () => receiver.requests.filter((r: any) => r.path === '/hook').length, (n) => n > before, 15_000, 'the replayed event');
+
+    // Pause and resume from the list.
+    await page.getByRole('link', { name: '← All subscriptions' }).click();
+    const listed = page.locator(`tr[data-webhook-id="${w.subId}"]`);
+    await listed.getByRole('button', { name: 'Pause' }).click();
+    await listed.getByText('paused').waitFor({ timeout: 10_000 });
+    expect((await api.get(`/webhooks/${w.subId}`)).body.is_subscribed).toBe(false);
+    await listed.getByRole('button', { name: 'Resume' }).click();
+    await listed.getByText('active').waitFor({ timeout: 10_000 });
   }, 60_000);
 
-  it('knowledge base: adds an FAQ and finds it by search; deactivates it; uploads a document', async () => {
+  it('knowledge base: adds an FAQ and finds it by search; edits and deactivates it; uploads a document; deletes an FAQ after the confirmation', async () => {
     await open(page, '/knowledge-base', 'Knowledge base');
     const form = page.getByRole('form', { name: 'Add an FAQ' });
     await form.getByLabel('Question').fill('How long does a refund take?');
@@ -164,6 +185,10 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
       'the FAQ found by search',
     );
 
+    await faq.getByRole('button', { name: 'Edit' }).click();
+    await faq.getByLabel('Answer').fill('Refunds reach your card within 3 working days.');
+    await faq.getByRole('button', { name: 'Save' }).click();
+    await faq.getByText('Refunds reach your card within 3 working days.').waitFor({ timeout: 10_000 });
     await faq.getByRole('button', { name: 'Deactivate' }).click();
     await faq.getByText(/· inactive ·/).waitFor({ timeout: 10_000 });
     const listed = await api.get('/knowledge-base?type=faq');
@@ -175,6 +200,15 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     await page.getByText(/returns\.md: \d+ chunk\(s\) added/).waitFor({ timeout: 15_000 });
     await page.locator('tr[data-document-id]', { hasText: 'returns.md' }).waitFor({ timeout: 10_000 });
     expect(await check(page, 'p03-knowledge-base')).toEqual([]);
+    // A second FAQ, deleted after its confirmation.
+    await form.getByLabel('Question').fill('Do you ship abroad?');
+    await form.getByLabel('Answer').fill('Yes, to 30 countries.');
+    await form.getByRole('button', { name: 'Add FAQ' }).click();
+    const second = page.getByRole('list', { name: 'FAQs' }).locator('li', { hasText: 'Do you ship abroad?' });
+    await second.getByRole('button', { name: 'Delete' }).click();
+    await second.getByRole('dialog', { name: 'Delete' }).getByRole('button', { name: 'Delete' }).click();
+    await second.waitFor({ state: 'detached', timeout: 10_000 });
+    expect((await api.get('/knowledge-base?type=faq')).body.count).toBe(1);
   }, 60_000);
 
   it('queue: shows the phone\'s scheduled jobs; removes one, then purges the rest, each only after its confirmation', async () => {
@@ -273,13 +307,14 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
       const p = await mctx.newPage();
       watch(p);
       await open(p, '/queue', 'Queue');
-      expect(await p.getByLabel('Phone').locator('option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toEqual([w.b.phoneId]);
       await p.getByTestId('queue-counts').waitFor({ timeout: 10_000 });
+      expect(await p.getByLabel('Phone').locator('option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toEqual([w.b.phoneId]);
       expect(await p.getByRole('button', { name: 'Purge queue' }).count()).toBe(0);
       expect(await p.getByRole('navigation', { name: 'Pages' }).getByRole('link').allTextContents()).toEqual(['Phones', 'Chats', 'Tickets', 'Queue', 'Knowledge base']);
       expect(await check(p, 'p08-member-queue')).toEqual([]);
       // Another phone's queue by its address: the picker falls back to the member's own phone.
       await open(p, `/queue?phone=${w.a.phoneId}`, 'Queue');
+      await p.getByTestId('queue-counts').waitFor({ timeout: 10_000 });
       expect(await p.getByLabel('Phone').inputValue()).toBe(w.b.phoneId);
       await open(p, '/tickets', 'Tickets');
       await until(() => p.locator('tr[data-ticket-id]').count(), (n) => n === 1, 10_000, 'one ticket');
@@ -302,7 +337,16 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     expect((await eve.call('GET', `/tickets/${w.ticketA}`)).status).toBe(404);
     expect((await eve.call('GET', '/queue', undefined, { 'x-phone': w.a.phoneId })).status).toBe(401);
     expect((await eve.call('GET', '/queue/jobs', undefined, { 'x-phone': w.a.phoneId })).status).toBe(401);
-    const sub = (await api.get('/webhooks')).body[0];
-    expect((await eve.call('GET', `/webhooks/${sub.id}/deliveries`)).status).toBe(404);
+    expect((await eve.call('GET', `/webhooks/${w.subId}/deliveries`)).status).toBe(404);
+    expect((await eve.call('POST', `/webhooks/${w.subId}/secret/rotate`)).status).toBe(404);
   }, 30_000);
+
+  it('webhooks: deletes a subscription after the confirmation', async () => {
+    await open(page, '/webhooks', 'Webhooks');
+    const listed = page.locator(`tr[data-webhook-id="${w.subId}"]`);
+    await listed.getByRole('button', { name: 'Delete' }).click();
+    await listed.getByRole('dialog', { name: 'Delete' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No subscriptions yet.').waitFor({ timeout: 10_000 });
+    expect((await api.get('/webhooks')).body).toEqual([]);
+  }, 20_000);
 });
