@@ -55,10 +55,10 @@ export function WebhookPage({ id }: { id: string }) {
   const replay = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const data = new FormData(e.currentTarget);
-    const window = replayWindow(String(data.get('from') ?? ''), String(data.get('to') ?? ''));
-    if ('error' in window) return setError(window.error);
+    const range = replayWindow(String(data.get('from') ?? ''), String(data.get('to') ?? ''));
+    if ('error' in range) return setError(range.error);
     void run('Replay', async () => {
-      const answer = await api<{ scheduled: number }>('POST', `/webhooks/${id}/replay`, { body: window });
+      const answer = await api<{ scheduled: number }>('POST', `/webhooks/${id}/replay`, { body: range });
       return `Replay: ${answer.scheduled} event(s) scheduled.`;
     });
   };

@@ -92,7 +92,7 @@ export function WebhooksPage() {
                 </td>
                 <td>{s.integration_name}</td>
                 <td className="link">{s.hook_url}</td>
-                <td>{s.is_subscribed ? 'active' : 'paused'}</td>
+                <td data-testid="webhook-state">{s.is_subscribed ? 'active' : 'paused'}</td>
                 <td className="row">
                   <button type="button" className="secondary" onClick={() => void act(s.is_subscribed ? 'Pause' : 'Resume', () => api('PATCH', `/webhooks/${s.id}`, { body: { isSubscribed: !s.is_subscribed } }))()}>
                     {s.is_subscribed ? 'Pause' : 'Resume'}
