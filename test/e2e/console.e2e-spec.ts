@@ -84,7 +84,7 @@ describe('console: the web pages over the real stack', () => {
     await page.getByRole('heading', { name: 'Phones' }).waitFor({ timeout: 10_000 });
     expect(page.url()).toBe(`${consoleUrl}/console/phones`);
     const nav = page.getByRole('navigation', { name: 'Pages' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Phones', 'Chats', 'Members']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Phones', 'Chats', 'Tickets', 'Queue', 'Knowledge base', 'Webhooks', 'Members']);
     // First render on loopback: a fresh load of the phones page until its phones are listed.
     const started = Date.now();
     await page.goto(`${consoleUrl}/console/phones`);
@@ -170,7 +170,7 @@ describe('console: the web pages over the real stack', () => {
       await amy.locator(card(w.other.phoneId)).waitFor({ timeout: 10_000 });
       expect(amy.url()).not.toContain('token=');
       expect(await amy.locator('[data-phone-id]').count()).toBe(1);
-      expect(await amy.getByRole('navigation', { name: 'Pages' }).getByRole('link').allTextContents()).toEqual(['Phones', 'Chats']);
+      expect(await amy.getByRole('navigation', { name: 'Pages' }).getByRole('link').allTextContents()).toEqual(['Phones', 'Chats', 'Tickets', 'Queue', 'Knowledge base']);
       expect(await amy.getByRole('button', { name: 'Add phone' }).count()).toBe(0);
       await amy.getByRole('link', { name: 'Chats' }).click();
       await amy.locator(`a[data-chat-id="${w.otherChat}@c.us"]`).waitFor({ timeout: 10_000 });

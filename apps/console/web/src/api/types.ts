@@ -56,3 +56,86 @@ export interface Member {
 
 /** `447700900123@c.us` → `447700900123` (the form x-phone accepts). */
 export const digits = (orgPhone: string | null): string => (orgPhone ?? '').replace(/@.*$/, '');
+
+/** GET /v1/queue: the counts of one phone's send queue. */
+export interface QueueStatus {
+  phone_id: string;
+  active: number;
+  failed: number;
+  completed: number;
+  is_running: boolean;
+  pending: number;
+  waiting: number;
+  delayed: number;
+}
+
+/** One send job (GET /v1/queue/jobs), BullMQ-shaped. */
+export interface QueueJob {
+  id: string;
+  status: string;
+  data: { chat_id: string; body: string | null };
+  attemptsMade: number;
+  addedTimestamp: number | null;
+  finishedTimestamp: number | null;
+  broadcast_id: string | null;
+  failed_reason: string | null;
+}
+
+/** A webhook subscription (spec 2.3). */
+export interface WebhookSubscription {
+  id: string;
+  subscribed_at: string;
+  is_subscribed: boolean;
+  integration_name: string;
+  integration_metadata: { id: string; name: string };
+  hook_url: string;
+  integration_id: string;
+}
+
+/** One HTTP attempt of a subscription's delivery log. */
+export interface WebhookAttempt {
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  attempted_at: string;
+  success: boolean;
+  status_code: number | null;
+  latency_ms: number;
+  response_body: string | null;
+  error: string | null;
+}
+
+/** A knowledge-base entry (spec 2.2): an FAQ, a document's chunk, or a self-learned entry. */
+export interface KbEntry {
+  context_id: string;
+  question: string;
+  answer: string;
+  type: 'faq' | 'document' | 'self-learned';
+  embedding: string | null;
+  document_id: string | null;
+  is_active: boolean;
+  metadata: Record<string, unknown> | null;
+  created_at: string;
+}
+
+export const TICKET_STATUSES = ['open', 'inprogress', 'closed', 'archived'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+/** A ticket as GET /v1/tickets lists it (tbl_chat_tickets). */
+export interface Ticket {
+  ticket_id: string;
+  chat_id: string;
+  subject: string;
+  status: TicketStatus | null;
+  priority: number | null;
+  assignee: string | null;
+  created_at: string;
+  last_updated_at: string;
+}
+
+/** GET/PATCH /v1/tickets/{ticket_id}: the ticket, its chat and the messages attached to it. */
+export interface TicketInfo {
+  chat: { chat_id: string; org_phone: string; chat_name?: string | null };
+  ticket: Ticket & { ticket_labels: string; closed_at: string | null };
+  attached_messages: { message_id: string; body: string | null; timestamp: string }[];
+}

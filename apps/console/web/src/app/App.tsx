@@ -30,7 +30,7 @@ export function App() {
         </Layout>
       );
     }
-    return <Layout title={page.nav ?? page.path}>{page.render(params)}</Layout>;
+    return <Layout title={page.title ?? page.nav ?? page.path}>{page.render(params)}</Layout>;
   }
   return (
     <Layout title="Not found">

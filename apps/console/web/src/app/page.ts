@@ -9,6 +9,8 @@ export interface PageDef {
   /** `/phones`, `/chats/:chat_id` (below the console's base path). */
   path: string;
   nav?: string;
+  /** The page's heading when it is not its navigation entry (pages below another). */
+  title?: string;
   adminOnly?: boolean;
   render(params: Record<string, string>): ReactNode;
 }

@@ -1,0 +1,355 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createOrg, createToken, freePort, randomDigits } from '@mapi/testing';
+import { checkPage, launchChromium } from './support/browser';
+import { anonymous, sessionOf, type ConsoleSession } from './support/console-session';
+import { client, until } from './support/http';
+import { connectedSandboxPhone } from './support/queue-phone';
+import { startStack, type Stack } from './support/stack';
+const { startReceiver } = require('../../bench/webhooks/receiver.js');
+
+/**
+ * The console's second slice of pages (issue 18) as a person uses them, over the real stack (queue,
+ * webhooks dispatcher, knowledge base and its embedding worker, inbox, members) and Debian's
+ * Chromium: subscribe a webhook and see its delivery in the log (a local receiver), redeliver,
+ * rotate the secret, rename, replay, pause, delete; add an FAQ and find it by search, edit,
+ * deactivate and delete FAQs, upload a document; see scheduled jobs, remove one and purge the rest
+ * after the confirmations; raise a ticket and change it, see another appear live. Each page: a screenshot
+ * (test-artifacts/console/) and no serious or critical axe violation. Then what a member limited to
+ * one phone, and another organization's admin, can read through each page's calls (the API's
+ * answers, not the pages' hiding).
+ */
+describe('console: queue, webhooks, knowledge base and tickets pages', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let ctx: BrowserContext;
+  let page: Page;
+  let consoleUrl: string;
+  let api: ReturnType<typeof client>;
+  let receiver: any;
+  let storageDir: string;
+  const w: Record<string, any> = {};
+  const PASSWORD = 'correct horse battery';
+  const pageErrors: string[] = [];
+  const watch = (p: Page) => p.on('pageerror', (e) => pageErrors.push(`page error: ${e.message}`));
+  const check = async (p: Page, name: string) => [...(await checkPage(p, name)), ...pageErrors.splice(0)];
+  const open = async (p: Page, path: string, heading: string) => {
+    await p.goto(`${consoleUrl}/console${path}`);
+    await p.getByRole('heading', { name: heading, exact: true }).waitFor({ timeout: 10_000 });
+  };
+  /** An invitation accepted through the API: the new member's console session. */
+  const member = async (as: ReturnType<typeof client>, body: object): Promise<ConsoleSession> => {
+    const res = await as.post('/members/invite', body);
+    if (res.status !== 200) throw new Error(`invite: ${res.status} ${JSON.stringify(res.body)}`);
+    const token = (res.body.invitations[0].invite_url as string).split('#token=')[1];
+    return sessionOf(stack.baseUrl, await anonymous(stack.baseUrl, 'POST', '/auth/accept-invite', { token, password: PASSWORD }));
+  };
+
+  beforeAll(async () => {
+    const started = Date.now();
+    const port = await freePort();
+    consoleUrl = `http://127.0.0.1:${port}`;
+    storageDir = mkdtempSync(join(tmpdir(), 'console-pages-'));
+    receiver = await startReceiver();
+    receiver.script('/hook', () => ({ status: 200, body: 'ok from the receiver' }));
+    const env = {
+      SESSION_SCAN_MS: '200',
+      QUEUE_PHONE_SCAN_MS: '200',
+      QUEUE_SEND_INTERVAL_MS: '20',
+      QUEUE_SEND_JITTER_MS: '10',
+      WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+      WEBHOOK_IDLE_POLL_INTERVAL_MS: '200',
+      MEDIA_STORAGE_ROOT: storageDir,
+      CONSOLE_BASE_URL: `${consoleUrl}/console`,
+    };
+    // In two waves: nine processes starting at once on a loaded 2-core machine can take NATS past its
+    // 5 s request timeout while the first ones create their streams (a service then fails to start).
+    [stack, browser] = await Promise.all([startStack(env, { services: ['phones', 'members', 'queue'] }), launchChromium()]);
+    await Promise.all(['inbox', 'webhooks-dispatcher', 'knowledge-base', 'embedding-worker'].map((app) => stack.startService(app)));
+    const consoleStarted = stack.startService('console', { PORT: String(port), HOST: '127.0.0.1', CONSOLE_GATEWAY_URL: stack.baseUrl });
+    const org = await createOrg(stack.prisma);
+    api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
+    // Two phones, each with a customer's chat: the member below reaches only the second.
+    [w.a, w.b] = await Promise.all([connectedSandboxPhone(api), connectedSandboxPhone(api)]);
+    [w.chatA, w.chatB] = [randomDigits(), randomDigits()];
+    await api.post('/sandbox/messages', { chat_id: w.chatA, body: 'Where is my refund?' }, { 'x-phone': w.a.phoneId });
+    await api.post('/sandbox/messages', { chat_id: w.chatB, body: 'Hello from B' }, { 'x-phone': w.b.phoneId });
+    await until(() => api.get('/chats'), (r) => r.body?.chats?.length === 2, 10_000, 'both chats');
+    await Promise.all([member(api, { emails: ['admin@example.com'], role: 'admin' }), consoleStarted]);
+    ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await ctx.newPage();
+    watch(page);
+    await page.goto(`${consoleUrl}/console/`);
+    await page.getByLabel('Email').fill('admin@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Phones' }).waitFor({ timeout: 10_000 });
+    process.stdout.write(`console pages: stack and sign-in ready in ${Date.now() - started} ms\n`);
+  }, 150_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await receiver?.close();
+    if (storageDir) rmSync(storageDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('webhooks: subscribes a URL (secret shown once), a message is delivered and shows in the log with its response; redeliver, rotate, rename, replay, pause and resume', async () => {
+    await open(page, '/webhooks', 'Webhooks');
+    await page.getByLabel('Receiver URL').fill(`${receiver.url}/hook`);
+    await page.getByLabel('Event').selectOption('message.created');
+    await page.getByLabel('Name (optional)').fill('Orders hook');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    const secret = page.getByTestId('webhook-secret');
+    await secret.waitFor({ timeout: 10_000 });
+    w.secret = await secret.textContent();
+    expect(w.secret).toMatch(/^whsec_/);
+    await page.getByRole('link', { name: 'Orders hook' }).waitFor();
+    expect(await check(page, 'p01-webhooks')).toEqual([]);
+    await page.getByRole('button', { name: 'I have kept it' }).click();
+
+    // A customer writes: message.created goes to the receiver, and the log shows the attempt and its answer.
+    await api.post('/sandbox/messages', { chat_id: w.chatA, body: 'Any news?' }, { 'x-phone': w.a.phoneId });
+    await until(async () => receiver.requests.filter((r: any) => r.path === '/hook').length, (n) => n >= 1, 15_000, 'a delivery');
+    const delivered = receiver.requests.find((r: any) => r.path === '/hook');
+    expect(JSON.parse(delivered.body)).toMatchObject({ event: 'message.created', data: { body: 'Any news?' } });
+    await page.getByRole('link', { name: 'Orders hook' }).click();
+    await page.getByRole('heading', { name: 'Webhook subscription' }).waitFor();
+    const row = page.locator(`tr[data-event-id="${delivered.headers['webhook-id']}"]`);
+    await row.first().waitFor({ timeout: 10_000 });
+    expect(await row.first().getByTestId('outcome').textContent()).toBe('delivered · HTTP 200');
+    expect(await row.first().locator('pre.response').textContent()).toBe('ok from the receiver');
+    expect(await check(page, 'p02-webhook-log')).toEqual([]);
+
+    // Redeliver: the same event (same webhook-id) arrives again, and the log gains an attempt.
+    await row.first().getByRole('button', { name: /^Redeliver/ }).click();
+    await page.getByText(/scheduled again/).waitFor({ timeout: 10_000 });
+    await until(async () => receiver.requests.filter((r: any) => r.headers['webhook-id'] === delivered.headers['webhook-id']).length, (n) => n >= 2, 15_000, 'the redelivery');
+    await until(() => row.count(), (n) => n >= 2, 10_000, 'two attempts in the log');
+
+    // Rotate the secret: confirmed in a dialog, the new one is shown once.
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog', { name: 'Rotate secret' }).getByRole('button', { name: 'Rotate' }).click();
+    await until(() => page.getByTestId('webhook-secret').textContent().catch(() => null), (s) => !!s && s !== w.secret, 10_000, 'a new secret');
+
+    // Edit: a new name is saved (PATCH) and shown.
+    await page.getByLabel('Name', { exact: true }).fill('Orders (renamed)');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Orders (renamed)' }).waitFor({ timeout: 10_000 });
+    const subs = await api.get('/webhooks');
+    expect(subs.body.map((s: any) => s.integration_metadata.name)).toEqual(['Orders (renamed)']);
+    w.subId = subs.body[0].id;
+
+    // Replay the last hour (the browser's local time, as typed): the event is scheduled and arrives once more.
+    const local = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+    const before = receiver.requests.filter((r: any) => r.path === '/hook').length;
+    await page.getByLabel('Replay events from').fill(local(new Date(Date.now() - 3_600_000)));
+    await page.getByLabel('to', { exact: true }).fill(local(new Date(Date.now() + 60_000)));
+    await page.getByRole('button', { name: 'Replay' }).click();
+    // Every message.created of the window, including those before the subscription existed.
+    await page.getByText(/^Replay: \d+ event\(s\) scheduled\.$/).waitFor({ timeout: 10_000 });
+    await until(async () => receiver.requests.filter((r: any) => r.path === '/hook').length, (n) => n > before, 15_000, 'the replayed event');
+
+    // Pause and resume from the list.
+    await page.getByRole('link', { name: '← All subscriptions' }).click();
+    const listed = page.locator(`tr[data-webhook-id="${w.subId}"]`);
+    const state = listed.getByTestId('webhook-state');
+    expect(await state.textContent()).toBe('active');
+    await listed.getByRole('button', { name: 'Pause' }).click();
+    await until(() => state.textContent(), (t) => t === 'paused', 10_000, 'paused in the list');
+    expect((await api.get(`/webhooks/${w.subId}`)).body.is_subscribed).toBe(false);
+    await listed.getByRole('button', { name: 'Resume' }).click();
+    await until(() => state.textContent(), (t) => t === 'active', 10_000, 'active again in the list');
+    expect((await api.get(`/webhooks/${w.subId}`)).body.is_subscribed).toBe(true);
+  }, 60_000);
+
+  it('knowledge base: adds an FAQ and finds it by search; edits and deactivates it; uploads a document; deletes an FAQ after the confirmation', async () => {
+    await open(page, '/knowledge-base', 'Knowledge base');
+    const form = page.getByRole('form', { name: 'Add an FAQ' });
+    await form.getByLabel('Question').fill('How long does a refund take?');
+    await form.getByLabel('Answer').fill('Refunds reach your card within 5 working days.');
+    await form.getByRole('button', { name: 'Add FAQ' }).click();
+    const faq = page.getByRole('list', { name: 'FAQs' }).locator('li', { hasText: 'How long does a refund take?' });
+    await faq.waitFor({ timeout: 10_000 });
+    // The embedding is computed by the worker a moment later: search until it is found.
+    const results = page.getByRole('region', { name: 'Search results' });
+    await page.getByLabel('Search the knowledge base').fill('refund delay');
+    await until(
+      async () => {
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
+        await results.waitFor();
+        return results.getByText('How long does a refund take?').count();
+      },
+      (n) => n > 0,
+      15_000,
+      'the FAQ found by search',
+    );
+
+    await faq.getByRole('button', { name: 'Edit' }).click();
+    await faq.getByLabel('Answer').fill('Refunds reach your card within 3 working days.');
+    await faq.getByRole('button', { name: 'Save' }).click();
+    await faq.getByText('Refunds reach your card within 3 working days.').waitFor({ timeout: 10_000 });
+    await faq.getByRole('button', { name: 'Deactivate' }).click();
+    await faq.getByText(/· inactive ·/).waitFor({ timeout: 10_000 });
+    const listed = await api.get('/knowledge-base?type=faq');
+    expect(listed.body.data.map((e: any) => [e.question, e.is_active])).toEqual([['How long does a refund take?', false]]);
+
+    const upload = page.getByRole('form', { name: 'Upload a document' });
+    await upload.getByLabel(/^File/).setInputFiles({ name: 'returns.md', mimeType: 'text/markdown', buffer: Buffer.from('# Returns\n\nItems can be returned within 30 days of delivery.\n') });
+    await upload.getByRole('button', { name: 'Upload' }).click();
+    await page.getByText(/returns\.md: \d+ chunk\(s\) added/).waitFor({ timeout: 15_000 });
+    await page.locator('tr[data-document-id]', { hasText: 'returns.md' }).waitFor({ timeout: 10_000 });
+    expect(await check(page, 'p03-knowledge-base')).toEqual([]);
+    // A second FAQ, deleted after its confirmation.
+    await form.getByLabel('Question').fill('Do you ship abroad?');
+    await form.getByLabel('Answer').fill('Yes, to 30 countries.');
+    await form.getByRole('button', { name: 'Add FAQ' }).click();
+    const second = page.getByRole('list', { name: 'FAQs' }).locator('li', { hasText: 'Do you ship abroad?' });
+    await second.getByRole('button', { name: 'Delete' }).click();
+    await second.getByRole('dialog', { name: 'Delete' }).getByRole('button', { name: 'Delete' }).click();
+    await second.waitFor({ state: 'detached', timeout: 10_000 });
+    expect((await api.get('/knowledge-base?type=faq')).body.count).toBe(1);
+  }, 60_000);
+
+  it('queue: shows the phone\'s scheduled jobs; removes one, then purges the rest, each only after its confirmation', async () => {
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const b = await api.post('/message/broadcast', { chat_ids: [randomDigits(), randomDigits()], message: 'Sale tomorrow', scheduled_at: later }, { 'x-phone': w.a.phoneId });
+    expect(b.status).toBe(200);
+    await open(page, `/queue?phone=${w.a.phoneId}`, 'Queue');
+    for (const job of b.body.jobs) await page.locator(`tr[data-job-id="${job.queue_id}"]`, { hasText: 'delayed' }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('[data-count="scheduled"]').textContent()).toBe('2');
+    expect(await check(page, 'p04-queue')).toEqual([]);
+    // One job removed (purge mode queue_ids), after its own confirmation.
+    const [first, second] = b.body.jobs.map((j: any) => j.queue_id);
+    await page.locator(`tr[data-job-id="${first}"]`).getByRole('button', { name: 'Remove' }).click();
+    await page.locator(`tr[data-job-id="${first}"]`).getByRole('dialog', { name: 'Remove' }).getByRole('button', { name: 'Remove' }).click();
+    await page.locator(`tr[data-job-id="${first}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+    expect((await api.get('/queue', { 'x-phone': w.a.phoneId })).body.pending).toBe(1);
+    await page.locator(`tr[data-job-id="${second}"]`).waitFor();
+    // Cancelling purges nothing.
+    await page.getByRole('button', { name: 'Purge queue' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Purge queue' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await api.get('/queue', { 'x-phone': w.a.phoneId })).body.pending).toBe(1);
+    await page.getByRole('button', { name: 'Purge queue' }).click();
+    expect(await check(page, 'p05-queue-purge-confirm')).toEqual([]);
+    await dialog.getByRole('button', { name: 'Purge', exact: true }).click();
+    await page.getByText('Queue purged').waitFor({ timeout: 10_000 });
+    expect((await api.get('/queue', { 'x-phone': w.a.phoneId })).body.pending).toBe(0);
+    await until(() => page.locator('[data-count="scheduled"]').textContent(), (t) => t === '0', 5_000, 'the page\'s count at 0');
+  }, 40_000);
+
+  it('tickets: raises a ticket on a chat, changes its status, priority and assignee; the list shows new tickets live and filters them', async () => {
+    await open(page, '/tickets', 'Tickets');
+    await page.getByText('New ticket').click();
+    await page.getByLabel('Chat (number or chat id)').fill(w.chatA);
+    await page.getByLabel('Subject').fill('Refund not received');
+    await page.getByRole('button', { name: 'Create ticket' }).click();
+    await page.getByRole('heading', { name: 'Refund not received' }).waitFor({ timeout: 10_000 });
+    w.ticketA = await page.locator('section[data-ticket-id]').getAttribute('data-ticket-id');
+    expect(await page.getByTestId('ticket-state').textContent()).toBe('open · low · unassigned');
+    await page.getByLabel('Status').selectOption('inprogress');
+    await page.getByLabel('Priority').selectOption('3');
+    await page.getByLabel('Assignee').fill('amy@example.com');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('in progress · high · amy@example.com').waitFor({ timeout: 10_000 });
+    expect(await check(page, 'p06-ticket')).toEqual([]);
+    const stored = await api.get(`/tickets/${w.ticketA}`);
+    expect(stored.body.ticket).toMatchObject({ status: 'inprogress', priority: 3, assignee: 'amy@example.com' });
+
+    await page.getByRole('link', { name: '← All tickets' }).click();
+    const rows = page.locator('tr[data-ticket-id]');
+    await rows.first().waitFor({ timeout: 10_000 });
+    // A second ticket, raised elsewhere (the API) on the other phone's chat while the list is open: it appears without a reload.
+    await page.evaluate('window.__sameDocument = true');
+    w.ticketB = (await api.post('/tickets/create', { chat_id: `${w.chatB}@c.us`, subject: 'Greeting' }, { 'x-phone': w.b.phoneId })).body.ticket.ticket_id;
+    await page.locator(`tr[data-ticket-id="${w.ticketB}"]`).waitFor({ timeout: 10_000 });
+    expect(await page.evaluate('window.__sameDocument')).toBe(true);
+    expect(await rows.count()).toBe(2);
+    const filters = page.getByRole('form', { name: 'Filter tickets' });
+    await filters.getByLabel('Status').selectOption('inprogress');
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    await until(() => rows.count(), (n) => n === 1, 10_000, 'the in-progress ticket only');
+    expect(await rows.first().getAttribute('data-ticket-id')).toBe(w.ticketA);
+    await filters.getByLabel('Status').selectOption('');
+    await filters.getByLabel('Assignee').fill('nobody@example.com');
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    await page.getByText('No tickets.').waitFor({ timeout: 10_000 });
+    expect(await check(page, 'p07-tickets')).toEqual([]);
+  }, 40_000);
+
+  it('a member limited to one phone: none of the other phone\'s queue or tickets, no webhooks and no purge (the API refuses, the pages hide)', async () => {
+    const amy = await member(api, { emails: ['amy@example.com'], orgPhones: [w.b.number] });
+    // Queue: the other phone is out of reach (401, as for a scoped token); its own is readable.
+    expect((await amy.call('GET', '/queue', undefined, { 'x-phone': w.a.phoneId })).status).toBe(401);
+    expect((await amy.call('GET', '/queue/jobs', undefined, { 'x-phone': w.a.phoneId })).status).toBe(401);
+    expect((await amy.call('GET', '/queue', undefined, { 'x-phone': w.b.phoneId })).status).toBe(200);
+    // Purge and every webhooks route are admin-only: refused for a member even on their own phone.
+    expect((await amy.call('POST', '/message/queues/purge', {}, { 'x-phone': w.b.phoneId })).status).toBe(403);
+    expect((await amy.call('GET', '/webhooks')).status).toBe(403);
+    expect((await amy.call('POST', '/webhooks', { hookUrl: `${receiver.url}/x`, integrationName: 'message.created' })).status).toBe(403);
+    // Tickets: only the reachable phone's; the other phone's ticket by id is 404.
+    const tickets = await amy.call('GET', '/tickets');
+    expect(tickets.body.tickets.map((t: any) => t.ticket_id)).toEqual([w.ticketB]);
+    expect((await amy.call('GET', `/tickets/${w.ticketA}`)).status).toBe(404);
+    expect((await amy.call('PATCH', `/tickets/${w.ticketA}`, { status: 'closed' })).status).toBe(404);
+
+    const mctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      await mctx.addCookies(
+        amy.setCookies.map((c) => {
+          const pair = c.split(';')[0];
+          const at = pair.indexOf('=');
+          return { name: pair.slice(0, at), value: pair.slice(at + 1), url: consoleUrl };
+        }),
+      );
+      const p = await mctx.newPage();
+      watch(p);
+      await open(p, '/queue', 'Queue');
+      await p.getByTestId('queue-counts').waitFor({ timeout: 10_000 });
+      expect(await p.getByLabel('Phone').locator('option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toEqual([w.b.phoneId]);
+      expect(await p.getByRole('button', { name: 'Purge queue' }).count()).toBe(0);
+      expect(await p.getByRole('navigation', { name: 'Pages' }).getByRole('link').allTextContents()).toEqual(['Phones', 'Chats', 'Tickets', 'Queue', 'Knowledge base']);
+      expect(await check(p, 'p08-member-queue')).toEqual([]);
+      // Another phone's queue by its address: the picker falls back to the member's own phone.
+      await open(p, `/queue?phone=${w.a.phoneId}`, 'Queue');
+      await p.getByTestId('queue-counts').waitFor({ timeout: 10_000 });
+      expect(await p.getByLabel('Phone').inputValue()).toBe(w.b.phoneId);
+      await open(p, '/tickets', 'Tickets');
+      await until(() => p.locator('tr[data-ticket-id]').count(), (n) => n === 1, 10_000, 'one ticket');
+      expect(await p.locator('tr[data-ticket-id]').getAttribute('data-ticket-id')).toBe(w.ticketB);
+      await p.goto(`${consoleUrl}/console/webhooks`);
+      await p.getByRole('heading', { name: 'Not available' }).waitFor({ timeout: 10_000 });
+    } finally {
+      await mctx.close();
+    }
+  }, 40_000);
+
+  it('another organization\'s admin reads nothing of this one through the pages\' calls', async () => {
+    const otherOrg = await createOrg(stack.prisma);
+    const otherApi = client(stack.baseUrl, (await createToken(stack.prisma, otherOrg.id)).token);
+    const eve = await member(otherApi, { emails: ['eve@example.com'], role: 'admin' });
+    expect((await eve.call('GET', '/webhooks')).body).toEqual([]);
+    expect((await eve.call('GET', '/knowledge-base')).body).toMatchObject({ count: 0, data: [] });
+    expect((await eve.call('POST', '/knowledge-base/search', { query: 'refund' })).body).toMatchObject({ count: 0, data: [] });
+    expect((await eve.call('GET', '/tickets')).body).toMatchObject({ count: 0, tickets: [] });
+    expect((await eve.call('GET', `/tickets/${w.ticketA}`)).status).toBe(404);
+    expect((await eve.call('GET', '/queue', undefined, { 'x-phone': w.a.phoneId })).status).toBe(401);
+    expect((await eve.call('GET', '/queue/jobs', undefined, { 'x-phone': w.a.phoneId })).status).toBe(401);
+    expect((await eve.call('GET', `/webhooks/${w.subId}/deliveries`)).status).toBe(404);
+    expect((await eve.call('POST', `/webhooks/${w.subId}/secret/rotate`)).status).toBe(404);
+  }, 30_000);
+
+  it('webhooks: deletes a subscription after the confirmation', async () => {
+    await open(page, '/webhooks', 'Webhooks');
+    const listed = page.locator(`tr[data-webhook-id="${w.subId}"]`);
+    await listed.getByRole('button', { name: 'Delete' }).click();
+    await listed.getByRole('dialog', { name: 'Delete' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No subscriptions yet.').waitFor({ timeout: 10_000 });
+    expect((await api.get('/webhooks')).body).toEqual([]);
+  }, 20_000);
+});
