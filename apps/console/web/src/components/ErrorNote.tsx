@@ -7,3 +7,13 @@ export function ErrorNote({ error }: { error: string | null }) {
     </p>
   );
 }
+
+/** A passing note for the person (what an action did); announced politely to screen readers. */
+export function StatusNote({ note }: { note: string | null }) {
+  if (!note) return null;
+  return (
+    <p className="muted" role="status">
+      {note}
+    </p>
+  );
+}

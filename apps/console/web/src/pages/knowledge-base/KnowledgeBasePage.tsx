@@ -2,9 +2,10 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api/client';
 import type { KbEntry } from '../../api/types';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { FaqRow } from './FaqRow';
 import { groupDocuments, questionEntries, scoreText } from './kb-view';
+import { TableHead } from '../../components/TableHead';
 
 const LIST_LIMIT = 1000;
 
@@ -107,11 +108,7 @@ export function KnowledgeBasePage() {
         </section>
       )}
       <ErrorNote error={error} />
-      {note && (
-        <p className="muted" role="status">
-          {note}
-        </p>
-      )}
+      <StatusNote note={note} />
       <div className="columns">
         <form className="stack" onSubmit={addFaq} aria-label="Add an FAQ">
           <h2>Add an FAQ</h2>
@@ -151,15 +148,7 @@ export function KnowledgeBasePage() {
           ) : (
             <table className="table">
               <caption className="muted">A document&apos;s chunks stay active or inactive as uploaded (the API has no route to change them): upload it again to change that.</caption>
-              <thead>
-                <tr>
-                  <th scope="col">File</th>
-                  <th scope="col">Chunks</th>
-                  <th scope="col">Active chunks</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">Delete</th>
-                </tr>
-              </thead>
+              <TableHead columns={['File', 'Chunks', 'Active chunks', 'Added', 'Delete']} />
               <tbody>
                 {documents.map((d) => (
                   <tr key={d.document_id} data-document-id={d.document_id}>

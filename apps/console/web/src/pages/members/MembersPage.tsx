@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api/client';
 import { digits, type Member } from '../../api/types';
 import { ErrorNote } from '../../components/ErrorNote';
+import { TableHead } from '../../components/TableHead';
 
 interface InviteAnswer {
   invitations: { email: string; invite_url: string | null; delivery: string }[];
@@ -65,14 +66,7 @@ export function MembersPage() {
       <ErrorNote error={error} />
       <table className="table">
         <caption>Members</caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Phones</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Email', 'Role', 'Phones', 'Status']} />
         <tbody>
           {members?.map((m) => (
             <tr key={m.user_id}>

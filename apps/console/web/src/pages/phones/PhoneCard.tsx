@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, errorText } from '../../api/client';
 import { digits, type Phone } from '../../api/types';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { QrImage } from '../../components/QrImage';
 import { PairingCodeForm } from './PairingCodeForm';
 
@@ -62,11 +62,7 @@ export function PhoneCard({ phone, onDeleted }: { phone: Phone; onDeleted: (phon
           onConfirm={act('Delete', 'DELETE', '/phones/delete', () => onDeleted(phone.phone_id))}
         />
       </div>
-      {note && (
-        <p className="muted" role="status">
-          {note}
-        </p>
-      )}
+      <StatusNote note={note} />
       <ErrorNote error={error} />
     </li>
   );

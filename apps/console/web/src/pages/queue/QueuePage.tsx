@@ -3,9 +3,10 @@ import { api, errorText } from '../../api/client';
 import type { QueueJob, QueueStatus } from '../../api/types';
 import { isAdmin, useSession } from '../../app/session';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { PhonePicker, phoneLabel, usePhoneChoice } from '../../components/PhonePicker';
 import { JOB_STATUSES, jobsPath, purgeable, queueCounts, when } from './queue-view';
+import { TableHead } from '../../components/TableHead';
 
 /** While the page is open the counts and jobs are read again this often (the queue has no events). */
 const REFRESH_MS = 2_000;
@@ -82,11 +83,7 @@ export function QueuePage() {
           <p className="muted">Purging a queue is for owners and admins.</p>
         )}
       </div>
-      {note && (
-        <p className="muted" role="status">
-          {note}
-        </p>
-      )}
+      <StatusNote note={note} />
       <ErrorNote error={error} />
       {status && (
         <dl className="counts" aria-label="Queue depth" data-testid="queue-counts">
@@ -109,17 +106,7 @@ export function QueuePage() {
             Jobs, newest first ({jobs.length}
             {jobs.length ? `, ${purgeable(jobs)} not yet sent` : ''})
           </caption>
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">Status</th>
-              <th scope="col">Chat</th>
-              <th scope="col">Message</th>
-              <th scope="col">Added</th>
-              <th scope="col">Attempts</th>
-              {admin && <th scope="col">Remove</th>}
-            </tr>
-          </thead>
+          <TableHead columns={['Job', 'Status', 'Chat', 'Message', 'Added', 'Attempts', admin && 'Remove']} />
           <tbody>
             {jobs.map((j) => (
               <tr key={j.id} data-job-id={j.id}>

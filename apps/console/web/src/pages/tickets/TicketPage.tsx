@@ -3,7 +3,7 @@ import { api, errorText } from '../../api/client';
 import { useRealtimeEvents } from '../../api/realtime';
 import { TICKET_STATUSES, digits, type TicketInfo } from '../../api/types';
 import { Link } from '../../app/Link';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { chatPath } from '../chats/ChatList';
 import { PRIORITIES, STATUS_TEXT, priorityText, ticketChanges } from './ticket-view';
 
@@ -78,11 +78,7 @@ export function TicketPage({ id }: { id: string }) {
             </label>
             <button type="submit">Save</button>
           </form>
-          {note && (
-            <p className="muted" role="status">
-              {note}
-            </p>
-          )}
+          <StatusNote note={note} />
           {info.attached_messages.length > 0 && (
             <>
               <h3>Attached messages</h3>

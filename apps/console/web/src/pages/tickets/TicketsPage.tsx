@@ -6,6 +6,7 @@ import { Link } from '../../app/Link';
 import { navigate } from '../../app/router';
 import { ErrorNote } from '../../components/ErrorNote';
 import { STATUS_TEXT, priorityText, ticketsPath } from './ticket-view';
+import { TableHead } from '../../components/TableHead';
 
 export const TICKET_EVENTS = ['ticket.created', 'ticket.updated', 'ticket.deleted'] as const;
 
@@ -92,16 +93,7 @@ export function TicketsPage() {
       {tickets && tickets.length > 0 && (
         <table className="table">
           <caption>Tickets, newest first ({tickets.length})</caption>
-          <thead>
-            <tr>
-              <th scope="col">Subject</th>
-              <th scope="col">Chat</th>
-              <th scope="col">Status</th>
-              <th scope="col">Priority</th>
-              <th scope="col">Assignee</th>
-              <th scope="col">Raised</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Subject', 'Chat', 'Status', 'Priority', 'Assignee', 'Raised']} />
           <tbody>
             {tickets.map((t) => (
               <tr key={t.ticket_id} data-ticket-id={t.ticket_id}>

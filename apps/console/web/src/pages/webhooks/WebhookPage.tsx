@@ -4,9 +4,10 @@ import { EVENT_NAMES } from '../../api/event-names';
 import type { WebhookAttempt, WebhookSubscription } from '../../api/types';
 import { Link } from '../../app/Link';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { SecretNote } from './SecretNote';
 import { editBody, outcome, replayWindow, subscriptionName } from './webhook-view';
+import { TableHead } from '../../components/TableHead';
 
 /** The log is read again this often while the page is open (new attempts, redeliveries). */
 const REFRESH_MS = 2_000;
@@ -68,11 +69,7 @@ export function WebhookPage({ id }: { id: string }) {
         <Link to="/webhooks">← All subscriptions</Link>
       </p>
       <ErrorNote error={error} />
-      {note && (
-        <p className="muted" role="status">
-          {note}
-        </p>
-      )}
+      <StatusNote note={note} />
       {sub && (
         <section aria-labelledby="sub-title" className="card">
           <h2 id="sub-title">{subscriptionName(sub)}</h2>
@@ -125,17 +122,7 @@ export function WebhookPage({ id }: { id: string }) {
       {log && log.attempts.length > 0 && (
         <table className="table">
           <caption>Delivery log, newest first ({log.count} attempts)</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Attempt</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Time</th>
-              <th scope="col">Response</th>
-              <th scope="col">Redeliver</th>
-            </tr>
-          </thead>
+          <TableHead columns={['When', 'Event', 'Attempt', 'Outcome', 'Time', 'Response', 'Redeliver']} />
           <tbody>
             {log.attempts.map((a) => (
               <tr key={`${a.event_id}/${a.attempt}/${a.attempted_at}`} data-event-id={a.event_id} className={a.success ? 'ok' : 'failed'}>

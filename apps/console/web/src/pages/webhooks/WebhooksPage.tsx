@@ -7,6 +7,7 @@ import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { SecretNote } from './SecretNote';
 import { subscriptionName } from './webhook-view';
+import { TableHead } from '../../components/TableHead';
 
 /** The organization's webhook subscriptions (owners and admins): subscribe a URL, pause, resume, delete. */
 export function WebhooksPage() {
@@ -75,15 +76,7 @@ export function WebhooksPage() {
       {subs && subs.length > 0 && (
         <table className="table">
           <caption>Subscriptions</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Event</th>
-              <th scope="col">URL</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Event', 'URL', 'State', 'Actions']} />
           <tbody>
             {subs.map((s) => (
               <tr key={s.id} data-webhook-id={s.id}>
