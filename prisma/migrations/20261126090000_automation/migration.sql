@@ -24,6 +24,7 @@ CREATE TABLE "automation_runs" (
     "phone_id" TEXT,
     "chat_id" TEXT,
     "event" JSONB NOT NULL,
+    "definition" JSONB NOT NULL,
     "status" TEXT NOT NULL,
     "reason" TEXT,
     "started_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,

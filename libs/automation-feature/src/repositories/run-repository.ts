@@ -26,6 +26,7 @@ export interface RunRow {
   phone_id: string | null;
   chat_id: string | null;
   event: Prisma.JsonValue;
+  definition: Prisma.JsonValue;
   status: string;
   reason: string | null;
   started_at: Date;
