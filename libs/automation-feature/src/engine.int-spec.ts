@@ -139,10 +139,10 @@ describe('automation engine (integration)', () => {
     // the first executor claims the step and sends, then dies before recording anything
     const abandoned = await new RunStore(t.prisma).claim(10, 400);
     const step = abandoned.steps.find((s) => s.action_id === 'reply');
-    expect(step).toBeDefined();
+    if (!step) throw new Error('the step was not claimed');
     const run = (await runsOf(wf.id))[0];
     const { runStep } = await import('./engine/step-runner');
-    await runStep(services, step!, run, [], 3);
+    await runStep(services, step, run, [], 3);
     // while the lease holds, nobody else takes it
     expect((await executor(other, services).round()).ran).toBe(0);
     await new Promise((r) => setTimeout(r, 450));
