@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { triggersOf } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import { BatchConsumer, streamNames, type DomainEvent } from '@mapi/events';
+import { idempotencyUuid } from '@mapi/platform';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { mapWorkflow } from '../map-workflow';
@@ -17,9 +17,8 @@ export interface IntakeLimits {
 }
 
 /** The run id of (workflow, event): the same on every redelivery, so a run is one row whatever happens. */
-export function runIdOf(workflowId: string, eventId: string): string {
-  const h = createHash('sha256').update(`automation-run|${workflowId}|${eventId}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+export function runIdOf(orgId: string, workflowId: string, eventId: string): string {
+  return idempotencyUuid(orgId, 'automation-run', `${workflowId}|${eventId}`);
 }
 
 /**
@@ -60,7 +59,7 @@ export async function startRuns(prisma: PrismaClient, store: RunStore, events: D
           if (chatId) chatCounts.set(chatKey, (chatCounts.get(chatKey) ?? 0) + 1);
         }
         starts.push({
-          run_id: runIdOf(w.id, e.event_id),
+          run_id: runIdOf(w.org_id, w.id, e.event_id),
           workflow: w,
           event: { event_id: e.event_id, event_type: e.event_type, phone_id: e.phone_id, chat_id: chatId, raw: event as unknown as Prisma.InputJsonValue },
           skipped,
