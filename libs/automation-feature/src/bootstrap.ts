@@ -26,6 +26,7 @@ export async function bootstrapAutomationService(): Promise<void> {
     idlePollMs: engine.AUTOMATION_IDLE_POLL_MS,
     fallbackPollMs: engine.AUTOMATION_FALLBACK_POLL_MS,
     listenUrl: config.database.DATABASE_URL,
+    holdAfterActionMs: engine.AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS,
   });
   const limits = { runsPerMinute: engine.AUTOMATION_RUNS_PER_MINUTE, chatRunsPerMinute: engine.AUTOMATION_CHAT_RUNS_PER_MINUTE };
   const intake = new EventIntake(nc, ns, prisma, store, limits, () => executor.due(), logger, engine.AUTOMATION_INTAKE_ACK_WAIT_MS);

@@ -20,6 +20,8 @@ export const EngineConfigSchema = z.object({
   AUTOMATION_IDLE_POLL_MS: int(30_000, 50),
   /** Longest executor sleep while the wake-up connection is down. */
   AUTOMATION_FALLBACK_POLL_MS: int(500, 10),
+  /** Tests only (fault injection): hold each step this long after its action, before recording it; keep 0. */
+  AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS: int(0),
   /** JetStream redelivers an event not acked within this (a crashed intake). */
   AUTOMATION_INTAKE_ACK_WAIT_MS: int(30_000, 1_000),
 });

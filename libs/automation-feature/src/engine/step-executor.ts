@@ -14,7 +14,12 @@ export interface StepExecutorOptions {
   fallbackPollMs: number;
   /** Postgres URL for wake-ups (LISTEN mapi_automation_steps): a step made due in any process is run at once. */
   listenUrl?: string;
+  /** Tests only: wait this long between an action that calls a service and recording it (a crash test kills the process meanwhile). */
+  holdAfterActionMs?: number;
 }
+
+/** Steps decided by the walker alone (no service called): the fault hold does not apply to them. */
+const FLOW = ['validate_action', 'split_path', 'delay'];
 
 /** A step held by another executor is looked at again this soon after its lease ends. */
 const HELD_RETRY_MS = 25;
@@ -88,6 +93,7 @@ export class StepExecutor {
       if (!run || run.status !== 'running') return void (await this.store.skip(step, 'the run no longer runs'));
       const earlier = (await this.store.steps(step.org_id, step.run_id)).filter((s) => s.step_id !== step.step_id);
       const outcome = await runStep(this.rpc, step, run, earlier, this.options.maxAttempts);
+      if (this.options.holdAfterActionMs && !FLOW.includes(step.action_type)) await new Promise((r) => setTimeout(r, this.options.holdAfterActionMs));
       if (!(await this.store.record(step, outcome))) this.logger.warn({ step_id: step.step_id }, 'a step\'s claim ended before its outcome was recorded; the next claim records it');
     } catch (err) {
       // recording failed (database down): the lease ends and the step is claimed again, same idempotency key
