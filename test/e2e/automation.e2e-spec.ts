@@ -144,6 +144,33 @@ describe('automation: workflows', () => {
     expect((await api.get(`/workflows/${w.second}/runs`)).body.count).toBe(0);
   }, 60_000);
 
+  it('tickets and labels: create_ticket quoting the message, remove_chat_label, close_ticket with its note', async () => {
+    const res = await api.post('/workflows/create', {
+      name: 'Refunds',
+      trigger: 'message.created',
+      trigger_metadata: { first_action_id: 'is-refund' },
+      actions: [
+        { id: 'is-refund', action_metadata: { type: 'validate_action', metadata: { operator: 'OR', conditions: [{ id: 'c', variable_name: 'message.body', variable_type: 'string', condition: 'STARTS_WITH', value: 'refund' }] } }, next: 'ticket' },
+        { id: 'ticket', action_metadata: { type: 'create_ticket', metadata: { subject: 'Refund request', assignee: { round_robin: false, email: 'Desk@Example.com' }, priority: '3', status: 'open', labels: ['refund'], due_in: '1 days' } }, next: 'unlabel' },
+        { id: 'unlabel', action_metadata: { type: 'remove_chat_label', metadata: { labels: ['LEAD'] } }, next: 'close' },
+        { id: 'close', action_metadata: { type: 'close_ticket', metadata: { closing_note: 'Closed by the refunds workflow' } }, next: null },
+      ],
+    });
+    expect(res.status).toBe(201);
+    const inbound = await api.post('/sandbox/messages', { chat_id: customer, body: 'Refund please, it broke' }, { 'x-phone': w.phone });
+    const runs = await until(() => api.get(`/workflows/${res.body.id}/runs`), (r) => ['completed', 'failed'].includes(r.body?.runs?.[0]?.status), 30_000, 'refund run ended');
+    const run = runs.body.runs[0];
+    expect({ status: run.status, reason: run.reason }).toEqual({ status: 'completed', reason: null });
+    const ticketId = run.steps.find((s: any) => s.action_id === 'ticket').result.ticket_details.ticket_id;
+    const ticket = await api.get(`/tickets/${ticketId}`);
+    expect(ticket.body.ticket).toMatchObject({ subject: 'Refund request', assignee: 'desk@example.com', priority: 3, status: 'closed', ticket_labels: 'refund', chat_id: chat, quoted_message_id: inbound.body.message_id, raised_by: res.body.id });
+    expect(Date.parse(ticket.body.ticket.due_date) - Date.parse(run.started_at)).toBe(86_400_000);
+    expect((await api.get(`/chats/${chat}`)).body.label_ids).toEqual({});
+    const notes = await api.get(`/chats/${chat}/notes`);
+    expect(notes.body.notes.map((n: any) => n.body)).toEqual(['Closed by the refunds workflow']);
+    expect((await api.patch(`/workflows/${res.body.id}`, { is_active: false })).status).toBe(200);
+  }, 60_000);
+
   it("another organization's token sees nothing of the workflows and changes nothing", async () => {
     const run = (await api.get(`/workflows/${w.bot}/runs`)).body.runs[0];
     expect((await other.get('/workflows')).body).toMatchObject({ count: 0, workflows: [] });
@@ -162,7 +189,9 @@ describe('automation: workflows', () => {
     expect(res.status).toBe(204);
     expect404(await api.get(`/workflows/${w.bot}`));
     expect404(await api.delete(`/workflows/${w.bot}`));
-    expect((await api.get('/workflows')).body.workflows.map((x: any) => x.id)).toEqual([w.second]);
+    const left = (await api.get('/workflows')).body.workflows.map((x: any) => x.id);
+    expect(left).not.toContain(w.bot);
+    expect(left).toContain(w.second);
     expect((await api.get(`/workflows/runs/${run.run_id}`)).status).toBe(200);
   });
 });

@@ -26,7 +26,7 @@ export const ListRunsRoute = defineRoute({
   summary: "A workflow's run log",
   description:
     `Newest first, each run with its steps (action, outcome, timing). status filters; offset defaults to 0, limit to ${MAX_PAGE_LIMIT}. ` +
-    "A deleted workflow's runs stay listed. Another organization's workflow is 404.",
+    "A missing, deleted or another organization's workflow is 404 (a deleted workflow's runs stay readable by run_id).",
   params: WorkflowIdParams,
   query: ListRunsQuery,
   phone: 'none',
