@@ -38,9 +38,12 @@ describe('automation engine (integration)', () => {
     readonly sends: { key: string; chat_id: string; message: string }[] = [];
     readonly jobs = new Map<string, string>();
     fail: ((subject: string) => Error | null) | null = null;
+    readonly chatLabels = new Map<string, Record<string, boolean>>();
     call = (async (contract: { subject: string }, payload: any) => {
       const failure = this.fail?.(contract.subject);
       if (failure) throw failure;
+      if (contract.subject === 'chats.v1.chats.get') return { chat_id: payload.params.chat_id, label_ids: this.chatLabels.get(payload.params.chat_id) ?? {} };
+      if (contract.subject === 'inbox.v1.labels.list') return { from: 1, to: 1, count: 1, labels: [{ label_id: 'label-1', name: 'vip' }] };
       if (contract.subject !== 'queue.v1.send') throw new Error(`unexpected RPC ${contract.subject}`);
       const key = payload.headers['idempotency-key'];
       this.sends.push({ key, chat_id: payload.body.chat_id, message: payload.body.message });
@@ -216,6 +219,20 @@ describe('automation engine (integration)', () => {
     await drain(e);
     expect((await runsOf(flaky.id))[0].status).toBe('completed');
   }, 15_000);
+
+  it("a condition on a message's chat labels reads the chat (chats service) and the label names (inbox) at that step", async () => {
+    const wf = await workflow([
+      { id: 'vip', action_metadata: { type: 'validate_action', metadata: { operator: 'AND', conditions: [{ id: 'c', variable_name: 'chat.labels', variable_type: 'array', condition: 'IS_ANY_OF', value: ['VIP'] }] } }, next: 'reply' },
+      send('reply', 'welcome back'),
+    ]);
+    const [vip, plain] = [message(), message()];
+    const services = new FakeServices();
+    services.chatLabels.set((vip.data as { chat_id: string }).chat_id, { 'label-1': true });
+    await startRuns(t.prisma, new RunStore(t.prisma), [vip, plain], limits);
+    await drain(executor(t.prisma, services));
+    expect(services.sends.map((s) => s.chat_id)).toEqual([(vip.data as { chat_id: string }).chat_id]);
+    expect((await runsOf(wf.id)).map((r) => r.status)).toEqual(['completed', 'completed']);
+  });
 
   it('deleting a workflow skips the steps of its runs not yet done', async () => {
     const wf = await workflow([{ id: 'wait', action_metadata: { type: 'delay', metadata: { delay: '1 hours' } }, next: 'reply' }, send('reply', 'x')]);

@@ -86,3 +86,18 @@ describe('admits (before any condition)', () => {
     expect(admits(wf({ org_phones: ['p2', '14155550199'] }), msg('x'))).toMatch(/org_phones/);
   });
 });
+
+describe('needsChat', () => {
+  const labelCond = (name: string) => ({ operator: 'AND', conditions: [{ id: 'c', variable_name: name, variable_type: 'array', condition: 'IS_ANY_OF', value: ['vip'] }] });
+  it('is true where a condition reads a chat field the event does not carry, on a non-chat trigger', async () => {
+    const { needsChat } = await import('./chat-facts');
+    expect(needsChat(graph, act('x', 'validate_action', labelCond('chat.labels')))).toBe(true);
+    expect(needsChat(graph, act('x', 'validate_action', { operator: 'OR', conditions: [cond('a'), labelCond('chat.custom_properties.tier')] }))).toBe(true);
+    expect(needsChat(graph, act('x', 'validate_action', labelCond('chat.chat_id')))).toBe(false);
+    expect(needsChat(graph, byId('gate'))).toBe(false);
+    expect(needsChat(graph, byId('reply'))).toBe(false);
+    expect(needsChat({ ...graph, trigger: 'chat.label.updated' }, act('x', 'validate_action', labelCond('chat.labels')))).toBe(false);
+    const withSplit = { ...graph, actions: [...graph.actions, act('lbl', 'validate_action', labelCond('chat.label_ids'), null), { id: 's2', action_metadata: { type: 'split_path', metadata: { paths: [{ id: 'p', condition_action_id: 'lbl' }] } } }] };
+    expect(needsChat(withSplit, withSplit.actions[withSplit.actions.length - 1])).toBe(true);
+  });
+});

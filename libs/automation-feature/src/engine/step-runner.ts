@@ -2,6 +2,7 @@ import { ServiceError, type WorkflowDefinition } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
 import type { RunRow, StepRow } from '../repositories/run-repository';
 import { ActionError, type ActionContext, type RpcCaller } from './actions/action-context';
+import { chatFacts, needsChat } from './chat-facts';
 import { changeChatLabels } from './actions/chat-labels.action';
 import { sendMessage } from './actions/send-message.action';
 import { closeTicket, createTicket } from './actions/tickets.action';
@@ -32,21 +33,24 @@ export async function runStep(rpc: RpcCaller, step: ClaimedStep, run: RunRow, ea
   const action = actionById(definition, step.action_id);
   if (!action) return { status: 'failed', error: `the run's definition has no action ${step.action_id}` };
   const event = run.event as unknown as TriggerEvent;
-  const decision = decide(definition, action, workflowData(definition.trigger, event));
   const nextOf = (id: string | null, delayMs = 0) => {
     const a = id ? actionById(definition, id) : undefined;
     return a ? { action_id: a.id, action_type: a.action_metadata.type, delay_ms: delayMs } : null;
   };
-  switch (decision.kind) {
-    case 'condition':
-      return { status: 'completed', result: { passed: decision.passed }, next: nextOf(decision.next) };
-    case 'split':
-      return { status: 'completed', result: { path_id: decision.path_id, condition_action_id: decision.condition_action_id }, next: nextOf(decision.next) };
-    case 'delay':
-      return { status: 'completed', result: { delay_ms: decision.delay_ms }, next: nextOf(decision.next, decision.delay_ms) };
-  }
-  const context: ActionContext = { run, event, action_id: action.id, metadata: (action.action_metadata.metadata ?? {}) as Record<string, unknown>, earlier };
   try {
+    let data = workflowData(definition.trigger, event);
+    // conditions on the chat's labels, properties, … of a message (ticket, reaction) read the chat as it is now
+    if (needsChat(definition, action)) data = { ...data, chat: { ...(await chatFacts(rpc, run)), ...data.chat } };
+    const decision = decide(definition, action, data);
+    switch (decision.kind) {
+      case 'condition':
+        return { status: 'completed', result: { passed: decision.passed }, next: nextOf(decision.next) };
+      case 'split':
+        return { status: 'completed', result: { path_id: decision.path_id, condition_action_id: decision.condition_action_id }, next: nextOf(decision.next) };
+      case 'delay':
+        return { status: 'completed', result: { delay_ms: decision.delay_ms }, next: nextOf(decision.next, decision.delay_ms) };
+    }
+    const context: ActionContext = { run, event, action_id: action.id, metadata: (action.action_metadata.metadata ?? {}) as Record<string, unknown>, earlier };
     const result = await perform(rpc, action.action_metadata.type, context);
     return { status: 'completed', result: result as Prisma.InputJsonValue, next: nextOf(decision.next) };
   } catch (err) {

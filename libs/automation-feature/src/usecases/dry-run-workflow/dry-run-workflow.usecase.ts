@@ -23,6 +23,8 @@ export class DryRunWorkflow {
     };
     const refusal = admits(workflow, event);
     if (refusal) return { triggered: false, reason: refusal, actions: [] };
-    return { triggered: true, reason: null, actions: walk(workflow, workflowData(workflow.trigger, event)) };
+    const data = workflowData(workflow.trigger, event);
+    const chat = body.event.chat ? { ...body.event.chat, ...(data.chat ?? {}) } : data.chat;
+    return { triggered: true, reason: null, actions: walk(workflow, { ...data, chat: chat ?? null }) };
   }
 }

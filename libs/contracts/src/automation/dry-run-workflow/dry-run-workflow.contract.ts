@@ -9,6 +9,8 @@ export const DryRunWorkflowBody = z.object({
   event: z.object({
     data: z.record(z.string(), z.unknown(), { error: 'event.data must be the event\'s object' }),
     phone_id: z.string().max(100).nullable().optional(),
+    /** The chat as it would be read at the condition (its labels, custom properties, …), for conditions on chat fields the event does not carry. */
+    chat: z.record(z.string(), z.unknown()).optional(),
     previous_attributes: z.record(z.string(), z.unknown()).nullable().optional(),
     /** When the event happened (time and day conditions read it); default now. */
     created_at: z.iso.datetime({ offset: true, error: 'event.created_at must be an ISO 8601 date-time' }).optional(),
