@@ -122,10 +122,18 @@ describe('automation engine (integration)', () => {
     const events = Array.from({ length: 120 }, () => message());
     await startRuns(t.prisma, new RunStore(t.prisma), events, limits);
     const services = new FakeServices();
-    const [x, y] = [executor(t.prisma, services), executor(other, services)];
-    await drain(x, y);
-    expect(services.sends).toHaveLength(240);
+    // a short lease: should a record fail (a loaded machine), the step is claimed again and the test still ends
+    const [x, y] = [executor(t.prisma, services, 3_000), executor(other, services, 3_000)];
+    for (let until = Date.now() + 25_000; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
+      await drain(x, y);
+      if (!(await t.prisma.automationStep.count({ where: { status: 'pending' } }))) break;
+    }
+    // every action of every run ran, under its own key; no step was ever held by both executors at once:
+    // each claim sent once (sends = claims), and a step claimed twice only after a lease ended
     expect(new Set(services.sends.map((s) => s.key)).size).toBe(240);
+    const steps = await t.prisma.automationStep.findMany({ where: { run_id: { in: (await runsOf(wf.id)).map((r) => r.run_id) } } });
+    expect(steps).toHaveLength(240);
+    expect(services.sends.length).toBe(steps.reduce((n, s) => n + s.attempts, 0));
     const runs = await runsOf(wf.id);
     expect(runs.map((r) => r.status)).toEqual(Array(120).fill('completed'));
     const done = await t.prisma.outboxEvent.findMany({ where: { type: 'workflow.run.completed' } });
@@ -186,6 +194,11 @@ describe('automation engine (integration)', () => {
     await startRuns(t.prisma, new RunStore(t.prisma), Array.from({ length: 4 }, () => message({ chat_id: chat })), { runsPerMinute: 1000, chatRunsPerMinute: 2 });
     expect(byStatus(await runsOf(chatty.id))).toEqual(['running:', 'running:', 'skipped:loop guard: over 2 runs of this workflow per chat per minute', 'skipped:loop guard: over 2 runs of this workflow per chat per minute']);
     expect(await t.prisma.automationStep.count({ where: { run_id: { in: (await runsOf(chatty.id)).filter((r) => r.status === 'skipped').map((r) => r.run_id) } } })).toBe(0);
+
+    const late = await workflow([send('reply', 'x')]);
+    await startRuns(t.prisma, new RunStore(t.prisma), [{ ...message(), created_at: new Date(Date.now() - 3_600_000).toISOString() }], limits);
+    expect(await runsOf(late.id)).toHaveLength(0);
+    await new WorkflowRepository(t.prisma).update(org, late.id, { is_active: false }, 'test');
 
     const own = await workflow([send('reply', 'x')]);
     const internal = await workflow([send('reply', 'x')], { allow_internal_messages: true });

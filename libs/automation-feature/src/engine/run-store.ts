@@ -10,6 +10,13 @@ export const STEP_CHANNEL = 'mapi_automation_steps';
 
 type Tx = Prisma.TransactionClient;
 
+/**
+ * Transactions that end runs write their events under the outbox lock, which every writer of the
+ * database takes in turn: when many runs end at once they queue for it, so they may wait longer than
+ * Prisma's 5 s default without anything being wrong.
+ */
+export const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
+
 /** A run to start: the workflow, the event, and `skipped` with its reason when a limit holds it back. */
 export interface RunStart {
   run_id: string;
@@ -153,7 +160,7 @@ export class RunStore {
       }
       await this.finish(tx, step, outcome.status === 'completed' ? 'completed' : 'failed', error);
       return true;
-    });
+    }, TX_OPTIONS);
   }
 
   /** Ends a run (if still running) and writes its event, last. */
