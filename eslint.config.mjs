@@ -39,6 +39,7 @@ const SERVICE_SCOPES = [
   'webhooks',
   'media',
   'inbox',
+  'automation',
   'members',
   'console',
 ];

@@ -42,9 +42,9 @@ export MEDIA_JWT_KEYS='[{"kid":"k1","secret":"image-tree-check-secret-0123456789
 export BAILEYS_AUTH_KEY=$(openssl rand -base64 32)
 node libs/db/dist/migrate-cli.js >"$WORK/migrate.log" 2>&1 || { echo "image tree: migrations failed"; tail -20 "$WORK/migrate.log"; exit 1; }
 
-ports=$(node -e 'const n=require("net");(async()=>{const o=[];for(let i=0;i<11;i++){o.push(await new Promise(r=>{const s=n.createServer().listen(0,"127.0.0.1",()=>{const p=s.address().port;s.close(()=>r(p));});}))}console.log(o.join(" "))})()')
+ports=$(node -e 'const n=require("net");(async()=>{const o=[];for(let i=0;i<13;i++){o.push(await new Promise(r=>{const s=n.createServer().listen(0,"127.0.0.1",()=>{const p=s.address().port;s.close(()=>r(p));});}))}console.log(o.join(" "))})()')
 set -- $ports
-apps=(chats phones groups queue knowledge-base embedding-worker webhooks-dispatcher media inbox members)
+apps=(chats phones groups queue knowledge-base embedding-worker webhooks-dispatcher media inbox members automation)
 declare -A health
 media_http=$1; shift # the media app serves its health on its own HTTP port (with /app/media)
 for app in "${apps[@]}"; do

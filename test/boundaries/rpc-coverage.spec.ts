@@ -1,4 +1,5 @@
 import { ROUTES, registeredRpcs, type RpcContract } from '@mapi/contracts';
+import { AUTOMATION_HANDLERS } from '@mapi/automation-feature';
 import { CHATS_HANDLERS } from '@mapi/chats-feature';
 import { GROUPS_HANDLERS } from '@mapi/groups-feature';
 import { INBOX_HANDLERS } from '@mapi/inbox-feature';
@@ -11,6 +12,7 @@ import { WEBHOOKS_HANDLERS } from '@mapi/webhooks-feature';
 
 /** Each service's handler tables (the phones service also answers the sandbox network's control API). */
 const SERVICES: Record<string, readonly { contract: RpcContract }[]> = {
+  automation: AUTOMATION_HANDLERS,
   chats: CHATS_HANDLERS,
   groups: GROUPS_HANDLERS,
   inbox: INBOX_HANDLERS,

@@ -74,7 +74,7 @@ describe('deploy/: monitoring and metric-driven scaling', () => {
         'queue: the query reads mapi_queue_phones_busy, which the apps do not export',
       ]);
       expect(withQuery('queue', (m) => (m.query = 'max(mapi_outbox_backlog{namespace="mapi"})'))).toEqual([
-        'queue: the query reads mapi_outbox_backlog, which queue does not export (chats, groups, inbox, phones do)',
+        'queue: the query reads mapi_outbox_backlog, which queue does not export (automation, chats, groups, inbox, phones do)',
       ]);
       expect(withQuery('embedding-worker', (m) => (m.query = m.query.replace('namespace="mapi"', 'namespace="mapi-dev"')))).toEqual([
         'embedding-worker: the query\'s selectors must require namespace="mapi" (found ["mapi-dev"])',

@@ -80,6 +80,7 @@ describe('generated input over every route of the OpenAPI document', () => {
     // Every service, started in waves of two or three so that each comes up within its readiness timeout on a busy 2-core machine.
     stack = await startStack(shared, { services: ['phones', 'queue'] });
     await Promise.all(['groups', 'webhooks-dispatcher', 'inbox', 'members'].map((app) => stack.startService(app)));
+    await stack.startService('automation');
     await Promise.all(['knowledge-base', 'embedding-worker'].map((app) => stack.startService(app)));
     // media serves its health routes on its file server, not on HEALTH_PORT
     media = AppProcess.start('media', { ...stack.env, MEDIA_HTTP_PORT: String(mediaPort), MEDIA_HTTP_HOST: '127.0.0.1' });

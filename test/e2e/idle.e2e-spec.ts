@@ -26,7 +26,7 @@ const MAX_CPU_SHARE = 0.02;
 describe('a stack at rest', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({}, { services: ['phones', 'groups', 'queue', 'webhooks-dispatcher', 'knowledge-base', 'embedding-worker'] });
+    stack = await startStack({}, { services: ['phones', 'groups', 'queue', 'webhooks-dispatcher', 'knowledge-base', 'embedding-worker', 'automation'] });
   }, 120_000);
   afterAll(() => stack?.stop());
 

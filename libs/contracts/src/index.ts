@@ -21,3 +21,4 @@ export * from './webhooks';
 export * from './media';
 export * from './inbox';
 export * from './members';
+export * from './automation';

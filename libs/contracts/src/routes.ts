@@ -1,3 +1,4 @@
+import { AUTOMATION_ROUTES } from './automation';
 import { CHATS_ROUTES } from './chats';
 import { GROUPS_ROUTES } from './groups';
 import { INBOX_ROUTES } from './inbox';
@@ -20,4 +21,5 @@ export const ROUTES: readonly RouteContract[] = [
   ...MEDIA_ROUTES,
   ...INBOX_ROUTES,
   ...MEMBERS_ROUTES,
+  ...AUTOMATION_ROUTES,
 ];

@@ -27,6 +27,9 @@ export const EVENT_NAMES = [
   'task.updated',
   'task.deleted',
   'task.reminder',
+  // ours: workflow runs ending (automation service, issue 19) — docs/services/automation.md
+  'workflow.run.completed',
+  'workflow.run.failed',
   // ours: a subscription disabled after a 410 or five days of failures (webhooks-dispatcher)
   'webhook.subscription.disabled',
 ] as const;

@@ -16,3 +16,4 @@ export * from './ticket/ticket.events';
 export * from './task/task.schema';
 export * from './task/task.events';
 export * from './webhook/subscription-disabled.event';
+export * from './workflow/workflow-run.events';

@@ -18,6 +18,7 @@ import { ReactionCreatedEvent, ReactionUpdatedEvent } from './reaction/reaction.
 import { TaskCreatedEvent, TaskDeletedEvent, TaskReminderEvent, TaskUpdatedEvent } from './task/task.events';
 import { TicketCreatedEvent, TicketDeletedEvent, TicketUpdatedEvent } from './ticket/ticket.events';
 import { WebhookSubscriptionDisabledEvent } from './webhook/subscription-disabled.event';
+import { WorkflowRunCompletedEvent, WorkflowRunFailedEvent } from './workflow/workflow-run.events';
 
 /** Every event of the catalogue, by name: a name without a definition does not compile. */
 export const EVENTS = {
@@ -46,6 +47,8 @@ export const EVENTS = {
   'task.updated': TaskUpdatedEvent,
   'task.deleted': TaskDeletedEvent,
   'task.reminder': TaskReminderEvent,
+  'workflow.run.completed': WorkflowRunCompletedEvent,
+  'workflow.run.failed': WorkflowRunFailedEvent,
   'webhook.subscription.disabled': WebhookSubscriptionDisabledEvent,
 } as const satisfies { [N in EventName]: EventDefinition<N> };
 

@@ -26,9 +26,9 @@ export interface MetricDefinition {
 }
 
 /** The apps that answer RPCs over NATS (every service but the gateway and the embedding worker). */
-const RPC_APPS = ['chats', 'groups', 'inbox', 'knowledge-base', 'media', 'members', 'phones', 'queue', 'webhooks-dispatcher'] as const;
+const RPC_APPS = ['automation', 'chats', 'groups', 'inbox', 'knowledge-base', 'media', 'members', 'phones', 'queue', 'webhooks-dispatcher'] as const;
 /** The apps that run an outbox relay (libs/events): one publishes at a time, all report. */
-const RELAY_APPS = ['chats', 'groups', 'inbox', 'phones'] as const;
+const RELAY_APPS = ['automation', 'chats', 'groups', 'inbox', 'phones'] as const;
 
 export const METRICS = {
   httpServerRequestDuration: {

@@ -21,7 +21,7 @@ const ok = (what: string, res: { status: number; body: any }) => {
 
 /**
  * Organization A with a connected sandbox phone, a chat with messages, a group, an FAQ, a document,
- * a webhook subscription, a queued message and a broadcast and a media file; organization B with the
+ * a webhook subscription, a workflow, a queued message and a broadcast and a media file; organization B with the
  * same kinds of rows, whose ids the generator sends with A's token.
  */
 export async function seedWorld(stack: Stack, storageRoot: string): Promise<SeededWorld> {
@@ -52,6 +52,9 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
   const propertyA = ok('custom property A', await a.post('/custom-properties/create', { property_name: 'Seeded', property_value_type: 'dropdown', property_value: 'one,two' }));
   const propertyB = ok('custom property B', await b.post('/custom-properties/create', { property_name: `${marker} property` }));
   ok('label B', await b.post('/labels/create', { name: `${marker}-label` }));
+  const workflow = (name: string) => ({ name, trigger: 'message.created', is_active: false, trigger_metadata: { first_action_id: 'reply' }, actions: [{ id: 'reply', action_metadata: { type: 'send_message_to_chat', metadata: { message: 'seed' } }, next: null }] });
+  const workflowA = ok('workflow A', await a.post('/workflows/create', workflow('Seeded')));
+  const workflowB = ok('workflow B', await b.post('/workflows/create', workflow(`${marker} workflow`)));
   const hookB = ok('webhook B', await b.post('/webhooks', { hookUrl: `https://hooks.example.com/${marker}`, integrationName: 'message.created' }))[0];
 
   const storage = new LocalFsStorage(storageRoot);
@@ -84,6 +87,7 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       broadcast_id: [broadcast.broadcast_id],
       unique_id: [sent.unique_id],
       property_id: [propertyA.property_id],
+      workflow_id: [workflowA.id],
     },
     foreign: {
       'x-phone': [phoneB.phone_id],
@@ -92,6 +96,7 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       id: [hookB.id],
       integration_id: [hookB.integration_id],
       property_id: [propertyB.property_id],
+      workflow_id: [workflowB.id],
       url: [mediaB],
       'urls[]': [mediaB],
     },

@@ -1,0 +1,53 @@
+import { createPrismaClient } from '@mapi/db';
+import { OutboxRelay, ensureStreams } from '@mapi/events';
+import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
+import { AUTOMATION_HANDLERS } from './automation.handlers';
+import { loadEngineConfig } from './engine/engine-config';
+import { EventIntake } from './engine/event-intake';
+import { RunStore } from './engine/run-store';
+import { StepExecutor } from './engine/step-executor';
+
+/** Starts the automation service: workflow routes, the event intake and the step executor; health on HEALTH_PORT. */
+export async function bootstrapAutomationService(): Promise<void> {
+  const config = loadConfig(['app', 'database', 'nats', 'health', 'telemetry']);
+  const ns = config.app.NAMESPACE;
+  const logger = createLogger('automation', config.telemetry.LOG_LEVEL);
+  const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
+  const nc = await connectNats(config.nats.NATS_URL, 'automation');
+  const rpc = new NatsRpcClient(nc, ns, config.nats.RPC_TIMEOUT_MS);
+  const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: directDatabaseUrl(config.database) });
+  const engine = loadEngineConfig();
+  await ensureStreams(nc, ns);
+  const store = new RunStore(prisma);
+  const executor = new StepExecutor(store, rpc, logger, {
+    batch: engine.AUTOMATION_STEP_BATCH,
+    leaseMs: engine.AUTOMATION_STEP_LEASE_MS,
+    maxAttempts: engine.AUTOMATION_STEP_MAX_ATTEMPTS,
+    idlePollMs: engine.AUTOMATION_IDLE_POLL_MS,
+    fallbackPollMs: engine.AUTOMATION_FALLBACK_POLL_MS,
+    listenUrl: directDatabaseUrl(config.database),
+    holdAfterActionMs: engine.AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS,
+  });
+  const limits = { runsPerMinute: engine.AUTOMATION_RUNS_PER_MINUTE, chatRunsPerMinute: engine.AUTOMATION_CHAT_RUNS_PER_MINUTE };
+  const intake = new EventIntake(nc, ns, prisma, store, limits, () => executor.due(), logger, engine.AUTOMATION_INTAKE_ACK_WAIT_MS);
+  await startRpcService({
+    name: 'automation',
+    nc,
+    namespace: ns,
+    logger,
+    nodeEnv: config.app.NODE_ENV,
+    rpc: { handlers: bindHandlers(AUTOMATION_HANDLERS, { prisma }) },
+    start: async () => {
+      await relay.start();
+      await executor.start();
+      await intake.start();
+    },
+    health: {
+      host: config.health.HEALTH_HOST,
+      port: config.health.HEALTH_PORT,
+      indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
+    },
+    stop: [() => intake.stop(), () => executor.stop(), () => relay.stop(), () => rpc.close()],
+    disconnect: [() => prisma.$disconnect()],
+  });
+}
