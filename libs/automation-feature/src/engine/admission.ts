@@ -7,7 +7,7 @@ import type { TriggerEvent } from './workflow-data';
  * this organization sent itself (from_me, e.g. a workflow's own reply) fires message triggers only
  * when `allow_internal_messages` is set. The reason it does not, or null when it does.
  */
-export function admits(workflow: Pick<Workflow, 'trigger' | 'trigger_metadata'>, event: TriggerEvent): string | null {
+export function refusalOf(workflow: Pick<Workflow, 'trigger' | 'trigger_metadata'>, event: TriggerEvent): string | null {
   const phones = workflow.trigger_metadata.org_phones ?? [];
   if (phones.length) {
     const digits = (s: unknown) => String(s ?? '').replace(/\D/g, '');

@@ -5,7 +5,7 @@ import { idempotencyUuid } from '@mapi/platform';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { mapWorkflow } from '../map-workflow';
-import { admits } from './admission';
+import { refusalOf } from './admission';
 import { TX_OPTIONS, type RunStart, type RunStore } from './run-store';
 import { eventChatId, type TriggerEvent } from './workflow-data';
 
@@ -47,7 +47,7 @@ export async function startRuns(prisma: PrismaClient, store: RunStore, events: D
       const event: TriggerEvent = { event_id: e.event_id, event_type: e.event_type, phone_id: e.phone_id, created_at: e.created_at, data: e.data as unknown as Record<string, unknown>, previous_attributes: (e.previous_attributes ?? null) as Record<string, unknown> | null };
       for (const w of workflows) {
         if (w.org_id !== e.org_id || !triggersOf(e.event_type).includes(w.trigger as never) || seen.has(`${w.id}|${e.event_id}`)) continue;
-        if (admits(w, event) || happenedBefore(e, w)) continue;
+        if (refusalOf(w, event) !== null || happenedBefore(e, w)) continue;
         seen.add(`${w.id}|${e.event_id}`);
         const chatId = eventChatId(event);
         const chatKey = `${w.id}|${chatId}`;

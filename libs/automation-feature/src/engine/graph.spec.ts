@@ -1,5 +1,5 @@
 import type { WorkflowActionInput, WorkflowDefinition } from '@mapi/contracts';
-import { admits } from './admission';
+import { refusalOf } from './admission';
 import { decide, walk } from './graph';
 import { workflowData } from './workflow-data';
 
@@ -70,20 +70,20 @@ describe('walk (dry run)', () => {
   });
 });
 
-describe('admits (before any condition)', () => {
+describe('refusalOf: why a workflow does not take an event (before any condition)', () => {
   const wf = (meta: Record<string, unknown> = {}, trigger = 'message.created') => ({ trigger, trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: null, ...meta } });
 
   it('loop guard: a message the organization sent itself fires message triggers only with allow_internal_messages', () => {
-    expect(admits(wf(), msg('x', { from_me: true }))).toMatch(/from_me/);
-    expect(admits(wf({ allow_internal_messages: true }), msg('x', { from_me: true }))).toBeNull();
-    expect(admits(wf(), msg('x'))).toBeNull();
-    expect(admits(wf({}, 'ticket.created'), { event_type: 'ticket.created', data: { from_me: true } })).toBeNull();
+    expect(refusalOf(wf(), msg('x', { from_me: true }))).toMatch(/from_me/);
+    expect(refusalOf(wf({ allow_internal_messages: true }), msg('x', { from_me: true }))).toBeNull();
+    expect(refusalOf(wf(), msg('x'))).toBeNull();
+    expect(refusalOf(wf({}, 'ticket.created'), { event_type: 'ticket.created', data: { from_me: true } })).toBeNull();
   });
 
   it('org_phones narrows to those phones, by phone_id or number', () => {
-    expect(admits(wf({ org_phones: ['p1'] }), msg('x'))).toBeNull();
-    expect(admits(wf({ org_phones: ['+1 415 555 0100'] }), msg('x'))).toBeNull();
-    expect(admits(wf({ org_phones: ['p2', '14155550199'] }), msg('x'))).toMatch(/org_phones/);
+    expect(refusalOf(wf({ org_phones: ['p1'] }), msg('x'))).toBeNull();
+    expect(refusalOf(wf({ org_phones: ['+1 415 555 0100'] }), msg('x'))).toBeNull();
+    expect(refusalOf(wf({ org_phones: ['p2', '14155550199'] }), msg('x'))).toMatch(/org_phones/);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { DryRunWorkflowRequest, DryRunWorkflowResponse } from '@mapi/contracts';
-import { admits } from '../../engine/admission';
+import { refusalOf } from '../../engine/admission';
 import { walk } from '../../engine/graph';
 import { workflowData, type TriggerEvent } from '../../engine/workflow-data';
 import { mapWorkflow } from '../../map-workflow';
@@ -21,7 +21,7 @@ export class DryRunWorkflow {
       data: body.event.data,
       previous_attributes: body.event.previous_attributes ?? null,
     };
-    const refusal = admits(workflow, event);
+    const refusal = refusalOf(workflow, event);
     if (refusal) return { triggered: false, reason: refusal, actions: [] };
     const data = workflowData(workflow.trigger, event);
     const chat = body.event.chat ? { ...body.event.chat, ...(data.chat ?? {}) } : data.chat;
