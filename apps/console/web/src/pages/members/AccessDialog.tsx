@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { digits, type Member, type Phone } from '../../api/types';
 import { accessBody, accessFormOf, phoneRef, type AccessForm } from './members-view';
 
@@ -11,6 +11,7 @@ export function AccessDialog({ member, phones, onSave }: { member: Member; phone
   const dialog = useRef<HTMLDialogElement>(null);
   const [form, setForm] = useState<AccessForm>(() => accessFormOf(member, phones));
   const [busy, setBusy] = useState(false);
+  const titleId = useId();
   const open = () => {
     setForm(accessFormOf(member, phones));
     dialog.current?.showModal();
@@ -25,15 +26,14 @@ export function AccessDialog({ member, phones, onSave }: { member: Member; phone
     }
   };
   const tick = (ref: string, on: boolean) => setForm((f) => ({ ...f, phones: on ? [...f.phones, ref] : f.phones.filter((p) => p !== ref) }));
-  const id = `access-${member.user_id}`;
   return (
     <>
       <button type="button" className="secondary" onClick={open}>
         Edit access
       </button>
-      <dialog ref={dialog} className="confirm" aria-labelledby={`${id}-title`}>
+      <dialog ref={dialog} className="confirm" aria-labelledby={titleId}>
         <form className="stack" onSubmit={(e) => void save(e)}>
-          <h2 id={`${id}-title`}>Access of {member.email}</h2>
+          <h2 id={titleId}>Access of {member.email}</h2>
           <fieldset>
             <legend>Phones</legend>
             <label className="check">

@@ -134,6 +134,7 @@ export function MembersPage() {
           ))}
         </tbody>
       </table>
+      <p className="muted">Owners and admins reach every phone and label. A role cannot be changed: remove the member and invite them again with the other role.</p>
     </>
   );
 }
