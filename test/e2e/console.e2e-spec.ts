@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createOrg, createToken, freePort, randomDigits } from '@mapi/testing';
 import { checkPage, decodeQrImage, launchChromium } from './support/browser';
-import { anonymous } from './support/console-session';
+import { anonymous, sessionOf } from './support/console-session';
 import { client, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
@@ -14,7 +14,8 @@ import { startStack, type Stack } from './support/stack';
  * as processes, the console server in front of them, and Debian's Chromium driving the pages.
  * Sign in; add a phone and see its QR (decoded from the image's pixels); scan it through the
  * sandbox and see it turn connected without a reload; read a chat and send into it; a member
- * limited to one phone sees none of the other phone's chats. Each page: a screenshot
+ * limited to one phone sees none of the other phone's chats; an admin narrows a member's access to
+ * one phone and removes a member from the members page. Each page: a screenshot
  * (test-artifacts/console/) and no serious or critical axe violation.
  */
 describe('console: the web pages over the real stack', () => {
@@ -185,5 +186,49 @@ describe('console: the web pages over the real stack', () => {
     } finally {
       await ctx.close();
     }
+  }, 40_000);
+
+  it("an admin narrows a member's access to one phone, then removes the member after confirming; the API follows both", async () => {
+    // Bo joins with every phone (through the API: the accept-invite page is driven above).
+    const token = (await inviteLink({ emails: ['bo@example.com'] })).split('#token=')[1];
+    const bo = sessionOf(stack.baseUrl, await anonymous(stack.baseUrl, 'POST', '/auth/accept-invite', { token, password: PASSWORD }));
+    expect((await bo.call('GET', '/auth/me')).body.phone_ids).toBeNull();
+
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Members' }).click();
+    const row = page.locator('tr[data-member="bo@example.com"]');
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.getByTestId('member-phones').textContent()).toBe('all');
+    // The admin's own row: no access to edit (admins reach everything).
+    expect(await page.locator('tr[data-member="admin@example.com"]').getByRole('button', { name: 'Edit access' }).count()).toBe(0);
+    await row.getByRole('button', { name: 'Edit access' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Access of bo@example.com' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Only these phones').check();
+    await dialog.getByLabel(`+${w.other.number}`).check();
+    expect(await check(page, '08-members-edit-access')).toEqual([]);
+    await dialog.getByRole('button', { name: 'Save access' }).click();
+    await page.getByRole('status').getByText('Access of bo@example.com saved.').waitFor({ timeout: 10_000 });
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await row.getByTestId('member-phones').textContent()).toBe(String(w.other.number));
+    // The API shows it: the member row, and Bo's own session at its next request.
+    const listed = (await api.get('/members')).body.find((m: any) => m.email === 'bo@example.com');
+    expect(listed.org_phones).toEqual([`${w.other.number}@c.us`]);
+    expect((await bo.call('GET', '/auth/me')).body.phone_ids).toEqual([w.other.phoneId]);
+    expect((await bo.call('GET', '/phones/all')).body.map((p: any) => p.phone_id)).toEqual([w.other.phoneId]);
+
+    // Remove: a dialog first; cancelling keeps Bo.
+    await row.getByRole('button', { name: 'Remove', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove', exact: true });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect((await bo.call('GET', '/auth/me')).status).toBe(200);
+    await row.getByRole('button', { name: 'Remove', exact: true }).click();
+    await confirm.getByRole('button', { name: 'Remove member' }).click();
+    await page.getByRole('status').getByText('bo@example.com removed.').waitFor({ timeout: 10_000 });
+    await row.waitFor({ state: 'detached' });
+    expect((await bo.call('GET', '/auth/me')).status).toBe(401);
+    expect((await api.get('/members')).body.map((m: any) => m.email)).not.toContain('bo@example.com');
+    expect(await check(page, '09-members-after')).toEqual([]);
   }, 40_000);
 });

@@ -28,5 +28,7 @@ export const EVENT_NAMES = [
   'task.updated',
   'task.deleted',
   'task.reminder',
+  'workflow.run.completed',
+  'workflow.run.failed',
   'webhook.subscription.disabled',
 ] as const;

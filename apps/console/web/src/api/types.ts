@@ -51,7 +51,10 @@ export interface Member {
   role: 'admin' | 'member';
   is_owner: boolean | null;
   is_active: boolean;
+  /** The phones reached (number@c.us, or a phone_id for a phone without a number); null: every phone. */
   org_phones: string[] | null;
+  /** Lower-case label names; null: every label. */
+  label_ids: string[] | null;
 }
 
 /** `447700900123@c.us` → `447700900123` (the form x-phone accepts). */

@@ -1,18 +1,29 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api/client';
-import { digits, type Member } from '../../api/types';
-import { ErrorNote } from '../../components/ErrorNote';
+import type { Member, Phone } from '../../api/types';
+import { useSession } from '../../app/session';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { TableHead } from '../../components/TableHead';
+import { AccessDialog } from './AccessDialog';
+import { accessBody, accessEditable, labelsText, phonesText, removable } from './members-view';
 
 interface InviteAnswer {
   invitations: { email: string; invite_url: string | null; delivery: string }[];
   errors?: unknown[];
 }
 
-/** The organization's members, and invitations (owners and admins). Roles, access and removal come next. */
+/**
+ * The organization's members (owners and admins): invite; a member's access to phones and labels
+ * (PATCH /members/access; owners and admins reach everything); remove anyone but the owner, after a
+ * confirmation. There is no route to change a role: remove and invite again.
+ */
 export function MembersPage() {
+  const { me, refresh } = useSession();
   const [members, setMembers] = useState<Member[] | null>(null);
+  const [phones, setPhones] = useState<Phone[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
   const [links, setLinks] = useState<InviteAnswer['invitations']>([]);
   const load = useCallback(async () => {
     try {
@@ -22,6 +33,33 @@ export function MembersPage() {
     }
   }, []);
   useEffect(() => void load(), [load]);
+  useEffect(() => void api<Phone[]>('GET', '/phones/all').then(setPhones, (err) => setError(errorText(err))), []);
+  const saveAccess = async (body: ReturnType<typeof accessBody>): Promise<boolean> => {
+    setError(null);
+    setNote(null);
+    try {
+      await api<Member[]>('PATCH', '/members/access', { body });
+      setNote(`Access of ${body.emails[0]} saved.`);
+      await load();
+      return true;
+    } catch (err) {
+      setError(errorText(err));
+      return false;
+    }
+  };
+  const remove = async (m: Member) => {
+    setError(null);
+    setNote(null);
+    try {
+      await api('DELETE', `/members/${encodeURIComponent(m.user_id ?? m.email)}`);
+      // Removing oneself ends one's own session: back to the sign-in page.
+      if (m.email === me?.member.email) return void (await refresh());
+      setNote(`${m.email} removed.`);
+      await load();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
   const invite = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -64,20 +102,39 @@ export function MembersPage() {
         </p>
       ))}
       <ErrorNote error={error} />
+      <StatusNote note={note} />
       <table className="table">
         <caption>Members</caption>
-        <TableHead columns={['Email', 'Role', 'Phones', 'Status']} />
+        <TableHead columns={['Email', 'Role', 'Phones', 'Labels', 'Status', 'Actions']} />
         <tbody>
           {members?.map((m) => (
-            <tr key={m.user_id}>
+            <tr key={m.user_id ?? m.email} data-member={m.email}>
               <td>{m.email}</td>
               <td>{m.is_owner ? 'owner' : m.role}</td>
-              <td>{m.org_phones === null ? 'all' : m.org_phones.map(digits).join(', ') || 'none'}</td>
+              <td data-testid="member-phones">{phonesText(m)}</td>
+              <td>{labelsText(m)}</td>
               <td>{m.is_active ? 'active' : 'invited'}</td>
+              <td className="actions">
+                {accessEditable(m) ? <AccessDialog member={m} phones={phones} onSave={saveAccess} /> : <span className="muted">{m.is_owner ? 'owner: everything' : 'admin: everything'}</span>}
+                {removable(m) && (
+                  <ConfirmButton
+                    label="Remove"
+                    danger
+                    question={
+                      m.email === me?.member.email
+                        ? `Remove yourself (${m.email}) from the organization? You will be signed out and need a new invitation to come back.`
+                        : `Remove ${m.email} from the organization? Their sessions and invitation links stop working at once.`
+                    }
+                    confirmLabel="Remove member"
+                    onConfirm={() => remove(m)}
+                  />
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+      <p className="muted">Owners and admins reach every phone and label. A role cannot be changed: remove the member and invite them again with the other role.</p>
     </>
   );
 }
