@@ -19,13 +19,17 @@
  * Knobs (env): BENCH_SMALL (1000000), BENCH_LARGE (10000000), BENCH_CHATS (50000), BENCH_ROUNDS (2),
  *   BENCH_DURATION (6 s), BENCH_WARMUP (1 s), BENCH_CONNECTIONS (10), BENCH_INGEST (20000),
  *   BENCH_INGEST_PER_EVENT (100), BENCH_TIMEOUT_S (5400).
+ *   BENCH_KEEP=1 keeps the two databases (their URLs are printed); BENCH_REUSE=<small url>,<large url>
+ *   measures on databases a kept run left, without seeding (a new token is made for each).
  */
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
-const { freePort, testEnv, createOrg, createPhone } = require('@mapi/testing');
+const pgLib = require('pg');
+const { freePort, testEnv, createOrg, createPhone, createToken } = require('@mapi/testing');
+const { createPrismaClient } = require('@mapi/db');
 const { ensureStreams, streamNames } = require('@mapi/events');
 const { connect } = require('nats');
 const { seedOrg } = require('../messages/seed');
@@ -53,7 +57,8 @@ const SMALL_CHAT = `91${String(4242).padStart(10, '0')}@c.us`;
 const CASES = [
   { name: 'big chat, limit 100', path: `/chats/${BIG_CHAT}/messages?limit=100` },
   { name: 'big chat, limit 2000', path: `/chats/${BIG_CHAT}/messages?limit=2000` },
-  { name: '1-1 chat, limit 100', path: `/chats/${SMALL_CHAT}/messages?limit=100` },
+  // a 1-1 chat holds ≈ 18 messages at 1M and ≈ 180 at 10M: a page of 10 is full in both
+  { name: '1-1 chat, limit 10', path: `/chats/${SMALL_CHAT}/messages?limit=10` },
   { name: 'GET /chats, limit 100', path: '/chats?limit=100' },
   { name: 'GET /chats/messages, limit 100', path: '/chats/messages?limit=100' },
 ];
@@ -76,8 +81,11 @@ function cpuSeconds(pid) {
 }
 
 /** A database of `total` messages with chat rows derived as ingestion keeps them, and a second, empty organization to ingest into. */
-async function seedWorld(label, total) {
-  const { db, pg, prisma } = await openBenchDatabase(`mapi_bench_grow_${label}`, cleanups);
+async function seedWorld(label, total, reuseUrl) {
+  if (reuseUrl) return reuseWorld(label, reuseUrl);
+  const keep = process.env.BENCH_KEEP === '1';
+  const { db, pg, prisma } = await openBenchDatabase(`mapi_bench_grow_${label}`, cleanups, { keep });
+  if (keep) log(`  ${label}: keeping database ${db.url}`);
   const t = Date.now();
   const world = await seedOrg({ prisma, pg, name: `Grow ${label}`, total, bigChatMessages: total / 10, otherChats: CFG.chats - 1, log });
   await pg.query(
@@ -99,6 +107,27 @@ async function seedWorld(label, total) {
   const phone = await createPhone(prisma, ingestOrg.id);
   const chats = Array.from({ length: 200 }, (_, k) => `92${String(k).padStart(10, '0')}@c.us`);
   return { label, db, world, storage, ingestPhone: { org_id: ingestOrg.id, phone_id: phone.phone_id, org_phone: phone.org_phone, chats } };
+}
+
+/** A world a BENCH_KEEP run left: its organizations found by name, a new token, the storage read again. */
+async function reuseWorld(label, url) {
+  const pg = new pgLib.Client({ connectionString: url });
+  await pg.connect();
+  cleanups.push(() => pg.end());
+  const prisma = createPrismaClient({ url, poolSize: 2 });
+  cleanups.push(() => prisma.$disconnect());
+  const org = await prisma.organization.findFirstOrThrow({ where: { name: `Grow ${label}` } });
+  const ingestOrg = await prisma.organization.findFirstOrThrow({ where: { name: `Grow ${label} ingest` } });
+  const phone = await prisma.phone.findFirstOrThrow({ where: { org_id: ingestOrg.id } });
+  const token = await createToken(prisma, org.id);
+  const { rows: [size] } = await pg.query(
+    `SELECT pg_total_relation_size('messages')::bigint AS total_bytes, pg_table_size('messages')::bigint AS table_bytes,
+            pg_indexes_size('messages')::bigint AS index_bytes, (SELECT count(*) FROM messages)::bigint AS rows`,
+  );
+  const storage = { rows: Number(size.rows), bytes_per_message: Math.round(Number(size.total_bytes) / Number(size.rows)), table_bytes_per_message: Math.round(Number(size.table_bytes) / Number(size.rows)), index_bytes_per_message: Math.round(Number(size.index_bytes) / Number(size.rows)), total_gib: +(Number(size.total_bytes) / 2 ** 30).toFixed(2) };
+  const chats = Array.from({ length: 200 }, (_, k) => `92${String(k).padStart(10, '0')}@c.us`);
+  log(`  ${label}: reusing ${url}; ${JSON.stringify(storage)}`);
+  return { label, db: { url }, world: { org, token }, storage, ingestPhone: { org_id: ingestOrg.id, phone_id: phone.phone_id, org_phone: phone.org_phone, chats } };
 }
 
 async function startStack(w, nc, logDir) {
@@ -150,8 +179,9 @@ async function main() {
   log(`grow bench: ${CFG.small.toLocaleString('en')} vs ${CFG.large.toLocaleString('en')} messages, ${CFG.chats.toLocaleString('en')} chats; ${os.cpus().length} cores, load ${load()}`);
   const logDir = path.join(ROOT, 'bench/results', `capacity-grow-logs-${stamp}`);
   fs.mkdirSync(logDir, { recursive: true });
-  const small = await seedWorld('small', CFG.small);
-  const large = await seedWorld('large', CFG.large);
+  const [reuseSmall, reuseLarge] = (process.env.BENCH_REUSE || '').split(',');
+  const small = await seedWorld('small', CFG.small, reuseSmall);
+  const large = await seedWorld('large', CFG.large, reuseLarge);
   const nc = await connect({ servers: testEnv.natsUrl(), name: 'bench-capacity-grow' });
   cleanups.push(() => nc.close());
   cleanups.push(() => stopAll());
