@@ -153,7 +153,7 @@ describe('member reach on every chats route (integration)', () => {
       (await new ListChatNotifications(notes).execute({ ctx: c, params: { chat_id: chatId }, query: page } as any)).notifictions.length;
     expect(await all(amy())).toEqual([w.grp]);
     expect(await ofChat(amy(), w.grpPlain)).toBe(0);
-    expect(sorted(await all(token()))).toEqual(sorted([w.grp, w.grpPlain]));
+    expect(sorted((await all(token())) as string[])).toEqual(sorted([w.grp, w.grpPlain]));
     expect(await ofChat(ada(), w.grpPlain)).toBe(1);
     const reactions = async (c: RequestContext) => (await new ListReactions(new ReactionRepository(t.prisma)).execute({ ctx: c, query: page } as any)).reactions.map((r) => r.message_id);
     expect(sorted(await reactions(amy()))).toEqual(sorted([w.m.vip.message_id, w.m.far.message_id]));
