@@ -44,11 +44,11 @@ describe('a member\'s reach on every route', () => {
       s.once('connect', () => resolve());
       s.once('connect_error', reject);
     });
-    return got;
+    return { got, socket: s };
   };
 
   beforeAll(async () => {
-    stack = await startStack({ SESSION_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10', QUEUE_PHONE_SCAN_MS: '200' }, { services: ['phones', 'members', 'inbox', 'queue', 'groups'] });
+    stack = await startStack({ REALTIME_REAUTH_INTERVAL_MS: '300', SESSION_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10', QUEUE_PHONE_SCAN_MS: '200' }, { services: ['phones', 'members', 'inbox', 'queue', 'groups'] });
     w.org = await createOrg(stack.prisma);
     w.token = (await createToken(stack.prisma, w.org.id)).token;
     api = client(stack.baseUrl, w.token);
@@ -125,8 +125,10 @@ describe('a member\'s reach on every route', () => {
     expect((await api.post('/message/send', { chat_id: chatB, message: 'from the token' })).status).toBe(200);
   });
 
-  it('realtime: Lea\'s socket receives only the events of chat A; the token\'s receives both', async () => {
-    const [leas, tokens] = [await listen({ cookie: lea.cookie }), await listen({ Authorization: `Bearer ${w.token}` })];
+  it('realtime: Lea\'s socket receives only the events of chat A; the token\'s receives both; re-authentication keeps her session\'s socket', async () => {
+    const [mine, theirs] = [await listen({ cookie: lea.cookie }), await listen({ Authorization: `Bearer ${w.token}` })];
+    const [leas, tokens] = [mine.got, theirs.got];
+    await new Promise((r) => setTimeout(r, 1_000)); // a few re-authentications (every 300 ms here), by cookie
     const created = (got: { type: string; data: any }[]) => got.filter((g) => g.type === 'message.created').map((g) => g.data.chat_id);
     await inbound(bob, 'B again');
     await inbound(alice, 'A again');
@@ -134,5 +136,7 @@ describe('a member\'s reach on every route', () => {
     await until(async () => created(tokens), (c) => c.includes(chatA) && c.includes(chatB), 10_000, 'token got both');
     expect(new Set(created(leas))).toEqual(new Set([chatA]));
     expect(leas.every((g) => !g.data?.chat_id || g.data.chat_id === chatA)).toBe(true);
+    expect(leas.filter((g) => g.type === 'error')).toEqual([]);
+    expect(mine.socket.connected).toBe(true);
   });
 });

@@ -29,7 +29,7 @@ export class MemberReachFilter {
   pending = 0;
 
   constructor(
-    readonly ctx: RequestContext,
+    private ctx: RequestContext,
     private readonly copiesInReach: CopiesInReach,
     private readonly ttlMs: number,
     private readonly onError: (err: unknown) => void,
@@ -50,6 +50,16 @@ export class MemberReachFilter {
       .finally(() => {
         this.pending -= 1;
       });
+  }
+
+  /**
+   * The member as re-authenticated (REALTIME_REAUTH_INTERVAL_MS): changed labels or phones apply to
+   * the events offered from now on, with the cached answers dropped.
+   */
+  update(ctx: RequestContext): void {
+    if (JSON.stringify([ctx.phone_scope, ctx.phone, ctx.member?.label_ids ?? null]) === JSON.stringify([this.ctx.phone_scope, this.ctx.phone, this.ctx.member?.label_ids ?? null])) return;
+    this.ctx = ctx;
+    this.cache.clear();
   }
 
   /** Resolves once every event offered so far is decided (tests). */

@@ -98,7 +98,8 @@ export class RealtimeServer {
         this.drop(socket, 'SERVICE_UNAVAILABLE_ERROR', 'Disconnected: could not check which chats this member may see; reconnect'),
       );
     }
-    socket.data.headers = { authorization: headers.authorization, 'x-phone': headers['x-phone'] };
+    // the cookie too: a console session's socket is re-authenticated by it (it has no bearer token)
+    socket.data.headers = { authorization: headers.authorization, cookie: headers.cookie, 'x-phone': headers['x-phone'] };
   }
 
   private onConnection(socket: RealtimeSocket): void {
@@ -172,12 +173,13 @@ export class RealtimeServer {
     }, this.deps.dropGraceMs ?? 2_000).unref();
   }
 
-  /** Tokens revoked (or phones moved out of scope) since the handshake lose their sockets. */
+  /** Tokens revoked (or phones moved out of scope) since the handshake lose their sockets; a member's changed labels apply. */
   private async reauthorizeAll(): Promise<void> {
     for (const socket of this.io.sockets.sockets.values() as IterableIterator<RealtimeSocket>) {
       if (socket.data.dropping || !socket.data.headers) continue;
       try {
-        await authorizeHandshake(socket.data.headers, this.deps.auth, this.deps.phones);
+        const sub = await authorizeHandshake(socket.data.headers, this.deps.auth, this.deps.phones);
+        if (socket.data.reach && sub.member) socket.data.reach.update(MemberReachFilter.context(sub, sub.member, sub.phone ?? null));
       } catch (err) {
         if (err instanceof HandshakeRefusal && err.data.status < 500) {
           this.stats.dropped_revoked += 1;
