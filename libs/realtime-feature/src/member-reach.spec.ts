@@ -18,7 +18,7 @@ function setup() {
   const filter = new MemberReachFilter(ctx(['vip']), reach, 60_000, (e) => {
     throw e;
   });
-  const offer = (e: DomainEvent) => filter.offer(e, () => sent.push((e.data as { n: number }).n));
+  const offer = (e: DomainEvent) => filter.offer(e, () => sent.push((e.data as unknown as { n: number }).n));
   return { asked, sent, filter, offer };
 }
 
