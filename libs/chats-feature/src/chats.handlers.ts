@@ -1,5 +1,6 @@
 import {
   AttachTicketRpc,
+  ChatCopiesInReachRpc,
   ChatsInReachRpc,
   ChoosePhoneRpc,
   CreateContactRpc,
@@ -58,7 +59,9 @@ import { PinMessage } from './usecases/pin-message/pin-message.usecase';
 import { ReactMessage } from './usecases/react-message/react-message.usecase';
 import { AttachTicket } from './usecases/attach-ticket/attach-ticket.usecase';
 import { ChatPropertiesRepository } from './repositories/chat-properties-repository';
+import { ReachRepository } from './repositories/reach-repository';
 import { ChatsInReach } from './usecases/chats-in-reach/chats-in-reach.usecase';
+import { CopiesInReach } from './usecases/copies-in-reach/copies-in-reach.usecase';
 import { DropCustomProperty } from './usecases/drop-custom-property/drop-custom-property.usecase';
 import { SetChatAccess } from './usecases/set-chat-access/set-chat-access.usecase';
 import { SetChatProperties } from './usecases/set-chat-properties/set-chat-properties.usecase';
@@ -94,10 +97,11 @@ export const CHATS_HANDLERS = [
   serve(DeleteMessageRpc, (d) => new DeleteMessage(new MessageRefRepository(d.prisma), d.sessions)),
   serve(ReactMessageRpc, (d) => new ReactMessage(new MessageRefRepository(d.prisma), d.sessions)),
   serve(PinMessageRpc, (d) => new PinMessage(new MessageRefRepository(d.prisma), d.sessions)),
-  serve(ForwardMessageRpc, (d) => new ForwardMessage(new MessageRefRepository(d.prisma), d.sessions)),
+  serve(ForwardMessageRpc, (d) => new ForwardMessage(new MessageRefRepository(d.prisma), d.sessions, new ChatsInReach(new ChatPropertiesRepository(d.prisma), new ReachRepository(d.prisma)))),
   serve(AttachTicketRpc, (d) => new AttachTicket(new MessageRefRepository(d.prisma), d.prisma)),
   // chat labels and custom property values (internal: the inbox service validates, then sets)
-  serve(ChatsInReachRpc, (d) => new ChatsInReach(new ChatPropertiesRepository(d.prisma))),
+  serve(ChatsInReachRpc, (d) => new ChatsInReach(new ChatPropertiesRepository(d.prisma), new ReachRepository(d.prisma))),
+  serve(ChatCopiesInReachRpc, (d) => new CopiesInReach(new ReachRepository(d.prisma))),
   serve(SetChatPropertiesRpc, (d) => new SetChatProperties(new ChatPropertiesRepository(d.prisma))),
   serve(SetChatAccessRpc, (d) => new SetChatAccess(new ChatPropertiesRepository(d.prisma))),
   serve(DropCustomPropertyRpc, (d) => new DropCustomProperty(new ChatPropertiesRepository(d.prisma))),

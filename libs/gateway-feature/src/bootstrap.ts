@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import multipart from '@fastify/multipart';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ROUTES, type RouteContract } from '@mapi/contracts';
+import { ChatCopiesInReachRpc, ROUTES, type RouteContract } from '@mapi/contracts';
 import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, parseConfig, startHealthServer, type Logger } from '@mapi/platform';
 import { startRealtime } from '@mapi/realtime-feature';
 import { GatewayRuntime, type GatewayConfig } from './gateway-runtime';
@@ -100,7 +100,14 @@ export async function bootstrapGateway(): Promise<NestFastifyApplication> {
   const runtime = await GatewayRuntime.open(config, logger);
   const gateway = await createGatewayApp(runtime);
   // socket.io (realtime events, docs/services/realtime.md) shares the gateway's port and checks.
-  const realtime = await startRealtime(gateway.app.getHttpServer(), { auth: runtime.authenticator, phones: runtime.phoneResolver, nc: runtime.nc, namespace: config.app.NAMESPACE, logger });
+  const realtime = await startRealtime(gateway.app.getHttpServer(), {
+    auth: runtime.authenticator,
+    phones: runtime.phoneResolver,
+    nc: runtime.nc,
+    namespace: config.app.NAMESPACE,
+    logger,
+    copiesInReach: async (ctx, copies) => (await runtime.rpc.call(ChatCopiesInReachRpc, { ctx, body: { copies } })).reached,
+  });
   await gateway.app.listen(config.http.PORT, config.http.HOST);
   // GET /metrics (and the health checks) on HEALTH_PORT, like every other app, not on the public API port
   const health = await startHealthServer({ host: config.health.HEALTH_HOST, port: config.health.HEALTH_PORT, indicators: runtime.indicators, isShuttingDown: gateway.isShuttingDown });

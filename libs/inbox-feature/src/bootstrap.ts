@@ -4,6 +4,7 @@ import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, nat
 import { RpcChatLookup } from './chat-lookup';
 import { RpcChatProperties } from './chat-properties';
 import { INBOX_HANDLERS } from './inbox.handlers';
+import { RpcChatReach } from './member-reach';
 import { RpcMessageAttacher } from './message-attacher';
 import { reminderPollerFromEnv } from './reminders/reminder-poller-from-env';
 
@@ -23,7 +24,7 @@ export async function bootstrapInboxService(): Promise<void> {
     namespace: ns,
     logger,
     nodeEnv: config.app.NODE_ENV,
-    rpc: { handlers: bindHandlers(INBOX_HANDLERS, { prisma, chats: new RpcChatLookup(rpc), attacher: new RpcMessageAttacher(rpc), chatProperties: new RpcChatProperties(rpc) }) },
+    rpc: { handlers: bindHandlers(INBOX_HANDLERS, { prisma, chats: new RpcChatLookup(rpc), attacher: new RpcMessageAttacher(rpc), chatProperties: new RpcChatProperties(rpc), reach: new RpcChatReach(rpc) }) },
     start: async () => {
       await relay.start();
       await reminders.start();

@@ -24,6 +24,7 @@ import type { PrismaClient } from '@mapi/db';
 import { rpcHandler } from '@mapi/platform';
 import type { ChatLookup } from './chat-lookup';
 import type { ChatProperties } from './chat-properties';
+import type { ChatReachCheck } from './member-reach';
 import type { MessageAttacher } from './message-attacher';
 import { NoteRepository } from './repositories/note-repository';
 import { TaskRepository } from './repositories/task-repository';
@@ -61,6 +62,8 @@ export interface InboxDeps {
   attacher: MessageAttacher;
   /** Chat labels and custom property values, kept by the chats service (its chat_properties, chat_labels). */
   chatProperties: ChatProperties;
+  /** A member's reach over the inbox's rows of chats, decided by the chats service (member-reach.ts). */
+  reach: ChatReachCheck;
 }
 
 const serve = rpcHandler<InboxDeps>();
@@ -68,14 +71,14 @@ const serve = rpcHandler<InboxDeps>();
 /** What the inbox service answers: one line per operation, its contract and its use case. */
 export const INBOX_HANDLERS = [
   serve(CreateTicketRpc, (d) => new CreateTicket(new TicketRepository(d.prisma), d.chats, d.attacher)),
-  serve(ListTicketsRpc, (d) => new ListTickets(new TicketRepository(d.prisma))),
-  serve(GetTicketRpc, (d) => new GetTicket(new TicketRepository(d.prisma), d.chats)),
-  serve(UpdateTicketRpc, (d) => new UpdateTicket(new TicketRepository(d.prisma), d.chats)),
-  serve(DeleteTicketRpc, (d) => new DeleteTicket(new TicketRepository(d.prisma), d.chats)),
+  serve(ListTicketsRpc, (d) => new ListTickets(new TicketRepository(d.prisma), d.reach)),
+  serve(GetTicketRpc, (d) => new GetTicket(new TicketRepository(d.prisma), d.chats, d.reach)),
+  serve(UpdateTicketRpc, (d) => new UpdateTicket(new TicketRepository(d.prisma), d.chats, d.reach)),
+  serve(DeleteTicketRpc, (d) => new DeleteTicket(new TicketRepository(d.prisma), d.chats, d.reach)),
   serve(CreateNoteRpc, (d) => new CreateNote(new NoteRepository(d.prisma), d.chats)),
-  serve(ListNotesRpc, (d) => new ListNotes(new NoteRepository(d.prisma))),
-  serve(GetNoteRpc, (d) => new GetNote(new NoteRepository(d.prisma))),
-  serve(ListChatNotesRpc, (d) => new ListChatNotes(new NoteRepository(d.prisma))),
+  serve(ListNotesRpc, (d) => new ListNotes(new NoteRepository(d.prisma), d.reach)),
+  serve(GetNoteRpc, (d) => new GetNote(new NoteRepository(d.prisma), d.reach)),
+  serve(ListChatNotesRpc, (d) => new ListChatNotes(new NoteRepository(d.prisma), d.reach)),
   // labels and custom properties (issue 17 item 5)
   serve(ListLabelsRpc, (d) => new ListLabels(new LabelRepository(d.prisma))),
   serve(CreateLabelRpc, (d) => new CreateLabel(new LabelRepository(d.prisma))),
@@ -86,8 +89,8 @@ export const INBOX_HANDLERS = [
   serve(UpdateChatLabelsRpc, (d) => new UpdateChatLabels(new LabelRepository(d.prisma), d.chatProperties)),
   serve(UpdateChatRpc, (d) => new UpdateChat(new LabelRepository(d.prisma), new CustomPropertyRepository(d.prisma), d.chatProperties, d.chats)),
   serve(CreateTaskRpc, (d) => new CreateTask(new TaskRepository(d.prisma), new TicketRepository(d.prisma), d.chats)),
-  serve(ListTasksRpc, (d) => new ListTasks(new TaskRepository(d.prisma))),
-  serve(GetTaskRpc, (d) => new GetTask(new TaskRepository(d.prisma))),
-  serve(UpdateTaskRpc, (d) => new UpdateTask(new TaskRepository(d.prisma))),
-  serve(DeleteTaskRpc, (d) => new DeleteTask(new TaskRepository(d.prisma))),
+  serve(ListTasksRpc, (d) => new ListTasks(new TaskRepository(d.prisma), d.reach)),
+  serve(GetTaskRpc, (d) => new GetTask(new TaskRepository(d.prisma), d.reach)),
+  serve(UpdateTaskRpc, (d) => new UpdateTask(new TaskRepository(d.prisma), d.reach)),
+  serve(DeleteTaskRpc, (d) => new DeleteTask(new TaskRepository(d.prisma), d.reach)),
 ];

@@ -13,6 +13,7 @@ import { ListChatNotes } from './usecases/list-chat-notes/list-chat-notes.usecas
 import { ListNotes } from './usecases/list-notes/list-notes.usecase';
 import { ListTickets } from './usecases/list-tickets/list-tickets.usecase';
 import { UpdateTicket } from './usecases/update-ticket/update-ticket.usecase';
+import { noReach } from './testing/no-reach';
 
 /**
  * The inbox's use cases and repositories against Postgres. The chats service (another process) is
@@ -41,8 +42,8 @@ describe('inbox (integration)', () => {
   const view = (org: string, phone: string, chatId: string) =>
     ({ chat_id: chatId, org_id: org, phone_id: phone, org_phone: `${phone.slice(-6)}@c.us`, label_ids: {}, message_unread_count: 0, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }) as unknown as ChatView;
   const create = (c: RequestContext, body: Record<string, unknown>) => new CreateTicket(tickets(), chats, attacher).execute({ ctx: c, body: body as any });
-  const list = (c: RequestContext, query: Record<string, unknown> = {}) => new ListTickets(tickets()).execute({ ctx: c, query: { offset: 0, limit: 2000, ...query } });
-  const update = (c: RequestContext, id: string, body: Record<string, unknown>) => new UpdateTicket(tickets(), chats).execute({ ctx: c, params: { ticket_id: id }, body });
+  const list = (c: RequestContext, query: Record<string, unknown> = {}) => new ListTickets(tickets(), noReach).execute({ ctx: c, query: { offset: 0, limit: 2000, ...query } });
+  const update = (c: RequestContext, id: string, body: Record<string, unknown>) => new UpdateTicket(tickets(), chats, noReach).execute({ ctx: c, params: { ticket_id: id }, body });
   const events = (org: string, type: string) => t.prisma.outboxEvent.findMany({ where: { org_id: org, type }, orderBy: { seq: 'asc' } });
   const status = async (p: Promise<unknown>) => {
     const err = await p.then(() => null, (e: unknown) => e);
@@ -103,7 +104,7 @@ describe('inbox (integration)', () => {
   });
 
   it('reads one ticket in reach; out of reach, missing and another organization\'s are 404', async () => {
-    const get = (c: RequestContext, id: string) => new GetTicket(tickets(), chats).execute({ ctx: c, params: { ticket_id: id } });
+    const get = (c: RequestContext, id: string) => new GetTicket(tickets(), chats, noReach).execute({ ctx: c, params: { ticket_id: id } });
     expect((await get(ctx(w.org), w.t1)).ticket).toMatchObject({ ticket_id: w.t1, subject: 'Refund' });
     expect((await get(ctx(w.org, [w.p1]), w.t1)).chat.chat_id).toBe(w.a);
     expect(await status(get(ctx(w.org, [w.p2]), w.t1))).toBe(404);
@@ -159,7 +160,7 @@ describe('inbox (integration)', () => {
   });
 
   it('deletes a ticket in reach once, with ticket.deleted; out of reach or another organization\'s is 404 and changes nothing', async () => {
-    const remove = (c: RequestContext, id: string) => new DeleteTicket(tickets(), chats).execute({ ctx: c, params: { ticket_id: id } });
+    const remove = (c: RequestContext, id: string) => new DeleteTicket(tickets(), chats, noReach).execute({ ctx: c, params: { ticket_id: id } });
     const id = (await create(ctx(w.org), { chat_id: w.a, subject: 'Delete me' })).ticket.ticket_id;
     const before = await t.prisma.inboxTicket.findUniqueOrThrow({ where: { ticket_id: id } });
     expect(await status(remove(ctx(w.other), id))).toBe(404);
@@ -169,7 +170,7 @@ describe('inbox (integration)', () => {
     const deleted = (await events(w.org, 'ticket.deleted')).filter((e) => (e.payload as any).ticket_id === id);
     expect(deleted).toHaveLength(1);
     expect(registryPayload(deleted[0])).toMatchObject({ ticket_id: id, subject: 'Delete me', is_deleted: true });
-    expect(await status(new GetTicket(tickets(), chats).execute({ ctx: ctx(w.org), params: { ticket_id: id } }))).toBe(404);
+    expect(await status(new GetTicket(tickets(), chats, noReach).execute({ ctx: ctx(w.org), params: { ticket_id: id } }))).toBe(404);
     expect((await list(ctx(w.org))).tickets.map((x) => x.ticket_id)).not.toContain(id);
     expect(await status(remove(ctx(w.org), id))).toBe(404);
     expect(await status(update(ctx(w.org), id, { subject: 'back' }))).toBe(404);
@@ -206,16 +207,16 @@ describe('inbox (integration)', () => {
 
     it('lists, reads and lists by chat within reach and the organization, with time bounds', async () => {
       const ids = (r: { notes: { message_id: string }[] }) => r.notes.map((n) => n.message_id);
-      expect(ids(await new ListNotes(notes()).execute({ ctx: ctx(w.org), query: page }))).toEqual([w.n2, w.n1]);
-      expect(ids(await new ListNotes(notes()).execute({ ctx: ctx(w.org, [w.p1]), query: page }))).toEqual([w.n1]);
-      expect(ids(await new ListNotes(notes()).execute({ ctx: ctx(w.other), query: page }))).toEqual([w.n3]);
-      const future = await new ListNotes(notes()).execute({ ctx: ctx(w.org), query: { ...page, start_time: '2999-01-01T00:00:00.000Z' } });
+      expect(ids(await new ListNotes(notes(), noReach).execute({ ctx: ctx(w.org), query: page }))).toEqual([w.n2, w.n1]);
+      expect(ids(await new ListNotes(notes(), noReach).execute({ ctx: ctx(w.org, [w.p1]), query: page }))).toEqual([w.n1]);
+      expect(ids(await new ListNotes(notes(), noReach).execute({ ctx: ctx(w.other), query: page }))).toEqual([w.n3]);
+      const future = await new ListNotes(notes(), noReach).execute({ ctx: ctx(w.org), query: { ...page, start_time: '2999-01-01T00:00:00.000Z' } });
       expect(future).toMatchObject({ count: 0, start_time: '2999-01-01T00:00:00.000Z', end_time: null, notes: [] });
-      const byChat = (c: RequestContext, chatId: string) => new ListChatNotes(notes()).execute({ ctx: c, params: { chat_id: chatId }, query: page });
+      const byChat = (c: RequestContext, chatId: string) => new ListChatNotes(notes(), noReach).execute({ ctx: c, params: { chat_id: chatId }, query: page });
       expect(ids(await byChat(ctx(w.org), w.a))).toEqual([w.n1]);
       expect(ids(await byChat(ctx(w.other), w.a))).toEqual([w.n3]);
       expect(ids(await byChat(ctx(w.org, [w.p2]), w.a))).toEqual([]);
-      const get = (c: RequestContext, id: string) => new GetNote(notes()).execute({ ctx: c, params: { note_id: id } });
+      const get = (c: RequestContext, id: string) => new GetNote(notes(), noReach).execute({ ctx: c, params: { note_id: id } });
       expect((await get(ctx(w.org), w.n1)).body).toBe('call back at 5');
       expect(await status(get(ctx(w.other), w.n1))).toBe(404);
       expect(await status(get(ctx(w.org, null, w.p2), w.n1))).toBe(404);

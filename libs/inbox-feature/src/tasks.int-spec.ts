@@ -8,6 +8,7 @@ import { DeleteTask } from './usecases/delete-task/delete-task.usecase';
 import { GetTask } from './usecases/get-task/get-task.usecase';
 import { ListTasks } from './usecases/list-tasks/list-tasks.usecase';
 import { UpdateTask } from './usecases/update-task/update-task.usecase';
+import { noReach } from './testing/no-reach';
 
 /**
  * Tasks against Postgres: the use cases, reach and organization isolation. The chats service is the
@@ -34,10 +35,10 @@ describe('inbox tasks (integration)', () => {
   const view = (org: string, phone: string, chatId: string) =>
     ({ chat_id: chatId, org_id: org, phone_id: phone, org_phone: `${phone.slice(-6)}@c.us`, label_ids: {}, message_unread_count: 0, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }) as unknown as ChatView;
   const create = (c: RequestContext, body: Record<string, unknown>) => new CreateTask(tasks(), new TicketRepository(t.prisma), chats).execute({ ctx: c, body: body as any });
-  const list = (c: RequestContext, query: Record<string, unknown> = {}) => new ListTasks(tasks()).execute({ ctx: c, query: { offset: 0, limit: 2000, ...query } });
-  const get = (c: RequestContext, id: string) => new GetTask(tasks()).execute({ ctx: c, params: { task_id: id } });
-  const update = (c: RequestContext, id: string, body: Record<string, unknown>) => new UpdateTask(tasks()).execute({ ctx: c, params: { task_id: id }, body });
-  const remove = (c: RequestContext, id: string) => new DeleteTask(tasks()).execute({ ctx: c, params: { task_id: id } });
+  const list = (c: RequestContext, query: Record<string, unknown> = {}) => new ListTasks(tasks(), noReach).execute({ ctx: c, query: { offset: 0, limit: 2000, ...query } });
+  const get = (c: RequestContext, id: string) => new GetTask(tasks(), noReach).execute({ ctx: c, params: { task_id: id } });
+  const update = (c: RequestContext, id: string, body: Record<string, unknown>) => new UpdateTask(tasks(), noReach).execute({ ctx: c, params: { task_id: id }, body });
+  const remove = (c: RequestContext, id: string) => new DeleteTask(tasks(), noReach).execute({ ctx: c, params: { task_id: id } });
   const events = (org: string, type: string) => t.prisma.outboxEvent.findMany({ where: { org_id: org, type }, orderBy: { seq: 'asc' } });
   const ids = (r: { tasks: { task_id: string }[] }) => r.tasks.map((x) => x.task_id);
   const status = async (p: Promise<unknown>) => {

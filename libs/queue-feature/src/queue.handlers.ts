@@ -19,12 +19,15 @@ import { ListJobs } from './usecases/list-jobs/list-jobs.usecase';
 import { PurgeQueue } from './usecases/purge-queue/purge-queue.usecase';
 import { GetQueueStatus } from './usecases/queue-status/queue-status.usecase';
 import { SendMessage, type ChoosePhone } from './usecases/send-message/send-message.usecase';
+import type { SendReach } from './phones/member-reach';
 
 export interface QueueDeps {
   queues: SendQueues;
   purger: QueuePurger;
   gate: PhoneGate;
   choosePhone: ChoosePhone;
+  /** A member's sends only to chats within their reach (phones/member-reach.ts). */
+  sendReach: SendReach;
   idempotency: IdempotencyStore;
   logger: Logger;
 }
@@ -34,8 +37,8 @@ const purgeQueue = (d: QueueDeps) => new PurgeQueue(d.gate, d.purger, d.logger);
 
 /** What the queue service answers: one line per operation, its contract and its use case. */
 export const QUEUE_HANDLERS = [
-  serve(SendMessageRpc, (d) => new SendMessage(d.queues, d.choosePhone, d.idempotency)),
-  serve(BroadcastMessageRpc, (d) => new BroadcastMessage(d.queues, d.idempotency)),
+  serve(SendMessageRpc, (d) => new SendMessage(d.queues, d.choosePhone, d.idempotency, d.sendReach)),
+  serve(BroadcastMessageRpc, (d) => new BroadcastMessage(d.queues, d.idempotency, d.sendReach)),
   serve(PurgeQueuesRpc, purgeQueue),
   serve(LegacyPurgeQueueRpc, (d) => new LegacyPurgeQueue(purgeQueue(d))),
   serve(QueueStatusRpc, (d) => new GetQueueStatus(d.queues)),

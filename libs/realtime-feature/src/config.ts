@@ -13,6 +13,8 @@ export const RealtimeConfigSchema = z.object({
   REALTIME_MAX_BUFFERED_EVENTS: int(1_000, 1),
   /** How often an open socket's token and phone are checked again (0: never); a revoked token is disconnected. */
   REALTIME_REAUTH_INTERVAL_MS: int(60_000),
+  /** A member socket's answers about which chats it may see are cached this long (a grant or denial reaches open sockets within it). */
+  REALTIME_MEMBER_REACH_TTL_MS: int(5_000),
 });
 
 export type RealtimeConfig = z.infer<typeof RealtimeConfigSchema>;

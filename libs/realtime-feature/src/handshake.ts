@@ -1,4 +1,4 @@
-import { ServiceError } from '@mapi/contracts';
+import { ServiceError, type MemberPrincipal } from '@mapi/contracts';
 import type { Subscription } from './subscription';
 
 /** The caller as the gateway's Authenticator establishes it (only the fields used here). */
@@ -6,6 +6,8 @@ export interface HandshakePrincipal {
   token_id: string;
   org_id: string;
   phone_scope: string[] | null;
+  /** The signed-in member of a console session; absent for a bearer token. */
+  member?: MemberPrincipal | null;
 }
 
 /** The gateway's Authenticator, as seen from here: Bearer header (or a console session cookie) → principal, or a ServiceError (401). */
@@ -44,7 +46,8 @@ export async function authorizeHandshake(
     const principal = await auth.authenticate(first(headers.authorization), { cookie: first(headers.cookie), method: 'GET' });
     const phone = await phones.resolve(principal, first(headers['x-phone']), false);
     const phone_ids = phone ? [phone.phone_id] : principal.phone_scope;
-    return { org_id: principal.org_id, token_id: principal.token_id, phone_ids };
+    const member = principal.member?.role === 'member' ? principal.member : null;
+    return { org_id: principal.org_id, token_id: principal.token_id, phone_ids, ...(member ? { member, phone: phone?.phone_id ?? null } : {}) };
   } catch (error) {
     if (error instanceof ServiceError) throw new HandshakeRefusal(error.code, error.status, error.message);
     throw new HandshakeRefusal('SERVICE_UNAVAILABLE_ERROR', 503, 'Could not check the token now; retry');

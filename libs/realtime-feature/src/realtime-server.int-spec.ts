@@ -1,6 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Errors } from '@mapi/contracts';
+import { Errors, type ChatCopy, type RequestContext } from '@mapi/contracts';
 import { eventSubject, publishDurable, type DomainEvent } from '@mapi/events';
 import { createLogger, connectNats } from '@mapi/platform';
 import { randomSuffix, testEnv } from '@mapi/testing';
@@ -16,6 +16,20 @@ const principals: Record<string, HandshakePrincipal> = {
   a2: { token_id: 't-a2', org_id: 'org-a', phone_scope: null },
   scoped: { token_id: 't-s', org_id: 'org-a', phone_scope: ['phone-a2'] },
   b: { token_id: 't-b', org_id: 'org-b', phone_scope: null },
+  amy: { token_id: 't-amy', org_id: 'org-a', phone_scope: ['phone-a1'], member: memberOf('member', 'amy@example.com', ['vip']) },
+  ada: { token_id: 't-ada', org_id: 'org-a', phone_scope: ['phone-a1'], member: memberOf('admin', 'ada@example.com', null) },
+};
+function memberOf(role: 'member' | 'admin', email: string, labels: string[] | null) {
+  return { member_id: '00000000-0000-4000-8000-00000000000a', session_id: '00000000-0000-4000-8000-00000000000b', email, role, label_ids: labels };
+}
+/** The chats service's answer for amy's socket: the copies granted here; every question recorded. */
+const reachable = new Set(['phone-a1:vip', 'phone-a2:far']);
+const asked: { email: string | undefined; copy: string }[] = [];
+let reachDown = false;
+const copiesInReach = async (ctx: RequestContext, copies: ChatCopy[]) => {
+  if (reachDown) throw Errors.unavailable('chats is down');
+  asked.push(...copies.map((c) => ({ email: ctx.member?.email, copy: `${c.phone_id}:${c.chat_id}` })));
+  return copies.filter((c) => reachable.has(`${c.phone_id}:${c.chat_id}`));
 };
 const phonesOf: Record<string, string[]> = { 'org-a': ['phone-a1', 'phone-a2'], 'org-b': ['phone-b1'] };
 const auth = {
@@ -73,7 +87,7 @@ describe('realtime server (socket.io on an HTTP server, events from JetStream)',
     http = createServer();
     nc = await connectNats(testEnv.natsUrl(), 'realtime-int-spec');
     const config = RealtimeConfigSchema.parse({ REALTIME_MAX_CONNECTIONS_PER_TOKEN: '3', REALTIME_MAX_BUFFERED_EVENTS: '20' });
-    rt = await startRealtime(http, { auth, phones, nc, namespace, logger: createLogger('realtime-test', 'silent'), config });
+    rt = await startRealtime(http, { auth, phones, nc, namespace, logger: createLogger('realtime-test', 'silent'), config, copiesInReach });
     await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   });
@@ -135,6 +149,55 @@ describe('realtime server (socket.io on an HTTP server, events from JetStream)',
     await until(() => got[0].length === 3);
     await new Promise((r) => setTimeout(r, 100));
     expect(got.map((g) => g.map((x) => x.data.n))).toEqual([[1, 2, 3], [1], [2]]);
+  });
+
+  it('a member\'s socket gets only the events of chats within reach, in order, one question per chat; admins and tokens by rooms', async () => {
+    const [amy, ada, all] = [open('amy'), open('ada'), open('a')];
+    await Promise.all([amy, ada, all].map(connected));
+    const got = [amy, ada, all].map(collect);
+    asked.length = 0;
+    const chat = (phone: string | null, chatId: string | null, n: number, type = 'message.created') =>
+      ({ ...event('org-a', phone, n, chatId ? { n, chat_id: chatId } : { n }), event_type: type }) as unknown as DomainEvent;
+    rt.server.deliver(chat('phone-a1', 'vip', 1));
+    rt.server.deliver(chat('phone-a1', 'plain', 2));
+    rt.server.deliver(chat('phone-a2', 'far', 3));
+    rt.server.deliver(chat('phone-a2', 'plain', 4));
+    rt.server.deliver(chat('phone-a1', null, 5, 'phone.updated'));
+    rt.server.deliver(chat(null, null, 6, 'workflow.created'));
+    rt.server.deliver(chat('phone-a1', 'vip', 7));
+    rt.server.deliver({ ...chat('phone-b1', 'vip', 8), org_id: 'org-b' } as unknown as DomainEvent);
+    await until(() => got[2].length === 7 && got[0].length === 4);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(got.map((g) => g.map((x) => x.data.n))).toEqual([[1, 3, 5, 7], [1, 2, 5, 7], [1, 2, 3, 4, 5, 6, 7]]);
+    expect(asked).toEqual(['phone-a1:vip', 'phone-a1:plain', 'phone-a2:far', 'phone-a2:plain'].map((copy) => ({ email: 'amy@example.com', copy })));
+    // a label change of the chat drops the cached answer: the next event of it is asked again
+    reachable.delete('phone-a1:vip');
+    rt.server.deliver(chat('phone-a1', 'vip', 9, 'chat.label.updated'));
+    rt.server.deliver(chat('phone-a1', 'vip', 10));
+    rt.server.deliver(chat('phone-a1', 'plain', 11));
+    await until(() => got[1].length === 7);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(got[0].map((x) => x.data.n)).toEqual([1, 3, 5, 7]);
+    expect(asked.slice(4).map((a) => a.copy)).toEqual(['phone-a1:vip']);
+    reachable.add('phone-a1:vip');
+  });
+
+  it('drops a member\'s socket with a reason when its reach cannot be checked (never sends unchecked)', async () => {
+    const amy = open('amy');
+    await connected(amy);
+    const got = collect(amy);
+    const reasons: any[] = [];
+    amy.on('error' as any, (e: unknown) => reasons.push(e));
+    const disconnected = new Promise<string>((r) => amy.once('disconnect', r));
+    reachDown = true;
+    try {
+      rt.server.deliver(event('org-a', 'phone-a1', 1, { n: 1, chat_id: 'other' }));
+      expect(await disconnected).toBe('io server disconnect');
+    } finally {
+      reachDown = false;
+    }
+    expect(reasons[0]).toMatchObject({ code: 'SERVICE_UNAVAILABLE_ERROR' });
+    expect(got.filter((g) => g.type === 'message.created')).toEqual([]);
   });
 
   it('limits connections per token', async () => {

@@ -7,13 +7,18 @@ import { Server, type Socket } from 'socket.io';
 import type { RealtimeConfig } from './config';
 import { ConnectionLimits } from './connection-limits';
 import { HandshakeRefusal, authorizeHandshake, type PhoneLookup, type TokenAuthenticator } from './handshake';
-import { roomsFor, roomsOf, type Subscription } from './subscription';
+import { MemberReachFilter, type CopiesInReach } from './member-reach';
+import { memberRoom, roomsFor, roomsOf, type Subscription } from './subscription';
 
 export interface RealtimeDeps {
   auth: TokenAuthenticator;
   phones: PhoneLookup;
   config: RealtimeConfig;
   logger: Logger;
+  /** A member's reach (the chats service's answer); without it, member sockets are refused. */
+  copiesInReach?: CopiesInReach;
+  /** A member socket's reach answers are cached per chat this long. */
+  memberReachTtlMs?: number;
   /** How long a socket being dropped gets to read its refusal before the connection is cut. */
   dropGraceMs?: number;
 }
@@ -22,6 +27,8 @@ interface SocketData {
   sub: Subscription;
   headers: Record<string, string | string[] | undefined>;
   dropping?: boolean;
+  /** Member sockets only: their events, checked in arrival order. */
+  reach?: MemberReachFilter;
 }
 
 type RealtimeSocket = Socket<Record<string, never>, Record<string, (...args: unknown[]) => void>, Record<string, never>, SocketData>;
@@ -84,7 +91,15 @@ export class RealtimeServer {
     socket.once('disconnect', release);
     socket.conn.once('close', release);
     socket.data.sub = sub;
-    socket.data.headers = { authorization: headers.authorization, 'x-phone': headers['x-phone'] };
+    if (sub.member) {
+      if (!this.deps.copiesInReach) throw new HandshakeRefusal('SERVICE_UNAVAILABLE_ERROR', 503, 'Member sessions cannot subscribe here now; retry');
+      const ctx = MemberReachFilter.context(sub, sub.member, sub.phone ?? null);
+      socket.data.reach = new MemberReachFilter(ctx, this.deps.copiesInReach, this.deps.memberReachTtlMs ?? 5_000, () =>
+        this.drop(socket, 'SERVICE_UNAVAILABLE_ERROR', 'Disconnected: could not check which chats this member may see; reconnect'),
+      );
+    }
+    // the cookie too: a console session's socket is re-authenticated by it (it has no bearer token)
+    socket.data.headers = { authorization: headers.authorization, cookie: headers.cookie, 'x-phone': headers['x-phone'] };
   }
 
   private onConnection(socket: RealtimeSocket): void {
@@ -98,6 +113,25 @@ export class RealtimeServer {
     this.io.to(rooms).emit(event.event_type, data, meta satisfies EventMeta);
     this.stats.delivered += 1;
     this.dropSlowSockets(rooms);
+    this.offerToMembers(event, data, meta);
+  }
+
+  /** Member sockets of the event's organization: each gets it once their reach allows it, in order. */
+  private offerToMembers(event: DomainEvent, data: unknown, meta: EventMeta): void {
+    const max = this.deps.config.REALTIME_MAX_BUFFERED_EVENTS;
+    for (const id of this.io.sockets.adapter.rooms.get(memberRoom(event.org_id)) ?? []) {
+      const socket = this.io.sockets.sockets.get(id) as RealtimeSocket | undefined;
+      const reach = socket?.data.reach;
+      if (!socket || !reach || socket.data.dropping) continue;
+      if (reach.pending + unsent(socket).length > max) {
+        this.stats.dropped_slow += 1;
+        this.drop(socket, 'SLOW_CONSUMER', `Disconnected: more than ${max} events were waiting to be read by this client`);
+        continue;
+      }
+      reach.offer(event, () => {
+        if (!socket.data.dropping) socket.emit(event.event_type, data, meta);
+      });
+    }
   }
 
   /** Bounded buffers: a socket whose unsent packets exceed the limit is dropped with a reason. */
@@ -139,12 +173,13 @@ export class RealtimeServer {
     }, this.deps.dropGraceMs ?? 2_000).unref();
   }
 
-  /** Tokens revoked (or phones moved out of scope) since the handshake lose their sockets. */
+  /** Tokens revoked (or phones moved out of scope) since the handshake lose their sockets; a member's changed labels apply. */
   private async reauthorizeAll(): Promise<void> {
     for (const socket of this.io.sockets.sockets.values() as IterableIterator<RealtimeSocket>) {
       if (socket.data.dropping || !socket.data.headers) continue;
       try {
-        await authorizeHandshake(socket.data.headers, this.deps.auth, this.deps.phones);
+        const sub = await authorizeHandshake(socket.data.headers, this.deps.auth, this.deps.phones);
+        if (socket.data.reach && sub.member) socket.data.reach.update(MemberReachFilter.context(sub, sub.member, sub.phone ?? null));
       } catch (err) {
         if (err instanceof HandshakeRefusal && err.data.status < 500) {
           this.stats.dropped_revoked += 1;

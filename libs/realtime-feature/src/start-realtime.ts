@@ -4,6 +4,7 @@ import type { NatsConnection } from 'nats';
 import { loadRealtimeConfig, type RealtimeConfig } from './config';
 import { EventStream } from './event-stream';
 import type { PhoneLookup, TokenAuthenticator } from './handshake';
+import type { CopiesInReach } from './member-reach';
 import { RealtimeServer } from './realtime-server';
 
 export interface RealtimeOptions {
@@ -12,6 +13,8 @@ export interface RealtimeOptions {
   nc: NatsConnection;
   namespace: string;
   logger: Logger;
+  /** A member's reach over chats (the chats service's chats.v1.chat.copies-in-reach). */
+  copiesInReach?: CopiesInReach;
   config?: RealtimeConfig;
 }
 
@@ -24,7 +27,14 @@ export interface Realtime {
 /** Serves realtime events on `httpServer` (the gateway's): socket.io fed by this replica's own stream reader. */
 export async function startRealtime(httpServer: HttpServer, options: RealtimeOptions): Promise<Realtime> {
   const config = options.config ?? loadRealtimeConfig();
-  const server = new RealtimeServer(httpServer, { auth: options.auth, phones: options.phones, config, logger: options.logger });
+  const server = new RealtimeServer(httpServer, {
+    auth: options.auth,
+    phones: options.phones,
+    config,
+    logger: options.logger,
+    copiesInReach: options.copiesInReach,
+    memberReachTtlMs: config.REALTIME_MEMBER_REACH_TTL_MS,
+  });
   const stream = new EventStream(options.nc, options.namespace, (event) => server.deliver(event), options.logger);
   await stream.start();
   return {

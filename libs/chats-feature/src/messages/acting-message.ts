@@ -1,13 +1,15 @@
 import { Errors, type MessageKey, type RequestContext } from '@mapi/contracts';
-import { phonesInReach } from '../chats/chat-views';
+import { chatReach } from '../chats/chat-reach';
 import type { HeldMessage, MessageRefRepository } from '../repositories/message-ref-repository';
 
 /**
  * The message `ref` names among the copies within the request's reach: 404 when none (an unknown
- * id, a queue id not sent yet, and another organization's message answer the same).
+ * id, a queue id not sent yet, another organization's message and, for a member, a message of a
+ * chat outside their labels and overrides answer the same).
  */
 export async function messageInReach(messages: MessageRefRepository, ctx: RequestContext, ref: string): Promise<HeldMessage> {
-  const row = await messages.find(ctx.org_id, ref, phonesInReach(ctx));
+  const reach = chatReach(ctx);
+  const row = await messages.find(ctx.org_id, ref, reach.phoneIds, reach.member);
   if (!row) throw Errors.notFound(`No message ${ref} on the phones within reach (a queued message is found by its queue id once sent)`);
   return row;
 }

@@ -1,6 +1,7 @@
 import type { ChatWithProperties, EventInput } from '@mapi/contracts';
 import { Prisma, type PrismaClient } from '@mapi/db';
 import { writeEvents } from '@mapi/events';
+import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
 import { mapChat, type PhoneChatRow } from '../chats/map-chat';
 
 type Tx = Prisma.TransactionClient;
@@ -60,13 +61,17 @@ export function applyChanges(before: ChatPropertyValues, c: ChatPropertyChanges)
 export class ChatPropertiesRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** The given chat ids that no phone within reach holds (null reach: every phone of the organization). */
-  async missing(orgId: string, chatIds: string[], phoneIds: string[] | null): Promise<string[]> {
+  /**
+   * The given chat ids that no phone within reach holds (null reach: every phone of the organization);
+   * for a member, no copy within their labels and overrides either (chats/chat-reach.ts).
+   */
+  async missing(orgId: string, chatIds: string[], phoneIds: string[] | null, member: MemberChatAccess | null = null): Promise<string[]> {
     const ids = [...new Set(chatIds)];
-    if (phoneIds && !phoneIds.length) return ids;
+    const reach = { phoneIds, member };
+    if (reachesNothing(reach)) return ids;
     const found = await this.prisma.$queryRaw<{ chat_id: string }[]>`
-      SELECT DISTINCT chat_id FROM chats
-      WHERE org_id = ${orgId}::uuid AND chat_id = ANY(${ids}::text[]) AND (${phoneIds === null} OR phone_id = ANY(${phoneIds ?? []}::text[]))`;
+      SELECT DISTINCT c.chat_id FROM chats c
+      WHERE c.org_id = ${orgId}::uuid AND c.chat_id = ANY(${ids}::text[]) ${reachSql(orgId, reach, 'c')}`;
     const held = new Set(found.map((r) => r.chat_id));
     return ids.filter((id) => !held.has(id));
   }
@@ -74,18 +79,19 @@ export class ChatPropertiesRepository {
   /**
    * Sets the changes on every chat named, all or nothing: null (nothing written) when any is not held
    * by a phone within reach. The chat_properties rows are locked in chat_id order (created when
-   * missing); chat.label.updated / chat.custom_properties.updated are written, in the same
+   * missing); for a member, a chat outside their labels and overrides counts as not held. chat.label.updated / chat.custom_properties.updated are written, in the same
    * transaction, for each chat whose labels / values changed, with the chat's most recently active
    * copy within reach. Answers how many chats changed.
    */
-  async set(orgId: string, chatIds: string[], phoneIds: string[] | null, changes: ChatPropertyChanges): Promise<number | null> {
+  async set(orgId: string, chatIds: string[], phoneIds: string[] | null, changes: ChatPropertyChanges, member: MemberChatAccess | null = null): Promise<number | null> {
     const ids = [...new Set(chatIds)].sort();
-    if (phoneIds && !phoneIds.length) return null;
+    const reach = { phoneIds, member };
+    if (reachesNothing(reach)) return null;
     return this.prisma.$transaction(async (tx) => {
       const copies = await tx.$queryRaw<PhoneChatRow[]>`
         SELECT DISTINCT ON (chat_id) org_id::text AS org_id, phone_id, COALESCE(org_phone, '') AS org_phone, chat_id, chat_name, chat_type, created_at, updated_at
-        FROM chats
-        WHERE org_id = ${orgId}::uuid AND chat_id = ANY(${ids}::text[]) AND (${phoneIds === null} OR phone_id = ANY(${phoneIds ?? []}::text[]))
+        FROM chats c
+        WHERE c.org_id = ${orgId}::uuid AND c.chat_id = ANY(${ids}::text[]) ${reachSql(orgId, reach, 'c')}
         ORDER BY chat_id, activity_at DESC, phone_id DESC`;
       if (copies.length !== ids.length) return null;
       const before = await lockValues(tx, orgId, ids);

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@mapi/db';
+import { reachSql, type MemberChatAccess } from '../chats/chat-reach';
 
 /** A phone that may act on a chat: its id and its own contact id (`<digits>@c.us`). */
 export interface ActingCandidate {
@@ -29,9 +30,15 @@ export class ChatRepository {
 
   /**
    * Marks the chat read on the given phones' copies (null: every phone of the organization): unread
-   * count 0. Returns how many copies exist within reach (0: the caller cannot see the chat).
+   * count 0. Returns how many copies exist within reach (0: the caller cannot see the chat). For a
+   * member, only the copies within their labels and overrides (chats/chat-reach.ts).
    */
-  async markRead(orgId: string, chatId: string, phoneIds: string[] | null): Promise<number> {
+  async markRead(orgId: string, chatId: string, phoneIds: string[] | null, member: MemberChatAccess | null = null): Promise<number> {
+    if (member) {
+      const copies = await this.prisma.$queryRaw<{ phone_id: string }[]>`
+        SELECT c.phone_id FROM chats c WHERE c.org_id = ${orgId}::uuid AND c.chat_id = ${chatId} ${reachSql(orgId, { phoneIds, member }, 'c')}`;
+      return copies.length ? this.markRead(orgId, chatId, copies.map((c) => c.phone_id)) : 0;
+    }
     if (phoneIds && phoneIds.length === 0) return 0;
     const scope = phoneIds ? { phone_id: { in: phoneIds } } : {};
     const where = { org_id: orgId, chat_id: chatId, ...scope };

@@ -1,9 +1,12 @@
 import type { PrismaClient } from '@mapi/db';
+import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
 import type { NotificationRow } from '../notifications/map-notification';
 
 export interface NotificationPage {
   /** Phones whose copies to read; null: every phone of the organization. */
   phoneIds: string[] | null;
+  /** A member's labels and overrides (chats/chat-reach.ts); absent: phones only. */
+  member?: MemberChatAccess | null;
   chatId?: string;
   /** ISO 8601 bounds of the notification's timestamp, inclusive. */
   start?: string;
@@ -18,15 +21,15 @@ export class NotificationRepository {
 
   /** Newest first (ties: notification_id), by the (org_id, timestamp) or (org_id, chat_id, timestamp) index. */
   async list(orgId: string, page: NotificationPage): Promise<NotificationRow[]> {
-    if (page.phoneIds && page.phoneIds.length === 0) return [];
+    const reach = { phoneIds: page.phoneIds, member: page.member ?? null };
+    if (reachesNothing(reach)) return [];
     return this.prisma.$queryRaw<NotificationRow[]>`
-      SELECT * FROM chat_notifications
-      WHERE org_id = ${orgId}::uuid
-        AND (${page.phoneIds === null} OR phone_id = ANY(${page.phoneIds ?? []}::text[]))
-        AND (${page.chatId ?? null}::text IS NULL OR chat_id = ${page.chatId ?? null})
-        AND (${page.start ?? null}::timestamptz IS NULL OR timestamp >= ${page.start ?? null}::timestamptz)
-        AND (${page.end ?? null}::timestamptz IS NULL OR timestamp <= ${page.end ?? null}::timestamptz)
-      ORDER BY timestamp DESC, notification_id DESC
+      SELECT n.* FROM chat_notifications n
+      WHERE n.org_id = ${orgId}::uuid ${reachSql(orgId, reach, 'n')}
+        AND (${page.chatId ?? null}::text IS NULL OR n.chat_id = ${page.chatId ?? null})
+        AND (${page.start ?? null}::timestamptz IS NULL OR n.timestamp >= ${page.start ?? null}::timestamptz)
+        AND (${page.end ?? null}::timestamptz IS NULL OR n.timestamp <= ${page.end ?? null}::timestamptz)
+      ORDER BY n.timestamp DESC, n.notification_id DESC
       OFFSET ${page.offset} LIMIT ${page.limit}`;
   }
 }

@@ -37,6 +37,8 @@ export async function phoneForNewGroup(rpc: NatsRpcClient, ctx: RequestContext):
  * The group as the chats store holds it for the acting phone (GET /chats/{chat_id}), once the
  * network's answer has been ingested there and `ready` holds: the connector hands the group on
  * before the session answers, and ingestion follows within moments. 504 if it does not in `waitMs`.
+ * A member who created or joined a group sees it in this answer even when it carries none of their
+ * labels yet (docs/services/members.md).
  */
 export async function storedGroup(
   rpc: NatsRpcClient,
@@ -46,7 +48,9 @@ export async function storedGroup(
   ready: (chat: ChatView) => boolean = () => true,
   waitMs = 4_000,
 ): Promise<ChatView> {
-  const narrowed = { ...ctx, phone };
+  // the acting phone's copy, read without a member's labels and overrides: the caller was checked
+  // against them before acting (phoneForGroup), or has just created or joined the group itself
+  const narrowed = { ...ctx, phone, member: null };
   const until = Date.now() + waitMs;
   for (let pause = 50; ; pause = Math.min(pause * 2, 400)) {
     const chat = await rpc.call(GetChatRpc, { ctx: narrowed, params: { chat_id: chatId } }).catch((err: unknown) => {

@@ -5,6 +5,7 @@ import { TaskRepository } from '../repositories/task-repository';
 import { UpdateTask } from '../usecases/update-task/update-task.usecase';
 import { fireDueReminders } from './due-reminders';
 import { ReminderPoller } from './reminder-poller';
+import { noReach } from '../testing/no-reach';
 
 /**
  * Reminders against Postgres: two claimers on their own connections race over the same due reminders
@@ -77,9 +78,9 @@ describe('task reminders (integration)', () => {
     expect(round.fired).toEqual([]);
     expect(round.nextDueInMs).toBeGreaterThan(50_000);
     expect(round.nextDueInMs).toBeLessThanOrEqual(60_000);
-    await new UpdateTask(new TaskRepository(t.prisma)).execute({ ctx: ctx(w.org), params: { task_id: future }, body: { remind_at: new Date(Date.now() - 10).toISOString() } });
+    await new UpdateTask(new TaskRepository(t.prisma), noReach).execute({ ctx: ctx(w.org), params: { task_id: future }, body: { remind_at: new Date(Date.now() - 10).toISOString() } });
     expect((await fireDueReminders(a, 100)).fired.map((r) => r.task_id)).toEqual([future]);
-    await new UpdateTask(new TaskRepository(t.prisma)).execute({ ctx: ctx(w.org), params: { task_id: future }, body: { remind_at: new Date(Date.now() - 5).toISOString() } });
+    await new UpdateTask(new TaskRepository(t.prisma), noReach).execute({ ctx: ctx(w.org), params: { task_id: future }, body: { remind_at: new Date(Date.now() - 5).toISOString() } });
     expect((await fireDueReminders(b, 100)).fired.map((r) => r.task_id)).toEqual([future]);
     expect((await fireDueReminders(b, 100)).fired).toEqual([]);
     expect((await reminders()).map((e) => (e.payload as { task_id: string }).task_id)).toEqual([future, future]);

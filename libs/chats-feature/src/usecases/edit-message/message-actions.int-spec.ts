@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createMessages, createOrg, createPhone, useTestDatabase } from '@mapi/testing';
+import { ChatPropertiesRepository } from '../../repositories/chat-properties-repository';
 import { MessageRefRepository } from '../../repositories/message-ref-repository';
+import { ReachRepository } from '../../repositories/reach-repository';
+import { ChatsInReach } from '../chats-in-reach/chats-in-reach.usecase';
 import { recordingSessions } from '../../testing/recording-sessions';
 import { DeleteMessage } from '../delete-message/delete-message.usecase';
 import { ForwardMessage } from '../forward-message/forward-message.usecase';
@@ -11,6 +14,7 @@ import { EditMessage } from './edit-message.usecase';
 const t = useTestDatabase('message_actions');
 const CHAT = '15550001111@c.us';
 const GROUP = '120363000000000077@g.us';
+const targets = () => new ChatsInReach(new ChatPropertiesRepository(t.prisma), new ReachRepository(t.prisma));
 
 /** Edit, delete, react, pin and forward: the command each sends to the phone's session, and what each refuses. */
 describe('message actions', () => {
@@ -86,7 +90,7 @@ describe('message actions', () => {
   it('forward: one command per distinct chat; with an Idempotency-Key a retry carries the same forward ids', async () => {
     const r = recordingSessions();
     const forward = (m: any, chats: string[], headers?: Record<string, string>) =>
-      new ForwardMessage(new MessageRefRepository(t.prisma), r.sessions).execute({ ctx: ctx(), params: { message_id: m.message_id }, body: { forward_chat_ids: chats }, headers });
+      new ForwardMessage(new MessageRefRepository(t.prisma), r.sessions, targets()).execute({ ctx: ctx(), params: { message_id: m.message_id }, body: { forward_chat_ids: chats }, headers });
     await forward(w.received, ['15550002222@c.us', GROUP, '15550002222@c.us'], { 'idempotency-key': 'k-1' });
     await forward(w.received, ['15550002222@c.us', GROUP], { 'idempotency-key': 'k-1' });
     const ids = r.sent.map((s) => (s.cmd as any).sent_message_id);

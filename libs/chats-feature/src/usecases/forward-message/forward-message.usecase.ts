@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { ForwardMessageRequest, Media } from '@mapi/contracts';
+import { Errors, type ForwardMessageRequest, type Media } from '@mapi/contracts';
 import type { SessionCommands } from '@mapi/events';
 import { isPoll, messageInReach, networkKey, refused } from '../../messages/acting-message';
 import type { HeldMessage, MessageRefRepository } from '../../repositories/message-ref-repository';
+import type { ChatsInReach } from '../chats-in-reach/chats-in-reach.usecase';
+import { CHAT_NOT_FOUND } from '../get-chat/get-chat.usecase';
 
 /** A UUID (v4 layout) from a hash: the same request and chat give the same forward id. */
 function derivedUuid(parts: string[]): string {
@@ -30,10 +32,16 @@ export class ForwardMessage {
   constructor(
     private readonly messages: MessageRefRepository,
     private readonly sessions: SessionCommands,
+    private readonly targets: ChatsInReach,
   ) {}
 
   async execute({ ctx, params, body, headers }: ForwardMessageRequest): Promise<null> {
     const row = await messageInReach(this.messages, ctx, params.message_id);
+    // a member forwards only to chats they may send to (within reach, or new to a member of every label)
+    if (ctx.member?.role === 'member') {
+      const { missing } = await this.targets.execute({ ctx, body: { chat_ids: body.forward_chat_ids, to_send: true } });
+      if (missing.length) throw Errors.notFound(CHAT_NOT_FOUND);
+    }
     if (row.is_deleted) throw refused(params.message_id, 'A deleted message cannot be forwarded');
     if (isPoll(row)) throw refused(params.message_id, 'A poll cannot be forwarded');
     const content = forwardContent(row);

@@ -1,5 +1,5 @@
 import { Errors, type Contact, type GetContactRequest } from '@mapi/contracts';
-import { phonesInReach } from '../../chats/chat-views';
+import { chatReach } from '../../chats/chat-reach';
 import { mapContact } from '../../contacts/map-contact';
 import type { ContactRepository } from '../../repositories/contact-repository';
 
@@ -11,9 +11,9 @@ export class GetContact {
   constructor(private readonly contacts: ContactRepository) {}
 
   async execute({ ctx, params }: GetContactRequest): Promise<Contact> {
-    const reach = phonesInReach(ctx);
-    const row = await this.contacts.find(ctx.org_id, params.contact_id, reach);
+    const { phoneIds, member } = chatReach(ctx);
+    const row = await this.contacts.find(ctx.org_id, params.contact_id, phoneIds, member);
     if (!row) throw Errors.notFound(CONTACT_NOT_FOUND);
-    return mapContact(row, await this.contacts.chatIds(ctx.org_id, row.contact_id, reach));
+    return mapContact(row, await this.contacts.chatIds(ctx.org_id, row.contact_id, phoneIds, member));
   }
 }

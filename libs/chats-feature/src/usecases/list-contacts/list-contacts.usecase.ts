@@ -1,5 +1,5 @@
 import { pagePositions, type ListContactsRequest, type ListContactsResponse } from '@mapi/contracts';
-import { phonesInReach } from '../../chats/chat-views';
+import { chatReach } from '../../chats/chat-reach';
 import { mapContact } from '../../contacts/map-contact';
 import type { ContactRepository } from '../../repositories/contact-repository';
 
@@ -11,7 +11,8 @@ export class ListContacts {
   constructor(private readonly contacts: ContactRepository) {}
 
   async execute({ ctx, query }: ListContactsRequest): Promise<ListContactsResponse> {
-    const rows = await this.contacts.list(ctx.org_id, phonesInReach(ctx), query.offset, query.limit);
+    const reach = chatReach(ctx);
+    const rows = await this.contacts.list(ctx.org_id, reach.phoneIds, query.offset, query.limit, reach.member);
     return { ...pagePositions(query.offset, rows.length), contacts: rows.map((r) => mapContact(r)) };
   }
 }

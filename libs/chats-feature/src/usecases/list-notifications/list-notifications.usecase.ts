@@ -1,5 +1,5 @@
 import { pagePositions, type ListAllNotificationsRequest, type ListNotificationsResponse } from '@mapi/contracts';
-import { phonesInReach } from '../../chats/chat-views';
+import { chatReach } from '../../chats/chat-reach';
 import { mapNotification } from '../../notifications/map-notification';
 import type { NotificationRepository } from '../../repositories/notification-repository';
 
@@ -13,7 +13,7 @@ export class ListNotifications {
 
   async execute({ ctx, query }: ListAllNotificationsRequest): Promise<ListNotificationsResponse> {
     const rows = await this.notifications.list(ctx.org_id, {
-      phoneIds: phonesInReach(ctx),
+      ...chatReach(ctx),
       start: query.start_time,
       end: query.end_time,
       offset: query.offset,

@@ -1,5 +1,5 @@
 import { pagePositions, type ListReactionsRequest, type ListReactionsResponse } from '@mapi/contracts';
-import { phonesInReach } from '../../chats/chat-views';
+import { chatReach } from '../../chats/chat-reach';
 import { mapReaction } from '../../messages/map-reaction';
 import type { ReactionRepository } from '../../repositories/reaction-repository';
 
@@ -15,7 +15,7 @@ export class ListReactions {
 
   async execute({ ctx, query }: ListReactionsRequest): Promise<ListReactionsResponse> {
     const rows = await this.reactions.list(ctx.org_id, {
-      phoneIds: phonesInReach(ctx),
+      ...chatReach(ctx),
       chatId: query.chat_id,
       messageId: query.message_id,
       start: query.start_time,

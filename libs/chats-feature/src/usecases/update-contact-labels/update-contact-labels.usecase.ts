@@ -1,5 +1,5 @@
 import { Errors, labelNames, type UpdateContactLabelsRequest } from '@mapi/contracts';
-import { phonesInReach } from '../../chats/chat-views';
+import { chatReach } from '../../chats/chat-reach';
 import type { ContactRepository } from '../../repositories/contact-repository';
 import { CONTACT_NOT_FOUND } from '../get-contact/get-contact.usecase';
 
@@ -11,7 +11,8 @@ export class UpdateContactLabels {
   constructor(private readonly contacts: ContactRepository) {}
 
   async execute({ ctx, body }: UpdateContactLabelsRequest): Promise<null> {
-    const done = await this.contacts.relabel(ctx.org_id, body.contact_ids, phonesInReach(ctx), labelNames(body.labels));
+    const reach = chatReach(ctx);
+    const done = await this.contacts.relabel(ctx.org_id, body.contact_ids, reach.phoneIds, labelNames(body.labels), reach.member);
     if (!done) throw Errors.notFound(CONTACT_NOT_FOUND);
     return null;
   }

@@ -1,5 +1,5 @@
 import { Errors, labelNames, type Contact, type UpdateContactRequest } from '@mapi/contracts';
-import { phonesInReach } from '../../chats/chat-views';
+import { chatReach } from '../../chats/chat-reach';
 import { mapContact } from '../../contacts/map-contact';
 import type { ContactRepository } from '../../repositories/contact-repository';
 import { CONTACT_NOT_FOUND } from '../get-contact/get-contact.usecase';
@@ -12,13 +12,14 @@ export class UpdateContact {
   constructor(private readonly contacts: ContactRepository) {}
 
   async execute({ ctx, params, body }: UpdateContactRequest): Promise<Contact> {
-    const reach = phonesInReach(ctx);
-    const row = await this.contacts.update(ctx.org_id, params.contact_id, reach, {
+    const { phoneIds, member } = chatReach(ctx);
+    const changes = {
       contact_name: body.contact_name,
       is_internal: body.is_internal,
       labels: body.labels === undefined ? undefined : labelNames(body.labels),
-    });
+    };
+    const row = await this.contacts.update(ctx.org_id, params.contact_id, phoneIds, changes, member);
     if (!row) throw Errors.notFound(CONTACT_NOT_FOUND);
-    return mapContact(row, await this.contacts.chatIds(ctx.org_id, row.contact_id, reach));
+    return mapContact(row, await this.contacts.chatIds(ctx.org_id, row.contact_id, phoneIds, member));
   }
 }

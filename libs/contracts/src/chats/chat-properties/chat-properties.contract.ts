@@ -11,14 +11,36 @@ import { defineRpc } from '../../rpc/define-rpc';
 
 const ChatIds = z.array(ChatIdSchema).min(1).max(1000);
 
-/** Which of the given chats no phone within the caller's reach has (missing, another organization's). */
+/**
+ * Which of the given chats no phone within the caller's reach has (missing, another organization's;
+ * for a member's ctx, outside their labels and overrides too: docs/services/members.md). `to_send`:
+ * answer for a send, where a member who sees every label (labels null) may also start a chat that no
+ * phone of theirs holds yet, unless an override denies it to them.
+ */
 export const ChatsInReachRpc = defineRpc({
   subject: 'chats.v1.chat.in-reach',
   service: 'chats',
-  request: z.object({ ctx: RequestContextSchema, body: z.object({ chat_ids: ChatIds }) }),
+  request: z.object({ ctx: RequestContextSchema, body: z.object({ chat_ids: ChatIds, to_send: z.boolean().optional() }) }),
   response: z.object({ missing: z.array(z.string()) }),
 });
 export type ChatsInReachRequest = z.infer<typeof ChatsInReachRpc.request>;
+
+export const ChatCopySchema = z.object({ phone_id: z.string().min(1).max(200), chat_id: z.string().min(1).max(300) });
+export type ChatCopy = z.infer<typeof ChatCopySchema>;
+
+/**
+ * Which of the given (phone, chat) copies are within the caller's reach: held by that phone, the
+ * phone within reach, and for a member's ctx within their labels and overrides. One call per page of
+ * another service's rows tied to chats (the inbox's tickets, notes, tasks) or per batch of realtime
+ * events; callers skip it for a ctx that is not a member's (phones only, checked on their side).
+ */
+export const ChatCopiesInReachRpc = defineRpc({
+  subject: 'chats.v1.chat.copies-in-reach',
+  service: 'chats',
+  request: z.object({ ctx: RequestContextSchema, body: z.object({ copies: z.array(ChatCopySchema).min(1).max(1000) }) }),
+  response: z.object({ reached: z.array(ChatCopySchema) }),
+});
+export type ChatCopiesInReachRequest = z.infer<typeof ChatCopiesInReachRpc.request>;
 
 export const ChatLabelRefSchema = z.object({ label_id: z.uuid(), name: z.string().min(1).max(100) });
 

@@ -1,4 +1,4 @@
-import { ChoosePhoneRpc, Errors, contactId, type ChoosePhoneResponse, type GroupParticipantAction, type ParticipantOutcomeMap, type ParticipantsRequest } from '@mapi/contracts';
+import { ChoosePhoneRpc, Errors, GetChatRpc, contactId, type ChoosePhoneResponse, type GroupParticipantAction, type ParticipantOutcomeMap, type ParticipantsRequest } from '@mapi/contracts';
 import type { SessionCommands } from '@mapi/events';
 import type { NatsRpcClient } from '@mapi/platform';
 import { toOutcomeMap } from './participant-outcomes';
@@ -20,6 +20,8 @@ export class ChangeParticipants {
   ) {}
 
   async execute({ ctx, params, body }: ParticipantsRequest): Promise<ParticipantOutcomeMap> {
+    // a member acts only on a group within their labels and overrides: 404 as for a missing group, before any phone acts
+    if (ctx.member?.role === 'member') await this.rpc.call(GetChatRpc, { ctx, params: { chat_id: params.chat_id } });
     const phone = await this.actingPhone(ctx, params.chat_id);
     const participants = [...new Set(body.participants.map(contactId))];
     const answer = await this.sessions.require(phone.phone_id, { cmd: 'group-participants', chat_id: params.chat_id, participants, action: this.action });

@@ -1,6 +1,7 @@
-import { Errors, type CreateTaskBody, type RequestContext } from '@mapi/contracts';
+import { Errors, ServiceError, type CreateTaskBody, type RequestContext } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
-import { phonesInReach, ticketNotFound, type ChatLookup } from '../../chat-lookup';
+import { onPhone, phonesInReach, ticketNotFound, type ChatLookup } from '../../chat-lookup';
+import { isMember } from '../../member-reach';
 import type { TicketRepository } from '../../repositories/ticket-repository';
 
 /** The associated object of a new task, resolved within the caller's reach. */
@@ -32,6 +33,10 @@ export async function resolveAssociation(
   if (association.ticket_id) {
     const ticket = await tickets.find(ctx.org_id, association.ticket_id, phonesInReach(ctx));
     if (!ticket) throw ticketNotFound();
+    // a member: the ticket's chat must be within their labels and overrides too (the chats service's answer)
+    if (isMember(ctx)) await chats.chat(onPhone(ctx, ticket.phone_id), ticket.chat_id).catch((e: unknown) => {
+        throw e instanceof ServiceError && e.status === 404 ? ticketNotFound() : e;
+      });
     const object = { ticket_id: ticket.ticket_id, quoted_message_id: ticket.quoted_message_id, chat_id: ticket.chat_id, org_id: ticket.org_id };
     return { type: 'ticket', phone_id: ticket.phone_id, chat_id: ticket.chat_id, message_id: null, ticket_id: ticket.ticket_id, metadata: { type: 'ticket', index: 'ticket_id', id: ticket.ticket_id, object } };
   }

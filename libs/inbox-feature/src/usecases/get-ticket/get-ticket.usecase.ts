@@ -1,5 +1,6 @@
 import type { GetTicketRequest, TicketInfo } from '@mapi/contracts';
-import { phonesInReach, ticketNotFound, type ChatLookup } from '../../chat-lookup';
+import { ticketNotFound, type ChatLookup } from '../../chat-lookup';
+import { rowPhones, visibleRow, type ChatReachCheck } from '../../member-reach';
 import type { TicketRepository } from '../../repositories/ticket-repository';
 import { ticketInfo } from './ticket-view';
 
@@ -8,10 +9,11 @@ export class GetTicket {
   constructor(
     private readonly tickets: TicketRepository,
     private readonly chats: ChatLookup,
+    private readonly reach: ChatReachCheck,
   ) {}
 
   async execute({ ctx, params }: GetTicketRequest): Promise<TicketInfo> {
-    const row = await this.tickets.find(ctx.org_id, params.ticket_id, phonesInReach(ctx));
+    const row = await visibleRow(this.reach, ctx, await this.tickets.find(ctx.org_id, params.ticket_id, rowPhones(ctx)));
     if (!row) throw ticketNotFound();
     return ticketInfo(this.chats, ctx, row);
   }

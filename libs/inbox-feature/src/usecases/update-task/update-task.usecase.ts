@@ -1,6 +1,7 @@
 import { previousAttributes, type Task, type UpdateTaskRequest } from '@mapi/contracts';
 import { writeEvents } from '@mapi/events';
-import { phonesInReach, taskNotFound } from '../../chat-lookup';
+import { taskNotFound } from '../../chat-lookup';
+import { isMember, rowPhones, visibleRow, type ChatReachCheck } from '../../member-reach';
 import { mapTask } from '../../map-task';
 import { reminderPending, type TaskRepository } from '../../repositories/task-repository';
 import { taskChanges } from './task-changes';
@@ -12,10 +13,15 @@ import { taskChanges } from './task-changes';
  * change of nothing writes nothing.
  */
 export class UpdateTask {
-  constructor(private readonly tasks: TaskRepository) {}
+  constructor(
+    private readonly tasks: TaskRepository,
+    private readonly reach: ChatReachCheck,
+  ) {}
 
   async execute({ ctx, params, body }: UpdateTaskRequest): Promise<Task> {
-    const reach = phonesInReach(ctx);
+    const reach = rowPhones(ctx);
+    // a member's reach is the chats service's to decide: checked before the row is locked (no lock across an RPC)
+    if (isMember(ctx) && !(await visibleRow(this.reach, ctx, await this.tasks.find(ctx.org_id, params.task_id, reach)))) throw taskNotFound();
     return this.tasks.transaction(async (tx) => {
       const before = await this.tasks.findForUpdate(tx, ctx.org_id, params.task_id, reach);
       if (!before) throw taskNotFound();

@@ -1,6 +1,7 @@
 import { previousAttributes, type TicketInfo, type UpdateTicketRequest } from '@mapi/contracts';
 import { writeEvents } from '@mapi/events';
-import { phonesInReach, ticketNotFound, type ChatLookup } from '../../chat-lookup';
+import { ticketNotFound, type ChatLookup } from '../../chat-lookup';
+import { rowPhones, visibleRow, type ChatReachCheck } from '../../member-reach';
 import { mapTicket, mapTicketInfo } from '../../map-ticket';
 import type { TicketRepository } from '../../repositories/ticket-repository';
 import { ticketRelations } from '../get-ticket/ticket-view';
@@ -15,11 +16,12 @@ export class UpdateTicket {
   constructor(
     private readonly tickets: TicketRepository,
     private readonly chats: ChatLookup,
+    private readonly reach: ChatReachCheck,
   ) {}
 
   async execute({ ctx, params, body }: UpdateTicketRequest): Promise<TicketInfo> {
-    const reach = phonesInReach(ctx);
-    const seen = await this.tickets.find(ctx.org_id, params.ticket_id, reach);
+    const reach = rowPhones(ctx);
+    const seen = await visibleRow(this.reach, ctx, await this.tickets.find(ctx.org_id, params.ticket_id, reach));
     if (!seen) throw ticketNotFound();
     // Read from the chats service before the row is locked: no lock is held across an RPC.
     const { chat, quoted, attached } = await ticketRelations(this.chats, ctx, seen);

@@ -2,6 +2,7 @@ import { requiredPhone } from '../../phones/required-phone';
 import { randomUUID } from 'node:crypto';
 import { sendUniqueId, type BroadcastAnswer, type BroadcastMessageRequest } from '@mapi/contracts';
 import { IdempotencyStore } from '../../idempotency/idempotency-store';
+import type { SendReach } from '../../phones/member-reach';
 import { fillTemplate, toOutgoingContent } from '../../queues/outgoing-content';
 import type { SendQueues } from '../../queues/send-queues';
 
@@ -10,11 +11,13 @@ export class BroadcastMessage {
   constructor(
     private readonly queues: SendQueues,
     private readonly idempotency: IdempotencyStore,
+    private readonly reach: SendReach,
   ) {}
 
   async execute({ ctx, body, headers }: BroadcastMessageRequest): Promise<BroadcastAnswer> {
     const key = IdempotencyStore.validate(headers?.['idempotency-key']);
     const phoneId = requiredPhone(ctx);
+    await this.reach(ctx, body.chat_ids);
     return this.idempotency.run(ctx.org_id, 'broadcast', key, { phone: phoneId, body }, async () => {
       const broadcastId = key ? IdempotencyStore.jobIdFor(ctx.org_id, 'broadcast', key, -1) : randomUUID();
       const values = new Map((body.variables ?? []).map((v) => [v.chat_id, v.values]));

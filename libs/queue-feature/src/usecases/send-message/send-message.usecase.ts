@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sendUniqueId, type RequestContext, type SendAnswer, type SendMessageRequest } from '@mapi/contracts';
 import { IdempotencyStore } from '../../idempotency/idempotency-store';
+import type { SendReach } from '../../phones/member-reach';
 import { toOutgoingContent } from '../../queues/outgoing-content';
 import type { SendQueues } from '../../queues/send-queues';
 
@@ -13,10 +14,12 @@ export class SendMessage {
     private readonly queues: SendQueues,
     private readonly choosePhone: ChoosePhone,
     private readonly idempotency: IdempotencyStore,
+    private readonly reach: SendReach,
   ) {}
 
   async execute({ ctx, body, headers }: SendMessageRequest): Promise<SendAnswer> {
     const key = IdempotencyStore.validate(headers?.['idempotency-key']);
+    await this.reach(ctx, [body.chat_id]);
     return this.idempotency.run(ctx.org_id, 'send', key, { phone: ctx.phone?.phone_id ?? null, body }, async () => {
       const phoneId = ctx.phone?.phone_id ?? (await this.choosePhone(ctx, body.chat_id));
       const id = key ? IdempotencyStore.jobIdFor(ctx.org_id, 'send', key, 0) : randomUUID();

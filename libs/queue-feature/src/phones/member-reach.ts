@@ -1,0 +1,24 @@
+import { ChatsInReachRpc, Errors, type RequestContext } from '@mapi/contracts';
+import type { NatsRpcClient } from '@mapi/platform';
+
+/**
+ * A member's sends (docs/services/members.md, "What a member sees"): only to chats within their
+ * phones, labels and overrides, which the chats service decides (chats.v1.chat.in-reach with
+ * to_send, one call per request); a member who sees every label may also start a chat no phone of
+ * theirs holds yet. A chat outside reach is 404 "Chat not found", as GET /chats/{chat_id} answers,
+ * and nothing is queued. Bearer tokens, owners and admins: no call (phones only, as before).
+ */
+export type SendReach = (ctx: RequestContext, chatIds: string[]) => Promise<void>;
+
+export const CHAT_NOT_FOUND = 'Chat not found';
+
+export function sendReachOverRpc(rpc: Pick<NatsRpcClient, 'call'>): SendReach {
+  return async (ctx, chatIds) => {
+    if (ctx.member?.role !== 'member' || !chatIds.length) return;
+    const ids = [...new Set(chatIds)];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const { missing } = await rpc.call(ChatsInReachRpc, { ctx, body: { chat_ids: ids.slice(i, i + 1000), to_send: true } });
+      if (missing.length) throw Errors.notFound(CHAT_NOT_FOUND);
+    }
+  };
+}
