@@ -19,3 +19,4 @@ export * from './jobs/job-trace';
 export * from './service/start-rpc-service';
 export * from './nats/rpc-handlers';
 export * from './idempotency/idempotency-key';
+export * from './errors/dependency-unavailable';

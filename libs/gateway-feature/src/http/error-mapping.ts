@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Errors, ServiceError } from '@mapi/contracts';
-import type { Logger } from '@mapi/platform';
+import { DEPENDENCY_UNAVAILABLE_MESSAGE, isDependencyUnavailable, type Logger } from '@mapi/platform';
 
 interface FrameworkError {
   statusCode?: number;
@@ -12,8 +12,8 @@ interface FrameworkError {
 
 /**
  * Any failure → the envelope. Framework errors (unknown route, body too large, malformed JSON,
- * unsupported content type) get their own codes; anything unexpected is a 500 UNKNOWN_ERROR whose
- * id is logged with the error. No stack trace or internal message leaves the service.
+ * unsupported content type) get their own codes; a database that cannot serve now is a 503 (with
+ * Retry-After); anything else unexpected is a 500 UNKNOWN_ERROR whose id is logged with the error. No stack trace or internal message leaves the service.
  */
 export function toServiceError(error: unknown, logger: Logger): ServiceError {
   if (error instanceof ServiceError) return error;
@@ -38,6 +38,11 @@ export function toServiceError(error: unknown, logger: Logger): ServiceError {
   }
   if (status === 404) return Errors.notFound('Route not found');
   const errorId = randomUUID();
+  if (isDependencyUnavailable(error)) {
+    // The gateway's own reads (tokens, sessions) when its database cannot serve: 503 with Retry-After, not a bug.
+    logger.warn({ err: error, error_id: errorId }, 'database unavailable');
+    return Errors.unavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
+  }
   logger.error({ err: error, error_id: errorId }, 'unhandled error');
   return Errors.unknown(errorId);
 }

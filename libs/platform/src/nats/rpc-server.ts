@@ -9,6 +9,7 @@ import type { BoundRpcHandler } from './rpc-handlers';
 import { RPC_STATUS_CONTINUE, RpcHeader, joinChunks, splitIntoChunks } from './rpc-codec';
 import { extractTraceContext } from './trace-headers';
 import { DURATION_BUCKETS_S, meter } from '../telemetry/metrics';
+import { DEPENDENCY_UNAVAILABLE_MESSAGE, isDependencyUnavailable } from '../errors/dependency-unavailable';
 
 export interface NatsRpcServerOptions {
   nc: NatsConnection;
@@ -177,6 +178,11 @@ export class NatsRpcServer {
   private toServiceError(error: unknown, contract: RpcContract, requestId?: string): ServiceError {
     if (error instanceof ServiceError) return error;
     const errorId = randomUUID();
+    if (isDependencyUnavailable(error)) {
+      // Not a bug: the database cannot serve now. 503 (the gateway adds Retry-After), logged without the request.
+      this.options.logger.warn({ err: error, error_id: errorId, subject: contract.subject, request_id: requestId }, 'database unavailable');
+      return Errors.unavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
+    }
     this.options.logger.error({ err: error, error_id: errorId, subject: contract.subject, request_id: requestId }, 'unhandled error');
     return Errors.unknown(errorId);
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createConnection } from 'node:net';
 import { Writable } from 'node:stream';
 import { ErrorCode, defineRpc } from '@mapi/contracts';
 import type { NatsConnection } from 'nats';
@@ -14,6 +15,14 @@ const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 const CountRpc = defineRpc({ subject: 'unavail.v1.count', service: 'unavail', request: z.object({ n: z.number() }), response: z.object({ seen: z.number() }) });
 const SilentRpc = defineRpc({ subject: 'unavail.v1.silent', service: 'unavail', request: z.object({}), response: z.object({}) });
+const DependencyRpc = defineRpc({ subject: 'unavail.v1.dependency', service: 'unavail', request: z.object({ fail: z.enum(['refused', 'bug']) }), response: z.object({}) });
+
+/** A real socket error: what a driver throws when its database's port refuses the connection. */
+const refusedConnection = () =>
+  new Promise<never>((_, reject) => {
+    const socket = createConnection({ host: '127.0.0.1', port: 1 });
+    socket.once('error', reject);
+  });
 
 /**
  * A call that reaches no instance (a service restarting) is published again until one appears, within
@@ -31,6 +40,7 @@ describe('NatsRpcClient while no instance serves the subject (integration)', () 
       [
         rpcHandler<void>()(CountRpc, () => ({ execute: ({ n }) => (executed.push(n), { seen: executed.length }) })),
         rpcHandler<void>()(SilentRpc, () => ({ execute: () => new Promise((r) => setTimeout(() => r({}), 1_000)) })),
+        rpcHandler<void>()(DependencyRpc, () => ({ execute: ({ fail }) => (fail === 'refused' ? refusedConnection() : Promise.reject(new TypeError('x is undefined'))) })),
       ],
       undefined,
     );
@@ -91,6 +101,16 @@ describe('NatsRpcClient while no instance serves the subject (integration)', () 
     const server = await startServer(ns);
     const client = new NatsRpcClient(clientNc, ns, 300, { unavailableRetryMs: 10_000 });
     expect(await failure(client.call(SilentRpc, {}))).toMatchObject({ code: ErrorCode.TIMEOUT_ERROR, status: 504 });
+    await server.close();
+    await client.close();
+  });
+
+  it('a handler whose database cannot be reached answers 503, a bug still 500', async () => {
+    const ns = namespace();
+    const server = await startServer(ns);
+    const client = new NatsRpcClient(clientNc, ns, 5_000, { unavailableRetryMs: 0 });
+    expect(await failure(client.call(DependencyRpc, { fail: 'refused' }))).toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE_ERROR, status: 503 });
+    expect(await failure(client.call(DependencyRpc, { fail: 'bug' }))).toMatchObject({ code: ErrorCode.UNKNOWN_ERROR, status: 500 });
     await server.close();
     await client.close();
   });
