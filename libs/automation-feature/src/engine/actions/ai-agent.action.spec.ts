@@ -91,5 +91,9 @@ describe('runAiAgent', () => {
     expect(calls).toEqual([]);
     switchOn = true;
     await expect(runAiAgent(rpc, ctx('   '), agent())).rejects.toThrow(/no text/);
+    const own = await runAiAgent(rpc, { ...ctx('opening hours'), event: { event_type: 'message.created', data: { body: 'opening hours', from_me: true } } }, agent()).catch((e) => e);
+    expect(own).toBeInstanceOf(StepSkipped);
+    expect(own.message).toMatch(/sent by the organization/);
+    expect(calls).toEqual([]);
   });
 });

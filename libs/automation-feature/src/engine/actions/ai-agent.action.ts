@@ -8,6 +8,7 @@ import { StepSkipped } from './step-skipped';
 import { createTicket } from './tickets.action';
 
 const cite = (e: RetrievedEntry) => ({ context_id: e.context_id, type: e.type, question: e.question, score: e.score });
+const FROM_ME = "the AI agent answers customers' messages; this one was sent by the organization (from_me)";
 const clip = (s: string, n = 2_000) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 /**
@@ -27,6 +28,8 @@ export async function runAiAgent(rpc: RpcCaller, c: ActionContext, agent: AiAgen
   if (!chatId) throw new ActionError('the AI agent answers in a chat: the event has none');
   if (!input) throw new ActionError('the AI agent answers a message: the event has no text (message body) and the action no body');
   const base = { query: m.query ?? '', input, model: agent.chat.model };
+  // a workflow allowing internal messages would otherwise have the agent answer its own replies
+  if (c.event.data.from_me === true) throw new StepSkipped(FROM_ME, { ...base, output: null, outcome: 'skipped' });
   if (c.run.phone_id && !(await agent.switches.enabled(c.run.org_id, c.run.phone_id))) {
     throw new StepSkipped(switchedOff(c.run.phone_id), { ...base, output: null, outcome: 'skipped' });
   }
