@@ -19,6 +19,7 @@ const MAY_STAY_UNSET: Record<string, string> = {
   OTEL_EXPORTER_OTLP_ENDPOINT: 'unset means no trace export',
   EMBEDDING_HTTP_BASE_URL: 'needed only with EMBEDDING_PROVIDER=openai',
   EMBEDDING_HTTP_API_KEY: 'needed only with EMBEDDING_PROVIDER=openai, and then only by some providers',
+  AI_AGENT_API_KEY: 'needed only by model servers that take a key (hosted ones); local servers take none',
 };
 
 describe('docker-compose.yml and deploy/ describe the same stack', () => {

@@ -61,7 +61,7 @@ describe('automation: workflows', () => {
   it.each([
     [{ actions: [{ id: 'a', action_metadata: { type: 'send_message_to_chat', metadata: { message: 'x' } }, next: 'missing' }], trigger_metadata: { first_action_id: 'a' } }, 'body.actions.0.next', /no action has id missing/],
     [{ actions: [{ id: 'a', action_metadata: { type: 'delay', metadata: { delay: '1 minutes' } }, next: 'a' }], trigger_metadata: { first_action_id: 'a' } }, 'body.actions.0.next', /cycle/],
-    [{ actions: [{ id: 'a', action_metadata: { type: 'ai_prompt', metadata: { query: 'q', body: 'b' } }, next: null }], trigger_metadata: { first_action_id: 'a' } }, 'body.actions.0.action_metadata.type', /not supported here yet/],
+    [{ actions: [{ id: 'a', action_metadata: { type: 'ai_prompt', metadata: { query: 'q', body: 'b' } }, next: null }], trigger_metadata: { first_action_id: 'a' } }, 'body.actions.0.action_metadata.metadata.agent', /a free-form AI prompt is not supported here yet/],
     [{ trigger: 'ticket.due' }, 'body.trigger', /not supported here yet/],
     [{ trigger_metadata: { first_action_id: 'nope' } }, 'body.trigger_metadata.first_action_id', /no action has id nope/],
     [{ name: '' }, 'body.name', undefined],

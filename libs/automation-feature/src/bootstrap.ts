@@ -1,6 +1,8 @@
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, ensureStreams } from '@mapi/events';
 import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
+import { loadAgentConfig } from './agent/agent-config';
+import { AiAgent } from './agent/ai-agent';
 import { AUTOMATION_HANDLERS } from './automation.handlers';
 import { loadEngineConfig } from './engine/engine-config';
 import { EventIntake } from './engine/event-intake';
@@ -17,6 +19,9 @@ export async function bootstrapAutomationService(): Promise<void> {
   const rpc = new NatsRpcClient(nc, ns, config.nats.RPC_TIMEOUT_MS);
   const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: directDatabaseUrl(config.database) });
   const engine = loadEngineConfig();
+  const agent = AiAgent.create(loadAgentConfig(), prisma);
+  if (!agent.chat) logger.info('AI agent is off: no model configured (AI_AGENT_BASE_URL, AI_AGENT_MODEL); ai_prompt steps fail saying so');
+  else logger.info({ model: agent.chat.model, url: agent.chat.url }, 'AI agent on');
   await ensureStreams(nc, ns);
   const store = new RunStore(prisma);
   const executor = new StepExecutor(store, rpc, logger, {
@@ -27,6 +32,7 @@ export async function bootstrapAutomationService(): Promise<void> {
     fallbackPollMs: engine.AUTOMATION_FALLBACK_POLL_MS,
     listenUrl: directDatabaseUrl(config.database),
     holdAfterActionMs: engine.AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS,
+    services: { agent },
   });
   const limits = { runsPerMinute: engine.AUTOMATION_RUNS_PER_MINUTE, chatRunsPerMinute: engine.AUTOMATION_CHAT_RUNS_PER_MINUTE };
   const intake = new EventIntake(nc, ns, prisma, store, limits, () => executor.due(), logger, engine.AUTOMATION_INTAKE_ACK_WAIT_MS);
@@ -36,7 +42,7 @@ export async function bootstrapAutomationService(): Promise<void> {
     namespace: ns,
     logger,
     nodeEnv: config.app.NODE_ENV,
-    rpc: { handlers: bindHandlers(AUTOMATION_HANDLERS, { prisma }) },
+    rpc: { handlers: bindHandlers(AUTOMATION_HANDLERS, { prisma, agent }) },
     start: async () => {
       await relay.start();
       await executor.start();

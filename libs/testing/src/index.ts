@@ -7,3 +7,4 @@ export * from './s3-server';
 export * from './documents';
 export * from './phone-directory';
 export * from './events';
+export * from './chat-model-server';

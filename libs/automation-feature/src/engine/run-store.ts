@@ -39,6 +39,8 @@ export interface ClaimedStep {
 export type StepOutcome =
   | { status: 'completed'; result: Prisma.InputJsonValue; next: { action_id: string; action_type: string; delay_ms: number } | null }
   | { status: 'failed'; error: string; result?: Prisma.InputJsonValue }
+  /** Deliberately not done (the AI agent switched off): the step skipped with the reason, the run ends completed with it. */
+  | { status: 'skipped'; reason: string; result?: Prisma.InputJsonValue }
   | { status: 'retry'; error: string; retry_in_ms: number };
 
 /**
@@ -145,7 +147,7 @@ export class RunStore {
         return n > 0;
       }
       const result = outcome.result === undefined ? null : JSON.stringify(outcome.result);
-      const error = outcome.status === 'failed' ? outcome.error : null;
+      const error = outcome.status === 'failed' ? outcome.error : outcome.status === 'skipped' ? outcome.reason : null;
       const n = await tx.$executeRaw`
         UPDATE automation_steps SET status = ${outcome.status}, result = ${result}::jsonb, error = ${error}, claimed_until = NULL, finished_at = now()
         WHERE step_id = ${step.step_id}::uuid AND org_id = ${step.org_id}::uuid AND status = 'pending' AND attempts = ${step.attempts}`;
@@ -158,7 +160,7 @@ export class RunStore {
         await tx.$executeRaw`SELECT pg_notify(${STEP_CHANNEL}, '')`;
         return true;
       }
-      await this.finish(tx, step, outcome.status === 'completed' ? 'completed' : 'failed', error);
+      await this.finish(tx, step, outcome.status === 'failed' ? 'failed' : 'completed', error);
       return true;
     }, TX_OPTIONS);
   }

@@ -2,7 +2,7 @@ import { OutboxWakeups } from '@mapi/events';
 import type { Logger } from 'pino';
 import type { RpcCaller } from './actions/action-context';
 import { STEP_CHANNEL, type ClaimedStep, type RunStore } from './run-store';
-import { runStep } from './step-runner';
+import { runStep, type ActionServices } from './step-runner';
 
 export interface StepExecutorOptions {
   batch: number;
@@ -16,6 +16,8 @@ export interface StepExecutorOptions {
   listenUrl?: string;
   /** Tests only: wait this long between an action that calls a service and recording it (a crash test kills the process meanwhile). */
   holdAfterActionMs?: number;
+  /** What actions need beyond RPC (the AI agent). */
+  services?: ActionServices;
 }
 
 /** Steps decided by the walker alone (no service called): the fault hold does not apply to them. */
@@ -92,7 +94,7 @@ export class StepExecutor {
       const run = await this.store.run(step.org_id, step.run_id);
       if (!run || run.status !== 'running') return void (await this.store.skip(step, 'the run no longer runs'));
       const earlier = (await this.store.steps(step.org_id, step.run_id)).filter((s) => s.step_id !== step.step_id);
-      const outcome = await runStep(this.rpc, step, run, earlier, this.options.maxAttempts);
+      const outcome = await runStep(this.rpc, step, run, earlier, this.options.maxAttempts, this.options.services);
       if (this.options.holdAfterActionMs && !FLOW.includes(step.action_type)) await new Promise((r) => setTimeout(r, this.options.holdAfterActionMs));
       if (!(await this.store.record(step, outcome))) this.logger.warn({ step_id: step.step_id }, 'a step\'s claim ended before its outcome was recorded; the next claim records it');
     } catch (err) {

@@ -1,4 +1,5 @@
 import type { RouteContract } from '../http/define-route';
+import { GetAiAgentRoute, UpdateAiAgentRoute } from './agent/agent-switch.contract';
 import { CreateWorkflowRoute } from './create-workflow/create-workflow.contract';
 import { DeleteWorkflowRoute } from './delete-workflow/delete-workflow.contract';
 import { DryRunWorkflowRoute } from './dry-run-workflow/dry-run-workflow.contract';
@@ -21,8 +22,11 @@ export * from './delete-workflow/delete-workflow.contract';
 export * from './dry-run-workflow/dry-run-workflow.contract';
 export * from './list-runs/list-runs.contract';
 export * from './get-run/get-run.contract';
+export * from './workflow/ai-agent.schema';
+export * from './agent/agent-switch.contract';
 
 /** The automation service's public routes: workflows and their run log (issue 19). */
 export const AUTOMATION_ROUTES: readonly RouteContract[] = [
   CreateWorkflowRoute, ListWorkflowsRoute, GetRunRoute, GetWorkflowRoute, UpdateWorkflowRoute, DeleteWorkflowRoute, DryRunWorkflowRoute, ListRunsRoute,
+  GetAiAgentRoute, UpdateAiAgentRoute,
 ];

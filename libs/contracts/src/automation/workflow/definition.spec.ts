@@ -55,7 +55,6 @@ describe('definitionIssues', () => {
   });
 
   it('says which action types and triggers are not supported here yet, never skips them', () => {
-    expect(paths(def([{ id: 'a', action_metadata: { type: 'ai_prompt', metadata: { query: 'q', body: 'b' } }, next: null }]))).toEqual(['actions.0.action_metadata.type: action type ai_prompt is not supported here yet']);
     expect(paths(def([{ id: 'a', action_metadata: { type: 'notify_http', metadata: {} }, next: null }]))).toEqual(['actions.0.action_metadata.type: action type notify_http is not supported here yet']);
     expect(paths(def([{ id: 'a', action_metadata: { type: 'teleport', metadata: {} }, next: null }]))[0]).toMatch(/^actions\.0\.action_metadata\.type: action type must be one of send_message_to_chat, delay/);
     expect(paths(def([], null, 'ticket.due'))).toEqual(['trigger: trigger ticket.due is not supported here yet']);
@@ -69,6 +68,28 @@ describe('definitionIssues', () => {
     expect(paths(def([{ id: 'a', action_metadata: { type: 'send_message_to_chat', metadata: { message: 'x', chat_id: 'nope' } }, next: null }]))[0]).toMatch(/^actions\.0\.action_metadata\.metadata\.chat_id: /);
     expect(paths(def([{ id: 'a', action_metadata: { type: 'add_chat_label', metadata: { labels: [] } }, next: null }]))).toEqual(['actions.0.action_metadata.metadata.labels: name at least one label']);
     expect(paths(def([{ id: 'a', action_metadata: { type: 'create_ticket', metadata: { subject: 's', assignee: { round_robin: true, emails: [] } } }, next: null }]))[0]).toMatch(/round_robin: round-robin assignment is not supported here yet/);
+  });
+
+  it('ai_prompt runs as the knowledge-base agent: agent is required, its settings and hand-over checked field by field', () => {
+    const ai = (metadata: unknown): WorkflowActionInput => ({ id: 'a', action_metadata: { type: 'ai_prompt', metadata }, next: null });
+    expect(paths(def([ai({ query: 'Be brief', body: '', agent: {} })]))).toEqual([]);
+    expect(paths(def([ai({ agent: { min_score: 0.5, max_entries: 5, handover: { ticket: { subject: 'Agent could not answer', priority: '2', labels: ['agent'], assignee: 'desk@example.com' }, labels: ['needs-human'] } } })]))).toEqual([]);
+    expect(paths(def([ai({ agent: { handover: { ticket: null } } })]))).toEqual([]);
+    // a hosted free-form prompt ({query, body} only) is refused, not turned into replies
+    expect(paths(def([ai({ query: 'q', body: 'b' })]))).toEqual([expect.stringMatching(/^actions\.0\.action_metadata\.metadata\.agent: agent is required: ai_prompt runs here as the knowledge-base AI agent/)]);
+    expect(paths(def([ai({ agent: { min_score: 2, max_entries: 0 } })]))).toEqual([
+      'actions.0.action_metadata.metadata.agent.min_score: min_score is at most 1',
+      'actions.0.action_metadata.metadata.agent.max_entries: max_entries is at least 1',
+    ]);
+    expect(paths(def([ai({ agent: { handover: { labels: [], ticket: { priority: '9', assignee: 'nobody' } } } })]))).toEqual([
+      "actions.0.action_metadata.metadata.agent.handover.ticket.priority: priority must be one of '0'..'4'",
+      'actions.0.action_metadata.metadata.agent.handover.ticket.assignee: assignee must be an email',
+      'actions.0.action_metadata.metadata.agent.handover.labels: name at least one label',
+    ]);
+    expect(paths(def([ai({ query: 5, agent: { handover: 'ticket' } })]))).toEqual([
+      'actions.0.action_metadata.metadata.query: query must be a string',
+      'actions.0.action_metadata.metadata.agent.handover: handover must be an object {ticket?, labels?}',
+    ]);
   });
 
   it('checks conditions leaf by leaf, at any depth, and bounds the depth', () => {
