@@ -58,17 +58,19 @@ export function LabelsPage() {
       </form>
       <ErrorNote error={error} />
       <StatusNote note={note} />
-      <label>
-        Show
-        <select value={type} onChange={(e) => setType(e.currentTarget.value)}>
-          <option value="">every type</option>
-          {LABEL_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t} labels
-            </option>
-          ))}
-        </select>
-      </label>
+      <div className="row">
+        <label>
+          Show
+          <select value={type} onChange={(e) => setType(e.currentTarget.value)}>
+            <option value="">every type</option>
+            {LABEL_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t} labels
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
       {labels === null && !error && <p role="status">Loading labels…</p>}
       {labels?.length === 0 && <p>No labels yet.</p>}
       {labels && labels.length > 0 && (

@@ -82,17 +82,19 @@ export function TasksPage() {
       </form>
       <ErrorNote error={error} />
       <StatusNote note={note} />
-      <label>
-        Show
-        <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-          <option value="">every status</option>
-          {TASK_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {TASK_STATUS_TEXT[s]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <div className="row">
+        <label>
+          Show
+          <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+            <option value="">every status</option>
+            {TASK_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {TASK_STATUS_TEXT[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
       {tasks === null && !error && <p role="status">Loading tasks…</p>}
       {tasks?.length === 0 && <p>No tasks.</p>}
       {tasks && tasks.length > 0 && (
