@@ -72,7 +72,7 @@ describe('API tokens: create, list, revoke', () => {
     w.scoped = { ...res.body, client: scoped };
   });
 
-  it('refuses bad input with 422 and the field, and creates nothing', async () => {
+  it('refuses bad input with 422 and the field (creating nothing); stores text Postgres cannot hold safely', async () => {
     const before = await stack.prisma.apiToken.count({ where: { org_id: w.org.id } });
     expect422(await api.post('/api-tokens/create', {}), 'body.name');
     expect422(await api.post('/api-tokens/create', { name: '   ' }), 'body.name');
@@ -85,6 +85,11 @@ describe('API tokens: create, list, revoke', () => {
     expect422(await api.post('/api-tokens/create', { name: 'a', orgPhones: [otherPhone.phone_id] }), 'body.orgPhones');
     expect422(await api.delete('/api-tokens/not-a-uuid'), 'id');
     expect(await stack.prisma.apiToken.count({ where: { org_id: w.org.id } })).toBe(before);
+    // Text Postgres cannot store (a lone UTF-16 surrogate) is replaced, not a 500.
+    const odd = await api.post('/api-tokens/create', { name: 'odd \ud800 name' });
+    expect(odd.status).toBe(201);
+    expect(odd.body.name).toBe('odd \ufffd name');
+    expect((await api.delete(`/api-tokens/${odd.body.id}`)).status).toBe(204);
   });
 
   it('refuses a member (role member) and a phone-scoped token: 403 on every token route', async () => {
