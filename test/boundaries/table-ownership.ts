@@ -6,6 +6,8 @@ export interface OwnedTable {
   table: string;
   delegate: string;
   owner: string;
+  /** Scopes that may read the table but not write it (`// readers: a, b` of its .prisma file). */
+  readers: string[];
 }
 
 export interface SourceFile {
@@ -14,6 +16,9 @@ export interface SourceFile {
   scope: string;
   text: string;
 }
+
+const READ_OPS = new Set(['findMany', 'findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'count', 'aggregate', 'groupBy']);
+const READ_SQL = new Set(['FROM', 'JOIN']);
 
 const PRISMA_OPS = [
   'findMany', 'findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'create', 'createMany', 'createManyAndReturn',
@@ -29,9 +34,10 @@ export function readOwnedTables(schemaDir: string): OwnedTable[] {
     if (!models.length) continue;
     const owner = /^\/\/ owner: ([a-z-]+)/m.exec(text)?.[1];
     if (!owner) throw new Error(`${file} has models but no "// owner: <scope>" line`);
+    const readers = /^\/\/ readers: ([a-z, -]+)$/m.exec(text)?.[1].split(',').map((r) => r.trim()).filter(Boolean) ?? [];
     for (const [, model, body] of models) {
       const table = /@@map\("(\w+)"\)/.exec(body)?.[1] ?? model;
-      tables.push({ table, delegate: model[0].toLowerCase() + model.slice(1), owner });
+      tables.push({ table, delegate: model[0].toLowerCase() + model.slice(1), owner, readers });
     }
   }
   return tables;
@@ -40,22 +46,24 @@ export function readOwnedTables(schemaDir: string): OwnedTable[] {
 /**
  * Reads or writes of another scope's tables: Prisma delegate calls (`tx.phone.findMany(`) and SQL
  * naming a table (`FROM phones`, `JOIN`, `INTO`, `UPDATE`; SQL keywords upper-case, as in this code).
+ * A table's declared readers may read it (find*, count, aggregate, groupBy; FROM, JOIN), never write it.
  */
 export function ownershipViolations(files: readonly SourceFile[], tables: readonly OwnedTable[]): string[] {
   const byDelegate = new Map(tables.map((t) => [t.delegate, t]));
   const byTable = new Map(tables.map((t) => [t.table, t]));
   const delegateCall = new RegExp(String.raw`\.(\w+)\.(${PRISMA_OPS.join('|')})\(`, 'g');
-  const sqlTable = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+"?([a-z_]+)"?/g;
+  const sqlTable = /\b(FROM|JOIN|INTO|UPDATE|TABLE)\s+"?([a-z_]+)"?/g;
+  const allowed = (t: OwnedTable, scope: string, read: boolean) => t.owner === scope || (read && t.readers.includes(scope));
   const found: string[] = [];
   for (const file of files) {
     const hits = new Set<string>();
-    for (const [, delegate] of file.text.matchAll(delegateCall)) {
+    for (const [, delegate, op] of file.text.matchAll(delegateCall)) {
       const t = byDelegate.get(delegate);
-      if (t && t.owner !== file.scope) hits.add(`${t.table} (prisma.${delegate}, owner ${t.owner})`);
+      if (t && !allowed(t, file.scope, READ_OPS.has(op))) hits.add(`${t.table} (prisma.${delegate}, owner ${t.owner})`);
     }
-    for (const [, name] of file.text.matchAll(sqlTable)) {
+    for (const [, keyword, name] of file.text.matchAll(sqlTable)) {
       const t = byTable.get(name);
-      if (t && t.owner !== file.scope) hits.add(`${t.table} (SQL, owner ${t.owner})`);
+      if (t && !allowed(t, file.scope, READ_SQL.has(keyword))) hits.add(`${t.table} (SQL, owner ${t.owner})`);
     }
     for (const hit of hits) found.push(`${file.path} [${file.scope}] reaches ${hit}`);
   }

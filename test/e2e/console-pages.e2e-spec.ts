@@ -16,7 +16,9 @@ const { startReceiver } = require('../../bench/webhooks/receiver.js');
  * Chromium: subscribe a webhook and see its delivery in the log (a local receiver), redeliver,
  * rotate the secret, rename, replay, pause, delete; add an FAQ and find it by search, edit,
  * deactivate and delete FAQs, upload a document; see scheduled jobs, remove one and purge the rest
- * after the confirmations; raise a ticket and change it, see another appear live. Each page: a screenshot
+ * after the confirmations; raise a ticket and change it, see another appear live; create a label,
+ * leave a private note on a chat, create a task and move its status; create an API token limited to
+ * one phone, call the API with it, revoke it. Each page: a screenshot
  * (test-artifacts/console/) and no serious or critical axe violation. Then what a member limited to
  * one phone, and another organization's admin, can read through each page's calls (the API's
  * answers, not the pages' hiding).
@@ -282,6 +284,92 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     expect(await check(page, 'p07-tickets')).toEqual([]);
   }, 40_000);
 
+  it('labels, notes and tasks: creates a label, leaves a private note on a chat, creates a task on the chat and moves its status', async () => {
+    await open(page, '/labels', 'Labels');
+    await page.getByLabel('Name').fill('VIP Customer');
+    await page.getByLabel('Used on').selectOption('chat');
+    await page.getByRole('button', { name: 'Create label' }).click();
+    await page.getByText('Label "vip customer" (chat) is ready.').waitFor({ timeout: 10_000 });
+    const labelRow = page.locator('tr[data-label-id]', { hasText: 'vip customer' });
+    await labelRow.waitFor({ timeout: 10_000 });
+    w.labelId = await labelRow.getAttribute('data-label-id');
+    expect((await api.get('/labels')).body.labels.map((l: any) => l.label_id)).toContain(w.labelId);
+    await page.getByLabel('Show').selectOption('ticket');
+    await page.getByText('No labels yet.').waitFor({ timeout: 10_000 });
+    expect(await check(page, 'p10-labels')).toEqual([]);
+
+    await open(page, `/chats/${w.chatA}%40c.us?phone=${w.a.number}`, 'Chats');
+    await page.getByText('No notes on this chat.').waitFor({ timeout: 10_000 });
+    await page.getByLabel('Note (only your team sees it)').fill('Customer called twice about the refund');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    const noteItem = page.locator('li[data-note-id]', { hasText: 'Customer called twice' });
+    await noteItem.waitFor({ timeout: 10_000 });
+    const notes = await api.get(`/chats/${w.chatA}@c.us/notes`, { 'x-phone': w.a.phoneId });
+    expect(notes.body.notes.map((n: any) => n.body)).toEqual(['Customer called twice about the refund']);
+    expect(await noteItem.getAttribute('data-note-id')).toBe(notes.body.notes[0].message_id);
+    expect(await check(page, 'p11-chat-notes')).toEqual([]);
+
+    await open(page, '/tasks', 'Tasks');
+    await page.getByLabel('Title').fill('Call the customer back');
+    await page.getByLabel('Chat (optional: number or chat id)').fill(w.chatA);
+    await page.getByLabel('Assignee (optional)').fill('admin@example.com');
+    await page.getByLabel('Priority').selectOption('3');
+    await page.getByRole('button', { name: 'Create task' }).click();
+    const taskRow = page.locator('tr[data-task-id]', { hasText: 'Call the customer back' });
+    await taskRow.waitFor({ timeout: 10_000 });
+    w.taskA = await taskRow.getAttribute('data-task-id');
+    expect((await api.get(`/tasks/${w.taskA}`)).body).toMatchObject({ type: 'chat', status: 'open', priority: 3, assignee: 'admin@example.com', chat_id: `${w.chatA}@c.us` });
+    await page.getByLabel('Status of Call the customer back').selectOption('inprogress');
+    await page.getByText('"Call the customer back" is now in progress.').waitFor({ timeout: 10_000 });
+    expect((await api.get(`/tasks/${w.taskA}`)).body.status).toBe('inprogress');
+    await page.getByLabel('Show').selectOption('closed');
+    await page.getByText('No tasks.').waitFor({ timeout: 10_000 });
+    await page.getByLabel('Show').selectOption('inprogress');
+    await taskRow.waitFor({ timeout: 10_000 });
+    expect(await check(page, 'p12-tasks')).toEqual([]);
+  }, 60_000);
+
+  it('API tokens: creates a token limited to one phone (shown once, copied), calls the API with it, revokes it after the confirmation (then 401)', async () => {
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: consoleUrl });
+    await open(page, '/api-tokens', 'API tokens');
+    await page.getByLabel('Name').fill('Page token');
+    await page.getByLabel(new RegExp(`\\+${w.a.number}$`)).check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const shown = page.getByTestId('api-token-secret');
+    await shown.waitFor({ timeout: 10_000 });
+    w.pageToken = (await shown.textContent()) ?? '';
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByText('Copied.').waitFor({ timeout: 5_000 });
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(w.pageToken);
+    const row = page.locator('tr[data-token-id]', { hasText: 'Page token' });
+    await row.waitFor({ timeout: 10_000 });
+    w.pageTokenId = await row.getAttribute('data-token-id');
+    expect(w.pageToken.startsWith((await row.locator('code').textContent())!.replace('…', ''))).toBe(true);
+    expect(await check(page, 'p09-api-tokens')).toEqual([]);
+    await page.getByRole('button', { name: 'I have kept it' }).click();
+    expect(await shown.count()).toBe(0);
+
+    // The API answers the new token on its phone, refuses the other phone; the page never shows the secret again.
+    const withIt = client(stack.baseUrl, w.pageToken);
+    expect((await withIt.get('/chats', { 'x-phone': w.a.phoneId })).status).toBe(200);
+    expect((await withIt.get('/chats', { 'x-phone': w.b.phoneId })).status).toBe(401);
+    await open(page, '/api-tokens', 'API tokens');
+    await row.waitFor({ timeout: 10_000 });
+    expect(await page.content()).not.toContain(w.pageToken);
+
+    // Revoke: a cancelled dialog changes nothing; the confirmed one makes the token 401 at once.
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('dialog', { name: 'Revoke' }).getByRole('button', { name: 'Cancel' }).click();
+    expect((await withIt.get('/chats', { 'x-phone': w.a.phoneId })).status).toBe(200);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('dialog', { name: 'Revoke' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText(/is revoked/).waitFor({ timeout: 10_000 });
+    expect(await row.getByTestId('token-state').textContent()).toMatch(/^revoked /);
+    expect((await withIt.get('/chats', { 'x-phone': w.a.phoneId })).status).toBe(401);
+    const trail = (await api.get('/members/audit')).body.entries.filter((e: any) => e.target === w.pageTokenId);
+    expect(trail.map((e: any) => [e.action, e.actor_email]).sort()).toEqual([['token.created', 'admin@example.com'], ['token.revoked', 'admin@example.com']]);
+  }, 40_000);
+
   it('a member limited to one phone: none of the other phone\'s queue or tickets, no webhooks and no purge (the API refuses, the pages hide)', async () => {
     const amy = await member(api, { emails: ['amy@example.com'], orgPhones: [w.b.number] });
     // Queue: the other phone is out of reach (401, as for a scoped token); its own is readable.
@@ -297,6 +385,13 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     expect(tickets.body.tickets.map((t: any) => t.ticket_id)).toEqual([w.ticketB]);
     expect((await amy.call('GET', `/tickets/${w.ticketA}`)).status).toBe(404);
     expect((await amy.call('PATCH', `/tickets/${w.ticketA}`, { status: 'closed' })).status).toBe(404);
+    // Tasks and notes: the other phone's chat task and notes are out of reach.
+    expect((await amy.call('GET', '/tasks')).body.tasks.map((t: any) => t.task_id)).not.toContain(w.taskA);
+    expect((await amy.call('GET', `/tasks/${w.taskA}`)).status).toBe(404);
+    expect((await amy.call('PATCH', `/tasks/${w.taskA}`, { status: 'closed' })).status).toBe(404);
+    expect((await amy.call('GET', `/chats/${w.chatA}@c.us/notes`)).body.notes).toEqual([]);
+    expect((await amy.call('POST', '/note/create', { chat_id: `${w.chatA}@c.us`, message: 'not mine' })).status).toBe(404);
+    expect((await amy.call('GET', '/api-tokens')).status).toBe(403);
 
     const mctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
@@ -313,7 +408,7 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
       await p.getByTestId('queue-counts').waitFor({ timeout: 10_000 });
       expect(await p.getByLabel('Phone').locator('option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toEqual([w.b.phoneId]);
       expect(await p.getByRole('button', { name: 'Purge queue' }).count()).toBe(0);
-      expect(await p.getByRole('navigation', { name: 'Pages' }).getByRole('link').allTextContents()).toEqual(['Phones', 'Chats', 'Tickets', 'Queue', 'Knowledge base']);
+      expect(await p.getByRole('navigation', { name: 'Pages' }).getByRole('link').allTextContents()).toEqual(['Phones', 'Chats', 'Tickets', 'Tasks', 'Labels', 'Queue', 'Knowledge base']);
       expect(await check(p, 'p08-member-queue')).toEqual([]);
       // Another phone's queue by its address: the picker falls back to the member's own phone.
       await open(p, `/queue?phone=${w.a.phoneId}`, 'Queue');
@@ -342,6 +437,14 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     expect((await eve.call('GET', '/queue/jobs', undefined, { 'x-phone': w.a.phoneId })).status).toBe(401);
     expect((await eve.call('GET', `/webhooks/${w.subId}/deliveries`)).status).toBe(404);
     expect((await eve.call('POST', `/webhooks/${w.subId}/secret/rotate`)).status).toBe(404);
+    expect((await eve.call('GET', '/labels')).body.labels.map((l: any) => l.label_id)).not.toContain(w.labelId);
+    expect((await eve.call('GET', '/tasks')).body).toMatchObject({ count: 0, tasks: [] });
+    expect((await eve.call('GET', `/tasks/${w.taskA}`)).status).toBe(404);
+    expect((await eve.call('PATCH', `/tasks/${w.taskA}`, { status: 'closed' })).status).toBe(404);
+    expect((await eve.call('GET', `/chats/${w.chatA}@c.us/notes`)).body.notes).toEqual([]);
+    expect((await eve.call('POST', '/note/create', { chat_id: `${w.chatA}@c.us`, message: 'x' })).status).toBe(404);
+    expect((await eve.call('GET', '/api-tokens')).body.tokens.map((t: any) => t.id)).not.toContain(w.pageTokenId);
+    expect((await eve.call('DELETE', `/api-tokens/${w.pageTokenId}`)).status).toBe(404);
   }, 30_000);
 
   it('webhooks: deletes a subscription after the confirmation', async () => {

@@ -9,6 +9,7 @@ import {
   type HealthIndicator,
   type Logger,
 } from '@mapi/platform';
+import { TouchApiTokenRpc } from '@mapi/contracts';
 import { Redis } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { Authenticator } from './auth/authenticator';
@@ -45,7 +46,10 @@ export class GatewayRuntime {
     readonly nc: NatsConnection,
     readonly rpc: NatsRpcClient,
   ) {
-    this.authenticator = new Authenticator(new TokenRepository(prisma), config.auth.AUTH_CACHE_TTL_MS, logger, new RpcSessionLookup(rpc));
+    const recordUse = async (tokenId: string, usedAt: Date) => {
+      await rpc.call(TouchApiTokenRpc, { body: { token_id: tokenId, used_at: usedAt.toISOString() } });
+    };
+    this.authenticator = new Authenticator(new TokenRepository(prisma, recordUse), config.auth.AUTH_CACHE_TTL_MS, logger, new RpcSessionLookup(rpc));
     this.phoneResolver = new PhoneResolver(new PhoneDirectoryClient(rpc), config.auth.AUTH_CACHE_TTL_MS);
     this.rateLimiter = new RateLimiter(redis, config.app.NAMESPACE);
     this.signInThrottle = new SignInThrottle(redis, config.app.NAMESPACE, config.console, logger);

@@ -9,6 +9,15 @@ export function requireManager(ctx: RequestContext): void {
   }
 }
 
+/**
+ * API tokens are managed by owners and admins, and by tokens that reach every phone: a phone-scoped
+ * token could otherwise mint itself a wider one (403).
+ */
+export function requireTokenManager(ctx: RequestContext): void {
+  if (ctx.member && ctx.member.role === 'member') throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'Only owners and admins can manage API tokens');
+  if (ctx.phone_scope !== null) throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'A token limited to some phones cannot manage API tokens');
+}
+
 /** Who is acting, for the audit trail: the signed-in member, else the bearer token. */
 export function actorOf(ctx: RequestContext): Pick<AuditInput, 'actor_type' | 'actor_id' | 'actor_email'> {
   return ctx.member

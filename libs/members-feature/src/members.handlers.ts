@@ -1,15 +1,19 @@
 import {
   AcceptInvitationRpc,
   AuthenticateSessionRpc,
+  CreateApiTokenRpc,
   DeleteMemberRpc,
   InviteMembersRpc,
+  ListApiTokensRpc,
   ListAuditRpc,
   ListMembersRpc,
   MeRpc,
   RecordAuditRpc,
+  RevokeApiTokenRpc,
   SignInRpc,
   SignOutEverywhereRpc,
   SignOutRpc,
+  TouchApiTokenRpc,
   UpdateChatAccessRpc,
   UpdateMemberAccessRpc,
   type PhoneDirectory,
@@ -21,17 +25,22 @@ import { AuditRepository } from './repositories/audit-repository';
 import { InvitationRepository } from './repositories/invitation-repository';
 import { MemberRepository } from './repositories/member-repository';
 import { SessionRepository } from './repositories/session-repository';
+import { TokenRepository } from './repositories/token-repository';
 import { AcceptInvite } from './usecases/accept-invite/accept-invite.usecase';
 import { AuthenticateSession } from './usecases/authenticate-session/authenticate-session.usecase';
+import { CreateApiToken } from './usecases/create-api-token/create-api-token.usecase';
 import { DeleteMember } from './usecases/delete-member/delete-member.usecase';
 import { InviteMembers, type InviteSettings } from './usecases/invite-members/invite-members.usecase';
+import { ListApiTokens } from './usecases/list-api-tokens/list-api-tokens.usecase';
 import { ListAudit } from './usecases/list-audit/list-audit.usecase';
 import { ListMembers } from './usecases/list-members/list-members.usecase';
 import { Me } from './usecases/me/me.usecase';
 import { RecordAudit } from './usecases/record-audit/record-audit.usecase';
+import { RevokeApiToken } from './usecases/revoke-api-token/revoke-api-token.usecase';
 import { SignIn } from './usecases/sign-in/sign-in.usecase';
 import { SignOutEverywhere } from './usecases/sign-out-everywhere/sign-out-everywhere.usecase';
 import { SignOut } from './usecases/sign-out/sign-out.usecase';
+import { TouchApiToken } from './usecases/touch-api-token/touch-api-token.usecase';
 import { UpdateChatAccess, type SetChatAccess } from './usecases/update-chat-access/update-chat-access.usecase';
 import { UpdateMemberAccess } from './usecases/update-member-access/update-member-access.usecase';
 
@@ -50,6 +59,7 @@ const serve = rpcHandler<MembersDeps>();
 const members = (d: MembersDeps) => new MemberRepository(d.prisma);
 const sessions = (d: MembersDeps) => new SessionRepository(d.prisma);
 const audit = (d: MembersDeps) => new AuditRepository(d.prisma);
+const tokens = (d: MembersDeps) => new TokenRepository(d.prisma);
 
 /** What the members service answers: one line per operation, its contract and its use case. */
 export const MEMBERS_HANDLERS = [
@@ -60,6 +70,10 @@ export const MEMBERS_HANDLERS = [
   serve(DeleteMemberRpc, (d) => new DeleteMember(members(d), audit(d))),
   serve(ListAuditRpc, (d) => new ListAudit(audit(d))),
   serve(RecordAuditRpc, (d) => new RecordAudit(d.prisma, audit(d))),
+  serve(ListApiTokensRpc, (d) => new ListApiTokens(tokens(d))),
+  serve(CreateApiTokenRpc, (d) => new CreateApiToken(tokens(d), members(d), audit(d), d.directory)),
+  serve(RevokeApiTokenRpc, (d) => new RevokeApiToken(tokens(d), members(d), audit(d))),
+  serve(TouchApiTokenRpc, (d) => new TouchApiToken(tokens(d))),
   serve(SignInRpc, (d) => new SignIn(members(d), sessions(d), d.sessionTtlSeconds)),
   serve(AcceptInvitationRpc, (d) => new AcceptInvite(members(d), new InvitationRepository(d.prisma), sessions(d), audit(d), d.sessionTtlSeconds)),
   serve(SignOutRpc, (d) => new SignOut(sessions(d))),

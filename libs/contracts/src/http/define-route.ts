@@ -57,6 +57,11 @@ export interface RouteContract {
    * action, and what names its target: `x-phone` (the resolved phone's id) or a path parameter's name.
    */
   audit?: { action: string; target?: string };
+  /**
+   * The path parameter naming an API token this route revoked: after a 2xx the gateway forgets that
+   * token's cached principal at once (the other replicas within AUTH_CACHE_TTL_MS).
+   */
+  forgetToken?: string;
 }
 
 /**

@@ -1,10 +1,13 @@
 import type { RouteContract } from '../http/define-route';
 import { AcceptInvitationRoute } from './accept-invite/accept-invite.contract';
+import { CreateApiTokenRoute } from './create-api-token/create-api-token.contract';
 import { DeleteMemberRoute } from './delete-member/delete-member.contract';
 import { InviteMembersRoute } from './invite-members/invite-members.contract';
+import { ListApiTokensRoute } from './list-api-tokens/list-api-tokens.contract';
 import { ListAuditRoute } from './list-audit/list-audit.contract';
 import { ListMembersRoute } from './list-members/list-members.contract';
 import { MeRoute } from './me/me.contract';
+import { RevokeApiTokenRoute } from './revoke-api-token/revoke-api-token.contract';
 import { SignInRoute } from './sign-in/sign-in.contract';
 import { SignOutEverywhereRoute } from './sign-out-everywhere/sign-out-everywhere.contract';
 import { SignOutRoute } from './sign-out/sign-out.contract';
@@ -25,10 +28,16 @@ export * from './sign-out-everywhere/sign-out-everywhere.contract';
 export * from './me/me.contract';
 export * from './update-chat-access/update-chat-access.contract';
 export * from './authenticate-session/authenticate-session.contract';
+export * from './api-token/api-token.schema';
+export * from './list-api-tokens/list-api-tokens.contract';
+export * from './create-api-token/create-api-token.contract';
+export * from './revoke-api-token/revoke-api-token.contract';
+export * from './touch-api-token/touch-api-token.contract';
 
-/** The members service's public routes: members (the public client's) and the console's sign-in. */
+/** The members service's public routes: members (the public client's), API tokens and the console's sign-in. */
 export const MEMBERS_ROUTES: readonly RouteContract[] = [
   ListMembersRoute, InviteMembersRoute, UpdateMemberAccessRoute, ListAuditRoute, DeleteMemberRoute,
   UpdateChatAccessRoute,
+  ListApiTokensRoute, CreateApiTokenRoute, RevokeApiTokenRoute,
   SignInRoute, AcceptInvitationRoute, SignOutRoute, SignOutEverywhereRoute, MeRoute,
 ];

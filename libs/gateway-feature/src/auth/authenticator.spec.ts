@@ -23,7 +23,7 @@ class FakeTokenRepository {
   readonly touched: string[] = [];
   failTouch = false;
 
-  constructor(private readonly byHash: Map<string, Principal>) {}
+  constructor(readonly byHash: Map<string, Principal>) {}
 
   async findUsableByHash(tokenHash: string): Promise<Principal | null> {
     this.lookups.push(tokenHash);
@@ -99,6 +99,18 @@ describe('Authenticator', () => {
       expect(hash).toMatch(/^[0-9a-f]{64}$/);
       expect(hash).not.toContain('mapi_');
     }
+  });
+
+  it('forgets a revoked token at once: its next request is looked up again (and refused once gone)', async () => {
+    const { auth, repo } = setup();
+    await auth.authenticate(`Bearer ${TOKEN}`);
+    auth.forgetToken('another-token-id');
+    await auth.authenticate(`Bearer ${TOKEN}`);
+    expect(repo.lookups).toHaveLength(1);
+    auth.forgetToken(PRINCIPAL.token_id);
+    repo.byHash.delete(sha256(TOKEN));
+    expect((await rejection(auth.authenticate(`Bearer ${TOKEN}`))).status).toBe(401);
+    expect(repo.lookups).toHaveLength(2);
   });
 
   it('serves a usable token from the cache within the ttl', async () => {

@@ -58,6 +58,11 @@ export class Authenticator {
     return principal;
   }
 
+  /** Forgets a revoked token at once on this replica; the others within AUTH_CACHE_TTL_MS. */
+  forgetToken(tokenId: string): void {
+    this.cache.deleteWhere((p) => p.token_id === tokenId);
+  }
+
   /** Forgets a session at once on this replica (its sign-out); the others within AUTH_CACHE_TTL_MS. */
   forgetSessions(memberId: string): void {
     this.sessionCache.deleteWhere((v) => v.principal.member?.member_id === memberId);

@@ -110,6 +110,7 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
       reply.status(status);
       if (principal && status < 300) {
         if (route.session === 'clear') clearSession(reply, principal, deps.auth, deps.cookies);
+        if (route.forgetToken) deps.auth.forgetToken(String((params as Record<string, unknown>)[route.forgetToken]));
         recordAudit(route, principal, params as Record<string, unknown> | undefined, phone?.phone_id, deps.rpc, deps.logger);
       }
       if (status === 204 || (!route.response && raw.httpStatus === undefined)) return reply.send();

@@ -1,12 +1,19 @@
 import type { PrismaClient } from '@mapi/db';
 import { PAID_PLANS, type Principal } from '../auth/principal';
 
+/** Tells the owner of api_tokens (the members service) that a token was used. */
+export type RecordTokenUse = (tokenId: string, usedAt: Date) => Promise<void>;
+
 /**
  * Token lookups. The only query of the gateway not scoped by organization: a token hash is what
- * tells the organization in the first place.
+ * tells the organization in the first place. api_tokens is the members service's; the gateway only
+ * reads it (a declared reader, prisma/schema/api-tokens.prisma) and reports uses through `recordUse`.
  */
 export class TokenRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly recordUse: RecordTokenUse,
+  ) {}
 
   /** The principal of a usable token: known, not revoked, of an organization with an active paid plan. */
   async findUsableByHash(tokenHash: string): Promise<Principal | null> {
@@ -37,7 +44,7 @@ export class TokenRepository {
     return { rate_limit_per_second: org.rate_limit_per_second };
   }
 
-  async touch(tokenId: string): Promise<void> {
-    await this.prisma.apiToken.update({ where: { id: tokenId }, data: { last_used_at: new Date() } });
+  touch(tokenId: string): Promise<void> {
+    return this.recordUse(tokenId, new Date());
   }
 }

@@ -142,3 +142,49 @@ export interface TicketInfo {
   ticket: Ticket & { ticket_labels: string; closed_at: string | null };
   attached_messages: { message_id: string; body: string | null; timestamp: string }[];
 }
+
+/** GET /v1/api-tokens (never the secret). */
+export interface ApiToken {
+  id: string;
+  name: string;
+  prefix: string;
+  /** phone_ids; null = every phone. */
+  phone_scope: string[] | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** GET /v1/labels rows. */
+export interface Label {
+  label_id: string;
+  name: string;
+  color: string;
+  type: string;
+  created_at: string;
+}
+
+/** A chat's private note (GET /v1/chats/{chat_id}/notes). */
+export interface Note {
+  message_id: string;
+  chat_id: string | null;
+  body: string | null;
+  performed_by: string | null;
+  timestamp: string | null;
+}
+
+/** GET /v1/tasks rows. */
+export interface Task {
+  task_id: string;
+  type: 'todo' | 'chat' | 'message' | 'ticket';
+  title: string;
+  notes: string | null;
+  status: 'open' | 'inprogress' | 'closed';
+  priority: number;
+  assignee: string | null;
+  due_date: string | null;
+  chat_id: string | null;
+  association: { chat_id?: string; message_id?: string; ticket_id?: string } | null;
+  created_by: string;
+  created_at: string;
+}

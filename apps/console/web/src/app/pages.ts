@@ -1,5 +1,8 @@
 import type { PageDef } from './page';
+import { apiTokensPages } from '../pages/api-tokens';
 import { chatsPages } from '../pages/chats';
+import { labelsPages } from '../pages/labels';
+import { tasksPages } from '../pages/tasks';
 import { knowledgeBasePages } from '../pages/knowledge-base';
 import { membersPages } from '../pages/members';
 import { phonesPages } from '../pages/phones';
@@ -8,4 +11,4 @@ import { ticketsPages } from '../pages/tickets';
 import { webhooksPages } from '../pages/webhooks';
 
 /** Every signed-in page, in navigation order. A new page: a folder under pages/ and one line here. */
-export const PAGES: PageDef[] = [...phonesPages, ...chatsPages, ...ticketsPages, ...queuePages, ...knowledgeBasePages, ...webhooksPages, ...membersPages];
+export const PAGES: PageDef[] = [...phonesPages, ...chatsPages, ...ticketsPages, ...tasksPages, ...labelsPages, ...queuePages, ...knowledgeBasePages, ...webhooksPages, ...apiTokensPages, ...membersPages];

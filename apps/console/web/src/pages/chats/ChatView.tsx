@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
+import { NotesPanel } from './NotesPanel';
 import { useMessages } from './use-chats';
 
 const time = (iso: string | null) => (iso ? new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '');
@@ -58,6 +59,7 @@ export function ChatView({ chatId, phone }: { chatId: string; phone: string }) {
         </p>
       )}
       <ErrorNote error={sendError} />
+      <NotesPanel chatId={chatId} phone={phone} />
     </section>
   );
 }

@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { api, errorText } from '../../api/client';
+import type { Task } from '../../api/types';
+import { ErrorNote, StatusNote } from '../../components/ErrorNote';
+import { TableHead } from '../../components/TableHead';
+import { PRIORITIES, TASK_STATUSES, TASK_STATUS_TEXT, aboutText, taskBody, tasksPath } from './tasks-view';
+
+const field = (data: FormData, name: string) => String(data.get(name) ?? '');
+
+/** The team's tasks (GET /v1/tasks, by status): a new one (a to-do or on a chat), and each one's status changed in place. */
+export function TasksPage() {
+  const [tasks, setTasks] = useState<Task[] | null>(null);
+  const [status, setStatus] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setTasks((await api<{ tasks: Task[] }>('GET', tasksPath(status))).tasks);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  }, [status]);
+  useEffect(() => void load(), [load]);
+  const create = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const data = new FormData(form);
+    setError(null);
+    setNote(null);
+    try {
+      const task = await api<Task>('POST', '/tasks/create', {
+        body: taskBody({ title: field(data, 'title'), chat: field(data, 'chat'), assignee: field(data, 'assignee'), due: field(data, 'due'), priority: field(data, 'priority') }),
+      });
+      setNote(`Task "${task.title}" created.`);
+      form.reset();
+      await load();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  const setTaskStatus = async (t: Task, next: string) => {
+    setError(null);
+    setNote(null);
+    try {
+      await api('PATCH', `/tasks/${t.task_id}`, { body: { status: next } });
+      setNote(`"${t.title}" is now ${TASK_STATUS_TEXT[next]}.`);
+      await load();
+    } catch (err) {
+      setError(`Status of "${t.title}": ${errorText(err)}`);
+    }
+  };
+  return (
+    <>
+      <form className="row" onSubmit={(e) => void create(e)} aria-label="New task">
+        <label>
+          Title
+          <input name="title" required maxLength={500} />
+        </label>
+        <label>
+          Chat (optional: number or chat id)
+          <input name="chat" placeholder="447700900123" />
+        </label>
+        <label>
+          Assignee (optional)
+          <input name="assignee" type="email" />
+        </label>
+        <label>
+          Due (optional)
+          <input name="due" type="date" />
+        </label>
+        <label>
+          Priority
+          <select name="priority" defaultValue="1">
+            {PRIORITIES.map(([n, text]) => (
+              <option key={n} value={n}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Create task</button>
+      </form>
+      <ErrorNote error={error} />
+      <StatusNote note={note} />
+      <div className="row">
+        <label>
+          Show
+          <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+            <option value="">every status</option>
+            {TASK_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {TASK_STATUS_TEXT[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {tasks === null && !error && <p role="status">Loading tasks…</p>}
+      {tasks?.length === 0 && <p>No tasks.</p>}
+      {tasks && tasks.length > 0 && (
+        <table className="table">
+          <caption>Tasks</caption>
+          <TableHead columns={['Title', 'About', 'Assignee', 'Due', 'Priority', 'Status']} />
+          <tbody>
+            {tasks.map((t) => (
+              <tr key={t.task_id} data-task-id={t.task_id}>
+                <td>{t.title}</td>
+                <td>{aboutText(t)}</td>
+                <td>{t.assignee ?? '—'}</td>
+                <td>{t.due_date ? new Date(t.due_date).toLocaleDateString() : '—'}</td>
+                <td>{PRIORITIES.find(([n]) => n === t.priority)?.[1] ?? t.priority}</td>
+                <td>
+                  <select aria-label={`Status of ${t.title}`} value={t.status} onChange={(e) => void setTaskStatus(t, e.currentTarget.value)}>
+                    {TASK_STATUSES.map((s) => (
+                      <option key={s} value={s}>
+                        {TASK_STATUS_TEXT[s]}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
