@@ -19,7 +19,8 @@ import { startStack, type Stack } from './support/stack';
  *
  * Reproduce a failure with the seed it prints: GENERATED_INPUT_SEED=<seed> npx jest test/e2e/generated-input
  */
-jest.setTimeout(120_000);
+// The stack of every service and about 3,500 requests: 2–3 minutes on a loaded 2-core machine.
+jest.setTimeout(300_000);
 
 const SEED = Number(process.env.GENERATED_INPUT_SEED ?? 20_240_611);
 const VALID_PER_OPERATION = 3;
