@@ -1,39 +1,25 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { api, errorText } from '../../api/client';
+import { useState, type FormEvent } from 'react';
+import { api } from '../../api/client';
 import type { Label } from '../../api/types';
 import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { TableHead } from '../../components/TableHead';
+import { useListing } from '../../components/use-listing';
 import { LABEL_TYPES, labelBody, labelsPath } from './labels-view';
 
 // The swatch is an SVG fill, not a style attribute: the console's CSP allows no inline styles.
 /** The organization's labels (GET /v1/labels), by type; a new one (POST /v1/labels/create). */
 export function LabelsPage() {
-  const [labels, setLabels] = useState<Label[] | null>(null);
   const [type, setType] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setLabels((await api<{ labels: Label[] }>('GET', labelsPath(type))).labels);
-    } catch (err) {
-      setError(errorText(err));
-    }
-  }, [type]);
-  useEffect(() => void load(), [load]);
-  const create = async (e: FormEvent<HTMLFormElement>) => {
+  const { items: labels, error, note, act } = useListing<Label, { labels: Label[] }>(labelsPath(type), (a: { labels: Label[] }) => a.labels);
+  const create = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
     const data = new FormData(form);
-    setError(null);
-    setNote(null);
-    try {
+    return act(async () => {
       const label = await api<Label>('POST', '/labels/create', { body: labelBody({ name: String(data.get('name') ?? ''), color: String(data.get('color') ?? '#9e9e9e'), type: String(data.get('type') ?? '') }) });
-      setNote(`Label "${label.name}" (${label.type}) is ready.`);
       form.reset();
-      await load();
-    } catch (err) {
-      setError(errorText(err));
-    }
+      return `Label "${label.name}" (${label.type}) is ready.`;
+    });
   };
   return (
     <>

@@ -1,54 +1,34 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { api, errorText } from '../../api/client';
+import { useState, type FormEvent } from 'react';
+import { api } from '../../api/client';
 import type { Task } from '../../api/types';
 import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { TableHead } from '../../components/TableHead';
+import { useListing } from '../../components/use-listing';
 import { PRIORITIES, TASK_STATUSES, TASK_STATUS_TEXT, aboutText, taskBody, tasksPath } from './tasks-view';
 
 const field = (data: FormData, name: string) => String(data.get(name) ?? '');
 
 /** The team's tasks (GET /v1/tasks, by status): a new one (a to-do or on a chat), and each one's status changed in place. */
 export function TasksPage() {
-  const [tasks, setTasks] = useState<Task[] | null>(null);
   const [status, setStatus] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setTasks((await api<{ tasks: Task[] }>('GET', tasksPath(status))).tasks);
-    } catch (err) {
-      setError(errorText(err));
-    }
-  }, [status]);
-  useEffect(() => void load(), [load]);
-  const create = async (e: FormEvent<HTMLFormElement>) => {
+  const { items: tasks, error, note, act } = useListing<Task, { tasks: Task[] }>(tasksPath(status), (a: { tasks: Task[] }) => a.tasks);
+  const create = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
     const data = new FormData(form);
-    setError(null);
-    setNote(null);
-    try {
+    return act(async () => {
       const task = await api<Task>('POST', '/tasks/create', {
         body: taskBody({ title: field(data, 'title'), chat: field(data, 'chat'), assignee: field(data, 'assignee'), due: field(data, 'due'), priority: field(data, 'priority') }),
       });
-      setNote(`Task "${task.title}" created.`);
       form.reset();
-      await load();
-    } catch (err) {
-      setError(errorText(err));
-    }
+      return `Task "${task.title}" created.`;
+    });
   };
-  const setTaskStatus = async (t: Task, next: string) => {
-    setError(null);
-    setNote(null);
-    try {
+  const setTaskStatus = (t: Task, next: string) =>
+    act(async () => {
       await api('PATCH', `/tasks/${t.task_id}`, { body: { status: next } });
-      setNote(`"${t.title}" is now ${TASK_STATUS_TEXT[next]}.`);
-      await load();
-    } catch (err) {
-      setError(`Status of "${t.title}": ${errorText(err)}`);
-    }
-  };
+      return `"${t.title}" is now ${TASK_STATUS_TEXT[next]}.`;
+    }, `Status of "${t.title}": `);
   return (
     <>
       <form className="row" onSubmit={(e) => void create(e)} aria-label="New task">
