@@ -171,11 +171,23 @@ async function main() {
       if (arrived === undefined) missing++;
       else lat[key.split('|')[0]].push(arrived - at);
     }
+    // event → receiver split by the dispatcher's own records: the event's commit → its intake (the relay
+    // to NATS, the intake's batch), intake → first attempt (claim), and the attempt itself
+    const [dispatch] = await prisma.$queryRawUnsafe(`
+      WITH x AS (
+        SELECT extract(epoch FROM e.received_at - e.created_at) * 1000 AS intake,
+               extract(epoch FROM a.first - e.received_at) * 1000 AS claim
+        FROM webhook_events e JOIN LATERAL (SELECT min(attempted_at) AS first FROM webhook_attempts WHERE event_id = e.id) a ON true
+        WHERE e.type IN ('reaction.created', 'reaction.updated', 'message.updated'))
+      SELECT count(*)::int AS n,
+             percentile_disc(0.5) WITHIN GROUP (ORDER BY intake) AS intake_p50, percentile_disc(0.99) WITHIN GROUP (ORDER BY intake) AS intake_p99,
+             percentile_disc(0.5) WITHIN GROUP (ORDER BY claim) AS claim_p50, percentile_disc(0.99) WITHIN GROUP (ORDER BY claim) AS claim_p99
+      FROM x`);
     const result = {
       cfg: { RATE, SECONDS, MESSAGES, webhook_env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))) }, offered_per_s: Number(offered), load: os.loadavg(), failed, missing,
       webhook: { all: summary([...lat.react, ...lat.edit]), reactions: summary(lat.react), edits: summary(lat.edit) },
       baseline_readable: summary(direct),
-      stages: { network_to_event: summary(toCommit), event_to_receiver: summary(commitToArrival) },
+      stages: { network_to_event: summary(toCommit), event_to_receiver: summary(commitToArrival), event_to_receiver_by_dispatcher_records_ms: dispatch },
       cpu_s, // each app's CPU seconds from the first change until every change arrived (or the wait gave up)
     };
     console.log(JSON.stringify(result, null, 2));
