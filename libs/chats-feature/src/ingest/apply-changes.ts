@@ -12,6 +12,12 @@ export const isChange = (e: IngestEvent): e is ChangeIn => e.kind === 'edit' || 
 
 const messageIdOf = (e: ChangeIn) => `${e.from_me}_${e.chat_id}_${e.unique_id}`;
 const keyOf = (phoneId: string, messageId: string) => `${phoneId}\u0000${messageId}`;
+/** The senders' reactions to one message (an empty map added the first time). */
+function sendersOf(reactions: Map<string, Map<string, ReactionRow>>, key: string): Map<string, ReactionRow> {
+  let senders = reactions.get(key);
+  if (!senders) reactions.set(key, (senders = new Map()));
+  return senders;
+}
 
 // The changed messages, locked in one order (id) so that two batches touching the same messages queue
 // rather than deadlock; a reaction's count of standing reactions reads under this lock.
@@ -56,7 +62,7 @@ export async function applyChanges(tx: Tx, changes: ChangeIn[], out: OutEvent[])
       const r = JSON.parse(j) as ReactionRow & { reacted_at: string; updated_at: string };
       const row = { ...r, reacted_at: new Date(r.reacted_at), updated_at: new Date(r.updated_at) };
       const key = keyOf(r.phone_id, r.message_id);
-      (reactions.get(key) ?? reactions.set(key, new Map()).get(key)!).set(r.sender_phone, row);
+      sendersOf(reactions, key).set(r.sender_phone, row);
     }
   }
   const changedMessages = new Set<string>();
@@ -76,7 +82,7 @@ export async function applyChanges(tx: Tx, changes: ChangeIn[], out: OutEvent[])
       next = { ...current, is_deleted: true, updated_at: now };
       out.push(messageEvent('message.deleted', next));
     } else {
-      const senders = reactions.get(key) ?? reactions.set(key, new Map()).get(key)!;
+      const senders = sendersOf(reactions, key);
       const before = senders.get(e.reaction.sender_phone);
       const at = new Date(e.reaction.timestamp);
       if (before && (before.reacted_at > at || (before.reaction === e.reaction.reaction && before.reaction_id === e.reaction.reaction_id))) continue;
@@ -99,7 +105,7 @@ export async function applyChanges(tx: Tx, changes: ChangeIn[], out: OutEvent[])
     }
   }
   if (changedMessages.size) {
-    const rows = [...changedMessages].map((k) => messages.get(k)!);
+    const rows = [...changedMessages].flatMap((k) => messages.get(k) ?? []);
     await tx.$executeRawUnsafe(UPDATE_MESSAGES, JSON.stringify(rows.map((m) => ({ phone_id: m.phone_id, message_id: m.message_id, body: m.body, prev_body: m.prev_body, is_deleted: m.is_deleted, has_reaction: m.has_reaction, updated_at: m.updated_at }))));
   }
   if (changedReactions.size) await tx.$executeRawUnsafe(UPSERT_REACTIONS, JSON.stringify([...changedReactions.values()]));
