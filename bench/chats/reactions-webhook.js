@@ -12,7 +12,10 @@
  * the baseline the webhook adds to.
  *
  * Usage: bash scripts/build.sh && node bench/chats/reactions-webhook.js
- * Knobs: BENCH_RATE (200), BENCH_SECONDS (15), BENCH_MESSAGES (400).
+ * Knobs: BENCH_RATE (200), BENCH_SECONDS (15), BENCH_MESSAGES (400); BENCH_CPU_PROF=<dir> writes each
+ * app's CPU profile there (bench/media/cpu-profile.js; summarize with bench/lib/cpuprofile-summary.js).
+ * WEBHOOK_* variables pass through to the dispatcher (its defaults otherwise: 32 deliveries in flight
+ * and 200 claims a second per endpoint). Each app's CPU seconds over the changes' run (from /proc) are in the result as cpu_s.
  * Results: stdout and bench/results/reactions-webhook-<time>.json.
  */
 const fs = require('node:fs');
@@ -27,6 +30,16 @@ const SECONDS = Number(process.env.BENCH_SECONDS || 15);
 const MESSAGES = Number(process.env.BENCH_MESSAGES || 400);
 const ROOT = path.join(__dirname, '..', '..');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const clkTck = 100; // Linux USER_HZ
+/** The process's CPU seconds so far (user + system), from /proc; null where there is no /proc. */
+function cpuSeconds(pid) {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / clkTck;
+  } catch {
+    return null;
+  }
+}
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 const summary = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -56,6 +69,9 @@ async function main() {
       DATABASE_URL: db.url, REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: `bench-react-${randomSuffix(3)}`,
       NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '1000000', SESSION_SCAN_MS: '200',
       WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+      // the dispatcher's own settings (e.g. WEBHOOK_ENDPOINT_MAX_IN_FLIGHT) pass through; the service's defaults otherwise
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))),
+      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--require ${path.join(__dirname, '..', 'media', 'cpu-profile.js')}`, BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF) } : {}),
     };
     const start = async (app, more = {}) => {
       const health = await freePort();
@@ -120,6 +136,7 @@ async function main() {
     const emojis = ['👍', '😂', '🔥', '🎉', '❤️', '😮', '😢', '🙏', '👏', '💯', '🤔', '😍'];
     const total = RATE * SECONDS;
     if (Math.ceil(total / messages.length) > emojis.length) throw new Error(`raise BENCH_MESSAGES to at least ${Math.ceil(total / emojis.length)}`);
+    const cpuBefore = procs.map((p) => cpuSeconds(p.child.pid));
     const t0 = Date.now();
     const inFlight = [];
     let failed = 0;
@@ -140,6 +157,7 @@ async function main() {
     await Promise.all(inFlight);
     const offered = ((total / (Date.now() - t0)) * 1000).toFixed(0);
     await until(async () => [...sentAt.keys()].filter((k) => !arrivals.has(k)).length, (n) => n === 0, 60_000, 'every change delivered').catch((e) => console.log(String(e)));
+    const cpu_s = Object.fromEntries(procs.map((p, i) => [p.name, cpuBefore[i] === null ? null : Number((cpuSeconds(p.child.pid) - cpuBefore[i]).toFixed(2))]));
     const lat = { react: [], edit: [] };
     const toCommit = [];
     const commitToArrival = [];
@@ -153,11 +171,24 @@ async function main() {
       if (arrived === undefined) missing++;
       else lat[key.split('|')[0]].push(arrived - at);
     }
+    // event → receiver split by the dispatcher's own records: the event's commit → its intake (the relay
+    // to NATS, the intake's batch), intake → first attempt (claim), and the attempt itself
+    const [dispatch] = await prisma.$queryRawUnsafe(`
+      WITH x AS (
+        SELECT extract(epoch FROM e.received_at - e.created_at) * 1000 AS intake,
+               extract(epoch FROM a.first - e.received_at) * 1000 AS claim
+        FROM webhook_events e JOIN LATERAL (SELECT min(attempted_at) AS first FROM webhook_attempts WHERE event_id = e.id) a ON true
+        WHERE e.type IN ('reaction.created', 'reaction.updated', 'message.updated'))
+      SELECT count(*)::int AS n,
+             percentile_disc(0.5) WITHIN GROUP (ORDER BY intake) AS intake_p50, percentile_disc(0.99) WITHIN GROUP (ORDER BY intake) AS intake_p99,
+             percentile_disc(0.5) WITHIN GROUP (ORDER BY claim) AS claim_p50, percentile_disc(0.99) WITHIN GROUP (ORDER BY claim) AS claim_p99
+      FROM x`);
     const result = {
-      cfg: { RATE, SECONDS, MESSAGES }, offered_per_s: Number(offered), load: os.loadavg(), failed, missing,
+      cfg: { RATE, SECONDS, MESSAGES, webhook_env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))) }, offered_per_s: Number(offered), load: os.loadavg(), failed, missing,
       webhook: { all: summary([...lat.react, ...lat.edit]), reactions: summary(lat.react), edits: summary(lat.edit) },
       baseline_readable: summary(direct),
-      stages: { network_to_event: summary(toCommit), event_to_receiver: summary(commitToArrival) },
+      stages: { network_to_event: summary(toCommit), event_to_receiver: summary(commitToArrival), event_to_receiver_by_dispatcher_records_ms: dispatch },
+      cpu_s, // each app's CPU seconds from the first change until every change arrived (or the wait gave up)
     };
     console.log(JSON.stringify(result, null, 2));
     const out = path.join(ROOT, 'bench/results', `reactions-webhook-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);

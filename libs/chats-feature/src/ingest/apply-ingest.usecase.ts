@@ -5,7 +5,8 @@ import { chatOfMessage, ensureChats, type ChatSeen } from './ensure-chats';
 import { deliveryInfo, ingestRow, nextAck } from './ingest-rows';
 import { insertNewMessages } from './insert-messages';
 import { messageEvent, type OutEvent } from './out-event';
-import { applyPollResults, applyReaction } from './apply-reactions';
+import { applyPollResults } from './apply-reactions';
+import { applyChanges, isChange, type ChangeIn } from './apply-changes';
 import { applyNotifications } from './apply-notifications';
 import { applyGroupSettings } from './apply-group-settings';
 import { applyPin } from './apply-pin';
@@ -23,8 +24,9 @@ const omitKeys = { id: true } as const;
  *
  * Consecutive message upserts — nearly all of the traffic — are applied together, whatever their
  * phones: one statement each for chats, new messages and re-read acks, so the cost per message does
- * not grow when events are small (many phones, a few messages each). Other events apply one by one,
- * in order, between those runs.
+ * not grow when events are small (many phones, a few messages each). Consecutive edits, deletions
+ * and reactions are applied together the same way (applyChanges). Other events apply one by one, in
+ * order, between those runs.
  */
 export class ApplyIngest {
   constructor(
@@ -44,7 +46,13 @@ export class ApplyIngest {
           if (j > i) {
             await this.upsertMessages(tx, events.slice(i, j) as Upsert[], out);
             i = j;
-          } else await this.applyOne(tx, events[i++] as Exclude<IngestEvent, Upsert>, out);
+            continue;
+          }
+          while (j < events.length && isChange(events[j])) j++;
+          if (j > i) {
+            await applyChanges(tx, events.slice(i, j) as ChangeIn[], out);
+            i = j;
+          } else await this.applyOne(tx, events[i++] as Exclude<IngestEvent, Upsert | ChangeIn>, out);
         }
         await writeEvents(tx, out);
         written = out.length;
@@ -89,23 +97,10 @@ export class ApplyIngest {
     for (const { row, before } of await raiseAcks(tx, reread)) out.push(messageEvent('message.ack.updated', row, before));
   }
 
-  private async applyOne(tx: Tx, e: Exclude<IngestEvent, Upsert>, out: OutEvent[]): Promise<void> {
+  private async applyOne(tx: Tx, e: Exclude<IngestEvent, Upsert | ChangeIn>, out: OutEvent[]): Promise<void> {
     switch (e.kind) {
       case 'receipt':
         return this.applyReceipt(tx, e, out);
-      case 'edit':
-      case 'delete': {
-        const where = { phone_id_message_id: { phone_id: e.phone_id, message_id: `${e.from_me}_${e.chat_id}_${e.unique_id}` } };
-        const current = await tx.message.findUnique({ where, select: { body: true, prev_body: true, is_deleted: true, updated_at: true } });
-        if (!current || (e.kind === 'edit' && current.body === e.body) || (e.kind === 'delete' && current.is_deleted)) return;
-        const data = e.kind === 'edit' ? { body: e.body, prev_body: current.body, updated_at: new Date() } : { is_deleted: true, updated_at: new Date() };
-        const row = await tx.message.update({ where, data, omit: omitKeys });
-        // An edit is an update (previous_attributes: body, prev_body, updated_at); a deletion is its own event.
-        out.push(e.kind === 'edit' ? messageEvent('message.updated', row, { body: current.body, prev_body: current.prev_body, updated_at: current.updated_at }) : messageEvent('message.deleted', row));
-        return;
-      }
-      case 'reaction':
-        return applyReaction(tx, e, out);
       case 'poll-results':
         return applyPollResults(tx, e, out);
       case 'pin':

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Prisma, PrismaClient } from '@mapi/db';
+import { Prisma, type PrismaClient } from '@mapi/db';
 import type { MessageChange } from '../connector/phone-connector';
 
 /** A change as stored: what `messages.update` reports, without the message's key. */
@@ -23,7 +23,7 @@ export const sandboxReactionId = (phoneId: string, uniqueId: string, sender: str
 /**
  * Changes to the messages of the sandbox network (edits, deletions for everyone, reactions, pins), made
  * by a phone itself or by another person. Each is written to the message's row (where the network
- * keeps it) and to sandbox_changes in one transaction; the phone's connector hands the changes on as
+ * keeps it) and to sandbox_changes in one statement; the phone's connector hands the changes on as
  * `messages.update`, then deletes them. A change that changes nothing (the same body, a message
  * already deleted) is not recorded: a retried action does not act twice.
  */
@@ -31,23 +31,26 @@ export class SandboxChanges {
   constructor(private readonly prisma: PrismaClient) {}
 
   /** Edits the message's text; false when it already reads so. */
-  async edit(m: MessageRef, body: string): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      const changed = await tx.sandboxMessage.updateMany({ where: { phone_id: m.phone_id, unique_id: m.unique_id, is_deleted: false, OR: [{ body: null }, { body: { not: body } }] }, data: { body } });
-      if (!changed.count) return false;
-      await this.record(tx, m, { edit: { body } });
-      return true;
-    });
+  edit(m: MessageRef, body: string): Promise<boolean> {
+    return this.changeIf(m, Prisma.sql`is_deleted = false AND body IS DISTINCT FROM ${body}`, Prisma.sql`body = ${body}`, { edit: { body } });
   }
 
   /** Deletes the message for everyone; false when it was deleted already. */
-  async delete(m: MessageRef): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      const changed = await tx.sandboxMessage.updateMany({ where: { phone_id: m.phone_id, unique_id: m.unique_id, is_deleted: false }, data: { is_deleted: true } });
-      if (!changed.count) return false;
-      await this.record(tx, m, { deleted: true });
-      return true;
-    });
+  delete(m: MessageRef): Promise<boolean> {
+    return this.changeIf(m, Prisma.sql`is_deleted = false`, Prisma.sql`is_deleted = true`, { deleted: true });
+  }
+
+  /**
+   * Changes the message's row where `when` holds and records the change, in one statement (one round
+   * trip where a transaction took four: at 200 changes/s the control requests were queueing).
+   */
+  private async changeIf(m: MessageRef, when: Prisma.Sql, set: Prisma.Sql, change: SandboxChangeBody): Promise<boolean> {
+    const rows = await this.prisma.$queryRaw<{ id: bigint }[]>`
+      WITH m AS (UPDATE sandbox_messages SET ${set} WHERE phone_id = ${m.phone_id} AND unique_id = ${m.unique_id} AND ${when} RETURNING phone_id)
+      INSERT INTO sandbox_changes (phone_id, chat_id, unique_id, from_me, change)
+      SELECT phone_id, ${m.chat_id}, ${m.unique_id}, ${m.from_me}, ${JSON.stringify(change)}::jsonb FROM m
+      RETURNING id`;
+    return rows.length > 0;
   }
 
   /** `sender`'s reaction to the message ('' takes it back). */
@@ -62,7 +65,7 @@ export class SandboxChanges {
     await this.record(this.prisma, m, { pin: { pinned, at: now.toISOString(), expires_at } });
   }
 
-  private async record(tx: Prisma.TransactionClient | PrismaClient, m: MessageRef, change: SandboxChangeBody): Promise<void> {
+  private async record(tx: PrismaClient, m: MessageRef, change: SandboxChangeBody): Promise<void> {
     await tx.sandboxChange.create({
       data: { phone_id: m.phone_id, chat_id: m.chat_id, unique_id: m.unique_id, from_me: m.from_me, change: change as Prisma.InputJsonValue },
     });

@@ -105,4 +105,21 @@ describe('SandboxConnector message actions (integration)', () => {
     expect(again).toEqual({ ...first, duplicate: true });
     expect(upserts).toEqual([expect.objectContaining({ unique_id: first.unique_id, body: 'worth sharing', is_forwarded: true, from_me: true, chat_id: '15550006666@c.us' })]);
   });
+
+  it('changes made faster than the phone reads them all come back once, in the order made, with fewer reads than nudges', async () => {
+    const keys = await Promise.all(Array.from({ length: 40 }, () => message(false)));
+    await settle();
+    updates.length = 0;
+    const pending = jest.spyOn(network.changes, 'pending');
+    try {
+      await Promise.all(keys.map((key, i) => connector.reactToMessage(key, i % 2 ? '👍' : '🔥'))); // 40 nudges
+      await settle();
+      expect([...updates].sort((a, b) => keys.findIndex((k) => k.unique_id === a.unique_id) - keys.findIndex((k) => k.unique_id === b.unique_id)).map((u) => u.reaction?.reaction)).toEqual(keys.map((_, i) => (i % 2 ? '👍' : '🔥')));
+      expect(new Set(updates.map((u) => u.unique_id)).size).toBe(40);
+      // a nudge that finds a read already queued joins it (one read per nudge kept the change path behind)
+      expect(pending.mock.calls.length).toBeLessThan(40);
+    } finally {
+      pending.mockRestore();
+    }
+  });
 });

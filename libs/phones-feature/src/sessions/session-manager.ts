@@ -132,13 +132,19 @@ export class SessionManager {
       await Promise.all(receipts.map((r) => publish({ ...base(), kind: 'receipt', ...r })));
     });
     s.connector.on('messages.update', async (changes) => {
+      // Published together, not one acknowledgement after another (one round trip each held the
+      // session's change path under 126 changes/s): one connection keeps them in order on the stream,
+      // so two edits of a message are ingested in the order they were made. If one fails the whole
+      // update is handed on again, and JetStream drops the copies already stored (the id is the hash).
+      const events: IngestEvent[] = [];
       for (const c of changes) {
-        if (c.edit) await publish({ ...base(), kind: 'edit', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, body: c.edit.body });
-        if (c.deleted) await publish({ ...base(), kind: 'delete', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me });
-        if (c.reaction) await publish({ ...base(), kind: 'reaction', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, reaction: c.reaction });
-        if (c.poll_results) await publish({ ...base(), kind: 'poll-results', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, poll_results: c.poll_results });
-        if (c.pin) await publish({ ...base(), kind: 'pin', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, pin: c.pin.pinned, at: c.pin.at, expires_at: c.pin.expires_at });
+        if (c.edit) events.push({ ...base(), kind: 'edit', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, body: c.edit.body });
+        if (c.deleted) events.push({ ...base(), kind: 'delete', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me });
+        if (c.reaction) events.push({ ...base(), kind: 'reaction', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, reaction: c.reaction });
+        if (c.poll_results) events.push({ ...base(), kind: 'poll-results', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, poll_results: c.poll_results });
+        if (c.pin) events.push({ ...base(), kind: 'pin', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, pin: c.pin.pinned, at: c.pin.at, expires_at: c.pin.expires_at });
       }
+      await Promise.all(events.map(publish));
     });
     s.connector.on('chats.upsert', (chats) => publish({ ...base(), kind: 'chats-upsert', chats }));
     s.connector.on('groups.upsert', (groups) => publish({ ...base(), kind: 'groups-upsert', groups }));
