@@ -32,8 +32,8 @@ const { freePort, testEnv, createOrg, createPhone, createToken } = require('@map
 const { createPrismaClient } = require('@mapi/db');
 const { ensureStreams, streamNames } = require('@mapi/events');
 const { connect } = require('nats');
-const { seedOrg } = require('../messages/seed');
-const { startNode, waitReady, stopAll, waitIdle } = require('../messages/procs');
+const { seedOrg, deriveChatRows } = require('../messages/seed');
+const { startNode, waitReady, stopAll, waitIdle, cpuSeconds } = require('../messages/procs');
 const { openBenchDatabase } = require('../lib/database');
 const { guardBench } = require('../lib/cleanup');
 const { publishDirect } = require('../phones/lib/direct-publisher');
@@ -74,12 +74,6 @@ const cannon = (opts) =>
     active = autocannon({ ...opts, timeout: 30 }, (err, r) => ((active = undefined), err ? reject(err) : resolve(r)));
   });
 
-function cpuSeconds(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
-
 /** A database of `total` messages with chat rows derived as ingestion keeps them, and a second, empty organization to ingest into. */
 async function seedWorld(label, total, reuseUrl) {
   if (reuseUrl) return reuseWorld(label, reuseUrl);
@@ -88,13 +82,7 @@ async function seedWorld(label, total, reuseUrl) {
   if (keep) log(`  ${label}: keeping database ${db.url}`);
   const t = Date.now();
   const world = await seedOrg({ prisma, pg, name: `Grow ${label}`, total, bigChatMessages: total / 10, otherChats: CFG.chats - 1, log });
-  await pg.query(
-    `INSERT INTO chats (org_id, phone_id, chat_id, chat_type, org_phone, latest_message_id, latest_message_at, activity_at, unread_count, created_at, updated_at)
-     SELECT DISTINCT ON (phone_id, chat_id) org_id, phone_id, chat_id, CASE WHEN chat_id LIKE '%@g.us' THEN 'group' ELSE 'user' END,
-            org_phone, id, "timestamp", "timestamp", (id % 5)::int, "timestamp", "timestamp"
-     FROM messages WHERE org_id = $1 ORDER BY phone_id, chat_id, "timestamp" DESC, id DESC`,
-    [world.org.id],
-  );
+  await deriveChatRows(pg, world.org.id);
   await pg.query('VACUUM ANALYZE chats');
   await pg.query('VACUUM ANALYZE messages');
   const { rows: [size] } = await pg.query(

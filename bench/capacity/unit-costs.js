@@ -30,6 +30,7 @@ const { AppProcess, createTestDatabase, createOrg, createPhone, createToken, fre
 const { createPrismaClient } = require('@mapi/db');
 const { ensureStreams, streamNames } = require('@mapi/events');
 const { guardBench } = require('../lib/cleanup');
+const { cpuSeconds, pidsByComm } = require('../messages/procs');
 const { publishDirect } = require('../phones/lib/direct-publisher');
 const { startReceiver } = require('../webhooks/receiver');
 
@@ -47,24 +48,6 @@ const log = (...a) => console.log(...a);
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const { cleanups, run } = guardBench(1_800_000);
-
-function cpuSeconds(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-const pidsByComm = (comm) =>
-  fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm;
-    } catch {
-      return false;
-    }
-  });
 
 async function waitFor(fn, timeoutMs, label) {
   const deadline = Date.now() + timeoutMs;

@@ -20,7 +20,7 @@ const os = require('node:os');
 const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
 const { freePort, testEnv } = require('@mapi/testing');
-const { seedOrg } = require('../messages/seed');
+const { seedOrg, deriveChatRows } = require('../messages/seed');
 const { startNode, waitReady, stopAll, waitIdle } = require('../messages/procs');
 const { openBenchDatabase } = require('../lib/database');
 const { guardBench } = require('../lib/cleanup');
@@ -63,13 +63,7 @@ async function main() {
   let t = Date.now();
   // every 10th message into one big group chat, the rest over BENCH_CHATS - 1 chats (phone = i % 3)
   const world = await seedOrg({ prisma, pg, name: 'Chats bench', total: CFG.messages, bigChatMessages: CFG.messages / 10, otherChats: CFG.chats - 1, log });
-  await pg.query(
-    `INSERT INTO chats (org_id, phone_id, chat_id, chat_type, org_phone, latest_message_id, latest_message_at, activity_at, unread_count, created_at, updated_at)
-     SELECT DISTINCT ON (phone_id, chat_id) org_id, phone_id, chat_id, CASE WHEN chat_id LIKE '%@g.us' THEN 'group' ELSE 'user' END,
-            org_phone, id, "timestamp", "timestamp", (id % 5)::int, "timestamp", "timestamp"
-     FROM messages WHERE org_id = $1 ORDER BY phone_id, chat_id, "timestamp" DESC, id DESC`,
-    [world.org.id],
-  );
+  await deriveChatRows(pg, world.org.id);
   await pg.query(
     `INSERT INTO group_participants (phone_id, chat_id, contact_id, org_id, is_admin)
      SELECT c.phone_id, c.chat_id, '9198' || lpad(g::text, 8, '0') || '@c.us', c.org_id, g = 1

@@ -161,4 +161,4 @@ async function waitIdle(pids, { windowMs = 250, busyFraction = 0.05, timeoutMs =
   return false;
 }
 
-module.exports = { startNode, waitReady, stopProc, stopAll, cpuMeter, pidsByComm, waitIdle, tail };
+module.exports = { startNode, waitReady, stopProc, stopAll, cpuMeter, cpuSeconds, pidsByComm, waitIdle, tail };

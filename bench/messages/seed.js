@@ -130,4 +130,15 @@ async function vacuumAnalyze(pg, log) {
   return rows[0];
 }
 
-module.exports = { seedOrg, countOrg, vacuumAnalyze };
+/** The organization's chat rows as ingestion keeps them: one per (phone, chat), its latest message and activity. */
+async function deriveChatRows(pg, orgId) {
+  await pg.query(
+    `INSERT INTO chats (org_id, phone_id, chat_id, chat_type, org_phone, latest_message_id, latest_message_at, activity_at, unread_count, created_at, updated_at)
+     SELECT DISTINCT ON (phone_id, chat_id) org_id, phone_id, chat_id, CASE WHEN chat_id LIKE '%@g.us' THEN 'group' ELSE 'user' END,
+            org_phone, id, "timestamp", "timestamp", (id % 5)::int, "timestamp", "timestamp"
+     FROM messages WHERE org_id = $1 ORDER BY phone_id, chat_id, "timestamp" DESC, id DESC`,
+    [orgId],
+  );
+}
+
+module.exports = { seedOrg, countOrg, vacuumAnalyze, deriveChatRows };
