@@ -16,6 +16,7 @@ import {
   TouchApiTokenRpc,
   UpdateChatAccessRpc,
   UpdateMemberAccessRpc,
+  UpdateMemberRoleRpc,
   type PhoneDirectory,
 } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
@@ -43,6 +44,7 @@ import { SignOut } from './usecases/sign-out/sign-out.usecase';
 import { TouchApiToken } from './usecases/touch-api-token/touch-api-token.usecase';
 import { UpdateChatAccess, type SetChatAccess } from './usecases/update-chat-access/update-chat-access.usecase';
 import { UpdateMemberAccess } from './usecases/update-member-access/update-member-access.usecase';
+import { UpdateMemberRole } from './usecases/update-member-role/update-member-role.usecase';
 
 export interface MembersDeps {
   prisma: PrismaClient;
@@ -66,6 +68,7 @@ export const MEMBERS_HANDLERS = [
   serve(ListMembersRpc, (d) => new ListMembers(members(d))),
   serve(InviteMembersRpc, (d) => new InviteMembers(members(d), new InvitationRepository(d.prisma), audit(d), d.directory, d.mailer, d.invites)),
   serve(UpdateMemberAccessRpc, (d) => new UpdateMemberAccess(members(d), audit(d), d.directory)),
+  serve(UpdateMemberRoleRpc, (d) => new UpdateMemberRole(members(d), audit(d))),
   serve(UpdateChatAccessRpc, (d) => new UpdateChatAccess(members(d), audit(d), d.setChatAccess)),
   serve(DeleteMemberRpc, (d) => new DeleteMember(members(d), audit(d))),
   serve(ListAuditRpc, (d) => new ListAudit(audit(d))),

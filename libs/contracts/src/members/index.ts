@@ -13,11 +13,13 @@ import { SignOutEverywhereRoute } from './sign-out-everywhere/sign-out-everywher
 import { SignOutRoute } from './sign-out/sign-out.contract';
 import { UpdateChatAccessRoute } from './update-chat-access/update-chat-access.contract';
 import { UpdateMemberAccessRoute } from './update-member-access/update-member-access.contract';
+import { UpdateMemberRoleRoute } from './update-member-role/update-member-role.contract';
 
 export * from './member/member.schema';
 export * from './list-members/list-members.contract';
 export * from './invite-members/invite-members.contract';
 export * from './update-member-access/update-member-access.contract';
+export * from './update-member-role/update-member-role.contract';
 export * from './delete-member/delete-member.contract';
 export * from './list-audit/list-audit.contract';
 export * from './record-audit/record-audit.contract';
@@ -36,7 +38,7 @@ export * from './touch-api-token/touch-api-token.contract';
 
 /** The members service's public routes: members (the public client's), API tokens and the console's sign-in. */
 export const MEMBERS_ROUTES: readonly RouteContract[] = [
-  ListMembersRoute, InviteMembersRoute, UpdateMemberAccessRoute, ListAuditRoute, DeleteMemberRoute,
+  ListMembersRoute, InviteMembersRoute, UpdateMemberAccessRoute, UpdateMemberRoleRoute, ListAuditRoute, DeleteMemberRoute,
   UpdateChatAccessRoute,
   ListApiTokensRoute, CreateApiTokenRoute, RevokeApiTokenRoute,
   SignInRoute, AcceptInvitationRoute, SignOutRoute, SignOutEverywhereRoute, MeRoute,

@@ -87,6 +87,12 @@ export class MemberRepository {
     await tx.member.updateMany({ where: { org_id: orgId, member_id: { in: memberIds }, role: 'member' }, data: access });
   }
 
+  /** Sets the role of these members, never the owner's; returns how many changed. */
+  async setRole(tx: Db, orgId: string, memberIds: string[], role: 'admin' | 'member'): Promise<number> {
+    const { count } = await tx.member.updateMany({ where: { org_id: orgId, member_id: { in: memberIds }, role: { notIn: ['owner', role] } }, data: { role } });
+    return count;
+  }
+
   async join(tx: Db, orgId: string, memberId: string, passwordHash: string, name: string | undefined): Promise<MemberRecord> {
     return tx.member.update({
       where: { member_id: memberId, org_id: orgId },
