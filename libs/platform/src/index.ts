@@ -19,3 +19,6 @@ export * from './jobs/job-trace';
 export * from './service/start-rpc-service';
 export * from './nats/rpc-handlers';
 export * from './idempotency/idempotency-key';
+export * from './outbound-http/address-policy';
+export * from './outbound-http/http-sender';
+export * from './outbound-http/signing';
