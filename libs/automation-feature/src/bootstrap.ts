@@ -1,6 +1,6 @@
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, ensureStreams } from '@mapi/events';
-import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
+import { AddressPolicy, HttpSender, NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
 import { AUTOMATION_HANDLERS } from './automation.handlers';
 import { loadEngineConfig } from './engine/engine-config';
 import { EventIntake } from './engine/event-intake';
@@ -19,6 +19,7 @@ export async function bootstrapAutomationService(): Promise<void> {
   const engine = loadEngineConfig();
   await ensureStreams(nc, ns);
   const store = new RunStore(prisma);
+  const http = new HttpSender(new AddressPolicy(engine.AUTOMATION_HTTP_ALLOW_CIDRS), engine.AUTOMATION_HTTP_TIMEOUT_MS, undefined, 64, 'mapi-workflows/1');
   const executor = new StepExecutor(store, rpc, logger, {
     batch: engine.AUTOMATION_STEP_BATCH,
     leaseMs: engine.AUTOMATION_STEP_LEASE_MS,
@@ -27,6 +28,7 @@ export async function bootstrapAutomationService(): Promise<void> {
     fallbackPollMs: engine.AUTOMATION_FALLBACK_POLL_MS,
     listenUrl: directDatabaseUrl(config.database),
     holdAfterActionMs: engine.AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS,
+    services: { http },
   });
   const limits = { runsPerMinute: engine.AUTOMATION_RUNS_PER_MINUTE, chatRunsPerMinute: engine.AUTOMATION_CHAT_RUNS_PER_MINUTE };
   const intake = new EventIntake(nc, ns, prisma, store, limits, () => executor.due(), logger, engine.AUTOMATION_INTAKE_ACK_WAIT_MS);
@@ -47,7 +49,7 @@ export async function bootstrapAutomationService(): Promise<void> {
       port: config.health.HEALTH_PORT,
       indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
     },
-    stop: [() => intake.stop(), () => executor.stop(), () => relay.stop(), () => rpc.close()],
+    stop: [() => intake.stop(), () => executor.stop(), () => relay.stop(), () => rpc.close(), () => http.close()],
     disconnect: [() => prisma.$disconnect()],
   });
 }

@@ -2,6 +2,7 @@ import { DueWorkLoop } from '@mapi/events';
 import type { Logger } from 'pino';
 import type { RunRow, StepRow } from '../repositories/run-repository';
 import type { RpcCaller } from './actions/action-context';
+import type { ActionServices } from './actions/more-actions';
 import { STEP_CHANNEL, type ClaimedStep, type RunStore } from './run-store';
 import { runStep } from './step-runner';
 
@@ -17,6 +18,8 @@ export interface StepExecutorOptions {
   listenUrl?: string;
   /** Tests only: wait this long between an action that calls a service and recording it (a crash test kills the process meanwhile). */
   holdAfterActionMs?: number;
+  /** What actions beyond RPCs use (notify_http's HTTP client). */
+  services?: ActionServices;
 }
 
 /** Steps decided by the walker alone (no service called): the fault hold does not apply to them. */
@@ -77,7 +80,7 @@ export class StepExecutor {
     try {
       if (!read || read.run.status !== 'running') return void (await this.store.skip(step, 'the run no longer runs'));
       const earlier = read.steps.filter((s) => s.step_id !== step.step_id);
-      const outcome = await runStep(this.rpc, step, read.run, earlier, this.options.maxAttempts);
+      const outcome = await runStep(this.rpc, step, read.run, earlier, this.options.maxAttempts, this.options.services);
       if (this.options.holdAfterActionMs && !FLOW.includes(step.action_type)) await new Promise((r) => setTimeout(r, this.options.holdAfterActionMs));
       if (!(await this.store.record(step, outcome))) this.logger.warn({ step_id: step.step_id }, 'a step\'s claim ended before its outcome was recorded; the next claim records it');
     } catch (err) {

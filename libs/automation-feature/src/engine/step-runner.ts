@@ -4,6 +4,7 @@ import type { RunRow, StepRow } from '../repositories/run-repository';
 import { ActionError, type ActionContext, type RpcCaller } from './actions/action-context';
 import { chatFacts, needsChat } from './chat-facts';
 import { changeChatLabels } from './actions/chat-labels.action';
+import { MORE_ACTIONS, type ActionServices } from './actions/more-actions';
 import { sendMessage } from './actions/send-message.action';
 import { closeTicket, createTicket } from './actions/tickets.action';
 import { actionById, decide } from './graph';
@@ -28,7 +29,7 @@ const describe = (err: unknown) => (err instanceof Error ? err.message : String(
  * service that does the work, with the step's idempotency key. A failure a retry cannot mend (a 4xx,
  * no chat) fails the step; a passing one (5xx, timeout) retries, up to `maxAttempts`.
  */
-export async function runStep(rpc: RpcCaller, step: ClaimedStep, run: RunRow, earlier: StepRow[], maxAttempts: number): Promise<StepOutcome> {
+export async function runStep(rpc: RpcCaller, step: ClaimedStep, run: RunRow, earlier: StepRow[], maxAttempts: number, services: ActionServices = {}): Promise<StepOutcome> {
   const definition = run.definition as unknown as WorkflowDefinition;
   const action = actionById(definition, step.action_id);
   if (!action) return { status: 'failed', error: `the run's definition has no action ${step.action_id}` };
@@ -51,7 +52,7 @@ export async function runStep(rpc: RpcCaller, step: ClaimedStep, run: RunRow, ea
         return { status: 'completed', result: { delay_ms: decision.delay_ms }, next: nextOf(decision.next, decision.delay_ms) };
     }
     const context: ActionContext = { run, event, action_id: action.id, metadata: (action.action_metadata.metadata ?? {}) as Record<string, unknown>, earlier };
-    const result = await perform(rpc, action.action_metadata.type, context);
+    const result = await perform(rpc, action.action_metadata.type, context, services);
     return { status: 'completed', result: result as Prisma.InputJsonValue, next: nextOf(decision.next) };
   } catch (err) {
     if (passing(err) && step.attempts < maxAttempts) return { status: 'retry', error: describe(err), retry_in_ms: RETRY_MS[Math.min(step.attempts - 1, RETRY_MS.length - 1)] };
@@ -59,14 +60,16 @@ export async function runStep(rpc: RpcCaller, step: ClaimedStep, run: RunRow, ea
   }
 }
 
-function perform(rpc: RpcCaller, type: string, c: ActionContext): Promise<Record<string, unknown>> {
+function perform(rpc: RpcCaller, type: string, c: ActionContext, services: ActionServices): Promise<Record<string, unknown>> {
   switch (type) {
     case 'send_message_to_chat': return sendMessage(rpc, c);
     case 'add_chat_label': return changeChatLabels(rpc, c, 'add');
     case 'remove_chat_label': return changeChatLabels(rpc, c, 'remove');
     case 'create_ticket': return createTicket(rpc, c);
     case 'close_ticket': return closeTicket(rpc, c);
-    // definitions are checked on create and update (definitionIssues): only a stored row changed by hand gets here
-    default: return Promise.reject(new ActionError(`action type ${type} is not supported here yet`));
+    default:
+      if (MORE_ACTIONS[type]) return MORE_ACTIONS[type](rpc, c, services);
+      // definitions are checked on create and update (definitionIssues): only a stored row changed by hand gets here
+      return Promise.reject(new ActionError(`action type ${type} is not supported here yet`));
   }
 }
