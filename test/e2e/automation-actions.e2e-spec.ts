@@ -74,6 +74,12 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
     await new Promise((r) => receiver?.close(r));
   }, 60_000);
 
+  it('ticket.due and chat.closed stay 422: nothing fires them here', async () => {
+    for (const trigger of ['ticket.due', 'chat.closed']) {
+      expect422(await api.post('/workflows/create', { name: 'T', trigger, trigger_metadata: { first_action_id: null }, actions: [] }), 'body.trigger', /not supported here yet/);
+    }
+  });
+
   it.each([
     [{ type: 'assign_ticket', metadata: { assignee: { round_robin: true, emails: ['a@example.com'] } } }, 'body.actions.0.action_metadata.metadata.assignee.round_robin', /round-robin/],
     [{ type: 'assign_chat', metadata: { assignee: { round_robin: false, email: 'nobody' } } }, 'body.actions.0.action_metadata.metadata.assignee.email', /email/],
@@ -188,6 +194,27 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
     expect(hits.filter((h) => h.req.url?.startsWith('/latest'))).toHaveLength(0);
     for (const id of [retried, gone, metadata]) expect((await api.patch(`/workflows/${id}`, { is_active: false })).status).toBe(200);
   }, 90_000);
+
+  it('ticket.closed fires when a ticket update closes it (ticket.updated with the previous status), not on other updates', async () => {
+    const onClose = await create({
+      name: 'On close', trigger: 'ticket.closed', trigger_metadata: { first_action_id: 'tag' },
+      actions: [{ id: 'tag', action_metadata: { type: 'add_ticket_label', metadata: { labels: ['closed-by-customer-care'] } }, next: null }],
+    });
+    await inbound('about my ticket');
+    const made = await until(() => api.post('/tickets/create', { chat_id: chat, subject: 'Closing test' }, x()), (r) => r.status !== 404, 15_000, 'chat stored');
+    expect(made.status).toBe(200);
+    const ticketId = made.body.ticket.ticket_id;
+    expect((await api.patch(`/tickets/${ticketId}`, { priority: 2 }, x())).status).toBe(200);
+    expect((await api.patch(`/tickets/${ticketId}`, { status: 'closed' }, x())).status).toBe(200);
+    const run = await endedRun(onClose);
+    expect(run).toMatchObject({ status: 'completed', event_type: 'ticket.updated' });
+    expect(run.steps[0].result.ticket_details).toMatchObject({ ticket_id: ticketId, changed: true });
+    expect((await api.get(`/tickets/${ticketId}`, x())).body.ticket.ticket_labels).toBe('closed-by-customer-care');
+    // the label the run wrote is an update of a closed ticket, not a closing: no second run
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await api.get(`/workflows/${onClose}/runs`)).body.count).toBe(1);
+    expect((await api.patch(`/workflows/${onClose}`, { is_active: false })).status).toBe(200);
+  }, 60_000);
 
   it("another organization's token sees none of these workflows or runs, and changes none", async () => {
     const run = (await api.get(`/workflows/${w.orders}/runs`)).body.runs[0];
