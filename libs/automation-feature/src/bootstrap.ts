@@ -4,6 +4,7 @@ import { AddressPolicy, HttpSender, NatsRpcClient, bindHandlers, connectNats, cr
 import { AUTOMATION_HANDLERS } from './automation.handlers';
 import { loadEngineConfig } from './engine/engine-config';
 import { EventIntake } from './engine/event-intake';
+import { RunRetention } from './engine/run-retention';
 import { RunStore } from './engine/run-store';
 import { StepExecutor } from './engine/step-executor';
 
@@ -30,6 +31,7 @@ export async function bootstrapAutomationService(): Promise<void> {
     holdAfterActionMs: engine.AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS,
     services: { http },
   });
+  const retention = new RunRetention(prisma, logger, { retentionMs: engine.AUTOMATION_RUN_RETENTION_MS, intervalMs: engine.AUTOMATION_RETENTION_SWEEP_INTERVAL_MS, batchSize: engine.AUTOMATION_RETENTION_BATCH });
   const limits = { runsPerMinute: engine.AUTOMATION_RUNS_PER_MINUTE, chatRunsPerMinute: engine.AUTOMATION_CHAT_RUNS_PER_MINUTE };
   const intake = new EventIntake(nc, ns, prisma, store, limits, () => executor.due(), logger, engine.AUTOMATION_INTAKE_ACK_WAIT_MS);
   await startRpcService({
@@ -43,13 +45,14 @@ export async function bootstrapAutomationService(): Promise<void> {
       await relay.start();
       await executor.start();
       await intake.start();
+      retention.start();
     },
     health: {
       host: config.health.HEALTH_HOST,
       port: config.health.HEALTH_PORT,
       indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
     },
-    stop: [() => intake.stop(), () => executor.stop(), () => relay.stop(), () => rpc.close(), () => http.close()],
+    stop: [() => intake.stop(), () => retention.stop(), () => executor.stop(), () => relay.stop(), () => rpc.close(), () => http.close()],
     disconnect: [() => prisma.$disconnect()],
   });
 }
