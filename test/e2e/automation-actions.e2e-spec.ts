@@ -149,6 +149,17 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
     expect(result('notify')).toEqual({ status: 200, data: { ok: true, path: '/orders?src=wf' }, error: null });
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await api.get(`/chats/${forwardTo}/messages`, x()).then((r) => r.body.count)).toBe(1);
+    // the run log's filter on the trigger's conditions: a message that is no order starts a run that stops there
+    await inbound('hello, just browsing');
+    await until(() => api.get(`/workflows/${w.orders}/runs`), (r) => r.body?.count === 2 && r.body.runs[0].status === 'completed', 30_000, 'second run');
+    const failed = await api.get(`/workflows/${w.orders}/runs?first_condition=failed`);
+    expect(failed.status).toBe(200);
+    expect(failed.body.runs.map((r: any) => r.steps.map((s: any) => [s.action_id, s.result])).flat()).toEqual([['is-order', { passed: false }]]);
+    const passed = await api.get(`/workflows/${w.orders}/runs?first_condition=passed&status=completed`);
+    expect(passed.body.runs.map((r: any) => r.run_id)).toEqual([run.run_id]);
+    expect((await api.get(`/workflows/${w.orders}/runs?first_condition=failed&status=failed`)).body.count).toBe(0);
+    expect422(await api.get(`/workflows/${w.orders}/runs?first_condition=maybe`), 'first_condition', /passed or failed/);
+    expect((await other.get(`/workflows/${w.orders}/runs?first_condition=failed`)).status).toBe(404);
     expect((await api.patch(`/workflows/${w.orders}`, { is_active: false })).status).toBe(200);
   }, 90_000);
 
