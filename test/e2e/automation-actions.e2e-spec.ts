@@ -234,5 +234,18 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
     expect((await other.patch(`/workflows/${w.orders}`, { is_active: true })).status).toBe(404);
     expect((await other.get('/workflows')).body.count).toBe(0);
     expect((await api.get(`/workflows/${w.orders}`)).body.is_active).toBe(false);
-  });
+    // their workflow (flag every message, forward it to them) never runs on this organization's events
+    const theirs = await other.post('/workflows/create', {
+      name: 'Theirs', trigger: 'message.created', trigger_metadata: { first_action_id: 'flag' },
+      actions: [{ id: 'flag', action_metadata: { type: 'flag_message', metadata: {} }, next: 'fwd' }, { id: 'fwd', action_metadata: { type: 'forward_message', metadata: { chat_id: `${randomDigits()}@c.us` } }, next: null }],
+    });
+    expect(theirs.status).toBe(201);
+    const mine = await create({ name: 'Mine', trigger: 'message.created', trigger_metadata: { first_action_id: 'v' }, actions: [validate('v', 'zzz', 'n'), { id: 'n', action_metadata: { type: 'delay', metadata: { delay: '1 seconds' } }, next: null }] });
+    const messageId = await inbound('not for them');
+    expect((await endedRun(mine)).status).toBe('completed');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await other.get(`/workflows/${theirs.body.id}/runs`)).body.count).toBe(0);
+    expect((await api.get(`/message/${encodeURIComponent(messageId)}`, x())).body.flag_status).not.toBe(true);
+    expect((await api.get(`/workflows/${theirs.body.id}`)).status).toBe(404);
+  }, 60_000);
 });
