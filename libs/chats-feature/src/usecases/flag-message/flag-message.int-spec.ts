@@ -5,7 +5,7 @@ import { MessageRefRepository } from '../../repositories/message-ref-repository'
 import { FlagMessage } from './flag-message.usecase';
 
 const t = useTestDatabase('flag_message');
-const ctxOf = (orgId: string, phone: { phone_id: string; org_phone: string } | null = null) => ({ org_id: orgId, token_id: randomUUID(), phone_scope: null, phone });
+const ctxOf = (orgId: string, phone: { phone_id: string; org_phone: string | null } | null = null) => ({ org_id: orgId, token_id: randomUUID(), phone_scope: null, phone });
 
 /** chats.v1.message.flag: every copy the organization holds, one event per change, nothing for a repeat, another organization's message 404. */
 describe('FlagMessage', () => {
@@ -17,7 +17,7 @@ describe('FlagMessage', () => {
     const org = await createOrg(t.prisma);
     const [p1, p2] = [await createPhone(t.prisma, org.id), await createPhone(t.prisma, org.id)];
     const [copy1] = await createMessages(t.prisma, org, p1 as any, [{ chatId: '120363000000001@g.us', body: 'in a shared group' }]);
-    await t.prisma.message.create({ data: { ...copy1, phone_id: p2.phone_id, org_phone: p2.org_phone } });
+    await t.prisma.message.create({ data: { ...copy1, phone_id: p2.phone_id, org_phone: p2.org_phone ?? copy1.org_phone } });
     const ctx = ctxOf(org.id, { phone_id: p1.phone_id, org_phone: p1.org_phone });
 
     const flagged = await flag(ctx, copy1.message_id, true);
