@@ -8,7 +8,8 @@ import { startStack, type Stack } from './support/stack';
  * and before its outcome was recorded (held there by AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS) — the
  * restarted process claims the step again when its lease ends and sends again with the same
  * idempotency key, and the network still has one message; once while a delay is pending — the
- * restarted process sends when it comes due, once.
+ * restarted process sends when it comes due, once; and after a forward_message (the chats' forward
+ * keyed the same way), the other chat gets one copy.
  */
 describe('automation: killed mid-run', () => {
   let stack: Stack;
@@ -69,5 +70,23 @@ describe('automation: killed mid-run', () => {
     await until(() => onNetwork(`${customer}@c.us`, 'As promised'), (n) => n === 1, 15_000, 'reply on the network');
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await onNetwork(`${customer}@c.us`, 'As promised')).toBe(1);
+  }, 90_000);
+
+  it('killed after forwarding and before recording: the forward is run again with the same key and the other chat gets one copy', async () => {
+    await automation.kill();
+    automation = await stack.startService('automation', { AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS: '60000' });
+    const target = randomDigits();
+    const wf = (await api.post('/workflows/create', workflow('pass', [{ id: 'fwd', action_metadata: { type: 'forward_message', metadata: { chat_id: `${target}@c.us` } }, next: null }]))).body;
+    const customer = randomDigits();
+    await api.post('/sandbox/messages', { chat_id: customer, body: 'pass this on' }, { 'x-phone': phoneId });
+    await until(() => onNetwork(`${target}@c.us`, 'pass this on'), (n) => n === 1, 20_000, 'forward on the network');
+    const held = await runsOf(wf.id);
+    expect(held.body.runs[0].steps.find((s: any) => s.action_id === 'fwd')).toMatchObject({ status: 'pending', attempts: 1 });
+    await automation.kill();
+    automation = await stack.startService('automation', { AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS: '0' });
+    const done = await until(() => runsOf(wf.id), (r) => r.body?.runs?.[0]?.status === 'completed', 20_000, 'run completed after the restart');
+    expect(done.body.runs[0].steps.find((s: any) => s.action_id === 'fwd')).toMatchObject({ status: 'completed', attempts: 2, result: { [`${target}@c.us`]: true } });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await onNetwork(`${target}@c.us`, 'pass this on')).toBe(1);
   }, 90_000);
 });

@@ -1,11 +1,12 @@
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, ensureStreams } from '@mapi/events';
-import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
+import { AddressPolicy, HttpSender, NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
 import { loadAgentConfig } from './agent/agent-config';
 import { AiAgent } from './agent/ai-agent';
 import { AUTOMATION_HANDLERS } from './automation.handlers';
 import { loadEngineConfig } from './engine/engine-config';
 import { EventIntake } from './engine/event-intake';
+import { RunRetention } from './engine/run-retention';
 import { RunStore } from './engine/run-store';
 import { StepExecutor } from './engine/step-executor';
 
@@ -24,6 +25,7 @@ export async function bootstrapAutomationService(): Promise<void> {
   else logger.info({ model: agent.chat.model, url: agent.chat.url }, 'AI agent on');
   await ensureStreams(nc, ns);
   const store = new RunStore(prisma);
+  const http = new HttpSender(new AddressPolicy(engine.AUTOMATION_HTTP_ALLOW_CIDRS), engine.AUTOMATION_HTTP_TIMEOUT_MS, undefined, 64, 'mapi-workflows/1');
   const executor = new StepExecutor(store, rpc, logger, {
     batch: engine.AUTOMATION_STEP_BATCH,
     leaseMs: engine.AUTOMATION_STEP_LEASE_MS,
@@ -32,8 +34,9 @@ export async function bootstrapAutomationService(): Promise<void> {
     fallbackPollMs: engine.AUTOMATION_FALLBACK_POLL_MS,
     listenUrl: directDatabaseUrl(config.database),
     holdAfterActionMs: engine.AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS,
-    services: { agent },
+    services: { http, agent },
   });
+  const retention = new RunRetention(prisma, logger, { retentionMs: engine.AUTOMATION_RUN_RETENTION_MS, intervalMs: engine.AUTOMATION_RETENTION_SWEEP_INTERVAL_MS, batchSize: engine.AUTOMATION_RETENTION_BATCH });
   const limits = { runsPerMinute: engine.AUTOMATION_RUNS_PER_MINUTE, chatRunsPerMinute: engine.AUTOMATION_CHAT_RUNS_PER_MINUTE };
   const intake = new EventIntake(nc, ns, prisma, store, limits, () => executor.due(), logger, engine.AUTOMATION_INTAKE_ACK_WAIT_MS);
   await startRpcService({
@@ -47,13 +50,14 @@ export async function bootstrapAutomationService(): Promise<void> {
       await relay.start();
       await executor.start();
       await intake.start();
+      retention.start();
     },
     health: {
       host: config.health.HEALTH_HOST,
       port: config.health.HEALTH_PORT,
       indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
     },
-    stop: [() => intake.stop(), () => executor.stop(), () => relay.stop(), () => rpc.close()],
+    stop: [() => intake.stop(), () => retention.stop(), () => executor.stop(), () => relay.stop(), () => rpc.close(), () => http.close()],
     disconnect: [() => prisma.$disconnect()],
   });
 }

@@ -7,6 +7,7 @@ import {
   DeleteMessageRpc,
   DropCustomPropertyRpc,
   EditMessageRpc,
+  FlagMessageRpc,
   ForwardMessageRpc,
   GetChatRpc,
   GetContactRpc,
@@ -53,6 +54,7 @@ import { UpdateContact } from './usecases/update-contact/update-contact.usecase'
 import { MessageRefRepository } from './repositories/message-ref-repository';
 import { DeleteMessage } from './usecases/delete-message/delete-message.usecase';
 import { EditMessage } from './usecases/edit-message/edit-message.usecase';
+import { FlagMessage } from './usecases/flag-message/flag-message.usecase';
 import { ForwardMessage } from './usecases/forward-message/forward-message.usecase';
 import { GetMessage } from './usecases/get-message/get-message.usecase';
 import { PinMessage } from './usecases/pin-message/pin-message.usecase';
@@ -99,6 +101,7 @@ export const CHATS_HANDLERS = [
   serve(PinMessageRpc, (d) => new PinMessage(new MessageRefRepository(d.prisma), d.sessions)),
   serve(ForwardMessageRpc, (d) => new ForwardMessage(new MessageRefRepository(d.prisma), d.sessions, new ChatsInReach(new ChatPropertiesRepository(d.prisma), new ReachRepository(d.prisma)))),
   serve(AttachTicketRpc, (d) => new AttachTicket(new MessageRefRepository(d.prisma), d.prisma)),
+  serve(FlagMessageRpc, (d) => new FlagMessage(new MessageRefRepository(d.prisma), d.prisma)),
   // chat labels and custom property values (internal: the inbox service validates, then sets)
   serve(ChatsInReachRpc, (d) => new ChatsInReach(new ChatPropertiesRepository(d.prisma), new ReachRepository(d.prisma))),
   serve(ChatCopiesInReachRpc, (d) => new CopiesInReach(new ReachRepository(d.prisma))),

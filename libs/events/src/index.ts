@@ -2,3 +2,4 @@ export * from './jetstream';
 export * from './outbox';
 export * from './phone-sessions';
 export * from './outbox-wakeups';
+export * from './due-work-loop';

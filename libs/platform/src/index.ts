@@ -20,3 +20,6 @@ export * from './service/start-rpc-service';
 export * from './nats/rpc-handlers';
 export * from './idempotency/idempotency-key';
 export * from './errors/dependency-unavailable';
+export * from './outbound-http/address-policy';
+export * from './outbound-http/http-sender';
+export * from './outbound-http/signing';

@@ -1,14 +1,12 @@
 import { createPrismaClient } from '@mapi/db';
 import { ensureStreams } from '@mapi/events';
-import { bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
+import { AddressPolicy, HttpSender, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
 import { Pool } from 'pg';
 import { loadWebhooksConfig } from './config';
-import { AddressPolicy } from './delivery/address-policy';
 import { systemClock } from './delivery/clock';
 import { DeliveryStore } from './delivery/delivery-store';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { EventIntake } from './delivery/event-intake';
-import { HttpSender } from './delivery/http-sender';
 import { RetentionSweeper } from './delivery/retention-sweeper';
 import { DeliveryLogRepository } from './repositories/delivery-log-repository';
 import { SubscriptionRepository } from './repositories/subscription-repository';

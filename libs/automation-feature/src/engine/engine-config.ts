@@ -24,6 +24,16 @@ export const EngineConfigSchema = z.object({
   AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS: int(0),
   /** JetStream redelivers an event not acked within this (a crashed intake). */
   AUTOMATION_INTAKE_ACK_WAIT_MS: int(30_000, 1_000),
+  /** Finished runs (and their steps) older than this are deleted (30 days; at least 1 h: the loop guard counts the last minute's runs). */
+  AUTOMATION_RUN_RETENTION_MS: int(30 * 86_400_000, 3_600_000),
+  /** Time between retention sweeps (1 h): the sweeper sleeps otherwise. */
+  AUTOMATION_RETENTION_SWEEP_INTERVAL_MS: int(3_600_000, 1_000),
+  /** Runs deleted per statement, so no sweep holds long locks. */
+  AUTOMATION_RETENTION_BATCH: int(1_000, 1, 100_000),
+  /** notify_http: address ranges exempt from the SSRF block (comma-separated CIDRs, e.g. 127.0.0.1/32 for a local receiver); empty: public addresses only. */
+  AUTOMATION_HTTP_ALLOW_CIDRS: z.string().default('').transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+  /** notify_http: an attempt with no answer by then is a timeout (retried). */
+  AUTOMATION_HTTP_TIMEOUT_MS: int(10_000, 100, 120_000),
 });
 export type EngineConfig = z.infer<typeof EngineConfigSchema>;
 

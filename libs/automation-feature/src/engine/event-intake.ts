@@ -30,11 +30,11 @@ export function runIdOf(orgId: string, workflowId: string, eventId: string): str
  * (a redelivery) are left alone. Answers how many steps became due.
  */
 export async function startRuns(prisma: PrismaClient, store: RunStore, events: DomainEvent[], limits: IntakeLimits): Promise<number> {
-  const candidates = events.filter((e) => triggersOf(e.event_type).length > 0);
+  const candidates = events.filter((e) => triggersOf(e.event_type, e).length > 0);
   if (!candidates.length) return 0;
   return prisma.$transaction(async (tx) => {
     const orgIds = [...new Set(candidates.map((e) => e.org_id))].sort();
-    const triggers = [...new Set(candidates.flatMap((e) => triggersOf(e.event_type)))];
+    const triggers = [...new Set(candidates.flatMap((e) => triggersOf(e.event_type, e)))];
     const workflows = (await tx.automationWorkflow.findMany({ where: { org_id: { in: orgIds }, is_active: true, deleted_at: null, trigger: { in: triggers } } })).map(mapWorkflow);
     if (!workflows.length) return 0;
     const orgsWithWork = [...new Set(workflows.map((w) => w.org_id))].sort();
@@ -46,7 +46,7 @@ export async function startRuns(prisma: PrismaClient, store: RunStore, events: D
     for (const e of candidates) {
       const event: TriggerEvent = { event_id: e.event_id, event_type: e.event_type, phone_id: e.phone_id, created_at: e.created_at, data: e.data as unknown as Record<string, unknown>, previous_attributes: (e.previous_attributes ?? null) as Record<string, unknown> | null };
       for (const w of workflows) {
-        if (w.org_id !== e.org_id || !triggersOf(e.event_type).includes(w.trigger as never) || seen.has(`${w.id}|${e.event_id}`)) continue;
+        if (w.org_id !== e.org_id || !triggersOf(e.event_type, e).includes(w.trigger as never) || seen.has(`${w.id}|${e.event_id}`)) continue;
         if (refusalOf(w, event) !== null || happenedBefore(e, w)) continue;
         seen.add(`${w.id}|${e.event_id}`);
         const chatId = eventChatId(event);

@@ -121,14 +121,22 @@ export class RunStore {
     });
   }
 
-  /** The run of a claimed step (the organization named), or null. */
-  run(orgId: string, runId: string): Promise<RunRow | null> {
-    return this.prisma.automationRun.findFirst({ where: { org_id: orgId, run_id: runId } });
-  }
-
-  /** Steps of a run so far (for a later action that needs an earlier one's result, e.g. the ticket created). */
-  steps(orgId: string, runId: string): Promise<StepRow[]> {
-    return this.prisma.automationStep.findMany({ where: { org_id: orgId, run_id: runId }, orderBy: [{ created_at: 'asc' }, { step_id: 'asc' }] });
+  /**
+   * The runs of claimed steps with their steps so far, read once per round whatever number of the
+   * batch's steps each run has (two queries): keyed `org_id|run_id`, each read under the step's own
+   * organization (a run of another organization with the same id is not returned for it).
+   */
+  async runs(keys: { org_id: string; run_id: string }[]): Promise<Map<string, { run: RunRow; steps: StepRow[] }>> {
+    const out = new Map<string, { run: RunRow; steps: StepRow[] }>();
+    if (!keys.length) return out;
+    const where = { OR: keys.map((k) => ({ org_id: k.org_id, run_id: k.run_id })) };
+    const [runs, steps] = await Promise.all([
+      this.prisma.automationRun.findMany({ where }),
+      this.prisma.automationStep.findMany({ where, orderBy: [{ created_at: 'asc' }, { step_id: 'asc' }] }),
+    ]);
+    for (const run of runs) out.set(`${run.org_id}|${run.run_id}`, { run, steps: [] });
+    for (const s of steps) out.get(`${s.org_id}|${s.run_id}`)?.steps.push(s);
+    return out;
   }
 
   /**

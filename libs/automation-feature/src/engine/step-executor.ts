@@ -1,8 +1,10 @@
-import { OutboxWakeups } from '@mapi/events';
+import { DueWorkLoop } from '@mapi/events';
 import type { Logger } from 'pino';
+import type { RunRow, StepRow } from '../repositories/run-repository';
 import type { RpcCaller } from './actions/action-context';
+import type { ActionServices } from './actions/more-actions';
 import { STEP_CHANNEL, type ClaimedStep, type RunStore } from './run-store';
-import { runStep, type ActionServices } from './step-runner';
+import { runStep } from './step-runner';
 
 export interface StepExecutorOptions {
   batch: number;
@@ -16,31 +18,24 @@ export interface StepExecutorOptions {
   listenUrl?: string;
   /** Tests only: wait this long between an action that calls a service and recording it (a crash test kills the process meanwhile). */
   holdAfterActionMs?: number;
-  /** What actions need beyond RPC (the AI agent). */
+  /** What actions need beyond RPCs (notify_http's HTTP client, the AI agent). */
   services?: ActionServices;
 }
 
 /** Steps decided by the walker alone (no service called): the fault hold does not apply to them. */
 const FLOW = ['validate_action', 'split_path', 'delay'];
 
-/** A step held by another executor is looked at again this soon after its lease ends. */
-const HELD_RETRY_MS = 25;
-
 /**
  * Runs due steps, in every replica: each round claims what is due (RunStore.claim: FOR UPDATE SKIP
- * LOCKED, a lease, committed at once), runs the actions outside any transaction, records each outcome
- * (only while this claim still holds the step), then sleeps until the next step is due by the
- * database's clock — or a step made due in any process is announced (LISTEN), or the idle poll. At
- * rest it costs one transaction per idle poll. A replica killed mid-step leaves the step leased; when
- * the lease ends another claims it and runs the action again with the same idempotency key.
+ * LOCKED, a lease, committed at once), reads the claimed steps' runs once (RunStore.runs), runs the
+ * actions outside any transaction, records each outcome (only while this claim still holds the step).
+ * Between rounds it sleeps (DueWorkLoop) until the next step is due by the database's clock — or a
+ * step made due in any process is announced (LISTEN: it wakes at once), or the idle poll. At rest it
+ * costs one transaction per idle poll. A replica killed mid-step leaves the step leased; when the
+ * lease ends another claims it and runs the action again with the same idempotency key.
  */
 export class StepExecutor {
-  private running = false;
-  private loop?: Promise<void>;
-  private timer?: NodeJS.Timeout;
-  private announced = Infinity;
-  private resolveSleep?: () => void;
-  private readonly wakeups?: OutboxWakeups;
+  private readonly loop: DueWorkLoop;
 
   constructor(
     private readonly store: RunStore,
@@ -48,79 +43,49 @@ export class StepExecutor {
     private readonly logger: Logger,
     private readonly options: StepExecutorOptions,
   ) {
-    if (options.listenUrl) this.wakeups = new OutboxWakeups(options.listenUrl, () => this.due(), logger, 1_000, STEP_CHANNEL);
+    this.loop = new DueWorkLoop(
+      async () => {
+        const { ran, nextDueInMs } = await this.round();
+        return { more: ran > 0 && nextDueInMs === 0, nextDueInMs };
+      },
+      logger,
+      { idlePollMs: options.idlePollMs, fallbackPollMs: options.fallbackPollMs, listenUrl: options.listenUrl, channel: STEP_CHANNEL, what: 'claiming workflow steps' },
+    );
   }
 
-  async start(): Promise<void> {
-    this.running = true;
-    await this.wakeups?.start();
-    this.loop = this.run();
+  start(): Promise<void> {
+    return this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wakeNow();
-    await this.loop;
-    await this.wakeups?.stop();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  /** A step became due (announced by the intake in this process, or by pg_notify from any). */
+  /** A step became due (announced by the intake in this process; pg_notify from any arrives through the loop's LISTEN): look now. */
   due(): void {
-    this.announced = Date.now();
-    if (this.resolveSleep) this.wakeNow();
-  }
-
-  private wakeNow(): void {
-    clearTimeout(this.timer);
-    const resolve = this.resolveSleep;
-    this.resolveSleep = undefined;
-    resolve?.();
-  }
-
-  private sleepUntil(at: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.wakeNow(), Math.max(0, at - Date.now()));
+    this.loop.announce();
   }
 
   /** One round: claim, run, record. Exposed for tests (two executors racing, a claim abandoned). */
   async round(): Promise<{ ran: number; nextDueInMs: number | null }> {
     const { steps, nextDueInMs } = await this.store.claim(this.options.batch, this.options.leaseMs);
-    await Promise.all(steps.map((s) => this.execute(s)));
+    if (steps.length) {
+      const runs = await this.store.runs(steps.map((s) => ({ org_id: s.org_id, run_id: s.run_id })));
+      await Promise.all(steps.map((s) => this.execute(s, runs.get(`${s.org_id}|${s.run_id}`))));
+    }
     return { ran: steps.length, nextDueInMs: steps.length === this.options.batch ? 0 : nextDueInMs };
   }
 
-  private async execute(step: ClaimedStep): Promise<void> {
+  private async execute(step: ClaimedStep, read: { run: RunRow; steps: StepRow[] } | undefined): Promise<void> {
     try {
-      const run = await this.store.run(step.org_id, step.run_id);
-      if (!run || run.status !== 'running') return void (await this.store.skip(step, 'the run no longer runs'));
-      const earlier = (await this.store.steps(step.org_id, step.run_id)).filter((s) => s.step_id !== step.step_id);
-      const outcome = await runStep(this.rpc, step, run, earlier, this.options.maxAttempts, this.options.services);
+      if (!read || read.run.status !== 'running') return void (await this.store.skip(step, 'the run no longer runs'));
+      const earlier = read.steps.filter((s) => s.step_id !== step.step_id);
+      const outcome = await runStep(this.rpc, step, read.run, earlier, this.options.maxAttempts, this.options.services);
       if (this.options.holdAfterActionMs && !FLOW.includes(step.action_type)) await new Promise((r) => setTimeout(r, this.options.holdAfterActionMs));
       if (!(await this.store.record(step, outcome))) this.logger.warn({ step_id: step.step_id }, 'a step\'s claim ended before its outcome was recorded; the next claim records it');
     } catch (err) {
       // recording failed (database down): the lease ends and the step is claimed again, same idempotency key
       this.logger.error({ err, step_id: step.step_id }, 'running a workflow step failed; it will be claimed again');
-    }
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let delay: number;
-      this.announced = Infinity;
-      try {
-        const { ran, nextDueInMs } = await this.round();
-        if (ran && nextDueInMs === 0) continue;
-        const idle = this.wakeups?.listening ? this.options.idlePollMs : this.options.fallbackPollMs;
-        delay = nextDueInMs === null ? idle : Math.min(idle, Math.max(nextDueInMs, HELD_RETRY_MS));
-      } catch (err) {
-        this.logger.warn({ err }, 'claiming workflow steps failed; retrying');
-        delay = 1_000;
-      }
-      if (!this.running) break;
-      await new Promise<void>((resolve) => {
-        this.resolveSleep = resolve;
-        this.sleepUntil(Math.min(Date.now() + delay, this.announced));
-      });
     }
   }
 }

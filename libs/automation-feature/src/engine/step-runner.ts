@@ -1,12 +1,12 @@
 import { ServiceError, type WorkflowDefinition } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
 import type { RunRow, StepRow } from '../repositories/run-repository';
-import type { AiAgent } from '../agent/ai-agent';
 import { ActionError, type ActionContext, type RpcCaller } from './actions/action-context';
 import { runAiAgent } from './actions/ai-agent.action';
 import { StepSkipped } from './actions/step-skipped';
 import { chatFacts, needsChat } from './chat-facts';
 import { changeChatLabels } from './actions/chat-labels.action';
+import { MORE_ACTIONS, type ActionServices } from './actions/more-actions';
 import { sendMessage } from './actions/send-message.action';
 import { closeTicket, createTicket } from './actions/tickets.action';
 import { actionById, decide } from './graph';
@@ -63,12 +63,6 @@ export async function runStep(rpc: RpcCaller, step: ClaimedStep, run: RunRow, ea
   }
 }
 
-/** What actions need beyond RPC, made once per process (bootstrap). */
-export interface ActionServices {
-  /** ai_prompt: absent in a process that did not wire it (the step fails saying the agent is off). */
-  agent?: AiAgent;
-}
-
 function perform(rpc: RpcCaller, type: string, c: ActionContext, services: ActionServices): Promise<Record<string, unknown>> {
   switch (type) {
     case 'send_message_to_chat': return sendMessage(rpc, c);
@@ -77,7 +71,9 @@ function perform(rpc: RpcCaller, type: string, c: ActionContext, services: Actio
     case 'create_ticket': return createTicket(rpc, c);
     case 'close_ticket': return closeTicket(rpc, c);
     case 'ai_prompt': return runAiAgent(rpc, c, services.agent);
-    // definitions are checked on create and update (definitionIssues): only a stored row changed by hand gets here
-    default: return Promise.reject(new ActionError(`action type ${type} is not supported here yet`));
+    default:
+      if (MORE_ACTIONS[type]) return MORE_ACTIONS[type](rpc, c, services);
+      // definitions are checked on create and update (definitionIssues): only a stored row changed by hand gets here
+      return Promise.reject(new ActionError(`action type ${type} is not supported here yet`));
   }
 }

@@ -39,7 +39,8 @@ export type RunWithSteps = RunRow & { steps: StepRow[] };
 export class RunRepository {
   constructor(private readonly prisma: Prisma.TransactionClient | PrismaClient) {}
 
-  async list(orgId: string, workflowId: string, status: string | undefined, offset: number, limit: number): Promise<RunWithSteps[]> {
+  async list(orgId: string, workflowId: string, status: string | undefined, offset: number, limit: number, firstCondition?: 'passed' | 'failed'): Promise<RunWithSteps[]> {
+    if (firstCondition) return this.withSteps(orgId, await this.listByFirstCondition(orgId, workflowId, status, offset, limit, firstCondition === 'passed'));
     const runs = await this.prisma.automationRun.findMany({
       where: { org_id: orgId, workflow_id: workflowId, ...(status ? { status } : {}) },
       orderBy: [{ started_at: 'desc' }, { run_id: 'desc' }],
@@ -47,6 +48,24 @@ export class RunRepository {
       take: limit,
     });
     return this.withSteps(orgId, runs);
+  }
+
+  /**
+   * Runs whose first action (the run's own copy of first_action_id) is a completed validate_action
+   * with `passed` as asked: walked newest first over (org_id, workflow_id, started_at, run_id), each
+   * probed by its step's unique (run_id, action_id).
+   */
+  private listByFirstCondition(orgId: string, workflowId: string, status: string | undefined, offset: number, limit: number, passed: boolean): Promise<RunRow[]> {
+    return this.prisma.$queryRaw<RunRow[]>`
+      SELECT r.* FROM automation_runs r
+      WHERE r.org_id = ${orgId}::uuid AND r.workflow_id = ${workflowId}::uuid
+        AND (${status ?? null}::text IS NULL OR r.status = ${status ?? null}::text)
+        AND EXISTS (
+          SELECT 1 FROM automation_steps s
+          WHERE s.run_id = r.run_id AND s.org_id = r.org_id AND s.action_id = r.definition->'trigger_metadata'->>'first_action_id'
+            AND s.action_type = 'validate_action' AND s.status = 'completed' AND s.result->>'passed' = ${String(passed)})
+      ORDER BY r.started_at DESC, r.run_id DESC
+      OFFSET ${offset} LIMIT ${limit}`;
   }
 
   async find(orgId: string, runId: string): Promise<RunWithSteps | null> {

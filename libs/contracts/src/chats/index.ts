@@ -34,6 +34,7 @@ export * from './forward-message/forward-message.contract';
 export * from './react-message/react-message.contract';
 export * from './pin-message/pin-message.contract';
 export * from './attach-ticket/attach-ticket.contract';
+export * from './flag-message/flag-message.contract';
 export * from './chat-properties/chat-properties.contract';
 
 /** The chats service's public routes (the gateway serves every route of every service's list). */

@@ -2,9 +2,8 @@ import type { Logger } from 'pino';
 import type { Clock } from './clock';
 import { DeliveryMetrics, type DeliveryOutcome } from './delivery-metrics';
 import type { ClaimedDelivery, DeliveryResult, DeliveryStore, EndpointLimits, SubscriptionEffects } from './delivery-store';
-import type { SendResult } from './http-sender';
+import { signingSecrets, signatureHeaders, type SendResult } from '@mapi/platform';
 import { decideAfterAttempt, isSustainedFailure } from './retry-policy';
-import { signingSecrets, signatureHeaders } from './signing';
 
 export interface Sender {
   send(url: string, body: string, headers: Record<string, string>): Promise<SendResult>;

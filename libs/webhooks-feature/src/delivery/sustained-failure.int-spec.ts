@@ -6,11 +6,10 @@ import { createOrg, randomSuffix, registryPayload, testEnv, useTestDatabase } fr
 import { connect, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import pino from 'pino';
-import { AddressPolicy } from './address-policy';
+import { AddressPolicy, HttpSender } from '@mapi/platform';
 import type { Clock } from './clock';
 import { DeliveryStore, SUBSCRIPTION_DISABLED_EVENT, type StoredEvent } from './delivery-store';
 import { DeliveryWorker } from './delivery-worker';
-import { HttpSender } from './http-sender';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './retry-policy';
 
 /**

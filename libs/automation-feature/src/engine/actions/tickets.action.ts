@@ -31,7 +31,7 @@ export async function createTicket(rpc: RpcCaller, c: ActionContext): Promise<Re
 }
 
 /** The ticket a close_ticket acts on: one this run created, else the trigger ticket, else the trigger message's ticket. */
-function ticketOf(c: ActionContext): string | null {
+export function ticketOf(c: ActionContext): string | null {
   for (const s of [...c.earlier].reverse()) {
     const made = (s.result as { ticket_details?: { ticket_id?: string } } | null)?.ticket_details?.ticket_id;
     if (s.action_type === 'create_ticket' && s.status === 'completed' && made) return made;

@@ -13,7 +13,7 @@ export class ListRuns {
 
   async execute({ ctx, params, query }: ListRunsRequest): Promise<ListRunsResponse> {
     if (!(await this.workflows.find(ctx.org_id, params.workflow_id))) throw workflowNotFound();
-    const rows = await this.runs.list(ctx.org_id, params.workflow_id, query.status, query.offset, query.limit);
+    const rows = await this.runs.list(ctx.org_id, params.workflow_id, query.status, query.offset, query.limit, query.first_condition);
     return { ...pagePositions(query.offset, rows.length), runs: rows.map(mapRun) };
   }
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
+import { RUNNABLE_ACTIONS } from '../workflow/action-metadata.schema';
+import { UNSUPPORTED_TRIGGERS } from '../workflow/triggers';
 import { WorkflowDefinitionFields, WorkflowNameSchema, WorkflowSchema, refineDefinition } from '../workflow/workflow.schema';
 
 /**
@@ -31,8 +33,9 @@ export const CreateWorkflowRoute = defineRoute({
     'A trigger (an event name), trigger_metadata `{org_phones, allow_internal_messages, first_action_id}` and the action graph, ' +
     'as `WorkflowType` of @periskope/types (an exported row imports unchanged; its id and timestamps are ignored). ' +
     'Conditions are `validate_action` steps (AND/OR groups); `split_path` continues on the first path whose condition holds. ' +
-    'Runs: send_message_to_chat, delay, add_chat_label, remove_chat_label, create_ticket, close_ticket; other action types are ' +
-    '422 "not supported here yet". The graph must be well-formed: ids unique, first_action_id and every next / path target present, ' +
+    `Runs: ${RUNNABLE_ACTIONS.join(', ')}; other action types are ` +
+    `422 "not supported here yet", as are the triggers ${UNSUPPORTED_TRIGGERS.join(', ')} (ticket.closed is a ticket.updated that closes the ticket). ` +
+    'The graph must be well-formed: ids unique, first_action_id and every next / path target present, ' +
     'no cycle (422 naming the field). is_active defaults to true.',
   body: CreateWorkflowBody,
   phone: 'none',

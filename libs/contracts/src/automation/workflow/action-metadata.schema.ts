@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AiPromptMetadataSchema } from './ai-agent.schema';
+import { MORE_ACTION_METADATA } from './more-action-metadata.schema';
 
 /** `<n> seconds|minutes|hours|days` (@periskope/types), at most 30 days. */
 export const DURATION = /^\s*(\d+)\s+(second|minute|hour|day)s?\s*$/i;
@@ -47,6 +48,7 @@ export const ACTION_METADATA = {
   }),
   close_ticket: z.object({ closing_note: z.string().max(10_000).optional(), bypass_mandatory_fields: z.boolean().optional() }),
   ai_prompt: AiPromptMetadataSchema,
+  ...MORE_ACTION_METADATA,
 } as const;
 
 export type RunnableActionType = keyof typeof ACTION_METADATA;
@@ -56,9 +58,7 @@ export const FLOW_ACTIONS = ['validate_action', 'split_path'] as const;
 
 /** Action types of @periskope/types this service does not run yet (a later slice). */
 export const UNSUPPORTED_ACTIONS = [
-  'attach_to_latest_ticket', 'notify_http', 'flag_message', 'unflag_message', 'assign_ticket', 'add_ticket_label',
-  'remove_ticket_label', 'assign_chat', 'forward_message', 'send_email', 'delete_message', 'close_chat',
-  'send_slack_notification',
+  'attach_to_latest_ticket', 'send_email', 'delete_message', 'close_chat', 'send_slack_notification',
 ] as const;
 
 export const SplitPathMetadata = z.object({

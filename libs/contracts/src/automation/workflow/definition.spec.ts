@@ -55,7 +55,7 @@ describe('definitionIssues', () => {
   });
 
   it('says which action types and triggers are not supported here yet, never skips them', () => {
-    expect(paths(def([{ id: 'a', action_metadata: { type: 'notify_http', metadata: {} }, next: null }]))).toEqual(['actions.0.action_metadata.type: action type notify_http is not supported here yet']);
+    expect(paths(def([{ id: 'a', action_metadata: { type: 'send_email', metadata: {} }, next: null }]))).toEqual(['actions.0.action_metadata.type: action type send_email is not supported here yet']);
     expect(paths(def([{ id: 'a', action_metadata: { type: 'teleport', metadata: {} }, next: null }]))[0]).toMatch(/^actions\.0\.action_metadata\.type: action type must be one of send_message_to_chat, delay/);
     expect(paths(def([], null, 'ticket.due'))).toEqual(['trigger: trigger ticket.due is not supported here yet']);
     expect(paths(def([], null, 'message.exploded'))[0]).toMatch(/^trigger: trigger must be one of message\.created/);

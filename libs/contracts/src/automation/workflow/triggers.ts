@@ -15,6 +15,7 @@ export const TRIGGER_EVENTS = {
   'ticket.created': 'ticket.created',
   'ticket.updated': 'ticket.updated',
   'ticket.deleted': 'ticket.deleted',
+  'ticket.closed': 'ticket.updated',
   'chat.created': 'chat.created',
   'chat.label.updated': 'chat.label.updated',
   'task.created': 'task.created',
@@ -23,12 +24,34 @@ export const TRIGGER_EVENTS = {
 export type WorkflowTrigger = keyof typeof TRIGGER_EVENTS;
 export const WORKFLOW_TRIGGERS = Object.keys(TRIGGER_EVENTS) as WorkflowTrigger[];
 
-/** Hosted triggers with no event here yet: refused with 422 "not supported here yet". */
-export const UNSUPPORTED_TRIGGERS = ['ticket.closed', 'ticket.due', 'chat.closed'] as const;
+/**
+ * Hosted triggers with no event here yet: refused with 422 "not supported here yet". `ticket.due`:
+ * nothing fires at a ticket's due_date (only task reminders are timed); `chat.closed`: chats have no
+ * open/closed state here.
+ */
+export const UNSUPPORTED_TRIGGERS = ['ticket.due', 'chat.closed'] as const;
 
-/** The triggers an event fires (usually one). */
-export function triggersOf(eventType: string): WorkflowTrigger[] {
-  return WORKFLOW_TRIGGERS.filter((t) => TRIGGER_EVENTS[t] === eventType);
+/** What a derived trigger reads of its event. */
+export interface TriggerEventView {
+  data?: unknown;
+  previous_attributes?: Record<string, unknown> | null;
+}
+
+/**
+ * Triggers derived from a broader event: they fire only when this holds. `ticket.closed` is a
+ * `ticket.updated` whose status became closed (previous_attributes names the status it had).
+ */
+export const DERIVED_TRIGGERS: Partial<Record<WorkflowTrigger, (e: TriggerEventView) => boolean>> = {
+  'ticket.closed': (e) => {
+    const status = (e.data as { status?: unknown } | null | undefined)?.status;
+    const prev = e.previous_attributes;
+    return status === 'closed' && !!prev && 'status' in prev && prev.status !== 'closed';
+  },
+};
+
+/** The triggers an event fires (usually one); with the event, derived triggers only when they hold. */
+export function triggersOf(eventType: string, event?: TriggerEventView): WorkflowTrigger[] {
+  return WORKFLOW_TRIGGERS.filter((t) => TRIGGER_EVENTS[t] === eventType && (!event || !DERIVED_TRIGGERS[t] || DERIVED_TRIGGERS[t](event)));
 }
 
 /** Triggers whose event carries a message (the loop guard's from_me check applies). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpReply, type CreateWebhooksRequest, type WebhookSubscription } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
-import { generateSecret } from '../../delivery/signing';
+import { generateSecret } from '@mapi/platform';
 import { mapSubscription } from '../../subscriptions/map-subscription';
 import type { SubscriptionRepository } from '../../repositories/subscription-repository';
 

@@ -1,6 +1,6 @@
 import type { RotateWebhookSecretRequest } from '@mapi/contracts';
 import type { Clock } from '../../delivery/clock';
-import { generateSecret } from '../../delivery/signing';
+import { generateSecret } from '@mapi/platform';
 import type { SubscriptionRepository } from '../../repositories/subscription-repository';
 import { webhookNotFound } from '../get-webhook/get-webhook.usecase';
 

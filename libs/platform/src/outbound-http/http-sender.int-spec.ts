@@ -68,6 +68,18 @@ describe('HttpSender', () => {
     expect(bodies.at(-1)).toBe('{"a":1}');
   });
 
+  it('sends other methods: GET without a body, PUT with its body and a content-type the caller gives', async () => {
+    const s = sender();
+    expect(await s.send(`http://127.0.0.1:${port}/get`, 'ignored', {}, 'GET')).toMatchObject({ status: 200 });
+    expect(hits.main[0].method).toBe('GET');
+    expect(hits.main[0].headers['content-length']).toBeUndefined();
+    expect(bodies.at(-1)).toBe('');
+    expect(await s.send(`http://127.0.0.1:${port}/put`, 'a=1', { 'content-type': 'text/plain' }, 'PUT')).toMatchObject({ status: 200 });
+    expect(hits.main[1].method).toBe('PUT');
+    expect(hits.main[1].headers['content-type']).toBe('text/plain');
+    expect(bodies.at(-1)).toBe('a=1');
+  });
+
   it('refuses loopback literals and names that resolve to loopback when not allowed, without connecting', async () => {
     const strict = sender(new AddressPolicy());
     const literal = await strict.send(`http://127.0.0.1:${port}/hook`, '{}', {});

@@ -26,7 +26,8 @@ const systemResolver: Resolver = (hostname, callback) =>
 export class BlockedAddressError extends Error {}
 
 /**
- * POSTs webhooks with node's http/https. The SSRF check runs on the address actually connected to: a
+ * Outgoing HTTP for webhooks (POST) and workflows' notify_http (any method), with node's http/https
+ * (shared here so no service imports another's feature lib). The SSRF check runs on the address actually connected to: a The SSRF check runs on the address actually connected to: a
  * custom `lookup` resolves the name and refuses the whole host when any answer is a refused address
  * (so DNS rebinding between a check and the connect cannot slip through); IP literals, which skip
  * lookup, are checked before connecting. Redirects are never followed (3xx is a failure).
@@ -40,6 +41,7 @@ export class HttpSender {
     private readonly timeoutMs: number,
     private readonly resolver: Resolver = systemResolver,
     maxSockets = 256,
+    private readonly userAgent = 'mapi-webhooks/1',
   ) {
     this.httpAgent = new http.Agent({ keepAlive: true, maxSockets });
     this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets });
@@ -61,7 +63,8 @@ export class HttpSender {
     });
   };
 
-  send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+  /** Sends `body` (none for GET, or an empty body otherwise when '') with `headers` (they override the defaults). */
+  send(url: string, body: string, headers: Record<string, string>, method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'POST'): Promise<SendResult> {
     const started = performance.now();
     const done = (r: Omit<SendResult, 'latencyMs'>): SendResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
     let target: URL;
@@ -76,7 +79,7 @@ export class HttpSender {
       if (reason) return Promise.resolve(done({ status: null, timedOut: false, responseBody: null, retryAfter: null, error: reason }));
     }
     const isHttps = target.protocol === 'https:';
-    const payload = Buffer.from(body);
+    const payload = method === 'GET' ? null : Buffer.from(body);
     return new Promise((resolve) => {
       let settled = false;
       const finish = (r: Omit<SendResult, 'latencyMs'>) => {
@@ -86,10 +89,10 @@ export class HttpSender {
         resolve(done(r));
       };
       const req = (isHttps ? https : http).request(target, {
-        method: 'POST',
+        method,
         agent: isHttps ? this.httpsAgent : this.httpAgent,
         lookup: this.lookup,
-        headers: { 'content-type': 'application/json', 'content-length': String(payload.length), 'user-agent': 'mapi-webhooks/1', ...headers },
+        headers: { ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}), 'user-agent': this.userAgent, ...headers },
       });
       const timer = setTimeout(() => {
         req.destroy();
@@ -121,7 +124,8 @@ export class HttpSender {
         res.on('end', complete);
         res.on('error', complete);
       });
-      req.end(payload);
+      if (payload) req.end(payload);
+      else req.end();
     });
   }
 
