@@ -213,7 +213,7 @@ describe('console: the web pages over the real stack', () => {
     }
   }, 40_000);
 
-  it("an admin narrows a member's access to one phone, then removes the member after confirming; the API follows both", async () => {
+  it("an admin narrows a member's access to one phone, makes them admin and member again, then removes them after confirming; the API follows each", async () => {
     // Bo joins with every phone (through the API: the accept-invite page is driven above).
     const token = (await inviteLink({ emails: ['bo@example.com'] })).split('#token=')[1];
     const bo = sessionOf(stack.baseUrl, await anonymous(stack.baseUrl, 'POST', '/auth/accept-invite', { token, password: PASSWORD }));
@@ -240,6 +240,19 @@ describe('console: the web pages over the real stack', () => {
     expect(listed.org_phones).toEqual([`${w.other.number}@c.us`]);
     expect((await bo.call('GET', '/auth/me')).body.phone_ids).toEqual([w.other.phoneId]);
     expect((await bo.call('GET', '/phones/all')).body.map((p: any) => p.phone_id)).toEqual([w.other.phoneId]);
+
+    // Role: admin after a confirmation (Bo's session administers at its next request), then member again, keeping the access.
+    await row.getByRole('button', { name: 'Make admin' }).click();
+    await page.getByRole('dialog', { name: 'Make admin' }).getByRole('button', { name: 'Make admin' }).click();
+    await page.getByRole('status').getByText('bo@example.com is now an admin.').waitFor({ timeout: 10_000 });
+    expect((await bo.call('GET', '/members/audit')).status).toBe(200);
+    expect((await bo.call('GET', '/auth/me')).body.phone_ids).toBeNull();
+    await row.getByRole('button', { name: 'Make member' }).click();
+    await page.getByRole('dialog', { name: 'Make member' }).getByRole('button', { name: 'Make member' }).click();
+    await page.getByRole('status').getByText('bo@example.com is now a member.').waitFor({ timeout: 10_000 });
+    expect((await bo.call('GET', '/members/audit')).status).toBe(403);
+    expect((await bo.call('GET', '/auth/me')).body.phone_ids).toEqual([w.other.phoneId]);
+    expect(await row.getByTestId('member-phones').textContent()).toBe(String(w.other.number));
 
     // Remove: a dialog first; cancelling keeps Bo.
     await row.getByRole('button', { name: 'Remove', exact: true }).click();

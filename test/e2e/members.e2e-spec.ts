@@ -172,6 +172,25 @@ describe('members: invitations, console sessions, access', () => {
     }
   });
 
+  it('changes a role: a member made admin administers from their next request, made member again is refused (403); another organization changes nothing', async () => {
+    const amy = sessionOf(stack.baseUrl, await signIn('amy@example.com')); // signed out everywhere above
+    expect((await amy.call('GET', '/members/audit')).status).toBe(403);
+    expect((await amy.call('PATCH', '/members/role', { emails: ['amy@example.com'], role: 'admin' })).status).toBe(403);
+    expect422(await other.patch('/members/role', { emails: ['amy@example.com'], role: 'admin' }), 'body.emails');
+    const promoted = await api.patch('/members/role', { emails: ['amy@example.com'], role: 'admin' });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body).toEqual([expect.objectContaining({ email: 'amy@example.com', role: 'admin' })]);
+    expect((await amy.call('GET', '/members/audit')).status).toBe(200);
+    expect((await amy.call('GET', '/chats')).body.chats.map((c: any) => c.chat_id).sort()).toEqual([w.chat1, w.chat2].sort());
+    const demoted = await w.bob.call('PATCH', '/members/role', { emails: ['amy@example.com'], role: 'member' });
+    expect(demoted.body).toEqual([expect.objectContaining({ email: 'amy@example.com', role: 'member', org_phones: [w.p1.org_phone] })]);
+    expect((await amy.call('GET', '/members/audit')).status).toBe(403);
+    expect(chatIds(await amy.call('GET', '/chats'))).toEqual([w.chat1]);
+    expect422(await api.patch('/members/role', { emails: ['amy@example.com'], role: 'owner' }), 'body.role');
+    const entries = (await api.get('/members/audit?limit=100')).body.entries.filter((e: any) => e.action === 'member.role_updated');
+    expect(entries.map((e: any) => e.details)).toEqual(expect.arrayContaining([{ from: 'member', to: 'admin' }, { from: 'admin', to: 'member' }]));
+  });
+
   it('removes a member: their sessions end at once; the owner route needs owners or admins', async () => {
     const again = sessionOf(stack.baseUrl, await signIn('amy@example.com'));
     expect((await w.bob.call('DELETE', `/members/${w.amyId}`)).status).toBe(204);

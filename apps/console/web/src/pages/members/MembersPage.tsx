@@ -6,7 +6,18 @@ import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { TableHead } from '../../components/TableHead';
 import { AccessDialog } from './AccessDialog';
-import { accessBody, accessEditable, labelsText, phonesText, removable } from './members-view';
+import { accessBody, accessEditable, labelsText, phonesText, removable, roleChange } from './members-view';
+
+/** Admin ↔ member for anyone but the owner, after a confirmation saying what the new role reaches. */
+function RoleButton({ member: m, onChange }: { member: Member; onChange: (m: Member, role: 'admin' | 'member') => Promise<void> }) {
+  const change = roleChange(m);
+  if (!change) return null;
+  const question =
+    change.role === 'admin'
+      ? `Make ${m.email} an admin? Admins reach every phone and label and manage members, tokens and webhooks.`
+      : `Make ${m.email} a member? They keep only the phones and labels of their access.`;
+  return <ConfirmButton label={change.label} question={question} confirmLabel={change.label} onConfirm={() => onChange(m, change.role)} />;
+}
 
 interface InviteAnswer {
   invitations: { email: string; invite_url: string | null; delivery: string }[];
@@ -15,8 +26,8 @@ interface InviteAnswer {
 
 /**
  * The organization's members (owners and admins): invite; a member's access to phones and labels
- * (PATCH /members/access; owners and admins reach everything); remove anyone but the owner, after a
- * confirmation. There is no route to change a role: remove and invite again.
+ * (PATCH /members/access; owners and admins reach everything); admin ↔ member (PATCH /members/role)
+ * and remove, for anyone but the owner, after a confirmation.
  */
 export function MembersPage() {
   const { me, refresh } = useSession();
@@ -55,6 +66,19 @@ export function MembersPage() {
       // Removing oneself ends one's own session: back to the sign-in page.
       if (m.email === me?.member.email) return void (await refresh());
       setNote(`${m.email} removed.`);
+      await load();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  const changeRole = async (m: Member, role: 'admin' | 'member') => {
+    setError(null);
+    setNote(null);
+    try {
+      await api<Member[]>('PATCH', '/members/role', { body: { emails: [m.email], role } });
+      // Demoting oneself takes the page away: read the session again.
+      if (m.email === me?.member.email) return void (await refresh());
+      setNote(`${m.email} is now ${role === 'admin' ? 'an admin' : 'a member'}.`);
       await load();
     } catch (err) {
       setError(errorText(err));
@@ -116,6 +140,7 @@ export function MembersPage() {
               <td>{m.is_active ? 'active' : 'invited'}</td>
               <td className="actions">
                 {accessEditable(m) ? <AccessDialog member={m} phones={phones} onSave={saveAccess} /> : <span className="muted">{m.is_owner ? 'owner: everything' : 'admin: everything'}</span>}
+                <RoleButton member={m} onChange={changeRole} />
                 {removable(m) && (
                   <ConfirmButton
                     label="Remove"
@@ -134,7 +159,7 @@ export function MembersPage() {
           ))}
         </tbody>
       </table>
-      <p className="muted">Owners and admins reach every phone and label. A role cannot be changed: remove the member and invite them again with the other role.</p>
+      <p className="muted">Owners and admins reach every phone and label; a member made admin and back keeps the access set for them.</p>
     </>
   );
 }

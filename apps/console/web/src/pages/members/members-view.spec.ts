@@ -1,5 +1,5 @@
 import type { Member } from '../../api/types';
-import { accessBody, accessEditable, accessFormOf, labelsText, parseLabels, phoneRef, phonesText, removable } from './members-view';
+import { accessBody, accessEditable, accessFormOf, labelsText, parseLabels, phoneRef, phonesText, removable, roleChange } from './members-view';
 
 const member = (over: Partial<Member> = {}): Member => ({
   user_id: 'u1',
@@ -60,5 +60,11 @@ describe('console members page logic', () => {
     expect(phonesText(member({ org_phones: ['447700900001@c.us', 'p3'] }))).toBe('447700900001, p3');
     expect(labelsText(member({ label_ids: ['vip'] }))).toBe('vip');
     expect(labelsText(member({ label_ids: [] }))).toBe('none');
+  });
+
+  it('offers admin ↔ member for anyone but the owner', () => {
+    expect(roleChange(member())).toEqual({ role: 'admin', label: 'Make admin' });
+    expect(roleChange(member({ role: 'admin' }))).toEqual({ role: 'member', label: 'Make member' });
+    expect(roleChange(member({ role: 'admin', is_owner: true }))).toBeNull();
   });
 });

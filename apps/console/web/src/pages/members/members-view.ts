@@ -9,6 +9,12 @@ export const phoneRef = (phone: Pick<Phone, 'phone_id' | 'org_phone'>): string =
 /** Owners and admins reach everything: the API returns them unchanged, so only role member is edited. */
 export const accessEditable = (m: Member): boolean => m.role === 'member' && !m.is_owner;
 
+/** The role change a member's row offers (PATCH /v1/members/role): admin ↔ member; none for the owner. */
+export function roleChange(m: Pick<Member, 'role' | 'is_owner'>): { role: 'admin' | 'member'; label: string } | null {
+  if (m.is_owner) return null;
+  return m.role === 'admin' ? { role: 'member', label: 'Make member' } : { role: 'admin', label: 'Make admin' };
+}
+
 /** The owner cannot be removed (the service answers 403); anyone else can, an admin themselves included. */
 export const removable = (m: Member): boolean => !m.is_owner;
 
