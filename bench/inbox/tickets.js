@@ -6,7 +6,8 @@
  * (generate_series: 4 statuses, 20 assignees, 3 phones, 5,000 chats, labels on every 7th); gateway and
  * inbox run as processes over NATS; autocannon at 1 and BENCH_CONNECTIONS connections. The unfiltered
  * 100-ticket page is the baseline the filtered cases are quoted against (same run, same processes).
- * EXPLAIN (ANALYZE) of the filtered page query. Writes bench/results/tickets-<time>.json.
+ * EXPLAIN (ANALYZE) of the filtered page query; CPU per request of each process on the path (/proc, at
+ * BENCH_CONNECTIONS). Writes bench/results/tickets-<time>.json.
  *
  * Usage: bash scripts/build.sh && node bench/inbox/tickets.js
  * Knobs (env): BENCH_TICKETS (100000), BENCH_CONNECTIONS (10), BENCH_DURATION (10 s), BENCH_WARMUP (2 s).
@@ -17,7 +18,7 @@ const os = require('node:os');
 const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
 const { freePort, testEnv, createOrg, createPhone, createToken } = require('@mapi/testing');
-const { startNode, waitReady, stopAll, waitIdle } = require('../messages/procs');
+const { startNode, waitReady, stopAll, waitIdle, cpuMeter, pidsByComm } = require('../messages/procs');
 const { openBenchDatabase } = require('../lib/database');
 const { guardBench } = require('../lib/cleanup');
 
@@ -84,6 +85,8 @@ async function main() {
   await Promise.all([waitReady(inbox, `http://127.0.0.1:${healthPort}/health/ready`), waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`)]);
   const pids = () => [inbox.child.pid, gateway.child.pid];
   const headers = { authorization: `Bearer ${token.token}` };
+  const pgBackends = async () => (await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name])).rows.map((r) => r.pid);
+  const meter = cpuMeter({ 'api-gateway': () => [gateway.child.pid], inbox: () => [inbox.child.pid], 'nats-server': () => pidsByComm('nats-server'), 'redis-server': () => pidsByComm('redis-server'), postgres: pgBackends });
 
   const results = [];
   for (const [name, c] of CASES) {
@@ -95,15 +98,20 @@ async function main() {
     for (const connections of [1, CFG.connections]) {
       await waitIdle(pids());
       if (CFG.warmup) await cannon({ url, headers, connections, duration: CFG.warmup });
+      if (connections > 1) await meter.start();
       const r = await cannon({ url, headers, connections, duration: CFG.duration });
       row[`c${connections}`] = { rps: +(r['2xx'] / r.duration).toFixed(1), p50: r.latency.p50, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts };
+      if (connections > 1) {
+        const cpu = await meter.stop();
+        row.cpu_ms_per_req = Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, k.includes('%') ? +v.toFixed(0) : +((v * 1000) / Math.max(1, r['2xx'])).toFixed(2)]));
+      }
     }
     results.push(row);
   }
   const base = results[0][`c${CFG.connections}`];
   for (const row of results) {
     const hi = row[`c${CFG.connections}`];
-    log(`${row.name.padEnd(32)} ${String(row.count).padStart(5)} rows | 1 conn p50 ${row.c1.p50} p99 ${row.c1.p99} ms | ${CFG.connections} conn ${hi.rps} req/s p50 ${hi.p50} p99 ${hi.p99} ms (${(hi.rps / base.rps).toFixed(2)}x baseline req/s), failed ${hi.failed}`);
+    log(`${row.name.padEnd(32)} ${String(row.count).padStart(5)} rows | 1 conn p50 ${row.c1.p50} p99 ${row.c1.p99} ms | ${CFG.connections} conn ${hi.rps} req/s p50 ${hi.p50} p99 ${hi.p99} ms (${(hi.rps / base.rps).toFixed(2)}x baseline req/s), failed ${hi.failed}; CPU ms/req ${JSON.stringify(row.cpu_ms_per_req)}`);
   }
   const out = path.join(ROOT, 'bench/results', `tickets-${stamp}.json`);
   fs.writeFileSync(out, JSON.stringify({ cfg: CFG, load: os.loadavg(), results }, null, 2));
