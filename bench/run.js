@@ -14,7 +14,9 @@
  *   BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_SOLO_DURATION (5 s, 0 skips), BENCH_CONNECTIONS (10),
  *   BENCH_ROUNDS (3), BENCH_CASES ("1:0,100:0,2000:0,100:10000" as limit:offset),
  *   BENCH_CPU_PROF=1 (V8 CPU profiles of the three server processes, summarized at the end),
- *   BENCH_NODE_ARGS (extra node flags for the three server processes alike, e.g. "--trace-gc"),
+ *   BENCH_NODE_ARGS (extra node flags for the server processes alike, e.g. "--trace-gc"),
+ *   BENCH_BEFORE_ROOT (a checkout of an earlier commit, built: its api-gateway and chats run beside
+ *   this tree's as a fourth path, `before`, in their own NATS namespace — a before/after in one run),
  *   DATABASE_URL-style servers via TEST_ADMIN_DATABASE_URL, REDIS_URL, NATS_URL.
  * Everything runs on loopback; the database, the processes and the NATS namespace are throw-away
  * and are removed even on failure or Ctrl-C. Results: stdout, bench/results/messages-<time>.json,
@@ -41,7 +43,7 @@ const { freePort, testEnv } = require('@mapi/testing');
 const { createPrismaClient } = require('@mapi/db');
 const { MessageRepository, mapMessage, chatPageSql, messageFromJson } = require('@mapi/chats-feature');
 const { seedOrg, countOrg, vacuumAnalyze } = require('./messages/seed');
-const { startNode, waitReady, stopAll, cpuMeter, pidsByComm, waitIdle } = require('./messages/procs');
+const { startNode, waitReady, stopAll, cpuMeter, pidsByComm, waitIdle, startedProcs } = require('./messages/procs');
 const { summarizeProfiles } = require('./lib/cpuprofile-summary');
 const { openBenchDatabase } = require('./lib/database');
 const { guardBench } = require('./lib/cleanup');
@@ -63,6 +65,7 @@ const CFG = {
     return { limit, offset: offset || 0 };
   }),
   cpuProf: process.env.BENCH_CPU_PROF === '1',
+  beforeRoot: process.env.BENCH_BEFORE_ROOT || '',
   nodeArgs: (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean),
   hardTimeoutMs: num('BENCH_TIMEOUT_S', 900) * 1000,
 };
@@ -273,6 +276,25 @@ async function main() {
     logFile: path.join(logDir, 'api-gateway.log'),
     nodeArgs,
   });
+  let before;
+  if (CFG.beforeRoot) {
+    const [bGwPort, bHealthPort] = [await freePort(), await freePort()];
+    const bEnv = { ...serviceEnv, NAMESPACE: `${namespace}-before` };
+    const bChats = startNode('chats-before', path.join(CFG.beforeRoot, 'apps/chats/dist/main.js'), {
+      cwd: CFG.beforeRoot,
+      env: { ...bEnv, HEALTH_PORT: String(bHealthPort), HEALTH_HOST: '127.0.0.1' },
+      logFile: path.join(logDir, 'chats-before.log'),
+      nodeArgs,
+    });
+    const bGateway = startNode('api-gateway-before', path.join(CFG.beforeRoot, 'apps/api-gateway/dist/main.js'), {
+      cwd: CFG.beforeRoot,
+      env: { ...bEnv, PORT: String(bGwPort), HOST: '127.0.0.1' },
+      logFile: path.join(logDir, 'api-gateway-before.log'),
+      nodeArgs,
+    });
+    await Promise.all([waitReady(bChats, `http://127.0.0.1:${bHealthPort}/health/ready`), waitReady(bGateway, `http://127.0.0.1:${bGwPort}/health/ready`)]);
+    before = { chats: bChats, gateway: bGateway, port: bGwPort };
+  }
   const chatPath = `/v1/chats/${encodeURIComponent(world.bigChat)}/messages?limit=1`;
   await Promise.all([
     waitReady(baseline, `http://127.0.0.1:${basePort}${chatPath}`),
@@ -293,6 +315,16 @@ async function main() {
       pids: () => [gateway.child.pid, chats.child.pid],
     },
   };
+  if (before) {
+    targets.before = {
+      name: 'before',
+      baseUrl: `http://127.0.0.1:${before.port}`,
+      chat: world.bigChat,
+      headers: { authorization: `Bearer ${world.token.token}` },
+      pids: () => [before.gateway.child.pid, before.chats.child.pid],
+    };
+  }
+  const names = Object.keys(targets);
 
   // Both must answer the same bytes for every case (the gateway passes the service's JSON through).
   const sizes = {};
@@ -306,7 +338,7 @@ async function main() {
     const page = JSON.parse(bodies.gateway.toString('utf8'));
     const expected = Math.min(c.limit, Math.max(0, world.counts.big - c.offset));
     if (page.count !== expected) throw new Error(`gateway returned ${page.count} messages for limit=${c.limit} offset=${c.offset}, expected ${expected}`);
-    for (const name of ['baseline', 'raw']) {
+    for (const name of names.filter((n) => n !== 'gateway')) {
       if (!bodies.gateway.equals(bodies[name])) throw new Error(`${name} and gateway bodies differ for limit=${c.limit} offset=${c.offset}`);
     }
     sizes[`${c.limit}:${c.offset}`] = bodies.gateway.length;
@@ -327,13 +359,23 @@ async function main() {
       'postgres (bench db)': pgBackends,
     }),
   };
+  if (before) {
+    meters.before = cpuMeter({
+      'api-gateway': () => [before.gateway.child.pid],
+      chats: () => [before.chats.child.pid],
+      'nats-server': () => pidsByComm('nats-server'),
+      'redis-server': () => pidsByComm('redis-server'),
+      'postgres (bench db)': pgBackends,
+    });
+  }
 
+  const measuringFrom = Date.now();
   // Unloaded latency: one connection, so the figures are the cost of one request, not queueing.
   const solo = [];
   if (CFG.soloDuration > 0) {
     for (const c of CFG.cases) {
       const res = {};
-      for (const name of ['raw', 'baseline', 'gateway']) {
+      for (const name of names) {
         res[name] = await measure(targets[name], c, meters[name], { connections: 1, duration: CFG.soloDuration });
         log(`1 connection limit=${c.limit} offset=${c.offset} ${name.padEnd(8)}: ${res[name].rps.toFixed(1)} req/s, p50 ${res[name].p50} ms, p99 ${res[name].p99} ms`);
       }
@@ -346,14 +388,14 @@ async function main() {
   for (let round = 1; round <= CFG.rounds; round++) {
     for (const c of CFG.cases) {
       // the order rotates by round, so no path always runs first (or right after another's load)
-      const orders = [['raw', 'baseline', 'gateway'], ['gateway', 'raw', 'baseline'], ['baseline', 'gateway', 'raw']];
-      const order = orders[(round - 1) % orders.length];
+      const shift = (round - 1) % names.length;
+      const order = [...names.slice(shift), ...names.slice(0, shift)];
       const res = {};
       for (const name of order) {
         res[name] = await measure(targets[name], c, meters[name]);
         log(`round ${round} limit=${c.limit} offset=${c.offset} ${name.padEnd(8)}: ${res[name].rps.toFixed(1)} req/s, p50 ${res[name].p50} ms, p99 ${res[name].p99} ms; CPU ms/req ${JSON.stringify(res[name].cpu_s_per_req_ms)}, machine busy ${res[name].cpu_s['machine busy %']}%`);
       }
-      runs.push({ round, ...c, ...res, ratio: res.gateway.rps / res.baseline.rps, ratio_raw: res.gateway.rps / res.raw.rps, baseline_vs_raw: res.baseline.rps / res.raw.rps });
+      runs.push({ round, ...c, ...res, ratio: res.gateway.rps / res.baseline.rps, ratio_raw: res.gateway.rps / res.raw.rps, baseline_vs_raw: res.baseline.rps / res.raw.rps, ...(res.before ? { before_ratio_raw: res.before.rps / res.raw.rps, after_vs_before: res.gateway.rps / res.before.rps } : {}) });
     }
   }
 
@@ -379,6 +421,7 @@ async function main() {
       ratio: median(rs.map((r) => r.ratio)),
       ratios_per_round: rs.map((r) => +r.ratio.toFixed(3)),
       baseline_vs_raw: median(rs.map((r) => r.baseline_vs_raw)),
+      ...(before ? { before: agg('before'), before_ratio_raw: median(rs.map((r) => r.before_ratio_raw)), before_ratios_raw_per_round: rs.map((r) => +r.before_ratio_raw.toFixed(3)), after_vs_before: median(rs.map((r) => r.after_vs_before)) } : {}),
     };
   });
 
@@ -391,6 +434,15 @@ async function main() {
       `**${s.ratio_raw.toFixed(2)}x** (${s.ratios_raw_per_round.join(', ')}) | ${s.ratio.toFixed(2)}x (${s.ratios_per_round.join(', ')}) | ${s.baseline_vs_raw.toFixed(2)}x |`),
   ];
   log(`\nResults (median of ${CFG.rounds} round(s), ${CFG.connections} connections, ${CFG.duration} s each):\n${lines.join('\n')}`);
+  if (before) {
+    const beforeLines = [
+      '| page | before req/s | p50 / p99 ms | before/raw (rounds) | now req/s | p50 / p99 ms | now/raw | now/before |',
+      '|---|---|---|---|---|---|---|---|',
+      ...summary.map((s) =>
+        `| limit=${s.limit} offset=${s.offset} | ${fmt(s.before.rps)} | ${s.before.p50} / ${s.before.p99} | ${s.before_ratio_raw.toFixed(2)}x (${s.before_ratios_raw_per_round.join(', ')}) | ${fmt(s.gateway.rps)} | ${s.gateway.p50} / ${s.gateway.p99} | ${s.ratio_raw.toFixed(2)}x | ${s.after_vs_before.toFixed(2)}x |`),
+    ];
+    log(`\nGateway path before (${CFG.beforeRoot}) and now, same run:\n${beforeLines.join('\n')}`);
+  }
   if (solo.length) {
     const soloLines = [
       '| page | raw p50 / p99 ms | Prisma baseline p50 / p99 ms | gateway p50 / p99 ms | gateway added to raw, p50 ms |',
@@ -400,13 +452,14 @@ async function main() {
     log(`\nUnloaded latency (1 connection, ${CFG.soloDuration} s each):\n${soloLines.join('\n')}`);
   }
   const cpuLines = [
-    '| page | raw path CPU ms/req | Prisma baseline path CPU ms/req | gateway path CPU ms/req | of which api-gateway | chats | nats-server | redis |',
-    '|---|---|---|---|---|---|---|---|',
+    `| page | raw path CPU ms/req | Prisma baseline path CPU ms/req | gateway path CPU ms/req | of which api-gateway | chats | nats-server | redis |${before ? ' before: path | api-gateway | chats | nats-server |' : ''}`,
+    `|---|---|---|---|---|---|---|---|${before ? '---|---|---|---|' : ''}`,
     ...CFG.cases.map((c) => {
       const rs = runs.filter((r) => r.limit === c.limit && r.offset === c.offset);
       const m = (name, key) => median(rs.map((r) => r[name].cpu_s_per_req_ms[key] ?? 0));
       const sum = (name) => median(rs.map((r) => Object.values(r[name].cpu_s_per_req_ms).reduce((a, b) => a + b, 0)));
-      return `| limit=${c.limit} offset=${c.offset} | ${sum('raw').toFixed(2)} | ${sum('baseline').toFixed(2)} | ${sum('gateway').toFixed(2)} | ${m('gateway', 'api-gateway').toFixed(2)} | ${m('gateway', 'chats').toFixed(2)} | ${m('gateway', 'nats-server').toFixed(2)} | ${m('gateway', 'redis-server').toFixed(2)} |`;
+      return `| limit=${c.limit} offset=${c.offset} | ${sum('raw').toFixed(2)} | ${sum('baseline').toFixed(2)} | ${sum('gateway').toFixed(2)} | ${m('gateway', 'api-gateway').toFixed(2)} | ${m('gateway', 'chats').toFixed(2)} | ${m('gateway', 'nats-server').toFixed(2)} | ${m('gateway', 'redis-server').toFixed(2)} |` +
+        (before ? ` ${sum('before').toFixed(2)} | ${m('before', 'api-gateway').toFixed(2)} | ${m('before', 'chats').toFixed(2)} | ${m('before', 'nats-server').toFixed(2)} |` : '');
     }),
   ];
   log(`\nCPU per request, median of rounds (all processes of the path incl. postgres backends and the load generator; /proc utime+stime):\n${cpuLines.join('\n')}`);
@@ -417,9 +470,11 @@ async function main() {
   await stopAll();
   let profiles;
   if (CFG.cpuProf) {
-    profiles = summarizeProfiles(profDir, { [baseline.child.pid]: 'baseline', [rawBaseline.child.pid]: 'raw', [gateway.child.pid]: 'api-gateway', [chats.child.pid]: 'chats' });
+    // only the samples from the first measurement on: not the start-up, the seeding wait or the checks
+    const skip = Object.fromEntries(startedProcs().map((p) => [p.child.pid, measuringFrom - p.startedAt]));
+    profiles = summarizeProfiles(profDir, { [baseline.child.pid]: 'baseline', [rawBaseline.child.pid]: 'raw', [gateway.child.pid]: 'api-gateway', [chats.child.pid]: 'chats', ...(before ? { [before.gateway.child.pid]: 'api-gateway-before', [before.chats.child.pid]: 'chats-before' } : {}) }, skip);
     for (const [name, p] of Object.entries(profiles)) {
-      log(`\nCPU profile ${name} (${p.file}): top self time`);
+      log(`\nCPU profile ${name} (${p.file}, from ${(p.skipped_ms / 1000).toFixed(1)} s on): top self time`);
       for (const row of p.top) log(`  ${row.pct.toFixed(1).padStart(5)}%  ${row.name}  ${row.where}`);
       log(`  by package: ${p.byPackage.map((x) => `${x.name} ${x.pct.toFixed(1)}%`).join(', ')}`);
     }
