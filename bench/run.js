@@ -119,6 +119,24 @@ async function measure(target, c, meter, { connections = CFG.connections, durati
   };
 }
 
+/**
+ * measure(), run again (at most twice) when it saw failed requests: on a machine shared with other
+ * sessions, Postgres's connection limit is sometimes reached ("too many clients") and a few requests
+ * of a path answer 500. The retries are logged and kept in the results.
+ */
+const retries = [];
+async function measureRetrying(target, c, meter) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(target, c, meter);
+    } catch (error) {
+      if (attempt >= 3 || !/non-2xx/.test(error.message)) throw error;
+      retries.push({ target: target.name, limit: c.limit, offset: c.offset, error: error.message });
+      log(`  (${error.message}; measuring again)`);
+    }
+  }
+}
+
 // ---- query plan and stage timings ----------------------------------------------------------
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -392,7 +410,7 @@ async function main() {
       const order = [...names.slice(shift), ...names.slice(0, shift)];
       const res = {};
       for (const name of order) {
-        res[name] = await measure(targets[name], c, meters[name]);
+        res[name] = await measureRetrying(targets[name], c, meters[name]);
         log(`round ${round} limit=${c.limit} offset=${c.offset} ${name.padEnd(8)}: ${res[name].rps.toFixed(1)} req/s, p50 ${res[name].p50} ms, p99 ${res[name].p99} ms; CPU ms/req ${JSON.stringify(res[name].cpu_s_per_req_ms)}, machine busy ${res[name].cpu_s['machine busy %']}%`);
       }
       runs.push({ round, ...c, ...res, ratio: res.gateway.rps / res.baseline.rps, ratio_raw: res.gateway.rps / res.raw.rps, baseline_vs_raw: res.baseline.rps / res.raw.rps, ...(res.before ? { before_ratio_raw: res.before.rps / res.raw.rps, after_vs_before: res.gateway.rps / res.before.rps } : {}) });
@@ -491,6 +509,7 @@ async function main() {
     runs,
     summary,
     profiles,
+    retries,
     total_seconds: (Date.now() - t0) / 1000,
   };
   const file = path.join(RESULTS_DIR, `messages-${stamp}.json`);
