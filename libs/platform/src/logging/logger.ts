@@ -17,14 +17,7 @@ export const REDACT_PATHS = [
   '*.secret',
 ];
 
-/**
- * JSON logs with the active trace and span ids on every line. Written to stdout asynchronously: a
- * line is handed to the kernel at once when no write is under way, and lines logged meanwhile go out
- * together in the next write — under load one write(2) for many lines instead of one per line (a
- * per-request line each in the gateway and the service was ~4 % of a small request's CPU,
- * docs/benchmarks.md). pino flushes what is buffered when the process exits (process.exit, a crash);
- * only SIGKILL can lose the last lines.
- */
+/** JSON logs with the active trace and span ids on every line. */
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
@@ -39,5 +32,5 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
       return { trace_id: traceId, span_id: spanId };
     },
   };
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  return destination ? pino(options, destination) : pino(options);
 }
