@@ -406,8 +406,11 @@ async function main() {
   for (let round = 1; round <= CFG.rounds; round++) {
     for (const c of CFG.cases) {
       // the order rotates by round, so no path always runs first (or right after another's load)
+      // the order rotates by round and runs backwards every other round, so no path always runs
+      // first, or always right after the same other path
       const shift = (round - 1) % names.length;
-      const order = [...names.slice(shift), ...names.slice(0, shift)];
+      const rotated = [...names.slice(shift), ...names.slice(0, shift)];
+      const order = round % 2 === 0 ? rotated.reverse() : rotated;
       const res = {};
       for (const name of order) {
         res[name] = await measureRetrying(targets[name], c, meters[name]);
