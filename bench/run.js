@@ -2,10 +2,11 @@
 'use strict';
 /**
  * Benchmark of GET /v1/chats/{chat_id}/messages (spec 4.1): the real path (api-gateway → NATS →
- * chats, with auth and rate limit) next to a single-process baseline doing the same query and
- * serialization (plain Fastify + MessageRepository.listByChat + mapMessage + JSON), measured in
- * ONE run with the same page sizes and connections, printing req/s, p50, p99 and the ratio
- * gateway/baseline. Also: EXPLAIN (ANALYZE, BUFFERS) of the page query on ~1M messages, a
+ * chats, with auth and rate limit) next to two single-process baselines doing the same query and
+ * serialization — `baseline` (plain Fastify + MessageRepository.listByChat through Prisma +
+ * mapMessage + JSON) and `raw` (the same SQL through the pg driver, the same row revival and mapper,
+ * JSON) — measured in ONE run with the same page sizes and connections, printing req/s, p50, p99 and
+ * the ratios gateway/raw (issue 20's aim) and gateway/baseline. Also: EXPLAIN (ANALYZE, BUFFERS) of the page query on ~1M messages, a
  * per-stage timing of one 2000-message page, and the CPU seconds each process spent.
  *
  * Usage: npx nx run-many -t build && npm run bench
@@ -13,7 +14,9 @@
  *   BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_SOLO_DURATION (5 s, 0 skips), BENCH_CONNECTIONS (10),
  *   BENCH_ROUNDS (3), BENCH_CASES ("1:0,100:0,2000:0,100:10000" as limit:offset),
  *   BENCH_CPU_PROF=1 (V8 CPU profiles of the three server processes, summarized at the end),
- *   BENCH_NODE_ARGS (extra node flags for the three server processes alike, e.g. "--trace-gc"),
+ *   BENCH_NODE_ARGS (extra node flags for the server processes alike, e.g. "--trace-gc"),
+ *   BENCH_BEFORE_ROOT (a checkout of an earlier commit, built: its api-gateway and chats run beside
+ *   this tree's as a fourth path, `before`, in their own NATS namespace — a before/after in one run),
  *   DATABASE_URL-style servers via TEST_ADMIN_DATABASE_URL, REDIS_URL, NATS_URL.
  * Everything runs on loopback; the database, the processes and the NATS namespace are throw-away
  * and are removed even on failure or Ctrl-C. Results: stdout, bench/results/messages-<time>.json,
@@ -38,9 +41,9 @@ const autocannon = require('autocannon');
 const pgLib = require('pg');
 const { freePort, testEnv } = require('@mapi/testing');
 const { createPrismaClient } = require('@mapi/db');
-const { MessageRepository, mapMessage } = require('@mapi/chats-feature');
+const { MessageRepository, mapMessage, chatPageSql, messageFromJson } = require('@mapi/chats-feature');
 const { seedOrg, countOrg, vacuumAnalyze } = require('./messages/seed');
-const { startNode, waitReady, stopAll, cpuMeter, pidsByComm, waitIdle } = require('./messages/procs');
+const { startNode, waitReady, stopAll, cpuMeter, pidsByComm, waitIdle, startedProcs } = require('./messages/procs');
 const { summarizeProfiles } = require('./lib/cpuprofile-summary');
 const { openBenchDatabase } = require('./lib/database');
 const { guardBench } = require('./lib/cleanup');
@@ -62,6 +65,7 @@ const CFG = {
     return { limit, offset: offset || 0 };
   }),
   cpuProf: process.env.BENCH_CPU_PROF === '1',
+  beforeRoot: process.env.BENCH_BEFORE_ROOT || '',
   nodeArgs: (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean),
   hardTimeoutMs: num('BENCH_TIMEOUT_S', 900) * 1000,
 };
@@ -115,22 +119,25 @@ async function measure(target, c, meter, { connections = CFG.connections, durati
   };
 }
 
-// ---- query plan and stage timings ----------------------------------------------------------
-/** Captures the SQL text and values Prisma's pg adapter sends for the messages page query. */
-function captureSql(fn) {
-  const original = pgLib.Pool.prototype.query;
-  let captured;
-  pgLib.Pool.prototype.query = function patched(config, ...rest) {
-    if (!captured && config && typeof config === 'object' && /FROM "public"\."messages"/.test(config.text || '')) {
-      captured = { text: config.text, values: config.values };
+/**
+ * measure(), run again (at most twice) when it saw failed requests: on a machine shared with other
+ * sessions, Postgres's connection limit is sometimes reached ("too many clients") and a few requests
+ * of a path answer 500. The retries are logged and kept in the results.
+ */
+const retries = [];
+async function measureRetrying(target, c, meter) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(target, c, meter);
+    } catch (error) {
+      if (attempt >= 3 || !/non-2xx/.test(error.message)) throw error;
+      retries.push({ target: target.name, limit: c.limit, offset: c.offset, error: error.message });
+      log(`  (${error.message}; measuring again)`);
     }
-    return original.call(this, config, ...rest);
-  };
-  return fn().finally(() => {
-    pgLib.Pool.prototype.query = original;
-  }).then(() => captured);
+  }
 }
 
+// ---- query plan and stage timings ----------------------------------------------------------
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -168,29 +175,21 @@ async function explainAndStages(db, pg, org, chat, hugeWorld) {
     };
   };
   for (const { label, org, chat, c } of queries) {
-    const page = { chatId: chat, phoneIds: null, offset: c.offset, limit: c.limit };
-    const q = await captureSql(() => repo.listByChat(org.id, page));
-    if (!q) throw new Error('could not capture the SQL of listByChat');
+    const q = chatPageSql(org.id, { chatId: chat, phoneIds: null, offset: c.offset, limit: c.limit });
     out.plans[label] = await explain(q.text, q.values);
-    if (c.offset > 0) {
-      // NOT what the service runs: the same page as a "deferred join" — the offset is skipped in an
-      // index-only scan of (org_id, chat_id, timestamp, id), and only the page's rows are fetched.
-      const columns = q.text.slice('SELECT '.length, q.text.indexOf(' FROM ')).replaceAll('"public"."messages".', 'm.');
-      const alt = `SELECT ${columns} FROM (SELECT "id", "timestamp" FROM "public"."messages" WHERE "org_id" = $1 AND "chat_id" = $2 ` +
-        `ORDER BY "timestamp" DESC, "id" DESC LIMIT $3 OFFSET $4) AS p JOIN "public"."messages" AS m ON m."id" = p."id" ORDER BY p."timestamp" DESC, p."id" DESC`;
-      const same = await pg.query(`SELECT count(*)::int AS n FROM ((${q.text}) EXCEPT ALL (${alt})) x`, q.values);
-      out.plans[`${label} (alternative: deferred join)`] = { ...(await explain(alt, q.values)), same_rows: same.rows[0].n === 0 };
-    }
   }
   // Where the time of one 2000-message page goes inside one process (no load, medians of 15).
   const big = { chatId: chat, phoneIds: null, offset: 0, limit: 2000 };
-  const q = await captureSql(() => repo.listByChat(org.id, big));
-  const t = { pg_raw_ms: [], prisma_ms: [], map_ms: [], stringify_ms: [], parse_ms: [] };
+  const q = chatPageSql(org.id, big);
+  const t = { pg_raw_ms: [], pg_revive_ms: [], prisma_ms: [], map_ms: [], stringify_ms: [], parse_ms: [] };
   let bytes = 0;
   for (let i = 0; i < 15; i++) {
     let s = performance.now();
-    await pg.query({ text: q.text, values: q.values, rowMode: 'array' });
+    const raw = await pg.query(q.text, q.values);
     t.pg_raw_ms.push(performance.now() - s);
+    s = performance.now();
+    raw.rows.map((r) => messageFromJson(r.j).row);
+    t.pg_revive_ms.push(performance.now() - s);
     s = performance.now();
     const rows = await repo.listByChat(org.id, big);
     t.prisma_ms.push(performance.now() - s);
@@ -255,7 +254,7 @@ async function main() {
 
   // Processes
   const namespace = `bench-${randomBytes(4).toString('hex')}`;
-  const [basePort, gwPort, healthPort] = [await freePort(), await freePort(), await freePort()];
+  const [basePort, rawPort, gwPort, healthPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const baseEnv = { ...process.env };
   delete baseEnv.OTEL_EXPORTER_OTLP_ENDPOINT;
   delete baseEnv.NODE_OPTIONS;
@@ -273,8 +272,14 @@ async function main() {
   cleanups.push(() => stopAll());
   const baseline = startNode('baseline', path.join(__dirname, 'messages', 'baseline-server.js'), {
     cwd: ROOT,
-    env: { ...serviceEnv, ORG_ID: world.org.id, PORT: String(basePort), HOST: '127.0.0.1' },
+    env: { ...serviceEnv, ORG_ID: world.org.id, PORT: String(basePort), HOST: '127.0.0.1', BASELINE_DRIVER: 'prisma' },
     logFile: path.join(logDir, 'baseline.log'),
+    nodeArgs,
+  });
+  const rawBaseline = startNode('raw', path.join(__dirname, 'messages', 'baseline-server.js'), {
+    cwd: ROOT,
+    env: { ...serviceEnv, ORG_ID: world.org.id, PORT: String(rawPort), HOST: '127.0.0.1', BASELINE_DRIVER: 'raw' },
+    logFile: path.join(logDir, 'raw.log'),
     nodeArgs,
   });
   const chats = startNode('chats', path.join(ROOT, 'apps/chats/dist/main.js'), {
@@ -289,16 +294,37 @@ async function main() {
     logFile: path.join(logDir, 'api-gateway.log'),
     nodeArgs,
   });
+  let before;
+  if (CFG.beforeRoot) {
+    const [bGwPort, bHealthPort] = [await freePort(), await freePort()];
+    const bEnv = { ...serviceEnv, NAMESPACE: `${namespace}-before` };
+    const bChats = startNode('chats-before', path.join(CFG.beforeRoot, 'apps/chats/dist/main.js'), {
+      cwd: CFG.beforeRoot,
+      env: { ...bEnv, HEALTH_PORT: String(bHealthPort), HEALTH_HOST: '127.0.0.1' },
+      logFile: path.join(logDir, 'chats-before.log'),
+      nodeArgs,
+    });
+    const bGateway = startNode('api-gateway-before', path.join(CFG.beforeRoot, 'apps/api-gateway/dist/main.js'), {
+      cwd: CFG.beforeRoot,
+      env: { ...bEnv, PORT: String(bGwPort), HOST: '127.0.0.1' },
+      logFile: path.join(logDir, 'api-gateway-before.log'),
+      nodeArgs,
+    });
+    await Promise.all([waitReady(bChats, `http://127.0.0.1:${bHealthPort}/health/ready`), waitReady(bGateway, `http://127.0.0.1:${bGwPort}/health/ready`)]);
+    before = { chats: bChats, gateway: bGateway, port: bGwPort };
+  }
   const chatPath = `/v1/chats/${encodeURIComponent(world.bigChat)}/messages?limit=1`;
   await Promise.all([
     waitReady(baseline, `http://127.0.0.1:${basePort}${chatPath}`),
+    waitReady(rawBaseline, `http://127.0.0.1:${rawPort}${chatPath}`),
     waitReady(chats, `http://127.0.0.1:${healthPort}/health/ready`),
     waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`),
   ]);
-  log(`\nprocesses ready: baseline pid ${baseline.child.pid}, api-gateway pid ${gateway.child.pid}, chats pid ${chats.child.pid} (namespace ${namespace})`);
+  log(`\nprocesses ready: baseline pid ${baseline.child.pid}, raw pid ${rawBaseline.child.pid}, api-gateway pid ${gateway.child.pid}, chats pid ${chats.child.pid} (namespace ${namespace})`);
 
   const targets = {
     baseline: { name: 'baseline', baseUrl: `http://127.0.0.1:${basePort}`, chat: world.bigChat, headers: {}, pids: () => [baseline.child.pid] },
+    raw: { name: 'raw', baseUrl: `http://127.0.0.1:${rawPort}`, chat: world.bigChat, headers: {}, pids: () => [rawBaseline.child.pid] },
     gateway: {
       name: 'gateway',
       baseUrl: `http://127.0.0.1:${gwPort}`,
@@ -307,6 +333,16 @@ async function main() {
       pids: () => [gateway.child.pid, chats.child.pid],
     },
   };
+  if (before) {
+    targets.before = {
+      name: 'before',
+      baseUrl: `http://127.0.0.1:${before.port}`,
+      chat: world.bigChat,
+      headers: { authorization: `Bearer ${world.token.token}` },
+      pids: () => [before.gateway.child.pid, before.chats.child.pid],
+    };
+  }
+  const names = Object.keys(targets);
 
   // Both must answer the same bytes for every case (the gateway passes the service's JSON through).
   const sizes = {};
@@ -320,16 +356,19 @@ async function main() {
     const page = JSON.parse(bodies.gateway.toString('utf8'));
     const expected = Math.min(c.limit, Math.max(0, world.counts.big - c.offset));
     if (page.count !== expected) throw new Error(`gateway returned ${page.count} messages for limit=${c.limit} offset=${c.offset}, expected ${expected}`);
-    if (!bodies.gateway.equals(bodies.baseline)) throw new Error(`baseline and gateway bodies differ for limit=${c.limit} offset=${c.offset}`);
+    for (const name of names.filter((n) => n !== 'gateway')) {
+      if (!bodies.gateway.equals(bodies[name])) throw new Error(`${name} and gateway bodies differ for limit=${c.limit} offset=${c.offset}`);
+    }
     sizes[`${c.limit}:${c.offset}`] = bodies.gateway.length;
   }
-  log(`responses identical on both paths; bytes per page: ${JSON.stringify(sizes)}`);
+  log(`responses identical on all three paths; bytes per page: ${JSON.stringify(sizes)}`);
 
   // CPU accounting groups
   const pgBackends = async () =>
     (await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name])).rows.map((r) => r.pid);
   const meters = {
     baseline: cpuMeter({ baseline: () => [baseline.child.pid], 'postgres (bench db)': pgBackends }),
+    raw: cpuMeter({ raw: () => [rawBaseline.child.pid], 'postgres (bench db)': pgBackends }),
     gateway: cpuMeter({
       'api-gateway': () => [gateway.child.pid],
       chats: () => [chats.child.pid],
@@ -338,13 +377,23 @@ async function main() {
       'postgres (bench db)': pgBackends,
     }),
   };
+  if (before) {
+    meters.before = cpuMeter({
+      'api-gateway': () => [before.gateway.child.pid],
+      chats: () => [before.chats.child.pid],
+      'nats-server': () => pidsByComm('nats-server'),
+      'redis-server': () => pidsByComm('redis-server'),
+      'postgres (bench db)': pgBackends,
+    });
+  }
 
+  const measuringFrom = Date.now();
   // Unloaded latency: one connection, so the figures are the cost of one request, not queueing.
   const solo = [];
   if (CFG.soloDuration > 0) {
     for (const c of CFG.cases) {
       const res = {};
-      for (const name of ['baseline', 'gateway']) {
+      for (const name of names) {
         res[name] = await measure(targets[name], c, meters[name], { connections: 1, duration: CFG.soloDuration });
         log(`1 connection limit=${c.limit} offset=${c.offset} ${name.padEnd(8)}: ${res[name].rps.toFixed(1)} req/s, p50 ${res[name].p50} ms, p99 ${res[name].p99} ms`);
       }
@@ -356,13 +405,18 @@ async function main() {
   const runs = [];
   for (let round = 1; round <= CFG.rounds; round++) {
     for (const c of CFG.cases) {
-      const order = round % 2 === 1 ? ['baseline', 'gateway'] : ['gateway', 'baseline'];
+      // the order rotates by round, so no path always runs first (or right after another's load)
+      // the order rotates by round and runs backwards every other round, so no path always runs
+      // first, or always right after the same other path
+      const shift = (round - 1) % names.length;
+      const rotated = [...names.slice(shift), ...names.slice(0, shift)];
+      const order = round % 2 === 0 ? rotated.reverse() : rotated;
       const res = {};
       for (const name of order) {
-        res[name] = await measure(targets[name], c, meters[name]);
+        res[name] = await measureRetrying(targets[name], c, meters[name]);
         log(`round ${round} limit=${c.limit} offset=${c.offset} ${name.padEnd(8)}: ${res[name].rps.toFixed(1)} req/s, p50 ${res[name].p50} ms, p99 ${res[name].p99} ms; CPU ms/req ${JSON.stringify(res[name].cpu_s_per_req_ms)}, machine busy ${res[name].cpu_s['machine busy %']}%`);
       }
-      runs.push({ round, ...c, ...res, ratio: res.gateway.rps / res.baseline.rps });
+      runs.push({ round, ...c, ...res, ratio: res.gateway.rps / res.baseline.rps, ratio_raw: res.gateway.rps / res.raw.rps, baseline_vs_raw: res.baseline.rps / res.raw.rps, ...(res.before ? { before_ratio_raw: res.before.rps / res.raw.rps, after_vs_before: res.gateway.rps / res.before.rps } : {}) });
     }
   }
 
@@ -377,46 +431,71 @@ async function main() {
     });
     const b = agg('baseline');
     const g = agg('gateway');
-    return { ...c, bytes: sizes[`${c.limit}:${c.offset}`], baseline: b, gateway: g, ratio: median(rs.map((r) => r.ratio)), ratios_per_round: rs.map((r) => +r.ratio.toFixed(3)) };
+    return {
+      ...c,
+      bytes: sizes[`${c.limit}:${c.offset}`],
+      raw: agg('raw'),
+      baseline: b,
+      gateway: g,
+      ratio_raw: median(rs.map((r) => r.ratio_raw)),
+      ratios_raw_per_round: rs.map((r) => +r.ratio_raw.toFixed(3)),
+      ratio: median(rs.map((r) => r.ratio)),
+      ratios_per_round: rs.map((r) => +r.ratio.toFixed(3)),
+      baseline_vs_raw: median(rs.map((r) => r.baseline_vs_raw)),
+      ...(before ? { before: agg('before'), before_ratio_raw: median(rs.map((r) => r.before_ratio_raw)), before_ratios_raw_per_round: rs.map((r) => +r.before_ratio_raw.toFixed(3)), after_vs_before: median(rs.map((r) => r.after_vs_before)) } : {}),
+    };
   });
 
   const fmt = (x, d = 1) => x.toFixed(d);
   const lines = [
-    '| page | bytes | baseline req/s | p50 ms | p99 ms | gateway req/s | p50 ms | p99 ms | ratio (gateway/baseline) |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| page | bytes | raw req/s | p50 / p99 ms | Prisma baseline req/s | p50 / p99 ms | gateway req/s | p50 / p99 ms | gateway/raw (rounds) | gateway/Prisma (rounds) | Prisma/raw |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...summary.map((s) =>
-      `| limit=${s.limit} offset=${s.offset} | ${(s.bytes / 1024).toFixed(0)} KiB | ${fmt(s.baseline.rps)} | ${fmt(s.baseline.p50)} | ${fmt(s.baseline.p99)} | ${fmt(s.gateway.rps)} | ${fmt(s.gateway.p50)} | ${fmt(s.gateway.p99)} | ${s.ratio.toFixed(2)}x (rounds: ${s.ratios_per_round.join(', ')}) |`),
+      `| limit=${s.limit} offset=${s.offset} | ${(s.bytes / 1024).toFixed(0)} KiB | ${fmt(s.raw.rps)} | ${s.raw.p50} / ${s.raw.p99} | ${fmt(s.baseline.rps)} | ${s.baseline.p50} / ${s.baseline.p99} | ${fmt(s.gateway.rps)} | ${s.gateway.p50} / ${s.gateway.p99} | ` +
+      `**${s.ratio_raw.toFixed(2)}x** (${s.ratios_raw_per_round.join(', ')}) | ${s.ratio.toFixed(2)}x (${s.ratios_per_round.join(', ')}) | ${s.baseline_vs_raw.toFixed(2)}x |`),
   ];
   log(`\nResults (median of ${CFG.rounds} round(s), ${CFG.connections} connections, ${CFG.duration} s each):\n${lines.join('\n')}`);
+  if (before) {
+    const beforeLines = [
+      '| page | before req/s | p50 / p99 ms | before/raw (rounds) | now req/s | p50 / p99 ms | now/raw | now/before |',
+      '|---|---|---|---|---|---|---|---|',
+      ...summary.map((s) =>
+        `| limit=${s.limit} offset=${s.offset} | ${fmt(s.before.rps)} | ${s.before.p50} / ${s.before.p99} | ${s.before_ratio_raw.toFixed(2)}x (${s.before_ratios_raw_per_round.join(', ')}) | ${fmt(s.gateway.rps)} | ${s.gateway.p50} / ${s.gateway.p99} | ${s.ratio_raw.toFixed(2)}x | ${s.after_vs_before.toFixed(2)}x |`),
+    ];
+    log(`\nGateway path before (${CFG.beforeRoot}) and now, same run:\n${beforeLines.join('\n')}`);
+  }
   if (solo.length) {
     const soloLines = [
-      '| page | baseline p50 ms | p99 ms | gateway p50 ms | p99 ms | added p50 ms |',
-      '|---|---|---|---|---|---|',
-      ...solo.map((s) => `| limit=${s.limit} offset=${s.offset} | ${s.baseline.p50} | ${s.baseline.p99} | ${s.gateway.p50} | ${s.gateway.p99} | ${(s.gateway.p50 - s.baseline.p50).toFixed(1)} |`),
+      '| page | raw p50 / p99 ms | Prisma baseline p50 / p99 ms | gateway p50 / p99 ms | gateway added to raw, p50 ms |',
+      '|---|---|---|---|---|',
+      ...solo.map((s) => `| limit=${s.limit} offset=${s.offset} | ${s.raw.p50} / ${s.raw.p99} | ${s.baseline.p50} / ${s.baseline.p99} | ${s.gateway.p50} / ${s.gateway.p99} | ${(s.gateway.p50 - s.raw.p50).toFixed(1)} |`),
     ];
     log(`\nUnloaded latency (1 connection, ${CFG.soloDuration} s each):\n${soloLines.join('\n')}`);
   }
   const cpuLines = [
-    '| page | baseline path CPU ms/req | gateway path CPU ms/req | of which api-gateway | chats | nats-server | redis |',
-    '|---|---|---|---|---|---|---|',
+    `| page | raw path CPU ms/req | Prisma baseline path CPU ms/req | gateway path CPU ms/req | of which api-gateway | chats | nats-server | redis |${before ? ' before: path | api-gateway | chats | nats-server |' : ''}`,
+    `|---|---|---|---|---|---|---|---|${before ? '---|---|---|---|' : ''}`,
     ...CFG.cases.map((c) => {
       const rs = runs.filter((r) => r.limit === c.limit && r.offset === c.offset);
       const m = (name, key) => median(rs.map((r) => r[name].cpu_s_per_req_ms[key] ?? 0));
       const sum = (name) => median(rs.map((r) => Object.values(r[name].cpu_s_per_req_ms).reduce((a, b) => a + b, 0)));
-      return `| limit=${c.limit} offset=${c.offset} | ${sum('baseline').toFixed(2)} | ${sum('gateway').toFixed(2)} | ${m('gateway', 'api-gateway').toFixed(2)} | ${m('gateway', 'chats').toFixed(2)} | ${m('gateway', 'nats-server').toFixed(2)} | ${m('gateway', 'redis-server').toFixed(2)} |`;
+      return `| limit=${c.limit} offset=${c.offset} | ${sum('raw').toFixed(2)} | ${sum('baseline').toFixed(2)} | ${sum('gateway').toFixed(2)} | ${m('gateway', 'api-gateway').toFixed(2)} | ${m('gateway', 'chats').toFixed(2)} | ${m('gateway', 'nats-server').toFixed(2)} | ${m('gateway', 'redis-server').toFixed(2)} |` +
+        (before ? ` ${sum('before').toFixed(2)} | ${m('before', 'api-gateway').toFixed(2)} | ${m('before', 'chats').toFixed(2)} | ${m('before', 'nats-server').toFixed(2)} |` : '');
     }),
   ];
   log(`\nCPU per request, median of rounds (all processes of the path incl. postgres backends and the load generator; /proc utime+stime):\n${cpuLines.join('\n')}`);
-  const aim = 0.7;
-  for (const s of summary) log(`limit=${s.limit} offset=${s.offset}: ratio ${s.ratio.toFixed(2)}x — aim ${aim}x ${s.ratio >= aim ? 'MET' : 'NOT met'}`);
+  const aim = 0.6; // issue 20 item 4: gateway vs the raw-driver baseline
+  for (const s of summary) log(`limit=${s.limit} offset=${s.offset}: gateway/raw ${s.ratio_raw.toFixed(2)}x — aim ${aim}x ${s.ratio_raw >= aim ? 'MET' : 'NOT met'}; gateway p99 ${s.gateway.p99} ms`);
 
   // Stop the servers gracefully now (this is what writes the CPU profiles), then summarize them.
   await stopAll();
   let profiles;
   if (CFG.cpuProf) {
-    profiles = summarizeProfiles(profDir, { [baseline.child.pid]: 'baseline', [gateway.child.pid]: 'api-gateway', [chats.child.pid]: 'chats' });
+    // only the samples from the first measurement on: not the start-up, the seeding wait or the checks
+    const skip = Object.fromEntries(startedProcs().map((p) => [p.child.pid, measuringFrom - p.startedAt]));
+    profiles = summarizeProfiles(profDir, { [baseline.child.pid]: 'baseline', [rawBaseline.child.pid]: 'raw', [gateway.child.pid]: 'api-gateway', [chats.child.pid]: 'chats', ...(before ? { [before.gateway.child.pid]: 'api-gateway-before', [before.chats.child.pid]: 'chats-before' } : {}) }, skip);
     for (const [name, p] of Object.entries(profiles)) {
-      log(`\nCPU profile ${name} (${p.file}): top self time`);
+      log(`\nCPU profile ${name} (${p.file}, from ${(p.skipped_ms / 1000).toFixed(1)} s on): top self time`);
       for (const row of p.top) log(`  ${row.pct.toFixed(1).padStart(5)}%  ${row.name}  ${row.where}`);
       log(`  by package: ${p.byPackage.map((x) => `${x.name} ${x.pct.toFixed(1)}%`).join(', ')}`);
     }
@@ -433,6 +512,7 @@ async function main() {
     runs,
     summary,
     profiles,
+    retries,
     total_seconds: (Date.now() - t0) / 1000,
   };
   const file = path.join(RESULTS_DIR, `messages-${stamp}.json`);

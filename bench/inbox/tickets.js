@@ -6,10 +6,13 @@
  * (generate_series: 4 statuses, 20 assignees, 3 phones, 5,000 chats, labels on every 7th); gateway and
  * inbox run as processes over NATS; autocannon at 1 and BENCH_CONNECTIONS connections. The unfiltered
  * 100-ticket page is the baseline the filtered cases are quoted against (same run, same processes).
- * EXPLAIN (ANALYZE) of the filtered page query. Writes bench/results/tickets-<time>.json.
+ * EXPLAIN (ANALYZE) of the filtered page query; CPU per request of each process on the path (/proc, at
+ * BENCH_CONNECTIONS). Writes bench/results/tickets-<time>.json.
  *
  * Usage: bash scripts/build.sh && node bench/inbox/tickets.js
- * Knobs (env): BENCH_TICKETS (100000), BENCH_CONNECTIONS (10), BENCH_DURATION (10 s), BENCH_WARMUP (2 s).
+ * Knobs (env): BENCH_TICKETS (100000), BENCH_CONNECTIONS (10), BENCH_DURATION (10 s), BENCH_WARMUP (2 s),
+ *   BENCH_POOL_SIZE (10), BENCH_ONLY_CASES (indexes into CASES, e.g. "0,1"), BENCH_BEFORE_ROOT (a built checkout
+ *   of an earlier commit: its gateway and inbox run beside this tree's, each case measured on both).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -17,14 +20,22 @@ const os = require('node:os');
 const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
 const { freePort, testEnv, createOrg, createPhone, createToken } = require('@mapi/testing');
-const { startNode, waitReady, stopAll, waitIdle } = require('../messages/procs');
+const { startNode, waitReady, stopAll, waitIdle, cpuMeter, pidsByComm } = require('../messages/procs');
 const { openBenchDatabase } = require('../lib/database');
 const { guardBench } = require('../lib/cleanup');
 
 const ROOT = path.join(__dirname, '..', '..');
 const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
-const CFG = { tickets: num('BENCH_TICKETS', 100_000), connections: num('BENCH_CONNECTIONS', 10), duration: num('BENCH_DURATION', 10), warmup: num('BENCH_WARMUP', 2) };
-const CASES = [
+const CFG = {
+  tickets: num('BENCH_TICKETS', 100_000),
+  connections: num('BENCH_CONNECTIONS', 10),
+  duration: num('BENCH_DURATION', 10),
+  warmup: num('BENCH_WARMUP', 2),
+  poolSize: num('BENCH_POOL_SIZE', 10),
+  beforeRoot: process.env.BENCH_BEFORE_ROOT || '',
+  only: process.env.BENCH_ONLY_CASES ? process.env.BENCH_ONLY_CASES.split(',').map(Number) : null,
+};
+const ALL_CASES = [
   ['baseline: unfiltered', '/tickets?limit=100'],
   ['status + assignee', '/tickets?limit=100&status=open&assignee=agent7@example.com'],
   ['status + assignee, offset 1000', '/tickets?limit=100&offset=1000&status=open&assignee=agent7@example.com'],
@@ -32,6 +43,7 @@ const CASES = [
   ['label', '/tickets?limit=100&label=vip'],
   ['2000 page, status', '/tickets?limit=2000&status=closed'],
 ];
+const CASES = CFG.only ? ALL_CASES.filter((_, i) => CFG.only.includes(i)) : ALL_CASES;
 const log = (...a) => console.log(...a);
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 let active;
@@ -72,38 +84,69 @@ async function main() {
   );
   log(`\nfiltered page query, EXPLAIN ANALYZE:\n${plan.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`);
 
-  const [gwPort, healthPort] = [await freePort(), await freePort()];
-  const env = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATABASE_URL: db.url, DATABASE_POOL_SIZE: '10', REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: `bench-${randomBytes(4).toString('hex')}`, RATE_LIMIT_PER_SECOND: '1000000' };
+  const namespace = `bench-${randomBytes(4).toString('hex')}`;
+  const env = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATABASE_URL: db.url, DATABASE_POOL_SIZE: String(CFG.poolSize), REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace, RATE_LIMIT_PER_SECOND: '1000000' };
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
   delete env.NODE_OPTIONS;
   cleanups.push(() => stopAll());
   const logDir = path.join(ROOT, 'bench/results', `tickets-logs-${stamp}`);
   fs.mkdirSync(logDir, { recursive: true });
-  const inbox = startNode('inbox', path.join(ROOT, 'apps/inbox/dist/main.js'), { cwd: ROOT, env: { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, 'inbox.log') });
-  const gateway = startNode('api-gateway', path.join(ROOT, 'apps/api-gateway/dist/main.js'), { cwd: ROOT, env: { ...env, PORT: String(gwPort), HOST: '127.0.0.1' }, logFile: path.join(logDir, 'api-gateway.log') });
-  await Promise.all([waitReady(inbox, `http://127.0.0.1:${healthPort}/health/ready`), waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`)]);
-  const pids = () => [inbox.child.pid, gateway.child.pid];
+  const pgBackends = async () => (await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name])).rows.map((r) => r.pid);
+  /** gateway + inbox of the tree at `root`, in their own NATS namespace. */
+  const startPath = async (name, root, ns) => {
+    const [gwPort, healthPort] = [await freePort(), await freePort()];
+    const suffix = name === 'now' ? '' : `-${name}`;
+    const inbox = startNode(`inbox${suffix}`, path.join(root, 'apps/inbox/dist/main.js'), { cwd: root, env: { ...env, NAMESPACE: ns, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, `inbox${suffix}.log`) });
+    const gateway = startNode(`api-gateway${suffix}`, path.join(root, 'apps/api-gateway/dist/main.js'), { cwd: root, env: { ...env, NAMESPACE: ns, PORT: String(gwPort), HOST: '127.0.0.1' }, logFile: path.join(logDir, `api-gateway${suffix}.log`) });
+    await Promise.all([waitReady(inbox, `http://127.0.0.1:${healthPort}/health/ready`), waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`)]);
+    const meter = cpuMeter({ 'api-gateway': () => [gateway.child.pid], inbox: () => [inbox.child.pid], 'nats-server': () => pidsByComm('nats-server'), 'redis-server': () => pidsByComm('redis-server'), postgres: pgBackends });
+    return { name, port: gwPort, pids: () => [inbox.child.pid, gateway.child.pid], meter };
+  };
+  const paths = [await startPath('now', ROOT, namespace)];
+  if (CFG.beforeRoot) paths.push(await startPath('before', CFG.beforeRoot, `${namespace}-before`));
   const headers = { authorization: `Bearer ${token.token}` };
 
   const results = [];
-  for (const [name, c] of CASES) {
-    const url = `http://127.0.0.1:${gwPort}/v1${c}`;
-    const probe = await fetch(url, { headers });
-    const body = await probe.json();
-    if (probe.status !== 200) throw new Error(`${c}: ${probe.status} ${JSON.stringify(body)}`);
-    const row = { name, case: c, count: body.count };
-    for (const connections of [1, CFG.connections]) {
-      await waitIdle(pids());
-      if (CFG.warmup) await cannon({ url, headers, connections, duration: CFG.warmup });
-      const r = await cannon({ url, headers, connections, duration: CFG.duration });
-      row[`c${connections}`] = { rps: +(r['2xx'] / r.duration).toFixed(1), p50: r.latency.p50, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts };
+  for (const [i, [name, c]] of CASES.entries()) {
+    const row = { name, case: c };
+    // the order alternates by case, so neither path always runs first
+    for (const p of i % 2 ? [...paths].reverse() : paths) {
+      const url = `http://127.0.0.1:${p.port}/v1${c}`;
+      const probe = await fetch(url, { headers });
+      const text = await probe.text();
+      if (probe.status !== 200) throw new Error(`${p.name} ${c}: ${probe.status} ${text.slice(0, 300)}`);
+      const body = JSON.parse(text);
+      if (row.text !== undefined && row.text !== text) throw new Error(`${c}: the paths answer different bodies`);
+      row.text = text;
+      const r0 = (row[p.name] = { count: body.count });
+      for (const connections of [1, CFG.connections]) {
+        await waitIdle(p.pids());
+        if (CFG.warmup) await cannon({ url, headers, connections, duration: CFG.warmup });
+        if (connections > 1) await p.meter.start();
+        const r = await cannon({ url, headers, connections, duration: CFG.duration });
+        r0[`c${connections}`] = { rps: +(r['2xx'] / r.duration).toFixed(1), p50: r.latency.p50, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts };
+        if (connections > 1) {
+          const cpu = await p.meter.stop();
+          r0.cpu_ms_per_req = Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, k.includes('%') ? +v.toFixed(0) : +((v * 1000) / Math.max(1, r['2xx'])).toFixed(2)]));
+        }
+      }
     }
+    delete row.text;
     results.push(row);
   }
-  const base = results[0][`c${CFG.connections}`];
-  for (const row of results) {
-    const hi = row[`c${CFG.connections}`];
-    log(`${row.name.padEnd(32)} ${String(row.count).padStart(5)} rows | 1 conn p50 ${row.c1.p50} p99 ${row.c1.p99} ms | ${CFG.connections} conn ${hi.rps} req/s p50 ${hi.p50} p99 ${hi.p99} ms (${(hi.rps / base.rps).toFixed(2)}x baseline req/s), failed ${hi.failed}`);
+  if (paths.length > 1) log('both paths answered byte-identical bodies for every case');
+  for (const p of paths) {
+    log(`\n${p.name}${p.name === 'before' ? ` (${CFG.beforeRoot})` : ''}:`);
+    const base = results[0][p.name][`c${CFG.connections}`];
+    for (const row of results) {
+      const r = row[p.name];
+      const hi = r[`c${CFG.connections}`];
+      log(`${row.name.padEnd(32)} ${String(r.count).padStart(5)} rows | 1 conn p50 ${r.c1.p50} p99 ${r.c1.p99} ms | ${CFG.connections} conn ${hi.rps} req/s p50 ${hi.p50} p99 ${hi.p99} ms (${(hi.rps / base.rps).toFixed(2)}x baseline req/s), failed ${hi.failed}; CPU ms/req ${JSON.stringify(r.cpu_ms_per_req)}`);
+    }
+  }
+  if (paths.length > 1) {
+    log('\nnow vs before, same run (req/s at 10 connections):');
+    for (const row of results) log(`${row.name.padEnd(32)} ${(row.now[`c${CFG.connections}`].rps / row.before[`c${CFG.connections}`].rps).toFixed(2)}x`);
   }
   const out = path.join(ROOT, 'bench/results', `tickets-${stamp}.json`);
   fs.writeFileSync(out, JSON.stringify({ cfg: CFG, load: os.loadavg(), results }, null, 2));

@@ -18,11 +18,16 @@ function where(url) {
   return u;
 }
 
-function summarizeOne(file, topN = 25) {
+/** skipMs: leave out the samples of the first skipMs of the profile (the process's start-up). */
+function summarizeOne(file, topN = 25, skipMs = 0) {
   const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const counts = new Map();
-  for (const id of prof.samples) counts.set(id, (counts.get(id) || 0) + 1);
+  let at = 0;
+  prof.samples.forEach((id, i) => {
+    at += prof.timeDeltas[i] / 1000;
+    if (at >= skipMs) counts.set(id, (counts.get(id) || 0) + 1);
+  });
   let total = 0;
   let idle = 0;
   const byFn = new Map();
@@ -45,6 +50,7 @@ function summarizeOne(file, topN = 25) {
   return {
     file: path.basename(file),
     busy_samples: total,
+    skipped_ms: skipMs,
     idle_pct_of_all: (100 * idle) / Math.max(1, total + idle),
     top: [...byFn].sort((a, b) => b[1] - a[1]).slice(0, topN).map(([k, c]) => {
       const [name, loc] = k.split('\u0000');
@@ -54,14 +60,14 @@ function summarizeOne(file, topN = 25) {
   };
 }
 
-/** pidNames: { pid: name }. Returns { name: summary } for the profiles found in dir. */
-function summarizeProfiles(dir, pidNames) {
+/** pidNames: { pid: name }; skipMs: { pid: ms of start-up to leave out }. Returns { name: summary } for the profiles found in dir. */
+function summarizeProfiles(dir, pidNames, skipMs = {}) {
   const out = {};
   if (!fs.existsSync(dir)) return out;
   for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.cpuprofile'))) {
     const pid = f.split('.')[3];
     const name = pidNames[pid] || `pid ${pid}`;
-    out[name] = summarizeOne(path.join(dir, f));
+    out[name] = summarizeOne(path.join(dir, f), 25, skipMs[pid] || 0);
   }
   return out;
 }

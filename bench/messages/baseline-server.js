@@ -1,26 +1,56 @@
 'use strict';
 /**
- * Baseline for the messages route: ONE Node process, plain Fastify, the same work the chats service
+ * Baselines for the messages route: ONE Node process, plain Fastify, the same work the chats service
  * does for GET /v1/chats/{chat_id}/messages — chat id normalisation and query validation with the
- * contract's schemas, MessageRepository.listByChat (the same Prisma query), mapMessage, and
- * JSON.stringify of the page — but no gateway, no NATS hop, no auth, no rate limit, no telemetry.
+ * contract's schemas, the page query, mapMessage, and JSON.stringify of the page — but no gateway, no
+ * NATS hop, no auth, no rate limit, no telemetry. BASELINE_DRIVER chooses how the page is read:
+ * - `prisma` (default): the service's own use case, MessageRepository.listByChat through Prisma;
+ * - `raw`: the same SQL (chatPageSql) through the `pg` driver directly, the rows revived with the same
+ *   messageFromJson and mapped with the same mapMessage — the read as close to the driver as it gets.
  *
  * Started as a child by bench/run.js with DATABASE_URL, ORG_ID, PORT, HOST, DATABASE_POOL_SIZE.
  * Prints "listening <port>" on stdout when ready; stops on SIGTERM.
  */
 const Fastify = require('fastify');
+const pg = require('pg');
 const { createPrismaClient } = require('@mapi/db');
-const { MessageRepository, ListChatMessages } = require('@mapi/chats-feature');
+const { MessageRepository, ListChatMessages, chatPageSql, messageFromJson, mapMessage } = require('@mapi/chats-feature');
 const { ListChatMessagesParams, ListChatMessagesQuery } = require('@mapi/contracts');
+
+/** The page as ListChatMessages builds it, read through pg: same SQL, same row revival, same mapper. */
+function rawUseCase(pool, orgId) {
+  return {
+    async execute({ params, query }) {
+      const sql = chatPageSql(orgId, { chatId: params.chat_id, phoneIds: null, member: null, offset: query.offset, limit: query.limit });
+      const rows = sql ? (await pool.query(sql.text, sql.values)).rows : [];
+      const count = rows.length;
+      return {
+        from: count ? query.offset + 1 : query.offset,
+        to: query.offset + count,
+        count,
+        messages: rows.map((r) => mapMessage(messageFromJson(r.j).row)),
+      };
+    },
+    ready: () => pool.query('SELECT 1'),
+    close: () => pool.end(),
+  };
+}
+
+function prismaUseCase(url, poolSize) {
+  const prisma = createPrismaClient({ url, poolSize });
+  const useCase = new ListChatMessages(new MessageRepository(prisma));
+  return { execute: (req) => useCase.execute(req), ready: () => prisma.$queryRaw`SELECT 1`, close: () => prisma.$disconnect() };
+}
 
 async function main() {
   const orgId = process.env.ORG_ID;
   if (!orgId) throw new Error('ORG_ID is required');
-  const prisma = createPrismaClient({
-    url: process.env.DATABASE_URL,
-    poolSize: Number(process.env.DATABASE_POOL_SIZE || 10),
-  });
-  const useCase = new ListChatMessages(new MessageRepository(prisma));
+  const poolSize = Number(process.env.DATABASE_POOL_SIZE || 10);
+  const driver = process.env.BASELINE_DRIVER || 'prisma';
+  if (driver !== 'prisma' && driver !== 'raw') throw new Error(`BASELINE_DRIVER must be prisma or raw, not ${driver}`);
+  const useCase = driver === 'raw'
+    ? rawUseCase(new pg.Pool({ connectionString: process.env.DATABASE_URL, max: poolSize }), orgId)
+    : prismaUseCase(process.env.DATABASE_URL, poolSize);
   const ctx = { org_id: orgId, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null };
 
   const app = Fastify({ logger: false });
@@ -32,7 +62,7 @@ async function main() {
     // The chats service replies JSON.stringify(page) as bytes; the gateway passes them through.
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(page));
   });
-  await prisma.$queryRaw`SELECT 1`;
+  await useCase.ready();
   await app.listen({ port: Number(process.env.PORT || 0), host: process.env.HOST || '127.0.0.1' });
   process.stdout.write(`listening ${app.server.address().port}\n`);
 
@@ -41,7 +71,7 @@ async function main() {
     if (stopping) process.exit(1);
     stopping = true;
     await app.close().catch(() => undefined);
-    await prisma.$disconnect().catch(() => undefined);
+    await useCase.close().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGTERM', stop);

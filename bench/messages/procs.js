@@ -4,14 +4,16 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 
 const children = new Set();
+const started = [];
 
 /** Starts `node [nodeArgs] script` with its stdout/stderr appended to logFile. */
 function startNode(name, script, { env, logFile, nodeArgs = [], cwd }) {
   const fd = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, [...nodeArgs, script], { cwd, env, stdio: ['ignore', fd, fd] });
   fs.closeSync(fd);
-  const proc = { name, child, logFile, exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal))) };
+  const proc = { name, child, logFile, startedAt: Date.now(), exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal))) };
   children.add(proc);
+  started.push(proc);
   proc.exited.then(() => children.delete(proc));
   return proc;
 }
@@ -25,7 +27,7 @@ function tail(file, lines = 30) {
 }
 
 /** Polls url until it answers 200; fails early with the log tail when the process exits. */
-async function waitReady(proc, url, { timeoutMs = 30_000, headers = {} } = {}) {
+async function waitReady(proc, url, { timeoutMs = 120_000, headers = {} } = {}) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
@@ -161,4 +163,7 @@ async function waitIdle(pids, { windowMs = 250, busyFraction = 0.05, timeoutMs =
   return false;
 }
 
-module.exports = { startNode, waitReady, stopProc, stopAll, cpuMeter, cpuSeconds, pidsByComm, waitIdle, tail };
+/** Every process started so far (also those that have exited). */
+const startedProcs = () => [...started];
+
+module.exports = { startedProcs, startNode, waitReady, stopProc, stopAll, cpuMeter, cpuSeconds, pidsByComm, waitIdle, tail };

@@ -103,6 +103,16 @@ describe('inbox (integration)', () => {
     for (const x of (await list(ctx(w.org))).tickets) expect(registryPayload({ type: 'ticket.created', payload: x })).toBeTruthy();
   });
 
+  it('reads the listing\'s rows (one JSON text each) exactly as Prisma reads them, column for column', async () => {
+    const due = new Date('2026-12-01T18:29:59.123Z');
+    const made = await create(ctx(w.other), { chat_id: w.a, subject: 'Columns', priority: 4, labels: ['alpha', 'beta'], assignee: 'zed@example.com', due_date: due.toISOString(), status: 'closed' });
+    const raw = await tickets().list(w.other, null, {}, 0, 2000);
+    const prisma = await t.prisma.inboxTicket.findMany({ where: { org_id: w.other, is_deleted: false }, orderBy: [{ created_at: 'desc' }, { ticket_id: 'desc' }] });
+    expect(raw.length).toBeGreaterThanOrEqual(2);
+    expect(raw).toEqual(prisma);
+    expect(raw.find((r) => r.ticket_id === made.ticket.ticket_id)).toMatchObject({ due_date: due, labels: ['alpha', 'beta'], closed_at: expect.any(Date) });
+  });
+
   it('reads one ticket in reach; out of reach, missing and another organization\'s are 404', async () => {
     const get = (c: RequestContext, id: string) => new GetTicket(tickets(), chats, noReach).execute({ ctx: c, params: { ticket_id: id } });
     expect((await get(ctx(w.org), w.t1)).ticket).toMatchObject({ ticket_id: w.t1, subject: 'Refund' });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createLogger } from '../logging/logger';
 import { connectNats } from './connection';
 import { NatsRpcClient } from './rpc-client';
-import { RPC_STATUS_CONTINUE, RpcHeader } from './rpc-codec';
+import { REPLY_CHUNK_BYTES, RPC_STATUS_CONTINUE, RpcHeader } from './rpc-codec';
 import { bindHandlers, rpcHandler } from './rpc-handlers';
 import { NatsRpcServer } from './rpc-server';
 
@@ -76,6 +76,30 @@ describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
     });
     // Both replicas got work: the head went through the queue group, the rest followed to the same replica.
     expect((seen.a ?? 0) + (seen.b ?? 0)).toBe(4);
+  });
+
+  it('answers in reply chunks of at most REPLY_CHUNK_BYTES (far under max_payload), which the client joins in order', async () => {
+    const sent: { chunk: number; chunks: number; bytes: number }[] = [];
+    const replicas = conns.slice(0, 2);
+    const originals = replicas.map((nc) => nc.publish.bind(nc));
+    replicas.forEach((nc, i) => {
+      nc.publish = (subject, payload, opts) => {
+        const chunk = opts?.headers?.get(RpcHeader.chunk);
+        if (chunk) sent.push({ chunk: Number(chunk), chunks: Number(opts!.headers!.get(RpcHeader.chunks)), bytes: (payload as Uint8Array).length });
+        return originals[i](subject, payload, opts);
+      };
+    });
+    try {
+      const data = randomBytes(1_700_000).toString('base64'); // ~2.3 MB: echoed back, so the reply is as large
+      const reply = await client.call(UploadRpc, { data });
+      expect(reply.echo).toBe(data);
+    } finally {
+      replicas.forEach((nc, i) => (nc.publish = originals[i]));
+    }
+    expect(sent.length).toBeGreaterThan(2 * MiB / REPLY_CHUNK_BYTES);
+    expect(Math.max(...sent.map((c) => c.bytes))).toBeLessThanOrEqual(REPLY_CHUNK_BYTES);
+    expect(sent.map((c) => c.chunk)).toEqual(sent.map((_, i) => i));
+    expect(new Set(sent.map((c) => c.chunks))).toEqual(new Set([sent.length]));
   });
 
   it('sends a request that fits in one message without chunk headers, as before', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { joinChunks, splitIntoChunks } from './rpc-codec';
+import { REPLY_CHUNK_BYTES, SINGLE_MESSAGE_REPLY_BYTES, joinChunks, replyChunkPayload, splitIntoChunks } from './rpc-codec';
 
 const MiB = 1024 * 1024;
 
@@ -47,5 +47,16 @@ describe('splitIntoChunks / joinChunks', () => {
     expect(one).toHaveLength(1);
     expect(two).toHaveLength(2);
     expect(two[1]).toHaveLength(1);
+  });
+
+  it('sends replies up to SINGLE_MESSAGE_REPLY_BYTES as one message, larger ones in chunks of REPLY_CHUNK_BYTES', () => {
+    const small = randomBytes(SINGLE_MESSAGE_REPLY_BYTES);
+    expect(splitIntoChunks(small, replyChunkPayload(small.length, MiB))).toHaveLength(1);
+    const large = randomBytes(SINGLE_MESSAGE_REPLY_BYTES + 1);
+    const chunks = splitIntoChunks(large, replyChunkPayload(large.length, MiB));
+    expect(chunks).toHaveLength(Math.ceil(large.length / REPLY_CHUNK_BYTES));
+    expect(Buffer.concat(chunks).equals(large)).toBe(true);
+    // a server whose max_payload is smaller than a reply chunk still bounds it
+    expect(replyChunkPayload(large.length, 8 * 1024)).toBe(8 * 1024);
   });
 });

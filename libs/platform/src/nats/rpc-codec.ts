@@ -21,8 +21,28 @@ export const RpcHeader = {
 /** `x-rpc-status` of the answer that asks a client for the rest of a chunked request. */
 export const RPC_STATUS_CONTINUE = 'continue';
 
+/**
+ * Largest chunk of a reply. Far under max_payload on purpose: nats.js copies a message that spans
+ * socket reads (64 KiB) into a buffer it grows by doubling, so a 1 MiB chunk cost ~3.5 MiB of
+ * short-lived ArrayBuffers; in the gateway that external memory set off a full mark-compact of its
+ * ~50 MB heap every request or two of a 3 MB page (docs/benchmarks.md, "Cuts of issue 20 item 4").
+ * A 16 KiB chunk mostly arrives inside one read and is handed over as a view of it, without a copy.
+ */
+export const REPLY_CHUNK_BYTES = 16 * 1024;
+
+/**
+ * Replies up to this size still go as one message (when max_payload allows): for them ten 16 KiB
+ * messages cost more in per-message work than the one copy saves (a 100-message page is ~160 KB).
+ */
+export const SINGLE_MESSAGE_REPLY_BYTES = 256 * 1024;
+
+/** The chunk size (max_payload-style, headers included) for a reply of `bytes`. */
+export function replyChunkPayload(bytes: number, maxPayload: number): number {
+  return bytes <= SINGLE_MESSAGE_REPLY_BYTES ? maxPayload : Math.min(maxPayload, REPLY_CHUNK_BYTES + HEADER_ROOM);
+}
+
 /** Room left for headers inside one NATS message. */
-const HEADER_ROOM = 1024;
+export const HEADER_ROOM = 1024;
 
 export function splitIntoChunks(body: Uint8Array, maxPayload: number): Uint8Array[] {
   const size = Math.max(1024, maxPayload - HEADER_ROOM);

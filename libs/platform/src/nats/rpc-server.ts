@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Logger } from 'pino';
 import { namespaced } from './connection';
 import type { BoundRpcHandler } from './rpc-handlers';
-import { RPC_STATUS_CONTINUE, RpcHeader, joinChunks, splitIntoChunks } from './rpc-codec';
+import { RPC_STATUS_CONTINUE, RpcHeader, joinChunks, replyChunkPayload, splitIntoChunks } from './rpc-codec';
 import { extractTraceContext } from './trace-headers';
 import { DURATION_BUCKETS_S, meter } from '../telemetry/metrics';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, isDependencyUnavailable } from '../errors/dependency-unavailable';
@@ -189,7 +189,7 @@ export class NatsRpcServer {
 
   private reply(msg: Msg, status: 'ok' | 'error', body: Uint8Array, httpStatus?: number): void {
     if (!msg.reply) return;
-    const chunks = splitIntoChunks(body, this.options.nc.info?.max_payload ?? 1024 * 1024);
+    const chunks = splitIntoChunks(body, replyChunkPayload(body.length, this.options.nc.info?.max_payload ?? MiB));
     chunks.forEach((chunk, index) => {
       const h = natsHeaders();
       h.set(RpcHeader.status, status);
