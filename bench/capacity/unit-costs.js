@@ -115,14 +115,38 @@ async function main() {
     'nats-server (shared)': async () => pidsByComm('nats-server'),
     'redis-server (shared)': async () => pidsByComm('redis-server'),
   };
+  // Postgres backends come and go (a pool closes idle ones): the meter samples every group's processes
+  // every 200 ms and keeps each one's last reading, so one that exits mid-phase still counts.
   const meter = async () => {
     const before = {};
-    for (const [name, fn] of Object.entries(groups)) before[name] = new Map((await fn()).map((pid) => [pid, cpuSeconds(pid) ?? 0]));
-    return async () => {
-      const out = {};
+    const last = {};
+    for (const [name, fn] of Object.entries(groups)) {
+      before[name] = new Map((await fn()).map((pid) => [pid, cpuSeconds(pid) ?? 0]));
+      last[name] = new Map(before[name]);
+    }
+    const sample = async () => {
       for (const [name, fn] of Object.entries(groups)) {
+        for (const pid of new Set([...last[name].keys(), ...(await fn())])) {
+          const now = cpuSeconds(pid);
+          if (now !== null) last[name].set(pid, now);
+        }
+      }
+    };
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        await sample();
+        await sleep(200);
+      }
+    })();
+    return async () => {
+      sampling = false;
+      await sampler;
+      await sample();
+      const out = {};
+      for (const name of Object.keys(groups)) {
         let sum = 0;
-        for (const pid of new Set([...before[name].keys(), ...(await fn())])) sum += (cpuSeconds(pid) ?? 0) - (before[name].get(pid) ?? 0);
+        for (const [pid, seconds] of last[name]) sum += seconds - (before[name].get(pid) ?? 0);
         out[name] = sum;
       }
       return out;
