@@ -1,6 +1,6 @@
 import { ServiceError, type RequestContext } from '@mapi/contracts';
 import { createOrg, createPhone, newUuid, phoneDirectoryFromDb, useTestDatabase } from '@mapi/testing';
-import { MEMBERS_HANDLERS, type MembersDeps } from './members.handlers';
+import { membersCaller } from './testing/call-members';
 import { NO_MAILER, type InviteMailer } from './mail/invite-mailer';
 import { sha256Hex } from './secrets';
 
@@ -14,18 +14,7 @@ describe('members (integration)', () => {
   const w: Record<string, any> = {};
   const sent: { to: string; url: string }[] = [];
   let mailer: InviteMailer = NO_MAILER;
-  const deps = (): MembersDeps => ({
-    prisma: t.prisma,
-    directory: phoneDirectoryFromDb(t.prisma),
-    mailer: { get configured() { return mailer.configured; }, send: (m) => mailer.send(m) },
-    invites: { consoleBaseUrl: 'https://console.example/', inviteTtlHours: 1 },
-    sessionTtlSeconds: 3600,
-    setChatAccess: () => Promise.reject(new Error('PATCH /chats/access: usecases/update-chat-access/update-chat-access.int-spec.ts')),
-  });
-  const call = (subject: string, request: unknown): Promise<any> => {
-    const line = MEMBERS_HANDLERS.find((h) => h.contract.subject === subject)!;
-    return line.build(deps()).execute(line.contract.request.parse(request)) as Promise<any>;
-  };
+  const call = membersCaller(() => ({ prisma: t.prisma, directory: phoneDirectoryFromDb(t.prisma) }), () => ({ mailer: { get configured() { return mailer.configured; }, send: (m) => mailer.send(m) } }));
   const ctx = (org: string, member: RequestContext['member'] = null): RequestContext => ({ org_id: org, token_id: w.token, phone_scope: null, phone: null, member });
   const failure = async (p: Promise<unknown>) => {
     const err = await p.then(() => null, (e: unknown) => e);

@@ -1,7 +1,6 @@
 import type { RequestContext } from '@mapi/contracts';
 import { createOrg, createPhone, newUuid, phoneDirectoryFromDb, useTestDatabase } from '@mapi/testing';
-import { NO_MAILER } from '../../mail/invite-mailer';
-import { MEMBERS_HANDLERS, type MembersDeps } from '../../members.handlers';
+import { membersCaller } from '../../testing/call-members';
 
 /**
  * The token use cases against Postgres, through the handler table: what HTTP cannot show reliably
@@ -11,18 +10,7 @@ import { MEMBERS_HANDLERS, type MembersDeps } from '../../members.handlers';
 describe('API tokens (integration)', () => {
   const t = useTestDatabase('members-tokens');
   const w: Record<string, any> = {};
-  const deps = (): MembersDeps => ({
-    prisma: t.prisma,
-    directory: phoneDirectoryFromDb(t.prisma),
-    mailer: NO_MAILER,
-    invites: { consoleBaseUrl: 'https://console.example/', inviteTtlHours: 1 },
-    sessionTtlSeconds: 3600,
-    setChatAccess: () => Promise.reject(new Error('not used here')),
-  });
-  const call = (subject: string, request: unknown): Promise<any> => {
-    const line = MEMBERS_HANDLERS.find((h) => h.contract.subject === subject)!;
-    return line.build(deps()).execute(line.contract.request.parse(request)) as Promise<any>;
-  };
+  const call = membersCaller(() => ({ prisma: t.prisma, directory: phoneDirectoryFromDb(t.prisma) }));
   const ctx = (org: string, phone_scope: string[] | null = null): RequestContext => ({ org_id: org, token_id: w.caller, phone_scope, phone: null, member: null });
   const entries = (org: string, action: string) => t.prisma.memberAuditEntry.findMany({ where: { org_id: org, action } });
 

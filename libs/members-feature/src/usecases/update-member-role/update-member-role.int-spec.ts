@@ -1,7 +1,6 @@
-import type { RequestContext } from '@mapi/contracts';
+import { UpdateMemberRoleRpc, type RequestContext } from '@mapi/contracts';
 import { createOrg, createPhone, newUuid, phoneDirectoryFromDb, useTestDatabase } from '@mapi/testing';
-import { NO_MAILER } from '../../mail/invite-mailer';
-import { MEMBERS_HANDLERS, type MembersDeps } from '../../members.handlers';
+import { membersCaller } from '../../testing/call-members';
 
 /**
  * PATCH /members/role against Postgres, through the handler table: promotion and demotion keep the
@@ -11,18 +10,7 @@ import { MEMBERS_HANDLERS, type MembersDeps } from '../../members.handlers';
 describe('member roles (integration)', () => {
   const t = useTestDatabase('members-roles');
   const w: Record<string, any> = {};
-  const deps = (): MembersDeps => ({
-    prisma: t.prisma,
-    directory: phoneDirectoryFromDb(t.prisma),
-    mailer: NO_MAILER,
-    invites: { consoleBaseUrl: 'https://console.example/', inviteTtlHours: 1 },
-    sessionTtlSeconds: 3600,
-    setChatAccess: () => Promise.reject(new Error('not used here')),
-  });
-  const call = (subject: string, request: unknown): Promise<any> => {
-    const line = MEMBERS_HANDLERS.find((h) => h.contract.subject === subject)!;
-    return line.build(deps()).execute(line.contract.request.parse(request)) as Promise<any>;
-  };
+  const call = membersCaller(() => ({ prisma: t.prisma, directory: phoneDirectoryFromDb(t.prisma) }));
   const ctx = (org: string, member: RequestContext['member'] = null): RequestContext => ({ org_id: org, token_id: w.caller, phone_scope: null, phone: null, member });
   const setRole = (org: string, emails: string[], role: string, member: RequestContext['member'] = null) => call('members.v1.role.update', { ctx: ctx(org, member), body: { emails, role } });
   const stored = (email: string) => t.prisma.member.findFirstOrThrow({ where: { org_id: w.org, email } });
@@ -72,8 +60,7 @@ describe('member roles (integration)', () => {
   });
 
   it('refuses a role the API does not give (owner) at the contract: 422 on body.role', () => {
-    const line = MEMBERS_HANDLERS.find((h) => h.contract.subject === 'members.v1.role.update')!;
-    const parsed = line.contract.request.safeParse({ ctx: ctx(w.org), body: { emails: ['bob@example.com'], role: 'owner' } });
+    const parsed = UpdateMemberRoleRpc.request.safeParse({ ctx: ctx(w.org), body: { emails: ['bob@example.com'], role: 'owner' } });
     expect(parsed.success).toBe(false);
   });
 });
