@@ -125,6 +125,21 @@ describe('a member\'s reach on every route', () => {
     expect((await api.post('/message/send', { chat_id: chatB, message: 'from the token' })).status).toBe(200);
   });
 
+  it('queue listings: Lea sees the jobs of chat A only, by status or by queue id; the token sees both', async () => {
+    const toA = (await lea.call('POST', '/message/send', { chat_id: chatA, message: 'listed for Lea' })).body.queue_id;
+    const toB = (await api.post('/message/send', { chat_id: chatB, message: 'not listed for Lea' })).body.queue_id;
+    const ids = (r: any) => (r.body as any[]).map((j) => j.id);
+    const all = await until(() => api.get('/queue/jobs?limit=1000', { 'x-phone': w.p1 }), (r) => ids(r).includes(toA) && ids(r).includes(toB), 15_000, 'both jobs listed');
+    expect(all.status).toBe(200);
+    const hers = await lea.call('GET', '/queue/jobs?limit=1000', undefined, { 'x-phone': w.p1 });
+    expect(ids(hers)).toContain(toA);
+    expect(ids(hers)).not.toContain(toB);
+    expect((hers.body as any[]).every((j) => j.data.chat_id === chatA)).toBe(true);
+    expect((await lea.call('GET', `/queue/jobs?queue_id=${toB}`, undefined, { 'x-phone': w.p1 })).body).toEqual([]);
+    expect(ids(await lea.call('GET', `/queue/jobs?queue_id=${toA}`, undefined, { 'x-phone': w.p1 }))).toEqual([toA]);
+    expect(ids(await api.get(`/queue/jobs?queue_id=${toB}`, { 'x-phone': w.p1 }))).toEqual([toB]);
+  });
+
   it('realtime: Lea\'s socket receives only the events of chat A; the token\'s receives both; re-authentication keeps her session\'s socket', async () => {
     const [mine, theirs] = [await listen({ cookie: lea.cookie }), await listen({ Authorization: `Bearer ${w.token}` })];
     const [leas, tokens] = [mine.got, theirs.got];

@@ -11,7 +11,7 @@ import { QUEUE_HANDLERS, type QueueDeps } from './queue.handlers';
 import { bullConnection } from './queues/bull-connection';
 import { QueuePurger } from './queues/queue-purger';
 import { SendQueues } from './queues/send-queues';
-import { sendReachOverRpc } from './phones/member-reach';
+import { jobsReachOverRpc, sendReachOverRpc } from './phones/member-reach';
 import type { ChoosePhone } from './usecases/send-message/send-message.usecase';
 import { SendProcessor } from './worker/send-processor';
 import { SendWorkers } from './worker/send-workers';
@@ -40,7 +40,7 @@ export async function bootstrapQueueService(): Promise<void> {
   const queues = new SendQueues(redis, queuesOptions(namespace, q));
   const purger = new QueuePurger(queues);
   const choosePhone: ChoosePhone = async (ctx, chatId) => (await rpc.call(ChoosePhoneRpc, { ctx, chat_id: chatId, need_admin: false })).phone_id;
-  const deps: QueueDeps = { queues, purger, gate: new PhoneGate((request) => rpc.call(PhoneDirectoryRpc, request), sessions), choosePhone, sendReach: sendReachOverRpc(rpc), idempotency: new IdempotencyStore(redis, namespace, q.QUEUE_IDEMPOTENCY_TTL_S), logger };
+  const deps: QueueDeps = { queues, purger, gate: new PhoneGate((request) => rpc.call(PhoneDirectoryRpc, request), sessions), choosePhone, sendReach: sendReachOverRpc(rpc), jobsReach: jobsReachOverRpc(rpc), idempotency: new IdempotencyStore(redis, namespace, q.QUEUE_IDEMPOTENCY_TTL_S), logger };
 
   const workers = q.QUEUE_WORKER_ENABLED
     ? new SendWorkers(

@@ -19,7 +19,7 @@ import { ListJobs } from './usecases/list-jobs/list-jobs.usecase';
 import { PurgeQueue } from './usecases/purge-queue/purge-queue.usecase';
 import { GetQueueStatus } from './usecases/queue-status/queue-status.usecase';
 import { SendMessage, type ChoosePhone } from './usecases/send-message/send-message.usecase';
-import type { SendReach } from './phones/member-reach';
+import type { JobsReach, SendReach } from './phones/member-reach';
 
 export interface QueueDeps {
   queues: SendQueues;
@@ -28,6 +28,8 @@ export interface QueueDeps {
   choosePhone: ChoosePhone;
   /** A member's sends only to chats within their reach (phones/member-reach.ts). */
   sendReach: SendReach;
+  /** A member's job listings only of chats within their reach (phones/member-reach.ts). */
+  jobsReach: JobsReach;
   idempotency: IdempotencyStore;
   logger: Logger;
 }
@@ -42,6 +44,6 @@ export const QUEUE_HANDLERS = [
   serve(PurgeQueuesRpc, purgeQueue),
   serve(LegacyPurgeQueueRpc, (d) => new LegacyPurgeQueue(purgeQueue(d))),
   serve(QueueStatusRpc, (d) => new GetQueueStatus(d.queues)),
-  serve(ListJobsRpc, (d) => new ListJobs(d.queues)),
+  serve(ListJobsRpc, (d) => new ListJobs(d.queues, d.jobsReach)),
   serve(BroadcastStatusRpc, (d) => new GetBroadcastStatus(d.queues)),
 ];

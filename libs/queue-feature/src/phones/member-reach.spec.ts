@@ -1,5 +1,5 @@
 import { ServiceError, type RequestContext } from '@mapi/contracts';
-import { sendReachOverRpc } from './member-reach';
+import { jobsReachOverRpc, sendReachOverRpc } from './member-reach';
 
 const base: RequestContext = { org_id: '00000000-0000-4000-8000-000000000001', token_id: '00000000-0000-4000-8000-000000000002', phone_scope: null, phone: null };
 const as = (role: 'member' | 'admin' | 'owner'): RequestContext => ({
@@ -33,6 +33,28 @@ describe('a member\'s sends (queue)', () => {
   it('tokens, owners and admins: phones only, the chats service is not asked', async () => {
     const { calls, reach } = chats(['b@c.us']);
     for (const c of [base, as('admin'), as('owner')]) await expect(reach(c, ['b@c.us'])).resolves.toBeUndefined();
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('a member\'s job listings (queue)', () => {
+  const copies = (outside: string[]) => {
+    const calls: { copies: { phone_id: string; chat_id: string }[] }[] = [];
+    const rpc = { call: async (_rpc: unknown, req: any) => (calls.push(req.body), { reached: req.body.copies.filter((c: any) => !outside.includes(c.chat_id)) }) };
+    return { calls, reach: jobsReachOverRpc(rpc as never) };
+  };
+
+  it('answers the chats within reach of the phone, asking once per 1000 distinct chats', async () => {
+    const { calls, reach } = copies(['b@c.us']);
+    expect(await reach(as('member'), 'p1', ['a@c.us', 'b@c.us', 'a@c.us'])).toEqual(new Set(['a@c.us']));
+    expect(calls).toEqual([{ copies: [{ phone_id: 'p1', chat_id: 'a@c.us' }, { phone_id: 'p1', chat_id: 'b@c.us' }] }]);
+    await reach(as('member'), 'p1', Array.from({ length: 1500 }, (_, i) => `${i}@c.us`));
+    expect(calls.slice(1).map((c) => c.copies.length)).toEqual([1000, 500]);
+  });
+
+  it('tokens, owners and admins: null (no narrowing), the chats service is not asked', async () => {
+    const { calls, reach } = copies(['b@c.us']);
+    for (const c of [base, as('admin'), as('owner')]) expect(await reach(c, 'p1', ['b@c.us'])).toBeNull();
     expect(calls).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { ChatsInReachRpc, Errors, type RequestContext } from '@mapi/contracts';
+import { ChatCopiesInReachRpc, ChatsInReachRpc, Errors, type RequestContext } from '@mapi/contracts';
 import type { NatsRpcClient } from '@mapi/platform';
 
 /**
@@ -20,5 +20,27 @@ export function sendReachOverRpc(rpc: Pick<NatsRpcClient, 'call'>): SendReach {
       const { missing } = await rpc.call(ChatsInReachRpc, { ctx, body: { chat_ids: ids.slice(i, i + 1000), to_send: true } });
       if (missing.length) throw Errors.notFound(CHAT_NOT_FOUND);
     }
+  };
+}
+
+/**
+ * A member's job listings (GET /queue/jobs, POST /message/queues): of the phone's jobs, those whose
+ * chat is within the member's labels and overrides (chats.v1.chat.copies-in-reach for the phone's copies
+ * of the jobs' chats, in chunks of 1000). Answers the chat ids in reach, or null for a ctx that is not a
+ * member's (tokens, owners, admins: the phone is all the reach there is, checked by the gateway).
+ */
+export type JobsReach = (ctx: RequestContext, phoneId: string, chatIds: string[]) => Promise<Set<string> | null>;
+
+export function jobsReachOverRpc(rpc: Pick<NatsRpcClient, 'call'>): JobsReach {
+  return async (ctx, phoneId, chatIds) => {
+    if (ctx.member?.role !== 'member') return null;
+    const ids = [...new Set(chatIds)];
+    const reached = new Set<string>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const copies = ids.slice(i, i + 1000).map((chat_id) => ({ phone_id: phoneId, chat_id }));
+      const answer = await rpc.call(ChatCopiesInReachRpc, { ctx, body: { copies } });
+      for (const c of answer.reached) reached.add(c.chat_id);
+    }
+    return reached;
   };
 }
