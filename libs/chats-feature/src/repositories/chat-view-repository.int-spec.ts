@@ -65,6 +65,26 @@ describe('ChatViewRepository (integration)', () => {
     expect(paged.map((r) => r.chat_id)).toEqual(all.map((r) => r.chat_id));
   });
 
+  it("shows a group's settings from the copy that stored them, not from a more active member phone's copy made without them", async () => {
+    const p = t.prisma;
+    const g = `1203630${randomDigits(11)}@g.us`;
+    // p1 created the group (the connector's upsert stored its settings); p2 is a member whose copy came from a notification
+    await createChat(p, w.org, w.p1, { chatId: g, chatName: 'Ops' });
+    await p.chat.update({ where: { phone_id_chat_id: { phone_id: w.p1.phone_id, chat_id: g } }, data: { group_description: 'night shift', messages_admins_only: true, info_admins_only: true, add_members_admins_only: true, activity_at: at(20) } });
+    await createChat(p, w.org, w.p2, { chatId: g });
+    await p.chat.update({ where: { phone_id_chat_id: { phone_id: w.p2.phone_id, chat_id: g } }, data: { activity_at: at(30) } });
+    const settings = { group_description: 'night shift', messages_admins_only: true, info_admins_only: true, add_members_admins_only: true };
+    const [seen] = await repo.list(w.org.id, { phoneIds: null, chatId: g, offset: 0, limit: 1 });
+    expect(seen).toMatchObject({ phone_id: w.p2.phone_id, ...settings });
+    // the member phone alone in reach: the settings still come from a copy in reach only, so none here
+    const [p2only] = await repo.list(w.org.id, { phoneIds: [w.p2.phone_id], chatId: g, offset: 0, limit: 1 });
+    expect(p2only).toMatchObject({ phone_id: w.p2.phone_id, group_description: null, add_members_admins_only: null });
+    // a 1-1 chat is never read for group settings
+    const [shared] = await repo.list(w.org.id, { phoneIds: null, chatId: w.shared, offset: 0, limit: 1 });
+    expect(shared.add_members_admins_only).toBeNull();
+    await p.chat.deleteMany({ where: { org_id: w.org.id, chat_id: g } });
+  });
+
   it('reads group members of a copy', async () => {
     const members = await repo.members(w.org.id, [{ phone_id: w.p1.phone_id, chat_id: w.group }]);
     expect(members.map((m) => [m.contact_id, m.is_admin])).toEqual([['111@c.us', true], ['222@c.us', false]]);

@@ -108,7 +108,7 @@ export class ChatViewRepository {
       f.end === undefined ? Prisma.empty : Prisma.sql`AND c.activity_at <= ${f.end}::timestamptz`,
       f.label === undefined ? Prisma.empty : labelFilter(orgId, f.label),
     ];
-    const rows = await this.prisma.$queryRaw<{ j: string; copies: string; props: string | null; labels: string | null }[]>`
+    const rows = await this.prisma.$queryRaw<{ j: string; copies: string; props: string | null; labels: string | null; settings: string | null }[]>`
       WITH page AS (
         SELECT c.org_id, c.phone_id, c.chat_id, c.chat_name, c.chat_type, c.org_phone, c.created_at, c.updated_at,
                c.latest_message_id::text AS latest_message_id, c.latest_message_at, c.activity_at,
@@ -128,13 +128,22 @@ export class ChatViewRepository {
          FROM chats o WHERE o.org_id = p.org_id AND o.chat_id = p.chat_id ${inScope('o')})::text AS copies,
         (SELECT json_build_object('assigned_to', cp.assigned_to, 'custom_properties', cp.custom_properties, 'override_chat_access', cp.override_chat_access)
          FROM chat_properties cp WHERE cp.org_id = p.org_id AND cp.chat_id = p.chat_id)::text AS props,
-        (SELECT json_agg(l.label_id ORDER BY l.label_id) FROM chat_labels l WHERE l.org_id = p.org_id AND l.chat_id = p.chat_id)::text AS labels
+        (SELECT json_agg(l.label_id ORDER BY l.label_id) FROM chat_labels l WHERE l.org_id = p.org_id AND l.chat_id = p.chat_id)::text AS labels,
+        -- A group's settings are the group's, not a phone's: from the copy that last stored them (the
+        -- connector's groups upsert sets add_members_admins_only), since the most active copy may be a
+        -- member phone's made from a notification, which carries none (only the column defaults).
+        CASE WHEN p.chat_type = 'group' AND p.add_members_admins_only IS NULL THEN
+          (SELECT json_build_object('group_description', s.group_description, 'info_admins_only', s.info_admins_only,
+                                    'messages_admins_only', s.messages_admins_only, 'add_members_admins_only', s.add_members_admins_only)
+           FROM chats s WHERE s.org_id = p.org_id AND s.chat_id = p.chat_id AND s.add_members_admins_only IS NOT NULL ${inScope('s')}
+           ORDER BY s.updated_at DESC, s.phone_id LIMIT 1)::text END AS settings
       FROM page p
       ORDER BY p.activity_at DESC, p.chat_id DESC`;
-    return rows.map(({ j, copies, props, labels }) => {
+    return rows.map(({ j, copies, props, labels, settings }) => {
       const r = JSON.parse(j) as Json<Omit<ChatViewRow, 'copies' | 'properties'>>;
       return {
         ...r,
+        ...(settings ? (JSON.parse(settings) as Pick<ChatViewRow, 'group_description' | 'info_admins_only' | 'messages_admins_only' | 'add_members_admins_only'>) : {}),
         created_at: new Date(r.created_at),
         updated_at: new Date(r.updated_at),
         latest_message_at: date(r.latest_message_at),
