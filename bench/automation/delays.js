@@ -32,6 +32,8 @@ const SPREAD_MS = Number(process.env.BENCH_DELAY_SPREAD_MS ?? 60_000);
 const LEAD_MS = Number(process.env.BENCH_DELAY_LEAD_MS || 3_000);
 const REPLICAS = Number(process.env.BENCH_AUTOMATION_REPLICAS || 2);
 const LEASE_MS = process.env.BENCH_LEASE_MS;
+/** Kill only once some step is under a lease (one of the two replicas is mid-round: about even odds it is the killed one). */
+const KILL_MID_ROUND = process.env.BENCH_KILL_MID_ROUND === '1';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 const summary = (xs) => {
@@ -127,7 +129,8 @@ async function main() {
     const deadline = from + SPREAD_MS + 90_000 + Number(LEASE_MS || 60_000);
     for (;;) {
       const fired = hits.size;
-      if (killedAt === null && fired >= N / 3) {
+      const leasedNow = () => prisma.automationStep.count({ where: { status: 'pending', claimed_until: { gt: new Date() } } });
+      if (killedAt === null && fired >= N / 3 && (!KILL_MID_ROUND || (await leasedNow()) > 0)) {
         await procs[0].kill();
         killedAt = Date.now();
         // steps held under a live lease just after the kill: the dead replica's (re-run when their lease ends) and the live one's
@@ -140,7 +143,7 @@ async function main() {
         if (!pending) break;
       }
       if (Date.now() > deadline) break;
-      await sleep(100);
+      await sleep(killedAt === null && KILL_MID_ROUND && hits.size >= N / 3 ? 2 : 100);
     }
     await sleep(1_000);
     const loadAfter = os.loadavg();
@@ -152,7 +155,7 @@ async function main() {
     const startLate = steps.filter((s) => s.started !== null).map((s) => s.started - dueOf(index.get(s.run_id)));
     const recordLate = steps.filter((s) => s.finished !== null).map((s) => s.finished - dueOf(index.get(s.run_id)));
     const result = {
-      delayed_actions: N, spread_ms: SPREAD_MS, replicas: REPLICAS, lease_ms: Number(LEASE_MS || 60_000),
+      delayed_actions: N, spread_ms: SPREAD_MS, kill_mid_round: KILL_MID_ROUND, replicas: REPLICAS, lease_ms: Number(LEASE_MS || 60_000),
       killed_at_ms: killedAt && killedAt - from, restarted_at_ms: backAt && backAt - from, leased_steps_just_after_kill: heldAtKill,
       reached_once: [...hits.values()].filter((h) => h.at.length === 1).length,
       reached_twice_or_more: [...hits.values()].filter((h) => h.at.length > 1).length,
