@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CreatedApiTokenSchema, ListApiTokensResponse } from '@mapi/contracts';
 import { createOrg, createPhone, createToken } from '@mapi/testing';
-import { anonymous, sessionOf, type ConsoleSession } from './support/console-session';
+import { joinByInvitation, type ConsoleSession } from './support/console-session';
 import { client, expectEnvelope, until, type Answer } from './support/http';
 import { startStack, type Stack } from './support/stack';
 
@@ -25,11 +25,7 @@ describe('API tokens: create, list, revoke', () => {
     expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
     expect(Object.keys(res.body.fields)).toContain(field);
   };
-  const joined = async (email: string, role: 'admin' | 'member') => {
-    const invited = await api.post('/members/invite', { emails: [email], role });
-    const token = (invited.body.invitations[0].invite_url as string).split('#token=')[1];
-    return sessionOf(stack.baseUrl, await anonymous(stack.baseUrl, 'POST', '/auth/accept-invite', { token, password: PASSWORD }));
-  };
+  const joined = (email: string, role: 'admin' | 'member') => joinByInvitation(stack.baseUrl, api, { emails: [email], role }, PASSWORD);
 
   beforeAll(async () => {
     stack = await startStack({}, { services: ['phones', 'members'] });

@@ -1,5 +1,5 @@
 import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
-import { anonymous, sessionOf, type ConsoleSession } from './support/console-session';
+import { joinByInvitation, type ConsoleSession } from './support/console-session';
 import { client, expectEnvelope, type Answer } from './support/http';
 import { startStack, type Stack } from './support/stack';
 
@@ -28,11 +28,7 @@ describe('PATCH /chats/access', () => {
   };
   const overrides = async (orgId: string, chatId: string) =>
     (await stack.prisma.chatProperties.findFirst({ where: { org_id: orgId, chat_id: chatId } }))?.override_chat_access ?? null;
-  const join = async (email: string, body: Record<string, unknown>): Promise<ConsoleSession> => {
-    const res = await api.post('/members/invite', { emails: [email], ...body });
-    const token = (res.body.invitations[0].invite_url as string).split('#token=')[1];
-    return sessionOf(stack.baseUrl, await anonymous(stack.baseUrl, 'POST', '/auth/accept-invite', { token, password: PASSWORD }));
-  };
+  const join = (email: string, body: Record<string, unknown>): Promise<ConsoleSession> => joinByInvitation(stack.baseUrl, api, { emails: [email], ...body }, PASSWORD);
 
   beforeAll(async () => {
     stack = await startStack({}, { services: ['phones', 'members', 'inbox'] });

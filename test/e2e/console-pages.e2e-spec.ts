@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createOrg, createToken, freePort, randomDigits } from '@mapi/testing';
 import { checkPage, launchChromium } from './support/browser';
-import { anonymous, sessionOf, type ConsoleSession } from './support/console-session';
+import { browserCookies, joinByInvitation, type ConsoleSession } from './support/console-session';
 import { client, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
@@ -42,12 +42,7 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     await p.getByRole('heading', { name: heading, exact: true }).waitFor({ timeout: 10_000 });
   };
   /** An invitation accepted through the API: the new member's console session. */
-  const member = async (as: ReturnType<typeof client>, body: object): Promise<ConsoleSession> => {
-    const res = await as.post('/members/invite', body);
-    if (res.status !== 200) throw new Error(`invite: ${res.status} ${JSON.stringify(res.body)}`);
-    const token = (res.body.invitations[0].invite_url as string).split('#token=')[1];
-    return sessionOf(stack.baseUrl, await anonymous(stack.baseUrl, 'POST', '/auth/accept-invite', { token, password: PASSWORD }));
-  };
+  const member = (as: ReturnType<typeof client>, body: { emails: [string] } & Record<string, unknown>): Promise<ConsoleSession> => joinByInvitation(stack.baseUrl, as, body, PASSWORD);
 
   beforeAll(async () => {
     const started = Date.now();
@@ -395,13 +390,7 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
 
     const mctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
-      await mctx.addCookies(
-        amy.setCookies.map((c) => {
-          const pair = c.split(';')[0];
-          const at = pair.indexOf('=');
-          return { name: pair.slice(0, at), value: pair.slice(at + 1), url: consoleUrl };
-        }),
-      );
+      await mctx.addCookies(browserCookies(amy, consoleUrl));
       const p = await mctx.newPage();
       watch(p);
       await open(p, '/queue', 'Queue');

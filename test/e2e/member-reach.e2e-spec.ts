@@ -1,6 +1,6 @@
 import { createOrg, createToken, randomDigits } from '@mapi/testing';
 import { io as connect, type Socket } from 'socket.io-client';
-import { anonymous, sessionOf, type ConsoleSession } from './support/console-session';
+import { joinByInvitation, type ConsoleSession } from './support/console-session';
 import { client, expectEnvelope, until, type Answer } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
@@ -30,11 +30,7 @@ describe('a member\'s reach on every route', () => {
     await until(() => api.get(`/message/${encodeURIComponent(res.body.message_id)}`), (r) => r.status === 200, 15_000, 'inbound stored');
     return res.body.message_id as string;
   };
-  const join = async (email: string, body: Record<string, unknown>): Promise<ConsoleSession> => {
-    const res = await api.post('/members/invite', { emails: [email], ...body });
-    const token = (res.body.invitations[0].invite_url as string).split('#token=')[1];
-    return sessionOf(stack.baseUrl, await anonymous(stack.baseUrl, 'POST', '/auth/accept-invite', { token, password: 'correct horse battery' }));
-  };
+  const join = (email: string, body: Record<string, unknown>): Promise<ConsoleSession> => joinByInvitation(stack.baseUrl, api, { emails: [email], ...body }, 'correct horse battery');
   const listen = async (headers: Record<string, string>) => {
     const s = connect(stack.baseUrl, { transports: ['websocket'], reconnection: false, extraHeaders: headers });
     sockets.push(s);

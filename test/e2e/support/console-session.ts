@@ -45,3 +45,28 @@ export function sessionOf(baseUrl: string, answer: Answer): ConsoleSession {
       anonymous(baseUrl, method, path, body, { cookie, ...(method === 'GET' ? {} : { 'x-csrf-token': csrfToken }), ...headers }),
   };
 }
+
+/** Who can invite: the bearer-token client of support/http.ts, or a console session of an owner or admin. */
+interface Inviter {
+  post(path: string, body?: unknown): Promise<Answer>;
+}
+
+/**
+ * A member invited through the API (`body`: `{emails: [one], role?, orgPhones?, labels?}`) who accepts
+ * at once with `password`: their console session.
+ */
+export async function joinByInvitation(baseUrl: string, inviter: Inviter, body: { emails: [string] } & Record<string, unknown>, password: string): Promise<ConsoleSession> {
+  const res = await inviter.post('/members/invite', body);
+  if (res.status !== 200) throw new Error(`invite: ${res.status} ${JSON.stringify(res.body)}`);
+  const token = (res.body.invitations[0].invite_url as string).split('#token=')[1];
+  return sessionOf(baseUrl, await anonymous(baseUrl, 'POST', '/auth/accept-invite', { token, password }));
+}
+
+/** The session's cookies as a browser context takes them (`context.addCookies`) for the console at `url`. */
+export function browserCookies(session: ConsoleSession, url: string): { name: string; value: string; url: string }[] {
+  return session.setCookies.map((c) => {
+    const pair = c.split(';')[0];
+    const at = pair.indexOf('=');
+    return { name: pair.slice(0, at), value: pair.slice(at + 1), url };
+  });
+}
