@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import type { Label } from '../../api/types';
 import { ErrorNote, StatusNote } from '../../components/ErrorNote';
+import { ShowFilter } from '../../components/ShowFilter';
 import { TableHead } from '../../components/TableHead';
 import { useListing } from '../../components/use-listing';
 import { LABEL_TYPES, labelBody, labelsPath } from './labels-view';
@@ -44,19 +45,7 @@ export function LabelsPage() {
       </form>
       <ErrorNote error={error} />
       <StatusNote note={note} />
-      <div className="row">
-        <label>
-          Show
-          <select value={type} onChange={(e) => setType(e.currentTarget.value)}>
-            <option value="">every type</option>
-            {LABEL_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t} labels
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <ShowFilter value={type} onChange={setType} every="every type" options={LABEL_TYPES.map((t) => ({ value: t, text: `${t} labels` }))} />
       {labels === null && !error && <p role="status">Loading labels…</p>}
       {labels?.length === 0 && <p>No labels yet.</p>}
       {labels && labels.length > 0 && (

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import type { Task } from '../../api/types';
 import { ErrorNote, StatusNote } from '../../components/ErrorNote';
+import { ShowFilter } from '../../components/ShowFilter';
 import { TableHead } from '../../components/TableHead';
 import { useListing } from '../../components/use-listing';
 import { PRIORITIES, TASK_STATUSES, TASK_STATUS_TEXT, aboutText, taskBody, tasksPath } from './tasks-view';
@@ -62,19 +63,7 @@ export function TasksPage() {
       </form>
       <ErrorNote error={error} />
       <StatusNote note={note} />
-      <div className="row">
-        <label>
-          Show
-          <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-            <option value="">every status</option>
-            {TASK_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {TASK_STATUS_TEXT[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <ShowFilter value={status} onChange={setStatus} every="every status" options={TASK_STATUSES.map((s) => ({ value: s, text: TASK_STATUS_TEXT[s] }))} />
       {tasks === null && !error && <p role="status">Loading tasks…</p>}
       {tasks?.length === 0 && <p>No tasks.</p>}
       {tasks && tasks.length > 0 && (
