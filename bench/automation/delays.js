@@ -22,10 +22,9 @@ const os = require('node:os');
 const http = require('node:http');
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
-const { createTestDatabase, AppProcess, freePort, testEnv, randomSuffix, createOrg } = require('@mapi/testing');
-const { createPrismaClient } = require('@mapi/db');
-const { ensureStreams } = require('@mapi/events');
-const { connect } = require('nats');
+const { AppProcess, freePort, testEnv, createOrg } = require('@mapi/testing');
+const { openWorld, summary } = require('./world');
+const summaryOf = (xs) => summary(xs, [50, 99, 99.9]);
 
 const N = Number(process.env.BENCH_DELAYED || 10_000);
 const SPREAD_MS = Number(process.env.BENCH_DELAY_SPREAD_MS ?? 60_000);
@@ -35,22 +34,10 @@ const LEASE_MS = process.env.BENCH_LEASE_MS;
 /** Kill only once some step is under a lease (one of the two replicas is mid-round: about even odds it is the killed one). */
 const KILL_MID_ROUND = process.env.BENCH_KILL_MID_ROUND === '1';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-const summary = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { n: s.length, p50: pct(s, 50), p99: pct(s, 99), p999: pct(s, 99.9), max: s[s.length - 1], min: s[0] };
-};
 
 async function main() {
   const cleanups = [];
-  const namespace = `bd${randomSuffix(3)}`;
-  const db = await createTestDatabase('mapi_bench_delays');
-  cleanups.push(() => db.drop());
-  const prisma = createPrismaClient({ url: db.url, poolSize: 4 });
-  cleanups.push(() => prisma.$disconnect());
-  const nc = await connect({ servers: testEnv.natsUrl() });
-  cleanups.push(() => nc.drain());
-  await ensureStreams(nc, namespace);
+  const { namespace, db, prisma, nc } = await openWorld('bd', cleanups);
 
   // the receiver: every request's arrival per run index and idempotency key
   const hits = new Map();
@@ -164,11 +151,11 @@ async function main() {
       steps_attempts_over_1: steps.filter((s) => s.attempts > 1).length,
       steps_by_status: steps.reduce((m, s) => ({ ...m, [s.status]: (m[s.status] || 0) + 1 }), {}),
       runs_by_status: Object.fromEntries(runs.map((r) => [r.status, r._count])),
-      reached_lateness_ms: summary(firstLate),
+      reached_lateness_ms: summaryOf(firstLate),
       reached_within_1s: firstLate.filter((l) => l >= -50 && l <= 1_000).length,
       reached_early: firstLate.filter((l) => l < 0).length,
-      claimed_lateness_ms: summary(startLate),
-      recorded_lateness_ms: summary(recordLate),
+      claimed_lateness_ms: summaryOf(startLate),
+      recorded_lateness_ms: summaryOf(recordLate),
       load_before: loadBefore.map((x) => x.toFixed(2)), load_after: loadAfter.map((x) => x.toFixed(2)), cpus: os.cpus().length,
     };
     console.log(JSON.stringify(result, null, 2));

@@ -20,10 +20,11 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
-const { createTestDatabase, AppProcess, freePort, testEnv, randomSuffix, createOrg } = require('@mapi/testing');
-const { createPrismaClient } = require('@mapi/db');
-const { ensureStreams, eventSubject } = require('@mapi/events');
-const { connect, JSONCodec } = require('nats');
+const { AppProcess, freePort, testEnv, createOrg } = require('@mapi/testing');
+const { eventSubject } = require('@mapi/events');
+const { JSONCodec } = require('nats');
+const { openWorld, summary } = require('./world');
+const summaryOf = (xs) => summary(xs, [50, 90, 99]);
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS || 1_000);
 const PHONES = Number(process.env.BENCH_PHONES || 1_000);
@@ -34,22 +35,10 @@ const REPLICAS = Number(process.env.BENCH_AUTOMATION_REPLICAS || 2);
 const RPM = process.env.BENCH_RUNS_PER_MINUTE || '1000000';
 const codec = JSONCodec();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-const summary = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { n: s.length, p50: pct(s, 50), p90: pct(s, 90), p99: pct(s, 99), max: s[s.length - 1], min: s[0] };
-};
 
 async function main() {
   const cleanups = [];
-  const namespace = `bi${randomSuffix(3)}`;
-  const db = await createTestDatabase('mapi_bench_intake');
-  cleanups.push(() => db.drop());
-  const prisma = createPrismaClient({ url: db.url, poolSize: 4 });
-  cleanups.push(() => prisma.$disconnect());
-  const nc = await connect({ servers: testEnv.natsUrl() });
-  cleanups.push(() => nc.drain());
-  await ensureStreams(nc, namespace);
+  const { namespace, db, prisma, nc } = await openWorld('bi', cleanups);
 
   const env = {
     DATABASE_URL: db.url, NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace, NODE_ENV: 'production', LOG_LEVEL: 'warn',
@@ -121,8 +110,8 @@ async function main() {
       events: total, offered_per_s: +(total / offeredSeconds).toFixed(1), expected_runs: expectedRuns, runs: rows.length,
       runs_by_status: rows.reduce((m, r) => ({ ...m, [r.status]: (m[r.status] || 0) + 1 }), {}),
       passed: rows.filter((r) => r.result && r.result.passed === true).length,
-      first_action_started_ms: summary(firstAction),
-      run_row_committed_ms: summary(runRow),
+      first_action_started_ms: summaryOf(firstAction),
+      run_row_committed_ms: summaryOf(runRow),
       load_before: loadBefore.map((x) => x.toFixed(2)), load_after: loadAfter.map((x) => x.toFixed(2)), cpus: os.cpus().length,
     };
     console.log(JSON.stringify(result, null, 2));
