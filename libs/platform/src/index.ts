@@ -8,6 +8,7 @@ export * from './nats/connection';
 export * from './nats/trace-headers';
 export * from './nats/rpc-codec';
 export * from './nats/rpc-client';
+export * from './nats/reply-encoding';
 export * from './nats/rpc-server';
 export * from './health/health';
 export * from './health/indicators';

@@ -1,6 +1,7 @@
 import compress from '@fastify/compress';
 import { constants } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import type { ReplyEncoding } from '@mapi/platform';
 
 /** Bodies smaller than this go out as they are (a header-sized body gains nothing from compression). */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
@@ -8,9 +9,10 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
 /**
  * Response compression (issue 20 item 3): br or gzip, as the request's Accept-Encoding prefers, for
  * compressible bodies (JSON, HTML; mime-db's list, so images, video and other media that are already
- * compressed go out untouched) of at least COMPRESSION_THRESHOLD_BYTES. The levels favour CPU over the
- * last bytes: a 2000-message page (3 MB) shrinks over 8x at brotli 4 / gzip 4 (docs/benchmarks.md,
- * "Compression"). Large bodies are compressed on libuv's pool, off the event loop.
+ * compressed go out untouched) of at least COMPRESSION_THRESHOLD_BYTES. The lowest levels: a
+ * 2000-message page (3.1 MB) is 11x smaller at gzip 1 and 21x at brotli 1 for ≈ 9 ms of CPU each,
+ * where gzip 4 / brotli 4 gain 14x / 33x for ≈ 47 ms, which cost a CPU-bound gateway throughput
+ * (docs/benchmarks.md, "Compression").
  * Requests are not decompressed: a body with a Content-Encoding is read as sent, as before.
  * socket.io shares the server but not Fastify's hooks, so realtime frames are unaffected.
  */
@@ -20,7 +22,35 @@ export async function registerCompression(fastify: FastifyInstance): Promise<voi
     globalDecompression: false,
     threshold: COMPRESSION_THRESHOLD_BYTES,
     encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 4 },
+    brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } },
+    zlibOptions: { level: 1 },
   });
+}
+
+/** What the gateway prefers on a tie of q-values, as the plugin is configured above. */
+const PREFERENCE: readonly ReplyEncoding[] = ['br', 'gzip'];
+
+/**
+ * The encoding a JSON answer should go out in for this request's Accept-Encoding, negotiated as the
+ * plugin does (highest q, br first on a tie, `*` stands for any encoding not named, q=0 refuses), or
+ * undefined for a plain answer. The gateway passes it to the service (RpcCallOptions.acceptEncoding),
+ * which compresses a large reply before the NATS hop; the plugin then leaves that body as it is.
+ */
+export function preferredEncoding(acceptEncoding: string | undefined, noCompression?: string): ReplyEncoding | undefined {
+  if (!acceptEncoding || noCompression !== undefined) return undefined;
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.split(';').map((x) => x.trim().toLowerCase());
+    if (!name) continue;
+    const weight = params.find((p) => p.startsWith('q='));
+    const value = weight === undefined ? 1 : Number(weight.slice(2));
+    q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  let best: ReplyEncoding | undefined;
+  let bestQ = 0;
+  for (const encoding of PREFERENCE) {
+    const weight = q.get(encoding) ?? q.get('*') ?? 0;
+    if (weight > bestQ) [best, bestQ] = [encoding, weight];
+  }
+  return best;
 }

@@ -13,6 +13,7 @@ import { ErrorCode, Errors, ServiceError } from '@mapi/contracts';
 import { readMultipartBody } from '../upload/multipart-body';
 import { toServiceError } from './error-mapping';
 import { parseInput } from './parse-input';
+import { preferredEncoding } from './compression';
 
 export interface RouteHandlerDeps {
   auth: Authenticator;
@@ -104,7 +105,9 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
         ? { org_id: principal.org_id, token_id: principal.token_id, phone_scope: principal.phone_scope, phone, member: principal.member ?? null }
         : undefined;
       const headers = route.headers ? Object.fromEntries(route.headers.flatMap((n) => (header(req, n) === undefined ? [] : [[n, header(req, n)]]))) : undefined;
-      const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body, headers }, { requestId: String(req.id), timeoutMs: route.upload?.timeoutMs });
+      // a JSON answer passed on as it is may come back compressed by the service (large pages: no plain bytes on the hop)
+      const acceptEncoding = route.response && route.session !== 'issue' ? preferredEncoding(header(req, 'accept-encoding'), header(req, 'x-no-compression')) : undefined;
+      const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body, headers }, { requestId: String(req.id), timeoutMs: route.upload?.timeoutMs, acceptEncoding });
       const status = raw.httpStatus ?? route.successStatus;
       if (attempt && status < 300) await attempt.succeeded();
       reply.status(status);
@@ -115,6 +118,7 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
       }
       if (status === 204 || (!route.response && raw.httpStatus === undefined)) return reply.send();
       const out = route.session === 'issue' && status < 300 ? issueSession(raw.body, reply, deps.cookies) : raw.body;
+      if (raw.encoding) reply.header('content-encoding', raw.encoding).header('vary', 'accept-encoding');
       return reply.type('application/json; charset=utf-8').send(out);
     } catch (error) {
       const serviceError = toServiceError(error, deps.logger);

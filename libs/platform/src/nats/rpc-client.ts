@@ -5,15 +5,19 @@ import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, typ
 import { namespaced } from './connection';
 import { RPC_STATUS_CONTINUE, RpcHeader, joinChunks, splitIntoChunks } from './rpc-codec';
 import { injectTraceContext } from './trace-headers';
+import type { ReplyEncoding } from './reply-encoding';
 
 /** A reply's JSON bytes, and the HTTP status the service chose (an HttpReply), if any. */
 export interface RawReply {
   body: Buffer;
   httpStatus?: number;
+  /** Set when the service compressed the JSON (asked for by RpcCallOptions.acceptEncoding): `body` is in it. */
+  encoding?: ReplyEncoding;
 }
 
 interface Pending {
   httpStatus?: number;
+  encoding?: ReplyEncoding;
   chunks: Uint8Array[];
   received: number;
   total: number;
@@ -45,6 +49,12 @@ const MAX_RETRY_DELAY_MS = 400;
 export interface RpcCallOptions {
   timeoutMs?: number;
   requestId?: string;
+  /**
+   * The caller can pass a large reply on in this encoding (the gateway, for a client that accepts it):
+   * the service then compresses a reply of REPLY_COMPRESSION_MIN_BYTES or more before the hop, and
+   * RawReply.encoding says so. Errors and smaller replies come back as plain JSON.
+   */
+  acceptEncoding?: ReplyEncoding;
 }
 
 /**
@@ -84,8 +94,8 @@ export class NatsRpcClient {
   }
 
   /** Calls a contract with a request of its type; the answer is typed as its response (validated by the service in tests). */
-  async call<C extends RpcContract>(contract: C, payload: z.input<C['request']>, options: RpcCallOptions = {}): Promise<RpcResponse<C>> {
-    return JSON.parse((await this.callRaw(contract, payload, options)).body.toString('utf8')) as RpcResponse<C>;
+  async call<C extends RpcContract>(contract: C, payload: z.input<C['request']>, options: Omit<RpcCallOptions, 'acceptEncoding'> = {}): Promise<RpcResponse<C>> {
+    return JSON.parse((await this.callRaw(contract, payload, { ...options, acceptEncoding: undefined })).body.toString('utf8')) as RpcResponse<C>;
   }
 
   private send(subject: string, name: string, payload: unknown, options: RpcCallOptions): Promise<RawReply> {
@@ -93,6 +103,7 @@ export class NatsRpcClient {
     const hdrs = natsHeaders();
     injectTraceContext(hdrs, context.active());
     if (options.requestId) hdrs.set(RpcHeader.requestId, options.requestId);
+    if (options.acceptEncoding) hdrs.set(RpcHeader.acceptEncoding, options.acceptEncoding);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     return new Promise<RawReply>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -131,6 +142,8 @@ export class NatsRpcClient {
     p.status = msg.headers?.get(RpcHeader.status) || 'ok';
     const httpStatus = msg.headers?.get(RPC_HTTP_STATUS_HEADER);
     if (httpStatus) p.httpStatus = Number(httpStatus);
+    const encoding = msg.headers?.get(RpcHeader.contentEncoding);
+    if (encoding) p.encoding = encoding as ReplyEncoding;
     if (p.chunks[index] === undefined) p.received++;
     p.chunks[index] = msg.data;
     if (p.received < p.total) return;
@@ -179,7 +192,7 @@ export class NatsRpcClient {
     clearTimeout(p.timer);
     this.pending.delete(token);
     if (error) p.reject(error);
-    else p.resolve({ body: body as Buffer, httpStatus: p.httpStatus });
+    else p.resolve({ body: body as Buffer, httpStatus: p.httpStatus, encoding: p.encoding });
   }
 
   async close(): Promise<void> {

@@ -16,6 +16,10 @@ export const RpcHeader = {
   requestId: 'x-request-id',
   /** On a `continue` answer: where the client sends the rest of a chunked request. */
   upload: 'x-rpc-upload',
+  /** On a request: the encoding the caller takes a large reply in (`gzip` or `br`; see reply-encoding.ts). */
+  acceptEncoding: 'x-rpc-accept-encoding',
+  /** On a reply: the encoding its bytes are in (absent: plain JSON). */
+  contentEncoding: 'x-rpc-content-encoding',
 } as const;
 
 /** `x-rpc-status` of the answer that asks a client for the rest of a chunked request. */

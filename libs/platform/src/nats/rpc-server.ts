@@ -8,6 +8,7 @@ import { namespaced } from './connection';
 import type { BoundRpcHandler } from './rpc-handlers';
 import { RPC_STATUS_CONTINUE, RpcHeader, joinChunks, replyChunkPayload, splitIntoChunks } from './rpc-codec';
 import { extractTraceContext } from './trace-headers';
+import { REPLY_COMPRESSION_MIN_BYTES, encodeReply, replyEncodingOf, type ReplyEncoding } from './reply-encoding';
 import { DURATION_BUCKETS_S, meter } from '../telemetry/metrics';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, isDependencyUnavailable } from '../errors/dependency-unavailable';
 
@@ -122,12 +123,12 @@ export class NatsRpcServer {
         let status = 200;
         try {
           const reply = await this.invoke(handler, data);
-          if (reply instanceof HttpReply) {
-            status = reply.status;
-            this.reply(msg, 'ok', Buffer.from(JSON.stringify(reply.body ?? null)), reply.status);
-          } else {
-            this.reply(msg, 'ok', Buffer.from(JSON.stringify(reply)));
-          }
+          if (reply instanceof HttpReply) status = reply.status;
+          const json = Buffer.from(JSON.stringify(reply instanceof HttpReply ? reply.body ?? null : reply));
+          const encoding = json.length >= REPLY_COMPRESSION_MIN_BYTES ? replyEncodingOf(msg.headers?.get(RpcHeader.acceptEncoding)) : undefined;
+          // a large answer is compressed here, before the hop, so neither NATS nor the gateway carries the plain bytes
+          if (encoding) this.reply(msg, 'ok', await encodeReply(json, encoding), reply instanceof HttpReply ? reply.status : undefined, encoding);
+          else this.reply(msg, 'ok', json, reply instanceof HttpReply ? reply.status : undefined);
         } catch (error) {
           const serviceError = this.toServiceError(error, contract, requestId);
           status = serviceError.status;
@@ -187,7 +188,7 @@ export class NatsRpcServer {
     return Errors.unknown(errorId);
   }
 
-  private reply(msg: Msg, status: 'ok' | 'error', body: Uint8Array, httpStatus?: number): void {
+  private reply(msg: Msg, status: 'ok' | 'error', body: Uint8Array, httpStatus?: number, encoding?: ReplyEncoding): void {
     if (!msg.reply) return;
     const chunks = splitIntoChunks(body, replyChunkPayload(body.length, this.options.nc.info?.max_payload ?? MiB));
     chunks.forEach((chunk, index) => {
@@ -196,6 +197,7 @@ export class NatsRpcServer {
       h.set(RpcHeader.chunk, String(index));
       h.set(RpcHeader.chunks, String(chunks.length));
       if (httpStatus !== undefined) h.set(RPC_HTTP_STATUS_HEADER, String(httpStatus));
+      if (encoding) h.set(RpcHeader.contentEncoding, encoding);
       this.options.nc.publish(msg.reply!, chunk, { headers: h });
     });
   }
