@@ -14,16 +14,15 @@
  *   the Accept-Encoding each case is loaded with; bytes are recorded for identity, gzip and br).
  */
 const fs = require('node:fs');
-const http = require('node:http');
 const path = require('node:path');
 const os = require('node:os');
 const { randomBytes } = require('node:crypto');
-const autocannon = require('autocannon');
 const { freePort, testEnv } = require('@mapi/testing');
 const { seedOrg, deriveChatRows } = require('../messages/seed');
 const { startNode, waitReady, stopAll, waitIdle } = require('../messages/procs');
 const { openBenchDatabase } = require('../lib/database');
 const { guardBench } = require('../lib/cleanup');
+const { loadRunner, wireBytes } = require('../lib/http-load');
 
 const ROOT = path.join(__dirname, '..', '..');
 const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
@@ -39,23 +38,10 @@ const CFG = {
 };
 const log = (...a) => console.log(...a);
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-let active;
-const { cleanups, run } = guardBench(900_000, { onAbort: () => active?.stop() });
+const load = loadRunner();
+const { cannon } = load;
+const { cleanups, run } = guardBench(900_000, { onAbort: () => load.stop() });
 
-const cannon = (opts) =>
-  new Promise((resolve, reject) => {
-    active = autocannon({ ...opts, timeout: 30 }, (err, r) => ((active = undefined), err ? reject(err) : resolve(r)));
-  });
-
-/** Bytes on the wire for one GET (fetch would decode the body). */
-const wireBytes = (url, headers) =>
-  new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      let bytes = 0;
-      res.on('data', (c) => (bytes += c.length));
-      res.on('end', () => resolve({ status: res.statusCode, bytes }));
-    }).on('error', reject);
-  });
 
 async function main() {
   log(`chats bench: ${CFG.chats.toLocaleString('en')} chats, ${CFG.messages.toLocaleString('en')} messages; ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);

@@ -14,17 +14,16 @@
  *   (identity,gzip,br), BENCH_CONNECTIONS (10), BENCH_DURATION (8 s), BENCH_WARMUP (2 s), BENCH_ROUNDS (3).
  */
 const fs = require('node:fs');
-const http = require('node:http');
 const path = require('node:path');
 const os = require('node:os');
 const zlib = require('node:zlib');
 const { randomBytes } = require('node:crypto');
-const autocannon = require('autocannon');
 const { freePort, testEnv } = require('@mapi/testing');
 const { seedOrg } = require('../messages/seed');
 const { startNode, waitReady, stopAll, waitIdle, cpuMeter, pidsByComm } = require('../messages/procs');
 const { openBenchDatabase } = require('../lib/database');
 const { guardBench } = require('../lib/cleanup');
+const { loadRunner, wireBytes } = require('../lib/http-load');
 
 const ROOT = path.join(__dirname, '..', '..');
 const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
@@ -39,26 +38,9 @@ const CFG = {
 };
 const log = (...a) => console.log(...a);
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-let active;
-const { cleanups, run } = guardBench(1_800_000, { onAbort: () => active?.stop() });
-
-const cannon = (opts) =>
-  new Promise((resolve, reject) => {
-    active = autocannon({ ...opts, timeout: 30 }, (err, r) => ((active = undefined), err ? reject(err) : resolve(r)));
-  });
-
-/** Bytes on the wire for one GET, and the Content-Encoding the gateway chose. */
-const wireBytes = (url, headers) =>
-  new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      const parts = [];
-      res.on('data', (c) => parts.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(parts);
-        resolve({ status: res.statusCode, bytes: body.length, body, encoding: res.headers['content-encoding'] ?? 'identity' });
-      });
-    }).on('error', reject);
-  });
+const load = loadRunner();
+const { cannon } = load;
+const { cleanups, run } = guardBench(1_800_000, { onAbort: () => load.stop() });
 
 /** What each zlib setting costs on this page in one thread (median of 5), and how small it gets. */
 function levels(body) {
