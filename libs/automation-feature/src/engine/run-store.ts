@@ -132,11 +132,18 @@ export class RunStore {
         SET claimed_until = now() + make_interval(secs => ${leaseMs / 1000}::float8), claimed_by = ${owner}::uuid, attempts = s.attempts + 1, started_at = COALESCE(s.started_at, now())
         FROM due WHERE s.step_id = due.step_id
         RETURNING s.step_id, s.run_id, s.org_id, s.action_id, s.action_type, s.attempts`;
+      // a full batch goes round again at once: no need to know when the next step is due
+      if (steps.length === limit) return { steps, nextDueInMs: 0 };
+      // two index walks (not a scan of every pending step): the next step due later, and the earliest
+      // end of a hold on a step already due (another live owner's: looked at again within ownerCheckMs;
+      // this executor's own claims of this round are recorded before it sleeps)
       const [next] = await tx.$queryRaw<{ ms: number | null }[]>`
-        SELECT (EXTRACT(EPOCH FROM (min(
-          CASE WHEN claimed_by IS NOT NULL AND claimed_until > now() THEN LEAST(claimed_until, now() + make_interval(secs => ${ownerCheckMs / 1000}::float8))
-               ELSE GREATEST(due_at, COALESCE(claimed_until, due_at)) END) - now())) * 1000)::float8 AS ms
-        FROM automation_steps WHERE status = 'pending'`;
+        SELECT (EXTRACT(EPOCH FROM (LEAST(
+          (SELECT min(due_at) FROM automation_steps WHERE status = 'pending' AND due_at > now()),
+          (SELECT min(CASE WHEN claimed_by IS NOT NULL THEN LEAST(claimed_until, now() + make_interval(secs => ${ownerCheckMs / 1000}::float8)) ELSE claimed_until END)
+           FROM automation_steps WHERE status = 'pending' AND due_at <= now() AND claimed_until > now()
+             AND (${owner}::uuid IS NULL OR claimed_by IS DISTINCT FROM ${owner}::uuid))
+        ) - now())) * 1000)::float8 AS ms`;
       return { steps, nextDueInMs: next?.ms ?? null };
     });
   }
