@@ -180,7 +180,12 @@ describe('automation engine (integration)', () => {
     const { steps } = await store.claim(10, 60_000, doomed.id);
     expect(steps).toHaveLength(3);
     const runs = await store.runs(steps);
-    const outcomes = await Promise.all(steps.map((s) => runStep(services, s, runs.get(`${s.org_id}|${s.run_id}`)!.run, [], 3)));
+    const runOf = (s: (typeof steps)[number]) => {
+      const read = runs.get(`${s.org_id}|${s.run_id}`);
+      if (!read) throw new Error(`run ${s.run_id} not read`);
+      return read.run;
+    };
+    const outcomes = await Promise.all(steps.map((s) => runStep(services, s, runOf(s), [], 3)));
     // it sent all three and recorded the first; then it dies before recording the other two
     expect(await store.record(steps[0], outcomes[0])).toBe(true);
     const survivor = executor(other, services, 60_000, { livenessUrl: t.db.url, ownerCheckMs: 100 });

@@ -27,13 +27,14 @@ export class EnabledWorkflows {
     const stale = orgIds.filter((org) => this.byOrg.get(org)?.signature !== (signatures.get(org) ?? '0'));
     if (stale.length) {
       const rows = await tx.automationWorkflow.findMany({ where: { org_id: { in: stale }, is_active: true, deleted_at: null } });
-      for (const org of stale) this.byOrg.set(org, { signature: signatures.get(org) ?? '0', byTrigger: new Map() });
+      const fresh = new Map(stale.map((org) => [org, new Map<string, Workflow[]>()]));
       for (const w of rows.map(mapWorkflow)) {
-        const byTrigger = this.byOrg.get(w.org_id)!.byTrigger;
-        byTrigger.set(w.trigger, [...(byTrigger.get(w.trigger) ?? []), w]);
+        const byTrigger = fresh.get(w.org_id);
+        byTrigger?.set(w.trigger, [...(byTrigger.get(w.trigger) ?? []), w]);
       }
+      for (const [org, byTrigger] of fresh) this.byOrg.set(org, { signature: signatures.get(org) ?? '0', byTrigger });
     }
-    for (const org of orgIds) out.set(org, this.byOrg.get(org)!.byTrigger);
+    for (const org of orgIds) out.set(org, this.byOrg.get(org)?.byTrigger ?? new Map());
     return out;
   }
 

@@ -52,7 +52,7 @@ export async function startRuns(prisma: PrismaClient, store: RunStore, events: D
     for (const org of orgsWithWork) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`automation-runs|${org}`}, 0))`;
     const seen = await store.existing(tx, [...new Set(matches.map((m) => m.e.event_id))]);
     const orgCounts = await recentRunsByOrg(tx, orgsWithWork, limits.runsPerMinute);
-    const chatCounts = await recentRunsByChat(tx, matches.filter((m) => m.chatId).map((m) => ({ workflow_id: m.w.id, chat_id: m.chatId! })));
+    const chatCounts = await recentRunsByChat(tx, matches.flatMap((m) => (m.chatId ? [{ workflow_id: m.w.id, chat_id: m.chatId }] : [])));
     for (const { e, event, w, chatId } of matches) {
       if (seen.has(`${w.id}|${e.event_id}`)) continue;
       seen.add(`${w.id}|${e.event_id}`);
