@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { Errors, ServiceError, type WorkflowActionInput } from '@mapi/contracts';
 import { createPrismaClient, type Prisma, type PrismaClient } from '@mapi/db';
 import { ensureStreams, eventSubject, publishDurable, type DomainEvent } from '@mapi/events';
@@ -11,15 +12,17 @@ import { RunStore } from './engine/run-store';
 import { EnabledWorkflows } from './engine/enabled-workflows';
 import { StepExecutor, type StepExecutorOptions } from './engine/step-executor';
 import { runStep } from './engine/step-runner';
-import { WorkerLiveness } from './engine/worker-liveness';
+import { WORKER_LOCK_PREFIX, WorkerLiveness } from './engine/worker-liveness';
 import { WorkflowRepository } from './repositories/workflow-repository';
 
 /**
  * The engine against Postgres (and JetStream for the intake): an event delivered again starts no
  * second run; two executors racing over the same due steps run each action once; a step whose
  * executor died after sending is run again by another with the same idempotency key, so a queue
- * that keys its jobs (as the real one does) holds one message; delays are due later and survive a
- * new executor; limits record runs as skipped; failures end runs as failed, passing ones retry.
+ * that keys its jobs (as the real one does) holds one message; an executor that dies (its session
+ * closed, or its process SIGKILLed) has its claims taken over within a second, not after the lease;
+ * the intake's workflow cache follows every change; delays are due later and survive a new executor;
+ * limits record runs as skipped; failures end runs as failed, passing ones retry.
  */
 describe('automation engine (integration)', () => {
   const logger = pino({ level: 'silent' });
@@ -211,6 +214,39 @@ describe('automation engine (integration)', () => {
     expect(after.map((s) => s.attempts).sort()).toEqual([1, 2, 2]);
     expect(after.every((s) => s.claimed_by === null && s.claimed_until === null)).toBe(true);
     expect((await runsOf(wf.id)).map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
+  }, 15_000);
+
+  it('a SIGKILLed process holding claims: its liveness lock goes with it, and a running executor takes its steps within a second', async () => {
+    const wf = await workflow([send('reply', 'after a kill')]);
+    await startRuns(t.prisma, new RunStore(t.prisma), [message(), message()], limits);
+    // another process holds a worker id's liveness lock, as an executor does (WorkerLiveness), and is killed
+    const id = newUuid();
+    const child = spawn(process.execPath, ['-e', `
+      const { Client } = require(${JSON.stringify(require.resolve('pg'))});
+      const c = new Client({ connectionString: ${JSON.stringify(t.db.url)} });
+      c.connect().then(() => c.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [${JSON.stringify(WORKER_LOCK_PREFIX)} + ${JSON.stringify(id)}])).then(() => console.log('locked'));
+      setInterval(() => undefined, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
+      child.on('exit', () => reject(new Error('the lock holder exited')));
+    });
+    const { steps } = await new RunStore(t.prisma).claim(10, 60_000, id);
+    expect(steps).toHaveLength(2);
+    const services = new FakeServices();
+    const survivor = executor(other, services, 60_000, { livenessUrl: t.db.url, ownerCheckMs: 100 });
+    await survivor.start();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(services.sends).toHaveLength(0); // its owner lives: not taken
+    const killedAt = Date.now();
+    child.kill('SIGKILL');
+    const done = () => t.prisma.automationStep.count({ where: { step_id: { in: steps.map((s) => s.step_id) }, status: 'completed' } });
+    while ((await done()) < 2 && Date.now() - killedAt < 5_000) await new Promise((r) => setTimeout(r, 20));
+    const tookOverMs = Date.now() - killedAt;
+    await survivor.stop();
+    expect(await done()).toBe(2);
+    expect(tookOverMs).toBeLessThan(1_000);
+    expect(services.sends.map((s) => s.message)).toEqual(['after a kill', 'after a kill']);
+    expect((await runsOf(wf.id)).map((r) => r.status)).toEqual(['completed', 'completed']);
   }, 15_000);
 
   it("the intake's cached workflows follow every change at the next event: created, disabled, enabled again, deleted", async () => {
