@@ -153,6 +153,12 @@ async function main() {
       runs_by_status: Object.fromEntries(runs.map((r) => [r.status, r._count])),
       reached_lateness_ms: summaryOf(firstLate),
       reached_within_1s: firstLate.filter((l) => l >= -50 && l <= 1_000).length,
+      // by when the action was due: before the kill, in the 10 s after it (the takeover and the restart), later
+      reached_lateness_by_due_ms: killedAt === null ? null : {
+        before_kill: summaryOf([...hits.entries()].filter(([i]) => dueOf(i) < killedAt).map(([i, h]) => Math.min(...h.at) - dueOf(i))),
+        kill_to_10s_after: summaryOf([...hits.entries()].filter(([i]) => dueOf(i) >= killedAt && dueOf(i) < killedAt + 10_000).map(([i, h]) => Math.min(...h.at) - dueOf(i))),
+        later: summaryOf([...hits.entries()].filter(([i]) => dueOf(i) >= killedAt + 10_000).map(([i, h]) => Math.min(...h.at) - dueOf(i))),
+      },
       reached_early: firstLate.filter((l) => l < 0).length,
       claimed_lateness_ms: summaryOf(startLate),
       recorded_lateness_ms: summaryOf(recordLate),

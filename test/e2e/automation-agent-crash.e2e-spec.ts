@@ -9,7 +9,7 @@ import { startStack, type Stack } from './support/stack';
 /**
  * The automation process SIGKILLed after the AI agent sent its answer and before the step was recorded
  * (held there by AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS): the restarted process claims the step again
- * when its lease ends, asks the model again and sends with the same idempotency key — the network
+ * (at once: the killed one's liveness lock went with it), asks the model again and sends with the same idempotency key — the network
  * still has one answer.
  */
 describe('automation: the AI agent killed mid-step', () => {

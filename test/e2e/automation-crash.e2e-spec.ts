@@ -6,7 +6,8 @@ import { startStack, type Stack } from './support/stack';
 /**
  * The automation process SIGKILLed with the real queue and sandbox network: once after a step's send
  * and before its outcome was recorded (held there by AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS) — the
- * restarted process claims the step again when its lease ends and sends again with the same
+ * restarted process claims the step again (at once: the killed one's liveness lock went with its
+ * connection; the lease is only the backstop) and sends again with the same
  * idempotency key, and the network still has one message; once while a delay is pending — the
  * restarted process sends when it comes due, once; and after a forward_message (the chats' forward
  * keyed the same way), the other chat gets one copy.

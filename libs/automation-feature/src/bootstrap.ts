@@ -4,6 +4,7 @@ import { AddressPolicy, HttpSender, NatsRpcClient, bindHandlers, connectNats, cr
 import { loadAgentConfig } from './agent/agent-config';
 import { AiAgent } from './agent/ai-agent';
 import { AUTOMATION_HANDLERS } from './automation.handlers';
+import { AutomationMetrics } from './engine/automation-metrics';
 import { loadEngineConfig } from './engine/engine-config';
 import { EventIntake } from './engine/event-intake';
 import { RunRetention } from './engine/run-retention';
@@ -24,7 +25,8 @@ export async function bootstrapAutomationService(): Promise<void> {
   if (!agent.chat) logger.info('AI agent is off: no model configured (AI_AGENT_BASE_URL, AI_AGENT_MODEL); ai_prompt steps fail saying so');
   else logger.info({ model: agent.chat.model, url: agent.chat.url }, 'AI agent on');
   await ensureStreams(nc, ns);
-  const store = new RunStore(prisma);
+  const metrics = new AutomationMetrics(prisma);
+  const store = new RunStore(prisma, metrics);
   const http = new HttpSender(new AddressPolicy(engine.AUTOMATION_HTTP_ALLOW_CIDRS), engine.AUTOMATION_HTTP_TIMEOUT_MS, undefined, 64, 'mapi-workflows/1');
   const executor = new StepExecutor(store, rpc, logger, {
     batch: engine.AUTOMATION_STEP_BATCH,
@@ -33,6 +35,8 @@ export async function bootstrapAutomationService(): Promise<void> {
     idlePollMs: engine.AUTOMATION_IDLE_POLL_MS,
     fallbackPollMs: engine.AUTOMATION_FALLBACK_POLL_MS,
     listenUrl: directDatabaseUrl(config.database),
+    livenessUrl: directDatabaseUrl(config.database),
+    metrics,
     holdAfterActionMs: engine.AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS,
     services: { http, agent },
   });
@@ -48,6 +52,7 @@ export async function bootstrapAutomationService(): Promise<void> {
     rpc: { handlers: bindHandlers(AUTOMATION_HANDLERS, { prisma, agent }) },
     start: async () => {
       await relay.start();
+      metrics.start();
       await executor.start();
       await intake.start();
       retention.start();
@@ -57,7 +62,7 @@ export async function bootstrapAutomationService(): Promise<void> {
       port: config.health.HEALTH_PORT,
       indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
     },
-    stop: [() => intake.stop(), () => retention.stop(), () => executor.stop(), () => relay.stop(), () => rpc.close(), () => http.close()],
+    stop: [() => intake.stop(), () => retention.stop(), () => executor.stop(), () => metrics.stop(), () => relay.stop(), () => rpc.close(), () => http.close()],
     disconnect: [() => prisma.$disconnect()],
   });
 }

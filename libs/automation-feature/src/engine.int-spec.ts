@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { Errors, ServiceError, type WorkflowActionInput } from '@mapi/contracts';
 import { createPrismaClient, type Prisma, type PrismaClient } from '@mapi/db';
 import { ensureStreams, eventSubject, publishDurable, type DomainEvent } from '@mapi/events';
@@ -8,15 +9,20 @@ import pino from 'pino';
 import type { RpcCaller } from './engine/actions/action-context';
 import { EventIntake, startRuns } from './engine/event-intake';
 import { RunStore } from './engine/run-store';
-import { StepExecutor } from './engine/step-executor';
+import { EnabledWorkflows } from './engine/enabled-workflows';
+import { StepExecutor, type StepExecutorOptions } from './engine/step-executor';
+import { runStep } from './engine/step-runner';
+import { WORKER_LOCK_PREFIX, WorkerLiveness } from './engine/worker-liveness';
 import { WorkflowRepository } from './repositories/workflow-repository';
 
 /**
  * The engine against Postgres (and JetStream for the intake): an event delivered again starts no
  * second run; two executors racing over the same due steps run each action once; a step whose
  * executor died after sending is run again by another with the same idempotency key, so a queue
- * that keys its jobs (as the real one does) holds one message; delays are due later and survive a
- * new executor; limits record runs as skipped; failures end runs as failed, passing ones retry.
+ * that keys its jobs (as the real one does) holds one message; an executor that dies (its session
+ * closed, or its process SIGKILLed) has its claims taken over within a second, not after the lease;
+ * the intake's workflow cache follows every change; delays are due later and survive a new executor;
+ * limits record runs as skipped; failures end runs as failed, passing ones retry.
  */
 describe('automation engine (integration)', () => {
   const logger = pino({ level: 'silent' });
@@ -65,8 +71,8 @@ describe('automation engine (integration)', () => {
   });
   const limits = { runsPerMinute: 10_000, chatRunsPerMinute: 100 };
   const runsOf = (workflowId: string) => t.prisma.automationRun.findMany({ where: { workflow_id: workflowId } });
-  const executor = (db: PrismaClient, rpc: RpcCaller, leaseMs = 30_000) => {
-    const e = new StepExecutor(new RunStore(db), rpc, logger, { batch: 37, leaseMs, maxAttempts: 3, idlePollMs: 30_000, fallbackPollMs: 500 });
+  const executor = (db: PrismaClient, rpc: RpcCaller, leaseMs = 30_000, more: Partial<StepExecutorOptions> = {}) => {
+    const e = new StepExecutor(new RunStore(db), rpc, logger, { batch: 37, leaseMs, maxAttempts: 3, idlePollMs: 30_000, fallbackPollMs: 500, ...more });
     executors.push(e);
     return e;
   };
@@ -152,7 +158,6 @@ describe('automation engine (integration)', () => {
     const step = abandoned.steps.find((s) => s.action_id === 'reply');
     if (!step) throw new Error('the step was not claimed');
     const run = (await runsOf(wf.id))[0];
-    const { runStep } = await import('./engine/step-runner');
     await runStep(services, step, run, [], 3);
     // while the lease holds, nobody else takes it
     expect((await executor(other, services).round()).ran).toBe(0);
@@ -165,6 +170,108 @@ describe('automation engine (integration)', () => {
     expect(after).toMatchObject({ status: 'completed', attempts: 2 });
     expect((await runsOf(wf.id))[0].status).toBe('completed');
   }, 15_000);
+
+  it("a killed executor's claims are taken over by another within well under a second (not after the lease); what it recorded is not run again", async () => {
+    const wf = await workflow([send('reply', 'taken over')]);
+    await startRuns(t.prisma, new RunStore(t.prisma), [message(), message(), message()], limits);
+    const services = new FakeServices();
+    // the doomed executor: its liveness lock on a session of its own, claims tagged with its worker id, a 60 s lease
+    const doomed = new WorkerLiveness(t.db.url, logger);
+    await doomed.start();
+    expect(doomed.id).toMatch(/^[0-9a-f-]{36}$/);
+    const store = new RunStore(t.prisma);
+    const { steps } = await store.claim(10, 60_000, doomed.id);
+    expect(steps).toHaveLength(3);
+    const runs = await store.runs(steps);
+    const runOf = (s: (typeof steps)[number]) => {
+      const read = runs.get(`${s.org_id}|${s.run_id}`);
+      if (!read) throw new Error(`run ${s.run_id} not read`);
+      return read.run;
+    };
+    const outcomes = await Promise.all(steps.map((s) => runStep(services, s, runOf(s), [], 3)));
+    // it sent all three and recorded the first; then it dies before recording the other two
+    expect(await store.record(steps[0], outcomes[0])).toBe(true);
+    const survivor = executor(other, services, 60_000, { livenessUrl: t.db.url, ownerCheckMs: 100 });
+    // while its owner lives, nobody takes a step; the survivor looks again soon rather than at the lease's end
+    const look = await survivor.round();
+    expect(look.ran).toBe(0);
+    expect(look.nextDueInMs).toBeLessThanOrEqual(100);
+    await survivor.start();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(services.sends).toHaveLength(3);
+    const killedAt = Date.now();
+    await doomed.stop(); // its session ends, as a killed process's does: the liveness lock goes with it
+    const done = () => t.prisma.automationStep.count({ where: { step_id: { in: steps.map((s) => s.step_id) }, status: 'completed' } });
+    while ((await done()) < 3 && Date.now() - killedAt < 5_000) await new Promise((r) => setTimeout(r, 20));
+    const tookOverMs = Date.now() - killedAt;
+    await survivor.stop();
+    expect(await done()).toBe(3);
+    expect(tookOverMs).toBeLessThan(1_000);
+    // the two unrecorded steps ran again with their keys (one job each); the recorded one did not
+    expect(services.sends).toHaveLength(5);
+    expect(services.jobs.size).toBe(3);
+    const after = await t.prisma.automationStep.findMany({ where: { step_id: { in: steps.map((s) => s.step_id) } } });
+    expect(after.map((s) => s.attempts).sort()).toEqual([1, 2, 2]);
+    expect(after.every((s) => s.claimed_by === null && s.claimed_until === null)).toBe(true);
+    expect((await runsOf(wf.id)).map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
+  }, 15_000);
+
+  it('a SIGKILLed process holding claims: its liveness lock goes with it, and a running executor takes its steps within a second', async () => {
+    const wf = await workflow([send('reply', 'after a kill')]);
+    await startRuns(t.prisma, new RunStore(t.prisma), [message(), message()], limits);
+    // another process holds a worker id's liveness lock, as an executor does (WorkerLiveness), and is killed
+    const id = newUuid();
+    const child = spawn(process.execPath, ['-e', `
+      const { Client } = require(${JSON.stringify(require.resolve('pg'))});
+      const c = new Client({ connectionString: ${JSON.stringify(t.db.url)} });
+      c.connect().then(() => c.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [${JSON.stringify(WORKER_LOCK_PREFIX)} + ${JSON.stringify(id)}])).then(() => console.log('locked'));
+      setInterval(() => undefined, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
+      child.on('exit', () => reject(new Error('the lock holder exited')));
+    });
+    const { steps } = await new RunStore(t.prisma).claim(10, 60_000, id);
+    expect(steps).toHaveLength(2);
+    const services = new FakeServices();
+    const survivor = executor(other, services, 60_000, { livenessUrl: t.db.url, ownerCheckMs: 100 });
+    await survivor.start();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(services.sends).toHaveLength(0); // its owner lives: not taken
+    const killedAt = Date.now();
+    child.kill('SIGKILL');
+    const done = () => t.prisma.automationStep.count({ where: { step_id: { in: steps.map((s) => s.step_id) }, status: 'completed' } });
+    while ((await done()) < 2 && Date.now() - killedAt < 5_000) await new Promise((r) => setTimeout(r, 20));
+    const tookOverMs = Date.now() - killedAt;
+    await survivor.stop();
+    expect(await done()).toBe(2);
+    expect(tookOverMs).toBeLessThan(1_000);
+    expect(services.sends.map((s) => s.message)).toEqual(['after a kill', 'after a kill']);
+    expect((await runsOf(wf.id)).map((r) => r.status)).toEqual(['completed', 'completed']);
+  }, 15_000);
+
+  it("the intake's cached workflows follow every change at the next event: created, disabled, enabled again, deleted", async () => {
+    const fresh = (await createOrg(t.prisma)).id;
+    const cache = new EnabledWorkflows();
+    const store = new RunStore(t.prisma);
+    const fire = () => startRuns(t.prisma, store, [message({}, fresh)], limits, cache);
+    expect(await fire()).toBe(0); // cached: none
+    const repo = new WorkflowRepository(t.prisma);
+    const wf = await workflow([send('reply', 'x')], {}, fresh);
+    expect(await fire()).toBe(1);
+    await repo.update(fresh, wf.id, { is_active: false }, 'test');
+    expect(await fire()).toBe(0);
+    await repo.update(fresh, wf.id, { is_active: true }, 'test');
+    expect(await fire()).toBe(1);
+    // a change to the definition: the new first action is the one started
+    await repo.update(fresh, wf.id, { actions: [send('other', 'y')] as unknown as Prisma.InputJsonValue, trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: 'other' } as Prisma.InputJsonValue }, 'test');
+    expect(await fire()).toBe(1);
+    expect(await repo.softDelete(fresh, wf.id, 'test')).toBe(true);
+    expect(await fire()).toBe(0);
+    const runs = await runsOf(wf.id);
+    expect(runs).toHaveLength(3);
+    const firsts = await t.prisma.automationStep.findMany({ where: { run_id: { in: runs.map((r) => r.run_id) } }, select: { action_id: true } });
+    expect(firsts.map((s) => s.action_id).sort()).toEqual(['other', 'reply', 'reply']);
+  });
 
   it('a delay makes the next step due later, and a new executor (a restart) runs it then', async () => {
     const wf = await workflow([{ id: 'wait', action_metadata: { type: 'delay', metadata: { delay: '1 seconds' } }, next: 'reply' }, send('reply', 'later')]);

@@ -150,6 +150,34 @@ export const METRICS = {
     description: 'Knowledge-base entries whose embedding is not yet stored (not searchable yet)',
     apps: ['embedding-worker'],
   },
+  workflowRuns: {
+    name: 'mapi.workflow.runs',
+    kind: 'counter',
+    unit: '{run}',
+    description: 'Workflow runs that ended, by status (completed, failed, skipped: held back by a limit)',
+    apps: ['automation'],
+  },
+  workflowStepDuration: {
+    name: 'mapi.workflow.step.duration',
+    kind: 'histogram',
+    unit: 's',
+    description: 'Time to run one workflow action (a step), by action type and outcome (completed, failed, skipped, retry)',
+    apps: ['automation'],
+  },
+  workflowFirstActionLatency: {
+    name: 'mapi.workflow.first_action.latency',
+    kind: 'histogram',
+    unit: 's',
+    description: "From a triggering event's creation to its run's first action being started",
+    apps: ['automation'],
+  },
+  workflowStepsDue: {
+    name: 'mapi.workflow.steps.due',
+    kind: 'gauge',
+    unit: '{step}',
+    description: 'Workflow steps due and not yet done (the executors\' backlog; each replica reports the same figure)',
+    apps: ['automation'],
+  },
 } as const satisfies Record<string, MetricDefinition>;
 
 export type MetricKey = keyof typeof METRICS;
