@@ -165,7 +165,7 @@ describe('inbox (integration)', () => {
     it('sets values by name (any case) or id, kept by id and shown on the ticket, with ticket.updated and previous_attributes', async () => {
       const done = await update(ctx(w.org), w.t1, { custom_properties: { severity: 'high', [w.amount]: '12.50' } });
       expect(done.ticket.ticket_custom_properties).toEqual({ [w.severity]: 'High', [w.amount]: '12.50' });
-      const last = (await events(w.org, 'ticket.updated')).at(-1)!;
+      const last = (await events(w.org, 'ticket.updated')).at(-1) as NonNullable<Awaited<ReturnType<typeof events>>[number]>;
       expect(registryPayload(last)).toMatchObject({ ticket_id: w.t1, custom_properties: { [w.severity]: 'High', [w.amount]: '12.50' } });
       expect(last.previous_attributes).toEqual({ custom_properties: {}, last_updated_at: expect.any(String) });
       expect((await list(ctx(w.org), { chat_id: w.a })).tickets.find((x) => x.ticket_id === w.t1)?.custom_properties).toEqual({ [w.severity]: 'High', [w.amount]: '12.50' });

@@ -53,3 +53,67 @@ export function associationType(a: TaskAssociationInput | undefined): (typeof TA
 
 /** `task_id`: the UUID the task was created with. */
 export const TaskIdParams = z.object({ task_id: z.uuid({ error: 'task_id must be a UUID' }) });
+
+export const REPEAT_INTERVALS = ['days', 'weeks', 'months', 'years'] as const;
+export const REPEAT_ENDS = ['never', 'after', 'on'] as const;
+/** Most occurrences a series with end "after" has; largest frequency. */
+export const MAX_REPEAT_COUNT = 1000;
+export const MAX_REPEAT_FREQUENCY = 1000;
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * `reminder_setting.repeat` (`TaskType` of @periskope/types): every `frequency` `interval`s from the
+ * reminder's first remind_at; `end` never, `after` (`on`: how many reminders the series has, in all),
+ * or `on` (`on`: the last day or instant a reminder may fall on). Normalized: `on` is the count's
+ * digits, a date alone as YYYY-MM-DD, or an instant as ISO 8601; absent for never.
+ */
+export const ReminderRepeatSchema = z
+  .object(
+    {
+      frequency: z
+        .union([z.number(), z.string().trim().regex(/^\d{1,6}$/).transform(Number)], { error: 'frequency must be a whole number' })
+        .pipe(z.number().int('frequency must be a whole number').min(1, 'frequency is at least 1').max(MAX_REPEAT_FREQUENCY, `frequency is at most ${MAX_REPEAT_FREQUENCY}`)),
+      interval: z.enum(REPEAT_INTERVALS, { error: `interval must be one of ${REPEAT_INTERVALS.join(', ')}` }),
+      end: z.enum(REPEAT_ENDS, { error: `end must be one of ${REPEAT_ENDS.join(', ')}` }).default('never'),
+      on: z.union([z.string().max(100, 'on is too long'), z.number()], { error: 'on must be a string' }).optional(),
+    },
+    { error: 'repeat must be an object {frequency, interval, end, on}' },
+  )
+  .transform((r, ctx) => {
+    const on = r.on === undefined ? undefined : String(r.on).trim();
+    if (r.end === 'never') {
+      if (on !== undefined && on !== '') ctx.addIssue({ code: 'custom', path: ['on'], message: 'on is only for end after (a count) or on (a date)' });
+      return { frequency: r.frequency, interval: r.interval, end: r.end };
+    }
+    if (r.end === 'after') {
+      const count = on !== undefined && /^\d{1,4}$/.test(on) ? Number(on) : NaN;
+      if (!(count >= 1 && count <= MAX_REPEAT_COUNT)) {
+        ctx.addIssue({ code: 'custom', path: ['on'], message: `end after needs on: how many reminders in all, 1–${MAX_REPEAT_COUNT}` });
+        return z.NEVER;
+      }
+      return { frequency: r.frequency, interval: r.interval, end: r.end, on: String(count) };
+    }
+    const at = on ? parseDate(on) : null;
+    if (!on || !at) {
+      ctx.addIssue({ code: 'custom', path: ['on'], message: 'end on needs on: the last date, e.g. 2026-12-31 or 2026-12-31T18:00:00Z' });
+      return z.NEVER;
+    }
+    return { frequency: r.frequency, interval: r.interval, end: r.end, on: DATE_ONLY.test(on) ? on : at.toISOString() };
+  });
+export type ReminderRepeat = z.infer<typeof ReminderRepeatSchema>;
+
+/**
+ * `reminder_setting` (`TaskType` of @periskope/types): `repeat` makes the reminder repeat. `remind_in`
+ * (a reminder relative to the due date) is not kept: only null is taken (422 otherwise).
+ */
+export const ReminderSettingSchema = z
+  .object(
+    {
+      remind_in: z.null({ error: 'remind_in (relative to the due date) is not supported: give remind_at' }).optional(),
+      repeat: ReminderRepeatSchema.nullable().optional(),
+    },
+    { error: 'reminder_setting must be an object {remind_in, repeat} or null' },
+  )
+  .transform((s) => (s.repeat ? { remind_in: null, repeat: s.repeat } : null));
+export type ReminderSetting = z.infer<typeof ReminderSettingSchema>;

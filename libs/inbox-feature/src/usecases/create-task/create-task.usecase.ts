@@ -36,6 +36,8 @@ export class CreateTask {
         assignee: body.assignee ?? null,
         due_date: body.due_date ? new Date(body.due_date) : null,
         remind_at: body.remind_at ? new Date(body.remind_at) : null,
+        reminder_setting: body.reminder_setting ?? null,
+        reminder_series_at: body.remind_at ? new Date(body.remind_at) : null,
         chat_id: target.chat_id,
         message_id: target.message_id,
         ticket_id: target.ticket_id,

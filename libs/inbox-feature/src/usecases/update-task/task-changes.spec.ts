@@ -7,6 +7,7 @@ const now = new Date('2026-03-01T00:00:00.000Z');
 const row = (over: Partial<TaskRow> = {}): TaskRow => ({
   task_id: 't', org_id: ctx.org_id, phone_id: null, type: 'todo', title: 'T', notes: null, status: 'open', priority: 1, assignee: null,
   due_date: null, remind_at: new Date('2026-03-02T00:00:00.000Z'), reminder_fired_at: new Date('2026-03-02T00:00:01.000Z'), reminder_setting: null,
+  reminder_series_at: new Date('2026-03-02T00:00:00.000Z'), reminder_index: 0,
   chat_id: null, message_id: null, ticket_id: null, associated_object_metadata: null, completed_at: null, completed_by: null,
   created_by: 'tok', created_at: now, last_updated_by: 'tok', last_updated_at: now, ...over,
 });
@@ -18,8 +19,37 @@ describe('taskChanges', () => {
   });
 
   it('re-arms the reminder when remind_at changes, and clearing it leaves nothing to fire', () => {
-    expect(taskChanges(row(), body({ remind_at: '2026-03-03T00:00:00Z' }), ctx, now)).toEqual({ remind_at: new Date('2026-03-03T00:00:00Z'), reminder_fired_at: null, last_updated_by: 'tok' });
+    expect(taskChanges(row(), body({ remind_at: '2026-03-03T00:00:00Z' }), ctx, now)).toEqual({
+      remind_at: new Date('2026-03-03T00:00:00Z'), reminder_fired_at: null, reminder_series_at: new Date('2026-03-03T00:00:00Z'), reminder_index: 0, last_updated_by: 'tok',
+    });
     expect(taskChanges(row(), body({ remind_at: '' }), ctx, now)).toMatchObject({ remind_at: null, reminder_fired_at: null });
+  });
+
+  it('a repeat given to a task whose reminder fired arms its next occurrence after now; on a pending one it only sets the repeat', () => {
+    const daily = { remind_in: null, repeat: { frequency: 1, interval: 'days', end: 'never' } };
+    const fired = row({ remind_at: new Date('2026-02-26T09:00:00.000Z'), reminder_series_at: new Date('2026-02-26T09:00:00.000Z'), reminder_fired_at: new Date('2026-02-26T09:00:01.000Z') });
+    expect(taskChanges(fired, body({ reminder_setting: daily }), ctx, now)).toEqual({
+      reminder_setting: daily, remind_at: new Date('2026-03-01T09:00:00.000Z'), reminder_index: 3, reminder_fired_at: null, last_updated_by: 'tok',
+    });
+    const pending = row({ reminder_fired_at: null });
+    expect(taskChanges(pending, body({ reminder_setting: daily }), ctx, now)).toEqual({ reminder_setting: daily, last_updated_by: 'tok' });
+    expect(taskChanges(row({ reminder_setting: daily }), body({ reminder_setting: daily }), ctx, now)).toEqual({});
+    expect(taskChanges(row({ reminder_setting: daily }), body({ reminder_setting: null }), ctx, now)).toEqual({ reminder_setting: null, last_updated_by: 'tok' });
+  });
+
+  it('a repeat without a remind_at is 422 (on reminder_setting.repeat, or on remind_at when clearing it)', () => {
+    const daily = { repeat: { frequency: 1, interval: 'days' } };
+    const fields = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return Object.keys((e as { fields?: object }).fields ?? {});
+      }
+      return [];
+    };
+    expect(fields(() => taskChanges(row({ remind_at: null }), body({ reminder_setting: daily }), ctx, now))).toEqual(['body.reminder_setting.repeat']);
+    expect(fields(() => taskChanges(row({ reminder_setting: { remind_in: null, repeat: { frequency: 1, interval: 'days', end: 'never' } } }), body({ remind_at: null }), ctx, now))).toEqual(['body.remind_at']);
+    expect(fields(() => taskChanges(row({ reminder_setting: { remind_in: null, repeat: { frequency: 1, interval: 'days', end: 'never' } } }), body({ remind_at: null, reminder_setting: null }), ctx, now))).toEqual([]);
   });
 
   it('closing sets completed_at/by; reopening clears them', () => {

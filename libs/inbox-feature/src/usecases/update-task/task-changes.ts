@@ -1,4 +1,5 @@
-import type { RequestContext, UpdateTaskBody } from '@mapi/contracts';
+import { Errors, type RequestContext, type UpdateTaskBody } from '@mapi/contracts';
+import { nextOccurrence, repeatOf } from '../../reminders/repeat';
 import type { TaskChanges, TaskRow } from '../../repositories/task-repository';
 
 const sameDate = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
@@ -6,9 +7,10 @@ const date = (v: string | null) => (v === null ? null : new Date(v));
 
 /**
  * What a PATCH changes on a task: only fields whose value differs. A new remind_at re-arms the
- * reminder (reminder_fired_at cleared); closing sets completed_at/completed_by, reopening clears
- * them (a closed task's pending reminder does not fire; reopened, it fires if it has not). Empty:
- * nothing to change.
+ * reminder (reminder_fired_at cleared) and starts a repeating series again from it; closing sets
+ * completed_at/completed_by, reopening clears them (a closed task's pending reminder does not fire;
+ * reopened, it fires if it has not). A repeat given to a task whose reminder has fired arms its next
+ * occurrence after `now`. A repeat without a remind_at is 422. Empty: nothing to change.
  */
 export function taskChanges(before: TaskRow, body: UpdateTaskBody, ctx: RequestContext, now: Date): TaskChanges {
   const c: TaskChanges = {};
@@ -20,6 +22,29 @@ export function taskChanges(before: TaskRow, body: UpdateTaskBody, ctx: RequestC
   if (body.remind_at !== undefined && !sameDate(date(body.remind_at), before.remind_at)) {
     c.remind_at = date(body.remind_at);
     c.reminder_fired_at = null;
+    c.reminder_series_at = c.remind_at;
+    c.reminder_index = 0;
+  }
+  const setting = body.reminder_setting === undefined ? before.reminder_setting : body.reminder_setting;
+  if (body.reminder_setting !== undefined && JSON.stringify(body.reminder_setting) !== JSON.stringify(before.reminder_setting)) c.reminder_setting = body.reminder_setting;
+  const repeat = repeatOf(setting);
+  const remindAt = c.remind_at !== undefined ? c.remind_at : before.remind_at;
+  if (repeat && !remindAt) {
+    const field = body.reminder_setting ? 'body.reminder_setting.repeat' : 'body.remind_at';
+    throw Errors.validation({ [field]: { message: 'a repeating reminder needs remind_at (its first time); clear reminder_setting with it' } });
+  }
+  if (repeat && remindAt && c.remind_at === undefined) {
+    // a series on a reminder set before repeats were: it starts at the current remind_at
+    const start = before.reminder_series_at ?? remindAt;
+    if (!before.reminder_series_at) c.reminder_series_at = start;
+    if (c.reminder_setting !== undefined && before.reminder_fired_at) {
+      const next = nextOccurrence(start, repeat, before.reminder_index, now);
+      if (next) {
+        c.remind_at = next.at;
+        c.reminder_index = next.index;
+        c.reminder_fired_at = null;
+      }
+    }
   }
   if (body.status !== undefined && body.status !== before.status) {
     c.status = body.status;
