@@ -72,7 +72,7 @@ export const ReminderRepeatSchema = z
   .object(
     {
       frequency: z
-        .union([z.number(), z.string().trim().regex(/^\d{1,6}$/).transform(Number)], { error: 'frequency must be a whole number' })
+        .union([z.number(), z.string().trim().regex(/^[0-9]{1,6}$/).transform(Number)], { error: 'frequency must be a whole number' })
         .pipe(z.number().int('frequency must be a whole number').min(1, 'frequency is at least 1').max(MAX_REPEAT_FREQUENCY, `frequency is at most ${MAX_REPEAT_FREQUENCY}`)),
       interval: z.enum(REPEAT_INTERVALS, { error: `interval must be one of ${REPEAT_INTERVALS.join(', ')}` }),
       end: z.enum(REPEAT_ENDS, { error: `end must be one of ${REPEAT_ENDS.join(', ')}` }).default('never'),
