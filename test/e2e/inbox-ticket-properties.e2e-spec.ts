@@ -120,6 +120,17 @@ describe('ticket custom properties', () => {
     expect(await values(w.tB)).toEqual({});
   });
 
+  it('POST /tickets/create takes values (ours), checked the same way: 422 per key and no ticket made', async () => {
+    const made = await api.post('/tickets/create', { chat_id: chatA, subject: 'With values', custom_properties: { severity: 'low', promised: 1767225600000 } });
+    expect(made.status).toBe(200);
+    expect(made.body.ticket.ticket_custom_properties).toEqual({ [w.severity]: 'Low', [w.promised]: '2026-01-01T00:00:00.000Z' });
+    const count = await stack.prisma.inboxTicket.count({ where: { org_id: w.org.id } });
+    const bad = await api.post('/tickets/create', { chat_id: chatA, subject: 'Bad', custom_properties: { severity: 'Huge', tier: 'x' } });
+    expect422(bad, 'body.custom_properties.severity');
+    expect(Object.keys(bad.body.fields).sort()).toEqual(['body.custom_properties.severity', 'body.custom_properties.tier']);
+    expect(await stack.prisma.inboxTicket.count({ where: { org_id: w.org.id } })).toBe(count);
+  });
+
   it('deleting a ticket property removes its values from tickets', async () => {
     expect((await api.delete(`/custom-properties/${w.promised}`)).status).toBe(200);
     expect((await api.get(`/tickets/${w.tA}`)).body.ticket.ticket_custom_properties).toEqual({ [w.severity]: 'High' });

@@ -43,7 +43,7 @@ describe('inbox (integration)', () => {
   });
   const view = (org: string, phone: string, chatId: string) =>
     ({ chat_id: chatId, org_id: org, phone_id: phone, org_phone: `${phone.slice(-6)}@c.us`, label_ids: {}, message_unread_count: 0, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }) as unknown as ChatView;
-  const create = (c: RequestContext, body: Record<string, unknown>) => new CreateTicket(tickets(), chats, attacher).execute({ ctx: c, body: body as any });
+  const create = (c: RequestContext, body: Record<string, unknown>) => new CreateTicket(tickets(), chats, attacher, new CustomPropertyRepository(t.prisma)).execute({ ctx: c, body: body as any });
   const list = (c: RequestContext, query: Record<string, unknown> = {}) => new ListTickets(tickets(), noReach).execute({ ctx: c, query: { offset: 0, limit: 2000, ...query } });
   const update = (c: RequestContext, id: string, body: Record<string, unknown>) => new UpdateTicket(tickets(), chats, noReach, new CustomPropertyRepository(t.prisma)).execute({ ctx: c, params: { ticket_id: id }, body });
   const events = (org: string, type: string) => t.prisma.outboxEvent.findMany({ where: { org_id: org, type }, orderBy: { seq: 'asc' } });
@@ -194,6 +194,16 @@ describe('inbox (integration)', () => {
       expect((await t.prisma.inboxTicket.findUniqueOrThrow({ where: { ticket_id: w.t1 } })).custom_properties).toEqual({ [w.severity]: 'High' });
     });
 
+    it('POST /tickets/create takes values too, checked the same way (422 before anything is written), in ticket.created', async () => {
+      const made = await create(ctx(w.org), { chat_id: w.a, subject: 'With values', custom_properties: { severity: 'low', 'refund amount': null } });
+      expect(made.ticket.ticket_custom_properties).toEqual({ [w.severity]: 'Low' });
+      const created = (await events(w.org, 'ticket.created')).find((e) => (e.payload as { ticket_id: string }).ticket_id === made.ticket.ticket_id);
+      expect(created && registryPayload(created)).toMatchObject({ custom_properties: { [w.severity]: 'Low' } });
+      const count = await t.prisma.inboxTicket.count();
+      expect(await fields(create(ctx(w.org), { chat_id: w.a, subject: 'Bad', custom_properties: { severity: 'Huge', tier: 'x' } }))).toEqual(['body.custom_properties.severity', 'body.custom_properties.tier']);
+      expect(await t.prisma.inboxTicket.count()).toBe(count);
+    });
+
     it('deleting a ticket property removes its values from the organization\'s tickets with it', async () => {
       const temp = await define(w.org, 'Temp', 'ticket');
       await update(ctx(w.org), w.t1, { custom_properties: { temp: 'x' } });
@@ -214,7 +224,7 @@ describe('inbox (integration)', () => {
 
   it('under an Idempotency-Key, racing and later repeats make one ticket and one event; another request under the key is 422', async () => {
     const made = (c: RequestContext, body: Record<string, unknown>, key: string) =>
-      new CreateTicket(tickets(), chats, attacher).execute({ ctx: c, body: body as any, headers: { 'idempotency-key': key } });
+      new CreateTicket(tickets(), chats, attacher, new CustomPropertyRepository(t.prisma)).execute({ ctx: c, body: body as any, headers: { 'idempotency-key': key } });
     const key = `k-${newUuid()}`;
     const body = { chat_id: w.a, subject: 'Once' };
     const answers = await Promise.all([1, 2, 3, 4].map(() => made(ctx(w.org), body, key)));

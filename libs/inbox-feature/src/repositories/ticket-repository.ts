@@ -29,7 +29,7 @@ export interface TicketRow {
 }
 
 export type NewTicket = Omit<TicketRow, 'org_id' | 'created_at' | 'last_updated_at' | 'is_deleted' | 'closed_at' | 'closed_by' | 'request_hash' | 'custom_properties'> &
-  Partial<Pick<TicketRow, 'closed_at' | 'closed_by' | 'request_hash'>>;
+  Partial<Pick<TicketRow, 'closed_at' | 'closed_by' | 'request_hash'>> & { custom_properties?: Record<string, string> };
 
 /** What an update may set (undefined: left as it is). */
 export type TicketChanges = Partial<Pick<TicketRow, 'subject' | 'status' | 'priority' | 'assignee' | 'assigned_by' | 'first_assigned_at' | 'due_date' | 'labels' | 'closed_at' | 'closed_by' | 'last_updated_by'>> & {
