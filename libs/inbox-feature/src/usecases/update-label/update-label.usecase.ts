@@ -15,6 +15,8 @@ export const labelCopy = (row: LabelRow): LabelCopy => ({ label_id: row.label_id
  * copies first (the chats service's chat_labels names and contact labels; tickets' names with the
  * catalogue row, in one transaction), so a failure between the two leaves the catalogue under the old
  * name and a retry finishes; a name clash found only at the write (a racing create) puts the copies back.
+ * Chat copies are swept once more after the catalogue commits (by id: a chat labelled concurrently
+ * under the old name).
  */
 export class UpdateLabel {
   constructor(
@@ -36,6 +38,8 @@ export class UpdateLabel {
       if (row === 'missing') throw labelNotFound();
       throw nameTaken(current.type, rename ?? current.name);
     }
+    // a chat labelled meanwhile under the old name (its set-properties read the label before the rename) is renamed too
+    if (rename !== null && row.type === 'chat') await this.chats.renameLabel(ctx, labelCopy(current), rename);
     return mapLabel(row);
   }
 }
