@@ -195,6 +195,20 @@ describe('inbox: tasks', () => {
     expect(registryPayload((await events('task.updated')).at(-1) as any)).toMatchObject({ task_id: id, reminder_setting: null });
   });
 
+  it('remind_in: remind_at set from the due date, and moved with it; remind_at beside it or no due date is 422', async () => {
+    const res = await api.post('/tasks/create', { title: 'Call back', due_date: '2030-05-01T10:00:00Z', reminder_setting: { remind_in: '90 Minutes before' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ remind_at: '2030-05-01T08:30:00.000Z', reminder_setting: { remind_in: '90 minutes before', repeat: null } });
+    const moved = await api.patch(`/tasks/${res.body.task_id}`, { due_date: '2030-05-02T10:00:00Z' });
+    expect(moved.body).toMatchObject({ due_date: '2030-05-02T10:00:00.000Z', remind_at: '2030-05-02T08:30:00.000Z' });
+    expect((await events('task.updated')).at(-1)?.previous_attributes).toMatchObject({ due_date: '2030-05-01T10:00:00.000Z', remind_at: '2030-05-01T08:30:00.000Z' });
+    expect422(await api.patch(`/tasks/${res.body.task_id}`, { remind_at: '2030-05-02T09:00:00Z' }), 'body.remind_at');
+    expect422(await api.patch(`/tasks/${res.body.task_id}`, { due_date: null }), 'body.due_date');
+    expect422(await api.post('/tasks/create', { title: 'x', reminder_setting: { remind_in: '1 days before' } }), 'body.reminder_setting.remind_in');
+    expect422(await api.post('/tasks/create', { title: 'x', due_date: '2030-01-01', reminder_setting: { remind_in: 'tomorrow' } }), 'body.reminder_setting.remind_in');
+    expect((await api.get(`/tasks/${res.body.task_id}`)).body.remind_at).toBe('2030-05-02T08:30:00.000Z');
+  });
+
   it('PATCH and DELETE: another organization\'s task and one outside a scoped token\'s phones are 404 and unchanged', async () => {
     const before = await stack.prisma.inboxTask.findUniqueOrThrow({ where: { task_id: w.tk } });
     expect404(await other.patch(`/tasks/${w.tk}`, { title: 'hijacked' }));

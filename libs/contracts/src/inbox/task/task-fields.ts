@@ -103,17 +103,40 @@ export const ReminderRepeatSchema = z
   });
 export type ReminderRepeat = z.infer<typeof ReminderRepeatSchema>;
 
+const REMIND_IN = /^\s*([0-9]{1,5})\s+(minute|minutes|hour|hours|day|days)\s+(before|after)\s*$/i;
+const UNIT_MS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
+
+/** `remind_in` read: the offset from the due date in ms (negative: before); null when it is not one. */
+export function remindInOffset(remindIn: string): number | null {
+  const m = REMIND_IN.exec(remindIn);
+  if (!m) return null;
+  const unit = (m[2].toLowerCase().endsWith('s') ? m[2].toLowerCase() : `${m[2].toLowerCase()}s`) as keyof typeof UNIT_MS;
+  return Number(m[1]) * UNIT_MS[unit] * (m[3].toLowerCase() === 'before' ? -1 : 1);
+}
+
+/** `remind_in` (`TaskType.reminder_setting.remind_in`): "<n> minutes|hours|days before|after" the due date, kept as `<n> <unit>s <before|after>`. */
+export const RemindInSchema = z.string({ error: 'remind_in must be a string like "30 minutes before"' }).max(100, 'remind_in is too long').transform((v, ctx) => {
+  const m = REMIND_IN.exec(v);
+  if (!m) {
+    ctx.addIssue({ code: 'custom', message: 'remind_in must read "<n> minutes|hours|days before|after", e.g. "30 minutes before"' });
+    return z.NEVER;
+  }
+  const unit = m[2].toLowerCase().endsWith('s') ? m[2].toLowerCase() : `${m[2].toLowerCase()}s`;
+  return `${Number(m[1])} ${unit} ${m[3].toLowerCase()}`;
+});
+
 /**
- * `reminder_setting` (`TaskType` of @periskope/types): `repeat` makes the reminder repeat. `remind_in`
- * (a reminder relative to the due date) is not kept: only null is taken (422 otherwise).
+ * `reminder_setting` (`TaskType` of @periskope/types): `remind_in` sets remind_at relative to the due
+ * date (and follows it when the due date moves); `repeat` makes the reminder repeat. Answered with
+ * both keys (null where unset); null when neither is set.
  */
 export const ReminderSettingSchema = z
   .object(
     {
-      remind_in: z.null({ error: 'remind_in (relative to the due date) is not supported: give remind_at' }).optional(),
+      remind_in: RemindInSchema.nullable().optional(),
       repeat: ReminderRepeatSchema.nullable().optional(),
     },
     { error: 'reminder_setting must be an object {remind_in, repeat} or null' },
   )
-  .transform((s) => (s.repeat ? { remind_in: null, repeat: s.repeat } : null));
+  .transform((s) => (s.repeat || s.remind_in ? { remind_in: s.remind_in ?? null, repeat: s.repeat ?? null } : null));
 export type ReminderSetting = z.infer<typeof ReminderSettingSchema>;

@@ -17,7 +17,7 @@ export const UpdateTaskBody = z.object({
   assignee: clearable(AssigneeSchema),
   due_date: clearable(taskDate('due_date')),
   remind_at: clearable(taskDate('remind_at')),
-  /** Replaces the setting; null (or {repeat: null}) stops the repeating, leaving a pending reminder to fire once. */
+  /** Replaces the setting: remind_in sets remind_at from the due date (and keeps it following it); repeat repeats; null stops both. */
   reminder_setting: ReminderSettingSchema.nullable().optional(),
   priority: PrioritySchema.optional(),
   status: TaskStatusSchema.optional(),
@@ -42,7 +42,7 @@ export const UpdateTaskRoute = defineRoute({
     'Changes the given fields (notes, assignee, due_date and remind_at take null or "" to clear). A new remind_at re-arms the ' +
     'reminder (it fires once more, at the new time, and a repeating series starts again from it); reminder_setting ' +
     '{repeat: {frequency, interval, end, on}} makes it repeat (needs a remind_at; one that already fired arms its next occurrence), ' +
-    'null stops repeating; closing sets completed_metadata and cancels a pending reminder, reopening ' +
+    'remind_in ("30 minutes before") sets remind_at from due_date and moves it with due_date; null stops both; closing sets completed_metadata and cancels a pending reminder, reopening ' +
     'clears completed_metadata and lets a reminder that has not fired fire. A task out of reach is 404. Emits task.updated with ' +
     'the replaced fields as previous_attributes; a change of nothing answers the task and emits nothing.',
   params: TaskIdParams,
