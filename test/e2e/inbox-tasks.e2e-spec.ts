@@ -157,12 +157,57 @@ describe('inbox: tasks', () => {
     expect(await events('task.reminder')).toHaveLength(1);
   });
 
-  it.each([[{ priority: 9 }, 'body.priority'], [{ status: 'gone' }, 'body.status'], [{ assignee: 'x' }, 'body.assignee'], [{ due_date: 'never' }, 'body.due_date'], [{ remind_at: 'never' }, 'body.remind_at'], [{ title: '' }, 'body.title'], [{ notes: 1 }, 'body.notes']])(
+  it.each([[{ priority: 9 }, 'body.priority'], [{ status: 'gone' }, 'body.status'], [{ assignee: 'x' }, 'body.assignee'], [{ due_date: 'never' }, 'body.due_date'], [{ remind_at: 'never' }, 'body.remind_at'], [{ title: '' }, 'body.title'], [{ notes: 1 }, 'body.notes'],
+    [{ reminder_setting: { repeat: { frequency: 1, interval: 'hours' } } }, 'body.reminder_setting.repeat.interval'],
+    [{ reminder_setting: { repeat: { frequency: 0, interval: 'days' } } }, 'body.reminder_setting.repeat.frequency'],
+    [{ reminder_setting: { repeat: { frequency: 1, interval: 'days', end: 'after' } } }, 'body.reminder_setting.repeat.on'],
+    [{ reminder_setting: { repeat: { frequency: 1, interval: 'days' } } }, 'body.reminder_setting.repeat'],
+    [{ reminder_setting: { remind_in: '1 days before' } }, 'body.reminder_setting.remind_in'],
+    [{ reminder_setting: 'daily' }, 'body.reminder_setting']])(
     'PATCH /tasks/{task_id}: 422 for %j',
     async (body, field) => {
       expect422(await api.patch(`/tasks/${w.todo}`, body), field);
     },
   );
+
+  it('a repeating reminder fires once per occurrence and arms the next; the event shows the occurrence that fired', async () => {
+    const at = new Date(Date.now() + 1_000).toISOString();
+    const repeat = { frequency: 1, interval: 'days', end: 'after', on: 3 };
+    const res = await api.post('/tasks/create', { title: 'Daily check', association: { chat_id: alice }, remind_at: at, reminder_setting: { repeat } });
+    expect(res.status).toBe(200);
+    expect(res.body.reminder_setting).toEqual({ remind_in: null, repeat: { ...repeat, on: '3' } });
+    const id = res.body.task_id;
+    const mine = async () => (await events('task.reminder')).filter((e) => (e.payload as any).task_id === id);
+    const [fired] = await until(mine, (e) => e.length > 0, 10_000, 'the first occurrence fired');
+    expect(registryPayload(fired)).toMatchObject({ task_id: id, remind_at: at });
+    const next = new Date(new Date(at).getTime() + 86_400_000).toISOString();
+    await until(() => api.get(`/tasks/${id}`), (r) => r.body.remind_at === next, 5_000, 'the next occurrence armed');
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await mine()).toHaveLength(1);
+    // a task without remind_at cannot repeat; another organization's task is 404 and unchanged
+    expect422(await api.post('/tasks/create', { title: 'x', reminder_setting: { repeat } }), 'body.reminder_setting.repeat');
+    expect404(await other.patch(`/tasks/${id}`, { reminder_setting: null }));
+    expect404(await scoped.patch(`/tasks/${w.tk}`, { reminder_setting: { repeat } }));
+    expect((await api.get(`/tasks/${id}`)).body.reminder_setting).toEqual({ remind_in: null, repeat: { ...repeat, on: '3' } });
+    // stopping the repeat keeps the armed occurrence, once
+    const stopped = await api.patch(`/tasks/${id}`, { reminder_setting: null });
+    expect(stopped.body).toMatchObject({ reminder_setting: null, remind_at: next });
+    expect(registryPayload((await events('task.updated')).at(-1) as any)).toMatchObject({ task_id: id, reminder_setting: null });
+  });
+
+  it('remind_in: remind_at set from the due date, and moved with it; remind_at beside it or no due date is 422', async () => {
+    const res = await api.post('/tasks/create', { title: 'Call back', due_date: '2030-05-01T10:00:00Z', reminder_setting: { remind_in: '90 Minutes before' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ remind_at: '2030-05-01T08:30:00.000Z', reminder_setting: { remind_in: '90 minutes before', repeat: null } });
+    const moved = await api.patch(`/tasks/${res.body.task_id}`, { due_date: '2030-05-02T10:00:00Z' });
+    expect(moved.body).toMatchObject({ due_date: '2030-05-02T10:00:00.000Z', remind_at: '2030-05-02T08:30:00.000Z' });
+    expect((await events('task.updated')).at(-1)?.previous_attributes).toMatchObject({ due_date: '2030-05-01T10:00:00.000Z', remind_at: '2030-05-01T08:30:00.000Z' });
+    expect422(await api.patch(`/tasks/${res.body.task_id}`, { remind_at: '2030-05-02T09:00:00Z' }), 'body.remind_at');
+    expect422(await api.patch(`/tasks/${res.body.task_id}`, { due_date: null }), 'body.due_date');
+    expect422(await api.post('/tasks/create', { title: 'x', reminder_setting: { remind_in: '1 days before' } }), 'body.reminder_setting.remind_in');
+    expect422(await api.post('/tasks/create', { title: 'x', due_date: '2030-01-01', reminder_setting: { remind_in: 'tomorrow' } }), 'body.reminder_setting.remind_in');
+    expect((await api.get(`/tasks/${res.body.task_id}`)).body.remind_at).toBe('2030-05-02T08:30:00.000Z');
+  });
 
   it('PATCH and DELETE: another organization\'s task and one outside a scoped token\'s phones are 404 and unchanged', async () => {
     const before = await stack.prisma.inboxTask.findUniqueOrThrow({ where: { task_id: w.tk } });

@@ -95,4 +95,38 @@ describe('task reminders survive a crash of the inbox service', () => {
     expect(new Set(published.keys())).toEqual(new Set(rows.map((r) => r.id)));
     process.stdout.write(`reminder crash test: ${TOTAL} reminders, 1 kill, down ${backAt - killedAt} ms, max lateness past max(remind_at, restart) ${Math.max(...late)} ms, ${[...published.values()].filter((n) => n > 1).length} republished ids\n`);
   });
+
+  it('repeating reminders: with a kill -9 while they fire, each occurrence fires once and the next is armed exactly once', async () => {
+    const N = 1_000;
+    const org = await createOrg(prisma);
+    const ids = Array.from({ length: N }, () => newUuid());
+    const setting = { remind_in: null, repeat: { frequency: 1, interval: 'days', end: 'never' } };
+    await prisma.inboxTask.createMany({ data: ids.map((task_id, i) => ({ task_id, org_id: org.id, type: 'todo', title: `r${i}`, reminder_setting: setting, created_by: 'e2e', last_updated_by: 'e2e' })) });
+    const from = Date.now() + 1_500;
+    await prisma.$executeRaw`
+      UPDATE inbox_tasks SET remind_at = to_timestamp((${from}::float8 + floor(substr(title, 2)::int * 2000::float8 / ${N})) / 1000)
+      WHERE org_id = ${org.id}::uuid`;
+    await prisma.$executeRaw`UPDATE inbox_tasks SET reminder_series_at = remind_at WHERE org_id = ${org.id}::uuid`;
+    const first = new Map((await prisma.inboxTask.findMany({ where: { org_id: org.id } })).map((r) => [r.task_id, r.remind_at?.getTime() ?? 0]));
+    await prisma.$executeRaw`SELECT pg_notify('mapi_task_reminders', ${String(from)})`;
+    const ours = () => prisma.outboxEvent.count({ where: { type: 'task.reminder', org_id: org.id } });
+    const fired = await until(ours, (n) => n >= N / 5, 20_000, 'a fifth fired');
+    expect(fired).toBeLessThan(N);
+    await inbox?.kill();
+    inbox = await start();
+    await until(ours, (n) => n >= N, 30_000, 'all fired');
+    await new Promise((r) => setTimeout(r, 1_000));
+    const events = await prisma.outboxEvent.findMany({ where: { type: 'task.reminder', org_id: org.id }, select: { payload: true } });
+    expect(events).toHaveLength(N);
+    const perTask = new Map<string, string[]>();
+    for (const e of events) {
+      const p = e.payload as { task_id: string; remind_at: string };
+      perTask.set(p.task_id, [...(perTask.get(p.task_id) ?? []), p.remind_at]);
+    }
+    expect(perTask.size).toBe(N);
+    // each event is the first occurrence; each row is armed once, at the second (not the third), pending again
+    for (const [id, at] of perTask) expect(at).toEqual([new Date(first.get(id) ?? 0).toISOString()]);
+    const rows = await prisma.inboxTask.findMany({ where: { org_id: org.id } });
+    for (const r of rows) expect([r.remind_at?.getTime(), r.reminder_index, r.reminder_fired_at]).toEqual([(first.get(r.task_id) ?? 0) + 86_400_000, 1, null]);
+  });
 });

@@ -6,6 +6,8 @@ import {
   CreateContactRpc,
   DeleteMessageRpc,
   DropCustomPropertyRpc,
+  DropLabelCopiesRpc,
+  RenameLabelCopiesRpc,
   EditMessageRpc,
   FlagMessageRpc,
   ForwardMessageRpc,
@@ -65,6 +67,8 @@ import { ReachRepository } from './repositories/reach-repository';
 import { ChatsInReach } from './usecases/chats-in-reach/chats-in-reach.usecase';
 import { CopiesInReach } from './usecases/copies-in-reach/copies-in-reach.usecase';
 import { DropCustomProperty } from './usecases/drop-custom-property/drop-custom-property.usecase';
+import { DropLabelCopies } from './usecases/drop-label-copies/drop-label-copies.usecase';
+import { RenameLabelCopies } from './usecases/rename-label-copies/rename-label-copies.usecase';
 import { SetChatAccess } from './usecases/set-chat-access/set-chat-access.usecase';
 import { SetChatProperties } from './usecases/set-chat-properties/set-chat-properties.usecase';
 
@@ -108,4 +112,6 @@ export const CHATS_HANDLERS = [
   serve(SetChatPropertiesRpc, (d) => new SetChatProperties(new ChatPropertiesRepository(d.prisma))),
   serve(SetChatAccessRpc, (d) => new SetChatAccess(new ChatPropertiesRepository(d.prisma))),
   serve(DropCustomPropertyRpc, (d) => new DropCustomProperty(new ChatPropertiesRepository(d.prisma))),
+  serve(RenameLabelCopiesRpc, (d) => new RenameLabelCopies(new ChatPropertiesRepository(d.prisma))),
+  serve(DropLabelCopiesRpc, (d) => new DropLabelCopies(new ChatPropertiesRepository(d.prisma))),
 ];

@@ -1,4 +1,4 @@
-import { ChatsInReachRpc, DropCustomPropertyRpc, SetChatPropertiesRpc, type RequestContext, type SetChatPropertiesRequest } from '@mapi/contracts';
+import { ChatsInReachRpc, DropCustomPropertyRpc, DropLabelCopiesRpc, RenameLabelCopiesRpc, SetChatPropertiesRpc, type RequestContext, type SetChatPropertiesRequest } from '@mapi/contracts';
 import type { NatsRpcClient } from '@mapi/platform';
 
 /**
@@ -12,9 +12,20 @@ export interface ChatProperties {
   set(ctx: RequestContext, body: SetChatPropertiesRequest['body']): Promise<number>;
   /** Removes a deleted property's value from every chat of the organization. */
   drop(ctx: RequestContext, propertyId: string): Promise<number>;
+  /** A label renamed: the copies chats (by id) and contacts (by name) keep follow; idempotent. */
+  renameLabel(ctx: RequestContext, label: LabelCopy, newName: string): Promise<number>;
+  /** A label being deleted: every chat (by id) or contact (by name) of the organization loses it. */
+  dropLabel(ctx: RequestContext, label: LabelCopy): Promise<number>;
 }
 
-/** ChatProperties over `chats.v1.chat.in-reach`, `chats.v1.chat.set-properties`, `chats.v1.chat.drop-custom-property`. */
+/** A catalogue label as the chats service's copies know it. */
+export interface LabelCopy {
+  label_id: string;
+  type: 'chat' | 'ticket' | 'contact';
+  name: string;
+}
+
+/** ChatProperties over `chats.v1.chat.in-reach`, `.set-properties`, `.drop-custom-property`, `.rename-label`, `.drop-label`. */
 export class RpcChatProperties implements ChatProperties {
   constructor(private readonly rpc: NatsRpcClient) {}
 
@@ -28,5 +39,13 @@ export class RpcChatProperties implements ChatProperties {
 
   async drop(ctx: RequestContext, propertyId: string): Promise<number> {
     return (await this.rpc.call(DropCustomPropertyRpc, { ctx, body: { property_id: propertyId } })).updated;
+  }
+
+  async renameLabel(ctx: RequestContext, label: LabelCopy, newName: string): Promise<number> {
+    return (await this.rpc.call(RenameLabelCopiesRpc, { ctx, body: { ...label, new_name: newName } })).updated;
+  }
+
+  async dropLabel(ctx: RequestContext, label: LabelCopy): Promise<number> {
+    return (await this.rpc.call(DropLabelCopiesRpc, { ctx, body: label })).updated;
   }
 }

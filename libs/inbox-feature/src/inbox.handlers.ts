@@ -3,11 +3,13 @@ import {
   CreateCustomPropertyRpc,
   CreateLabelRpc,
   DeleteCustomPropertyRpc,
+  DeleteLabelRpc,
   ListCustomPropertiesRpc,
   ListLabelsRpc,
   UpdateChatLabelsRpc,
   UpdateChatRpc,
   UpdateCustomPropertyRpc,
+  UpdateLabelRpc,
 } from '@mapi/contracts';
 import {
   CreateNoteRpc,
@@ -42,6 +44,8 @@ import { CustomPropertyRepository } from './repositories/custom-property-reposit
 import { LabelRepository } from './repositories/label-repository';
 import { CreateCustomProperty } from './usecases/create-custom-property/create-custom-property.usecase';
 import { CreateLabel } from './usecases/create-label/create-label.usecase';
+import { DeleteLabel } from './usecases/delete-label/delete-label.usecase';
+import { UpdateLabel } from './usecases/update-label/update-label.usecase';
 import { DeleteCustomProperty } from './usecases/delete-custom-property/delete-custom-property.usecase';
 import { ListCustomProperties } from './usecases/list-custom-properties/list-custom-properties.usecase';
 import { ListLabels } from './usecases/list-labels/list-labels.usecase';
@@ -70,10 +74,10 @@ const serve = rpcHandler<InboxDeps>();
 
 /** What the inbox service answers: one line per operation, its contract and its use case. */
 export const INBOX_HANDLERS = [
-  serve(CreateTicketRpc, (d) => new CreateTicket(new TicketRepository(d.prisma), d.chats, d.attacher)),
+  serve(CreateTicketRpc, (d) => new CreateTicket(new TicketRepository(d.prisma), d.chats, d.attacher, new CustomPropertyRepository(d.prisma))),
   serve(ListTicketsRpc, (d) => new ListTickets(new TicketRepository(d.prisma), d.reach)),
   serve(GetTicketRpc, (d) => new GetTicket(new TicketRepository(d.prisma), d.chats, d.reach)),
-  serve(UpdateTicketRpc, (d) => new UpdateTicket(new TicketRepository(d.prisma), d.chats, d.reach)),
+  serve(UpdateTicketRpc, (d) => new UpdateTicket(new TicketRepository(d.prisma), d.chats, d.reach, new CustomPropertyRepository(d.prisma))),
   serve(DeleteTicketRpc, (d) => new DeleteTicket(new TicketRepository(d.prisma), d.chats, d.reach)),
   serve(CreateNoteRpc, (d) => new CreateNote(new NoteRepository(d.prisma), d.chats)),
   serve(ListNotesRpc, (d) => new ListNotes(new NoteRepository(d.prisma), d.reach)),
@@ -82,6 +86,8 @@ export const INBOX_HANDLERS = [
   // labels and custom properties (issue 17 item 5)
   serve(ListLabelsRpc, (d) => new ListLabels(new LabelRepository(d.prisma))),
   serve(CreateLabelRpc, (d) => new CreateLabel(new LabelRepository(d.prisma))),
+  serve(UpdateLabelRpc, (d) => new UpdateLabel(new LabelRepository(d.prisma), d.chatProperties)),
+  serve(DeleteLabelRpc, (d) => new DeleteLabel(new LabelRepository(d.prisma), d.chatProperties)),
   serve(ListCustomPropertiesRpc, (d) => new ListCustomProperties(new CustomPropertyRepository(d.prisma))),
   serve(CreateCustomPropertyRpc, (d) => new CreateCustomProperty(new CustomPropertyRepository(d.prisma))),
   serve(UpdateCustomPropertyRpc, (d) => new UpdateCustomProperty(new CustomPropertyRepository(d.prisma))),

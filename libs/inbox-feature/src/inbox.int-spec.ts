@@ -2,10 +2,12 @@ import { Errors, ServiceError, type ChatView, type RequestContext } from '@mapi/
 import { createOrg, newUuid, randomDigits, registryPayload, useTestDatabase } from '@mapi/testing';
 import { phonesInReach, type ChatLookup } from './chat-lookup';
 import type { MessageAttacher } from './message-attacher';
+import { CustomPropertyRepository } from './repositories/custom-property-repository';
 import { NoteRepository } from './repositories/note-repository';
 import { TicketRepository } from './repositories/ticket-repository';
 import { CreateNote } from './usecases/create-note/create-note.usecase';
 import { CreateTicket } from './usecases/create-ticket/create-ticket.usecase';
+import { DeleteCustomProperty } from './usecases/delete-custom-property/delete-custom-property.usecase';
 import { DeleteTicket } from './usecases/delete-ticket/delete-ticket.usecase';
 import { GetNote } from './usecases/get-note/get-note.usecase';
 import { GetTicket } from './usecases/get-ticket/get-ticket.usecase';
@@ -41,9 +43,9 @@ describe('inbox (integration)', () => {
   });
   const view = (org: string, phone: string, chatId: string) =>
     ({ chat_id: chatId, org_id: org, phone_id: phone, org_phone: `${phone.slice(-6)}@c.us`, label_ids: {}, message_unread_count: 0, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }) as unknown as ChatView;
-  const create = (c: RequestContext, body: Record<string, unknown>) => new CreateTicket(tickets(), chats, attacher).execute({ ctx: c, body: body as any });
+  const create = (c: RequestContext, body: Record<string, unknown>) => new CreateTicket(tickets(), chats, attacher, new CustomPropertyRepository(t.prisma)).execute({ ctx: c, body: body as any });
   const list = (c: RequestContext, query: Record<string, unknown> = {}) => new ListTickets(tickets(), noReach).execute({ ctx: c, query: { offset: 0, limit: 2000, ...query } });
-  const update = (c: RequestContext, id: string, body: Record<string, unknown>) => new UpdateTicket(tickets(), chats, noReach).execute({ ctx: c, params: { ticket_id: id }, body });
+  const update = (c: RequestContext, id: string, body: Record<string, unknown>) => new UpdateTicket(tickets(), chats, noReach, new CustomPropertyRepository(t.prisma)).execute({ ctx: c, params: { ticket_id: id }, body });
   const events = (org: string, type: string) => t.prisma.outboxEvent.findMany({ where: { org_id: org, type }, orderBy: { seq: 'asc' } });
   const status = async (p: Promise<unknown>) => {
     const err = await p.then(() => null, (e: unknown) => e);
@@ -143,6 +145,74 @@ describe('inbox (integration)', () => {
     expect(await t.prisma.inboxTicket.findUniqueOrThrow({ where: { ticket_id: w.t2 } })).toEqual(before);
   });
 
+  describe('ticket custom properties', () => {
+    const define = async (org: string, name: string, type: string, extra: Record<string, unknown> = {}) =>
+      (await t.prisma.inboxCustomProperty.create({ data: { property_id: newUuid(), org_id: org, property_name: name, type, ...extra } })).property_id;
+    const fields = async (p: Promise<unknown>) => {
+      const err = await p.then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(ServiceError);
+      expect((err as ServiceError).status).toBe(422);
+      return Object.keys((err as ServiceError).fields ?? {}).sort();
+    };
+
+    beforeAll(async () => {
+      w.severity = await define(w.org, 'Severity', 'ticket', { property_value_type: 'dropdown', property_value: ['Low', 'High'], is_required: true });
+      w.amount = await define(w.org, 'Refund amount', 'ticket', { property_value_type: 'number' });
+      w.chatTier = await define(w.org, 'Tier', 'chat');
+      w.theirs = await define(w.other, 'Severity', 'ticket');
+    });
+
+    it('sets values by name (any case) or id, kept by id and shown on the ticket, with ticket.updated and previous_attributes', async () => {
+      const done = await update(ctx(w.org), w.t1, { custom_properties: { severity: 'high', [w.amount]: '12.50' } });
+      expect(done.ticket.ticket_custom_properties).toEqual({ [w.severity]: 'High', [w.amount]: '12.50' });
+      const last = (await events(w.org, 'ticket.updated')).at(-1) as NonNullable<Awaited<ReturnType<typeof events>>[number]>;
+      expect(registryPayload(last)).toMatchObject({ ticket_id: w.t1, custom_properties: { [w.severity]: 'High', [w.amount]: '12.50' } });
+      expect(last.previous_attributes).toEqual({ custom_properties: {}, last_updated_at: expect.any(String) });
+      expect((await list(ctx(w.org), { chat_id: w.a })).tickets.find((x) => x.ticket_id === w.t1)?.custom_properties).toEqual({ [w.severity]: 'High', [w.amount]: '12.50' });
+    });
+
+    it('merges: null clears an optional value, others are kept; the same values again write no event', async () => {
+      const done = await update(ctx(w.org), w.t1, { custom_properties: { 'REFUND AMOUNT': null } });
+      expect(done.ticket.ticket_custom_properties).toEqual({ [w.severity]: 'High' });
+      expect((await events(w.org, 'ticket.updated')).at(-1)?.previous_attributes).toMatchObject({ custom_properties: { [w.severity]: 'High', [w.amount]: '12.50' } });
+      const count = (await events(w.org, 'ticket.updated')).length;
+      await update(ctx(w.org), w.t1, { custom_properties: { Severity: 'HIGH' } });
+      expect((await events(w.org, 'ticket.updated')).length).toBe(count);
+    });
+
+    it('422 per key for an unknown property, a chat property, another organization\'s, a wrong value, clearing a required one; nothing changes', async () => {
+      const before = await t.prisma.inboxTicket.findUniqueOrThrow({ where: { ticket_id: w.t1 } });
+      expect(await fields(update(ctx(w.org), w.t1, { subject: 'changed', custom_properties: { nope: 'x', tier: 'gold', [w.theirs]: 'x', severity: 'Medium', [w.amount]: 'lots' } })))
+        .toEqual(['body.custom_properties.nope', 'body.custom_properties.severity', 'body.custom_properties.tier', `body.custom_properties.${w.amount}`, `body.custom_properties.${w.theirs}`].sort());
+      expect(await fields(update(ctx(w.org), w.t1, { custom_properties: { severity: '' } }))).toEqual(['body.custom_properties.severity']);
+      expect(await t.prisma.inboxTicket.findUniqueOrThrow({ where: { ticket_id: w.t1 } })).toEqual(before);
+    });
+
+    it('another organization, or a ticket out of reach, is 404 and its values do not change', async () => {
+      expect(await status(update(ctx(w.other), w.t1, { custom_properties: { [w.theirs]: 'mine' } }))).toBe(404);
+      expect(await status(update(ctx(w.org, [w.p2]), w.t1, { custom_properties: { severity: 'low' } }))).toBe(404);
+      expect((await t.prisma.inboxTicket.findUniqueOrThrow({ where: { ticket_id: w.t1 } })).custom_properties).toEqual({ [w.severity]: 'High' });
+    });
+
+    it('POST /tickets/create takes values too, checked the same way (422 before anything is written), in ticket.created', async () => {
+      const made = await create(ctx(w.org), { chat_id: w.a, subject: 'With values', custom_properties: { severity: 'low', 'refund amount': null } });
+      expect(made.ticket.ticket_custom_properties).toEqual({ [w.severity]: 'Low' });
+      const created = (await events(w.org, 'ticket.created')).find((e) => (e.payload as { ticket_id: string }).ticket_id === made.ticket.ticket_id);
+      expect(created && registryPayload(created)).toMatchObject({ custom_properties: { [w.severity]: 'Low' } });
+      const count = await t.prisma.inboxTicket.count();
+      expect(await fields(create(ctx(w.org), { chat_id: w.a, subject: 'Bad', custom_properties: { severity: 'Huge', tier: 'x' } }))).toEqual(['body.custom_properties.severity', 'body.custom_properties.tier']);
+      expect(await t.prisma.inboxTicket.count()).toBe(count);
+    });
+
+    it('deleting a ticket property removes its values from the organization\'s tickets with it', async () => {
+      const temp = await define(w.org, 'Temp', 'ticket');
+      await update(ctx(w.org), w.t1, { custom_properties: { temp: 'x' } });
+      const chatProps = { missing: async () => [], set: async () => 0, drop: async () => { throw new Error('a ticket property is not the chats service\'s'); }, renameLabel: async () => 0, dropLabel: async () => 0 };
+      await new DeleteCustomProperty(new CustomPropertyRepository(t.prisma), chatProps).execute({ ctx: ctx(w.org), params: { property_id: temp } });
+      expect((await t.prisma.inboxTicket.findUniqueOrThrow({ where: { ticket_id: w.t1 } })).custom_properties).toEqual({ [w.severity]: 'High' });
+    });
+  });
+
   it('concurrent updates of one ticket each write their event, the last one wins, none is lost', async () => {
     await Promise.all([1, 2, 3, 4].map((p) => update(ctx(w.org), w.t2, { priority: p })));
     const written = (await events(w.org, 'ticket.updated')).filter((e) => (e.payload as any).ticket_id === w.t2);
@@ -154,7 +224,7 @@ describe('inbox (integration)', () => {
 
   it('under an Idempotency-Key, racing and later repeats make one ticket and one event; another request under the key is 422', async () => {
     const made = (c: RequestContext, body: Record<string, unknown>, key: string) =>
-      new CreateTicket(tickets(), chats, attacher).execute({ ctx: c, body: body as any, headers: { 'idempotency-key': key } });
+      new CreateTicket(tickets(), chats, attacher, new CustomPropertyRepository(t.prisma)).execute({ ctx: c, body: body as any, headers: { 'idempotency-key': key } });
     const key = `k-${newUuid()}`;
     const body = { chat_id: w.a, subject: 'Once' };
     const answers = await Promise.all([1, 2, 3, 4].map(() => made(ctx(w.org), body, key)));

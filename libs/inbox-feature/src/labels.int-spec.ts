@@ -7,11 +7,13 @@ import { LabelRepository } from './repositories/label-repository';
 import { CreateCustomProperty } from './usecases/create-custom-property/create-custom-property.usecase';
 import { CreateLabel } from './usecases/create-label/create-label.usecase';
 import { DeleteCustomProperty } from './usecases/delete-custom-property/delete-custom-property.usecase';
+import { DeleteLabel } from './usecases/delete-label/delete-label.usecase';
 import { ListCustomProperties } from './usecases/list-custom-properties/list-custom-properties.usecase';
 import { ListLabels } from './usecases/list-labels/list-labels.usecase';
 import { UpdateChatLabels } from './usecases/update-chat-labels/update-chat-labels.usecase';
 import { UpdateChat } from './usecases/update-chat/update-chat.usecase';
 import { UpdateCustomProperty } from './usecases/update-custom-property/update-custom-property.usecase';
+import { UpdateLabel } from './usecases/update-label/update-label.usecase';
 
 /**
  * Labels and custom property definitions against Postgres, and the chat-property use cases up to
@@ -24,6 +26,7 @@ describe('labels and custom properties (integration)', () => {
   const held: { org: string; chat: string }[] = [];
   const sets: SetChatPropertiesRequest['body'][] = [];
   const drops: string[] = [];
+  const copies: string[] = [];
   const chatProperties: ChatProperties = {
     missing: async (ctx, ids) => ids.filter((id) => !held.some((h) => h.org === ctx.org_id && h.chat === id)),
     set: async (ctx, body) => {
@@ -32,6 +35,8 @@ describe('labels and custom properties (integration)', () => {
       return body.chat_ids.length;
     },
     drop: async (_ctx, id) => (drops.push(id), 0),
+    renameLabel: async (ctx, l, to) => (copies.push(`rename ${ctx.org_id === w.org ? 'ours' : 'theirs'} ${l.type} ${l.label_id} ${l.name}->${to}`), 0),
+    dropLabel: async (ctx, l) => (copies.push(`drop ${ctx.org_id === w.org ? 'ours' : 'theirs'} ${l.type} ${l.label_id} ${l.name}`), 0),
   };
   const lookup: ChatLookup = { chat: async (_ctx, chatId) => ({ chat_id: chatId }) as ChatView, message: async () => null };
   const labels = () => new LabelRepository(t.prisma);
@@ -58,6 +63,7 @@ describe('labels and custom properties (integration)', () => {
   beforeEach(() => {
     sets.length = 0;
     drops.length = 0;
+    copies.length = 0;
   });
 
   describe('labels', () => {
@@ -84,6 +90,69 @@ describe('labels and custom properties (integration)', () => {
       expect(all).toMatchObject({ from: 1, to: 4, count: 4 });
       expect((await new ListLabels(labels()).execute({ ctx: ctx(w.org), query: { offset: 1, limit: 2, type: 'chat' } })).labels.map((l) => l.name)).toEqual(['beta', 'gamma']);
       expect((await new ListLabels(labels()).execute({ ctx: ctx(w.other), query: { offset: 0, limit: 2000, type: 'chat' } })).labels).toEqual([]);
+    });
+  });
+
+  describe('renaming and deleting labels', () => {
+    const update = (org: string, id: string, body: Record<string, unknown>) => new UpdateLabel(labels(), chatProperties).execute({ ctx: ctx(org), params: { label_id: id }, body });
+    const remove = (org: string, id: string) => new DeleteLabel(labels(), chatProperties).execute({ ctx: ctx(org), params: { label_id: id } });
+    const ticket = async (org: string, names: string[]) =>
+      (await t.prisma.inboxTicket.create({ data: { ticket_id: newUuid(), org_id: org, phone_id: 'p', chat_id: w.a, subject: 's', labels: names } })).ticket_id;
+    const ticketLabels = async (id: string) => (await t.prisma.inboxTicket.findUniqueOrThrow({ where: { ticket_id: id } })).labels;
+
+    it('renames a chat label: its copies are renamed first, then the catalogue; the colour alone touches no copy', async () => {
+      const l = await new CreateLabel(labels()).execute({ ctx: ctx(w.org), body: { name: 'old-name' } });
+      const renamed = await update(w.org, l.label_id, { name: 'new-name', color: '#123456' });
+      expect(renamed).toEqual({ ...l, name: 'new-name', color: '#123456' });
+      expect(copies).toEqual([`rename ours chat ${l.label_id} old-name->new-name`, `rename ours chat ${l.label_id} old-name->new-name`]);
+      copies.length = 0;
+      expect(await update(w.org, l.label_id, { color: '#654321' })).toMatchObject({ name: 'new-name', color: '#654321' });
+      expect(await update(w.org, l.label_id, { name: 'new-name' })).toMatchObject({ name: 'new-name' });
+      expect(copies).toEqual([]);
+    });
+
+    it('a name another label of its type has is 422 on body.name and changes nothing; the same name of another type is free', async () => {
+      const a = await new CreateLabel(labels()).execute({ ctx: ctx(w.org), body: { name: 'first' } });
+      await new CreateLabel(labels()).execute({ ctx: ctx(w.org), body: { name: 'second' } });
+      const clash = await failure(update(w.org, a.label_id, { name: 'second' }));
+      expect([clash.status, Object.keys(clash.fields ?? {})]).toEqual([422, ['body.name']]);
+      expect(copies).toEqual([]);
+      expect((await labels().find(w.org, a.label_id))?.name).toBe('first');
+      await new CreateLabel(labels()).execute({ ctx: ctx(w.org), body: { name: 'third', type: 'ticket' } });
+      expect(await update(w.org, a.label_id, { name: 'third' })).toMatchObject({ name: 'third', type: 'chat' });
+    });
+
+    it('renames a ticket label on the organization\'s tickets in the same transaction (a ticket holding both keeps one)', async () => {
+      const l = await new CreateLabel(labels()).execute({ ctx: ctx(w.org), body: { name: 'billing', type: 'ticket' } });
+      const [one, both, theirs] = [await ticket(w.org, ['x', 'billing']), await ticket(w.org, ['invoices', 'billing', 'y']), await ticket(w.other, ['billing'])];
+      await update(w.org, l.label_id, { name: 'invoices' });
+      expect([await ticketLabels(one), await ticketLabels(both), await ticketLabels(theirs)]).toEqual([['x', 'invoices'], ['invoices', 'y'], ['billing']]);
+      expect(copies).toEqual([`rename ours ticket ${l.label_id} billing->invoices`]);
+    });
+
+    it('another organization\'s label is 404 on rename and delete, and nothing changes', async () => {
+      const l = await new CreateLabel(labels()).execute({ ctx: ctx(w.org), body: { name: 'mine-only' } });
+      expect((await failure(update(w.other, l.label_id, { name: 'taken-over' }))).status).toBe(404);
+      expect((await failure(remove(w.other, l.label_id))).status).toBe(404);
+      expect((await failure(update(w.org, newUuid(), { color: '#000000' }))).status).toBe(404);
+      expect(copies).toEqual([]);
+      expect(await labels().find(w.org, l.label_id)).toMatchObject({ name: 'mine-only', color: '#9e9e9e' });
+    });
+
+    it('deletes a chat label after its copies are dropped (and once more after, for a chat labelled meanwhile); a second delete is 404', async () => {
+      const l = await new CreateLabel(labels()).execute({ ctx: ctx(w.org), body: { name: 'doomed' } });
+      expect(await remove(w.org, l.label_id)).toEqual(l);
+      expect(copies).toEqual([`drop ours chat ${l.label_id} doomed`, `drop ours chat ${l.label_id} doomed`]);
+      expect(await labels().find(w.org, l.label_id)).toBeNull();
+      expect((await failure(remove(w.org, l.label_id))).status).toBe(404);
+    });
+
+    it('deletes a ticket label from the organization\'s tickets with the label, asking the chats service nothing', async () => {
+      const l = await new CreateLabel(labels()).execute({ ctx: ctx(w.org), body: { name: 'refund', type: 'ticket' } });
+      const [ours, theirs] = [await ticket(w.org, ['refund', 'z']), await ticket(w.other, ['refund'])];
+      await remove(w.org, l.label_id);
+      expect([await ticketLabels(ours), await ticketLabels(theirs)]).toEqual([['z'], ['refund']]);
+      expect(copies).toEqual([]);
     });
   });
 

@@ -1,5 +1,5 @@
 import { ChatSchema, type Chat, type ChatView, type Message, type Ticket, type TicketInfo, type TicketMessage } from '@mapi/contracts';
-import type { TicketRow } from './repositories/ticket-repository';
+import { ticketValues, type TicketRow } from './repositories/ticket-repository';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -37,7 +37,7 @@ export function mapTicket(row: TicketRow, related: { chat?: ChatView; quoted_mes
     first_assigned_at: iso(row.first_assigned_at),
     closed_at: iso(row.closed_at),
     close_ticket_metadata: row.closed_at ? { closed_by: row.closed_by, closed_at: iso(row.closed_at), closed_message: null, send_reply_message_id: null } : null,
-    custom_properties: null,
+    custom_properties: ticketValues(row),
     label_ids: labelIds(row.labels),
     response_time: null,
     is_deleted: row.is_deleted,
@@ -87,7 +87,7 @@ export function mapTicketInfo(row: TicketRow, chat: ChatView, quoted: Message | 
       assigned_by: row.assigned_by,
       ticket_labels: row.labels.join(','),
       quoted_message_id: row.quoted_message_id,
-      ticket_custom_properties: null,
+      ticket_custom_properties: ticketValues(row),
       closed_at: iso(row.closed_at),
       closed_by: row.closed_by,
       closed_message: null,

@@ -135,6 +135,32 @@ export class ChatPropertiesRepository {
     });
   }
 
+  /**
+   * A catalogue label renamed: its copies follow (idempotent). Chat labels by id (label_name, which
+   * GET /chats?label= reads); a contact label by name in contacts.labels, the new name taking the old
+   * one's place once (a contact holding both keeps one). How many rows changed.
+   */
+  async renameLabel(orgId: string, type: string, labelId: string, name: string, newName: string): Promise<number> {
+    if (type === 'chat') {
+      return this.prisma.$executeRaw`
+        UPDATE chat_labels SET label_name = ${newName} WHERE org_id = ${orgId}::uuid AND label_id = ${labelId}::uuid AND label_name <> ${newName}`;
+    }
+    if (type !== 'contact' || name === newName) return 0;
+    return this.prisma.$executeRaw`
+      UPDATE contacts c SET labels = ARRAY(
+          SELECT l FROM unnest(array_replace(c.labels, ${name}, ${newName})) WITH ORDINALITY AS t(l, i) GROUP BY l ORDER BY min(i)),
+        updated_at = now()
+      WHERE c.org_id = ${orgId}::uuid AND ${name} = ANY(c.labels)`;
+  }
+
+  /** A catalogue label deleted: chats lose it (by id), or contacts (by name). How many rows changed. */
+  async dropLabel(orgId: string, type: string, labelId: string, name: string): Promise<number> {
+    if (type === 'chat') return this.prisma.$executeRaw`DELETE FROM chat_labels WHERE org_id = ${orgId}::uuid AND label_id = ${labelId}::uuid`;
+    if (type !== 'contact') return 0;
+    return this.prisma.$executeRaw`
+      UPDATE contacts SET labels = array_remove(labels, ${name}), updated_at = now() WHERE org_id = ${orgId}::uuid AND ${name} = ANY(labels)`;
+  }
+
   /** Removes a property's value from every chat of the organization (its definition is gone); how many chats held one. */
   async dropProperty(orgId: string, propertyId: string): Promise<number> {
     return this.prisma.$executeRaw`

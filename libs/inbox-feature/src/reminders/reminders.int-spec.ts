@@ -87,6 +87,52 @@ describe('task reminders (integration)', () => {
     expect((await t.prisma.inboxTask.findUniqueOrThrow({ where: { task_id: closed } })).reminder_fired_at).toBeNull();
   });
 
+  it('repeating reminders: two claimers racing fire each occurrence once and arm the next exactly once, in the same transaction', async () => {
+    await t.prisma.outboxEvent.deleteMany({});
+    await t.prisma.inboxTask.deleteMany({});
+    const DAY = 86_400_000;
+    // occurrence 0 due now, occurrence 1 in 3 s (by the database's clock); the "after 2" series end after that
+    const setting = (end: Record<string, unknown>) => ({ remind_in: null, repeat: { frequency: 1, interval: 'days', ...end } });
+    const never = await insertTasks(w.org, 150, () => null, { reminder_setting: setting({ end: 'never' }) });
+    const two = await insertTasks(w.other, 150, () => null, { reminder_setting: setting({ end: 'after', on: '2' }) });
+    const [{ start }] = await t.prisma.$queryRaw<{ start: Date }[]>`
+      UPDATE inbox_tasks SET remind_at = date_trunc('milliseconds', now()) - interval '1 day' + interval '3 seconds', reminder_series_at = date_trunc('milliseconds', now()) - interval '1 day' + interval '3 seconds'
+      RETURNING remind_at AS start`;
+    const race = () => Promise.all([a, b].map(async (db) => {
+      let n = 0;
+      for (let r = await fireDueReminders(db, 23); r.fired.length; r = await fireDueReminders(db, 23)) n += r.fired.length;
+      return n;
+    }));
+    expect((await race()).reduce((x, y) => x + y)).toBe(300);
+    const armed = await t.prisma.inboxTask.findMany({ where: { task_id: { in: [...never, ...two] } } });
+    for (const row of armed) expect(row).toMatchObject({ remind_at: new Date(start.getTime() + DAY), reminder_index: 1, reminder_fired_at: null });
+    // the event shows the occurrence that fired
+    const first = await reminders();
+    expect(first).toHaveLength(300);
+    expect(new Set(first.map((e) => (registryPayload(e) as { task_id: string; remind_at: string }).remind_at))).toEqual(new Set([start.toISOString()]));
+    expect((await fireDueReminders(a, 100)).fired).toEqual([]);
+    await new Promise((r) => setTimeout(r, start.getTime() + DAY - Date.now() + 300));
+    expect((await race()).reduce((x, y) => x + y)).toBe(300);
+    const after = await t.prisma.inboxTask.findMany({ where: { task_id: { in: [...never, ...two] } } });
+    for (const row of after.filter((r) => (never as string[]).includes(r.task_id))) expect(row).toMatchObject({ remind_at: new Date(start.getTime() + 2 * DAY), reminder_index: 2, reminder_fired_at: null });
+    // a series of two has ended: its last reminder stays fired
+    for (const row of after.filter((r) => (two as string[]).includes(r.task_id))) expect(row).toMatchObject({ remind_at: new Date(start.getTime() + DAY), reminder_index: 1, reminder_fired_at: expect.any(Date) });
+    const events = await reminders();
+    expect(events).toHaveLength(600);
+    const perTask = new Map<string, number>();
+    for (const e of events) perTask.set((e.payload as { task_id: string }).task_id, (perTask.get((e.payload as { task_id: string }).task_id) ?? 0) + 1);
+    expect([...perTask.values()].every((n) => n === 2)).toBe(true);
+  });
+
+  it('occurrences missed while nothing ran fire once (late), and the next armed is the first still ahead', async () => {
+    await t.prisma.outboxEvent.deleteMany({});
+    const start = new Date(Date.now() - 10 * 86_400_000 - 60_000);
+    const [id] = await insertTasks(w.org, 1, () => start, { reminder_setting: { remind_in: null, repeat: { frequency: 1, interval: 'weeks', end: 'never' } }, reminder_series_at: start });
+    expect((await fireDueReminders(a, 10)).fired.map((r) => r.task_id)).toEqual([id]);
+    expect(await t.prisma.inboxTask.findUniqueOrThrow({ where: { task_id: id } })).toMatchObject({ remind_at: new Date(start.getTime() + 14 * 86_400_000), reminder_index: 2 });
+    expect(await reminders()).toHaveLength(1);
+  });
+
   it('a poller asleep (nothing due for its idle poll) fires a reminder armed later at its remind_at, woken by the announcement', async () => {
     await t.prisma.outboxEvent.deleteMany({});
     await t.prisma.inboxTask.deleteMany({});

@@ -25,9 +25,9 @@ const isNameTaken = isDuplicateKey;
 export class CustomPropertyRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** Every definition of the organization (of chats), oldest first. */
-  list(orgId: string): Promise<CustomPropertyRow[]> {
-    return this.prisma.inboxCustomProperty.findMany({ where: { org_id: orgId }, orderBy: [{ created_at: 'asc' }, { property_id: 'asc' }] });
+  /** Every definition of the organization (of one type: chat, ticket; absent: all), oldest first. */
+  list(orgId: string, type?: string): Promise<CustomPropertyRow[]> {
+    return this.prisma.inboxCustomProperty.findMany({ where: { org_id: orgId, ...(type ? { type } : {}) }, orderBy: [{ created_at: 'asc' }, { property_id: 'asc' }] });
   }
 
   count(orgId: string): Promise<number> {
@@ -60,11 +60,21 @@ export class CustomPropertyRepository {
     return (await this.find(orgId, propertyId)) ?? 'missing';
   }
 
-  /** The deleted definition; null when the organization had none of that id. */
+  /**
+   * The deleted definition; null when the organization had none of that id. A ticket property's values
+   * leave the organization's tickets in the same transaction (no ticket.updated: the deletion is the change).
+   */
   async delete(orgId: string, propertyId: string): Promise<CustomPropertyRow | null> {
-    const rows = await this.prisma.$queryRaw<CustomPropertyRow[]>`
-      DELETE FROM inbox_custom_properties WHERE org_id = ${orgId}::uuid AND property_id = ${propertyId}::uuid
-      RETURNING property_id::text, org_id::text, property_name, property_value_type, property_value, is_required, type, created_by, created_at`;
-    return rows[0] ?? null;
+    return this.prisma.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<CustomPropertyRow[]>`
+        DELETE FROM inbox_custom_properties WHERE org_id = ${orgId}::uuid AND property_id = ${propertyId}::uuid
+        RETURNING property_id::text, org_id::text, property_name, property_value_type, property_value, is_required, type, created_by, created_at`;
+      if (rows[0]?.type === 'ticket') {
+        await tx.$executeRaw`
+          UPDATE inbox_tickets SET custom_properties = custom_properties - ${propertyId}::text
+          WHERE org_id = ${orgId}::uuid AND custom_properties ? ${propertyId}::text`;
+      }
+      return rows[0] ?? null;
+    });
   }
 }

@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from '@mapi/db';
+import { Prisma, type PrismaClient } from '@mapi/db';
 
 /** A stored task, as `inbox_tasks` holds it. */
 export interface TaskRow {
@@ -15,6 +15,10 @@ export interface TaskRow {
   remind_at: Date | null;
   reminder_fired_at: Date | null;
   reminder_setting: Prisma.JsonValue | null;
+  /** A repeating reminder's first occurrence; null when remind_at was never set. */
+  reminder_series_at: Date | null;
+  /** Which occurrence of the series remind_at is (0: the first). */
+  reminder_index: number;
   chat_id: string | null;
   message_id: string | null;
   ticket_id: string | null;
@@ -27,14 +31,21 @@ export interface TaskRow {
   last_updated_at: Date;
 }
 
-export type NewTask = Omit<TaskRow, 'org_id' | 'created_at' | 'last_updated_at' | 'reminder_fired_at' | 'reminder_setting' | 'associated_object_metadata'> & {
+export type NewTask = Omit<TaskRow, 'org_id' | 'created_at' | 'last_updated_at' | 'reminder_fired_at' | 'reminder_setting' | 'reminder_index' | 'associated_object_metadata'> & {
   associated_object_metadata: Prisma.InputJsonValue | null;
+  reminder_setting: Prisma.InputJsonValue | null;
 };
 
 /** What an update may set (undefined: left as it is). */
 export type TaskChanges = Partial<
-  Pick<TaskRow, 'title' | 'notes' | 'status' | 'priority' | 'assignee' | 'due_date' | 'remind_at' | 'reminder_fired_at' | 'completed_at' | 'completed_by' | 'last_updated_by'>
->;
+  Pick<
+    TaskRow,
+    'title' | 'notes' | 'status' | 'priority' | 'assignee' | 'due_date' | 'remind_at' | 'reminder_fired_at' | 'reminder_series_at' | 'reminder_index' | 'completed_at' | 'completed_by' | 'last_updated_by'
+  >
+> & { reminder_setting?: Prisma.InputJsonValue | null };
+
+/** A nullable Json column's value as Prisma writes it (null: SQL NULL). */
+const jsonOrNull = (v: Prisma.InputJsonValue | null | undefined) => (v === null ? Prisma.DbNull : v);
 
 export interface TaskFilter {
   status?: string;
@@ -106,12 +117,12 @@ export class TaskRepository {
   }
 
   insert(tx: Db, orgId: string, task: NewTask): Promise<TaskRow> {
-    return tx.inboxTask.create({ data: { ...task, org_id: orgId, associated_object_metadata: task.associated_object_metadata ?? undefined } });
+    return tx.inboxTask.create({ data: { ...task, org_id: orgId, associated_object_metadata: task.associated_object_metadata ?? undefined, reminder_setting: jsonOrNull(task.reminder_setting) } });
   }
 
   update(tx: Db, orgId: string, taskId: string, changes: TaskChanges, at: Date): Promise<TaskRow> {
     // the caller holds the row (findForUpdate) of this organization
-    return tx.inboxTask.update({ where: { task_id: taskId, org_id: orgId }, data: { ...changes, last_updated_at: at } });
+    return tx.inboxTask.update({ where: { task_id: taskId, org_id: orgId }, data: { ...changes, reminder_setting: jsonOrNull(changes.reminder_setting), last_updated_at: at } });
   }
 
   delete(tx: Db, orgId: string, taskId: string): Promise<TaskRow> {

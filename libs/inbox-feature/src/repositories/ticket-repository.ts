@@ -17,6 +17,8 @@ export interface TicketRow {
   attached_message_ids: string[];
   due_date: Date | null;
   labels: string[];
+  /** property_id → value (Json as Prisma gives it; read with ticketValues). */
+  custom_properties: Prisma.JsonValue;
   closed_at: Date | null;
   closed_by: string | null;
   is_deleted: boolean;
@@ -26,11 +28,21 @@ export interface TicketRow {
   request_hash: string | null;
 }
 
-export type NewTicket = Omit<TicketRow, 'org_id' | 'created_at' | 'last_updated_at' | 'is_deleted' | 'closed_at' | 'closed_by' | 'request_hash'> &
-  Partial<Pick<TicketRow, 'closed_at' | 'closed_by' | 'request_hash'>>;
+export type NewTicket = Omit<TicketRow, 'org_id' | 'created_at' | 'last_updated_at' | 'is_deleted' | 'closed_at' | 'closed_by' | 'request_hash' | 'custom_properties'> &
+  Partial<Pick<TicketRow, 'closed_at' | 'closed_by' | 'request_hash'>> & { custom_properties?: Record<string, string> };
 
 /** What an update may set (undefined: left as it is). */
-export type TicketChanges = Partial<Pick<TicketRow, 'subject' | 'status' | 'priority' | 'assignee' | 'assigned_by' | 'first_assigned_at' | 'due_date' | 'labels' | 'closed_at' | 'closed_by' | 'last_updated_by'>>;
+export type TicketChanges = Partial<Pick<TicketRow, 'subject' | 'status' | 'priority' | 'assignee' | 'assigned_by' | 'first_assigned_at' | 'due_date' | 'labels' | 'closed_at' | 'closed_by' | 'last_updated_by'>> & {
+  /** The ticket's values after the change, keys sorted. */
+  custom_properties?: Record<string, string>;
+};
+
+/** A ticket's custom property values (property_id → value), keys sorted; {} when none. */
+export function ticketValues(row: Pick<TicketRow, 'custom_properties'>): Record<string, string> {
+  const v = row.custom_properties;
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
+  return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => typeof x === 'string').sort(([a], [b]) => (a < b ? -1 : 1))) as Record<string, string>;
+}
 
 export interface TicketFilter {
   status?: string;
@@ -67,6 +79,7 @@ export function ticketFromJson(text: string): TicketRow {
     attached_message_ids: j.attached_message_ids,
     due_date: dateOrNull(j.due_date),
     labels: j.labels,
+    custom_properties: j.custom_properties ?? {},
     closed_at: dateOrNull(j.closed_at),
     closed_by: j.closed_by,
     is_deleted: j.is_deleted,

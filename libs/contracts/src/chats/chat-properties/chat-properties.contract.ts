@@ -92,3 +92,33 @@ export const DropCustomPropertyRpc = defineRpc({
   response: z.object({ updated: z.number().int() }),
 });
 export type DropCustomPropertyRequest = z.infer<typeof DropCustomPropertyRpc.request>;
+
+const LabelCopyBody = z.object({
+  label_id: z.uuid(),
+  /** chat: chat_labels, by id; contact: contacts.labels, by name (contacts keep names); ticket: nothing here. */
+  type: z.enum(['chat', 'ticket', 'contact']),
+  /** The label's lower-case name as the copies hold it. */
+  name: z.string().min(1).max(100),
+});
+
+/**
+ * The inbox renamed a label of its catalogue: every copy of the organization follows (chat_labels'
+ * label_name by label_id, for the GET /chats?label= filter; a contact label's name in contacts.labels).
+ * Idempotent, so a retried rename finishes the job. No event (the chats' label_ids do not change).
+ */
+export const RenameLabelCopiesRpc = defineRpc({
+  subject: 'chats.v1.chat.rename-label',
+  service: 'chats',
+  request: z.object({ ctx: RequestContextSchema, body: LabelCopyBody.extend({ new_name: z.string().min(1).max(100) }) }),
+  response: z.object({ updated: z.number().int() }),
+});
+export type RenameLabelCopiesRequest = z.infer<typeof RenameLabelCopiesRpc.request>;
+
+/** The inbox is deleting a label: every chat / contact of the organization loses it (no per-chat event). */
+export const DropLabelCopiesRpc = defineRpc({
+  subject: 'chats.v1.chat.drop-label',
+  service: 'chats',
+  request: z.object({ ctx: RequestContextSchema, body: LabelCopyBody }),
+  response: z.object({ updated: z.number().int() }),
+});
+export type DropLabelCopiesRequest = z.infer<typeof DropLabelCopiesRpc.request>;

@@ -36,7 +36,7 @@ export const TaskSchema = z.object({
   assignee: nullableString,
   due_date: nullableString,
   remind_at: nullableString,
-  /** Repeating reminders are not kept: always null. */
+  /** `{remind_in: null, repeat: {frequency, interval, end, on}}` for a repeating reminder; null otherwise. */
   reminder_setting: nullableJson,
   associated_object_metadata: nullableJson,
   completed_metadata: z.object({ completed_at: z.string(), completed_by: z.string() }).nullable(),

@@ -13,7 +13,7 @@ export const CreateCustomPropertyBody = z
     property_value_type: PropertyValueTypeSchema.default('text'),
     property_value: z.union([z.null(), PropertyOptionsSchema]).optional(),
     is_required: z.boolean({ error: 'is_required must be a boolean' }).optional(),
-    type: z.enum(['chat'], { error: 'type must be chat (ticket and contact properties are not kept yet)' }).optional(),
+    type: z.enum(['chat', 'ticket'], { error: 'type must be chat or ticket (contacts have no custom properties)' }).optional(),
   })
   .superRefine((b, ctx) => {
     const options = b.property_value == null ? [] : propertyOptions(b.property_value);
@@ -38,10 +38,10 @@ export const CreateCustomPropertyRoute = defineRoute({
   method: 'POST',
   path: '/custom-properties/create',
   tag: 'custom properties',
-  summary: 'Define a custom property of chats',
+  summary: 'Define a custom property of chats or tickets',
   description:
-    'property_value_type is text (default), number, boolean, date or dropdown; a dropdown lists its options in ' +
-    'property_value (comma-separated, or an array). is_required (default false): a chat\'s value of it cannot be ' +
+    'type is chat (default: set with PATCH /chats/{chat_id}) or ticket (set with PATCH /tickets/{ticket_id}). property_value_type is text (default), number, boolean, date or dropdown; a dropdown lists its options in ' +
+    'property_value (comma-separated, or an array). is_required (default false): a chat\'s or ticket\'s value of it cannot be ' +
     `cleared. property_name is unique in the organization regardless of case (422 otherwise); at most ${MAX_CUSTOM_PROPERTIES} ` +
     'properties per organization.',
   body: CreateCustomPropertyBody,

@@ -3,6 +3,7 @@ import { ChatIdSchema } from '../../common/ids';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
+import { CustomPropertyValuesSchema } from '../update-chat/update-chat.contract';
 import { AssigneeSchema, DueDateSchema, TicketInfoSchema, TicketLabelsSchema, TicketStatusSchema } from '../ticket/ticket-info.schema';
 
 /** Priority 1 (low) … 4 (urgent), as a number or its digit. */
@@ -22,6 +23,8 @@ export const CreateTicketBody = z.object({
   priority: PrioritySchema.optional(),
   status: TicketStatusSchema.optional(),
   labels: TicketLabelsSchema.optional(),
+  /** Ours (the hosted body has none): ticket custom property values by name or id, checked as in PATCH. */
+  custom_properties: CustomPropertyValuesSchema.optional(),
 });
 
 export const CreateTicketRpc = defineRpc({
@@ -42,7 +45,8 @@ export const CreateTicketRoute = defineRoute({
     'Raises a ticket on a chat that a phone within reach (x-phone, else the token\'s phones) has; the ticket belongs to that ' +
     'phone. A chat out of reach (missing, another organization\'s) is 404. priority defaults to 1, status to open; labels are ' +
     'comma-separated and case-insensitive; assignee is an email kept as given. quoted_message_id must name a message of the ' +
-    'chat (422 otherwise); that message is attached to the ticket (its message_ticket_id). Emits ticket.created. An Idempotency-Key header makes a repeat of the request answer the ticket it made; another ' +
+    'chat (422 otherwise); that message is attached to the ticket (its message_ticket_id). custom_properties (ours) sets ticket ' +
+    'custom property values by name or id, checked as in PATCH /tickets/{ticket_id} (422 on body.custom_properties.<key>). Emits ticket.created. An Idempotency-Key header makes a repeat of the request answer the ticket it made; another ' +
     'request under the same key is 422.',
   body: CreateTicketBody,
   phone: 'optional',

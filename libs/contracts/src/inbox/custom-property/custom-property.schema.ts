@@ -53,7 +53,7 @@ export const CustomPropertySchema = z.object({
   property_value: z.string().nullable(),
   property_metadata: z.unknown().nullable(),
   is_required: z.boolean(),
-  /** What the property is set on: chat. */
+  /** What the property is set on: chat or ticket. */
   type: z.string(),
   /** The API token that created it. */
   created_by: z.string().nullable(),

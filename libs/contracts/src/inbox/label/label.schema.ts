@@ -34,3 +34,6 @@ export const LabelSchema = z.object({
   created_at: z.string(),
 });
 export type Label = z.infer<typeof LabelSchema>;
+
+/** `label_id`: the UUID the label was created with. */
+export const LabelIdParams = z.object({ label_id: z.uuid({ error: 'label_id must be a UUID' }) });

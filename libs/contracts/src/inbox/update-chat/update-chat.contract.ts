@@ -19,13 +19,15 @@ const PropertyValueSchema = z.union(
   { error: 'a custom property value must be a string (or null to clear it)' },
 );
 
+/** property name (any case) or id → value; checked against the definitions by the service (422 per key). */
+export const CustomPropertyValuesSchema = z
+  .record(z.string().min(1, 'a property key must not be empty').max(100, 'a property key is at most 100 characters'), PropertyValueSchema, { error: 'custom_properties must be an object of property name or id to value' })
+  .refine((r) => Object.keys(r).length <= MAX_PROPERTY_VALUES, { message: `custom_properties holds at most ${MAX_PROPERTY_VALUES} properties` });
+
 export const UpdateChatBody = z
   .object({
     assigned_to: z.union([z.literal('').transform(() => null), z.null(), AssigneeSchema], { error: 'assigned_to must be an email address, or null / "" to unassign' }).optional(),
-    custom_properties: z
-      .record(z.string().min(1, 'a property key must not be empty').max(100, 'a property key is at most 100 characters'), PropertyValueSchema, { error: 'custom_properties must be an object of property name or id to value' })
-      .refine((r) => Object.keys(r).length <= MAX_PROPERTY_VALUES, { message: `custom_properties holds at most ${MAX_PROPERTY_VALUES} properties` })
-      .optional(),
+    custom_properties: CustomPropertyValuesSchema.optional(),
     labels: LabelsSchema.optional(),
   })
   .superRefine((b, ctx) => {

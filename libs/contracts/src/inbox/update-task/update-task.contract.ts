@@ -5,7 +5,7 @@ import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
 import { PrioritySchema } from '../create-ticket/create-ticket.contract';
 import { AssigneeSchema } from '../ticket/ticket-info.schema';
-import { TaskIdParams, TaskNotesSchema, TaskStatusSchema, TaskTitleSchema, taskDate } from '../task/task-fields';
+import { ReminderSettingSchema, TaskIdParams, TaskNotesSchema, TaskStatusSchema, TaskTitleSchema, taskDate } from '../task/task-fields';
 
 /** null or "": clear the field. */
 const clearable = <T extends z.ZodType>(schema: T) => z.union([z.literal('').transform(() => null), z.null(), schema]).optional();
@@ -17,6 +17,8 @@ export const UpdateTaskBody = z.object({
   assignee: clearable(AssigneeSchema),
   due_date: clearable(taskDate('due_date')),
   remind_at: clearable(taskDate('remind_at')),
+  /** Replaces the setting: remind_in sets remind_at from the due date (and keeps it following it); repeat repeats; null stops both. */
+  reminder_setting: ReminderSettingSchema.nullable().optional(),
   priority: PrioritySchema.optional(),
   status: TaskStatusSchema.optional(),
 });
@@ -38,7 +40,9 @@ export const UpdateTaskRoute = defineRoute({
   summary: 'Update a task',
   description:
     'Changes the given fields (notes, assignee, due_date and remind_at take null or "" to clear). A new remind_at re-arms the ' +
-    'reminder (it fires once more, at the new time); closing sets completed_metadata and cancels a pending reminder, reopening ' +
+    'reminder (it fires once more, at the new time, and a repeating series starts again from it); reminder_setting ' +
+    '{repeat: {frequency, interval, end, on}} makes it repeat (needs a remind_at; one that already fired arms its next occurrence), ' +
+    'remind_in ("30 minutes before") sets remind_at from due_date and moves it with due_date; null stops both; closing sets completed_metadata and cancels a pending reminder, reopening ' +
     'clears completed_metadata and lets a reminder that has not fired fire. A task out of reach is 404. Emits task.updated with ' +
     'the replaced fields as previous_attributes; a change of nothing answers the task and emits nothing.',
   params: TaskIdParams,

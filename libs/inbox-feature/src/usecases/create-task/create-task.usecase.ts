@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateTaskRequest, Task } from '@mapi/contracts';
+import { remindInOffset, type CreateTaskRequest, type Task } from '@mapi/contracts';
 import { writeEvents } from '@mapi/events';
 import type { ChatLookup } from '../../chat-lookup';
 import { mapTask } from '../../map-task';
@@ -24,6 +24,8 @@ export class CreateTask {
     const now = new Date();
     const status = body.status ?? 'open';
     const closed = status === 'closed';
+    const offset = body.reminder_setting?.remind_in ? remindInOffset(body.reminder_setting.remind_in) : null;
+    const remindAt = body.remind_at ? new Date(body.remind_at) : offset !== null && body.due_date ? new Date(new Date(body.due_date).getTime() + offset) : null;
     return this.tasks.transaction(async (tx) => {
       const row = await this.tasks.insert(tx, ctx.org_id, {
         task_id: randomUUID(),
@@ -35,7 +37,9 @@ export class CreateTask {
         priority: body.priority ?? 1,
         assignee: body.assignee ?? null,
         due_date: body.due_date ? new Date(body.due_date) : null,
-        remind_at: body.remind_at ? new Date(body.remind_at) : null,
+        remind_at: remindAt,
+        reminder_setting: body.reminder_setting ?? null,
+        reminder_series_at: remindAt,
         chat_id: target.chat_id,
         message_id: target.message_id,
         ticket_id: target.ticket_id,

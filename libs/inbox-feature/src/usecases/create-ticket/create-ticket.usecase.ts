@@ -3,6 +3,8 @@ import { Errors, type CreateTicketRequest, type Message, type TicketInfo } from 
 import { writeEvents } from '@mapi/events';
 import { ticketNotFound, type ChatLookup } from '../../chat-lookup';
 import { createOnce, isDuplicateKey, sameRequest, type CreateOnce } from '../../create-once';
+import { checkPropertyValues } from '../../custom-property-values';
+import type { CustomPropertyRepository } from '../../repositories/custom-property-repository';
 import type { MessageAttacher } from '../../message-attacher';
 import { mapTicket, mapTicketInfo } from '../../map-ticket';
 import type { TicketRepository, TicketRow } from '../../repositories/ticket-repository';
@@ -23,6 +25,7 @@ export class CreateTicket {
     private readonly tickets: TicketRepository,
     private readonly chats: ChatLookup,
     private readonly attacher: MessageAttacher,
+    private readonly properties: CustomPropertyRepository,
   ) {}
 
   async execute({ ctx, body, headers }: CreateTicketRequest): Promise<TicketInfo> {
@@ -44,6 +47,8 @@ export class CreateTicket {
   }
 
   private async create(ctx: CreateTicketRequest['ctx'], body: CreateTicketRequest['body'], once: CreateOnce | null): Promise<TicketInfo> {
+    // custom property values are checked against the ticket definitions first (422 before anything is read or written)
+    const values = body.custom_properties === undefined ? {} : checkPropertyValues(await this.properties.list(ctx.org_id, 'ticket'), body.custom_properties);
     const chat = await this.chats.chat(ctx, body.chat_id);
     let quoted: Message | null = null;
     if (body.quoted_message_id) {
@@ -73,6 +78,8 @@ export class CreateTicket {
         attached_message_ids: attached ? [attached.message_id] : [],
         due_date: body.due_date ? new Date(body.due_date) : null,
         labels: body.labels ?? [],
+        // a null (clear) on a new ticket sets nothing
+        custom_properties: Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => e[1] !== null).sort(([a], [b]) => (a < b ? -1 : 1))),
         closed_at: closed ? now : null,
         closed_by: closed ? ctx.token_id : null,
         last_updated_by: ctx.token_id,

@@ -5,8 +5,8 @@ import type { CustomPropertyRepository } from '../../repositories/custom-propert
 import { propertyNotFound } from '../update-custom-property/update-custom-property.usecase';
 
 /**
- * DELETE /custom-properties/{property_id}: the chats' values of it are removed first (the chats
- * service's rows), then the definition; a failure in between leaves the definition, so a retry
+ * DELETE /custom-properties/{property_id}: a chat property's values are removed first (the chats
+ * service's rows), then the definition (a ticket property's values with it, one transaction); a failure in between leaves the definition, so a retry
  * finishes the job. Another organization's property, or one already deleted, is 404.
  */
 export class DeleteCustomProperty {
@@ -16,8 +16,9 @@ export class DeleteCustomProperty {
   ) {}
 
   async execute({ ctx, params }: DeleteCustomPropertyRequest): Promise<CustomProperty> {
-    if (!(await this.properties.find(ctx.org_id, params.property_id))) throw propertyNotFound();
-    await this.chats.drop(ctx, params.property_id);
+    const current = await this.properties.find(ctx.org_id, params.property_id);
+    if (!current) throw propertyNotFound();
+    if (current.type === 'chat') await this.chats.drop(ctx, params.property_id);
     const row = await this.properties.delete(ctx.org_id, params.property_id);
     if (!row) throw propertyNotFound();
     return mapCustomProperty(row);

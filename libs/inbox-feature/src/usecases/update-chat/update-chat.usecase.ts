@@ -22,7 +22,7 @@ export class UpdateChat {
   async execute({ ctx, params, body }: UpdateChatRequest): Promise<ChatView> {
     const changes: SetChatPropertiesRequest['body'] = { chat_ids: [params.chat_id] };
     if (body.custom_properties !== undefined) {
-      changes.custom_properties = checkPropertyValues(await this.properties.list(ctx.org_id), body.custom_properties);
+      changes.custom_properties = checkPropertyValues(await this.properties.list(ctx.org_id, 'chat'), body.custom_properties);
     }
     if (body.assigned_to !== undefined) changes.assigned_to = body.assigned_to;
     if (body.labels !== undefined) {

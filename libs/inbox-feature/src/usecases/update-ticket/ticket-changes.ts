@@ -1,16 +1,27 @@
 import type { RequestContext, UpdateTicketBody } from '@mapi/contracts';
-import type { TicketChanges, TicketRow } from '../../repositories/ticket-repository';
+import { ticketValues, type TicketChanges, type TicketRow } from '../../repositories/ticket-repository';
 
 const sameDate = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /**
- * What a PATCH changes on a ticket: only fields whose value differs. Assigning sets assigned_by (and
+ * What a PATCH changes on a ticket: only fields whose value differs. `values`: the custom property
+ * values given, already checked against the ticket definitions (property_id → value, null clears), merged. Assigning sets assigned_by (and
  * first_assigned_at the first time); closing sets closed_at/closed_by, reopening (open, inprogress)
  * clears them; archiving keeps them. Empty: nothing to change.
  */
-export function ticketChanges(before: TicketRow, body: UpdateTicketBody, ctx: RequestContext, now: Date): TicketChanges {
+export function ticketChanges(before: TicketRow, body: UpdateTicketBody, ctx: RequestContext, now: Date, values?: Record<string, string | null>): TicketChanges {
   const c: TicketChanges = {};
+  if (values) {
+    const was = ticketValues(before);
+    const next = { ...was };
+    for (const [id, v] of Object.entries(values)) {
+      if (v === null) delete next[id];
+      else next[id] = v;
+    }
+    const sorted = Object.fromEntries(Object.entries(next).sort(([a], [b]) => (a < b ? -1 : 1)));
+    if (JSON.stringify(sorted) !== JSON.stringify(was)) c.custom_properties = sorted;
+  }
   if (body.subject !== undefined && body.subject !== before.subject) c.subject = body.subject;
   if (body.priority !== undefined && body.priority !== before.priority) c.priority = body.priority;
   if (body.labels !== undefined && !sameList(body.labels, before.labels)) c.labels = body.labels;
