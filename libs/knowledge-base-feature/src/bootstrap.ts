@@ -1,5 +1,5 @@
 import { base64Length } from '@mapi/contracts';
-import { bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, redisIndicator, startRpcService, type Logger } from '@mapi/platform';
+import { bindHandlers, connectNats, createLogger, directDatabaseUrl, loadConfig, natsIndicator, postgresIndicator, redisIndicator, startRpcService, type Logger } from '@mapi/platform';
 import { createStorage } from '@mapi/storage';
 import { MediaAttachmentStore } from './attachments/attachment-store';
 import { loadKbStorageConfig, loadKnowledgeBaseConfig } from './config';
@@ -9,6 +9,8 @@ import { EmbeddingQueue } from './jobs/embedding-queue';
 import { createKbPrismaClient } from './kb-prisma-client';
 import { KNOWLEDGE_BASE_HANDLERS } from './knowledge-base.handlers';
 import { RequeueLostEmbeddings } from './usecases/requeue-lost-embeddings/requeue-lost-embeddings.usecase';
+import { KbOrgIndexRepository } from './repositories/kb-org-index-repository';
+import { IndexLargeOrganizations } from './usecases/index-large-organizations/index-large-organizations.usecase';
 
 /** Starts the knowledge-base service: answers its NATS subjects in the `knowledge-base` queue group; health on HEALTH_PORT. */
 export async function bootstrapKnowledgeBaseService(): Promise<void> {
@@ -22,7 +24,20 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
   await queue.ready();
   const storage = createStorage(storageConfig);
   const nc = await connectNats(config.nats.NATS_URL, 'knowledge-base');
-  const sweep = embeddingSweep(new RequeueLostEmbeddings(new KbEntryRepository(prisma), queue, { afterMs: kb.KB_EMBEDDING_SWEEP_AFTER_MS, batch: 1_000 }, logger), kb.KB_EMBEDDING_SWEEP_INTERVAL_MS, logger);
+  const requeue = new RequeueLostEmbeddings(new KbEntryRepository(prisma), queue, { afterMs: kb.KB_EMBEDDING_SWEEP_AFTER_MS, batch: 1_000 }, logger);
+  const sweep = periodic('embedding sweep', kb.KB_EMBEDDING_SWEEP_INTERVAL_MS, logger, async () => {
+    const r = await requeue.run();
+    if (r.requeued || r.failed) logger.info(r, 'embedding sweep');
+  });
+  const indexing = new IndexLargeOrganizations(
+    new KbOrgIndexRepository(directDatabaseUrl(config.database)),
+    { minEntries: kb.KB_ORG_INDEX_MIN_ENTRIES, maintenanceWorkMem: kb.KB_ORG_INDEX_MAINTENANCE_WORK_MEM },
+    logger,
+  );
+  const orgIndexes = periodic('organization indexes', kb.KB_ORG_INDEX_INTERVAL_MS, logger, async () => {
+    const r = await indexing.run();
+    if (r.dropped.length > 0) logger.info(r, 'knowledge-base: organization indexes dropped');
+  });
   await startRpcService({
     name: 'knowledge-base',
     nc,
@@ -52,14 +67,18 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
       ],
     },
     readyFields: { provider: kb.EMBEDDING_PROVIDER },
-    beforeClose: [() => sweep.stop()], // waits for a sweep under way
+    // The sweep's run is waited for; an index build (minutes) is not: Postgres finishes it after the exit
+    // (the session lock stays with the backend until then), or, cancelled, it leaves an invalid index
+    // that the next run drops and builds again.
+    beforeClose: [() => sweep.stop(), () => orgIndexes.stop(false)],
     disconnect: [() => queue.close(), () => prisma.$disconnect()],
   });
   sweep.start(); // once the service is ready
+  orgIndexes.start();
 }
 
-/** Runs the lost-job sweep every `intervalMs` (0: never) once started, one run at a time; `stop` waits for a run under way. */
-function embeddingSweep(sweep: RequeueLostEmbeddings, intervalMs: number, logger: Logger): { start(): void; stop(): Promise<void> } {
+/** Runs `job` every `intervalMs` (0: never) once started, one run at a time; `stop` waits for a run under way unless told not to. */
+function periodic(name: string, intervalMs: number, logger: Logger, job: () => Promise<void>): { start(): void; stop(wait?: boolean): Promise<void> } {
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
   return {
@@ -67,17 +86,15 @@ function embeddingSweep(sweep: RequeueLostEmbeddings, intervalMs: number, logger
       if (intervalMs <= 0) return;
       timer = setInterval(() => {
         if (running) return;
-        running = sweep
-          .run()
-          .then((r) => (r.requeued || r.failed ? logger.info(r, 'embedding sweep') : undefined))
-          .catch((err) => logger.warn({ err: (err as Error).message }, 'embedding sweep failed; retried at the next interval'))
+        running = job()
+          .catch((err) => logger.warn({ err: (err as Error).message }, `${name} failed; retried at the next interval`))
           .finally(() => (running = null));
       }, intervalMs);
       timer.unref();
     },
-    stop: async () => {
+    stop: async (wait = true) => {
       clearInterval(timer);
-      await running;
+      if (wait) await running;
     },
   };
 }

@@ -10,6 +10,8 @@ export * from './embedding/create-embedding-provider';
 export * from './entries/kb-entry-row';
 export * from './entries/map-kb-entry';
 export * from './repositories/kb-entry-repository';
+export * from './repositories/kb-org-index-repository';
+export * from './usecases/index-large-organizations/index-large-organizations.usecase';
 export * from './jobs/embedding-queue';
 export * from './attachments/attachment-store';
 export * from './documents/chunk-text';
