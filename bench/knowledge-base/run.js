@@ -66,15 +66,17 @@ const RECALL_QUERIES = num('BENCH_KB_RECALL_QUERIES', 50);
 const DURATION = num('BENCH_DURATION', 10);
 const ROUNDS = num('BENCH_KB_ROUNDS', 3);
 const TIMEOUT_S = num('BENCH_KB_TIMEOUT_S', 1500);
-const EF = loadKnowledgeBaseConfig(process.env).KB_SEARCH_EF_SEARCH; // what the service will use
+const EF = loadKnowledgeBaseConfig(process.env).KB_SEARCH_EF_SEARCH; // what the service will use on the global index
+const OWN_EF = loadKnowledgeBaseConfig(process.env).KB_SEARCH_EF_SEARCH_OWN_INDEX; // … and for an organization with its own
 const EF_SWEEP = [...new Set([...(process.env.BENCH_KB_EF_SWEEP ?? '40,64,100,200').split(',').map(Number), EF])].sort((a, b) => a - b);
 const CPU_PROF = process.env.BENCH_KB_CPU_PROF === '1';
 const KEEP_DB = process.env.BENCH_KB_KEEP_DB === '1';
 const SEED_ONLY = process.env.BENCH_KB_SEED_ONLY === '1';
 /**
  * Which index layouts to measure, in this order: global (the migration's index only), org (+ the organization's
- * own index, built before the first org variant); `@<ef>` runs the variant's searches (the service process
- * restarted, and the in-process client) with that hnsw.ef_search instead of the service's, e.g. org@40.
+ * own index, built before the first org variant, searched with KB_SEARCH_EF_SEARCH_OWN_INDEX); `@<ef>` runs the
+ * variant's searches (the service process restarted with both settings at <ef>, and the in-process client)
+ * with that hnsw.ef_search instead of the service's, e.g. org@100.
  */
 const VARIANTS = (process.env.BENCH_KB_VARIANTS ?? 'global,org').split(',');
 const ORG_INDEX_MWM = process.env.BENCH_KB_ORG_INDEX_MWM ?? loadKnowledgeBaseConfig(process.env).KB_ORG_INDEX_MAINTENANCE_WORK_MEM;
@@ -243,12 +245,14 @@ async function main(state) {
   };
   const profDir = path.join(state.logDir, 'profiles');
   const nodeArgs = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
-  const startKb = async (ef) => {
-    const proc = startNode('knowledge-base', path.join(ROOT, 'apps/knowledge-base/dist/main.js'), { env: { ...env, HEALTH_PORT: String(kbHealth), KB_SEARCH_EF_SEARCH: String(ef) }, logFile: path.join(state.logDir, 'kb.log'), cwd: ROOT, nodeArgs });
+  // efOverride: both ef settings of the service at that value; null: the service's own (env or defaults).
+  const startKb = async (efOverride) => {
+    const efEnv = efOverride === null ? {} : { KB_SEARCH_EF_SEARCH: String(efOverride), KB_SEARCH_EF_SEARCH_OWN_INDEX: String(efOverride) };
+    const proc = startNode('knowledge-base', path.join(ROOT, 'apps/knowledge-base/dist/main.js'), { env: { ...env, HEALTH_PORT: String(kbHealth), ...efEnv }, logFile: path.join(state.logDir, 'kb.log'), cwd: ROOT, nodeArgs });
     await waitReady(proc, `http://127.0.0.1:${kbHealth}/health/ready`, { timeoutMs: 60_000 });
     return proc;
   };
-  let kbEf = EF;
+  let kbEf = null;
   let kb = await startKb(kbEf);
   const gw = startNode('api-gateway', path.join(ROOT, 'apps/api-gateway/dist/main.js'), { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, logFile: path.join(state.logDir, 'gw.log'), cwd: ROOT, nodeArgs });
   await waitReady(gw, `http://127.0.0.1:${port}/health/ready`, { timeoutMs: 60_000 });
@@ -272,14 +276,10 @@ async function main(state) {
   out.variants = {};
   for (const variant of VARIANTS) {
     const [layout, efText] = variant.split('@');
-    const ef = efText ? Number(efText) : EF;
+    const efOverride = efText ? Number(efText) : null;
+    const ef = efOverride ?? (layout === 'org' ? OWN_EF : EF);
     const v = (out.variants[variant] = { load_at_start: load(), ef_search: ef });
-    if (ef !== kbEf) {
-      await stopProc(kb);
-      kb = await startKb(ef);
-      kbEf = ef;
-    }
-    const usecase = usecaseAt(ef);
+    const usecase = usecaseAt(ef); // in process: the repository at the ef the service uses for this organization
     if (layout === 'org' && orgIndexBuilt) v.org_index = orgIndexBuilt;
     if (layout === 'org' && !orgIndexBuilt) {
       const started = Date.now();
@@ -287,10 +287,18 @@ async function main(state) {
       if (name !== orgIndexName(org)) throw new Error('could not take the organization-index lock');
       await client.query('ANALYZE knowledge_base_entries');
       const size = await client.query('SELECT pg_size_pretty(pg_relation_size($1::regclass)) AS size', [name]);
-      v.org_index = orgIndexBuilt = { name, build_seconds: round((Date.now() - started) / 1000, 1), size: size.rows[0].size, maintenance_work_mem: ORG_INDEX_MWM };
+      orgIndexBuilt = { name, build_seconds: round((Date.now() - started) / 1000, 1), size: size.rows[0].size, maintenance_work_mem: ORG_INDEX_MWM };
+      v.org_index = { ...orgIndexBuilt, just_built: true };
       log(`   organization index built:`, v.org_index);
     } else if (layout !== 'global' && layout !== 'org') throw new Error(`unknown variant ${variant}`);
     if (layout === 'global' && orgIndexBuilt) throw new Error('list the global variants before the org ones');
+    // Restarted with the variant's settings, and after the index is built (the service reads which
+    // organizations have one at start, then every 30 s).
+    if (efOverride !== kbEf || v.org_index?.just_built) {
+      await stopProc(kb);
+      kb = await startKb(efOverride);
+      kbEf = efOverride;
+    }
     log(`== variant ${variant}: the search SQL alone (load ${load().join(' ')})`);
     v.sql = [];
     const sweep = [...new Set([...EF_SWEEP, ef])].sort((a, b) => a - b);

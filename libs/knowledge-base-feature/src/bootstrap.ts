@@ -10,6 +10,7 @@ import { createKbPrismaClient } from './kb-prisma-client';
 import { KNOWLEDGE_BASE_HANDLERS } from './knowledge-base.handlers';
 import { RequeueLostEmbeddings } from './usecases/requeue-lost-embeddings/requeue-lost-embeddings.usecase';
 import { KbOrgIndexRepository } from './repositories/kb-org-index-repository';
+import { KbOrgIndexDirectory } from './repositories/kb-org-index-directory';
 import { IndexLargeOrganizations } from './usecases/index-large-organizations/index-large-organizations.usecase';
 
 /** Starts the knowledge-base service: answers its NATS subjects in the `knowledge-base` queue group; health on HEALTH_PORT. */
@@ -20,6 +21,15 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
   const logger = createLogger('knowledge-base', config.telemetry.LOG_LEVEL);
   const search = { efSearch: kb.KB_SEARCH_EF_SEARCH, perTransaction: config.database.DATABASE_POOLER === 'pgbouncer' };
   const prisma = createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, search);
+  // Organizations with their own index search with their own ef_search: direct to Postgres a second pool
+  // (the setting is a connection option; connections open only when used), behind a pooler the same one.
+  const ownSearch = { efSearch: kb.KB_SEARCH_EF_SEARCH_OWN_INDEX, perTransaction: search.perTransaction };
+  const ownPrisma =
+    search.perTransaction || ownSearch.efSearch === search.efSearch
+      ? prisma
+      : createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, ownSearch);
+  const directory = new KbOrgIndexDirectory(prisma);
+  await directory.refresh();
   const queue = new EmbeddingQueue({ redisUrl: config.redis.REDIS_URL, namespace: config.app.NAMESPACE, attempts: kb.EMBEDDING_JOB_ATTEMPTS });
   await queue.ready();
   const storage = createStorage(storageConfig);
@@ -34,6 +44,7 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
     { minEntries: kb.KB_ORG_INDEX_MIN_ENTRIES, maintenanceWorkMem: kb.KB_ORG_INDEX_MAINTENANCE_WORK_MEM },
     logger,
   );
+  const directoryRefresh = periodic('organization index directory', 30_000, logger, () => directory.refresh());
   const orgIndexes = periodic('organization indexes', kb.KB_ORG_INDEX_INTERVAL_MS, logger, async () => {
     const r = await indexing.run();
     if (r.dropped.length > 0) logger.info(r, 'knowledge-base: organization indexes dropped');
@@ -47,6 +58,7 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
     rpc: {
       handlers: bindHandlers(KNOWLEDGE_BASE_HANDLERS, {
         entries: new KbEntryRepository(prisma, search),
+        ownIndex: { entries: new KbEntryRepository(ownPrisma, ownSearch), directory },
         store: new MediaAttachmentStore(storage, kb.MEDIA_BASE_URL),
         queue,
         provider: createEmbeddingProvider(kb),
@@ -70,11 +82,12 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
     // The sweep's run is waited for; an index build (minutes) is not: Postgres finishes it after the exit
     // (the session lock stays with the backend until then), or, cancelled, it leaves an invalid index
     // that the next run drops and builds again.
-    beforeClose: [() => sweep.stop(), () => orgIndexes.stop(false)],
-    disconnect: [() => queue.close(), () => prisma.$disconnect()],
+    beforeClose: [() => sweep.stop(), () => orgIndexes.stop(false), () => directoryRefresh.stop()],
+    disconnect: [() => queue.close(), () => prisma.$disconnect(), () => (ownPrisma === prisma ? undefined : ownPrisma.$disconnect())],
   });
   sweep.start(); // once the service is ready
   orgIndexes.start();
+  directoryRefresh.start();
 }
 
 /** Runs `job` every `intervalMs` (0: never) once started, one run at a time; `stop` waits for a run under way unless told not to. */

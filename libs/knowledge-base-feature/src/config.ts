@@ -49,6 +49,8 @@ export const KnowledgeBaseConfigSchema = z
     KB_FETCH_ALLOW_PRIVATE: bool(false),
     /** pgvector hnsw.ef_search for searches (candidates kept per HNSW scan). */
     KB_SEARCH_EF_SEARCH: int(100, 1, 1000),
+    /** hnsw.ef_search of searches of an organization with its own index (an unfiltered walk of its graph). */
+    KB_SEARCH_EF_SEARCH_OWN_INDEX: int(40, 1, 1000),
     /** An organization with at least this many entries gets its own partial HNSW index (0: never). */
     KB_ORG_INDEX_MIN_ENTRIES: int(10_000),
     /** How often each replica checks for organizations to index (0: never; one build at a time across replicas). */

@@ -11,6 +11,8 @@ export * from './entries/kb-entry-row';
 export * from './entries/map-kb-entry';
 export * from './repositories/kb-entry-repository';
 export * from './repositories/kb-org-index-repository';
+export * from './repositories/kb-org-index-directory';
+export * from './usecases/search-entries/search-entries.usecase';
 export * from './usecases/index-large-organizations/index-large-organizations.usecase';
 export * from './jobs/embedding-queue';
 export * from './attachments/attachment-store';

@@ -11,7 +11,8 @@ function uuid(orgId: string): string {
   if (!UUID.test(id)) throw new Error(`not a UUID: ${JSON.stringify(orgId)}`);
   return id;
 }
-const orgOfIndex = (name: string) => {
+/** The organization of an index named by orgIndexName. */
+export const orgOfIndex = (name: string) => {
   const h = name.slice(ORG_INDEX_PREFIX.length);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 };

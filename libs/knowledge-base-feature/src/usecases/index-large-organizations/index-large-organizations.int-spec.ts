@@ -5,6 +5,7 @@ import { useTestDatabase } from '@mapi/testing';
 import { createKbPrismaClient } from '../../kb-prisma-client';
 import { KbEntryRepository } from '../../repositories/kb-entry-repository';
 import { KbOrgIndexRepository, ORG_INDEX_LOCK_KEY, orgIndexName } from '../../repositories/kb-org-index-repository';
+import { KbOrgIndexDirectory } from '../../repositories/kb-org-index-directory';
 import { IndexLargeOrganizations } from './index-large-organizations.usecase';
 
 /**
@@ -110,6 +111,13 @@ describe('IndexLargeOrganizations: a partial HNSW index per large organization, 
     }
   });
 
+  it("the service's directory knows which organizations have a valid index of their own", async () => {
+    const directory = new KbOrgIndexDirectory(t.prisma);
+    expect([big, big2, small].map((o) => directory.has(o))).toEqual([false, false, false]); // nothing read yet
+    await directory.refresh();
+    expect([big, big2, small].map((o) => directory.has(o))).toEqual([true, true, false]);
+  });
+
   it('does nothing while another replica holds the lock', async () => {
     const other = new Client({ connectionString: t.db.url });
     await other.connect();
@@ -140,5 +148,8 @@ describe('IndexLargeOrganizations: a partial HNSW index per large organization, 
     );
     expect(await indexing.run()).toEqual({ ran: true, created: [], dropped: [orgIndexName(big2)] });
     expect(await orgIndexes()).toEqual([orgIndexName(big)]);
+    const directory = new KbOrgIndexDirectory(t.prisma);
+    await directory.refresh();
+    expect([directory.has(big), directory.has(big2)]).toEqual([true, false]);
   }, 60_000);
 });
