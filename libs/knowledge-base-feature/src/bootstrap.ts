@@ -1,5 +1,5 @@
 import { base64Length } from '@mapi/contracts';
-import { bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, redisIndicator, startRpcService, type Logger } from '@mapi/platform';
+import { bindHandlers, connectNats, createLogger, directDatabaseUrl, loadConfig, natsIndicator, postgresIndicator, redisIndicator, startRpcService, type Logger } from '@mapi/platform';
 import { createStorage } from '@mapi/storage';
 import { MediaAttachmentStore } from './attachments/attachment-store';
 import { loadKbStorageConfig, loadKnowledgeBaseConfig } from './config';
@@ -9,6 +9,9 @@ import { EmbeddingQueue } from './jobs/embedding-queue';
 import { createKbPrismaClient } from './kb-prisma-client';
 import { KNOWLEDGE_BASE_HANDLERS } from './knowledge-base.handlers';
 import { RequeueLostEmbeddings } from './usecases/requeue-lost-embeddings/requeue-lost-embeddings.usecase';
+import { KbOrgIndexRepository } from './repositories/kb-org-index-repository';
+import { KbOrgIndexDirectory } from './repositories/kb-org-index-directory';
+import { IndexLargeOrganizations } from './usecases/index-large-organizations/index-large-organizations.usecase';
 
 /** Starts the knowledge-base service: answers its NATS subjects in the `knowledge-base` queue group; health on HEALTH_PORT. */
 export async function bootstrapKnowledgeBaseService(): Promise<void> {
@@ -18,11 +21,34 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
   const logger = createLogger('knowledge-base', config.telemetry.LOG_LEVEL);
   const search = { efSearch: kb.KB_SEARCH_EF_SEARCH, perTransaction: config.database.DATABASE_POOLER === 'pgbouncer' };
   const prisma = createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, search);
+  // Organizations with their own index search with their own ef_search: direct to Postgres a second pool
+  // (the setting is a connection option; connections open only when used), behind a pooler the same one.
+  const ownSearch = { efSearch: kb.KB_SEARCH_EF_SEARCH_OWN_INDEX, perTransaction: search.perTransaction };
+  const ownPrisma =
+    search.perTransaction || ownSearch.efSearch === search.efSearch
+      ? prisma
+      : createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, ownSearch);
+  const directory = new KbOrgIndexDirectory(prisma);
+  await directory.refresh();
   const queue = new EmbeddingQueue({ redisUrl: config.redis.REDIS_URL, namespace: config.app.NAMESPACE, attempts: kb.EMBEDDING_JOB_ATTEMPTS });
   await queue.ready();
   const storage = createStorage(storageConfig);
   const nc = await connectNats(config.nats.NATS_URL, 'knowledge-base');
-  const sweep = embeddingSweep(new RequeueLostEmbeddings(new KbEntryRepository(prisma), queue, { afterMs: kb.KB_EMBEDDING_SWEEP_AFTER_MS, batch: 1_000 }, logger), kb.KB_EMBEDDING_SWEEP_INTERVAL_MS, logger);
+  const requeue = new RequeueLostEmbeddings(new KbEntryRepository(prisma), queue, { afterMs: kb.KB_EMBEDDING_SWEEP_AFTER_MS, batch: 1_000 }, logger);
+  const sweep = periodic('embedding sweep', kb.KB_EMBEDDING_SWEEP_INTERVAL_MS, logger, async () => {
+    const r = await requeue.run();
+    if (r.requeued || r.failed) logger.info(r, 'embedding sweep');
+  });
+  const indexing = new IndexLargeOrganizations(
+    new KbOrgIndexRepository(directDatabaseUrl(config.database)),
+    { minEntries: kb.KB_ORG_INDEX_MIN_ENTRIES, maintenanceWorkMem: kb.KB_ORG_INDEX_MAINTENANCE_WORK_MEM },
+    logger,
+  );
+  const directoryRefresh = periodic('organization index directory', 30_000, logger, () => directory.refresh());
+  const orgIndexes = periodic('organization indexes', kb.KB_ORG_INDEX_INTERVAL_MS, logger, async () => {
+    const r = await indexing.run();
+    if (r.dropped.length > 0) logger.info(r, 'knowledge-base: organization indexes dropped');
+  });
   await startRpcService({
     name: 'knowledge-base',
     nc,
@@ -32,6 +58,7 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
     rpc: {
       handlers: bindHandlers(KNOWLEDGE_BASE_HANDLERS, {
         entries: new KbEntryRepository(prisma, search),
+        ownIndex: { entries: new KbEntryRepository(ownPrisma, ownSearch), directory },
         store: new MediaAttachmentStore(storage, kb.MEDIA_BASE_URL),
         queue,
         provider: createEmbeddingProvider(kb),
@@ -52,14 +79,19 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
       ],
     },
     readyFields: { provider: kb.EMBEDDING_PROVIDER },
-    beforeClose: [() => sweep.stop()], // waits for a sweep under way
-    disconnect: [() => queue.close(), () => prisma.$disconnect()],
+    // The sweep's run is waited for; an index build (minutes) is not: Postgres finishes it after the exit
+    // (the session lock stays with the backend until then), or, cancelled, it leaves an invalid index
+    // that the next run drops and builds again.
+    beforeClose: [() => sweep.stop(), () => orgIndexes.stop(false), () => directoryRefresh.stop()],
+    disconnect: [() => queue.close(), () => prisma.$disconnect(), () => (ownPrisma === prisma ? undefined : ownPrisma.$disconnect())],
   });
   sweep.start(); // once the service is ready
+  orgIndexes.start();
+  directoryRefresh.start();
 }
 
-/** Runs the lost-job sweep every `intervalMs` (0: never) once started, one run at a time; `stop` waits for a run under way. */
-function embeddingSweep(sweep: RequeueLostEmbeddings, intervalMs: number, logger: Logger): { start(): void; stop(): Promise<void> } {
+/** Runs `job` every `intervalMs` (0: never) once started, one run at a time; `stop` waits for a run under way unless told not to. */
+function periodic(name: string, intervalMs: number, logger: Logger, job: () => Promise<void>): { start(): void; stop(wait?: boolean): Promise<void> } {
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
   return {
@@ -67,17 +99,15 @@ function embeddingSweep(sweep: RequeueLostEmbeddings, intervalMs: number, logger
       if (intervalMs <= 0) return;
       timer = setInterval(() => {
         if (running) return;
-        running = sweep
-          .run()
-          .then((r) => (r.requeued || r.failed ? logger.info(r, 'embedding sweep') : undefined))
-          .catch((err) => logger.warn({ err: (err as Error).message }, 'embedding sweep failed; retried at the next interval'))
+        running = job()
+          .catch((err) => logger.warn({ err: (err as Error).message }, `${name} failed; retried at the next interval`))
           .finally(() => (running = null));
       }, intervalMs);
       timer.unref();
     },
-    stop: async () => {
+    stop: async (wait = true) => {
       clearInterval(timer);
-      await running;
+      if (wait) await running;
     },
   };
 }

@@ -49,6 +49,14 @@ export const KnowledgeBaseConfigSchema = z
     KB_FETCH_ALLOW_PRIVATE: bool(false),
     /** pgvector hnsw.ef_search for searches (candidates kept per HNSW scan). */
     KB_SEARCH_EF_SEARCH: int(100, 1, 1000),
+    /** hnsw.ef_search of searches of an organization with its own index (an unfiltered walk of its graph). */
+    KB_SEARCH_EF_SEARCH_OWN_INDEX: int(40, 1, 1000),
+    /** An organization with at least this many entries gets its own partial HNSW index (0: never). */
+    KB_ORG_INDEX_MIN_ENTRIES: int(10_000),
+    /** How often each replica checks for organizations to index (0: never; one build at a time across replicas). */
+    KB_ORG_INDEX_INTERVAL_MS: int(300_000),
+    /** maintenance_work_mem of the session that builds an organization's index (≈ 2 KB per 384-d entry). */
+    KB_ORG_INDEX_MAINTENANCE_WORK_MEM: z.string().regex(/^\d+\s*(kB|MB|GB)$/).default('256MB'),
   })
   .superRefine((c, ctx) => {
     if (c.EMBEDDING_PROVIDER === 'openai' && !c.EMBEDDING_HTTP_BASE_URL) {

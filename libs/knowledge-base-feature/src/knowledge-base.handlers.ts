@@ -22,11 +22,13 @@ import { DeleteFaq } from './usecases/delete-faq/delete-faq.usecase';
 import { GetDocument } from './usecases/get-document/get-document.usecase';
 import { GetFaq } from './usecases/get-faq/get-faq.usecase';
 import { ListKbEntries } from './usecases/list-entries/list-entries.usecase';
-import { SearchKbEntries } from './usecases/search-entries/search-entries.usecase';
+import { SearchKbEntries, type OwnIndexSearch } from './usecases/search-entries/search-entries.usecase';
 import { UpdateFaq } from './usecases/update-faq/update-faq.usecase';
 
 export interface KnowledgeBaseDeps {
   entries: KbEntryRepository;
+  /** Searches of organizations with their own HNSW index (absent: every search uses `entries`). */
+  ownIndex?: OwnIndexSearch;
   store: MediaAttachmentStore;
   queue: EmbeddingQueue;
   provider: EmbeddingProvider;
@@ -52,5 +54,5 @@ export const KNOWLEDGE_BASE_HANDLERS = [
   serve(CreateDocumentRpc, (d) => new CreateDocument(d.entries, d.store, d.queue, fetchLimits(d), d.logger)),
   serve(GetDocumentRpc, (d) => new GetDocument(d.entries)),
   serve(DeleteDocumentRpc, (d) => new DeleteDocument(d.entries, d.store, d.logger)),
-  serve(SearchKbRpc, (d) => new SearchKbEntries(d.entries, d.provider)),
+  serve(SearchKbRpc, (d) => new SearchKbEntries(d.entries, d.provider, d.ownIndex)),
 ];
