@@ -1,3 +1,4 @@
+import { createNoopMeter, type MeterProvider } from '@opentelemetry/api';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -8,6 +9,9 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { METRIC_VIEWS, createPrometheusReader } from './metrics';
 
 let sdk: NodeSDK | undefined;
+
+/** What the instrumentation libraries measure with: nothing (see startTelemetry). */
+const NO_METRICS: MeterProvider = { getMeter: () => createNoopMeter() };
 
 /** A processor that keeps nothing: spans still get real trace ids (for logs and headers) without an exporter. */
 class DiscardingSpanProcessor implements SpanProcessor {
@@ -42,19 +46,24 @@ export function startTelemetry(serviceName: string): void {
   const processor: SpanProcessor = endpoint
     ? new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))
     : new DiscardingSpanProcessor();
+  const instrumentations = [
+    new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => (req.url ?? '').startsWith('/health') }),
+    new PgInstrumentation(),
+    new IORedisInstrumentation(),
+  ];
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? serviceName }),
     spanProcessors: [processor],
     metricReaders: process.env.METRICS_ENABLED === 'false' ? [] : [createPrometheusReader()],
     views: METRIC_VIEWS,
     ...(endpoint ? {} : { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), logRecordProcessors: [] }),
-    instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => (req.url ?? '').startsWith('/health') }),
-      new PgInstrumentation(),
-      new IORedisInstrumentation(),
-    ],
+    instrumentations,
   });
   sdk.start();
+  // Their own metrics are not wanted (metrics.ts): a no-op meter makes each request record nothing at
+  // all, where the DROP views still let them build attributes and record into a dropped stream —
+  // which cost 12–27 % more CPU on a 1-message GET (docs/benchmarks.md, "Metrics cost").
+  for (const instrumentation of instrumentations) instrumentation.setMeterProvider(NO_METRICS);
 }
 
 export async function stopTelemetry(): Promise<void> {
