@@ -19,7 +19,8 @@ export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
   // The pool is made here rather than by the adapter so that queryRows can use it too; the adapter
   // still ends it on $disconnect.
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  // (the adapter carries its own, newer @types/pg; at run time there is one pg and one Pool class)
+  const client = new PrismaClient({ adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0], { disposeExternalPool: true }) });
   pools.set(client, pool);
   return client;
 }
