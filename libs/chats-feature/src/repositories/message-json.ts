@@ -11,8 +11,8 @@ type MessageJson = Omit<MessageRow, 'timestamp' | 'updated_at'> & { id: number |
  */
 export function messageFromJson(text: string): { id: string; row: MessageRow } {
   // In place, not `{ id, phone_id, ...rest }` and a spread: V8's object rest copies every column
-  // generically, and the two copies were half of reviving and mapping a 2000-message page (74–91
-  // against 40–50 ms with mapMessage and JSON.stringify, in one process; docs/benchmarks.md).
+  // generically, and the two copies were half of reviving, mapping and stringifying a 2000-message
+  // page (60–99 against 30–41 ms in one process: bench/messages/revive-cost.js, docs/benchmarks.md).
   const json = JSON.parse(text) as Partial<MessageJson>;
   const id = String(json.id);
   delete json.id;
