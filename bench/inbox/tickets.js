@@ -120,7 +120,11 @@ async function main() {
       const text = await probe.text();
       if (probe.status !== 200) throw new Error(`${p.name} ${c}: ${probe.status} ${text.slice(0, 300)}`);
       const body = JSON.parse(text);
-      if (row.text !== undefined && row.text !== text) throw new Error(`${c}: the paths answer different bodies`);
+      if (row.text !== undefined && row.text !== text) {
+        let at = 0;
+        while (row.text[at] === text[at]) at++;
+        throw new Error(`${c}: the paths answer different bodies, from character ${at}: ${JSON.stringify(row.text.slice(Math.max(0, at - 80), at + 80))} vs ${JSON.stringify(text.slice(Math.max(0, at - 80), at + 80))}`);
+      }
       row.text = text;
       const r0 = (row[p.name] = { count: body.count });
       for (const connections of CFG.skipC1 ? [CFG.connections] : [1, CFG.connections]) {
