@@ -12,7 +12,9 @@
  * Usage: bash scripts/build.sh && node bench/inbox/tickets.js
  * Knobs (env): BENCH_TICKETS (100000), BENCH_CONNECTIONS (10), BENCH_DURATION (10 s), BENCH_WARMUP (2 s),
  *   BENCH_POOL_SIZE (10), BENCH_ONLY_CASES (indexes into CASES, e.g. "0,1"), BENCH_BEFORE_ROOT (a built checkout
- *   of an earlier commit: its gateway and inbox run beside this tree's, each case measured on both).
+ *   of an earlier commit: its gateway and inbox run beside this tree's, each case measured on both),
+ *   BENCH_ROUNDS (1: each case measured this many times, the paths' order reversed every time; the
+ *   summary gives every round and the median), BENCH_SKIP_C1=1 (no 1-connection measurement).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -34,6 +36,8 @@ const CFG = {
   poolSize: num('BENCH_POOL_SIZE', 10),
   beforeRoot: process.env.BENCH_BEFORE_ROOT || '',
   only: process.env.BENCH_ONLY_CASES ? process.env.BENCH_ONLY_CASES.split(',').map(Number) : null,
+  rounds: num('BENCH_ROUNDS', 1),
+  skipC1: process.env.BENCH_SKIP_C1 === '1',
 };
 const ALL_CASES = [
   ['baseline: unfiltered', '/tickets?limit=100'],
@@ -107,19 +111,23 @@ async function main() {
   const headers = { authorization: `Bearer ${token.token}` };
 
   const results = [];
-  for (const [i, [name, c]] of CASES.entries()) {
-    const row = { name, case: c };
-    // the order alternates by case, so neither path always runs first
-    for (const p of i % 2 ? [...paths].reverse() : paths) {
+  for (let round = 0; round < CFG.rounds; round++) for (const [i, [name, c]] of CASES.entries()) {
+    const row = { name: CFG.rounds > 1 ? `${name} (round ${round + 1})` : name, case: c, round };
+    // the order alternates by case and by round, so neither path always runs first
+    for (const p of (i + round) % 2 ? [...paths].reverse() : paths) {
       const url = `http://127.0.0.1:${p.port}/v1${c}`;
       const probe = await fetch(url, { headers });
       const text = await probe.text();
       if (probe.status !== 200) throw new Error(`${p.name} ${c}: ${probe.status} ${text.slice(0, 300)}`);
       const body = JSON.parse(text);
-      if (row.text !== undefined && row.text !== text) throw new Error(`${c}: the paths answer different bodies`);
+      if (row.text !== undefined && row.text !== text) {
+        let at = 0;
+        while (row.text[at] === text[at]) at++;
+        throw new Error(`${c}: the paths answer different bodies, from character ${at}: ${JSON.stringify(row.text.slice(Math.max(0, at - 80), at + 80))} vs ${JSON.stringify(text.slice(Math.max(0, at - 80), at + 80))}`);
+      }
       row.text = text;
       const r0 = (row[p.name] = { count: body.count });
-      for (const connections of [1, CFG.connections]) {
+      for (const connections of CFG.skipC1 ? [CFG.connections] : [1, CFG.connections]) {
         await waitIdle(p.pids());
         if (CFG.warmup) await cannon({ url, headers, connections, duration: CFG.warmup });
         if (connections > 1) await p.meter.start();
@@ -141,12 +149,25 @@ async function main() {
     for (const row of results) {
       const r = row[p.name];
       const hi = r[`c${CFG.connections}`];
-      log(`${row.name.padEnd(32)} ${String(r.count).padStart(5)} rows | 1 conn p50 ${r.c1.p50} p99 ${r.c1.p99} ms | ${CFG.connections} conn ${hi.rps} req/s p50 ${hi.p50} p99 ${hi.p99} ms (${(hi.rps / base.rps).toFixed(2)}x baseline req/s), failed ${hi.failed}; CPU ms/req ${JSON.stringify(r.cpu_ms_per_req)}`);
+      log(`${row.name.padEnd(32)} ${String(r.count).padStart(5)} rows | ${r.c1 ? `1 conn p50 ${r.c1.p50} p99 ${r.c1.p99} ms` : '1 conn skipped'} | ${CFG.connections} conn ${hi.rps} req/s p50 ${hi.p50} p99 ${hi.p99} ms (${(hi.rps / base.rps).toFixed(2)}x baseline req/s), failed ${hi.failed}; CPU ms/req ${JSON.stringify(r.cpu_ms_per_req)}`);
     }
   }
   if (paths.length > 1) {
     log('\nnow vs before, same run (req/s at 10 connections):');
     for (const row of results) log(`${row.name.padEnd(32)} ${(row.now[`c${CFG.connections}`].rps / row.before[`c${CFG.connections}`].rps).toFixed(2)}x`);
+  }
+  if (CFG.rounds > 1) {
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+    log(`\nmedians over ${CFG.rounds} rounds (${CFG.connections} connections):`);
+    for (const [name] of CASES) {
+      const rows = results.filter((r) => r.case === CASES.find((k) => k[0] === name)[1]);
+      for (const p of paths) {
+        const hi = rows.map((r) => r[p.name][`c${CFG.connections}`]);
+        const cpu = (k) => median(rows.map((r) => r[p.name].cpu_ms_per_req[k]));
+        log(`${name.padEnd(32)} ${p.name.padEnd(6)} req/s ${median(hi.map((h) => h.rps))} p50 ${median(hi.map((h) => h.p50))} p99 ${median(hi.map((h) => h.p99))} ms (rounds p99: ${hi.map((h) => h.p99).join(', ')}); CPU ms/req gateway ${cpu('api-gateway')} inbox ${cpu('inbox')} postgres ${cpu('postgres')}`);
+      }
+      if (paths.length > 1) log(`${name.padEnd(32)} now/before ${median(rows.map((r) => r.now[`c${CFG.connections}`].rps / r.before[`c${CFG.connections}`].rps)).toFixed(2)}x (rounds: ${rows.map((r) => (r.now[`c${CFG.connections}`].rps / r.before[`c${CFG.connections}`].rps).toFixed(2)).join(', ')})`);
+    }
   }
   const out = path.join(ROOT, 'bench/results', `tickets-${stamp}.json`);
   fs.writeFileSync(out, JSON.stringify({ cfg: CFG, load: os.loadavg(), results }, null, 2));

@@ -38,7 +38,9 @@ function rawUseCase(pool, orgId) {
 
 function prismaUseCase(url, poolSize) {
   const prisma = createPrismaClient({ url, poolSize });
-  const useCase = new ListChatMessages(new MessageRepository(prisma));
+  // Only $queryRaw is handed over, so the repository's queryRows falls back to it: this path stays
+  // Prisma's, whereas the service reads on the pool under it (queryRows), like the raw path.
+  const useCase = new ListChatMessages(new MessageRepository({ $queryRaw: (...args) => prisma.$queryRaw(...args) }));
   return { execute: (req) => useCase.execute(req), ready: () => prisma.$queryRaw`SELECT 1`, close: () => prisma.$disconnect() };
 }
 

@@ -1,4 +1,4 @@
-import { Prisma, type PrismaClient } from '@mapi/db';
+import { Prisma, queryRows, type PrismaClient } from '@mapi/db';
 
 /** A stored ticket, as `inbox_tickets` holds it. */
 export interface TicketRow {
@@ -104,11 +104,12 @@ export class TicketRepository {
    * A page of the tickets not deleted, newest first (created_at, then ticket_id), filtered as asked:
    * served by (org_id, created_at, ticket_id) or, filtered by status and assignee, by (org_id,
    * status, assignee, created_at, ticket_id). Rows come back as one JSON text each (ticketFromJson):
-   * the hot read skips Prisma's per-column row decoding (docs/benchmarks.md, "GET /tickets").
+   * the hot read skips Prisma's per-column row decoding (docs/benchmarks.md, "GET /tickets"), and
+   * runs on the pg pool without Prisma's per-query work (queryRows).
    */
   async list(orgId: string, phoneIds: string[] | null, filter: TicketFilter, offset: number, limit: number): Promise<TicketRow[]> {
     if (phoneIds && !phoneIds.length) return [];
-    const rows = await this.prisma.$queryRaw<{ j: string }[]>`
+    const rows = await queryRows<{ j: string }>(this.prisma, Prisma.sql`
       SELECT row_to_json(t)::text AS j FROM inbox_tickets t
       WHERE t.org_id = ${orgId}::uuid AND t.is_deleted = false
         ${phoneIds ? Prisma.sql`AND t.phone_id = ANY(${phoneIds}::text[])` : Prisma.empty}
@@ -116,7 +117,7 @@ export class TicketRepository {
         ${filter.assignee ? Prisma.sql`AND t.assignee = ${filter.assignee}` : Prisma.empty}
         ${filter.chat_id ? Prisma.sql`AND t.chat_id = ${filter.chat_id}` : Prisma.empty}
         ${filter.label ? Prisma.sql`AND t.labels @> ARRAY[${filter.label}]::text[]` : Prisma.empty}
-      ORDER BY t.created_at DESC, t.ticket_id DESC OFFSET ${offset} LIMIT ${limit}`;
+      ORDER BY t.created_at DESC, t.ticket_id DESC OFFSET ${offset} LIMIT ${limit}`);
     return rows.map((r) => ticketFromJson(r.j));
   }
 

@@ -1,0 +1,45 @@
+import { Prisma, createPrismaClient, queryRows, type PrismaClient } from './prisma-client';
+import { createThrowawayDatabase, type ThrowawayDatabase } from './migrate/testing/throwaway-database';
+
+describe('queryRows', () => {
+  let db: ThrowawayDatabase;
+  let prisma: PrismaClient;
+
+  beforeAll(async () => {
+    db = await createThrowawayDatabase('mapi_query_rows');
+    prisma = createPrismaClient({ url: db.url, poolSize: 2 });
+  });
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await db?.drop();
+  });
+
+  const sql = (n: number, names: string[]) =>
+    Prisma.sql`SELECT x AS n, ${names}::text[] AS names, row_to_json(t)::text AS j FROM (SELECT ${n}::int AS x) t WHERE ${n} > 0`;
+
+  it('reads the same rows as $queryRaw, parameters bound (arrays included)', async () => {
+    const rows = await queryRows<{ n: number; names: string[]; j: string }>(prisma, sql(7, ['a', "b'c"]));
+    expect(rows).toEqual(await prisma.$queryRaw(sql(7, ['a', "b'c"])));
+    expect(rows).toEqual([{ n: 7, names: ['a', "b'c"], j: '{"x":7}' }]);
+    expect(await queryRows(prisma, sql(0, []))).toEqual([]);
+  });
+
+  it('runs on the pool under the client, not through $queryRaw', async () => {
+    const spy = jest.spyOn(prisma, '$queryRaw');
+    await queryRows(prisma, sql(1, []));
+    expect(spy).not.toHaveBeenCalled();
+    spy.mockRestore();
+  });
+
+  it('inside a transaction, runs on the transaction’s connection', async () => {
+    const seen = await prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SET LOCAL application_name = 'query_rows_tx'`;
+      return queryRows<{ name: string }>(tx, Prisma.sql`SELECT current_setting('application_name') AS name`);
+    });
+    expect(seen).toEqual([{ name: 'query_rows_tx' }]);
+  });
+
+  it('fails as the driver does on bad SQL (the caller maps it)', async () => {
+    await expect(queryRows(prisma, Prisma.sql`SELECT * FROM no_such_table`)).rejects.toMatchObject({ code: '42P01' });
+  });
+});
