@@ -14,8 +14,8 @@
  * Usage: bash scripts/build.sh && node bench/chats/reactions-webhook.js
  * Knobs: BENCH_RATE (200), BENCH_SECONDS (15), BENCH_MESSAGES (400); BENCH_CPU_PROF=<dir> writes each
  * app's CPU profile there (bench/media/cpu-profile.js; summarize with bench/lib/cpuprofile-summary.js).
- * WEBHOOK_* variables pass through to the dispatcher (its defaults otherwise: 32 deliveries in flight
- * and 200 claims a second per endpoint). Each app's CPU seconds over the changes' run (from /proc) are in the result as cpu_s.
+ * WEBHOOK_* variables pass through to the dispatcher (its defaults otherwise: 128 deliveries in flight
+ * and 1,000 claims a second per endpoint). Each app's CPU seconds over the changes' run (from /proc) are in the result as cpu_s.
  * Results: stdout and bench/results/reactions-webhook-<time>.json.
  */
 const fs = require('node:fs');

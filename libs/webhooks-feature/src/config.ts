@@ -19,10 +19,15 @@ export const WebhooksConfigSchema = z.object({
   /** How long a claimed delivery is reserved for its worker; past it, another worker may claim it. */
   WEBHOOK_CLAIM_LEASE_MS: int(60_000, 500),
   WEBHOOK_CONCURRENCY: int(256, 1, 10_000),
-  /** Per endpoint (origin of the hook URL), across every replica: deliveries claimed and not yet recorded. */
-  WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: int(32, 1, 10_000),
+  /**
+   * Per endpoint (origin of the hook URL), across every replica: deliveries claimed and not yet recorded.
+   * The defaults keep one receiver's 200 events/s (issue 16's aim) from queueing behind its own limits:
+   * at 32 / 200 a second they added ≈ 560 ms to every delivery at that rate (docs/benchmarks.md,
+   * "Reactions and edits to a webhook"). Lower them for receivers that cannot take that.
+   */
+  WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: int(128, 1, 10_000),
   /** Per endpoint, across every replica: claims per second (token bucket, burst = one second's worth). */
-  WEBHOOK_ENDPOINT_RATE_PER_SECOND: int(200, 1, 1_000_000),
+  WEBHOOK_ENDPOINT_RATE_PER_SECOND: int(1_000, 1, 1_000_000),
   WEBHOOK_POLL_INTERVAL_MS: int(250, 5),
   /** Longest wait between claims while nothing is due (empty claims double the interval up to it). */
   WEBHOOK_IDLE_POLL_INTERVAL_MS: int(2_000, 5),
