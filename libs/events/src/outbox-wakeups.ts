@@ -1,5 +1,5 @@
-import { Client } from 'pg';
 import type { Logger } from 'pino';
+import { SessionConnection } from './session-connection';
 
 /** The channel every outbox insert notifies (INSERT_EVENTS); delivered when the writing transaction commits. */
 export const OUTBOX_CHANNEL = 'mapi_outbox';
@@ -12,64 +12,38 @@ export const OUTBOX_CHANNEL = 'mapi_outbox';
  * be relied on right now.
  */
 export class OutboxWakeups {
-  private client?: Client;
-  private stopped = false;
-  private retry?: NodeJS.Timeout;
+  private readonly session: SessionConnection<void>;
   listening = false;
 
   constructor(
-    private readonly databaseUrl: string,
+    databaseUrl: string,
     private readonly onWake: (payload?: string) => void,
-    private readonly logger: Logger,
-    private readonly retryMs = 1_000,
-    private readonly channel = OUTBOX_CHANNEL,
-  ) {}
-
-  async start(): Promise<void> {
-    this.stopped = false;
-    await this.connect();
+    logger: Logger,
+    retryMs = 1_000,
+    channel = OUTBOX_CHANNEL,
+  ) {
+    this.session = new SessionConnection<void>({
+      databaseUrl,
+      applicationName: channel === OUTBOX_CHANNEL ? 'outbox-wakeups' : `${channel}-wakeups`,
+      logger,
+      retryMs,
+      onNotification: (payload) => this.onWake(payload),
+      open: async (client) => void (await client.query(`LISTEN ${channel}`)),
+      ready: () => {
+        this.listening = true;
+        this.onWake(); // whatever was committed while nobody listened
+      },
+      lost: () => (this.listening = false),
+      lostMessage: 'wake-ups lost; polling until they are back',
+      logFields: { channel },
+    });
   }
 
-  private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl, application_name: this.channel === OUTBOX_CHANNEL ? 'outbox-wakeups' : `${this.channel}-wakeups` });
-    client.on('notification', (n) => this.onWake(n.payload || undefined));
-    client.on('error', (err) => this.lost(client, err));
-    client.on('end', () => this.lost(client));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${this.channel}`);
-      if (this.stopped) return void (await client.end().catch(() => undefined));
-      this.client = client;
-      this.listening = true;
-      this.onWake(); // whatever was committed while nobody listened
-    } catch (err) {
-      this.lost(client, err);
-    }
+  start(): Promise<void> {
+    return this.session.start();
   }
 
-  private lost(client: Client, err?: unknown): void {
-    if (client !== this.client && this.client) return;
-    this.listening = false;
-    this.client = undefined;
-    client.removeAllListeners('end');
-    void client.end().catch(() => undefined);
-    if (this.stopped || this.retry) return;
-    if (err) this.logger.warn({ err, channel: this.channel }, 'wake-ups lost; polling until they are back');
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      if (!this.stopped) void this.connect();
-    }, this.retryMs);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.listening = false;
-    clearTimeout(this.retry);
-    const client = this.client;
-    this.client = undefined;
-    if (client) {
-      client.removeAllListeners('end');
-      await client.end().catch(() => undefined);
-    }
+  stop(): Promise<void> {
+    return this.session.stop();
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
+import { SessionConnection } from '@mapi/events';
 import type { Logger } from 'pino';
 
 /** The advisory-lock key of an executor id, as SQL computes it from `claimed_by` (RunStore.claim). */
@@ -16,66 +16,36 @@ export const WORKER_LOCK_PREFIX = 'automation-worker|';
  * one is never thought alive again.
  */
 export class WorkerLiveness {
-  private client?: Client;
-  private stopped = false;
-  private retry?: NodeJS.Timeout;
+  private readonly session: SessionConnection<string>;
   private held: string | null = null;
 
-  constructor(
-    private readonly databaseUrl: string,
-    private readonly logger: Logger,
-    private readonly retryMs = 1_000,
-  ) {}
+  constructor(databaseUrl: string, logger: Logger, retryMs = 1_000) {
+    this.session = new SessionConnection<string>({
+      databaseUrl,
+      applicationName: 'automation-worker',
+      logger,
+      retryMs,
+      open: async (client) => {
+        const id = randomUUID();
+        await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`${WORKER_LOCK_PREFIX}${id}`]);
+        return id;
+      },
+      ready: (id) => (this.held = id),
+      lost: () => (this.held = null),
+      lostMessage: 'workflow executor liveness lock lost; claims wait for their lease until it is back',
+    });
+  }
 
   /** The id claims are tagged with, or null while the liveness lock is not held. */
   get id(): string | null {
     return this.held;
   }
 
-  async start(): Promise<void> {
-    this.stopped = false;
-    await this.connect();
+  start(): Promise<void> {
+    return this.session.start();
   }
 
-  private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl, application_name: 'automation-worker' });
-    client.on('error', (err) => this.lost(client, err));
-    client.on('end', () => this.lost(client));
-    try {
-      await client.connect();
-      const id = randomUUID();
-      await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`${WORKER_LOCK_PREFIX}${id}`]);
-      if (this.stopped) return void (await client.end().catch(() => undefined));
-      this.client = client;
-      this.held = id;
-    } catch (err) {
-      this.lost(client, err);
-    }
-  }
-
-  private lost(client: Client, err?: unknown): void {
-    if (client !== this.client && this.client) return;
-    this.held = null;
-    this.client = undefined;
-    client.removeAllListeners('end');
-    void client.end().catch(() => undefined);
-    if (this.stopped || this.retry) return;
-    if (err) this.logger.warn({ err }, 'workflow executor liveness lock lost; claims wait for their lease until it is back');
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      if (!this.stopped) void this.connect();
-    }, this.retryMs);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.held = null;
-    clearTimeout(this.retry);
-    const client = this.client;
-    this.client = undefined;
-    if (client) {
-      client.removeAllListeners('end');
-      await client.end().catch(() => undefined);
-    }
+  stop(): Promise<void> {
+    return this.session.stop();
   }
 }
