@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CreatedApiTokenSchema, ListApiTokensResponse } from '@mapi/contracts';
 import { createOrg, createPhone, createToken } from '@mapi/testing';
 import { joinByInvitation, type ConsoleSession } from './support/console-session';
-import { client, expectEnvelope, until, type Answer } from './support/http';
+import { client, expect422, expectEnvelope, until } from './support/http';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -20,11 +20,6 @@ describe('API tokens: create, list, revoke', () => {
   const w: Record<string, any> = {};
   const PASSWORD = 'correct horse battery';
   const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-  const expect422 = (res: Answer, field: string) => {
-    expect(res.status).toBe(422);
-    expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
-    expect(Object.keys(res.body.fields)).toContain(field);
-  };
   const joined = (email: string, role: 'admin' | 'member') => joinByInvitation(stack.baseUrl, api, { emails: [email], role }, PASSWORD);
 
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createOrg, createToken, randomDigits, registryPayload } from '@mapi/testing';
-import { client, expectEnvelope, until, type Answer } from './support/http';
+import { client, expect422, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
 
@@ -27,12 +27,6 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
   const chat = `${customer}@c.us`;
   const SECRET = 'whsec_' + Buffer.from('0123456789abcdef0123456789abcdef').toString('base64');
   const x = () => ({ 'x-phone': w.phone });
-  const expect422 = (res: Answer, field: string, message?: RegExp) => {
-    expect(res.status).toBe(422);
-    expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
-    expect(Object.keys(res.body.fields)).toContain(field);
-    if (message) expect(res.body.fields[field].message).toMatch(message);
-  };
   const validate = (id: string, prefix: string, next: string) => ({
     id, action_metadata: { type: 'validate_action', metadata: { operator: 'AND', conditions: [{ id: 'c', variable_name: 'message.body', variable_type: 'string', condition: 'STARTS_WITH', value: prefix }] } }, next,
   });

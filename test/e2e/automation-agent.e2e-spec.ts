@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AI_AGENT_OFF_NO_MODEL, AiAgentStateSchema, WorkflowRunSchema, type WorkflowRun } from '@mapi/contracts';
 import { createOrg, createToken, randomDigits, startChatModelServer, type ChatModelServer } from '@mapi/testing';
-import { client, expectEnvelope, until, type Answer } from './support/http';
+import { client, expect422, expectEnvelope, until, type Answer } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
 
@@ -29,12 +29,6 @@ describe('automation: the AI agent', () => {
   const DELIVERY = 'Delivery takes 2 to 4 working days within the country.';
   const GIFT = 'Yes, gift cards from 10 to 200 euros.';
 
-  const expect422 = (res: Answer, field: string, message?: RegExp) => {
-    expect(res.status).toBe(422);
-    expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
-    expect(Object.keys(res.body.fields)).toContain(field);
-    if (message) expect(res.body.fields[field].message).toMatch(message);
-  };
   const sentBy = (chat: string) => stack.prisma.sandboxMessage.findMany({ where: { phone_id: w.phone, chat_id: chat, from_me: true } });
   /** A new customer writes; the agent workflow's run for that message, once it has ended. */
   const customerWrites = async (body: string): Promise<{ run: WorkflowRun; chat: string }> => {

@@ -1,6 +1,6 @@
 import { DryRunWorkflowResponse, ListRunsResponse, ListWorkflowsResponse, WorkflowRunSchema, WorkflowSchema } from '@mapi/contracts';
 import { createOrg, createToken, randomDigits, registryPayload } from '@mapi/testing';
-import { client, expectEnvelope, until, type Answer } from './support/http';
+import { client, expect404, expect422, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
 
@@ -18,16 +18,6 @@ describe('automation: workflows', () => {
   const customer = randomDigits();
   const chat = `${customer}@c.us`;
   const REPLY = 'Thanks! Our price list is on its way.';
-  const expect422 = (res: Answer, field: string, message?: RegExp) => {
-    expect(res.status).toBe(422);
-    expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
-    expect(Object.keys(res.body.fields)).toContain(field);
-    if (message) expect(res.body.fields[field].message).toMatch(message);
-  };
-  const expect404 = (res: Answer) => {
-    expect(res.status).toBe(404);
-    expectEnvelope(res.body, 'NOT_FOUND_ERROR', 404);
-  };
   const priceBot = () => ({
     name: 'Price bot',
     trigger: 'message.created',

@@ -1,6 +1,6 @@
 import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
 import { joinByInvitation, type ConsoleSession } from './support/console-session';
-import { client, expectEnvelope, type Answer } from './support/http';
+import { client, expect404, expectEnvelope, type Answer } from './support/http';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -21,10 +21,6 @@ describe('PATCH /chats/access', () => {
     expect(res.status).toBe(422);
     expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
     for (const f of fields) expect(Object.keys(res.body.fields)).toContain(f);
-  };
-  const expect404 = (res: Answer) => {
-    expect(res.status).toBe(404);
-    expectEnvelope(res.body, 'NOT_FOUND_ERROR', 404);
   };
   const overrides = async (orgId: string, chatId: string) =>
     (await stack.prisma.chatProperties.findFirst({ where: { org_id: orgId, chat_id: chatId } }))?.override_chat_access ?? null;

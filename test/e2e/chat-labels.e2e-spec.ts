@@ -1,7 +1,7 @@
 import { ChatViewSchema, CustomPropertySchema, LabelSchema } from '@mapi/contracts';
 import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits, registryPayload } from '@mapi/testing';
 import { io as connect, type Socket } from 'socket.io-client';
-import { client, expectEnvelope, until, type Answer } from './support/http';
+import { client, expect404, expect422, until, type Answer } from './support/http';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -22,15 +22,6 @@ describe('labels and custom properties', () => {
   const [alice, bob, carol] = [randomDigits(), randomDigits(), randomDigits()];
   const [chatA, chatB, chatC] = [`${alice}@c.us`, `${bob}@c.us`, `${carol}@c.us`];
   const events = (type: string) => stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id, type }, orderBy: { seq: 'asc' } });
-  const expect422 = (res: Answer, field: string) => {
-    expect(res.status).toBe(422);
-    expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
-    expect(Object.keys(res.body.fields)).toContain(field);
-  };
-  const expect404 = (res: Answer) => {
-    expect(res.status).toBe(404);
-    expectEnvelope(res.body, 'NOT_FOUND_ERROR', 404);
-  };
   const chatIds = (res: Answer) => res.body.chats.map((c: any) => c.chat_id);
 
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { LabelSchema } from '@mapi/contracts';
 import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
 import { joinByInvitation, type ConsoleSession } from './support/console-session';
-import { client, expectEnvelope, type Answer } from './support/http';
+import { client, expect404, expect422, expectEnvelope } from './support/http';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -20,15 +20,6 @@ describe('renaming and deleting labels', () => {
   const w: Record<string, any> = {};
   const [alice, bob, carol] = [randomDigits(), randomDigits(), randomDigits()];
   const [chatA, chatB, chatC] = [`${alice}@c.us`, `${bob}@c.us`, `${carol}@c.us`];
-  const expect422 = (res: Answer, field: string) => {
-    expect(res.status).toBe(422);
-    expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
-    expect(Object.keys(res.body.fields)).toContain(field);
-  };
-  const expect404 = (res: Answer) => {
-    expect(res.status).toBe(404);
-    expectEnvelope(res.body, 'NOT_FOUND_ERROR', 404);
-  };
   const chatIds = async (c: ReturnType<typeof client>, label: string) => (await c.get(`/chats?label=${encodeURIComponent(label)}`)).body.chats.map((x: any) => x.chat_id).sort();
   const labelIds = async (c: ReturnType<typeof client>, chatId: string) => Object.keys((await c.get(`/chats/${chatId}`)).body.label_ids ?? {}).sort();
   const labelOf = async (id: string) => stack.prisma.inboxLabel.findUnique({ where: { label_id: id } });

@@ -1,7 +1,7 @@
 import { TicketInfoSchema } from '@mapi/contracts';
 import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits, registryPayload } from '@mapi/testing';
 import { joinByInvitation, type ConsoleSession } from './support/console-session';
-import { client, expectEnvelope, type Answer } from './support/http';
+import { client, expect404, expect422 } from './support/http';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -19,15 +19,6 @@ describe('ticket custom properties', () => {
   const w: Record<string, any> = {};
   const [alice, bob] = [randomDigits(), randomDigits()];
   const [chatA, chatB] = [`${alice}@c.us`, `${bob}@c.us`];
-  const expect422 = (res: Answer, field: string) => {
-    expect(res.status).toBe(422);
-    expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
-    expect(Object.keys(res.body.fields)).toContain(field);
-  };
-  const expect404 = (res: Answer) => {
-    expect(res.status).toBe(404);
-    expectEnvelope(res.body, 'NOT_FOUND_ERROR', 404);
-  };
   const values = async (ticketId: string) => (await stack.prisma.inboxTicket.findUniqueOrThrow({ where: { ticket_id: ticketId } })).custom_properties;
   const updates = (ticketId: string) => stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id, type: 'ticket.updated', payload: { path: ['ticket_id'], equals: ticketId } }, orderBy: { seq: 'asc' } });
 

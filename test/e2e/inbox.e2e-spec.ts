@@ -1,6 +1,6 @@
 import { ListNotesResponse, ListTicketsResponse, NoteSchema, TicketInfoSchema } from '@mapi/contracts';
 import { createOrg, createToken, randomDigits, registryPayload } from '@mapi/testing';
-import { client, expectEnvelope, until, type Answer } from './support/http';
+import { client, expect404, expect422, expectEnvelope, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
 
@@ -18,15 +18,6 @@ describe('inbox: tickets and notes', () => {
   const [alice, bob] = [randomDigits(), randomDigits()];
   const [chatA, chatB] = [`${alice}@c.us`, `${bob}@c.us`];
   const events = (type: string) => stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id, type }, orderBy: { seq: 'asc' } });
-  const expect422 = (res: Answer, field: string) => {
-    expect(res.status).toBe(422);
-    expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
-    expect(Object.keys(res.body.fields)).toContain(field);
-  };
-  const expect404 = (res: Answer) => {
-    expect(res.status).toBe(404);
-    expectEnvelope(res.body, 'NOT_FOUND_ERROR', 404);
-  };
   const inbound = async (phoneId: string, contact: string, body: string) => {
     const res = await api.post('/sandbox/messages', { chat_id: contact, body }, { 'x-phone': phoneId });
     await until(() => api.get(`/message/${encodeURIComponent(res.body.message_id)}`, { 'x-phone': phoneId }), (r) => r.status === 200, 15_000, 'inbound stored');

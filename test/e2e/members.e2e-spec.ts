@@ -1,7 +1,7 @@
 import { ConsoleSessionAnswer, ListMembersResponse, MeResponse } from '@mapi/contracts';
 import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
 import { anonymous, sessionOf, type ConsoleSession } from './support/console-session';
-import { client, expectEnvelope, type Answer } from './support/http';
+import { client, expect422, expectEnvelope, type Answer } from './support/http';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -18,11 +18,6 @@ describe('members: invitations, console sessions, access', () => {
   const tokenOf = (res: Answer, email: string) => (res.body.invitations.find((i: any) => i.email === email).invite_url as string).split('#token=')[1];
   const accept = (token: string, password = PASSWORD) => anonymous(stack.baseUrl, 'POST', '/auth/accept-invite', { token, password });
   const signIn = (email: string, password = PASSWORD) => anonymous(stack.baseUrl, 'POST', '/auth/sign-in', { email, password });
-  const expect422 = (res: Answer, field: string) => {
-    expect(res.status).toBe(422);
-    expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
-    expect(Object.keys(res.body.fields)).toContain(field);
-  };
   const chatIds = (res: Answer) => (res.body.chats as any[]).map((c) => c.chat_id).sort();
 
   beforeAll(async () => {

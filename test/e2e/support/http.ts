@@ -56,3 +56,17 @@ export function expectEnvelope(body: any, code: string, status: number): void {
   expect(body).toMatchObject({ code, status });
   expect(typeof body.message).toBe('string');
 }
+
+/** A 422 in the envelope naming `field` (and, when given, its message matching `message`). */
+export function expect422(res: Answer, field: string, message?: RegExp): void {
+  expect(res.status).toBe(422);
+  expectEnvelope(res.body, 'VALIDATION_ERROR', 422);
+  expect(Object.keys(res.body.fields)).toContain(field);
+  if (message) expect(res.body.fields[field].message).toMatch(message);
+}
+
+/** A 404 in the envelope: what a missing row and another organization's row both answer. */
+export function expect404(res: Answer): void {
+  expect(res.status).toBe(404);
+  expectEnvelope(res.body, 'NOT_FOUND_ERROR', 404);
+}
