@@ -48,6 +48,9 @@ describe('automation metrics (integration)', () => {
       trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: 'reply' } as Prisma.InputJsonValue,
       actions: [send] as unknown as Prisma.InputJsonValue,
     }, 'test');
+    // the events are dated 50 ms back (so the first-action latency has a floor to check) and must still
+    // be younger than the workflow, or the intake rightly ignores them as a backlog from before it
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const message = (body: string): DomainEvent => ({
       event_id: newUuid(), event_type: 'message.created', org_id: org, phone_id: 'phone-1', created_at: new Date(Date.now() - 50).toISOString(),
       data: { message_id: `m-${randomSuffix(3)}`, chat_id: `${Math.floor(Math.random() * 1e12)}@c.us`, org_phone: '14155550100', sender_phone: '14155550123', from_me: false, body } as never,
