@@ -1,8 +1,9 @@
 import { LabelSchema } from '@mapi/contracts';
-import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
+import { randomDigits } from '@mapi/testing';
 import { joinByInvitation, type ConsoleSession } from './support/console-session';
 import { client, expect404, expect422, expectEnvelope } from './support/http';
 import { startStack, type Stack } from './support/stack';
+import { twoOrganizations } from './support/two-organizations';
 
 /**
  * Renaming and deleting an organization's label end to end (issue 17): PATCH|DELETE /labels/{label_id}
@@ -26,18 +27,8 @@ describe('renaming and deleting labels', () => {
 
   beforeAll(async () => {
     stack = await startStack({}, { services: ['phones', 'members', 'inbox'] });
-    const p = stack.prisma;
-    w.org = await createOrg(p);
-    w.otherOrg = await createOrg(p);
-    [w.p1, w.p2, w.q] = [await createPhone(p, w.org.id), await createPhone(p, w.org.id), await createPhone(p, w.otherOrg.id)];
-    const at = (m: number) => new Date(Date.UTC(2026, 1, 1, 9, m));
-    for (const [org, phone, chatId, m] of [[w.org, w.p1, chatA, 1], [w.org, w.p1, chatB, 2], [w.org, w.p2, chatC, 3], [w.otherOrg, w.q, chatA, 4]] as const) {
-      await createMessages(p, org, phone, [{ chatId, timestamp: at(m) }]);
-      await createChat(p, org, phone, { chatId });
-    }
-    api = client(stack.baseUrl, (await createToken(p, w.org.id)).token);
-    other = client(stack.baseUrl, (await createToken(p, w.otherOrg.id)).token);
-    scoped = client(stack.baseUrl, (await createToken(p, w.org.id, { phoneIds: [w.p1.phone_id] })).token);
+    Object.assign(w, await twoOrganizations(stack, [['p1', chatA], ['p1', chatB], ['p2', chatC], ['q', chatA]]));
+    ({ api, other, scoped } = w);
     member = await joinByInvitation(stack.baseUrl, api, { emails: ['mia@example.com'], role: 'member', orgPhones: [w.p1.phone_id] }, 'a long enough password 1');
     admin = await joinByInvitation(stack.baseUrl, api, { emails: ['ada@example.com'], role: 'admin' }, 'a long enough password 1');
     // vip on A, B (phone 1) and C (phone 2); the other organization's chat A carries its own vip

@@ -1,8 +1,9 @@
 import { TicketInfoSchema } from '@mapi/contracts';
-import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits, registryPayload } from '@mapi/testing';
+import { randomDigits, registryPayload } from '@mapi/testing';
 import { joinByInvitation, type ConsoleSession } from './support/console-session';
 import { client, expect404, expect422 } from './support/http';
 import { startStack, type Stack } from './support/stack';
+import { twoOrganizations } from './support/two-organizations';
 
 /**
  * Ticket custom properties end to end (issue 17): definitions of type ticket (POST /custom-properties/create),
@@ -24,18 +25,8 @@ describe('ticket custom properties', () => {
 
   beforeAll(async () => {
     stack = await startStack({}, { services: ['phones', 'members', 'inbox'] });
-    const p = stack.prisma;
-    w.org = await createOrg(p);
-    w.otherOrg = await createOrg(p);
-    [w.p1, w.p2, w.q] = [await createPhone(p, w.org.id), await createPhone(p, w.org.id), await createPhone(p, w.otherOrg.id)];
-    const at = (m: number) => new Date(Date.UTC(2026, 1, 1, 9, m));
-    for (const [org, phone, chatId, m] of [[w.org, w.p1, chatA, 1], [w.org, w.p2, chatB, 2], [w.otherOrg, w.q, chatA, 3]] as const) {
-      await createMessages(p, org, phone, [{ chatId, timestamp: at(m) }]);
-      await createChat(p, org, phone, { chatId });
-    }
-    api = client(stack.baseUrl, (await createToken(p, w.org.id)).token);
-    other = client(stack.baseUrl, (await createToken(p, w.otherOrg.id)).token);
-    scoped = client(stack.baseUrl, (await createToken(p, w.org.id, { phoneIds: [w.p1.phone_id] })).token);
+    Object.assign(w, await twoOrganizations(stack, [['p1', chatA], ['p2', chatB], ['q', chatA]]));
+    ({ api, other, scoped } = w);
     // Lea reaches chat A only (phone 1, label vip)
     expect((await api.patch('/chats/labels', { labels: 'vip', chat_ids: [chatA] })).status).toBe(204);
     lea = await joinByInvitation(stack.baseUrl, api, { emails: ['lea@example.com'], role: 'member', orgPhones: [w.p1.phone_id, w.p2.phone_id], labels: ['vip'] }, 'correct horse battery');

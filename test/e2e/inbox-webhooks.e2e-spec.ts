@@ -1,8 +1,9 @@
 import { ChatWithPropertiesSchema } from '@mapi/contracts';
-import { createChat, createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
+import { randomDigits } from '@mapi/testing';
 import { Webhook } from 'standardwebhooks';
 import { client, until } from './support/http';
 import { startStack, type Stack } from './support/stack';
+import { twoOrganizations } from './support/two-organizations';
 const { startReceiver } = require('../../bench/webhooks/receiver.js');
 
 /**
@@ -26,17 +27,8 @@ describe('inbox chat events: webhook delivery', () => {
   beforeAll(async () => {
     receiver = await startReceiver();
     stack = await startStack({ WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_POLL_INTERVAL_MS: '50' }, { services: ['phones', 'inbox', 'webhooks-dispatcher'] });
-    const p = stack.prisma;
-    w.org = await createOrg(p);
-    w.otherOrg = await createOrg(p);
-    [w.p1, w.p2, w.q] = [await createPhone(p, w.org.id), await createPhone(p, w.org.id), await createPhone(p, w.otherOrg.id)];
-    const at = (m: number) => new Date(Date.UTC(2026, 1, 1, 9, m));
-    for (const [org, phone, chatId, m] of [[w.org, w.p1, chatA, 1], [w.org, w.p2, chatB, 2], [w.otherOrg, w.q, chatA, 3]] as const) {
-      await createMessages(p, org, phone, [{ chatId, timestamp: at(m) }]);
-      await createChat(p, org, phone, { chatId });
-    }
-    api = client(stack.baseUrl, (await createToken(p, w.org.id)).token);
-    other = client(stack.baseUrl, (await createToken(p, w.otherOrg.id)).token);
+    Object.assign(w, await twoOrganizations(stack, [['p1', chatA], ['p2', chatB], ['q', chatA]]));
+    ({ api, other } = w);
     const subs = await api.post('/webhooks', { hookUrl: `${receiver.url}/ours`, integrationName: ['chat.label.updated', 'chat.custom_properties.updated'] });
     expect(subs.status).toBe(201);
     [w.labelSub, w.propsSub] = subs.body;
