@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createOrg, createToken, freePort, randomDigits } from '@mapi/testing';
-import { checkPage, launchChromium } from './support/browser';
-import { browserCookies, joinByInvitation, type ConsoleSession } from './support/console-session';
+import { createOrg, createToken, randomDigits } from '@mapi/testing';
+import { checkPage } from './support/browser';
+import { browserCookies, type ConsoleSession } from './support/console-session';
+import { joinAs, startConsolePagesWorld, stopConsolePagesWorld, type ConsolePagesWorld } from './support/console-pages-world';
 import { client, until } from './support/http';
-import { connectedSandboxPhone } from './support/queue-phone';
-import { startStack, type Stack } from './support/stack';
-const { startReceiver } = require('../../bench/webhooks/receiver.js');
+import type { Stack } from './support/stack';
 
 /**
  * The console's second slice of pages (issue 18) as a person uses them, over the real stack (queue,
@@ -31,7 +27,7 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
   let consoleUrl: string;
   let api: ReturnType<typeof client>;
   let receiver: any;
-  let storageDir: string;
+  let world: ConsolePagesWorld | undefined;
   const w: Record<string, any> = {};
   const PASSWORD = 'correct horse battery';
   const pageErrors: string[] = [];
@@ -41,58 +37,15 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     await p.goto(`${consoleUrl}/console${path}`);
     await p.getByRole('heading', { name: heading, exact: true }).waitFor({ timeout: 10_000 });
   };
-  /** An invitation accepted through the API: the new member's console session. */
-  const member = (as: ReturnType<typeof client>, body: { emails: [string] } & Record<string, unknown>): Promise<ConsoleSession> => joinByInvitation(stack.baseUrl, as, body, PASSWORD);
+  const member = (as: ReturnType<typeof client>, body: { emails: [string] } & Record<string, unknown>): Promise<ConsoleSession> => joinAs(stack, as, body, PASSWORD);
 
   beforeAll(async () => {
-    const started = Date.now();
-    const port = await freePort();
-    consoleUrl = `http://127.0.0.1:${port}`;
-    storageDir = mkdtempSync(join(tmpdir(), 'console-pages-'));
-    receiver = await startReceiver();
-    receiver.script('/hook', () => ({ status: 200, body: 'ok from the receiver' }));
-    const env = {
-      SESSION_SCAN_MS: '200',
-      QUEUE_PHONE_SCAN_MS: '200',
-      QUEUE_SEND_INTERVAL_MS: '20',
-      QUEUE_SEND_JITTER_MS: '10',
-      WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
-      WEBHOOK_POLL_INTERVAL_MS: '50',
-      WEBHOOK_IDLE_POLL_INTERVAL_MS: '200',
-      MEDIA_STORAGE_ROOT: storageDir,
-      CONSOLE_BASE_URL: `${consoleUrl}/console`,
-    };
-    // In two waves: nine processes starting at once on a loaded 2-core machine can take NATS past its
-    // 5 s request timeout while the first ones create their streams (a service then fails to start).
-    [stack, browser] = await Promise.all([startStack(env, { services: ['phones', 'members', 'queue'] }), launchChromium()]);
-    await Promise.all(['inbox', 'webhooks-dispatcher', 'knowledge-base', 'embedding-worker'].map((app) => stack.startService(app)));
-    const consoleStarted = stack.startService('console', { PORT: String(port), HOST: '127.0.0.1', CONSOLE_GATEWAY_URL: stack.baseUrl });
-    const org = await createOrg(stack.prisma);
-    api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
-    // Two phones, each with a customer's chat: the member below reaches only the second.
-    [w.a, w.b] = await Promise.all([connectedSandboxPhone(api), connectedSandboxPhone(api)]);
-    [w.chatA, w.chatB] = [randomDigits(), randomDigits()];
-    await api.post('/sandbox/messages', { chat_id: w.chatA, body: 'Where is my refund?' }, { 'x-phone': w.a.phoneId });
-    await api.post('/sandbox/messages', { chat_id: w.chatB, body: 'Hello from B' }, { 'x-phone': w.b.phoneId });
-    await until(() => api.get('/chats'), (r) => r.body?.chats?.length === 2, 10_000, 'both chats');
-    await Promise.all([member(api, { emails: ['admin@example.com'], role: 'admin' }), consoleStarted]);
-    ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await ctx.newPage();
-    watch(page);
-    await page.goto(`${consoleUrl}/console/`);
-    await page.getByLabel('Email').fill('admin@example.com');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Phones' }).waitFor({ timeout: 10_000 });
-    process.stdout.write(`console pages: stack and sign-in ready in ${Date.now() - started} ms\n`);
+    world = await startConsolePagesWorld(PASSWORD, watch);
+    ({ stack, browser, ctx, page, consoleUrl, api, receiver } = world);
+    Object.assign(w, world.w);
   }, 150_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    await receiver?.close();
-    if (storageDir) rmSync(storageDir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => stopConsolePagesWorld(world ?? {}), 60_000);
 
   it('webhooks: subscribes a URL (secret shown once), a message is delivered and shows in the log with its response; redeliver, rotate, rename, replay, pause and resume', async () => {
     await open(page, '/webhooks', 'Webhooks');
