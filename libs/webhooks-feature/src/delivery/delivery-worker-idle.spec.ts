@@ -3,8 +3,6 @@ import { systemClock } from './clock';
 import type { DeliveryStore } from './delivery-store';
 import { DeliveryWorker } from './delivery-worker';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** A store with nothing due: it only counts the claims (each one a transaction in Postgres). */
 function emptyStore() {
   const claims: number[] = [];
@@ -25,30 +23,47 @@ const worker = (store: DeliveryStore, idlePollMs?: number) =>
     pino({ level: 'silent' }),
   );
 
+// Fake timers: the schedule is checked exactly, so a loaded CI machine cannot stretch a gap.
 describe('DeliveryWorker at rest', () => {
-  it('spaces its claims out while nothing is due, up to idlePollMs, and claims at once when woken', async () => {
+  beforeEach(() => jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') }));
+  afterEach(() => jest.useRealTimers());
+
+  it('doubles its wait after each empty claim up to idlePollMs, where a fixed poll would claim every 10 ms', async () => {
     const { store, claims } = emptyStore();
     const w = worker(store, 160);
     w.start();
     try {
-      await sleep(1_000);
-      // 10, 20, 40, 80, 160, 160… ms: about 9 claims in a second, where a fixed 10 ms poll makes ~90.
-      expect(claims.length).toBeGreaterThanOrEqual(5);
-      expect(claims.length).toBeLessThanOrEqual(14);
+      await jest.advanceTimersByTimeAsync(1_000);
       const gaps = claims.slice(1).map((t, i) => t - claims[i]);
-      expect(Math.max(...gaps)).toBeLessThan(160 + 100);
-      // Wake it just after an idle claim, so its own timer would claim next 160 ms later: the woken
-      // claim comes well before that (a loaded machine may delay it some, never by a whole poll).
-      const seen = claims.length;
-      while (claims.length === seen) await sleep(1);
-      const before = claims.length;
-      const wokenAt = Date.now();
-      w.wake();
-      while (claims.length === before && Date.now() - wokenAt < 1_000) await sleep(1);
-      expect(claims.length).toBe(before + 1);
-      expect(claims[claims.length - 1] - wokenAt).toBeLessThan(100);
+      expect(gaps.slice(0, 4)).toEqual([20, 40, 80, 160]);
+      expect(new Set(gaps.slice(3))).toEqual(new Set([160]));
+      expect(claims.length).toBe(9); // 0, 20, 60, 140, 300, 460, 620, 780, 940
     } finally {
-      await w.stop();
+      const stopped = w.stop();
+      await jest.advanceTimersByTimeAsync(200);
+      await stopped;
+    }
+  });
+
+  it('claims at once when woken in the middle of an idle wait; a wake that finds nothing keeps the long wait', async () => {
+    const { store, claims } = emptyStore();
+    const w = worker(store, 160);
+    w.start();
+    try {
+      await jest.advanceTimersByTimeAsync(320); // last claim at 300: the next is due at 460
+      const before = claims.length;
+      w.wake();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(claims.length).toBe(before + 1);
+      expect(claims[claims.length - 1] - claims[claims.length - 2]).toBe(20);
+      await jest.advanceTimersByTimeAsync(159); // nothing was found: the next claim is idlePollMs after the woken one
+      expect(claims.length).toBe(before + 1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(claims.length).toBe(before + 2);
+    } finally {
+      const stopped = w.stop();
+      await jest.advanceTimersByTimeAsync(200);
+      await stopped;
     }
   });
 });
