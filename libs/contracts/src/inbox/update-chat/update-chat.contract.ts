@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneOf } from '../../common/at-least-one';
 import { RequestContextSchema } from '../../common/request-context';
 import { GetChatParams } from '../../chats/get-chat/get-chat.contract';
 import { ChatViewSchema } from '../../chats/chat/chat-view.schema';
@@ -30,11 +31,7 @@ export const UpdateChatBody = z
     custom_properties: CustomPropertyValuesSchema.optional(),
     labels: LabelsSchema.optional(),
   })
-  .superRefine((b, ctx) => {
-    if (KEYS.every((k) => b[k] === undefined)) {
-      for (const k of KEYS) ctx.addIssue({ code: 'custom', path: [k], message: `At least one of ${KEYS.join(', ')} is required: ${k} is missing` });
-    }
-  });
+  .superRefine(atLeastOneOf(KEYS));
 export type UpdateChatBody = z.infer<typeof UpdateChatBody>;
 
 export const UpdateChatRpc = defineRpc({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneOf } from '../../common/at-least-one';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
@@ -14,11 +15,7 @@ export const UpdateCustomPropertyBody = z
     /** Cannot change; accepted only when it is the property's own type. */
     property_value_type: PropertyValueTypeSchema.optional(),
   })
-  .superRefine((b, ctx) => {
-    if (KEYS.every((k) => b[k] === undefined)) {
-      for (const k of KEYS) ctx.addIssue({ code: 'custom', path: [k], message: `At least one of ${KEYS.join(', ')} is required: ${k} is missing` });
-    }
-  });
+  .superRefine(atLeastOneOf(KEYS));
 export type UpdateCustomPropertyBody = z.infer<typeof UpdateCustomPropertyBody>;
 
 export const UpdateCustomPropertyRpc = defineRpc({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneOf } from '../../common/at-least-one';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
@@ -9,11 +10,7 @@ const KEYS = ['name', 'color'] as const;
 /** At least one of name, color; the type cannot change. */
 export const UpdateLabelBody = z
   .object({ name: LabelNameSchema.optional(), color: LabelColorSchema.optional() })
-  .superRefine((b, ctx) => {
-    if (KEYS.every((k) => b[k] === undefined)) {
-      for (const k of KEYS) ctx.addIssue({ code: 'custom', path: [k], message: `At least one of ${KEYS.join(', ')} is required: ${k} is missing` });
-    }
-  });
+  .superRefine(atLeastOneOf(KEYS));
 export type UpdateLabelBody = z.infer<typeof UpdateLabelBody>;
 
 export const UpdateLabelRpc = defineRpc({
