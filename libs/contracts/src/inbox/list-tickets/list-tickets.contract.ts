@@ -59,8 +59,8 @@ export const ListTicketsRoute = defineRoute({
     '`tbl_chat_tickets` rows; filtered by status, assignee, chat_id and label when given, and by a ticket custom ' +
     'property\'s value: custom_property (the property\'s id, or its name in any case) with custom_property_value, ' +
     'read as the property\'s type as when it is set (a number or date as written, a boolean true/false, a dropdown ' +
-    'option in any case) and matched exactly; an unknown property (or a chat property) is 422 on query.custom_property, ' +
-    'a value not of its type 422 on query.custom_property_value, one of the two without the other 422 too. ' +
+    'option in any case) and matched exactly; an unknown property (or a chat property) is 422 on custom_property, ' +
+    'a value not of its type 422 on custom_property_value, one of the two without the other 422 too. ' +
     `offset defaults to 0, limit to ${MAX_PAGE_LIMIT}, its maximum (inclusive).`,
   query: ListTicketsQuery,
   phone: 'optional',

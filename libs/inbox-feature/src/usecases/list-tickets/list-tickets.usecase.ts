@@ -29,9 +29,9 @@ export class ListTickets {
   private async propertyValue(orgId: string, key: string, raw: string): Promise<{ property_id: string; value: string }> {
     const definitions = await this.properties.list(orgId, 'ticket');
     const def = definitions.find((d) => d.property_id === key) ?? definitions.find((d) => d.property_name.toLowerCase() === key.toLowerCase());
-    if (!def) throw Errors.validation({ 'query.custom_property': { message: `the organization has no ticket custom property named ${JSON.stringify(key)} (or of that id)`, value: key } });
+    if (!def) throw Errors.validation({ 'custom_property': { message: `the organization has no ticket custom property named ${JSON.stringify(key)} (or of that id)`, value: key } });
     const read = readValue(def, raw);
-    if ('problem' in read) throw Errors.validation({ 'query.custom_property_value': { message: `${def.property_name} ${read.problem}`, value: raw } });
+    if ('problem' in read) throw Errors.validation({ 'custom_property_value': { message: `${def.property_name} ${read.problem}`, value: raw } });
     return { property_id: def.property_id, value: read.value };
   }
 }
