@@ -95,7 +95,6 @@ export function reviveTicket(j: TicketJson): TicketRow {
   };
 }
 
-
 /** phone_id among the phones in reach; null reach: every phone of the organization (no filter). */
 const inReach = (phoneIds: string[] | null) => (phoneIds ? { phone_id: { in: phoneIds } } : {});
 
@@ -126,7 +125,7 @@ export class TicketRepository {
         ${filter.assignee ? Prisma.sql`AND t.assignee = ${filter.assignee}` : Prisma.empty}
         ${filter.chat_id ? Prisma.sql`AND t.chat_id = ${filter.chat_id}` : Prisma.empty}
         ${filter.label ? Prisma.sql`AND t.labels @> ARRAY[${filter.label}]::text[]` : Prisma.empty}
-        ${property ? Prisma.sql`AND t.custom_properties ->> ${property.property_id} = ${property.value}` : Prisma.empty}
+        ${property ? Prisma.sql`AND t.custom_properties ->> ${property.property_id}::text = ${property.value}` : Prisma.empty}
       ORDER BY t.created_at DESC, t.ticket_id DESC OFFSET ${offset} LIMIT ${limit}`);
     return rows.map((r) => JSON.parse(r.j) as TicketJson);
   }
