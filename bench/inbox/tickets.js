@@ -14,7 +14,10 @@
  *   BENCH_POOL_SIZE (10), BENCH_ONLY_CASES (indexes into CASES, e.g. "0,1"), BENCH_BEFORE_ROOT (a built checkout
  *   of an earlier commit: its gateway and inbox run beside this tree's, each case measured on both),
  *   BENCH_ROUNDS (1: each case measured this many times, the paths' order reversed every time; the
- *   summary gives every round and the median), BENCH_SKIP_C1=1 (no 1-connection measurement).
+ *   summary gives every round and the median), BENCH_SKIP_C1=1 (no 1-connection measurement),
+ *   BENCH_PG_LOG=<the server's log file> (log_statement=all on the bench database: prints the statements
+ *   one request of each case runs, then stops; needs the log readable), BENCH_CPU_PROF=1 (V8 CPU profiles of
+ *   every gateway and inbox process, summarized at the end by bench/lib/cpuprofile-summary.js).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -25,6 +28,7 @@ const { freePort, testEnv, createOrg, createPhone, createToken } = require('@map
 const { startNode, waitReady, stopAll, waitIdle, cpuMeter, pidsByComm } = require('../messages/procs');
 const { openBenchDatabase } = require('../lib/database');
 const { guardBench } = require('../lib/cleanup');
+const { summarizeProfiles } = require('../lib/cpuprofile-summary');
 
 const ROOT = path.join(__dirname, '..', '..');
 const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
@@ -38,6 +42,8 @@ const CFG = {
   only: process.env.BENCH_ONLY_CASES ? process.env.BENCH_ONLY_CASES.split(',').map(Number) : null,
   rounds: num('BENCH_ROUNDS', 1),
   skipC1: process.env.BENCH_SKIP_C1 === '1',
+  pgLog: process.env.BENCH_PG_LOG || '',
+  cpuProf: process.env.BENCH_CPU_PROF === '1',
 };
 const ALL_CASES = [
   ['baseline: unfiltered', '/tickets?limit=100'],
@@ -88,6 +94,7 @@ async function main() {
   );
   log(`\nfiltered page query, EXPLAIN ANALYZE:\n${plan.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`);
 
+  if (CFG.pgLog) await pg.query(`ALTER DATABASE ${db.name} SET log_statement = 'all'`);
   const namespace = `bench-${randomBytes(4).toString('hex')}`;
   const env = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATABASE_URL: db.url, DATABASE_POOL_SIZE: String(CFG.poolSize), REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace, RATE_LIMIT_PER_SECOND: '1000000' };
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
@@ -100,17 +107,19 @@ async function main() {
   const startPath = async (name, root, ns) => {
     const [gwPort, healthPort] = [await freePort(), await freePort()];
     const suffix = name === 'now' ? '' : `-${name}`;
-    const inbox = startNode(`inbox${suffix}`, path.join(root, 'apps/inbox/dist/main.js'), { cwd: root, env: { ...env, NAMESPACE: ns, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, `inbox${suffix}.log`) });
-    const gateway = startNode(`api-gateway${suffix}`, path.join(root, 'apps/api-gateway/dist/main.js'), { cwd: root, env: { ...env, NAMESPACE: ns, PORT: String(gwPort), HOST: '127.0.0.1' }, logFile: path.join(logDir, `api-gateway${suffix}.log`) });
+    const nodeArgs = CFG.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', path.join(logDir, `prof-${name}`)] : [];
+    const inbox = startNode(`inbox${suffix}`, path.join(root, 'apps/inbox/dist/main.js'), { cwd: root, nodeArgs, env: { ...env, NAMESPACE: ns, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, `inbox${suffix}.log`) });
+    const gateway = startNode(`api-gateway${suffix}`, path.join(root, 'apps/api-gateway/dist/main.js'), { cwd: root, nodeArgs, env: { ...env, NAMESPACE: ns, PORT: String(gwPort), HOST: '127.0.0.1' }, logFile: path.join(logDir, `api-gateway${suffix}.log`) });
     await Promise.all([waitReady(inbox, `http://127.0.0.1:${healthPort}/health/ready`), waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`)]);
     const meter = cpuMeter({ 'api-gateway': () => [gateway.child.pid], inbox: () => [inbox.child.pid], 'nats-server': () => pidsByComm('nats-server'), 'redis-server': () => pidsByComm('redis-server'), postgres: pgBackends });
-    return { name, port: gwPort, pids: () => [inbox.child.pid, gateway.child.pid], meter };
+    return { name, port: gwPort, pids: () => [inbox.child.pid, gateway.child.pid], meter, procs: { [`api-gateway${suffix}`]: gateway, [`inbox${suffix}`]: inbox } };
   };
   const paths = [await startPath('now', ROOT, namespace)];
   if (CFG.beforeRoot) paths.push(await startPath('before', CFG.beforeRoot, `${namespace}-before`));
   const headers = { authorization: `Bearer ${token.token}` };
 
   const results = [];
+  let measuringFrom;
   for (let round = 0; round < CFG.rounds; round++) for (const [i, [name, c]] of CASES.entries()) {
     const row = { name: CFG.rounds > 1 ? `${name} (round ${round + 1})` : name, case: c, round };
     // the order alternates by case and by round, so neither path always runs first
@@ -126,11 +135,20 @@ async function main() {
         throw new Error(`${c}: the paths answer different bodies, from character ${at}: ${JSON.stringify(row.text.slice(Math.max(0, at - 80), at + 80))} vs ${JSON.stringify(text.slice(Math.max(0, at - 80), at + 80))}`);
       }
       row.text = text;
+      if (CFG.pgLog) {
+        const logged = fs.readFileSync(CFG.pgLog, 'utf8').split('\n');
+        await fetch(url, { headers }).then((r) => r.text());
+        await new Promise((r) => setTimeout(r, 300));
+        const after = fs.readFileSync(CFG.pgLog, 'utf8').split('\n').slice(logged.length - 1).filter((l) => l.includes(db.name) || !/^\d{4}-/.test(l));
+        log(`\n${p.name} ${c}: statements of one request (${after.filter((l) => /LOG:  (statement|execute)/.test(l)).length}):\n${after.join('\n')}`);
+        continue;
+      }
       const r0 = (row[p.name] = { count: body.count });
       for (const connections of CFG.skipC1 ? [CFG.connections] : [1, CFG.connections]) {
         await waitIdle(p.pids());
         if (CFG.warmup) await cannon({ url, headers, connections, duration: CFG.warmup });
         if (connections > 1) await p.meter.start();
+        measuringFrom ??= Date.now();
         const r = await cannon({ url, headers, connections, duration: CFG.duration });
         r0[`c${connections}`] = { rps: +(r['2xx'] / r.duration).toFixed(1), p50: r.latency.p50, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts };
         if (connections > 1) {
@@ -142,6 +160,7 @@ async function main() {
     delete row.text;
     results.push(row);
   }
+  if (CFG.pgLog) return;
   if (paths.length > 1) log('both paths answered byte-identical bodies for every case');
   for (const p of paths) {
     log(`\n${p.name}${p.name === 'before' ? ` (${CFG.beforeRoot})` : ''}:`);
@@ -171,6 +190,18 @@ async function main() {
   }
   const out = path.join(ROOT, 'bench/results', `tickets-${stamp}.json`);
   fs.writeFileSync(out, JSON.stringify({ cfg: CFG, load: os.loadavg(), results }, null, 2));
+  if (CFG.cpuProf) {
+    await stopAll();
+    for (const p of paths) {
+      const procs = Object.entries(p.procs);
+      const profiles = summarizeProfiles(path.join(logDir, `prof-${p.name}`), Object.fromEntries(procs.map(([n, x]) => [x.child.pid, n])), Object.fromEntries(procs.map(([, x]) => [x.child.pid, measuringFrom - x.startedAt])));
+      for (const [name, prof] of Object.entries(profiles)) {
+        log(`\nCPU profile ${name} (from the first measurement on): top self time`);
+        for (const row of prof.top) log(`  ${row.pct.toFixed(1).padStart(5)}%  ${row.name}  ${row.where}`);
+        log(`  by package: ${prof.byPackage.map((x) => `${x.name} ${x.pct.toFixed(1)}%`).join(', ')}`);
+      }
+    }
+  }
   log(`\nresults: ${out}; load avg now ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 }
 

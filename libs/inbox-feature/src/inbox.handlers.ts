@@ -75,7 +75,7 @@ const serve = rpcHandler<InboxDeps>();
 /** What the inbox service answers: one line per operation, its contract and its use case. */
 export const INBOX_HANDLERS = [
   serve(CreateTicketRpc, (d) => new CreateTicket(new TicketRepository(d.prisma), d.chats, d.attacher, new CustomPropertyRepository(d.prisma))),
-  serve(ListTicketsRpc, (d) => new ListTickets(new TicketRepository(d.prisma), d.reach)),
+  serve(ListTicketsRpc, (d) => new ListTickets(new TicketRepository(d.prisma), d.reach, new CustomPropertyRepository(d.prisma))),
   serve(GetTicketRpc, (d) => new GetTicket(new TicketRepository(d.prisma), d.chats, d.reach)),
   serve(UpdateTicketRpc, (d) => new UpdateTicket(new TicketRepository(d.prisma), d.chats, d.reach, new CustomPropertyRepository(d.prisma))),
   serve(DeleteTicketRpc, (d) => new DeleteTicket(new TicketRepository(d.prisma), d.chats, d.reach)),

@@ -1,7 +1,22 @@
 import { ChatSchema, type Chat, type ChatView, type Message, type Ticket, type TicketInfo, type TicketMessage } from '@mapi/contracts';
-import { ticketValues, type TicketRow } from './repositories/ticket-repository';
+import { ticketValues, type TicketJson, type TicketRow } from './repositories/ticket-repository';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** `2026-11-26T18:58:55.006123+00:00` as Postgres writes a timestamptz in JSON (session time zone UTC). */
+const PG_UTC = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00:00$/;
+
+/**
+ * A timestamp of `row_to_json` as `Date.prototype.toISOString` writes it (milliseconds, truncated as
+ * Date reads them; `Z`), by string: no Date per value. Any other form goes through Date.
+ */
+export function isoFromPg(text: string): string {
+  const m = PG_UTC.exec(text);
+  if (!m) return new Date(text).toISOString();
+  const f = m[2];
+  return `${m[1]}.${f === undefined ? '000' : f.length >= 3 ? f.slice(0, 3) : f.padEnd(3, '0')}Z`;
+}
+const isoFromPgOrNull = (text: string | null): string | null => (text === null ? null : isoFromPg(text));
 
 /** `label_ids` as `TicketType` gives it: label → true (labels have no ids of their own yet: the name is the id). */
 const labelIds = (labels: string[]): Record<string, boolean> => Object.fromEntries(labels.map((l) => [l, true]));
@@ -49,6 +64,41 @@ export function mapTicket(row: TicketRow, related: { chat?: ChatView; quoted_mes
     zohodesk_metadata: null,
     ...(chat ? { chat: eventChat(chat) } : {}),
     ...messages,
+  };
+}
+
+/**
+ * A listing's row (`row_to_json`, parsed) as the `tbl_chat_tickets` row: the same object as
+ * `mapTicket(reviveTicket(j))`, key for key and in the same order, without Date objects
+ * (map-ticket.spec.ts holds them equal).
+ */
+export function mapTicketJson(j: TicketJson): Ticket {
+  const closedAt = isoFromPgOrNull(j.closed_at);
+  return {
+    ticket_id: j.ticket_id,
+    org_id: j.org_id,
+    chat_id: j.chat_id,
+    subject: j.subject,
+    status: j.status as Ticket['status'],
+    priority: j.priority,
+    assignee: j.assignee,
+    assigned_by: j.assigned_by,
+    raised_by: j.raised_by,
+    quoted_message_id: j.quoted_message_id,
+    due_date: isoFromPgOrNull(j.due_date),
+    first_assigned_at: isoFromPgOrNull(j.first_assigned_at),
+    closed_at: closedAt,
+    close_ticket_metadata: closedAt ? { closed_by: j.closed_by, closed_at: closedAt, closed_message: null, send_reply_message_id: null } : null,
+    custom_properties: ticketValues(j),
+    label_ids: labelIds(j.labels),
+    response_time: null,
+    is_deleted: j.is_deleted,
+    created_at: isoFromPg(j.created_at),
+    last_updated_at: isoFromPg(j.last_updated_at),
+    last_updated_by: j.last_updated_by,
+    hubspot_metadata: null,
+    freshdesk_metadata: null,
+    zohodesk_metadata: null,
   };
 }
 

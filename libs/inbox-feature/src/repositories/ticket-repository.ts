@@ -41,7 +41,11 @@ export type TicketChanges = Partial<Pick<TicketRow, 'subject' | 'status' | 'prio
 export function ticketValues(row: Pick<TicketRow, 'custom_properties'>): Record<string, string> {
   const v = row.custom_properties;
   if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
-  return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => typeof x === 'string').sort(([a], [b]) => (a < b ? -1 : 1))) as Record<string, string>;
+  return Object.keys(v).length ? sortedValues(v as Record<string, unknown>) : {};
+}
+
+function sortedValues(v: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string').sort(([a], [b]) => (a < b ? -1 : 1))) as Record<string, string>;
 }
 
 export interface TicketFilter {
@@ -49,20 +53,21 @@ export interface TicketFilter {
   assignee?: string;
   chat_id?: string;
   label?: string;
+  /** A ticket custom property's value, as stored (already read for the property's type): an exact match. */
+  custom_property?: { property_id: string; value: string };
 }
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
 /** An inbox_tickets row as `row_to_json(t)` gives it: the same columns, timestamps as ISO text. */
-type TicketJson = Omit<TicketRow, 'first_assigned_at' | 'due_date' | 'closed_at' | 'created_at' | 'last_updated_at'> &
+export type TicketJson = Omit<TicketRow, 'first_assigned_at' | 'due_date' | 'closed_at' | 'created_at' | 'last_updated_at'> &
   Record<'first_assigned_at' | 'due_date' | 'closed_at', string | null> &
   Record<'created_at' | 'last_updated_at', string>;
 
 const dateOrNull = (text: string | null): Date | null => (text === null ? null : new Date(text));
 
-/** A row read as one JSON text back to the row Prisma would give (its five timestamps revived). */
-export function ticketFromJson(text: string): TicketRow {
-  const j = JSON.parse(text) as TicketJson;
+/** A row as `row_to_json(t)` gives it (parsed) back to the row Prisma would give (its five timestamps revived). */
+export function reviveTicket(j: TicketJson): TicketRow {
   return {
     ticket_id: j.ticket_id,
     org_id: j.org_id,
@@ -103,12 +108,15 @@ export class TicketRepository {
   /**
    * A page of the tickets not deleted, newest first (created_at, then ticket_id), filtered as asked:
    * served by (org_id, created_at, ticket_id) or, filtered by status and assignee, by (org_id,
-   * status, assignee, created_at, ticket_id). Rows come back as one JSON text each (ticketFromJson):
-   * the hot read skips Prisma's per-column row decoding (docs/benchmarks.md, "GET /tickets"), and
-   * runs on the pg pool without Prisma's per-query work (queryRows).
+   * status, assignee, created_at, ticket_id). Rows come back as one JSON text each, parsed and not
+   * revived (mapTicketJson maps them without Date objects): the hot read skips Prisma's per-column
+   * row decoding (docs/benchmarks.md, "GET /tickets"), and runs on the pg pool without Prisma's
+   * per-query work (queryRows). A custom property value is matched in `custom_properties` (no index:
+   * the organization's rows are read newest first until the page is full).
    */
-  async list(orgId: string, phoneIds: string[] | null, filter: TicketFilter, offset: number, limit: number): Promise<TicketRow[]> {
+  async listJson(orgId: string, phoneIds: string[] | null, filter: TicketFilter, offset: number, limit: number): Promise<TicketJson[]> {
     if (phoneIds && !phoneIds.length) return [];
+    const property = filter.custom_property;
     const rows = await queryRows<{ j: string }>(this.prisma, Prisma.sql`
       SELECT row_to_json(t)::text AS j FROM inbox_tickets t
       WHERE t.org_id = ${orgId}::uuid AND t.is_deleted = false
@@ -117,8 +125,14 @@ export class TicketRepository {
         ${filter.assignee ? Prisma.sql`AND t.assignee = ${filter.assignee}` : Prisma.empty}
         ${filter.chat_id ? Prisma.sql`AND t.chat_id = ${filter.chat_id}` : Prisma.empty}
         ${filter.label ? Prisma.sql`AND t.labels @> ARRAY[${filter.label}]::text[]` : Prisma.empty}
+        ${property ? Prisma.sql`AND t.custom_properties ->> ${property.property_id}::text = ${property.value}` : Prisma.empty}
       ORDER BY t.created_at DESC, t.ticket_id DESC OFFSET ${offset} LIMIT ${limit}`);
-    return rows.map((r) => ticketFromJson(r.j));
+    return rows.map((r) => JSON.parse(r.j) as TicketJson);
+  }
+
+  /** The same page as listJson, as the rows Prisma would give. */
+  async list(orgId: string, phoneIds: string[] | null, filter: TicketFilter, offset: number, limit: number): Promise<TicketRow[]> {
+    return (await this.listJson(orgId, phoneIds, filter, offset, limit)).map(reviveTicket);
   }
 
   find(orgId: string, ticketId: string, phoneIds: string[] | null, db: Db = this.prisma): Promise<TicketRow | null> {

@@ -32,7 +32,7 @@ class DiscardingSpanProcessor implements SpanProcessor {
  *
  * Without an endpoint nothing is recorded: new traces are not sampled (their spans are non-recording,
  * yet carry real trace ids into logs, headers and NATS messages), a caller's sampled trace is still
- * followed. Recording spans only to discard them, and pg/http metrics, were ~5–10 % of each
+ * followed (and discarded), and pg and ioredis are not instrumented at all. Recording spans only to discard them, and pg/http metrics, were ~5–10 % of each
  * service's CPU under load.
  *
  * Metrics are collected by one pull reader in Prometheus's format (metrics.ts, served at
@@ -48,8 +48,11 @@ export function startTelemetry(serviceName: string): void {
     : new DiscardingSpanProcessor();
   const instrumentations = [
     new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => (req.url ?? '').startsWith('/health') }),
-    new PgInstrumentation(),
-    new IORedisInstrumentation(),
+    // Client spans of pg and ioredis only when they can go somewhere: without an exporter every span
+    // is discarded, so wrapping each query and Redis command bought nothing and cost ~10 % of a small
+    // hot read's CPU in a service (docs/benchmarks.md, "GET /tickets"). The http instrumentation stays:
+    // it makes the trace ids of logs, x-service-trace-id and the NATS hop, and follows a caller's traceparent.
+    ...(endpoint ? [new PgInstrumentation(), new IORedisInstrumentation()] : []),
   ];
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? serviceName }),
