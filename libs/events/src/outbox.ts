@@ -217,6 +217,13 @@ export class OutboxRelay {
 
   /** One batch; returns how many events were published (0 also when another relay has the turn). */
   async relayOnce(limit = 500): Promise<number> {
+    // Every relay of every process is woken by every commit (and the writer's own relay also by its
+    // kick), so most rounds find nothing, or find the turn taken: one statement says so, instead of an
+    // interactive transaction of four. A commit after this read notifies, and its wake-up starts
+    // another round (the flag is reset when a round starts, before this read).
+    const [probe] = await this.prisma.$queryRaw<{ pending: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM outbox_events WHERE seq > COALESCE((SELECT last_seq FROM outbox_cursor WHERE name = 'relay'), 0)) AS pending`;
+    if (!probe?.pending) return 0;
     const js = this.nc.jetstream();
     let published: { type: string; created_at: Date }[] = [];
     const moved = await this.prisma.$transaction(async (tx) => {
