@@ -53,10 +53,11 @@ export class SandboxChanges {
     return rows.length > 0;
   }
 
-  /** `sender`'s reaction to the message ('' takes it back). */
-  async react(m: MessageRef, sender: string, reaction: string): Promise<void> {
+  /** `sender`'s reaction to the message ('' takes it back); returns the reaction's id. */
+  async react(m: MessageRef, sender: string, reaction: string): Promise<string> {
     const reaction_id = sandboxReactionId(m.phone_id, m.unique_id, sender, reaction);
     await this.record(this.prisma, m, { reaction: { reaction_id, sender_phone: sender, reaction, timestamp: new Date().toISOString() } });
+    return reaction_id;
   }
 
   /** Pins the message for `seconds` (a pin again renews it), or unpins it. */
