@@ -49,7 +49,7 @@ export async function bootstrapWebhooksService(): Promise<void> {
   const wake = () => worker?.wake();
 
   const intake = wh.WEBHOOK_ROLES.includes('intake')
-    ? new EventIntake(nc, config.app.NAMESPACE, store, clock, wake, logger, { batchSize: wh.WEBHOOK_INTAKE_BATCH, lingerMs: 0, ackWaitMs: wh.WEBHOOK_INTAKE_ACK_WAIT_MS })
+    ? new EventIntake(nc, config.app.NAMESPACE, store, clock, wake, logger, { batchSize: wh.WEBHOOK_INTAKE_BATCH, lingerMs: 10, ackWaitMs: wh.WEBHOOK_INTAKE_ACK_WAIT_MS })
     : undefined;
   const sweeper = wh.WEBHOOK_ROLES.includes('delivery')
     ? new RetentionSweeper(pool, clock, { retentionMs: wh.WEBHOOK_RETENTION_MS, intervalMs: wh.WEBHOOK_RETENTION_SWEEP_INTERVAL_MS }, logger)
