@@ -221,9 +221,12 @@ export class OutboxRelay {
     // kick), so most rounds find nothing, or find the turn taken: one statement says so, instead of an
     // interactive transaction of four. A commit after this read notifies, and its wake-up starts
     // another round (the flag is reset when a round starts, before this read).
-    const [probe] = await this.prisma.$queryRaw<{ pending: boolean }[]>`
-      SELECT EXISTS (SELECT 1 FROM outbox_events WHERE seq > COALESCE((SELECT last_seq FROM outbox_cursor WHERE name = 'relay'), 0)) AS pending`;
-    if (!probe?.pending) return 0;
+    // Written as ORDER BY seq LIMIT 1, the form only the seq index yields: as EXISTS (…) the planner
+    // chose a sequential scan (a third of the rows guessed to match), and with nothing pending that read
+    // every published row still kept (24 h of them), on every wake-up.
+    const next = await this.prisma.$queryRaw<{ seq: bigint }[]>`
+      SELECT seq FROM outbox_events WHERE seq > COALESCE((SELECT last_seq FROM outbox_cursor WHERE name = 'relay'), 0) ORDER BY seq LIMIT 1`;
+    if (!next.length) return 0;
     const js = this.nc.jetstream();
     let published: { type: string; created_at: Date }[] = [];
     const moved = await this.prisma.$transaction(async (tx) => {
