@@ -11,8 +11,20 @@
  * same path without a webhook hop (GET /message/{id} polled until the change shows) for 20 changes, as
  * the baseline the webhook adds to.
  *
+ * Stages (per change, p50/p90/p99, and each stage's mean share among the slowest 1 % of changes — where
+ * the p99 comes from), from timestamps the path leaves: the bench listens (core NATS) on the ingest and
+ * events subjects, so it sees when phones published the change and when the relay published the event.
+ *   phones:  network (control answer) → the phone's ingest event on NATS (may be < 0: the answer comes after)
+ *   chats:   ingest event → the outbox row's created_at (the chats batch transaction's start: linger + queue)
+ *   relay:   created_at → the event on NATS (the batch transaction, its commit, the wake-up, the relay round)
+ *   intake:  event on NATS → webhook_events.received_at (the dispatcher's consumer and batch)
+ *   claim:   received_at → the attempt's attempted_at (wake-up, claim, local queue)
+ *   post:    attempted_at → the receiver's arrival
+ *
  * Usage: bash scripts/build.sh && node bench/chats/reactions-webhook.js
- * Knobs: BENCH_RATE (200), BENCH_SECONDS (15), BENCH_MESSAGES (400); BENCH_CPU_PROF=<dir> writes each
+ * Knobs: BENCH_RATE (200), BENCH_SECONDS (15), BENCH_MESSAGES (400); BENCH_BEFORE_ROOT (a built checkout of
+ * an earlier commit: each round runs the whole path once from it and once from this tree, in alternating
+ * order, each on its own database and namespace), BENCH_ROUNDS (1); BENCH_CPU_PROF=<dir> writes each
  * app's CPU profile there (bench/media/cpu-profile.js; summarize with bench/lib/cpuprofile-summary.js).
  * WEBHOOK_* variables pass through to the dispatcher (its defaults otherwise: 128 deliveries in flight
  * and 1,000 claims a second per endpoint). Each app's CPU seconds over the changes' run (from /proc) are in the result as cpu_s.
@@ -21,30 +33,38 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { AppProcess, createTestDatabase, createOrg, createToken, freePort, testEnv, randomSuffix, randomDigits } = require('@mapi/testing');
+const { fork } = require('node:child_process');
+const { createTestDatabase, createOrg, createToken, freePort, testEnv, randomSuffix, randomDigits } = require('@mapi/testing');
 const { createPrismaClient } = require('@mapi/db');
-const { startReceiver } = require('../webhooks/receiver');
+const { startNode, waitReady, stopProc, cpuSeconds } = require('../messages/procs');
 
 const RATE = Number(process.env.BENCH_RATE || 200);
 const SECONDS = Number(process.env.BENCH_SECONDS || 15);
 const MESSAGES = Number(process.env.BENCH_MESSAGES || 400);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 1);
+const BEFORE_ROOT = process.env.BENCH_BEFORE_ROOT ? path.resolve(process.env.BENCH_BEFORE_ROOT) : '';
 const ROOT = path.join(__dirname, '..', '..');
+const STAMP = new Date().toISOString().replace(/[:.]/g, '-');
+const STAGES = ['phones', 'chats', 'relay', 'intake', 'claim', 'post'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const clkTck = 100; // Linux USER_HZ
-/** The process's CPU seconds so far (user + system), from /proc; null where there is no /proc. */
-function cpuSeconds(pid) {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / clkTck;
-  } catch {
-    return null;
-  }
-}
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 const summary = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
-  return { n: s.length, p50: pct(s, 50), p95: pct(s, 95), p99: pct(s, 99), max: s[s.length - 1] ?? null };
+  return { n: s.length, p50: pct(s, 50), p90: pct(s, 90), p95: pct(s, 95), p99: pct(s, 99), max: s[s.length - 1] ?? null };
 };
+/** Asks the observer process (reactions-observer.js) and waits for its answer's `field`. */
+const ask = (child, message, field) =>
+  new Promise((resolve) => {
+    const on = (m) => {
+      if (m && m[field] !== undefined) {
+        child.off('message', on);
+        resolve(m[field]);
+      }
+    };
+    child.on('message', on);
+    if (message !== undefined) child.send(message);
+  });
 
 async function until(fn, ok, timeoutMs, label) {
   const deadline = Date.now() + timeoutMs;
@@ -56,28 +76,32 @@ async function until(fn, ok, timeoutMs, label) {
   }
 }
 
-async function main() {
-  const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
-  console.log(`reactions/edits → webhook: ${RATE}/s for ${SECONDS} s over ${MESSAGES} messages; load ${load()}`);
+/** The whole path once, its apps from the built tree at `root`. */
+async function runOnce(label, root) {
+  console.log(`[${label}] ${root}: ${RATE}/s for ${SECONDS} s over ${MESSAGES} messages; load ${load()}`);
   const db = await createTestDatabase('mapi_bench_react');
   const procs = [];
-  const receiver = await startReceiver();
+  // the receiver and the NATS listeners, in a process of their own (their clocks not delayed by this one's load)
+  const observer = fork(path.join(__dirname, 'reactions-observer.js'), [], { stdio: 'inherit' });
   const prisma = createPrismaClient({ url: db.url, poolSize: 2 });
+  const logDir = path.join(ROOT, 'bench/results', `reactions-webhook-logs-${STAMP}`);
+  fs.mkdirSync(logDir, { recursive: true });
   try {
     const port = await freePort();
+    const namespace = `bench-react-${randomSuffix(3)}`;
     const env = {
-      DATABASE_URL: db.url, REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: `bench-react-${randomSuffix(3)}`,
+      ...process.env,
+      DATABASE_URL: db.url, REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace,
       NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '1000000', SESSION_SCAN_MS: '200',
       WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
-      // the dispatcher's own settings (e.g. WEBHOOK_ENDPOINT_MAX_IN_FLIGHT) pass through; the service's defaults otherwise
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))),
+      // the dispatcher's own settings (e.g. WEBHOOK_ENDPOINT_MAX_IN_FLIGHT) pass through from process.env; the service's defaults otherwise
       ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--require ${path.join(__dirname, '..', 'media', 'cpu-profile.js')}`, BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF) } : {}),
     };
     const start = async (app, more = {}) => {
       const health = await freePort();
-      const p = AppProcess.start(app, { ...env, HEALTH_PORT: String(health), HEALTH_HOST: '127.0.0.1', ...more });
+      const p = startNode(`${app}-${label}`, path.join(root, 'apps', app, 'dist', 'main.js'), { cwd: root, env: { ...env, HEALTH_PORT: String(health), HEALTH_HOST: '127.0.0.1', ...more }, logFile: path.join(logDir, `${app}-${label}.log`) });
       procs.push(p);
-      await p.waitReady(`http://127.0.0.1:${health}/health/ready`, 60_000);
+      await waitReady(p, `http://127.0.0.1:${health}/health/ready`, { timeoutMs: 60_000 });
       return p;
     };
     await Promise.all(['phones', 'chats', 'webhooks-dispatcher'].map((a) => start(a)));
@@ -102,6 +126,7 @@ async function main() {
       const r = await call('POST', '/sandbox/messages', { chat_id: people[i % people.length], body: `hello ${i}` }, x);
       messages.push(r.body);
     }
+    const messageIdOf = new Map(messages.map((m) => [m.unique_id, m.message_id]));
     const last = messages[messages.length - 1];
     await until(() => call('GET', `/message/${encodeURIComponent(last.message_id)}`, undefined, x), (r) => r.status === 200, 60_000, 'messages stored');
 
@@ -115,23 +140,12 @@ async function main() {
       direct.push(Date.now() - t0);
     }
 
-    const sub = await call('POST', '/webhooks', { hookUrl: `${receiver.url}/hook`, integrationName: ['reaction.created', 'reaction.updated', 'message.updated'] });
+    const receiverUrl = await ask(observer, { namespace, natsUrl: testEnv.natsUrl(), messageIds: [...messageIdOf] }, 'url');
+    const sub = await call('POST', '/webhooks', { hookUrl: `${receiverUrl}/hook`, integrationName: ['reaction.created', 'reaction.updated', 'message.updated'] });
     if (sub.status >= 300) throw new Error(`subscribe: ${sub.status} ${JSON.stringify(sub.body)}`);
     await sleep(1_000);
 
     const sentAt = new Map(); // key → ms the network had the change
-    const arrivals = new Map();
-    const committedAt = new Map();
-    receiver.state.onRequest = (entry) => {
-      const e = JSON.parse(entry.body);
-      const d = e.data ?? {};
-      // message.updated carries the message (spec 2.1); reaction.* the ReactionType, whose message is msg_id.serialized
-      const key = e.event === 'message.updated' ? `edit|${d.message_id}|${d.body}` : `react|${d.msg_id?.serialized ?? d.message_id}|${d.reaction}`;
-      if (!arrivals.has(key)) arrivals.set(key, entry.at);
-      // the envelope's timestamp is the event's (the outbox row's commit-time clock): splits the path in two
-      const at = Date.parse(e.timestamp ?? e.created_at);
-      if (!committedAt.has(key) && Number.isFinite(at)) committedAt.set(key, at);
-    };
     // each pass over the messages reacts with the next emoji, so every reaction is a change (and a key of its own)
     const emojis = ['👍', '😂', '🔥', '🎉', '❤️', '😮', '😢', '🙏', '👏', '💯', '🤔', '😍'];
     const total = RATE * SECONDS;
@@ -156,54 +170,81 @@ async function main() {
     }
     await Promise.all(inFlight);
     const offered = ((total / (Date.now() - t0)) * 1000).toFixed(0);
-    await until(async () => [...sentAt.keys()].filter((k) => !arrivals.has(k)).length, (n) => n === 0, 60_000, 'every change delivered').catch((e) => console.log(String(e)));
+    await until(async () => new Set(await ask(observer, 'arrived', 'arrived')), (got) => [...sentAt.keys()].every((k) => got.has(k)), 60_000, 'every change delivered').catch((e) => console.log(String(e)));
     const cpu_s = Object.fromEntries(procs.map((p, i) => [p.name, cpuBefore[i] === null ? null : Number((cpuSeconds(p.child.pid) - cpuBefore[i]).toFixed(2))]));
+    const at = Object.fromEntries(Object.entries(await ask(observer, 'report', 'report')).map(([k, v]) => [k, new Map(v)]));
+    const eventOf = at.event;
+    // the dispatcher's own records of each delivered event: its intake, and the first attempt
+    const rows = await prisma.$queryRawUnsafe(`
+      SELECT e.id::text AS id, extract(epoch FROM e.received_at) * 1000 AS received, extract(epoch FROM min(a.attempted_at)) * 1000 AS attempted
+      FROM webhook_events e JOIN webhook_attempts a ON a.event_id = e.id
+      WHERE e.type IN ('reaction.created', 'reaction.updated', 'message.updated') GROUP BY e.id, e.received_at`);
+    const dispatcher = new Map(rows.map((r) => [r.id, { received: Number(r.received), attempted: Number(r.attempted) }]));
+
     const lat = { react: [], edit: [] };
-    const toCommit = [];
-    const commitToArrival = [];
-    for (const [key, at] of sentAt) {
-      if (committedAt.has(key)) toCommit.push(committedAt.get(key) - at);
-      if (committedAt.has(key) && arrivals.has(key)) commitToArrival.push(arrivals.get(key) - committedAt.get(key));
-    }
+    const perStage = Object.fromEntries(STAGES.map((s) => [s, []]));
+    const complete = []; // { total, stages } for changes every timestamp is known of
     let missing = 0;
-    for (const [key, at] of sentAt) {
-      const arrived = arrivals.get(key);
-      if (arrived === undefined) missing++;
-      else lat[key.split('|')[0]].push(arrived - at);
+    for (const [key, sent] of sentAt) {
+      const arrived = at.arrival.get(key);
+      if (arrived === undefined) {
+        missing++;
+        continue;
+      }
+      lat[key.split('|')[0]].push(arrived - sent);
+      const d = dispatcher.get(eventOf.get(key));
+      const marks = [sent, at.ingest.get(key), at.created.get(key), at.published.get(key), d?.received, d?.attempted, arrived];
+      const stages = {};
+      STAGES.forEach((s, i) => {
+        if (marks[i] !== undefined && marks[i + 1] !== undefined) perStage[s].push((stages[s] = marks[i + 1] - marks[i]));
+      });
+      if (Object.keys(stages).length === STAGES.length) complete.push({ total: arrived - sent, stages });
     }
-    // event → receiver split by the dispatcher's own records: the event's commit → its intake (the relay
-    // to NATS, the intake's batch), intake → first attempt (claim), and the attempt itself
-    const [dispatch] = await prisma.$queryRawUnsafe(`
-      WITH x AS (
-        SELECT extract(epoch FROM e.received_at - e.created_at) * 1000 AS intake,
-               extract(epoch FROM a.first - e.received_at) * 1000 AS claim
-        FROM webhook_events e JOIN LATERAL (SELECT min(attempted_at) AS first FROM webhook_attempts WHERE event_id = e.id) a ON true
-        WHERE e.type IN ('reaction.created', 'reaction.updated', 'message.updated'))
-      SELECT count(*)::int AS n,
-             percentile_disc(0.5) WITHIN GROUP (ORDER BY intake) AS intake_p50, percentile_disc(0.99) WITHIN GROUP (ORDER BY intake) AS intake_p99,
-             percentile_disc(0.5) WITHIN GROUP (ORDER BY claim) AS claim_p50, percentile_disc(0.99) WITHIN GROUP (ORDER BY claim) AS claim_p99
-      FROM x`);
+    // where the tail comes from: each stage's mean among the slowest 1 % of changes
+    complete.sort((a, b) => b.total - a.total);
+    const slowest = complete.slice(0, Math.max(1, Math.ceil(complete.length / 100)));
+    const mean = (xs) => (xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
+    const tail = { n: slowest.length, total_ms: mean(slowest.map((c) => c.total)), stages_ms: Object.fromEntries(STAGES.map((s) => [s, mean(slowest.map((c) => c.stages[s]))])) };
     const result = {
-      cfg: { RATE, SECONDS, MESSAGES, webhook_env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))) }, offered_per_s: Number(offered), load: os.loadavg(), failed, missing,
+      label, root, load: os.loadavg(), cfg: { RATE, SECONDS, MESSAGES, webhook_env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))) }, offered_per_s: Number(offered), failed, missing,
       webhook: { all: summary([...lat.react, ...lat.edit]), reactions: summary(lat.react), edits: summary(lat.edit) },
       baseline_readable: summary(direct),
-      stages: { network_to_event: summary(toCommit), event_to_receiver: summary(commitToArrival), event_to_receiver_by_dispatcher_records_ms: dispatch },
+      stages: Object.fromEntries(STAGES.map((s) => [s, summary(perStage[s])])),
+      slowest_1pct: tail,
       cpu_s, // each app's CPU seconds from the first change until every change arrived (or the wait gave up)
     };
-    console.log(JSON.stringify(result, null, 2));
-    const out = path.join(ROOT, 'bench/results', `reactions-webhook-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, JSON.stringify(result, null, 2));
-    console.log(`results: ${out}; load now ${load()}`);
+    const s = result.webhook.all;
+    console.log(`[${label}] offered ${offered}/s, ${failed} failed, ${missing} missing; p50 ${s.p50} / p90 ${s.p90} / p99 ${s.p99} / max ${s.max} ms; load ${load()}`);
+    for (const st of STAGES) console.log(`  ${st.padEnd(7)} p50 ${result.stages[st].p50} / p90 ${result.stages[st].p90} / p99 ${result.stages[st].p99} ms; in the slowest 1 %: ${tail.stages_ms[st]} ms`);
+    console.log(`  slowest 1 % (${tail.n}): ${tail.total_ms} ms on average; cpu_s ${JSON.stringify(cpu_s)}`);
+    return result;
   } finally {
-    await Promise.all(procs.map((p) => p.stop()));
+    await Promise.all(procs.map((p) => stopProc(p)));
+    observer.kill();
     await prisma.$disconnect();
-    await receiver.close();
     await db.drop();
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+async function main() {
+  const trees = BEFORE_ROOT ? [['before', BEFORE_ROOT], ['now', ROOT]] : [['now', ROOT]];
+  const results = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    // the order alternates by round, so neither tree always runs first
+    for (const [label, root] of round % 2 ? [...trees].reverse() : trees) results.push({ round, ...(await runOnce(label, root)) });
+  }
+  console.log('\nsummary (p50 / p90 / p99 / max to the receiver, ms):');
+  for (const r of results) console.log(`  round ${r.round + 1} ${r.label.padEnd(6)} ${r.webhook.all.p50} / ${r.webhook.all.p90} / ${r.webhook.all.p99} / ${r.webhook.all.max}  offered ${r.offered_per_s}/s  missing ${r.missing}  load ${r.load.map((l) => l.toFixed(2)).join(' ')}`);
+  const out = path.join(ROOT, 'bench/results', `reactions-webhook-${STAMP}.json`);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, JSON.stringify(results.length === 1 ? results[0] : results, null, 2));
+  console.log(`results: ${out}; load now ${load()}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

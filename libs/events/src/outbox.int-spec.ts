@@ -201,6 +201,26 @@ describe('OutboxRelay turns', () => {
   });
 });
 
+describe('OutboxRelay rounds that find nothing', () => {
+  it('answer with one statement, no transaction; a round with events opens one', async () => {
+    await t.prisma.outboxEvent.deleteMany({});
+    const relay = relayOf();
+    await relay.relayOnce(10_000); // the cursor at the end
+    const transactions = jest.spyOn(t.prisma, '$transaction');
+    try {
+      expect(await relay.relayOnce()).toBe(0);
+      expect(transactions).not.toHaveBeenCalled();
+      await writeEvents(t.prisma, stubEvents([{ type: 'chat.created', org_id: org, data: { probe: 1 } }, { type: 'chat.created', org_id: org, data: { probe: 2 } }]));
+      expect(await relay.relayOnce()).toBe(2);
+      expect(transactions).toHaveBeenCalledTimes(1);
+      expect(await relay.relayOnce()).toBe(0);
+      expect(transactions).toHaveBeenCalledTimes(1);
+    } finally {
+      transactions.mockRestore();
+    }
+  });
+});
+
 describe('OutboxRelay.kick', () => {
   it('relays events written in this process at once instead of at the next idle poll', async () => {
     await t.prisma.outboxEvent.deleteMany({});

@@ -217,20 +217,37 @@ export class OutboxRelay {
 
   /** One batch; returns how many events were published (0 also when another relay has the turn). */
   async relayOnce(limit = 500): Promise<number> {
+    // Every relay of every process is woken by every commit (and the writer's own relay also by its
+    // kick), so most rounds find nothing, or find the turn taken: one statement says so, instead of an
+    // interactive transaction of four. A commit after this read notifies, and its wake-up starts
+    // another round (the flag is reset when a round starts, before this read).
+    // Written as ORDER BY seq LIMIT 1, the form only the seq index yields: as EXISTS (…) the planner
+    // chose a sequential scan (a third of the rows guessed to match), and with nothing pending that read
+    // every published row still kept (24 h of them), on every wake-up.
+    const next = await this.prisma.$queryRaw<{ seq: bigint }[]>`
+      SELECT seq FROM outbox_events WHERE seq > COALESCE((SELECT last_seq FROM outbox_cursor WHERE name = 'relay'), 0) ORDER BY seq LIMIT 1`;
+    if (!next.length) return 0;
     const js = this.nc.jetstream();
     let published: { type: string; created_at: Date }[] = [];
     const moved = await this.prisma.$transaction(async (tx) => {
-      const cursor = await tx.$queryRaw<{ last_seq: bigint }[]>`SELECT last_seq FROM outbox_cursor WHERE name = 'relay' FOR UPDATE SKIP LOCKED`;
-      if (!cursor.length) {
+      // The turn (the cursor row, locked) and what follows it, in one statement. What it reads is of the
+      // statement's snapshot, which may be older than the cursor's latest move (the lock returns the
+      // newest row): then it reads less, never an event twice or one skipped (seq order is commit order);
+      // what it missed was committed later, and that commit's wake-up comes after this round began.
+      // The payload stays JSON text and is spliced into the event as is: parsing it only to serialize it
+      // again was a third of the relay's CPU. The text is valid JSON (Postgres wrote it from jsonb).
+      const read = await tx.$queryRaw<({ last_seq: bigint } & ({ seq: bigint; id: string; org_id: string; type: string; phone_id: string | null; payload: string; previous: string | null; created_at: Date } | { seq: null }))[]>`
+        WITH turn AS (SELECT last_seq FROM outbox_cursor WHERE name = 'relay' FOR UPDATE SKIP LOCKED)
+        SELECT turn.last_seq, e.* FROM turn LEFT JOIN LATERAL (
+          SELECT seq, id, org_id, type, phone_id, payload::text AS payload, previous_attributes::text AS previous, created_at FROM outbox_events
+          WHERE seq > turn.last_seq ORDER BY seq LIMIT ${limit}) e ON true
+        ORDER BY e.seq`;
+      if (!read.length) {
         // Another relay has the turn, or the row is gone (a wiped table): recreate it from the start.
         await tx.$executeRaw`INSERT INTO outbox_cursor (name, last_seq) VALUES ('relay', 0) ON CONFLICT (name) DO NOTHING`;
         return 0;
       }
-      // The payload stays JSON text and is spliced into the event as is: parsing it only to serialize it
-      // again was a third of the relay's CPU. The text is valid JSON (Postgres wrote it from jsonb).
-      const rows = await tx.$queryRaw<{ seq: bigint; id: string; org_id: string; type: string; phone_id: string | null; payload: string; previous: string | null; created_at: Date }[]>`
-        SELECT seq, id, org_id, type, phone_id, payload::text AS payload, previous_attributes::text AS previous, created_at FROM outbox_events
-        WHERE seq > ${cursor[0].last_seq} ORDER BY seq LIMIT ${limit}`;
+      const rows = read.filter((r) => r.seq !== null);
       if (!rows.length) return 0;
       // Published in seq order on one connection, so the stream keeps that order; acks awaited together.
       await Promise.all(

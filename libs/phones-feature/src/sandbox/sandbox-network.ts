@@ -35,8 +35,12 @@ export class SandboxNetwork {
     this.groups = new SandboxGroups(prisma);
   }
 
-  device(phoneId: string): Promise<DeviceRow | null> {
-    return this.prisma.sandboxDevice.findUnique({ where: { phone_id: phoneId } });
+  // device() and message() are read by every control request (200/s in bench/chats/reactions-webhook.js):
+  // plain statements, without the ORM's query compilation per call.
+  async device(phoneId: string): Promise<DeviceRow | null> {
+    const rows = await this.prisma.$queryRaw<DeviceRow[]>`
+      SELECT phone_id, org_id::text AS org_id, number, state, qr, updated_at FROM sandbox_devices WHERE phone_id = ${phoneId}`;
+    return rows[0] ?? null;
   }
 
   async ensureDevice(phoneId: string, orgId: string): Promise<DeviceRow> {
@@ -86,8 +90,12 @@ export class SandboxNetwork {
     return this.prisma.sandboxMessage.findFirst({ where: { phone_id: phoneId, sent_message_id: sentMessageId }, omit: LEGACY });
   }
 
-  message(phoneId: string, uniqueId: string): Promise<SandboxMessageRow | null> {
-    return this.prisma.sandboxMessage.findUnique({ where: { phone_id_unique_id: { phone_id: phoneId, unique_id: uniqueId } }, omit: LEGACY });
+  async message(phoneId: string, uniqueId: string): Promise<SandboxMessageRow | null> {
+    const rows = await this.prisma.$queryRaw<SandboxMessageRow[]>`
+      SELECT id, phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack,
+             sent_message_id::text AS sent_message_id, is_forwarded, is_deleted
+      FROM sandbox_messages WHERE phone_id = ${phoneId} AND unique_id = ${uniqueId}`;
+    return rows[0] ?? null;
   }
 
   /**

@@ -120,7 +120,10 @@ export class DeliveryStore {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK_KEY]);
+      // The commit need not wait for the disk: a claim lost to a Postgres crash leaves its rows due, and
+      // they are claimed and sent again (a duplicate, the same webhook-id: at-least-once). Taken with the
+      // lock, so it costs no round trip; the fsync was on every delivery's way to its POST.
+      await client.query(`SELECT pg_advisory_xact_lock($1), set_config('synchronous_commit', 'off', true)`, [CLAIM_LOCK_KEY]);
       const res = await client.query(
         `WITH RECURSIVE eps AS (
            (SELECT endpoint FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL ORDER BY endpoint LIMIT 1)
@@ -196,7 +199,10 @@ export class DeliveryStore {
     if (!results.length) return;
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
+      // Without waiting for the disk: results lost to a Postgres crash leave their rows leased, and they
+      // are sent again when the lease ends (at-least-once, the same webhook-id); the log rows of those
+      // attempts are lost with them. The fsync held the endpoints' slots and the next claim's wake-up.
+      await client.query(`BEGIN; SET LOCAL synchronous_commit = off`);
       const logs = results
         .filter((r) => r.log)
         .map((r) => ({ delivery_id: r.id, subscription_id: r.subscription_id, event_id: r.event_id, org_id: r.org_id, attempt: r.attempt, ...r.log }));

@@ -1,6 +1,5 @@
 import { Errors, isGroupChatId, type SandboxReactRequest } from '@mapi/contracts';
 import { messageIdOf, messageOfPhone } from '../../sandbox/received-message';
-import { sandboxReactionId } from '../../sandbox/sandbox-changes';
 import { contact } from '../../sandbox/sandbox-network';
 import type { SandboxPhones } from '../../sandbox/sandbox-phones';
 
@@ -18,9 +17,9 @@ export class SandboxReactMessage {
     if (message.is_deleted) throw Errors.validation({ 'body.unique_id': { message: 'the message was deleted' } });
     const sender = await this.reactor(message.chat_id, body.from);
     if (sender === contact(device.number)) throw Errors.validation({ 'body.from': { message: 'that is the phone itself: react with POST /message/{message_id}/react' } });
-    await this.sandbox.network.changes.react(message, sender, body.reaction);
+    const reaction_id = await this.sandbox.network.changes.react(message, sender, body.reaction);
     this.sandbox.notify(device.phone_id, 'messages');
-    return { unique_id: message.unique_id, message_id: messageIdOf(message), reaction_id: sandboxReactionId(message.phone_id, message.unique_id, sender, body.reaction), sender_phone: sender };
+    return { unique_id: message.unique_id, message_id: messageIdOf(message), reaction_id, sender_phone: sender };
   }
 
   private async reactor(chatId: string, from: string | undefined): Promise<string> {
