@@ -39,10 +39,12 @@ export async function bootstrapAutomationService(): Promise<void> {
     metrics,
     holdAfterActionMs: engine.AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS,
     services: { http, agent },
+    // first steps the intake hands over, running at once: four rounds' worth (200 by default, a whole intake batch)
+    handoffMax: 4 * engine.AUTOMATION_STEP_BATCH,
   });
   const retention = new RunRetention(prisma, logger, { retentionMs: engine.AUTOMATION_RUN_RETENTION_MS, intervalMs: engine.AUTOMATION_RETENTION_SWEEP_INTERVAL_MS, batchSize: engine.AUTOMATION_RETENTION_BATCH });
   const limits = { runsPerMinute: engine.AUTOMATION_RUNS_PER_MINUTE, chatRunsPerMinute: engine.AUTOMATION_CHAT_RUNS_PER_MINUTE };
-  const intake = new EventIntake(nc, ns, prisma, store, limits, () => executor.due(), logger, engine.AUTOMATION_INTAKE_ACK_WAIT_MS);
+  const intake = new EventIntake(nc, ns, prisma, store, limits, () => executor.due(), logger, engine.AUTOMATION_INTAKE_ACK_WAIT_MS, executor);
   await startRpcService({
     name: 'automation',
     nc,

@@ -253,7 +253,7 @@ describe('automation engine (integration)', () => {
     const fresh = (await createOrg(t.prisma)).id;
     const cache = new EnabledWorkflows();
     const store = new RunStore(t.prisma);
-    const fire = () => startRuns(t.prisma, store, [message({}, fresh)], limits, cache);
+    const fire = async () => (await startRuns(t.prisma, store, [message({}, fresh)], limits, cache)).due;
     expect(await fire()).toBe(0); // cached: none
     const repo = new WorkflowRepository(t.prisma);
     const wf = await workflow([send('reply', 'x')], {}, fresh);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventInput, Workflow, WorkflowRun } from '@mapi/contracts';
+import type { EventInput, WorkflowRun } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import { writeEvents } from '@mapi/events';
 import { mapRun } from '../map-run';
@@ -19,14 +19,6 @@ type Tx = Prisma.TransactionClient;
  */
 export const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 
-/** A run to start: the workflow, the event, and `skipped` with its reason when a limit holds it back. */
-export interface RunStart {
-  run_id: string;
-  workflow: Pick<Workflow, 'id' | 'org_id' | 'trigger' | 'trigger_metadata' | 'actions'>;
-  event: { event_id: string; event_type: string; phone_id: string | null; chat_id: string | null; raw: Prisma.InputJsonValue };
-  skipped: string | null;
-}
-
 /** A step an executor holds until its lease ends; `attempts` is the fencing token of this claim. */
 export interface ClaimedStep {
   step_id: string;
@@ -35,6 +27,8 @@ export interface ClaimedStep {
   action_id: string;
   action_type: string;
   attempts: number;
+  /** When the executor began the action (epoch ms): recorded as the step's started_at if its claim did not set one (a step the intake handed over). */
+  began_at?: number;
 }
 
 /** How a step ended: done (and what comes next), failed for good, or to be tried again later. */
@@ -56,51 +50,6 @@ export class RunStore {
     /** Runs ended are counted here (after their commit); absent in tests that do not read metrics. */
     readonly metrics?: AutomationMetrics,
   ) {}
-
-  /** The run ids of (workflow, event) pairs that already have a run. */
-  async existing(tx: Tx, eventIds: string[]): Promise<Set<string>> {
-    if (!eventIds.length) return new Set();
-    const rows = await tx.automationRun.findMany({ where: { event_id: { in: eventIds } }, select: { workflow_id: true, event_id: true } });
-    return new Set(rows.map((r) => `${r.workflow_id}|${r.event_id}`));
-  }
-
-  /**
-   * Writes the runs and each running one's first step (due now) in the caller's transaction; a run
-   * with no first action completes at once. Unique (workflow_id, event_id): a pair already started
-   * is left as it is. The events of runs that ended are written last.
-   */
-  async start(tx: Tx, starts: RunStart[]): Promise<number> {
-    if (!starts.length) return 0;
-    const now = new Date();
-    const runs = starts.map((s) => ({
-      run_id: s.run_id,
-      org_id: s.workflow.org_id,
-      workflow_id: s.workflow.id,
-      event_id: s.event.event_id,
-      event_type: s.event.event_type,
-      phone_id: s.event.phone_id,
-      chat_id: s.event.chat_id,
-      event: s.event.raw,
-      definition: { trigger: s.workflow.trigger, trigger_metadata: s.workflow.trigger_metadata, actions: s.workflow.actions } as unknown as Prisma.InputJsonValue,
-      status: s.skipped ? 'skipped' : s.workflow.trigger_metadata.first_action_id ? 'running' : 'completed',
-      reason: s.skipped,
-      started_at: now,
-      finished_at: s.skipped || !s.workflow.trigger_metadata.first_action_id ? now : null,
-    }));
-    await tx.automationRun.createMany({ data: runs, skipDuplicates: true });
-    const steps = starts.flatMap((s) => {
-      const first = s.workflow.trigger_metadata.first_action_id;
-      const action = first && !s.skipped ? s.workflow.actions.find((a) => a.id === first) : undefined;
-      return action ? [{ step_id: randomUUID(), run_id: s.run_id, org_id: s.workflow.org_id, action_id: action.id, action_type: action.action_metadata.type, due_at: now }] : [];
-    });
-    if (steps.length) {
-      await tx.automationStep.createMany({ data: steps, skipDuplicates: true });
-      await tx.$executeRaw`SELECT pg_notify(${STEP_CHANNEL}, '')`;
-    }
-    const ended = runs.filter((r) => r.status === 'completed');
-    await writeEvents(tx, ended.map((r) => runEvent({ ...r, event: r.event as Prisma.JsonValue, definition: r.definition as Prisma.JsonValue, steps: [] })));
-    return steps.length;
-  }
 
   /**
    * Claims up to `limit` due steps for `leaseMs`, skipping rows another executor is claiming (FOR
@@ -188,8 +137,8 @@ export class RunStore {
       if (retries.length) {
         const rows = retries.map(({ step, outcome }) => ({ ...keyOf(step), error: (outcome as { error: string }).error, ms: (outcome as { retry_in_ms: number }).retry_in_ms }));
         const got = await tx.$queryRaw<{ step_id: string }[]>`
-          UPDATE automation_steps s SET claimed_until = NULL, claimed_by = NULL, error = v.error, due_at = now() + make_interval(secs => v.ms / 1000.0)
-          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(step_id uuid, org_id uuid, attempts int, error text, ms float8)
+          UPDATE automation_steps s SET claimed_until = NULL, claimed_by = NULL, error = v.error, due_at = now() + make_interval(secs => v.ms / 1000.0), started_at = COALESCE(s.started_at, v.began_at)
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(step_id uuid, org_id uuid, attempts int, error text, ms float8, began_at timestamptz)
           WHERE s.step_id = v.step_id AND s.org_id = v.org_id AND s.status = 'pending' AND s.attempts = v.attempts
           RETURNING s.step_id::text`;
         for (const g of got) done.add(g.step_id);
@@ -202,8 +151,8 @@ export class RunStore {
           error: outcome.status === 'failed' ? outcome.error : outcome.status === 'skipped' ? outcome.reason : null,
         }));
         const got = await tx.$queryRaw<{ step_id: string }[]>`
-          UPDATE automation_steps s SET status = v.status, result = v.result, error = v.error, claimed_until = NULL, claimed_by = NULL, finished_at = now()
-          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(step_id uuid, org_id uuid, attempts int, status text, result jsonb, error text)
+          UPDATE automation_steps s SET status = v.status, result = v.result, error = v.error, claimed_until = NULL, claimed_by = NULL, finished_at = now(), started_at = COALESCE(s.started_at, v.began_at)
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(step_id uuid, org_id uuid, attempts int, status text, result jsonb, error text, began_at timestamptz)
           WHERE s.step_id = v.step_id AND s.org_id = v.org_id AND s.status = 'pending' AND s.attempts = v.attempts
           RETURNING s.step_id::text`;
         for (const g of got) done.add(g.step_id);
@@ -260,10 +209,11 @@ export class RunStore {
   }
 }
 
-const keyOf = (step: ClaimedStep) => ({ step_id: step.step_id, org_id: step.org_id, attempts: step.attempts });
+const keyOf = (step: ClaimedStep) => ({ step_id: step.step_id, org_id: step.org_id, attempts: step.attempts, began_at: step.began_at === undefined ? null : new Date(step.began_at).toISOString() });
 const tx$notify = (tx: Tx) => tx.$executeRaw`SELECT pg_notify(${STEP_CHANNEL}, '')`;
 
-function runEvent(run: RunRow & { steps: StepRow[] }): EventInput {
+/** The workflow.run.completed / failed event of a run that ended, with its steps. */
+export function runEvent(run: RunRow & { steps: StepRow[] }): EventInput {
   const data: WorkflowRun = mapRun(run);
   return { type: run.status === 'failed' ? 'workflow.run.failed' : 'workflow.run.completed', org_id: run.org_id, phone_id: run.phone_id, data };
 }

@@ -5,6 +5,7 @@ import type { RpcCaller } from './actions/action-context';
 import type { ActionServices } from './actions/more-actions';
 import type { AutomationMetrics } from './automation-metrics';
 import { OutcomeWriter } from './outcome-writer';
+import type { FirstStepTaker, HandoffClaim } from './run-starts';
 import { STEP_CHANNEL, type ClaimedStep, type RunStore } from './run-store';
 import { runStep } from './step-runner';
 import { WorkerLiveness } from './worker-liveness';
@@ -33,6 +34,8 @@ export interface StepExecutorOptions {
   holdAfterActionMs?: number;
   /** What actions need beyond RPCs (notify_http's HTTP client, the AI agent). */
   services?: ActionServices;
+  /** At most this many first steps handed over by the intake running at once (the service sets 4 × AUTOMATION_STEP_BATCH; 0 or absent: none, every step is claimed by the rounds). */
+  handoffMax?: number;
 }
 
 /** Steps decided by the walker alone (no service called): the fault hold does not apply to them. */
@@ -51,8 +54,12 @@ const FLOW = ['validate_action', 'split_path', 'delay'];
  * at its next look (≈ ownerCheckMs) and runs those actions again with the same idempotency key; a
  * replica cut off without its connection closing (a network partition) holds them until the lease ends.
  */
-export class StepExecutor {
+export class StepExecutor implements FirstStepTaker {
   private readonly loop: DueWorkLoop;
+  /** First steps handed over by the intake and not finished, and the work running them. */
+  private handedOpen = 0;
+  private readonly handedWork = new Set<Promise<void>>();
+  private stopping = false;
   private readonly writer: OutcomeWriter;
   private readonly liveness?: WorkerLiveness;
 
@@ -80,8 +87,42 @@ export class StepExecutor {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     await this.loop.stop();
+    // the liveness lock is held until the handed steps are recorded: released earlier, another executor would take them over meanwhile
+    await Promise.all(this.handedWork);
     await this.liveness?.stop();
+  }
+
+  /**
+   * What the intake may claim for this executor in its transaction: its worker id (only a tagged
+   * claim is taken over at once if this process dies before running it; untagged, none is offered)
+   * and the room left under `handoffMax`.
+   */
+  offer(): HandoffClaim | null {
+    const owner = this.workerId;
+    const room = (this.options.handoffMax ?? 0) - this.handedOpen;
+    return owner && room > 0 && !this.stopping ? { owner, room, leaseMs: this.options.leaseMs } : null;
+  }
+
+  /**
+   * Runs first steps the intake claimed for this executor (committed: its worker id, a lease,
+   * attempts 1) at once, without a claim round trip: their runs are read once, each action runs and
+   * its outcome is group-committed like a round's. If the process dies first, the claims are taken
+   * over by another executor (the liveness lock went with it); nothing is run twice by this one.
+   */
+  take(steps: ClaimedStep[]): void {
+    this.handedOpen += steps.length;
+    const work = (async () => {
+      const runs = await this.store.runs(steps.map((s) => ({ org_id: s.org_id, run_id: s.run_id })));
+      await Promise.all(steps.map((s) => this.execute(s, runs.get(`${s.org_id}|${s.run_id}`), Date.now())));
+    })()
+      .catch((err) => this.logger.error({ err }, 'reading the runs of handed-over steps failed; they are claimed again when their lease ends'))
+      .finally(() => {
+        this.handedOpen -= steps.length;
+        this.handedWork.delete(work);
+      });
+    this.handedWork.add(work);
   }
 
   /** The id this executor's claims are tagged with (null: untagged). */
@@ -111,6 +152,7 @@ export class StepExecutor {
       const metrics = this.options.metrics;
       if (metrics && step.attempts === 1 && isFirstAction(read.run, step)) metrics.firstActionStarted(claimedAt - Date.parse(String((read.run.event as { created_at?: string }).created_at)));
       const earlier = read.steps.filter((s) => s.step_id !== step.step_id);
+      step.began_at = Date.now();
       const began = performance.now();
       const outcome = await runStep(this.rpc, step, read.run, earlier, this.options.maxAttempts, this.options.services);
       metrics?.step(step.action_type, outcome.status, (performance.now() - began) / 1000);
