@@ -2,6 +2,8 @@ import { Prisma, type PrismaClient } from '@mapi/db';
 import type { KbEntryType } from '@mapi/contracts';
 import type { KbEntryRow, NewKbEntry } from '../entries/kb-entry-row';
 import { hnswSettings, type KbSearchSettings } from '../kb-prisma-client';
+import { EMBEDDING_DIMENSIONS } from '../embedding/embedding-provider';
+import { HALFVEC_EXPRESSION, type OrgIndexKind } from './kb-org-index-repository';
 
 const COLUMNS = Prisma.sql`context_id::text AS context_id, org_id::text AS org_id, type, question, answer,
   embedding::text AS embedding, content_version, attachments, avg_rating, document_id::text AS document_id,
@@ -122,15 +124,20 @@ export class KbEntryRepository {
    * The k entries nearest to `vector` by cosine distance. With hnsw.iterative_scan (connection options,
    * see createKbPrismaClient, or SET LOCAL in the same transaction behind a pooler) the HNSW index keeps
    * scanning until k rows pass the organization filter; relaxed order is re-sorted here.
+   * `walk`: `halfvec` orders the walk by the halfvec expression, so an organization's own halfvec index
+   * (KbOrgIndexDirectory says which organizations have one) is the one planned; `distance` (the score) is
+   * always the full-precision one and the k found are sorted by it.
    */
-  async search(orgId: string, vectorLiteral: string, k: number, filter: ListFilter): Promise<Array<KbEntryRow & { distance: number }>> {
+  async search(orgId: string, vectorLiteral: string, k: number, filter: ListFilter, walk: OrgIndexKind = 'vector'): Promise<Array<KbEntryRow & { distance: number }>> {
     const where = this.listWhere(orgId, filter);
+    const order =
+      walk === 'halfvec' ? Prisma.sql`${Prisma.raw(HALFVEC_EXPRESSION)} <=> ${vectorLiteral}::halfvec(${Prisma.raw(String(EMBEDDING_DIMENSIONS))})` : Prisma.sql`embedding <=> ${vectorLiteral}::vector`;
     const query = this.prisma.$queryRaw<Array<KbEntryRow & { distance: number }>>`
       WITH nearest AS MATERIALIZED (
         SELECT ${COLUMNS}, embedding <=> ${vectorLiteral}::vector AS distance
           FROM knowledge_base_entries
          WHERE ${where} AND embedding IS NOT NULL
-         ORDER BY embedding <=> ${vectorLiteral}::vector
+         ORDER BY ${order}
          LIMIT ${k})
       SELECT * FROM nearest ORDER BY distance, context_id`;
     if (!this.searchSettings?.perTransaction) return query;
