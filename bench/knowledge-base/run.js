@@ -11,7 +11,7 @@
  *  alone, then also the organization's own partial HNSW index, built by the service's KbOrgIndexRepository):
  *   - the search statement alone (the repository's own SQL, captured from KbEntryRepository), sequential,
  *     for several hnsw.ef_search values, with recall@k against the exact answers, EXPLAIN ANALYZE;
- *   - the search use case in process (query embedding + repository through Prisma, as the service runs it);
+ *   - the search use case in process (query embedding + the repository on the service's client, as the service runs it);
  *   - POST /v1/knowledge-base/search through the real api-gateway and knowledge-base processes
  *     (HTTP → gateway → NATS → knowledge-base → Postgres), closed loop at 1 and at 10 connections.
  *
@@ -41,7 +41,7 @@ for (const f of ['libs/testing/dist/index.js', 'libs/knowledge-base-feature/dist
 }
 const { Client } = require('pg');
 const { createTestDatabase, createOrg, createToken, freePort, testEnv } = require(path.join(ROOT, 'libs/testing/dist/index.js'));
-const { createPrismaClient, Prisma, applyMigrations } = require(path.join(ROOT, 'libs/db/dist/index.js'));
+const { createPrismaClient, applyMigrations } = require(path.join(ROOT, 'libs/db/dist/index.js'));
 const kbLib = require(path.join(KB_DIST, 'index.js'));
 const { SearchKbEntries } = require(path.join(KB_DIST, 'usecases/search-entries/search-entries.usecase.js'));
 const { startNode, waitReady, stopAll, stopProc, cpuMeter, waitIdle } = require(path.join(ROOT, 'bench/messages/procs.js'));
@@ -51,7 +51,7 @@ const { seed, orgQuestions, planOrgs, HNSW_INDEX } = require('./seed');
 const { openBenchDatabase } = require('./bench-db');
 const { summary, timed, httpLoad, load, round } = require('./measure');
 
-const { OfflineHashEmbedder, KbEntryRepository, KbOrgIndexRepository, KbOrgIndexDirectory, orgIndexName, createKbPrismaClient, toVectorLiteral, loadKnowledgeBaseConfig } = kbLib;
+const { OfflineHashEmbedder, KbEntryRepository, KbOrgIndexRepository, KbOrgIndexDirectory, searchSql, orgIndexName, createKbPrismaClient, toVectorLiteral, loadKnowledgeBaseConfig } = kbLib;
 const num = (name, def) => Number(process.env[name] ?? def);
 const TOTAL = num('BENCH_KB_TOTAL', 1_000_000);
 const ORG_ENTRIES = num('BENCH_KB_ORG', 100_000);
@@ -88,13 +88,11 @@ const QUERY_COUNT = 300;
 const log = (...a) => console.log(...a);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
-/** The repository's exact search statement: KbEntryRepository.search run against a client that only records it. */
+/** The repository's exact search statement (searchSql: what KbEntryRepository.search runs). */
 let walk = 'vector'; // the statement's kind: 'halfvec' for an organization with a halfvec index of its own
 function searchStatement(orgId, vectorLiteral) {
-  let captured;
-  const recorder = { $queryRaw: (strings, ...values) => ((captured = Prisma.sql(strings, ...values)), Promise.resolve([])) };
-  void new KbEntryRepository(recorder).search(orgId, vectorLiteral, K, {}, walk);
-  return { text: captured.text, values: captured.values };
+  const sql = searchSql(orgId, vectorLiteral, K, {}, walk);
+  return { text: sql.text, values: sql.values };
 }
 
 function embeddingThroughput(texts) {
@@ -343,7 +341,7 @@ async function main(state) {
     log(v.explain);
     if (layout !== 'global' && v.index_used !== v.org_index.name) throw new Error(`the planner did not pick the organization's index: ${v.index_used}`);
 
-    log(`== variant ${variant}: the search use case in process (embedding + repository via Prisma, ef_search ${ef})`);
+    log(`== variant ${variant}: the search use case in process (embedding + the repository on the service's client, ef_search ${ef})`);
     for (const q of queries) await usecase.execute({ ctx: { org_id: org }, body: { query: q, k: K } });
     v.in_process = summary(await timed(SQL_QUERIES, (i) => usecase.execute({ ctx: { org_id: org }, body: { query: queries[i % queries.length], k: K } })));
     log('  ', v.in_process);

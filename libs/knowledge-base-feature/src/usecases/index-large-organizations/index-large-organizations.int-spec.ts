@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { Prisma, type PrismaClient } from '@mapi/db';
+import type { PrismaClient } from '@mapi/db';
 import { useTestDatabase } from '@mapi/testing';
 import { createKbPrismaClient } from '../../kb-prisma-client';
-import { KbEntryRepository } from '../../repositories/kb-entry-repository';
+import { KbEntryRepository, searchSql } from '../../repositories/kb-entry-repository';
 import { KbOrgIndexRepository, ORG_INDEX_LOCK_KEY, orgIndexName, type OrgIndexKind } from '../../repositories/kb-org-index-repository';
 import { KbOrgIndexDirectory } from '../../repositories/kb-org-index-directory';
 import { IndexLargeOrganizations } from './index-large-organizations.usecase';
@@ -36,12 +36,10 @@ describe('IndexLargeOrganizations: a partial HNSW index per large organization, 
     t.prisma.$queryRawUnsafe<Array<{ context_id: string; v: string }>>(
       `SELECT context_id::text AS context_id, embedding::text AS v FROM knowledge_base_entries WHERE org_id = '${org}'::uuid ORDER BY random() LIMIT ${n}`,
     );
-  /** The repository's exact statement (KbEntryRepository.search against a client that records it), EXPLAINed by the service's client. */
+  /** The repository's exact statement (searchSql, what KbEntryRepository.search runs), EXPLAINed by the service's client. */
   const planOf = async (org: string, v: string, walk: OrgIndexKind = 'halfvec'): Promise<string> => {
-    let captured: Prisma.Sql | undefined;
-    const recorder = { $queryRaw: (s: TemplateStringsArray, ...values: unknown[]) => ((captured = Prisma.sql(s, ...values)), Promise.resolve([])) };
-    await new KbEntryRepository(recorder as unknown as PrismaClient).search(org, v, 5, {}, walk);
-    const rows = await kbPrisma.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(`EXPLAIN ${captured!.text}`, ...captured!.values);
+    const sql = searchSql(org, v, 5, {}, walk);
+    const rows = await kbPrisma.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(`EXPLAIN ${sql.text}`, ...sql.values);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   };
   const orgIndexes = async () =>
