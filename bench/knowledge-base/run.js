@@ -50,6 +50,7 @@ const { makeTexts } = require('./texts');
 const { seed, orgQuestions, planOrgs, HNSW_INDEX } = require('./seed');
 const { openBenchDatabase } = require('./bench-db');
 const { summary, timed, httpLoad, load, round } = require('./measure');
+const { embeddingThroughput: measureEmbedding, sqlAtEf, foundRate } = require('./quality');
 
 const { OfflineHashEmbedder, KbEntryRepository, KbOrgIndexRepository, KbOrgIndexDirectory, searchSql, orgIndexName, createKbPrismaClient, toVectorLiteral, loadKnowledgeBaseConfig } = kbLib;
 const num = (name, def) => Number(process.env[name] ?? def);
@@ -95,69 +96,6 @@ function searchStatement(orgId, vectorLiteral) {
   return { text: sql.text, values: sql.values };
 }
 
-function embeddingThroughput(texts) {
-  const e = new OfflineHashEmbedder();
-  const all = Array.from({ length: EMBED_TEXTS }, () => texts.faq()).map(({ question, answer }) => `${question}\n${answer}`);
-  for (let i = 0; i < 500; i++) e.embedOne(all[i]); // warm-up
-  const started = process.hrtime.bigint();
-  for (const t of all) e.embedOne(t);
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const queryUs = [];
-  for (let i = 0; i < 2000; i++) {
-    const q = texts.query();
-    const t = process.hrtime.bigint();
-    e.embedOne(q);
-    queryUs.push(Number(process.hrtime.bigint() - t) / 1e3);
-  }
-  const q = summary(queryUs);
-  return { texts: EMBED_TEXTS, seconds: round(seconds), texts_per_second: Math.round(EMBED_TEXTS / seconds), query_embed_us: { p50: q.p50_ms, p99: q.p99_ms } };
-}
-
-/**
- * Quality of one set of answers against the exact ones: recall@K (a result counts when it is at least as
- * near as the exact K-th: ties at the boundary are equally right) and the mean score lost over the K results.
- */
-function quality(got, exact) {
-  let hits = 0;
-  let possible = 0;
-  let gap = 0;
-  const meanScore = (rows) => rows.reduce((a, r) => a + 1 - Number(r.distance), 0) / Math.max(1, rows.length);
-  for (let i = 0; i < exact.length; i++) {
-    const kth = Number(exact[i][exact[i].length - 1]?.distance ?? Infinity);
-    hits += Math.min(exact[i].length, got[i].filter((r) => Number(r.distance) <= kth + 1e-6).length);
-    possible += exact[i].length;
-    gap += meanScore(exact[i]) - meanScore(got[i]);
-  }
-  return { recall_at_k: round(hits / Math.max(1, possible), 4), mean_score_lost: round(gap / Math.max(1, exact.length), 4) };
-}
-
-/** Share of "asked" queries (an entry's own question) whose entry is among the K results. */
-const foundRate = (got, asked) => round(got.filter((rows, i) => rows.some((r) => r.question === asked[i])).length / Math.max(1, asked.length), 4);
-
-/** Sequential SQL of the repository at one ef_search, plus its quality against the exact answers. */
-async function sqlAtEf(client, orgId, vectors, exact, asked, ef) {
-  await client.query(`SET hnsw.ef_search = ${ef}`);
-  for (const v of vectors) await client.query(searchStatement(orgId, v)); // warm the cache for this setting
-  let rows = 0;
-  const ms = await timed(SQL_QUERIES, async (i) => {
-    rows += (await client.query(searchStatement(orgId, vectors[i % vectors.length]))).rows.length;
-  });
-  const run = async (vs) => {
-    const got = [];
-    for (const v of vs) got.push((await client.query(searchStatement(orgId, v))).rows);
-    return got;
-  };
-  const gotRandom = await run(vectors.slice(0, exact.random.length));
-  const gotAsked = await run(asked.vectors);
-  return {
-    ef_search: ef,
-    ...summary(ms),
-    avg_rows: round(rows / SQL_QUERIES),
-    random_queries: quality(gotRandom, exact.random),
-    asked_queries: { ...quality(gotAsked, exact.asked), found_at_k: foundRate(gotAsked, asked.questions) },
-  };
-}
-
 async function main(state) {
   const out = {
     at: new Date().toISOString(),
@@ -166,7 +104,7 @@ async function main(state) {
   };
   const texts = makeTexts(42);
   log(`1. offline embedding throughput (load ${out.machine.load_at_start.join(' ')})`);
-  out.embedding = embeddingThroughput(texts);
+  out.embedding = measureEmbedding(new OfflineHashEmbedder(), texts, EMBED_TEXTS);
   log('  ', out.embedding);
 
   const opened = await openBenchDatabase({ keep: KEEP_DB, total: TOTAL, orgEntries: ORG_ENTRIES, orgCount: ORGS, testEnv, createTestDatabase, applyMigrations, hnswIndex: HNSW_INDEX, log });
@@ -330,7 +268,7 @@ async function main(state) {
     if (sweepDone) v.sql = sweepDone; // same layout measured already: not again
     else
       for (const x of sweep) {
-        v.sql.push(await sqlAtEf(client, org, vectors, exact, asked, x));
+        v.sql.push(await sqlAtEf(client, (v) => searchStatement(org, v), SQL_QUERIES, vectors, exact, asked, x));
         log('  ', v.sql[v.sql.length - 1]);
       }
     v.layout = layout;
