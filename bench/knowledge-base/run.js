@@ -11,7 +11,7 @@
  *  alone, then also the organization's own partial HNSW index, built by the service's KbOrgIndexRepository):
  *   - the search statement alone (the repository's own SQL, captured from KbEntryRepository), sequential,
  *     for several hnsw.ef_search values, with recall@k against the exact answers, EXPLAIN ANALYZE;
- *   - the search use case in process (query embedding + repository through Prisma, as the service runs it);
+ *   - the search use case in process (query embedding + the repository on the service's client, as the service runs it);
  *   - POST /v1/knowledge-base/search through the real api-gateway and knowledge-base processes
  *     (HTTP → gateway → NATS → knowledge-base → Postgres), closed loop at 1 and at 10 connections.
  *
@@ -41,7 +41,7 @@ for (const f of ['libs/testing/dist/index.js', 'libs/knowledge-base-feature/dist
 }
 const { Client } = require('pg');
 const { createTestDatabase, createOrg, createToken, freePort, testEnv } = require(path.join(ROOT, 'libs/testing/dist/index.js'));
-const { createPrismaClient, Prisma, applyMigrations } = require(path.join(ROOT, 'libs/db/dist/index.js'));
+const { createPrismaClient, applyMigrations } = require(path.join(ROOT, 'libs/db/dist/index.js'));
 const kbLib = require(path.join(KB_DIST, 'index.js'));
 const { SearchKbEntries } = require(path.join(KB_DIST, 'usecases/search-entries/search-entries.usecase.js'));
 const { startNode, waitReady, stopAll, stopProc, cpuMeter, waitIdle } = require(path.join(ROOT, 'bench/messages/procs.js'));
@@ -50,8 +50,9 @@ const { makeTexts } = require('./texts');
 const { seed, orgQuestions, planOrgs, HNSW_INDEX } = require('./seed');
 const { openBenchDatabase } = require('./bench-db');
 const { summary, timed, httpLoad, load, round } = require('./measure');
+const { embeddingThroughput: measureEmbedding, sqlAtEf, foundRate } = require('./quality');
 
-const { OfflineHashEmbedder, KbEntryRepository, KbOrgIndexRepository, orgIndexName, createKbPrismaClient, toVectorLiteral, loadKnowledgeBaseConfig } = kbLib;
+const { OfflineHashEmbedder, KbEntryRepository, KbOrgIndexRepository, KbOrgIndexDirectory, searchSql, orgIndexName, createKbPrismaClient, toVectorLiteral, loadKnowledgeBaseConfig } = kbLib;
 const num = (name, def) => Number(process.env[name] ?? def);
 const TOTAL = num('BENCH_KB_TOTAL', 1_000_000);
 const ORG_ENTRIES = num('BENCH_KB_ORG', 100_000);
@@ -73,10 +74,13 @@ const CPU_PROF = process.env.BENCH_KB_CPU_PROF === '1';
 const KEEP_DB = process.env.BENCH_KB_KEEP_DB === '1';
 const SEED_ONLY = process.env.BENCH_KB_SEED_ONLY === '1';
 /**
- * Which index layouts to measure, in this order: global (the migration's index only), org (+ the organization's
- * own index, built before the first org variant, searched with KB_SEARCH_EF_SEARCH_OWN_INDEX); `@<ef>` runs the
- * variant's searches (the service process restarted with both settings at <ef>, and the in-process client)
- * with that hnsw.ef_search instead of the service's, e.g. org@100.
+ * Which index layouts to measure, in this order: global (the migration's index only), org-vector (+ the
+ * organization's own index of round 2, over the full vectors: `kb_entries_hnsw_org_<id>`, built here with that
+ * definition, as a database upgraded from then still has it), org (the organization's own index as the service
+ * builds it now, over halfvec, by its KbOrgIndexRepository; an org-vector index is dropped once it is built, as
+ * the service's job does). Org layouts are searched with KB_SEARCH_EF_SEARCH_OWN_INDEX and the statement of
+ * their index's kind; `@<ef>` runs the variant's searches (the service process restarted with both settings
+ * at <ef>, and the in-process client) with that hnsw.ef_search instead of the service's, e.g. org@100.
  */
 const VARIANTS = (process.env.BENCH_KB_VARIANTS ?? 'global,org').split(',');
 const ORG_INDEX_MWM = process.env.BENCH_KB_ORG_INDEX_MWM ?? loadKnowledgeBaseConfig(process.env).KB_ORG_INDEX_MAINTENANCE_WORK_MEM;
@@ -85,75 +89,11 @@ const QUERY_COUNT = 300;
 const log = (...a) => console.log(...a);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
-/** The repository's exact search statement: KbEntryRepository.search run against a client that only records it. */
+/** The repository's exact search statement (searchSql: what KbEntryRepository.search runs). */
+let walk = 'vector'; // the statement's kind: 'halfvec' for an organization with a halfvec index of its own
 function searchStatement(orgId, vectorLiteral) {
-  let captured;
-  const recorder = { $queryRaw: (strings, ...values) => ((captured = Prisma.sql(strings, ...values)), Promise.resolve([])) };
-  void new KbEntryRepository(recorder).search(orgId, vectorLiteral, K, {});
-  return { text: captured.text, values: captured.values };
-}
-
-function embeddingThroughput(texts) {
-  const e = new OfflineHashEmbedder();
-  const all = Array.from({ length: EMBED_TEXTS }, () => texts.faq()).map(({ question, answer }) => `${question}\n${answer}`);
-  for (let i = 0; i < 500; i++) e.embedOne(all[i]); // warm-up
-  const started = process.hrtime.bigint();
-  for (const t of all) e.embedOne(t);
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const queryUs = [];
-  for (let i = 0; i < 2000; i++) {
-    const q = texts.query();
-    const t = process.hrtime.bigint();
-    e.embedOne(q);
-    queryUs.push(Number(process.hrtime.bigint() - t) / 1e3);
-  }
-  const q = summary(queryUs);
-  return { texts: EMBED_TEXTS, seconds: round(seconds), texts_per_second: Math.round(EMBED_TEXTS / seconds), query_embed_us: { p50: q.p50_ms, p99: q.p99_ms } };
-}
-
-/**
- * Quality of one set of answers against the exact ones: recall@K (a result counts when it is at least as
- * near as the exact K-th: ties at the boundary are equally right) and the mean score lost over the K results.
- */
-function quality(got, exact) {
-  let hits = 0;
-  let possible = 0;
-  let gap = 0;
-  const meanScore = (rows) => rows.reduce((a, r) => a + 1 - Number(r.distance), 0) / Math.max(1, rows.length);
-  for (let i = 0; i < exact.length; i++) {
-    const kth = Number(exact[i][exact[i].length - 1]?.distance ?? Infinity);
-    hits += Math.min(exact[i].length, got[i].filter((r) => Number(r.distance) <= kth + 1e-6).length);
-    possible += exact[i].length;
-    gap += meanScore(exact[i]) - meanScore(got[i]);
-  }
-  return { recall_at_k: round(hits / Math.max(1, possible), 4), mean_score_lost: round(gap / Math.max(1, exact.length), 4) };
-}
-
-/** Share of "asked" queries (an entry's own question) whose entry is among the K results. */
-const foundRate = (got, asked) => round(got.filter((rows, i) => rows.some((r) => r.question === asked[i])).length / Math.max(1, asked.length), 4);
-
-/** Sequential SQL of the repository at one ef_search, plus its quality against the exact answers. */
-async function sqlAtEf(client, orgId, vectors, exact, asked, ef) {
-  await client.query(`SET hnsw.ef_search = ${ef}`);
-  for (const v of vectors) await client.query(searchStatement(orgId, v)); // warm the cache for this setting
-  let rows = 0;
-  const ms = await timed(SQL_QUERIES, async (i) => {
-    rows += (await client.query(searchStatement(orgId, vectors[i % vectors.length]))).rows.length;
-  });
-  const run = async (vs) => {
-    const got = [];
-    for (const v of vs) got.push((await client.query(searchStatement(orgId, v))).rows);
-    return got;
-  };
-  const gotRandom = await run(vectors.slice(0, exact.random.length));
-  const gotAsked = await run(asked.vectors);
-  return {
-    ef_search: ef,
-    ...summary(ms),
-    avg_rows: round(rows / SQL_QUERIES),
-    random_queries: quality(gotRandom, exact.random),
-    asked_queries: { ...quality(gotAsked, exact.asked), found_at_k: foundRate(gotAsked, asked.questions) },
-  };
+  const sql = searchSql(orgId, vectorLiteral, K, {}, walk);
+  return { text: sql.text, values: sql.values };
 }
 
 async function main(state) {
@@ -164,7 +104,7 @@ async function main(state) {
   };
   const texts = makeTexts(42);
   log(`1. offline embedding throughput (load ${out.machine.load_at_start.join(' ')})`);
-  out.embedding = embeddingThroughput(texts);
+  out.embedding = measureEmbedding(new OfflineHashEmbedder(), texts, EMBED_TEXTS);
   log('  ', out.embedding);
 
   const opened = await openBenchDatabase({ keep: KEEP_DB, total: TOTAL, orgEntries: ORG_ENTRIES, orgCount: ORGS, testEnv, createTestDatabase, applyMigrations, hnswIndex: HNSW_INDEX, log });
@@ -262,36 +202,58 @@ async function main(state) {
   const common = { port, path: '/v1/knowledge-base/search', headers, bodies, check };
   const dbPids = async () => (await client.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
   const meter = cpuMeter({ 'api-gateway': () => [gw.child.pid], 'knowledge-base': () => [kb.child.pid], postgres: dbPids });
-  const usecases = new Map([[EF, new SearchKbEntries(new KbEntryRepository(kbPrisma), e)]]);
+  // In process as in the service: the directory (refreshed after each build) picks the statement's kind.
+  const directory = new KbOrgIndexDirectory(kbPrisma);
+  const usecaseFor = (repo) => new SearchKbEntries(repo, e, { entries: repo, directory });
+  const usecases = new Map([[EF, usecaseFor(new KbEntryRepository(kbPrisma))]]);
   const usecaseAt = (ef) => {
     if (!usecases.has(ef)) {
       const c = createKbPrismaClient(db.url, 10, { efSearch: ef, perTransaction: false });
       (state.extraClients ??= []).push(c);
-      usecases.set(ef, new SearchKbEntries(new KbEntryRepository(c), e));
+      usecases.set(ef, usecaseFor(new KbEntryRepository(c)));
     }
     return usecases.get(ef);
   };
-  let orgIndexBuilt = null;
+  const built = {}; // layout → the organization index it built
+  const ORG_LAYOUTS = ['org-vector', 'org'];
+  /** org-vector: round 2's definition, as an upgraded database has it; org: the service's own code. */
+  const buildOrgIndex = async (layout) => {
+    const name = await orgIndexes.withLock(async (s) => {
+      if (layout === 'org') return s.create(org, ORG_INDEX_MWM);
+      const legacy = orgIndexName(org, 'vector');
+      await client.query(`SET maintenance_work_mem = '${ORG_INDEX_MWM}'`);
+      await client.query(`CREATE INDEX CONCURRENTLY ${legacy} ON knowledge_base_entries USING hnsw (embedding vector_cosine_ops) WHERE org_id = '${org}'::uuid`);
+      await client.query('RESET maintenance_work_mem');
+      return legacy;
+    });
+    if (name !== orgIndexName(org, layout === 'org' ? 'halfvec' : 'vector')) throw new Error('could not take the organization-index lock');
+    if (layout === 'org' && built['org-vector']) await orgIndexes.withLock((s) => s.drop(built['org-vector'].name)); // replaced, as the job does
+    await client.query('ANALYZE knowledge_base_entries');
+    await directory.refresh();
+    return name;
+  };
 
   out.variants = {};
   for (const variant of VARIANTS) {
     const [layout, efText] = variant.split('@');
     const efOverride = efText ? Number(efText) : null;
-    const ef = efOverride ?? (layout === 'org' ? OWN_EF : EF);
+    const ef = efOverride ?? (layout === 'global' ? EF : OWN_EF);
     const v = (out.variants[variant] = { load_at_start: load(), ef_search: ef });
     const usecase = usecaseAt(ef); // in process: the repository at the ef the service uses for this organization
-    if (layout === 'org' && orgIndexBuilt) v.org_index = orgIndexBuilt;
-    if (layout === 'org' && !orgIndexBuilt) {
+    if (layout !== 'global' && !ORG_LAYOUTS.includes(layout)) throw new Error(`unknown variant ${variant}`);
+    const later = ['global', ...ORG_LAYOUTS].slice(['global', ...ORG_LAYOUTS].indexOf(layout) + 1);
+    if (later.some((l) => built[l])) throw new Error('list the variants in the order global, org-vector, org');
+    if (built[layout]) v.org_index = built[layout];
+    else if (layout !== 'global') {
       const started = Date.now();
-      const name = await orgIndexes.withLock((s) => s.create(org, ORG_INDEX_MWM));
-      if (name !== orgIndexName(org)) throw new Error('could not take the organization-index lock');
-      await client.query('ANALYZE knowledge_base_entries');
+      const name = await buildOrgIndex(layout);
       const size = await client.query('SELECT pg_size_pretty(pg_relation_size($1::regclass)) AS size', [name]);
-      orgIndexBuilt = { name, build_seconds: round((Date.now() - started) / 1000, 1), size: size.rows[0].size, maintenance_work_mem: ORG_INDEX_MWM };
-      v.org_index = { ...orgIndexBuilt, just_built: true };
+      built[layout] = { name, build_seconds: round((Date.now() - started) / 1000, 1), size: size.rows[0].size, maintenance_work_mem: ORG_INDEX_MWM };
+      v.org_index = { ...built[layout], just_built: true };
       log(`   organization index built:`, v.org_index);
-    } else if (layout !== 'global' && layout !== 'org') throw new Error(`unknown variant ${variant}`);
-    if (layout === 'global' && orgIndexBuilt) throw new Error('list the global variants before the org ones');
+    }
+    walk = directory.kind(org) ?? 'vector';
+    v.walk = walk;
     // Restarted with the variant's settings, and after the index is built (the service reads which
     // organizations have one at start, then every 30 s).
     if (efOverride !== kbEf || v.org_index?.just_built) {
@@ -306,7 +268,7 @@ async function main(state) {
     if (sweepDone) v.sql = sweepDone; // same layout measured already: not again
     else
       for (const x of sweep) {
-        v.sql.push(await sqlAtEf(client, org, vectors, exact, asked, x));
+        v.sql.push(await sqlAtEf(client, (v) => searchStatement(org, v), SQL_QUERIES, vectors, exact, asked, x));
         log('  ', v.sql[v.sql.length - 1]);
       }
     v.layout = layout;
@@ -315,9 +277,9 @@ async function main(state) {
     v.explain = (await client.query({ ...st, text: `EXPLAIN (ANALYZE, BUFFERS) ${st.text}` })).rows.map((r) => r['QUERY PLAN']).join('\n');
     v.index_used = (v.explain.match(/Index Scan using (\S+)/) ?? [])[1] ?? null;
     log(v.explain);
-    if (layout === 'org' && v.index_used !== orgIndexName(org)) throw new Error(`the planner did not pick the organization's index: ${v.index_used}`);
+    if (layout !== 'global' && v.index_used !== v.org_index.name) throw new Error(`the planner did not pick the organization's index: ${v.index_used}`);
 
-    log(`== variant ${variant}: the search use case in process (embedding + repository via Prisma, ef_search ${ef})`);
+    log(`== variant ${variant}: the search use case in process (embedding + the repository on the service's client, ef_search ${ef})`);
     for (const q of queries) await usecase.execute({ ctx: { org_id: org }, body: { query: q, k: K } });
     v.in_process = summary(await timed(SQL_QUERIES, (i) => usecase.execute({ ctx: { org_id: org }, body: { query: queries[i % queries.length], k: K } })));
     log('  ', v.in_process);

@@ -10,7 +10,7 @@ jest.setTimeout(90_000);
 
 /**
  * The knowledge-base service gives a large organization its own HNSW index by itself: with the threshold
- * at 3 entries and the job every 300 ms, an organization with 3 FAQs gets `kb_entries_hnsw_org_<id>`
+ * at 3 entries and the job every 300 ms, an organization with 3 FAQs gets `kb_entries_hnsw_half_<id>` (over halfvec)
  * (valid: built CONCURRENTLY to the end), one with 1 FAQ does not, and searches of both still answer
  * their own entries only, best first. Real processes (gateway, knowledge-base, embedding worker).
  */

@@ -1,8 +1,18 @@
 import { Client } from 'pg';
+import { EMBEDDING_DIMENSIONS } from '../embedding/embedding-provider';
 
-/** Name of an organization's own HNSW index: the prefix and its id without dashes (52 characters). */
-export const ORG_INDEX_PREFIX = 'kb_entries_hnsw_org_';
-export const orgIndexName = (orgId: string) => `${ORG_INDEX_PREFIX}${uuid(orgId).replace(/-/g, '')}`;
+/**
+ * Names of an organization's own HNSW index: a prefix and its id without dashes (53 or 52 characters).
+ * `halfvec`: the index built now, over `embedding::halfvec(384)` (half the pages, docs/decisions.md,
+ * "Knowledge-base search: halfvec graphs per organization"); `vector`: the earlier kind over the full
+ * vectors, still searched where it exists and replaced by the job (IndexLargeOrganizations).
+ */
+export const ORG_INDEX_PREFIXES = { halfvec: 'kb_entries_hnsw_half_', vector: 'kb_entries_hnsw_org_' } as const;
+export type OrgIndexKind = keyof typeof ORG_INDEX_PREFIXES;
+/** The index built for an organization now (the halfvec kind). */
+export const orgIndexName = (orgId: string, kind: OrgIndexKind = 'halfvec') => `${ORG_INDEX_PREFIXES[kind]}${uuid(orgId).replace(/-/g, '')}`;
+/** The expression the halfvec indexes are built on; a search must order by exactly this to be planned on them. */
+export const HALFVEC_EXPRESSION = `(embedding::halfvec(${EMBEDDING_DIMENSIONS}))`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The id goes into DDL as a literal (an index predicate cannot be a parameter): only a canonical UUID passes. */
@@ -11,9 +21,13 @@ function uuid(orgId: string): string {
   if (!UUID.test(id)) throw new Error(`not a UUID: ${JSON.stringify(orgId)}`);
   return id;
 }
+/** The kind of an index named by orgIndexName, or null for any other name. */
+export const kindOfIndex = (name: string): OrgIndexKind | null =>
+  (Object.keys(ORG_INDEX_PREFIXES) as OrgIndexKind[]).find((k) => name.startsWith(ORG_INDEX_PREFIXES[k]) && /^[0-9a-f]{32}$/.test(name.slice(ORG_INDEX_PREFIXES[k].length))) ?? null;
 /** The organization of an index named by orgIndexName. */
 export const orgOfIndex = (name: string) => {
-  const h = name.slice(ORG_INDEX_PREFIX.length);
+  const kind = kindOfIndex(name);
+  const h = kind ? name.slice(ORG_INDEX_PREFIXES[kind].length) : '';
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 };
 
@@ -21,6 +35,7 @@ export const orgOfIndex = (name: string) => {
 export interface OrgIndex {
   orgId: string;
   name: string;
+  kind: OrgIndexKind;
   valid: boolean;
   building: boolean;
 }
@@ -30,8 +45,9 @@ export const ORG_INDEX_LOCK_KEY = 0x6b62_6978; // 'kbix'
 
 /**
  * The per-organization partial HNSW indexes of knowledge_base_entries (docs/services/knowledge-base.md,
- * "Search"): `USING hnsw (embedding vector_cosine_ops) WHERE org_id = '<id>'::uuid`, the migration's
- * global index definition restricted to one organization. DDL needs one session of its own (CREATE
+ * "Search"): `USING hnsw ((embedding::halfvec(384)) halfvec_cosine_ops) WHERE org_id = '<id>'::uuid`, the
+ * migration's global index restricted to one organization and stored in half precision (earlier ones:
+ * `(embedding vector_cosine_ops)`, kind `vector`, listed and dropped here, no longer built). DDL needs one session of its own (CREATE
  * INDEX CONCURRENTLY runs outside any transaction and the job's lock is a session lock), so this is a
  * pg connection of its own to the direct URL, not the pooled Prisma client. The only knowledge-base
  * code that reads across organizations, and it reads ids and counts only.
@@ -80,29 +96,32 @@ export class KbOrgIndexSession {
         `SELECT c.relname AS name, i.indisvalid AS valid,
                 EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.index_relid = c.oid) AS building
            FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-          WHERE i.indrelid = 'knowledge_base_entries'::regclass AND c.relname LIKE $1`,
-        [`${ORG_INDEX_PREFIX}%`],
+          WHERE i.indrelid = 'knowledge_base_entries'::regclass AND (starts_with(c.relname, $1) OR starts_with(c.relname, $2))`,
+        [ORG_INDEX_PREFIXES.halfvec, ORG_INDEX_PREFIXES.vector],
       )
     ).rows;
-    return rows.map((r) => ({ orgId: orgOfIndex(r.name), ...r }));
+    return rows.flatMap((r) => {
+      const kind = kindOfIndex(r.name);
+      return kind ? [{ orgId: orgOfIndex(r.name), kind, ...r }] : [];
+    });
   }
 
   /**
-   * Builds the organization's index without blocking writes (CONCURRENTLY: two table scans, waits for
-   * transactions under way). `maintenanceWorkMem` for this session only: the graph of 100,000 384-d
-   * vectors is ≈ 200 MB and builds several times slower when it does not fit.
+   * Builds the organization's (halfvec) index without blocking writes (CONCURRENTLY: two table scans,
+   * waits for transactions under way). `maintenanceWorkMem` for this session only: the graph of 100,000
+   * 384-d halfvecs is ≈ 110 MB and builds several times slower when it does not fit.
    */
   async create(orgId: string, maintenanceWorkMem: string): Promise<string> {
     const name = orgIndexName(orgId);
     await this.client.query('SELECT set_config($1, $2, false)', ['maintenance_work_mem', maintenanceWorkMem]);
     await this.client.query(
-      `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON knowledge_base_entries USING hnsw (embedding vector_cosine_ops) WHERE org_id = '${uuid(orgId)}'::uuid`,
+      `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON knowledge_base_entries USING hnsw (${HALFVEC_EXPRESSION} halfvec_cosine_ops) WHERE org_id = '${uuid(orgId)}'::uuid`,
     );
     return name;
   }
 
   async drop(name: string): Promise<void> {
-    if (!name.startsWith(ORG_INDEX_PREFIX) || !/^[a-z0-9_]+$/.test(name)) throw new Error(`not an organization index: ${name}`);
+    if (!kindOfIndex(name)) throw new Error(`not an organization index: ${name}`);
     await this.client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
   }
 }

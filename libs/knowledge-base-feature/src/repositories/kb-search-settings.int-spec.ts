@@ -59,4 +59,14 @@ describe('KbEntryRepository.search: HNSW settings, direct and behind a pooler', 
     const [after] = await prisma.$queryRaw<Array<{ scan: string; ef: string }>>`SELECT current_setting('hnsw.iterative_scan') AS scan, current_setting('hnsw.ef_search') AS ef`;
     expect(after).toEqual({ scan: 'off', ef: '40' });
   });
+
+  it('direct, the rows come from the pg pool without Prisma: the same rows and types as through Prisma', async () => {
+    const settings = { efSearch: 100, perTransaction: true };
+    const viaPrisma = await search(new KbEntryRepository(client(createKbPrismaClient(t.db.url, 1, settings)), settings));
+    const direct = await search(new KbEntryRepository(client(createKbPrismaClient(t.db.url, 1, { efSearch: 100, perTransaction: false }))));
+    expect(direct).toEqual(viaPrisma);
+    expect(direct[0].created_at).toBeInstanceOf(Date);
+    expect(typeof direct[0].distance).toBe('number');
+    expect(typeof direct[0].content_version).toBe('number');
+  });
 });

@@ -23,7 +23,9 @@ export interface IndexRunResult {
  * (a session lock), one index per run at most so a run never holds the lock for long, largest
  * organization first. Left invalid by a failed or interrupted build → dropped and built again. An
  * organization that shrank below half the threshold loses its index (the hysteresis keeps one near the
- * threshold from being built and dropped in turn).
+ * threshold from being built and dropped in turn). Indexes are built over halfvec; an organization that
+ * still has an earlier full-vector index gets its halfvec one like an organization without any (largest
+ * first), and the earlier one is dropped once the new one is valid — searches never go without a graph.
  */
 export class IndexLargeOrganizations {
   constructor(
@@ -43,19 +45,25 @@ export class IndexLargeOrganizations {
       }
       const min = this.options.minEntries;
       const kept = existing.filter((i) => i.valid);
+      const drop = async (name: string) => {
+        await s.drop(name);
+        dropped.push(name);
+      };
+      const halfvecOf = new Set(kept.filter((i) => i.kind === 'halfvec').map((i) => i.orgId));
       for (const idx of kept) {
-        if (min > 0 && (await s.count(idx.orgId)) >= Math.ceil(min / 2)) continue;
-        await s.drop(idx.name);
-        dropped.push(idx.name);
+        if (min > 0 && idx.kind === 'vector' && halfvecOf.has(idx.orgId)) await drop(idx.name); // replaced
+        else if (min <= 0 || (await s.count(idx.orgId)) < Math.ceil(min / 2)) await drop(idx.name);
       }
       if (min <= 0) return { created, dropped };
-      const has = new Set(existing.filter((i) => i.valid || i.building).map((i) => i.orgId));
+      const has = new Set(existing.filter((i) => i.kind === 'halfvec' && (i.valid || i.building)).map((i) => i.orgId));
       const todo = [...(await s.orgSizes(min))].filter(([org]) => !has.has(org)).sort((a, b) => b[1] - a[1]);
       if (todo.length > 0) {
         const [org, n] = todo[0];
         const started = Date.now();
         created.push(await s.create(org, this.options.maintenanceWorkMem));
         this.logger?.info({ org_id: org, entries: n, ms: Date.now() - started, waiting: todo.length - 1 }, 'knowledge-base: organization index built');
+        const replaced = kept.find((i) => i.orgId === org && i.kind === 'vector' && !dropped.includes(i.name));
+        if (replaced) await drop(replaced.name);
       }
       return { created, dropped };
     });

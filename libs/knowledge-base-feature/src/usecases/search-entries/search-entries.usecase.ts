@@ -6,11 +6,12 @@ import type { KbOrgIndexDirectory } from '../../repositories/kb-org-index-direct
 /**
  * Searches of organizations with an index of their own (KbOrgIndexDirectory): a repository whose
  * connections walk with their own hnsw.ef_search (KB_SEARCH_EF_SEARCH_OWN_INDEX): an unfiltered walk of
- * one organization's graph reaches the recall of the filtered global walk with far fewer candidates.
+ * one organization's graph reaches the recall of the filtered global walk with far fewer candidates. The
+ * statement follows the index's kind (a halfvec index is walked by the halfvec expression).
  */
 export interface OwnIndexSearch {
   entries: KbEntryRepository;
-  directory: Pick<KbOrgIndexDirectory, 'has'>;
+  directory: Pick<KbOrgIndexDirectory, 'kind'>;
 }
 import { mapKbEntry } from '../../entries/map-kb-entry';
 
@@ -28,8 +29,9 @@ export class SearchKbEntries {
 
   async execute({ ctx, body }: SearchKbRequest): Promise<SearchKbResponse> {
     const [vector] = await this.provider.embed([body.query]);
-    const entries = this.ownIndex?.directory.has(ctx.org_id) ? this.ownIndex.entries : this.entries;
-    const rows = await entries.search(ctx.org_id, toVectorLiteral(vector), body.k, { type: body.type, isActive: body.is_active });
+    const own = this.ownIndex?.directory.kind(ctx.org_id);
+    const entries = own && this.ownIndex ? this.ownIndex.entries : this.entries;
+    const rows = await entries.search(ctx.org_id, toVectorLiteral(vector), body.k, { type: body.type, isActive: body.is_active }, own ?? 'vector');
     const data = rows.map((row) => ({ ...mapKbEntry(row), score: Math.round((1 - Number(row.distance)) * 1e6) / 1e6 }));
     return { data, count: data.length };
   }
