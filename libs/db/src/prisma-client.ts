@@ -19,6 +19,10 @@ export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
   // The pool is made here rather than by the adapter so that queryRows can use it too; the adapter
   // still ends it on $disconnect.
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+  // An idle connection the server ends (a restart, idle_session_timeout, a proxy) is an 'error' event
+  // on the pool, which drops that connection; without a listener Node would end the process. The
+  // adapter adds its own only on Prisma's first query, and queryRows may use the pool before any.
+  pool.on('error', () => undefined);
   // (the adapter carries its own, newer @types/pg; at run time there is one pg and one Pool class)
   const client = new PrismaClient({ adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0], { disposeExternalPool: true }) });
   pools.set(client, pool);

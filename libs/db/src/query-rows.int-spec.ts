@@ -42,4 +42,16 @@ describe('queryRows', () => {
   it('fails as the driver does on bad SQL (the caller maps it)', async () => {
     await expect(queryRows(prisma, Prisma.sql`SELECT * FROM no_such_table`)).rejects.toMatchObject({ code: '42P01' });
   });
+
+  it('an idle connection ended by the server before any Prisma query does not end the process', async () => {
+    const fresh = createPrismaClient({ url: db.url, poolSize: 1 });
+    try {
+      await queryRows(fresh, Prisma.sql`SELECT set_config('application_name', 'query_rows_idle', false)`);
+      await prisma.$executeRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'query_rows_idle'`;
+      await new Promise((r) => setTimeout(r, 200)); // the pool sees the idle connection's error here
+      expect(await queryRows<{ one: number }>(fresh, Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+    } finally {
+      await fresh.$disconnect();
+    }
+  });
 });
