@@ -1,18 +1,19 @@
 import { ListChatMessagesResponse, type ListChatMessagesRequest, type RequestContext } from '@mapi/contracts';
+import { mapMessage } from '../../messages/map-message';
 import type { ChatPage, MessageRepository, MessageRow } from '../../repositories/message-repository';
 import { ListChatMessages } from './list-chat-messages.usecase';
 
 const ORG = '5b0c3f0e-4a47-4c5e-9a57-1f5f0d7a0c11';
 const CHAT = '14155550123@c.us';
 
-/** In-memory stand-in for the Prisma-backed repository: records each call, answers with the given rows. */
+/** In-memory stand-in for the Postgres-backed repository: records each call, answers with the given rows as the message objects' JSON (as Postgres builds it). */
 class FakeMessageRepository {
   readonly calls: { orgId: string; page: ChatPage }[] = [];
   constructor(private readonly rows: MessageRow[]) {}
 
-  async listByChat(orgId: string, page: ChatPage): Promise<MessageRow[]> {
+  async listByChatJson(orgId: string, page: ChatPage): Promise<string[]> {
     this.calls.push({ orgId, page });
-    return this.rows;
+    return this.rows.map((row) => JSON.stringify(mapMessage(row)));
   }
 }
 
