@@ -7,6 +7,9 @@
  * - `prisma` (default): the service's own use case, MessageRepository.listByChat through Prisma;
  * - `raw`: the same SQL (chatPageSql) through the `pg` driver directly, the rows revived with the same
  *   messageFromJson and mapped with the same mapMessage — the read as close to the driver as it gets.
+ *   With BASELINE_RAW_SQL=api (passed through from the bench's environment), `raw` runs the SQL the
+ *   service runs since round 3 for pages over 100 instead (chatPageSql(..., 'api'): Postgres builds
+ *   each message object, parsed with JSON.parse) — the service's work, without the gateway and hop.
  *
  * Started as a child by bench/run.js with DATABASE_URL, ORG_ID, PORT, HOST, DATABASE_POOL_SIZE.
  * Prints "listening <port>" on stdout when ready; stops on SIGTERM.
@@ -19,16 +22,17 @@ const { ListChatMessagesParams, ListChatMessagesQuery } = require('@mapi/contrac
 
 /** The page as ListChatMessages builds it, read through pg: same SQL, same row revival, same mapper. */
 function rawUseCase(pool, orgId) {
+  const shape = process.env.BASELINE_RAW_SQL === 'api' ? 'api' : 'row';
   return {
     async execute({ params, query }) {
-      const sql = chatPageSql(orgId, { chatId: params.chat_id, phoneIds: null, member: null, offset: query.offset, limit: query.limit });
+      const sql = chatPageSql(orgId, { chatId: params.chat_id, phoneIds: null, member: null, offset: query.offset, limit: query.limit }, shape);
       const rows = sql ? (await pool.query(sql.text, sql.values)).rows : [];
       const count = rows.length;
       return {
         from: count ? query.offset + 1 : query.offset,
         to: query.offset + count,
         count,
-        messages: rows.map((r) => mapMessage(messageFromJson(r.j).row)),
+        messages: shape === 'api' ? rows.map((r) => JSON.parse(r.j)) : rows.map((r) => mapMessage(messageFromJson(r.j).row)),
       };
     },
     ready: () => pool.query('SELECT 1'),

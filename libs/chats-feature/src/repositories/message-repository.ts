@@ -1,6 +1,7 @@
 import { Prisma, queryRows, type PrismaClient } from '@mapi/db';
 import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
 import { messageFromJson } from './message-json';
+import { messageApiJson, messageApiLateral } from '../messages/message-api-sql';
 
 /** A stored message without its surrogate key (which never leaves the service). */
 export type MessageRow = Omit<Prisma.MessageModel, 'id' | 'phone_id'>;
@@ -35,31 +36,38 @@ const nothing = (page: { phoneIds: string[] | null; member?: MemberChatAccess | 
 /** From this offset on, pages are read with a deferred join (see listByChat). */
 export const DEFERRED_JOIN_FROM_OFFSET = 1_000;
 
+/** What a page row is read as: the stored row (`row_to_json(m)`, revived by messageFromJson) or the spec's message object (message-api-sql.ts). */
+export type PageRowShape = 'row' | 'api';
+
+const selectOf = (shape: PageRowShape) => (shape === 'row' ? Prisma.sql`row_to_json(m)::text` : messageApiJson);
+const joinOf = (shape: PageRowShape) => (shape === 'row' ? Prisma.empty : Prisma.sql`CROSS JOIN ${messageApiLateral}`);
+
 /**
  * One page of messages matching `filters`, newest first (timestamp, then insertion order), one JSON
- * text per row (`j`, read back with messageFromJson). From DEFERRED_JOIN_FROM_OFFSET on, the offset is
- * walked in the index alone (ids only), then just the page's rows are read.
+ * text per row (`j`, in `shape`). From DEFERRED_JOIN_FROM_OFFSET on, the offset is walked in the
+ * index alone (ids only), then just the page's rows are read.
  */
-function newestFirstSql(orgId: string, filters: Prisma.Sql[], page: { offset: number; limit: number }): Prisma.Sql {
+function newestFirstSql(orgId: string, filters: Prisma.Sql[], page: { offset: number; limit: number }, shape: PageRowShape = 'row'): Prisma.Sql {
   const where = Prisma.sql`m.org_id = ${orgId}::uuid ${Prisma.join(filters, ' ')}`;
   return page.offset < DEFERRED_JOIN_FROM_OFFSET
     ? Prisma.sql`
-        SELECT row_to_json(m)::text AS j FROM messages m WHERE ${where}
+        SELECT ${selectOf(shape)} AS j FROM messages m ${joinOf(shape)} WHERE ${where}
         ORDER BY m."timestamp" DESC, m.id DESC OFFSET ${page.offset} LIMIT ${page.limit}`
     : Prisma.sql`
         WITH ids AS (
           SELECT m.id, m."timestamp" FROM messages m WHERE ${where}
           ORDER BY m."timestamp" DESC, m.id DESC OFFSET ${page.offset} LIMIT ${page.limit})
-        SELECT row_to_json(m)::text AS j FROM ids JOIN messages m ON m.id = ids.id
+        SELECT ${selectOf(shape)} AS j FROM ids JOIN messages m ON m.id = ids.id ${joinOf(shape)}
         ORDER BY ids."timestamp" DESC, ids.id DESC`;
 }
 
 /**
- * The SQL listByChat runs for a page (null when the page reaches nothing): for the bench's
- * raw-driver baseline (bench/messages/baseline-server.js), which runs it through `pg` directly.
+ * The SQL of a chat's page (null when the page reaches nothing): rows as stored (listByChat) or as
+ * the spec's message objects (listByChatJson, GET messages). Exported for the bench's raw-driver
+ * baseline (bench/messages/baseline-server.js), which runs it through `pg` directly.
  */
-export function chatPageSql(orgId: string, page: ChatPage): Prisma.Sql | null {
-  return nothing(page) ? null : newestFirstSql(orgId, [Prisma.sql`AND m.chat_id = ${page.chatId}`, inReach(orgId, page)], page);
+export function chatPageSql(orgId: string, page: ChatPage, shape: PageRowShape = 'row'): Prisma.Sql | null {
+  return nothing(page) ? null : newestFirstSql(orgId, [Prisma.sql`AND m.chat_id = ${page.chatId}`, inReach(orgId, page)], page, shape);
 }
 
 /** Message reads of the chats service. The organization is part of every signature. */
@@ -77,6 +85,18 @@ export class MessageRepository {
     if (!sql) return [];
     const rows = await queryRows<{ j: string }>(this.prisma, sql);
     return rows.map((r) => messageFromJson(r.j).row);
+  }
+
+  /**
+   * The same page as listByChat, each message already the spec's message object as JSON text
+   * (message-api-sql.ts: byte-for-byte mapMessage's once parsed), so GET messages neither revives
+   * nor maps 2000 rows (docs/benchmarks.md, "Round 3").
+   */
+  async listByChatJson(orgId: string, page: ChatPage): Promise<string[]> {
+    const sql = chatPageSql(orgId, page, 'api');
+    if (!sql) return [];
+    const rows = await queryRows<{ j: string }>(this.prisma, sql);
+    return rows.map((r) => r.j);
   }
 
   /**

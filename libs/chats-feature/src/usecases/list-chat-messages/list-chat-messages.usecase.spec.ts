@@ -1,18 +1,24 @@
 import { ListChatMessagesResponse, type ListChatMessagesRequest, type RequestContext } from '@mapi/contracts';
+import { mapMessage } from '../../messages/map-message';
 import type { ChatPage, MessageRepository, MessageRow } from '../../repositories/message-repository';
-import { ListChatMessages } from './list-chat-messages.usecase';
+import { ListChatMessages, SQL_BUILT_PAGES_FROM } from './list-chat-messages.usecase';
 
 const ORG = '5b0c3f0e-4a47-4c5e-9a57-1f5f0d7a0c11';
 const CHAT = '14155550123@c.us';
 
-/** In-memory stand-in for the Prisma-backed repository: records each call, answers with the given rows. */
+/** In-memory stand-in for the Postgres-backed repository: records each call, answers with the given rows as the message objects' JSON (as Postgres builds it). */
 class FakeMessageRepository {
-  readonly calls: { orgId: string; page: ChatPage }[] = [];
+  readonly calls: { orgId: string; page: ChatPage; read: 'rows' | 'json' }[] = [];
   constructor(private readonly rows: MessageRow[]) {}
 
   async listByChat(orgId: string, page: ChatPage): Promise<MessageRow[]> {
-    this.calls.push({ orgId, page });
+    this.calls.push({ orgId, page, read: 'rows' });
     return this.rows;
+  }
+
+  async listByChatJson(orgId: string, page: ChatPage): Promise<string[]> {
+    this.calls.push({ orgId, page, read: 'json' });
+    return this.rows.map((row) => JSON.stringify(mapMessage(row)));
   }
 }
 
@@ -68,7 +74,7 @@ describe('ListChatMessages', () => {
 
   it('passes the organization, chat and page to the repository', async () => {
     const { repo } = await run([], request({}, { offset: 20, limit: 10 }));
-    expect(repo.calls).toEqual([{ orgId: ORG, page: { chatId: CHAT, phoneIds: null, member: null, offset: 20, limit: 10 } }]);
+    expect(repo.calls).toEqual([{ orgId: ORG, page: { chatId: CHAT, phoneIds: null, member: null, offset: 20, limit: 10 }, read: 'rows' }]);
   });
 
   it('always scopes by the organization of the context', async () => {
@@ -90,6 +96,13 @@ describe('ListChatMessages', () => {
   it('answers an empty page past the end with from = to = offset and count 0', async () => {
     const { response } = await run([], request({}, { offset: 10, limit: 2000 }));
     expect(response).toEqual({ from: 10, to: 10, count: 0, messages: [] });
+  });
+
+  it(`reads pages of more than ${SQL_BUILT_PAGES_FROM} messages as Postgres's message objects, smaller ones as rows to map`, async () => {
+    const big = await run([row(1)], request({}, { offset: 0, limit: SQL_BUILT_PAGES_FROM + 1 }));
+    const small = await run([row(1)], request({}, { offset: 0, limit: SQL_BUILT_PAGES_FROM }));
+    expect([big.repo.calls[0].read, small.repo.calls[0].read]).toEqual(['json', 'rows']);
+    expect(JSON.stringify(big.response)).toBe(JSON.stringify(small.response));
   });
 
   it('returns the messages mapped to the message object, in repository order', async () => {

@@ -1,0 +1,106 @@
+import { MessageSchema } from '@mapi/contracts';
+import { Prisma, createPrismaClient, type PrismaClient } from '@mapi/db';
+import { createMessages, createOrg, createPhone, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
+import { mapMessage } from './map-message';
+import { DEFERRED_JOIN_FROM_OFFSET, MessageRepository, type ChatPage } from '../repositories/message-repository';
+
+/**
+ * Postgres's message object (message-api-sql.ts, read by listByChatJson for GET messages) against
+ * mapMessage's over the same stored rows: byte for byte once the service has parsed it, for every
+ * kind of message and every odd value a column can hold, on both SQL forms of a page.
+ */
+describe('the message object built by Postgres = mapMessage (integration)', () => {
+  let prisma: PrismaClient;
+  let repo: MessageRepository;
+  const w: Record<string, any> = {};
+  const at = (iso: string) => new Date(iso);
+  const odd = 'quote " backslash \\ slash / tab \t newline \n nul-free \u0001 \u001f \u007f \u2028 \u2029 é 中文 😀';
+
+  const kinds: MessageSeed['overrides'][] = [
+    { body: odd, fts: odd, message_type: 'chat', ack: 3, mentioned_ids: ['1@c.us', '2@c.us'] },
+    { message_type: 'image', has_media: true, media_key: 'k', ack: -1,
+      media: { filename: 'a.jpg', mimetype: 'image/jpeg', thumbnail: 'https://x/a-thumb.jpg', dimensions: { ar: 1.5, height: 800, width: 1200 }, size: 123, tiny: 1e-7, big: 1e21, path: 'https://x/a.jpg' } },
+    { has_reaction: true, ack: 0 },
+    { has_quoted_msg: true, quoted_message_id: 'true_1@c.us_ABC', message_type: 'chat' },
+    { message_ticket_id: 'ticket-1', performed_by: 'agent@example.com', flag_status: true, flag_response_time: 0.30000000000000004, flag_metadata: { by: 'x', at: [1, 2.5] } },
+    { prev_body: 'before the edit', body: 'after the edit', updated_at: at('2026-03-01T10:00:00.999Z') },
+    { is_deleted: true, body: null, fts: null, message_type: 'revoked' },
+    { broadcast: true, broadcast_id: 'b-1', is_status: true, author: '3@c.us', forwarding_score: 4, is_forwarded: true },
+    { vcards: ['BEGIN:VCARD\nFN:A\nEND:VCARD', 1, null, { a: 1 }, 'second'], message_type: 'vcard' },
+    { vcards: [] },
+    { vcards: { not: 'an array' } },
+    { vcards: Prisma.JsonNull, media: Prisma.JsonNull, raw_data: Prisma.JsonNull },
+    { delivery_info: { delivered_count: 2, read_count: 1, pending: [], delivered: { '10': 1, '2': 2, 'a@c.us': 3 }, read: {} } },
+    { sent_message_id: '0b7f6c9e-1111-4a4a-9b9b-123456789abc', from_me: true, device_type: 'web', duration: '12', is_gif: true, is_ephemeral: false, is_starred: true },
+    { interactive: { buttons: [{ id: 'b', text: 'Yes' }] }, invite_v4: { code: 'x' }, links: [{ link: 'https://x' }], location: { latitude: 1.25, longitude: -3 },
+      order_id: 'o-1', poll_info: { options: ['a', 'b'] }, poll_results: { a: 1 }, raw_data: { deep: { deeper: [null, true, 'x'] } }, token: 't', from: '1@c.us', to: '2@c.us' },
+    { body: '', fts: '', timestamp: at('0999-01-02T03:04:05.678Z'), updated_at: at('0999-01-02T03:04:05.006Z') },
+    { timestamp: at('2100-12-31T23:59:59.999Z'), updated_at: at('2100-12-31T23:59:59.999Z') },
+  ];
+
+  beforeAll(async () => {
+    prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
+    repo = new MessageRepository(prisma);
+    w.org = await createOrg(prisma);
+    w.other = await createOrg(prisma);
+    w.p1 = await createPhone(prisma, w.org.id);
+    w.p2 = await createPhone(prisma, w.org.id);
+    w.q = await createPhone(prisma, w.other.id);
+    w.chat = `${randomDigits()}@c.us`;
+    await createMessages(prisma, w.org, w.p1, kinds.map((overrides, i) => ({ chatId: w.chat, timestamp: new Date(Date.UTC(2026, 1, 1, 0, 0, i, 123)), overrides })));
+    await createMessages(prisma, w.org, w.p2, kinds.map((overrides, i) => ({ chatId: w.chat, timestamp: new Date(Date.UTC(2026, 1, 2, 0, 0, i)), overrides })));
+    // a number JavaScript cannot hold exactly (both reads round it the same way, through JSON.parse)
+    await prisma.$executeRaw`UPDATE messages SET media = media || '{"size": 12345678901234567890}'::jsonb WHERE org_id = ${w.org.id}::uuid AND chat_id = ${w.chat} AND message_type = 'image'`;
+    await createMessages(prisma, w.other, w.q, [{ chatId: w.chat, body: 'another organization' }]);
+    // a chat deeper than DEFERRED_JOIN_FROM_OFFSET, for the other SQL form of a page
+    w.deep = `${randomDigits()}@c.us`;
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO messages (org_id, phone_id, chat_id, message_id, unique_id, org_phone, sender_phone, from_me, body, message_type, "timestamp", vcards)
+       SELECT $1::uuid, $2, $3, 'false_' || $3 || '_U' || g, 'U' || g, $4, $3, g % 2 = 0, 'body ' || g, 'chat', now() - g * interval '1.5 second',
+              CASE WHEN g % 3 = 0 THEN jsonb_build_array('v' || g, g) END
+       FROM generate_series(1, ${DEFERRED_JOIN_FROM_OFFSET + 50}) g`,
+      w.org.id, w.p1.phone_id, w.deep, w.p1.org_phone,
+    );
+  });
+
+  afterAll(() => prisma?.$disconnect());
+
+  /** Both reads of one page: mapMessage over the stored rows, and Postgres's objects as the service parses and serializes them. */
+  const both = async (orgId: string, page: ChatPage) => {
+    const mapped = (await repo.listByChat(orgId, page)).map((row) => JSON.stringify(mapMessage(row)));
+    const built = (await repo.listByChatJson(orgId, page)).map((text) => JSON.stringify(JSON.parse(text)));
+    return { mapped, built };
+  };
+
+  it('gives every kind of message byte for byte as mapMessage does, each valid against the contract', async () => {
+    const { mapped, built } = await both(w.org.id, { chatId: w.chat, phoneIds: null, offset: 0, limit: 2000 });
+    expect(built).toHaveLength(kinds.length * 2);
+    for (let i = 0; i < mapped.length; i++) expect(built[i]).toBe(mapped[i]);
+    for (const text of built) expect(MessageSchema.safeParse(JSON.parse(text)).error?.issues ?? []).toEqual([]);
+    // the odd values really were read (not all null): a vcards filter, a timestamp of year 999, the odd text
+    const objects = built.map((t) => JSON.parse(t));
+    expect(objects.map((m) => m.vcards).filter((v) => v && v.length)).toContainEqual(['BEGIN:VCARD\nFN:A\nEND:VCARD', 'second']);
+    expect(objects.map((m) => m.timestamp)).toContain('0999-01-02T03:04:05+00:00');
+    expect(objects.map((m) => m.updated_at)).toContain('2100-12-31T23:59:59.999+00:00');
+    expect(objects.map((m) => m.body)).toContain(odd);
+  });
+
+  it('reads the same page on the deferred-join form (offset past DEFERRED_JOIN_FROM_OFFSET)', async () => {
+    const page = { chatId: w.deep, phoneIds: null, offset: DEFERRED_JOIN_FROM_OFFSET + 10, limit: 30 };
+    const { mapped, built } = await both(w.org.id, page);
+    expect(built).toHaveLength(30);
+    expect(built).toEqual(mapped);
+    const first = await both(w.org.id, { ...page, offset: 0, limit: 40 });
+    expect(first.built).toEqual(first.mapped);
+  });
+
+  it("narrows to the phones in reach and never reads another organization's copy of the chat", async () => {
+    const scoped = await both(w.org.id, { chatId: w.chat, phoneIds: [w.p2.phone_id], offset: 0, limit: 2000 });
+    expect(scoped.built).toHaveLength(kinds.length);
+    expect(scoped.built).toEqual(scoped.mapped);
+    const others = (await repo.listByChatJson(w.other.id, { chatId: w.chat, phoneIds: null, offset: 0, limit: 2000 })).map((t) => JSON.parse(t));
+    expect(others.map((m) => m.body)).toEqual(['another organization']);
+    expect(await repo.listByChatJson(w.org.id, { chatId: w.chat, phoneIds: [w.q.phone_id], offset: 0, limit: 2000 })).toEqual([]);
+    expect(await repo.listByChatJson(w.org.id, { chatId: w.chat, phoneIds: [], offset: 0, limit: 2000 })).toEqual([]);
+  });
+});
