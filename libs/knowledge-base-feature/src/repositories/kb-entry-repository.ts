@@ -44,8 +44,6 @@ const json = (value: unknown) => (value === null || value === undefined ? null :
  * organization's rows. Raw SQL throughout: the vector column is `Unsupported` in Prisma.
  */
 export class KbEntryRepository {
-  private connected?: Promise<void>;
-
   /** `searchSettings`: how searches get their HNSW settings behind a transaction-mode pooler (createKbPrismaClient). */
   constructor(
     private readonly prisma: PrismaClient,
@@ -134,12 +132,9 @@ export class KbEntryRepository {
     const sql = searchSql(orgId, vectorLiteral, k, filter, walk);
     // Direct to Postgres: on the pg pool under the client, without Prisma's per-query work (≈ 0.3 ms of
     // CPU per search); pg decodes these columns as Prisma does (timestamptz → Date, jsonb, text[], float8).
-    // The client is connected first: its adapter's connect puts the pool's 'error' listener in place, so an
-    // idle connection the server ends is not an unhandled error (the own-index pool serves searches only).
-    if (!this.searchSettings?.perTransaction) {
-      await (this.connected ??= this.prisma.$connect());
-      return queryRows<KbEntryRow & { distance: number }>(this.prisma, sql);
-    }
+    // (The pool has its 'error' listener from createPrismaClient, so the own-index pool, which serves
+    // searches only and never runs a Prisma query, needs no connect first.)
+    if (!this.searchSettings?.perTransaction) return queryRows<KbEntryRow & { distance: number }>(this.prisma, sql);
     const query = this.prisma.$queryRaw<Array<KbEntryRow & { distance: number }>>(sql);
     const s = hnswSettings(this.searchSettings.efSearch);
     const [, rows] = await this.prisma.$transaction([
