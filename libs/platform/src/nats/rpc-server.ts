@@ -123,12 +123,12 @@ export class NatsRpcServer {
         let status = 200;
         try {
           const reply = await this.invoke(handler, data);
-          if (reply instanceof HttpReply) status = reply.status;
+          const httpStatus = reply instanceof HttpReply ? reply.status : undefined;
+          if (httpStatus !== undefined) status = httpStatus;
           const json = Buffer.from(JSON.stringify(reply instanceof HttpReply ? reply.body ?? null : reply));
           const encoding = json.length >= REPLY_COMPRESSION_MIN_BYTES ? replyEncodingOf(msg.headers?.get(RpcHeader.acceptEncoding)) : undefined;
           // a large answer is compressed here, before the hop, so neither NATS nor the gateway carries the plain bytes
-          if (encoding) this.reply(msg, 'ok', await encodeReply(json, encoding), reply instanceof HttpReply ? reply.status : undefined, encoding);
-          else this.reply(msg, 'ok', json, reply instanceof HttpReply ? reply.status : undefined);
+          this.reply(msg, 'ok', encoding ? await encodeReply(json, encoding) : json, httpStatus, encoding);
         } catch (error) {
           const serviceError = this.toServiceError(error, contract, requestId);
           status = serviceError.status;
