@@ -4,7 +4,7 @@ import { phonesInReach, type ChatLookup } from './chat-lookup';
 import type { MessageAttacher } from './message-attacher';
 import { CustomPropertyRepository } from './repositories/custom-property-repository';
 import { NoteRepository } from './repositories/note-repository';
-import { TicketRepository } from './repositories/ticket-repository';
+import { TicketRepository, reviveTicket } from './repositories/ticket-repository';
 import { CreateNote } from './usecases/create-note/create-note.usecase';
 import { CreateTicket } from './usecases/create-ticket/create-ticket.usecase';
 import { DeleteCustomProperty } from './usecases/delete-custom-property/delete-custom-property.usecase';
@@ -108,7 +108,7 @@ describe('inbox (integration)', () => {
   it('reads the listing\'s rows (one JSON text each) exactly as Prisma reads them, column for column', async () => {
     const due = new Date('2026-12-01T18:29:59.123Z');
     const made = await create(ctx(w.other), { chat_id: w.a, subject: 'Columns', priority: 4, labels: ['alpha', 'beta'], assignee: 'zed@example.com', due_date: due.toISOString(), status: 'closed' });
-    const raw = await tickets().list(w.other, null, {}, 0, 2000);
+    const raw = (await tickets().listJson(w.other, null, {}, 0, 2000)).map(reviveTicket);
     const prisma = await t.prisma.inboxTicket.findMany({ where: { org_id: w.other, is_deleted: false }, orderBy: [{ created_at: 'desc' }, { ticket_id: 'desc' }] });
     expect(raw.length).toBeGreaterThanOrEqual(2);
     expect(raw).toEqual(prisma);

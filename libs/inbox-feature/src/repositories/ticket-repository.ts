@@ -130,11 +130,6 @@ export class TicketRepository {
     return rows.map((r) => JSON.parse(r.j) as TicketJson);
   }
 
-  /** The same page as listJson, as the rows Prisma would give. */
-  async list(orgId: string, phoneIds: string[] | null, filter: TicketFilter, offset: number, limit: number): Promise<TicketRow[]> {
-    return (await this.listJson(orgId, phoneIds, filter, offset, limit)).map(reviveTicket);
-  }
-
   find(orgId: string, ticketId: string, phoneIds: string[] | null, db: Db = this.prisma): Promise<TicketRow | null> {
     if (phoneIds && !phoneIds.length) return Promise.resolve(null);
     return db.inboxTicket.findFirst({ where: { org_id: orgId, ticket_id: ticketId, is_deleted: false, ...inReach(phoneIds) } });
