@@ -10,7 +10,7 @@ import type { MessageRepository } from '../../repositories/message-repository';
  * (labels, overrides: chats/chat-reach.ts), else an empty page as for a chat out of reach. `from`/`to` are 1-based positions of the first and
  * last message returned; `count` is how many were returned.
  *
- * Pages of more than SQL_BUILT_PAGES_FROM messages come from Postgres already in the spec's shape
+ * Pages asked with a limit over SQL_BUILT_PAGES_FROM come from Postgres already in the spec's shape
  * (message-api-sql.ts, mapMessage's SQL twin): parsed, not revived and mapped. Smaller ones are read
  * as stored rows and mapped: there Postgres's longer statement (~0.3 ms more per query, parsing and
  * planning 53 expressions) cost as much as the mapping it saves (docs/benchmarks.md, "Round 3").
