@@ -1,4 +1,6 @@
 // Loaded first by main.ts: OpenTelemetry must patch http, pg and ioredis before anything imports them.
 import { startTelemetry } from '@mapi/platform/telemetry';
 
-startTelemetry('api-gateway');
+// The gateway makes its own server span per request (traceIncomingRequests, bootstrap.ts): the
+// http instrumentation's was ≈ 5 % of its CPU per request (docs/decisions.md, "Gateway server spans").
+startTelemetry('api-gateway', { incomingHttpSpans: false });

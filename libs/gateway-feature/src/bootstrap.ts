@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ChatCopiesInReachRpc, ROUTES, type RouteContract } from '@mapi/contracts';
-import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, parseConfig, startHealthServer, type Logger } from '@mapi/platform';
+import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, parseConfig, startHealthServer, traceIncomingRequests, type Logger } from '@mapi/platform';
 import { startRealtime } from '@mapi/realtime-feature';
 import { GatewayRuntime, type GatewayConfig } from './gateway-runtime';
 import { registerCompression } from './http/compression';
@@ -58,9 +58,10 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
   // A request under way when shutdown starts is answered, then its keep-alive connection closes:
   // the server's close() reaps only connections idle when it is called, so one that becomes idle
   // later would hold it open until keepAliveTimeout (past the shutdown deadline).
-  fastify.addHook('onSend', async (_req, reply, payload) => {
+  // (callback style, as the other per-request hooks: an async hook costs a promise per request)
+  fastify.addHook('onSend', (_req, reply, payload, done) => {
     if (shuttingDown) void reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
   registerGatewayRoutes(fastify, {
     routes,
@@ -108,6 +109,9 @@ export async function bootstrapGateway(): Promise<NestFastifyApplication> {
     logger,
     copiesInReach: async (ctx, copies) => (await runtime.rpc.call(ChatCopiesInReachRpc, { ctx, body: { copies } })).reached,
   });
+  // one server span per request, the caller's traceparent followed (instrument.ts turned the http
+  // instrumentation's off); after startRealtime, so socket.io's requests have theirs too
+  traceIncomingRequests(gateway.app.getHttpServer(), { ignore: (url) => url.startsWith('/health') });
   await gateway.app.listen(config.http.PORT, config.http.HOST);
   // GET /metrics (and the health checks) on HEALTH_PORT, like every other app, not on the public API port
   const health = await startHealthServer({ host: config.health.HEALTH_HOST, port: config.health.HEALTH_PORT, indicators: runtime.indicators, isShuttingDown: gateway.isShuttingDown });

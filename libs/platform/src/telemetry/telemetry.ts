@@ -40,14 +40,26 @@ class DiscardingSpanProcessor implements SpanProcessor {
  * METRICS_ENABLED=false registers no meter provider at all (instruments are no-ops, /metrics is a
  * 404): the baseline for measuring what the metrics cost (bench/run.js).
  */
-export function startTelemetry(serviceName: string): void {
+export interface TelemetryOptions {
+  /**
+   * false: the http instrumentation leaves incoming requests alone (outgoing ones are still traced
+   * and carry traceparent); the process makes its server spans itself with traceIncomingRequests
+   * (http-server-span.ts), as the api-gateway does. Default true.
+   */
+  incomingHttpSpans?: boolean;
+}
+
+export function startTelemetry(serviceName: string, options: TelemetryOptions = {}): void {
   if (sdk) return;
   const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const processor: SpanProcessor = endpoint
     ? new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))
     : new DiscardingSpanProcessor();
   const instrumentations = [
-    new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => (req.url ?? '').startsWith('/health') }),
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (req) => (req.url ?? '').startsWith('/health'),
+      disableIncomingRequestInstrumentation: options.incomingHttpSpans === false,
+    }),
     // Client spans of pg and ioredis only when they can go somewhere: without an exporter every span
     // is discarded, so wrapping each query and Redis command bought nothing and cost ~10 % of a small
     // hot read's CPU in a service (docs/benchmarks.md, "GET /tickets"). The http instrumentation stays:
@@ -73,3 +85,5 @@ export async function stopTelemetry(): Promise<void> {
   await sdk?.shutdown();
   sdk = undefined;
 }
+
+export { traceIncomingRequests, nameServerSpan, type IncomingSpanOptions } from './http-server-span';
