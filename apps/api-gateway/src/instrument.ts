@@ -2,5 +2,5 @@
 import { startTelemetry } from '@mapi/platform/telemetry';
 
 // The gateway makes its own server span per request (traceIncomingRequests, bootstrap.ts): the
-// http instrumentation's was ≈ 5 % of its CPU per request (docs/decisions.md, "Gateway server spans").
+// http instrumentation's was ≈ 5 % of its CPU per request (docs/decisions.md, "Gateway fixed cost per request").
 startTelemetry('api-gateway', { incomingHttpSpans: false });
