@@ -15,7 +15,8 @@ export class SandboxPhones {
     private readonly namespace: string,
   ) {}
 
-  notify(phoneId: string, kind: 'state' | 'messages' | 'groups'): void {
+  /** `changes`: only edits, deletions or reactions were made (the session then reads only those). */
+  notify(phoneId: string, kind: 'state' | 'messages' | 'changes' | 'groups'): void {
     this.nc.publish(sandboxNotifySubject(this.namespace, phoneId), JSON.stringify({ kind }));
   }
 

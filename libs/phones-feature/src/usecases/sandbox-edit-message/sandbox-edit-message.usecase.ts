@@ -10,7 +10,7 @@ export class SandboxEditMessage {
     const device = await this.sandbox.paired(ctx);
     const message = await messageOfPhone(this.sandbox, device.phone_id, body.unique_id);
     receivedBySender(message, 'edit');
-    if (await this.sandbox.network.changes.edit(message, body.body)) this.sandbox.notify(device.phone_id, 'messages');
+    if (await this.sandbox.network.changes.edit(message, body.body)) this.sandbox.notify(device.phone_id, 'changes');
     return { unique_id: message.unique_id, message_id: messageIdOf(message) };
   }
 }

@@ -18,7 +18,7 @@ export class SandboxReactMessage {
     const sender = await this.reactor(message.chat_id, body.from);
     if (sender === contact(device.number)) throw Errors.validation({ 'body.from': { message: 'that is the phone itself: react with POST /message/{message_id}/react' } });
     const reaction_id = await this.sandbox.network.changes.react(message, sender, body.reaction);
-    this.sandbox.notify(device.phone_id, 'messages');
+    this.sandbox.notify(device.phone_id, 'changes');
     return { unique_id: message.unique_id, message_id: messageIdOf(message), reaction_id, sender_phone: sender };
   }
 
