@@ -60,10 +60,13 @@ export class SandboxChangeReporter {
     }
   }
 
-  /** Resolves when every read handed on so far is acknowledged and deleted, or has failed (and was put back). */
+  /**
+   * Resolves when every read handed on so far is acknowledged and deleted, or has failed (and was put
+   * back). Reads handed on after the call are not waited for (under a steady flow there may be no
+   * moment with none in flight).
+   */
   async settled(): Promise<void> {
-    while (this.unacked.size) await Promise.all(this.unacked);
-    await this.deleting;
+    await Promise.all([...this.unacked]);
   }
 
   /** Deletes acknowledged rows, one statement at a time; those acknowledged meanwhile go in the next. */
