@@ -135,6 +135,7 @@ export class SandboxConnector implements PhoneConnector {
    * of changes (SandboxChangeReporter).
    */
   sync(scope: SyncScope = 'full'): Promise<void> {
+    if (scope !== 'changes') this.messageNudges++;
     // A sync that is queued and not started yet reads everything pending when it starts, so a nudge
     // arriving meanwhile joins it (the wider scope of the two) instead of queueing one more: at 200
     // changes/s, one sync per nudge, each with its reads, was a chain that never caught up.
@@ -156,6 +157,9 @@ export class SandboxConnector implements PhoneConnector {
 
   /** The sync waiting for the running one to end (nudges join it). */
   private queued?: { scope: SyncScope; done: Promise<void> };
+  /** Syncs asked for that read messages, and how many of them the last read of pending messages followed. */
+  private messageNudges = 0;
+  private messageNudgesRead = 0;
 
   private async syncOnce(scope: SyncScope): Promise<void> {
     const known = scope !== 'full' && this.lastState === 'CONNECTED';
@@ -171,8 +175,13 @@ export class SandboxConnector implements PhoneConnector {
       if (state !== 'CONNECTED') return;
     }
     // Edits, deletions and reactions after the messages they change (a message and its edit made
-    // together): a change's nudge comes after its message's, whose sync reads the message first.
-    if (!(known && scope === 'changes')) await this.deliverPending();
+    // together): a change's nudge comes after its message's, whose sync reads the message first. A
+    // sync of changes alone reads the messages too when a message's nudge came since the last read of
+    // them (that message may be committed, and its change with it, before the sync's read).
+    if (!(known && scope === 'changes') || this.messageNudges !== this.messageNudgesRead) {
+      this.messageNudgesRead = this.messageNudges;
+      await this.deliverPending();
+    }
     await this.changes.report();
   }
 
