@@ -16,7 +16,8 @@
  * events subjects, so it sees when phones published the change and when the relay published the event.
  *   phones:  network (control answer) → the phone's ingest event on NATS (may be < 0: the answer comes after)
  *   chats:   ingest event → the outbox row's created_at (the chats batch transaction's start: linger + queue)
- *   relay:   created_at → the event on NATS (the batch transaction, its commit, the wake-up, the relay round)
+ *   commit:  created_at → the batch's commit (its outbox NOTIFY heard by the observer: the transaction itself)
+ *   relay:   commit → the event on NATS (the wake-up, the relay round)
  *   intake:  event on NATS → webhook_events.received_at (the dispatcher's consumer and batch)
  *   claim:   received_at → the attempt's attempted_at (wake-up, claim, local queue)
  *   post:    attempted_at → the receiver's arrival
@@ -45,7 +46,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 1);
 const BEFORE_ROOT = process.env.BENCH_BEFORE_ROOT ? path.resolve(process.env.BENCH_BEFORE_ROOT) : '';
 const ROOT = path.join(__dirname, '..', '..');
 const STAMP = new Date().toISOString().replace(/[:.]/g, '-');
-const STAGES = ['phones', 'chats', 'relay', 'intake', 'claim', 'post'];
+const STAGES = ['phones', 'chats', 'commit', 'relay', 'intake', 'claim', 'post'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
@@ -140,7 +141,7 @@ async function runOnce(label, root) {
       direct.push(Date.now() - t0);
     }
 
-    const receiverUrl = await ask(observer, { namespace, natsUrl: testEnv.natsUrl(), messageIds: [...messageIdOf] }, 'url');
+    const receiverUrl = await ask(observer, { namespace, natsUrl: testEnv.natsUrl(), databaseUrl: db.url, messageIds: [...messageIdOf] }, 'url');
     const sub = await call('POST', '/webhooks', { hookUrl: `${receiverUrl}/hook`, integrationName: ['reaction.created', 'reaction.updated', 'message.updated'] });
     if (sub.status >= 300) throw new Error(`subscribe: ${sub.status} ${JSON.stringify(sub.body)}`);
     await sleep(1_000);
@@ -193,7 +194,7 @@ async function runOnce(label, root) {
       }
       lat[key.split('|')[0]].push(arrived - sent);
       const d = dispatcher.get(eventOf.get(key));
-      const marks = [sent, at.ingest.get(key), at.created.get(key), at.published.get(key), d?.received, d?.attempted, arrived];
+      const marks = [sent, at.ingest.get(key), at.created.get(key), at.committed.get(key), at.published.get(key), d?.received, d?.attempted, arrived];
       const stages = {};
       STAGES.forEach((s, i) => {
         if (marks[i] !== undefined && marks[i + 1] !== undefined) perStage[s].push((stages[s] = marks[i + 1] - marks[i]));

@@ -221,6 +221,28 @@ describe('OutboxRelay rounds that find nothing', () => {
   });
 });
 
+describe('OutboxRelay rounds after this process\'s own commit (no probe)', () => {
+  it('go straight to the turn: publish what follows the cursor, or find nothing when another round took it', async () => {
+    await t.prisma.outboxEvent.deleteMany({});
+    const relay = relayOf();
+    await relay.relayOnce(10_000); // the cursor at the end
+    const probes = jest.spyOn(t.prisma, '$queryRaw');
+    try {
+      await writeEvents(t.prisma, stubEvents([{ type: 'chat.created', org_id: org, data: { own: 1 } }]));
+      expect(await relay.relayOnce(500, false)).toBe(1);
+      expect(probes).toHaveBeenCalledTimes(1); // the round's read only
+      expect(await relay.relayOnce(500, false)).toBe(0); // taken already: the read finds nothing after the cursor
+      expect(await unpublished()).toHaveLength(0);
+      probes.mockClear();
+      await writeEvents(t.prisma, stubEvents([{ type: 'chat.created', org_id: org, data: { own: 2 } }]));
+      expect(await relay.relayOnce(500, true)).toBe(1);
+      expect(probes).toHaveBeenCalledTimes(2); // a woken round probes first, then reads
+    } finally {
+      probes.mockRestore();
+    }
+  });
+});
+
 describe('OutboxRelay.kick', () => {
   it('relays events written in this process at once instead of at the next idle poll', async () => {
     await t.prisma.outboxEvent.deleteMany({});

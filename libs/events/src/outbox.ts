@@ -114,6 +114,8 @@ export class OutboxRelay {
   private idle = false;
   /** A wake-up came while a round was under way: run another at once (its rows may have missed the round's read). */
   private again = false;
+  /** This process committed events since the last round began (kick): the next round skips the probe. */
+  private written = false;
   private tick?: () => Promise<void>;
   private readonly wakeups?: OutboxWakeups;
   private readonly intervalMs: number;
@@ -133,7 +135,7 @@ export class OutboxRelay {
     this.safetyPollMs = options.safetyPollMs ?? 10_000;
     this.keepPublishedMs = options.keepPublishedMs ?? 24 * 3600_000;
     this.pruneEveryMs = options.pruneEveryMs ?? 60_000;
-    if (options.listenUrl) this.wakeups = new OutboxWakeups(options.listenUrl, () => this.kick(), logger);
+    if (options.listenUrl) this.wakeups = new OutboxWakeups(options.listenUrl, () => this.wake(), logger);
     this.metrics = new OutboxMetrics(prisma);
   }
 
@@ -155,7 +157,9 @@ export class OutboxRelay {
           this.busy = this.pruneOnce();
           await this.busy;
         }
-        this.busy = this.relayOnce();
+        const written = this.written;
+        this.written = false;
+        this.busy = this.relayOnce(500, !written);
         const moved = await this.busy;
         if (!this.running) return;
         const delay = moved > 0 || this.again ? 0 : this.listening ? this.safetyPollMs : this.intervalMs;
@@ -173,10 +177,19 @@ export class OutboxRelay {
   }
 
   /**
-   * Events were committed (in this process, or anywhere when wake-ups listen): relay now rather than
-   * at the next poll. During a round, the round is followed by another at once.
+   * Events were committed in this process: relay now rather than at the next poll, and without the
+   * probe (there is something after the cursor, unless another relay has taken it meanwhile: then the
+   * round's read says so). Going straight to the turn, the writer's relay — whose process has just
+   * finished the transaction — usually takes it before the relays the commit's notification woke
+   * elsewhere, which probe first. During a round, the round is followed by another at once.
    */
   kick(): void {
+    this.written = true;
+    this.wake();
+  }
+
+  /** Events were committed somewhere (a wake-up): relay now rather than at the next poll, probing first. */
+  private wake(): void {
     if (!this.running || !this.tick) return;
     if (!this.idle) {
       this.again = true;
@@ -215,8 +228,12 @@ export class OutboxRelay {
     return total;
   }
 
-  /** One batch; returns how many events were published (0 also when another relay has the turn). */
-  async relayOnce(limit = 500): Promise<number> {
+  /**
+   * One batch; returns how many events were published (0 also when another relay has the turn).
+   * `probe`: first ask, in one statement, whether anything follows the cursor (false when this process
+   * has just committed events: then there is).
+   */
+  async relayOnce(limit = 500, probe = true): Promise<number> {
     // Every relay of every process is woken by every commit (and the writer's own relay also by its
     // kick), so most rounds find nothing, or find the turn taken: one statement says so, instead of an
     // interactive transaction of four. A commit after this read notifies, and its wake-up starts
@@ -224,9 +241,11 @@ export class OutboxRelay {
     // Written as ORDER BY seq LIMIT 1, the form only the seq index yields: as EXISTS (…) the planner
     // chose a sequential scan (a third of the rows guessed to match), and with nothing pending that read
     // every published row still kept (24 h of them), on every wake-up.
-    const next = await this.prisma.$queryRaw<{ seq: bigint }[]>`
-      SELECT seq FROM outbox_events WHERE seq > COALESCE((SELECT last_seq FROM outbox_cursor WHERE name = 'relay'), 0) ORDER BY seq LIMIT 1`;
-    if (!next.length) return 0;
+    if (probe) {
+      const next = await this.prisma.$queryRaw<{ seq: bigint }[]>`
+        SELECT seq FROM outbox_events WHERE seq > COALESCE((SELECT last_seq FROM outbox_cursor WHERE name = 'relay'), 0) ORDER BY seq LIMIT 1`;
+      if (!next.length) return 0;
+    }
     const js = this.nc.jetstream();
     let published: { type: string; created_at: Date }[] = [];
     const moved = await this.prisma.$transaction(async (tx) => {

@@ -37,6 +37,9 @@ const UPSERT_REACTIONS = `INSERT INTO message_reactions (phone_id, message_id, s
   ON CONFLICT (phone_id, message_id, sender_phone) DO UPDATE SET
     reaction_id = EXCLUDED.reaction_id, reaction = EXCLUDED.reaction, reacted_at = EXCLUDED.reacted_at, updated_at = EXCLUDED.updated_at`;
 
+// The two writes as one statement (different tables: data-modifying CTEs both run, on one snapshot).
+const UPDATE_AND_UPSERT = `WITH updated AS (${UPDATE_MESSAGES} RETURNING 1) ${UPSERT_REACTIONS.replaceAll('$1', '$2')}`;
+
 /**
  * A run of consecutive edits, deletions for everyone and reactions, applied with a fixed number of
  * statements whatever its length (the changed messages read and locked, their reactions read, then one
@@ -104,9 +107,13 @@ export async function applyChanges(tx: Tx, changes: ChangeIn[], out: OutEvent[])
       changedMessages.add(key);
     }
   }
-  if (changedMessages.size) {
-    const rows = [...changedMessages].flatMap((k) => messages.get(k) ?? []);
-    await tx.$executeRawUnsafe(UPDATE_MESSAGES, JSON.stringify(rows.map((m) => ({ phone_id: m.phone_id, message_id: m.message_id, body: m.body, prev_body: m.prev_body, is_deleted: m.is_deleted, has_reaction: m.has_reaction, updated_at: m.updated_at }))));
-  }
-  if (changedReactions.size) await tx.$executeRawUnsafe(UPSERT_REACTIONS, JSON.stringify([...changedReactions.values()]));
+  const updates = JSON.stringify(
+    [...changedMessages].flatMap((k) => messages.get(k) ?? []).map((m) => ({ phone_id: m.phone_id, message_id: m.message_id, body: m.body, prev_body: m.prev_body, is_deleted: m.is_deleted, has_reaction: m.has_reaction, updated_at: m.updated_at })),
+  );
+  const upserts = JSON.stringify([...changedReactions.values()]);
+  // Both in one statement when both are needed (a run of reactions and edits: one round trip less inside
+  // the transaction that holds the messages' locks and, once its events are written, the outbox lock).
+  if (changedMessages.size && changedReactions.size) await tx.$executeRawUnsafe(UPDATE_AND_UPSERT, updates, upserts);
+  else if (changedMessages.size) await tx.$executeRawUnsafe(UPDATE_MESSAGES, updates);
+  else if (changedReactions.size) await tx.$executeRawUnsafe(UPSERT_REACTIONS, upserts);
 }

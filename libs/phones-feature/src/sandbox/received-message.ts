@@ -1,15 +1,18 @@
-import { Errors } from '@mapi/contracts';
+import { Errors, type RequestContext } from '@mapi/contracts';
+import { requirePhone } from '../phones/require-phone';
 import type { SandboxMessageRow } from './sandbox-network';
-import type { SandboxPhones } from './sandbox-phones';
+import type { PairedDevice, SandboxPhones } from './sandbox-phones';
 
 /**
- * The message `uniqueId` of the phone's history, for a change made by another person: 422 naming
- * body.unique_id when the phone has no such message.
+ * The x-phone phone's paired device and its message `uniqueId`, for a change made by another person,
+ * read in one statement: 400 ERROR when the phone is not paired (SandboxPhones.paired), else 422
+ * naming body.unique_id when the phone has no such message.
  */
-export async function messageOfPhone(sandbox: SandboxPhones, phoneId: string, uniqueId: string): Promise<SandboxMessageRow> {
-  const message = await sandbox.network.message(phoneId, uniqueId);
-  if (!message) throw Errors.validation({ 'body.unique_id': { message: 'no message with this unique_id on this phone' } });
-  return message;
+export async function pairedWithMessage(sandbox: SandboxPhones, ctx: RequestContext, uniqueId: string): Promise<{ device: PairedDevice; message: SandboxMessageRow }> {
+  const found = await sandbox.network.deviceWithMessage(requirePhone(ctx), uniqueId);
+  const device = sandbox.checkPaired(found?.device ?? null);
+  if (!found?.message) throw Errors.validation({ 'body.unique_id': { message: 'no message with this unique_id on this phone' } });
+  return { device, message: found.message };
 }
 
 /** A message only its sender may edit or delete: a message the phone received (the phone's own go through the API). */

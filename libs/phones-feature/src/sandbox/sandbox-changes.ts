@@ -73,11 +73,11 @@ export class SandboxChanges {
       VALUES (${m.phone_id}, ${m.chat_id}, ${m.unique_id}, ${m.from_me}, ${JSON.stringify(change)}::jsonb)`;
   }
 
-  /** The phone's changes still to report, oldest first (the (phone_id, id) index's order). */
-  async pending(phoneId: string, limit: number): Promise<SandboxChangeRow[]> {
+  /** The phone's changes still to report, oldest first (the (phone_id, id) index's order), but those in `except` (handed on already). */
+  async pending(phoneId: string, limit: number, except: bigint[] = []): Promise<SandboxChangeRow[]> {
     return this.prisma.$queryRaw<SandboxChangeRow[]>`
       SELECT id, chat_id, unique_id, from_me, change FROM sandbox_changes
-      WHERE phone_id = ${phoneId} ORDER BY phone_id, id LIMIT ${limit}`;
+      WHERE phone_id = ${phoneId} AND id <> ALL(${except}::bigint[]) ORDER BY phone_id, id LIMIT ${limit}`;
   }
 
   /**

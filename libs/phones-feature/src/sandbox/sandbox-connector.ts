@@ -16,9 +16,20 @@ import type {
 import { contact, toIngestMessage, type SandboxNetwork } from './sandbox-network';
 import { applyParticipantAction } from './participant-actions';
 import { SandboxGroupActions } from './sandbox-group-actions';
-import { SandboxMessageActions, reportChanges } from './sandbox-message-actions';
+import { SandboxChangeReporter } from './sandbox-change-reporter';
+import { SandboxMessageActions } from './sandbox-message-actions';
 
 export const sandboxNotifySubject = (namespace: string, phoneId: string) => `${namespace}.sandbox.notify.${phoneId}`;
+
+/**
+ * What a sync reads: `full` the device's state too; `messages` pending messages and acks, then changes
+ * (the state is re-read only while not known to be connected); `changes` only edits, deletions,
+ * reactions and pins (a nudge after one of those: one read instead of two).
+ */
+export type SyncScope = 'full' | 'messages' | 'changes';
+const SCOPE_RANK: Record<SyncScope, number> = { changes: 0, messages: 1, full: 2 };
+/** After a change's publication failed, its rows are read again this much later (not in a tight loop while NATS is away). */
+const RETRY_MS = 1_000;
 
 /** Rows handed on per read of the pending ones. */
 const PAGE = 500;
@@ -54,8 +65,14 @@ export class SandboxConnector implements PhoneConnector {
         for (const id of phoneIds) this.nc.publish(sandboxNotifySubject(this.namespace, id), JSON.stringify({ kind: 'groups' }));
       },
     });
-    this.actions = new SandboxMessageActions(phoneId, network, () => this.me(), () => void this.sync(true));
+    this.actions = new SandboxMessageActions(phoneId, network, () => this.me(), () => void this.sync('messages'));
+    this.changes = new SandboxChangeReporter(network.changes, phoneId, (changes) => this.emit('messages.update', changes), () => {
+      setTimeout(() => void (this.stopped || this.sync('changes')), RETRY_MS).unref();
+    });
   }
+
+  private readonly changes: SandboxChangeReporter;
+  private stopped = false;
 
   private readonly actions: SandboxMessageActions;
 
@@ -69,6 +86,7 @@ export class SandboxConnector implements PhoneConnector {
   }
 
   async connect(): Promise<void> {
+    this.stopped = false;
     const device = await this.network.ensureDevice(this.phoneId, this.orgId);
     if (device.state === 'UNPAIRED' || device.state === 'LOGGED_OUT' || (device.state === 'QR' && !device.qr)) {
       await this.network.setDevice(this.phoneId, { state: 'QR', qr: `sandbox-qr:${this.phoneId}:${randomBytes(12).toString('base64url')}` });
@@ -76,7 +94,7 @@ export class SandboxConnector implements PhoneConnector {
     this.sub = this.nc.subscribe(sandboxNotifySubject(this.namespace, this.phoneId), {
       callback: (_err, msg) => {
         const kind = (msg.json() as { kind?: string } | null)?.kind;
-        void (kind === 'groups' ? this.syncGroups() : this.sync(kind === 'messages'));
+        void (kind === 'groups' ? this.syncGroups() : this.sync(kind === 'messages' || kind === 'changes' ? kind : 'full'));
       },
     });
     this.poll = setInterval(() => void this.sync(), this.pollMs);
@@ -109,36 +127,43 @@ export class SandboxConnector implements PhoneConnector {
   }
 
   /**
-   * Reports a changed connection state, then hands on what is pending (serialized). `messagesOnly`:
-   * the network said only that messages changed; a state change has its own notification (handled
-   * in order before this one) and the poll re-reads the state, so a phone known to be connected skips
-   * reading its device (one query less per message).
+   * Reports a changed connection state, then hands on what is pending (serialized). The scope
+   * (SyncScope) below `full`: the network said only that messages or changes did; a state change has
+   * its own notification (handled in order before this one) and the poll re-reads the state, so a
+   * phone known to be connected skips reading its device (one query less per message). Resolves once
+   * what it read is handed on and acknowledged; the next sync does not wait for the acknowledgements
+   * of changes (SandboxChangeReporter).
    */
-  sync(messagesOnly = false): Promise<void> {
+  sync(scope: SyncScope = 'full'): Promise<void> {
+    if (scope !== 'changes') this.messageNudges++;
     // A sync that is queued and not started yet reads everything pending when it starts, so a nudge
-    // arriving meanwhile joins it (a full sync if either asked for one) instead of queueing one more:
-    // at 200 changes/s, one sync per nudge, each with its reads, was a chain that never caught up.
+    // arriving meanwhile joins it (the wider scope of the two) instead of queueing one more: at 200
+    // changes/s, one sync per nudge, each with its reads, was a chain that never caught up.
     if (this.queued) {
-      this.queued.full ||= !messagesOnly;
-      return this.queued.done;
+      if (SCOPE_RANK[scope] > SCOPE_RANK[this.queued.scope]) this.queued.scope = scope;
+      return this.queued.done.then(() => this.changes.settled());
     }
-    const queued = { full: !messagesOnly, done: Promise.resolve() };
+    const queued: { scope: SyncScope; done: Promise<void> } = { scope, done: Promise.resolve() };
     queued.done = this.flushing
       .then(() => {
         this.queued = undefined;
-        return this.syncOnce(!queued.full);
+        return this.syncOnce(queued.scope);
       })
       .catch(() => undefined);
     this.queued = queued;
     this.flushing = queued.done;
-    return queued.done;
+    return queued.done.then(() => this.changes.settled());
   }
 
   /** The sync waiting for the running one to end (nudges join it). */
-  private queued?: { full: boolean; done: Promise<void> };
+  private queued?: { scope: SyncScope; done: Promise<void> };
+  /** Syncs asked for that read messages, and how many of them the last read of pending messages followed. */
+  private messageNudges = 0;
+  private messageNudgesRead = 0;
 
-  private async syncOnce(messagesOnly: boolean): Promise<void> {
-    if (!(messagesOnly && this.lastState === 'CONNECTED')) {
+  private async syncOnce(scope: SyncScope): Promise<void> {
+    const known = scope !== 'full' && this.lastState === 'CONNECTED';
+    if (!known) {
       const device = await this.network.device(this.phoneId);
       if (!device) return;
       const state = device.state as WaState;
@@ -149,9 +174,15 @@ export class SandboxConnector implements PhoneConnector {
       }
       if (state !== 'CONNECTED') return;
     }
-    await this.deliverPending();
-    // Edits, deletions and reactions after the messages they change (a message and its edit made together).
-    await reportChanges(this.network, this.phoneId, (changes) => this.emit('messages.update', changes));
+    // Edits, deletions and reactions after the messages they change (a message and its edit made
+    // together): a change's nudge comes after its message's, whose sync reads the message first. A
+    // sync of changes alone reads the messages too when a message's nudge came since the last read of
+    // them (that message may be committed, and its change with it, before the sync's read).
+    if (!(known && scope === 'changes') || this.messageNudges !== this.messageNudgesRead) {
+      this.messageNudgesRead = this.messageNudges;
+      await this.deliverPending();
+    }
+    await this.changes.report();
   }
 
   private async deliverPending(): Promise<void> {
@@ -174,9 +205,11 @@ export class SandboxConnector implements PhoneConnector {
   }
 
   async disconnect(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.poll);
     this.sub?.unsubscribe();
     await this.flushing;
+    await this.changes.settled();
   }
 
   async logout(): Promise<void> {
@@ -255,7 +288,7 @@ export class SandboxConnector implements PhoneConnector {
       sent_message_id: sentMessageId,
     };
     await this.network.addMessage(this.phoneId, m);
-    void this.sync(true);
+    void this.sync('messages');
     return { unique_id: m.unique_id, timestamp: m.timestamp, duplicate: false };
   }
 

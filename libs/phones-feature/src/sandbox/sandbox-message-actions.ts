@@ -1,9 +1,7 @@
 import { sendUniqueId, type IngestMessage } from '@mapi/contracts';
-import type { MessageActionsPort, MessageChange, MessageKey, OutgoingContent } from '../connector/phone-connector';
+import type { MessageActionsPort, MessageKey, OutgoingContent } from '../connector/phone-connector';
 import type { SandboxNetwork } from './sandbox-network';
 
-/** Changes handed on per read. */
-const PAGE = 500;
 /** How long a pin lasts: 7 days, the network's default (as the Baileys connector asks for). */
 const PIN_SECONDS = 604_800;
 
@@ -78,16 +76,5 @@ export class SandboxMessageActions implements MessageActionsPort {
     await this.network.addMessage(this.phoneId, m);
     this.nudge();
     return { unique_id: m.unique_id, timestamp: m.timestamp, duplicate: false };
-  }
-}
-
-/** Hands the phone's pending changes on as `messages.update`, then marks them reported (at least once: ingestion is idempotent). */
-export async function reportChanges(network: SandboxNetwork, phoneId: string, emit: (changes: MessageChange[]) => Promise<void>): Promise<void> {
-  for (let more = true; more; ) {
-    const rows = await network.changes.pending(phoneId, PAGE);
-    if (!rows.length) return;
-    more = rows.length === PAGE;
-    await emit(rows.map((r) => ({ chat_id: r.chat_id, unique_id: r.unique_id, from_me: r.from_me, ...r.change })));
-    await network.changes.markReported(rows.map((r) => r.id));
   }
 }

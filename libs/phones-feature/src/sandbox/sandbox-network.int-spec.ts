@@ -134,4 +134,14 @@ describe('SandboxNetwork pending rows (integration)', () => {
     expect(await network.pending(phone)).toEqual([]);
     expect(await t.prisma.sandboxPending.count({ where: { message_id: m.id } })).toBe(0);
   });
+
+  it('reads the device with one message of its history in one statement, as device() and message() read them', async () => {
+    const phoneId = 'phone-withmsgaaaaaaaaa';
+    await network.ensureDevice(phoneId, randomUUID());
+    const media: Media = { dimensions: { ar: 1, height: 10, width: 10 }, filename: 'a.png', mimetype: 'image/png', path: 'org/a.png', size: 42, thumbnail: '' };
+    const row = await add(phoneId, { ack: 2, sent_message_id: randomUUID(), media });
+    expect(await network.deviceWithMessage(phoneId, row.unique_id)).toEqual({ device: await network.device(phoneId), message: await network.message(phoneId, row.unique_id) });
+    expect(await network.deviceWithMessage(phoneId, 'NOSUCHMESSAGE')).toEqual({ device: await network.device(phoneId), message: null });
+    expect(await network.deviceWithMessage('phone-nodeviceaaaaaaaa', row.unique_id)).toBeNull(); // no such device
+  });
 });

@@ -43,6 +43,23 @@ export class SandboxNetwork {
     return rows[0] ?? null;
   }
 
+  /**
+   * The device and one message of its history (null when it has no such message), in one statement:
+   * the control routes that change a message (edit, delete, react) read both on every request.
+   */
+  async deviceWithMessage(phoneId: string, uniqueId: string): Promise<{ device: DeviceRow; message: SandboxMessageRow | null } | null> {
+    type MessageJson = Omit<SandboxMessageRow, 'id' | 'timestamp'> & { id: string; timestamp: string };
+    const rows = await this.prisma.$queryRaw<(DeviceRow & { m: MessageJson | null })[]>`
+      SELECT d.phone_id, d.org_id::text AS org_id, d.number, d.state, d.qr, d.updated_at,
+             (SELECT to_jsonb(m) FROM (SELECT id::text AS id, phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack,
+                                    sent_message_id::text AS sent_message_id, is_forwarded, is_deleted
+                             FROM sandbox_messages WHERE phone_id = d.phone_id AND unique_id = ${uniqueId}) m) AS m
+      FROM sandbox_devices d WHERE d.phone_id = ${phoneId}`;
+    if (!rows[0]) return null;
+    const { m, ...device } = rows[0];
+    return { device, message: m ? { ...m, id: BigInt(m.id), timestamp: new Date(m.timestamp) } : null };
+  }
+
   async ensureDevice(phoneId: string, orgId: string): Promise<DeviceRow> {
     return this.prisma.sandboxDevice.upsert({ where: { phone_id: phoneId }, create: { phone_id: phoneId, org_id: orgId, number: '' }, update: {} });
   }

@@ -4,6 +4,8 @@ import { requirePhone } from '../phones/require-phone';
 import { sandboxNotifySubject } from './sandbox-connector';
 import type { DeviceRow, SandboxNetwork } from './sandbox-network';
 
+export type PairedDevice = DeviceRow & { number: string };
+
 /**
  * What the sandbox control use cases share: the network's tables, and the nudge that tells a
  * phone's session to read them. Each change is written to the tables first, then the session is nudged.
@@ -15,15 +17,20 @@ export class SandboxPhones {
     private readonly namespace: string,
   ) {}
 
-  notify(phoneId: string, kind: 'state' | 'messages' | 'groups'): void {
+  /** `changes`: only edits, deletions or reactions were made (the session then reads only those). */
+  notify(phoneId: string, kind: 'state' | 'messages' | 'changes' | 'groups'): void {
     this.nc.publish(sandboxNotifySubject(this.namespace, phoneId), JSON.stringify({ kind }));
   }
 
   /** The x-phone phone's device, which must be paired (400 ERROR otherwise). */
-  async paired(ctx: RequestContext): Promise<DeviceRow & { number: string }> {
-    const device = await this.network.device(requirePhone(ctx));
+  async paired(ctx: RequestContext): Promise<PairedDevice> {
+    return this.checkPaired(await this.network.device(requirePhone(ctx)));
+  }
+
+  /** The device if it is paired (400 ERROR otherwise). */
+  checkPaired(device: DeviceRow | null): PairedDevice {
     if (!device?.number || device.state === 'LOGGED_OUT') throw Errors.phoneUnavailable('The sandbox phone is not paired: scan its QR first (POST /v1/sandbox/phones/scan)');
-    return device as DeviceRow & { number: string };
+    return device as PairedDevice;
   }
 
   view(d: DeviceRow): SandboxDevice {

@@ -1,5 +1,5 @@
 import { Errors, isGroupChatId, type SandboxReactRequest } from '@mapi/contracts';
-import { messageIdOf, messageOfPhone } from '../../sandbox/received-message';
+import { messageIdOf, pairedWithMessage } from '../../sandbox/received-message';
 import { contact } from '../../sandbox/sandbox-network';
 import type { SandboxPhones } from '../../sandbox/sandbox-phones';
 
@@ -12,13 +12,12 @@ export class SandboxReactMessage {
   constructor(private readonly sandbox: SandboxPhones) {}
 
   async execute({ ctx, body }: SandboxReactRequest) {
-    const device = await this.sandbox.paired(ctx);
-    const message = await messageOfPhone(this.sandbox, device.phone_id, body.unique_id);
+    const { device, message } = await pairedWithMessage(this.sandbox, ctx, body.unique_id);
     if (message.is_deleted) throw Errors.validation({ 'body.unique_id': { message: 'the message was deleted' } });
     const sender = await this.reactor(message.chat_id, body.from);
     if (sender === contact(device.number)) throw Errors.validation({ 'body.from': { message: 'that is the phone itself: react with POST /message/{message_id}/react' } });
     const reaction_id = await this.sandbox.network.changes.react(message, sender, body.reaction);
-    this.sandbox.notify(device.phone_id, 'messages');
+    this.sandbox.notify(device.phone_id, 'changes');
     return { unique_id: message.unique_id, message_id: messageIdOf(message), reaction_id, sender_phone: sender };
   }
 
