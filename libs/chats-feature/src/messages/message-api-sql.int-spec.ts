@@ -41,7 +41,7 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
     // values Postgres writes otherwise than JavaScript: left to JSON.parse + JSON.stringify (row not ok)
     { flag_metadata: { kept: null, nested: { also: null } }, poll_info: [null, 1] },
     { interactive: { b: 1, '7': 2, '10': 3 } },
-    { location: { latitude: 12345678.123456789, longitude: 9007199254740993 } },
+    { location: { latitude: 12345678.123456789, longitude: 9007199254740992 } },
     { flag_response_time: 1e15 },
     { flag_response_time: 1e-5 },
     { flag_response_time: -0 },
