@@ -20,7 +20,7 @@
  * Knobs: BENCH_ROUNDS (5), BENCH_PAGES (10 per way per round), BENCH_LIMIT (2000).
  */
 const pg = require('pg');
-const { chatPageSql, MessageRepository } = require('@mapi/chats-feature');
+const { chatPageSql, MessageRepository, ListChatMessages } = require('@mapi/chats-feature');
 const { seedOrg, vacuumAnalyze } = require('./seed');
 const { openBenchDatabase } = require('../lib/database');
 const { guardBench } = require('../lib/cleanup');
@@ -50,10 +50,11 @@ async function main() {
     const ways = {
       row: async () => Buffer.from(JSON.stringify(envelope((await read('row')).map((r) => mapMessage(messageFromJson(r.j).row))))),
       api: async () => Buffer.from(JSON.stringify(envelope((await read('api')).map((r) => JSON.parse(r.j))))),
-      // what ListChatMessages + rpc-server do now: listByChatReady's texts joined, Buffer.from (replyJson)
+      // what ListChatMessages + rpc-server do now: the use case's ReadyJson, its bytes as they are (replyJson)
       ready: async () => {
-        const texts = await repo.listByChatReady(world.org.id, page);
-        return Buffer.from(`{"from":1,"to":${texts.length},"count":${texts.length},"messages":[${texts.join(',')}]}`);
+        const ctx = { org_id: world.org.id, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null };
+        const answer = await new ListChatMessages(repo).execute({ ctx, params: { chat_id: world.bigChat }, query: { offset: 0, limit: LIMIT } });
+        return Buffer.isBuffer(answer.json) ? answer.json : Buffer.from(answer.json);
       },
     };
     delete ways.row;

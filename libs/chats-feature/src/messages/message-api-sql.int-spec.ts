@@ -124,7 +124,7 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
       const rows = await repo.listByChat(w.org.id, { chatId, phoneIds: null, offset, limit });
       const count = rows.length;
       const expected = JSON.stringify({ from: count ? offset + 1 : offset, to: offset + count, count, messages: rows.map(mapMessage) });
-      expect((answer as ReadyJson).json).toBe(expected);
+      expect(Buffer.from((answer as ReadyJson).json).toString('utf8')).toBe(expected);
       expect(ListChatMessagesResponse.safeParse(JSON.parse(expected)).error?.issues ?? []).toEqual([]);
     }
   });

@@ -79,7 +79,7 @@ describe('the ticket object written by Postgres = JSON.stringify(mapTicketJson) 
       const rows = await repo.listJson(org, null, { status: q.status, label: q.label }, q.offset, q.limit);
       const count = rows.length;
       const expected = JSON.stringify({ from: count ? q.offset + 1 : q.offset, to: q.offset + count, count, tickets: rows.map(mapTicketJson) });
-      expect((answer as ReadyJson).json).toBe(expected);
+      expect(Buffer.from((answer as ReadyJson).json).toString('utf8')).toBe(expected);
       expect(ListTicketsResponse.safeParse(JSON.parse(expected)).error?.issues ?? []).toEqual([]);
     }
   });

@@ -52,7 +52,7 @@ function request(ctx: Partial<RequestContext> = {}, query = { offset: 0, limit: 
 async function run(rows: MessageRow[], req: ListChatMessagesRequest) {
   const repo = new FakeMessageRepository(rows);
   const answer = await new ListChatMessages(repo as unknown as MessageRepository).execute(req);
-  const bytes = answer instanceof ReadyJson ? String(answer.json) : JSON.stringify(answer);
+  const bytes = answer instanceof ReadyJson ? Buffer.from(answer.json).toString('utf8') : JSON.stringify(answer);
   return { repo, answer, bytes, response: JSON.parse(bytes) as ListChatMessagesResponse };
 }
 

@@ -1,4 +1,5 @@
-import { ReadyJson, type ListChatMessagesRequest, type ListChatMessagesResponse } from '@mapi/contracts';
+import { ReadyJson, pagePositions, type ListChatMessagesRequest, type ListChatMessagesResponse } from '@mapi/contracts';
+import { jsonArrayBytes } from '@mapi/platform';
 import { chatReach } from '../../chats/chat-reach';
 import { mapMessage } from '../../messages/map-message';
 import type { MessageRepository } from '../../repositories/message-repository';
@@ -26,16 +27,11 @@ export class ListChatMessages {
     const page = { chatId: params.chat_id, ...chatReach(ctx), offset: query.offset, limit: query.limit };
     if (query.limit > SQL_BUILT_PAGES_FROM) {
       const texts = await this.messages.listByChatReady(ctx.org_id, page);
-      const { from, to, count } = numbering(query.offset, texts.length);
+      const { from, to, count } = pagePositions(query.offset, texts.length);
       // JSON.stringify's bytes for { from, to, count, messages }: the same keys in the same order, no spaces
-      return new ReadyJson(`{"from":${from},"to":${to},"count":${count},"messages":[${texts.join(',')}]}`);
+      return new ReadyJson(jsonArrayBytes(`{"from":${from},"to":${to},"count":${count},"messages":[`, texts, ']}'));
     }
     const messages = (await this.messages.listByChat(ctx.org_id, page)).map(mapMessage);
-    return { ...numbering(query.offset, messages.length), messages };
+    return { ...pagePositions(query.offset, messages.length), messages };
   }
-}
-
-/** `from`/`to`: 1-based positions of the first and last message returned (from = to = offset for an empty page). */
-function numbering(offset: number, count: number): { from: number; to: number; count: number } {
-  return { from: count ? offset + 1 : offset, to: offset + count, count };
 }

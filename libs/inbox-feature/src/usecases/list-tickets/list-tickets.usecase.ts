@@ -1,4 +1,5 @@
 import { Errors, ReadyJson, pagePositions, type ListTicketsRequest, type ListTicketsResponse } from '@mapi/contracts';
+import { jsonArrayBytes } from '@mapi/platform';
 import { readValue } from '../../custom-property-values';
 import { isMember, rowPhones, visiblePage, type ChatReachCheck } from '../../member-reach';
 import { mapTicketJson } from '../../map-ticket';
@@ -27,7 +28,7 @@ export class ListTickets {
       const items = (await this.tickets.listReady(ctx.org_id, rowPhones(ctx), filter, offset, limit)).map((t) => (typeof t === 'string' ? t : JSON.stringify(mapTicketJson(t))));
       const { from, to, count } = pagePositions(offset, items.length);
       // JSON.stringify's bytes for { from, to, count, tickets }: the same keys in the same order, no spaces
-      return new ReadyJson(`{"from":${from},"to":${to},"count":${count},"tickets":[${items.join(',')}]}`);
+      return new ReadyJson(jsonArrayBytes(`{"from":${from},"to":${to},"count":${count},"tickets":[`, items, ']}'));
     }
     const rows = await visiblePage(this.reach, ctx, (o, l) => this.tickets.listJson(ctx.org_id, rowPhones(ctx), filter, o, l), offset, limit);
     return { ...pagePositions(offset, rows.length), tickets: rows.map(mapTicketJson) };
