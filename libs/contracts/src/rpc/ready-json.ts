@@ -20,8 +20,3 @@ export class ReadyJson<T = unknown> {
     return JSON.parse(text) as T;
   }
 }
-
-/** What a use case's answer stands for, whether given as a value or as ReadyJson (for callers in-process: tests, benches). */
-export function answerValue<T>(answer: T | ReadyJson<T>): T {
-  return answer instanceof ReadyJson ? answer.parse() : answer;
-}
