@@ -19,6 +19,7 @@ export * from './run-main';
 export * from './jobs/job-trace';
 export * from './service/start-rpc-service';
 export * from './nats/rpc-handlers';
+export * from './nats/json-array-bytes';
 export * from './idempotency/idempotency-key';
 export * from './errors/dependency-unavailable';
 export * from './outbound-http/address-policy';
