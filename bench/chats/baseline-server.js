@@ -23,15 +23,15 @@ const { ListChats } = lib('@mapi/chats-feature/dist/usecases/list-chats/list-cha
 const { ListAllMessages } = lib('@mapi/chats-feature/dist/usecases/list-all-messages/list-all-messages.usecase');
 const { ListChatsQuery, ListAllMessagesQuery } = lib('@mapi/contracts');
 
-/** GET /chats/messages' repository as the use case of this checkout takes it (AllMessagesRepository since it exists). */
-const allMessagesRepository = (db) => {
+/** GET /chats/messages' repositories as the use case of this checkout takes them (AllMessagesRepository since it exists). */
+const allMessagesRepositories = (db) => {
   let All;
   try {
     All = lib('@mapi/chats-feature/dist/repositories/all-messages-repository').AllMessagesRepository;
   } catch {
-    return new MessageRepository(db);
+    return [new MessageRepository(db)];
   }
-  return new All(db);
+  return [new MessageRepository(db), new All(db)];
 };
 
 /**
@@ -53,7 +53,7 @@ async function main() {
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE || 10) });
   const db = rawClient(pool);
   const listChats = new ListChats(new ChatViewRepository(db), new MessageRepository(db));
-  const listAll = new ListAllMessages(allMessagesRepository(db));
+  const listAll = new ListAllMessages(...allMessagesRepositories(db));
   const ctx = { org_id: orgId, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null, member: null };
 
   const app = Fastify({ logger: false });

@@ -23,15 +23,15 @@ const { ListAllMessages } = require('@mapi/chats-feature/dist/usecases/list-all-
 const { ListChatsQuery, ListAllMessagesQuery } = require('@mapi/contracts');
 const { seedOrg, deriveChatRows } = require('../messages/seed');
 
-/** GET /chats/messages' repository as the use case of this checkout takes it (AllMessagesRepository since it exists). */
-const allMessagesRepository = (db) => {
+/** GET /chats/messages' repositories as the use case of this checkout takes them (AllMessagesRepository since it exists). */
+const allMessagesRepositories = (db) => {
   let All;
   try {
     All = require('@mapi/chats-feature/dist/repositories/all-messages-repository').AllMessagesRepository;
   } catch {
-    return new MessageRepository(db);
+    return [new MessageRepository(db)];
   }
-  return new All(db);
+  return [new MessageRepository(db), new All(db)];
 };
 
 const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
@@ -64,7 +64,7 @@ async function main() {
   const [{ org_id: orgId }] = await prisma.$queryRaw`SELECT org_id::text FROM chats LIMIT 1`;
   const ctx = { org_id: orgId, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null, member: null };
   const listChats = new ListChats(new ChatViewRepository(prisma), new MessageRepository(prisma));
-  const listAll = new ListAllMessages(allMessagesRepository(prisma));
+  const listAll = new ListAllMessages(...allMessagesRepositories(prisma));
   const cases = [
     ['/chats?limit=2000', () => listChats.execute({ ctx, query: ListChatsQuery.parse({ limit: '2000' }) })],
     ['/chats?limit=100', () => listChats.execute({ ctx, query: ListChatsQuery.parse({ limit: '100' }) })],
