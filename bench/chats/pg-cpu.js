@@ -7,6 +7,7 @@
  * sensitive to the machine's load than wall time. Usage (a database seeded by bench/chats/stages.js):
  *   node bench/chats/pg-cpu.js <database url> <checkout root, e.g. /work/main>
  */
+const fs = require('node:fs');
 const pg = require(process.argv[3] + '/node_modules/pg');
 const { Prisma } = require(process.argv[3] + '/node_modules/@mapi/db');
 const { ChatViewRepository, MessageRepository } = require(process.argv[3] + '/node_modules/@mapi/chats-feature');
