@@ -18,7 +18,7 @@ const Fastify = require('fastify');
 const pg = require('pg');
 const { createPrismaClient } = require('@mapi/db');
 const { MessageRepository, ListChatMessages, chatPageSql, messageFromJson, mapMessage } = require('@mapi/chats-feature');
-const { ListChatMessagesParams, ListChatMessagesQuery } = require('@mapi/contracts');
+const { ListChatMessagesParams, ListChatMessagesQuery, ReadyJson } = require('@mapi/contracts');
 
 /** The page as ListChatMessages builds it, read through pg: same SQL, same row revival, same mapper. */
 function rawUseCase(pool, orgId) {
@@ -65,8 +65,8 @@ async function main() {
     const query = ListChatMessagesQuery.safeParse(req.query ?? {});
     if (!params.success || !query.success) return reply.status(422).send({ error: 'validation' });
     const page = await useCase.execute({ ctx, params: params.data, query: query.data });
-    // The chats service replies JSON.stringify(page) as bytes; the gateway passes them through.
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify(page));
+    // The chats service replies JSON.stringify(page) as bytes, or a ReadyJson's JSON as it is; the gateway passes them through.
+    return reply.type('application/json; charset=utf-8').send(page instanceof ReadyJson ? page.json : JSON.stringify(page));
   });
   await useCase.ready();
   await app.listen({ port: Number(process.env.PORT || 0), host: process.env.HOST || '127.0.0.1' });

@@ -6,6 +6,7 @@ export * from './common/request-context';
 export * from './common/base64';
 export * from './rpc/define-rpc';
 export * from './rpc/http-reply';
+export * from './rpc/ready-json';
 export * from './http/define-route';
 export * from './events';
 export * from './openapi/build-openapi';

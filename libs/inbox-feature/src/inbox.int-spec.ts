@@ -1,4 +1,4 @@
-import { Errors, ServiceError, type ChatView, type RequestContext } from '@mapi/contracts';
+import { Errors, ServiceError, answerValue, type ChatView, type RequestContext } from '@mapi/contracts';
 import { createOrg, newUuid, randomDigits, registryPayload, useTestDatabase } from '@mapi/testing';
 import { phonesInReach, type ChatLookup } from './chat-lookup';
 import type { MessageAttacher } from './message-attacher';
@@ -44,7 +44,7 @@ describe('inbox (integration)', () => {
   const view = (org: string, phone: string, chatId: string) =>
     ({ chat_id: chatId, org_id: org, phone_id: phone, org_phone: `${phone.slice(-6)}@c.us`, label_ids: {}, message_unread_count: 0, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }) as unknown as ChatView;
   const create = (c: RequestContext, body: Record<string, unknown>) => new CreateTicket(tickets(), chats, attacher, new CustomPropertyRepository(t.prisma)).execute({ ctx: c, body: body as any });
-  const list = (c: RequestContext, query: Record<string, unknown> = {}) => new ListTickets(tickets(), noReach, new CustomPropertyRepository(t.prisma)).execute({ ctx: c, query: { offset: 0, limit: 2000, ...query } });
+  const list = (c: RequestContext, query: Record<string, unknown> = {}) => new ListTickets(tickets(), noReach, new CustomPropertyRepository(t.prisma)).execute({ ctx: c, query: { offset: 0, limit: 2000, ...query } }).then(answerValue);
   const update = (c: RequestContext, id: string, body: Record<string, unknown>) => new UpdateTicket(tickets(), chats, noReach, new CustomPropertyRepository(t.prisma)).execute({ ctx: c, params: { ticket_id: id }, body });
   const events = (org: string, type: string) => t.prisma.outboxEvent.findMany({ where: { org_id: org, type }, orderBy: { seq: 'asc' } });
   const status = async (p: Promise<unknown>) => {

@@ -1,13 +1,15 @@
-import { MessageSchema } from '@mapi/contracts';
-import { Prisma, createPrismaClient, type PrismaClient } from '@mapi/db';
+import { ListChatMessagesResponse, MessageSchema, ReadyJson } from '@mapi/contracts';
+import { Prisma, createPrismaClient, queryRows, type PrismaClient } from '@mapi/db';
 import { createMessages, createOrg, createPhone, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
 import { mapMessage } from './map-message';
-import { DEFERRED_JOIN_FROM_OFFSET, MessageRepository, type ChatPage } from '../repositories/message-repository';
+import { DEFERRED_JOIN_FROM_OFFSET, MessageRepository, chatPageSql, type ChatPage } from '../repositories/message-repository';
+import { ListChatMessages } from '../usecases/list-chat-messages/list-chat-messages.usecase';
 
 /**
- * Postgres's message object (message-api-sql.ts, read by listByChatJson for GET messages) against
- * mapMessage's over the same stored rows: byte for byte once the service has parsed it, for every
- * kind of message and every odd value a column can hold, on both SQL forms of a page.
+ * Postgres's message object (message-api-sql.ts, read by listByChatReady for GET messages) against
+ * mapMessage's over the same stored rows: byte for byte as JSON.stringify writes mapMessage's, for
+ * every kind of message and every odd value a column can hold, on both SQL forms of a page — and the
+ * whole answer of GET messages (ReadyJson) against JSON.stringify of the mapped page.
  */
 describe('the message object built by Postgres = mapMessage (integration)', () => {
   let prisma: PrismaClient;
@@ -36,7 +38,23 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
       order_id: 'o-1', poll_info: { options: ['a', 'b'] }, poll_results: { a: 1 }, raw_data: { deep: { deeper: [null, true, 'x'] } }, token: 't', from: '1@c.us', to: '2@c.us' },
     { body: '', fts: '', timestamp: at('0999-01-02T03:04:05.678Z'), updated_at: at('0999-01-02T03:04:05.006Z') },
     { timestamp: at('2100-12-31T23:59:59.999Z'), updated_at: at('2100-12-31T23:59:59.999Z') },
+    // values Postgres writes otherwise than JavaScript: left to JSON.parse + JSON.stringify (row not ok)
+    { flag_metadata: { kept: null, nested: { also: null } }, poll_info: [null, 1] },
+    { interactive: { b: 1, '7': 2, '10': 3 } },
+    { location: { latitude: 12345678.123456789, longitude: 9007199254740992 } },
+    { flag_response_time: 1e15 },
+    { flag_response_time: 1e-5 },
+    { flag_response_time: -0 },
+    // values the fast path writes itself (row ok)
+    { flag_response_time: 0, raw_data: { ar: 0.75, height: 1600, neg: -2.5, small: 0.0001, list: [1, 'two', true, false, [], {}] } },
+    { flag_response_time: 123456789012345, links: [{ link: 'https://example.com/a.b?c=1', isSuspicious: false }] },
+    { flag_response_time: 0.0001, raw_data: { s: 'a "quoted": null, \\ "9": x', n: 123456789012345 } },
   ];
+  /** Kinds Postgres cannot vouch for (their rows go through JSON.parse + JSON.stringify); every other kind's text is sent as it is. */
+  const slowKinds = new Set([1, 4, 12, 17, 18, 19, 20, 21, 25]);
+  /** -0: Postgres may hold 0 or -0 (the driver's choice); the bytes are checked, not the path. */
+  const eitherKinds = new Set([22]);
+  const timestampOf = (i: number) => (kinds[i]?.timestamp as Date | undefined)?.valueOf() ?? Date.UTC(2026, 1, 1, 0, 0, i, 123);
 
   beforeAll(async () => {
     prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
@@ -51,6 +69,8 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
     await createMessages(prisma, w.org, w.p2, kinds.map((overrides, i) => ({ chatId: w.chat, timestamp: new Date(Date.UTC(2026, 1, 2, 0, 0, i)), overrides })));
     // a number JavaScript cannot hold exactly (both reads round it the same way, through JSON.parse)
     await prisma.$executeRaw`UPDATE messages SET media = media || '{"size": 12345678901234567890}'::jsonb WHERE org_id = ${w.org.id}::uuid AND chat_id = ${w.chat} AND message_type = 'image'`;
+    // numeric's scale kept (1.50, 2.0): JavaScript writes 1.5 and 2
+    await prisma.$executeRaw`UPDATE messages SET poll_results = '{"a": 1.50, "b": [2.0]}'::jsonb WHERE org_id = ${w.org.id}::uuid AND chat_id = ${w.chat} AND message_ticket_id = 'ticket-1'`;
     await createMessages(prisma, w.other, w.q, [{ chatId: w.chat, body: 'another organization' }]);
     // a chat deeper than DEFERRED_JOIN_FROM_OFFSET, for the other SQL form of a page
     w.deep = `${randomDigits()}@c.us`;
@@ -65,14 +85,14 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
 
   afterAll(() => prisma?.$disconnect());
 
-  /** Both reads of one page: mapMessage over the stored rows, and Postgres's objects as the service parses and serializes them. */
+  /** Both reads of one page: JSON.stringify of mapMessage over the stored rows, and Postgres's texts as the service sends them. */
   const both = async (orgId: string, page: ChatPage) => {
     const mapped = (await repo.listByChat(orgId, page)).map((row) => JSON.stringify(mapMessage(row)));
-    const built = (await repo.listByChatJson(orgId, page)).map((text) => JSON.stringify(JSON.parse(text)));
+    const built = await repo.listByChatReady(orgId, page);
     return { mapped, built };
   };
 
-  it('gives every kind of message byte for byte as mapMessage does, each valid against the contract', async () => {
+  it('gives every kind of message byte for byte as JSON.stringify of mapMessage does, each valid against the contract', async () => {
     const { mapped, built } = await both(w.org.id, { chatId: w.chat, phoneIds: null, offset: 0, limit: 2000 });
     expect(built).toHaveLength(kinds.length * 2);
     for (let i = 0; i < mapped.length; i++) expect(built[i]).toBe(mapped[i]);
@@ -83,6 +103,30 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
     expect(objects.map((m) => m.timestamp)).toContain('0999-01-02T03:04:05+00:00');
     expect(objects.map((m) => m.updated_at)).toContain('2100-12-31T23:59:59.999+00:00');
     expect(objects.map((m) => m.body)).toContain(odd);
+  });
+
+  it('writes the common kinds itself (ok: its text is the answer as it is), leaving only the odd values to JSON.parse + JSON.stringify', async () => {
+    const sql = chatPageSql(w.org.id, { chatId: w.chat, phoneIds: [w.p1.phone_id], offset: 0, limit: 2000 }, 'ready');
+    const rows = await queryRows<{ j: string; ok: boolean }>(prisma, sql as Prisma.Sql);
+    // newest first: the kinds by timestamp, descending
+    const kindOfRow = kinds.map((_, i) => i).sort((a, b) => timestampOf(b) - timestampOf(a));
+    expect(rows).toHaveLength(kinds.length);
+    const slow = rows.flatMap((r, n) => (r.ok || eitherKinds.has(kindOfRow[n]) ? [] : [kindOfRow[n]]));
+    expect(slow.sort((a, b) => a - b)).toEqual([...slowKinds]);
+  });
+
+  it("answers GET messages' large pages (ReadyJson) with the bytes JSON.stringify gives for the mapped page", async () => {
+    const useCase = new ListChatMessages(repo);
+    const ctx = { org_id: w.org.id, token_id: '6d0f8a5e-7b8c-4c1d-9e2f-0a1b2c3d4e5f', phone_scope: null, phone: null };
+    for (const [chatId, offset, limit] of [[w.chat, 0, 2000], [w.chat, 3, 101], [w.chat, 500, 200], [w.deep, DEFERRED_JOIN_FROM_OFFSET + 5, 1000]] as const) {
+      const answer = await useCase.execute({ ctx, params: { chat_id: chatId }, query: { offset, limit } });
+      expect(answer).toBeInstanceOf(ReadyJson);
+      const rows = await repo.listByChat(w.org.id, { chatId, phoneIds: null, offset, limit });
+      const count = rows.length;
+      const expected = JSON.stringify({ from: count ? offset + 1 : offset, to: offset + count, count, messages: rows.map(mapMessage) });
+      expect((answer as ReadyJson).json).toBe(expected);
+      expect(ListChatMessagesResponse.safeParse(JSON.parse(expected)).error?.issues ?? []).toEqual([]);
+    }
   });
 
   it('reads the same page on the deferred-join form (offset past DEFERRED_JOIN_FROM_OFFSET)', async () => {
@@ -98,9 +142,9 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
     const scoped = await both(w.org.id, { chatId: w.chat, phoneIds: [w.p2.phone_id], offset: 0, limit: 2000 });
     expect(scoped.built).toHaveLength(kinds.length);
     expect(scoped.built).toEqual(scoped.mapped);
-    const others = (await repo.listByChatJson(w.other.id, { chatId: w.chat, phoneIds: null, offset: 0, limit: 2000 })).map((t) => JSON.parse(t));
+    const others = (await repo.listByChatReady(w.other.id, { chatId: w.chat, phoneIds: null, offset: 0, limit: 2000 })).map((t) => JSON.parse(t));
     expect(others.map((m) => m.body)).toEqual(['another organization']);
-    expect(await repo.listByChatJson(w.org.id, { chatId: w.chat, phoneIds: [w.q.phone_id], offset: 0, limit: 2000 })).toEqual([]);
-    expect(await repo.listByChatJson(w.org.id, { chatId: w.chat, phoneIds: [], offset: 0, limit: 2000 })).toEqual([]);
+    expect(await repo.listByChatReady(w.org.id, { chatId: w.chat, phoneIds: [w.q.phone_id], offset: 0, limit: 2000 })).toEqual([]);
+    expect(await repo.listByChatReady(w.org.id, { chatId: w.chat, phoneIds: [], offset: 0, limit: 2000 })).toEqual([]);
   });
 });

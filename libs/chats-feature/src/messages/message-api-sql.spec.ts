@@ -1,6 +1,6 @@
 import { MessageSchema } from '@mapi/contracts';
 import { mapMessage } from './map-message';
-import { MESSAGE_API_KEYS, messageApiLateral } from './message-api-sql';
+import { MESSAGE_API_KEYS, messageApiLateral, messageReadyLateral } from './message-api-sql';
 import type { MessageRow } from '../repositories/message-repository';
 
 /** The SQL twin of mapMessage names the same keys in the same order (its values: message-api-sql.int-spec.ts). */
@@ -18,5 +18,11 @@ describe('the message object built by Postgres (message-api-sql)', () => {
   it('names each key once in the select list, in that order', () => {
     const names = [...messageApiLateral.sql.matchAll(/ AS "([a-z_0-9]+)"/g)].map((m) => m[1]);
     expect(names).toEqual([...MESSAGE_API_KEYS]);
+  });
+
+  it('names each key once in the ready select list (its last lateral), in that order', () => {
+    const api = messageReadyLateral.sql.slice(messageReadyLateral.sql.lastIndexOf('LATERAL ('));
+    expect(api).toMatch(/\) api$/);
+    expect([...api.matchAll(/ AS "([a-z_0-9]+)"/g)].map((m) => m[1])).toEqual([...MESSAGE_API_KEYS]);
   });
 });

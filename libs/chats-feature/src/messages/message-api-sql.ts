@@ -49,3 +49,57 @@ export const messageApiLateral = Prisma.raw(
   `LATERAL (SELECT ${MESSAGE_API_KEYS.map((key) => `${DERIVED[key] ?? `m."${key}"`} AS "${key}"`).join(', ')}) api`,
 );
 export const messageApiJson = Prisma.raw('row_to_json(api)::text');
+
+/** The message object's keys that are jsonb columns as they are (vcards is filtered first: DERIVED). */
+const JSONB_KEYS = [
+  'delivery_info', 'media', 'flag_metadata', 'interactive', 'invite_v4', 'links', 'location', 'poll_info', 'poll_results', 'raw_data',
+] as const satisfies readonly (typeof MESSAGE_API_KEYS)[number][];
+
+/**
+ * What in a jsonb value's text (jsonb_out: `"key": value, ...`) may read differently once JSON.parse
+ * and JSON.stringify have been through it, so the row is left to them (conservative: a string that
+ * merely looks like one of these costs that row a parse, nothing else):
+ * - `": null` — a field holding null: json_strip_nulls (which writes the value without jsonb_out's
+ *   spaces) would drop it, so the value keeps its spaces;
+ * - `"123": ` — an integer-like key: JavaScript puts those first, jsonb orders keys by length;
+ * - 16 digits or dots in a row — a number past 2^53 (rounded by JSON.parse) or with more significant
+ *   digits than a double holds;
+ * - a fraction ending in 0 (`1.50`, numeric keeps the scale) or starting with five zeros (JavaScript
+ *   writes 1e-7).
+ * Below 16 characters, a number without these is written the same by numeric_out and by JavaScript.
+ */
+const UNSAFE_JSONB_TEXT = String.raw`": null|"(0|[1-9][0-9]*)": |[0-9.]{16}|\.[0-9]*0([^0-9]|$)|\.00000`;
+
+/**
+ * The message object as the JSON text JSON.stringify writes for it — the bytes of GET messages'
+ * answer — for the rows whose `ok` is true; the others (`ok` false: a jsonb value or a float the
+ * checks above cannot vouch for) are the same JSON value, to be parsed and stringified by the caller.
+ * jsonb values are written without jsonb_out's spaces by json_strip_nulls (nothing to strip: a value
+ * holding a null field keeps its spaces and its row is not ok), the id object by row_to_json (not
+ * json_build_object's `"key" : value`). float8 (flag_response_time) is written as JavaScript does from
+ * 1e-4 to 1e15 (shortest digits, not exponential), and zero; -0, exponents, NaN leave the row to the caller.
+ * The texts of the jsonb values are taken once per row (`OFFSET 0` keeps the subquery from being
+ * folded into the expressions that read it three times each).
+ */
+export const messageReadyLateral = Prisma.raw(
+  `LATERAL (SELECT ${[...JSONB_KEYS.map((key) => `m."${key}"::text AS "${key}"`), `(${DERIVED.vcards})::text AS vcards`].join(', ')} OFFSET 0) t
+   CROSS JOIN LATERAL (SELECT m.from_me, m.unique_id AS id, m.chat_id AS remote, m.message_id AS serialized) idv
+   CROSS JOIN LATERAL (SELECT ${MESSAGE_API_KEYS.map((key) => `${readyExpression(key)} AS "${key}"`).join(', ')}) api`,
+);
+
+function readyExpression(key: (typeof MESSAGE_API_KEYS)[number]): string {
+  if (key === 'id') return 'row_to_json(idv)';
+  if (key === 'vcards') return 'json_strip_nulls(t.vcards::json)'; // strings only (nothing to strip), written without jsonb_out's spaces
+  if ((JSONB_KEYS as readonly string[]).includes(key)) {
+    return `CASE WHEN strpos(t."${key}", '": null') = 0 THEN json_strip_nulls(t."${key}"::json) ELSE t."${key}"::json END`;
+  }
+  return DERIVED[key] ?? `m."${key}"`;
+}
+
+/** `j` (the text) and `ok` (it is JSON.stringify's) of the row aliased `m`, with messageReadyLateral joined. */
+export const messageReadySelect = Prisma.raw(
+  `row_to_json(api)::text AS j,
+   (concat_ws(' ', ${JSONB_KEYS.map((key) => `t."${key}"`).join(', ')}) !~ '${UNSAFE_JSONB_TEXT}'
+    AND (m.flag_response_time IS NULL OR m.flag_response_time::text = '0'
+         OR (abs(m.flag_response_time) >= 1e-4 AND abs(m.flag_response_time) < 1e15))) AS ok`,
+);

@@ -1,7 +1,7 @@
 import { Prisma, queryRows, type PrismaClient } from '@mapi/db';
 import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
 import { messageFromJson } from './message-json';
-import { messageApiJson, messageApiLateral } from '../messages/message-api-sql';
+import { messageApiJson, messageApiLateral, messageReadyLateral, messageReadySelect } from '../messages/message-api-sql';
 
 /** A stored message without its surrogate key (which never leaves the service). */
 export type MessageRow = Omit<Prisma.MessageModel, 'id' | 'phone_id'>;
@@ -36,11 +36,17 @@ const nothing = (page: { phoneIds: string[] | null; member?: MemberChatAccess | 
 /** From this offset on, pages are read with a deferred join (see listByChat). */
 export const DEFERRED_JOIN_FROM_OFFSET = 1_000;
 
-/** What a page row is read as: the stored row (`row_to_json(m)`, revived by messageFromJson) or the spec's message object (message-api-sql.ts). */
-export type PageRowShape = 'row' | 'api';
+/**
+ * What a page row is read as: the stored row (`row_to_json(m)`, revived by messageFromJson), the
+ * spec's message object (message-api-sql.ts), or that object as JSON.stringify writes it with `ok`
+ * saying where it is (`ready`, message-api-sql.ts's messageReadySelect).
+ */
+export type PageRowShape = 'row' | 'api' | 'ready';
 
-const selectOf = (shape: PageRowShape) => (shape === 'row' ? Prisma.sql`row_to_json(m)::text` : messageApiJson);
-const joinOf = (shape: PageRowShape) => (shape === 'row' ? Prisma.empty : Prisma.sql`CROSS JOIN ${messageApiLateral}`);
+const selectOf = (shape: PageRowShape) =>
+  shape === 'row' ? Prisma.sql`row_to_json(m)::text AS j` : shape === 'api' ? Prisma.sql`${messageApiJson} AS j` : messageReadySelect;
+const joinOf = (shape: PageRowShape) =>
+  shape === 'row' ? Prisma.empty : Prisma.sql`CROSS JOIN ${shape === 'api' ? messageApiLateral : messageReadyLateral}`;
 
 /**
  * One page of messages matching `filters`, newest first (timestamp, then insertion order), one JSON
@@ -51,19 +57,19 @@ function newestFirstSql(orgId: string, filters: Prisma.Sql[], page: { offset: nu
   const where = Prisma.sql`m.org_id = ${orgId}::uuid ${Prisma.join(filters, ' ')}`;
   return page.offset < DEFERRED_JOIN_FROM_OFFSET
     ? Prisma.sql`
-        SELECT ${selectOf(shape)} AS j FROM messages m ${joinOf(shape)} WHERE ${where}
+        SELECT ${selectOf(shape)} FROM messages m ${joinOf(shape)} WHERE ${where}
         ORDER BY m."timestamp" DESC, m.id DESC OFFSET ${page.offset} LIMIT ${page.limit}`
     : Prisma.sql`
         WITH ids AS (
           SELECT m.id, m."timestamp" FROM messages m WHERE ${where}
           ORDER BY m."timestamp" DESC, m.id DESC OFFSET ${page.offset} LIMIT ${page.limit})
-        SELECT ${selectOf(shape)} AS j FROM ids JOIN messages m ON m.id = ids.id ${joinOf(shape)}
+        SELECT ${selectOf(shape)} FROM ids JOIN messages m ON m.id = ids.id ${joinOf(shape)}
         ORDER BY ids."timestamp" DESC, ids.id DESC`;
 }
 
 /**
  * The SQL of a chat's page (null when the page reaches nothing): rows as stored (listByChat) or as
- * the spec's message objects (listByChatJson, GET messages). Exported for the bench's raw-driver
+ * the spec's message objects (`api`: the bench's; `ready`: listByChatReady, GET messages). Exported for the bench's raw-driver
  * baseline (bench/messages/baseline-server.js), which runs it through `pg` directly.
  */
 export function chatPageSql(orgId: string, page: ChatPage, shape: PageRowShape = 'row'): Prisma.Sql | null {
@@ -88,15 +94,16 @@ export class MessageRepository {
   }
 
   /**
-   * The same page as listByChat, each message already the spec's message object as JSON text
-   * (message-api-sql.ts: byte-for-byte mapMessage's once parsed), so GET messages neither revives
-   * nor maps 2000 rows (docs/benchmarks.md, "Round 3").
+   * The same page, each message as the JSON text JSON.stringify writes for the spec's message object
+   * (message-api-sql.ts's messageReadyLateral): Postgres writes it, and the few rows whose jsonb or
+   * float it cannot vouch for are parsed and stringified here. Joined, they are GET messages' answer
+   * as it is sent (ReadyJson), with no parse or stringify of the page (docs/decisions.md).
    */
-  async listByChatJson(orgId: string, page: ChatPage): Promise<string[]> {
-    const sql = chatPageSql(orgId, page, 'api');
+  async listByChatReady(orgId: string, page: ChatPage): Promise<string[]> {
+    const sql = chatPageSql(orgId, page, 'ready');
     if (!sql) return [];
-    const rows = await queryRows<{ j: string }>(this.prisma, sql);
-    return rows.map((r) => r.j);
+    const rows = await queryRows<{ j: string; ok: boolean }>(this.prisma, sql);
+    return rows.map((r) => (r.ok ? r.j : JSON.stringify(JSON.parse(r.j))));
   }
 
   /**

@@ -14,6 +14,7 @@ import { readMultipartBody } from '../upload/multipart-body';
 import { toServiceError } from './error-mapping';
 import { parseInput } from './parse-input';
 import { preferredEncoding } from './compression';
+import { partsStream } from './reply-parts';
 
 export interface RouteHandlerDeps {
   auth: Authenticator;
@@ -117,9 +118,12 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
         recordAudit(route, principal, params as Record<string, unknown> | undefined, phone?.phone_id, deps.rpc, deps.logger);
       }
       if (status === 204 || (!route.response && raw.httpStatus === undefined)) return reply.send();
-      const out = route.session === 'issue' && status < 300 ? issueSession(raw.body, reply, deps.cookies) : raw.body;
       if (raw.encoding) reply.header('content-encoding', raw.encoding).header('vary', 'accept-encoding');
-      return reply.type('application/json; charset=utf-8').send(out);
+      reply.type('application/json; charset=utf-8');
+      if (route.session === 'issue' && status < 300) return reply.send(issueSession(raw.body, reply, deps.cookies));
+      // a chunked reply (a large page) goes out as its chunks, with its length: not joined into one buffer first
+      if (raw.parts.length > 1) return reply.header('content-length', raw.byteLength).send(partsStream(raw.parts));
+      return reply.send(raw.body);
     } catch (error) {
       const serviceError = toServiceError(error, deps.logger);
       if (serviceError.status === 503) reply.header('Retry-After', deps.unavailableRetryAfterSeconds);

@@ -1,4 +1,5 @@
 import { Prisma, queryRows, type PrismaClient } from '@mapi/db';
+import { ticketReadyJoins, ticketReadySelect } from './ticket-json-sql';
 
 /** A stored ticket, as `inbox_tickets` holds it. */
 export interface TicketRow {
@@ -95,6 +96,21 @@ export function reviveTicket(j: TicketJson): TicketRow {
   };
 }
 
+/** The listing's statement (listJson, listReady): `select` over `inbox_tickets t` and its `joins`, filtered, newest first. */
+function listingSql(select: Prisma.Sql, joins: Prisma.Sql, orgId: string, phoneIds: string[] | null, filter: TicketFilter, offset: number, limit: number): Prisma.Sql {
+  const property = filter.custom_property;
+  return Prisma.sql`
+      SELECT ${select} FROM inbox_tickets t ${joins}
+      WHERE t.org_id = ${orgId}::uuid AND t.is_deleted = false
+        ${phoneIds ? Prisma.sql`AND t.phone_id = ANY(${phoneIds}::text[])` : Prisma.empty}
+        ${filter.status ? Prisma.sql`AND t.status = ${filter.status}` : Prisma.empty}
+        ${filter.assignee ? Prisma.sql`AND t.assignee = ${filter.assignee}` : Prisma.empty}
+        ${filter.chat_id ? Prisma.sql`AND t.chat_id = ${filter.chat_id}` : Prisma.empty}
+        ${filter.label ? Prisma.sql`AND t.labels @> ARRAY[${filter.label}]::text[]` : Prisma.empty}
+        ${property ? Prisma.sql`AND t.custom_properties ->> ${property.property_id}::text = ${property.value}` : Prisma.empty}
+      ORDER BY t.created_at DESC, t.ticket_id DESC OFFSET ${offset} LIMIT ${limit}`;
+}
+
 /** phone_id among the phones in reach; null reach: every phone of the organization (no filter). */
 const inReach = (phoneIds: string[] | null) => (phoneIds ? { phone_id: { in: phoneIds } } : {});
 
@@ -116,18 +132,20 @@ export class TicketRepository {
    */
   async listJson(orgId: string, phoneIds: string[] | null, filter: TicketFilter, offset: number, limit: number): Promise<TicketJson[]> {
     if (phoneIds && !phoneIds.length) return [];
-    const property = filter.custom_property;
-    const rows = await queryRows<{ j: string }>(this.prisma, Prisma.sql`
-      SELECT row_to_json(t)::text AS j FROM inbox_tickets t
-      WHERE t.org_id = ${orgId}::uuid AND t.is_deleted = false
-        ${phoneIds ? Prisma.sql`AND t.phone_id = ANY(${phoneIds}::text[])` : Prisma.empty}
-        ${filter.status ? Prisma.sql`AND t.status = ${filter.status}` : Prisma.empty}
-        ${filter.assignee ? Prisma.sql`AND t.assignee = ${filter.assignee}` : Prisma.empty}
-        ${filter.chat_id ? Prisma.sql`AND t.chat_id = ${filter.chat_id}` : Prisma.empty}
-        ${filter.label ? Prisma.sql`AND t.labels @> ARRAY[${filter.label}]::text[]` : Prisma.empty}
-        ${property ? Prisma.sql`AND t.custom_properties ->> ${property.property_id}::text = ${property.value}` : Prisma.empty}
-      ORDER BY t.created_at DESC, t.ticket_id DESC OFFSET ${offset} LIMIT ${limit}`);
+    const rows = await queryRows<{ j: string }>(this.prisma, listingSql(Prisma.sql`row_to_json(t)::text AS j`, Prisma.empty, orgId, phoneIds, filter, offset, limit));
     return rows.map((r) => JSON.parse(r.j) as TicketJson);
+  }
+
+  /**
+   * The same page as listJson, each ticket as the JSON text JSON.stringify writes for mapTicketJson's
+   * object (ticket-json-sql.ts) — or, for the few rows Postgres cannot vouch for, the row as listJson
+   * reads it, for the caller to map. Joined, the texts are GET /tickets' answer as it is sent
+   * (ReadyJson): no parse, map or stringify.
+   */
+  async listReady(orgId: string, phoneIds: string[] | null, filter: TicketFilter, offset: number, limit: number): Promise<(string | TicketJson)[]> {
+    if (phoneIds && !phoneIds.length) return [];
+    const rows = await queryRows<{ j: string; ok: boolean }>(this.prisma, listingSql(ticketReadySelect, ticketReadyJoins, orgId, phoneIds, filter, offset, limit));
+    return rows.map((r) => (r.ok ? r.j : (JSON.parse(r.j) as TicketJson)));
   }
 
   find(orgId: string, ticketId: string, phoneIds: string[] | null, db: Db = this.prisma): Promise<TicketRow | null> {

@@ -9,10 +9,39 @@ import type { ReplyEncoding } from './reply-encoding';
 
 /** A reply's JSON bytes, and the HTTP status the service chose (an HttpReply), if any. */
 export interface RawReply {
-  body: Buffer;
-  httpStatus?: number;
+  /** The bytes as one buffer (a chunked reply is joined on first read: a caller that can take `parts` avoids the copy). */
+  readonly body: Buffer;
+  /** The bytes as they arrived, in order: the NATS chunks of a chunked reply (views, not copies), else one part. */
+  readonly parts: readonly Uint8Array[];
+  /** Bytes in all (`body.length`, without joining). */
+  readonly byteLength: number;
+  readonly httpStatus?: number;
   /** Set when the service compressed the JSON (asked for by RpcCallOptions.acceptEncoding): `body` is in it. */
-  encoding?: ReplyEncoding;
+  readonly encoding?: ReplyEncoding;
+}
+
+/**
+ * A reply as it arrived: joined into one buffer only when `body` is read. The gateway writes a large
+ * page's parts to the socket as they are, so the 3 MB copy (Buffer.concat) and the GC of that external
+ * memory are not made (docs/benchmarks.md, "Cuts of issue 20 item 4").
+ */
+class ArrivedReply implements RawReply {
+  private joined?: Buffer;
+  readonly byteLength: number;
+
+  constructor(
+    readonly parts: readonly Uint8Array[],
+    readonly httpStatus?: number,
+    readonly encoding?: ReplyEncoding,
+  ) {
+    let length = 0;
+    for (const part of parts) length += part.byteLength;
+    this.byteLength = length;
+  }
+
+  get body(): Buffer {
+    return (this.joined ??= joinChunks(this.parts as Uint8Array[]));
+  }
 }
 
 interface Pending {
@@ -147,9 +176,8 @@ export class NatsRpcClient {
     if (p.chunks[index] === undefined) p.received++;
     p.chunks[index] = msg.data;
     if (p.received < p.total) return;
-    const body = joinChunks(p.chunks);
-    if (p.status === 'ok') return this.settle(token, p, undefined, body);
-    const envelope = ErrorEnvelopeSchema.safeParse(JSON.parse(body.toString('utf8')));
+    if (p.status === 'ok') return this.settle(token, p, undefined, p.chunks);
+    const envelope = ErrorEnvelopeSchema.safeParse(JSON.parse(joinChunks(p.chunks).toString('utf8')));
     this.settle(token, p, envelope.success ? ServiceError.fromEnvelope(envelope.data) : Errors.unavailable('Malformed error reply'));
   }
 
@@ -188,11 +216,11 @@ export class NatsRpcClient {
     }
   }
 
-  private settle(token: string, p: Pending, error?: Error, body?: Buffer): void {
+  private settle(token: string, p: Pending, error?: Error, parts?: Uint8Array[]): void {
     clearTimeout(p.timer);
     this.pending.delete(token);
     if (error) p.reject(error);
-    else p.resolve({ body: body as Buffer, httpStatus: p.httpStatus, encoding: p.encoding });
+    else p.resolve(new ArrivedReply(parts ?? [], p.httpStatus, p.encoding));
   }
 
   async close(): Promise<void> {

@@ -1,11 +1,11 @@
-import type { HttpReply, RpcContract, RpcRequest, RpcResponse } from '@mapi/contracts';
+import type { HttpReply, ReadyJson, RpcContract, RpcRequest, RpcResponse } from '@mapi/contracts';
 
 /**
  * What a use case may answer for its contract: the response, an HttpReply carrying it (a success
  * status other than the route's), or an HttpReply whose non-2xx body is not the response (spec 7's
- * media errors answer `{ error }`).
+ * media errors answer `{ error }`), or the response's JSON already written (ReadyJson: sent as it is).
  */
-export type RpcReply<C extends RpcContract> = RpcResponse<C> | HttpReply<RpcResponse<C>> | HttpReply<{ error: string }>;
+export type RpcReply<C extends RpcContract> = RpcResponse<C> | HttpReply<RpcResponse<C>> | HttpReply<{ error: string }> | ReadyJson<RpcResponse<C>>;
 
 /**
  * The use case of one operation. `execute` is a property, not a method, so the compiler checks its

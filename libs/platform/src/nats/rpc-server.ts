@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { ErrorCode, Errors, HttpReply, METRICS, RPC_HTTP_STATUS_HEADER, ServiceError, issuesToFields, metricOptions, type RpcContract } from '@mapi/contracts';
+import { ErrorCode, Errors, HttpReply, METRICS, ReadyJson, RPC_HTTP_STATUS_HEADER, ServiceError, issuesToFields, metricOptions, type RpcContract } from '@mapi/contracts';
 import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { z } from 'zod';
 import type { Logger } from 'pino';
@@ -27,6 +27,24 @@ export interface NatsRpcServerOptions {
 }
 
 const MiB = 1024 * 1024;
+
+/** The JSON bytes of a use case's answer: a ReadyJson's as they are (no stringify), else JSON.stringify of the body. */
+function replyJson(reply: unknown): Buffer {
+  if (reply instanceof ReadyJson) {
+    const json: string | Uint8Array = reply.json;
+    return typeof json === 'string' ? Buffer.from(json) : Buffer.from(json.buffer, json.byteOffset, json.byteLength);
+  }
+  return Buffer.from(JSON.stringify(reply instanceof HttpReply ? reply.body ?? null : reply));
+}
+
+/** A ReadyJson's value for the contract check (validateReplies); JSON that does not parse breaks the contract too. */
+function readyValue(reply: ReadyJson, contract: RpcContract): unknown {
+  try {
+    return reply.parse();
+  } catch (error) {
+    throw new Error(`Reply of ${contract.subject} is not valid JSON: ${(error as Error).message}`);
+  }
+}
 
 /**
  * The services' RPC server: subscribes each handler's subject in the service's queue group
@@ -125,7 +143,7 @@ export class NatsRpcServer {
           const reply = await this.invoke(handler, data);
           const httpStatus = reply instanceof HttpReply ? reply.status : undefined;
           if (httpStatus !== undefined) status = httpStatus;
-          const json = Buffer.from(JSON.stringify(reply instanceof HttpReply ? reply.body ?? null : reply));
+          const json = replyJson(reply);
           const encoding = json.length >= REPLY_COMPRESSION_MIN_BYTES ? replyEncodingOf(msg.headers?.get(RpcHeader.acceptEncoding)) : undefined;
           // a large answer is compressed here, before the hop, so neither NATS nor the gateway carries the plain bytes
           this.reply(msg, 'ok', encoding ? await encodeReply(json, encoding) : json, httpStatus, encoding);
@@ -156,7 +174,7 @@ export class NatsRpcServer {
     const result = await execute(parsed.data);
     const isSuccessBody = !(result instanceof HttpReply) || (result.status >= 200 && result.status < 300);
     if (this.options.validateReplies && isSuccessBody) {
-      const check = contract.response.safeParse(result instanceof HttpReply ? result.body : result);
+      const check = contract.response.safeParse(result instanceof HttpReply ? result.body : result instanceof ReadyJson ? readyValue(result, contract) : result);
       if (!check.success) throw new Error(`Reply of ${contract.subject} breaks its contract: ${check.error.message}`);
     }
     return result;

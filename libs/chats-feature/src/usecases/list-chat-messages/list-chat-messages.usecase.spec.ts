@@ -1,4 +1,4 @@
-import { ListChatMessagesResponse, type ListChatMessagesRequest, type RequestContext } from '@mapi/contracts';
+import { ListChatMessagesResponse, ReadyJson, type ListChatMessagesRequest, type RequestContext } from '@mapi/contracts';
 import { mapMessage } from '../../messages/map-message';
 import type { ChatPage, MessageRepository, MessageRow } from '../../repositories/message-repository';
 import { ListChatMessages, SQL_BUILT_PAGES_FROM } from './list-chat-messages.usecase';
@@ -6,9 +6,9 @@ import { ListChatMessages, SQL_BUILT_PAGES_FROM } from './list-chat-messages.use
 const ORG = '5b0c3f0e-4a47-4c5e-9a57-1f5f0d7a0c11';
 const CHAT = '14155550123@c.us';
 
-/** In-memory stand-in for the Postgres-backed repository: records each call, answers with the given rows as the message objects' JSON (as Postgres builds it). */
+/** In-memory stand-in for the Postgres-backed repository: records each call, answers with the given rows, or their message objects' JSON as JSON.stringify writes it (as Postgres builds it). */
 class FakeMessageRepository {
-  readonly calls: { orgId: string; page: ChatPage; read: 'rows' | 'json' }[] = [];
+  readonly calls: { orgId: string; page: ChatPage; read: 'rows' | 'ready' }[] = [];
   constructor(private readonly rows: MessageRow[]) {}
 
   async listByChat(orgId: string, page: ChatPage): Promise<MessageRow[]> {
@@ -16,8 +16,8 @@ class FakeMessageRepository {
     return this.rows;
   }
 
-  async listByChatJson(orgId: string, page: ChatPage): Promise<string[]> {
-    this.calls.push({ orgId, page, read: 'json' });
+  async listByChatReady(orgId: string, page: ChatPage): Promise<string[]> {
+    this.calls.push({ orgId, page, read: 'ready' });
     return this.rows.map((row) => JSON.stringify(mapMessage(row)));
   }
 }
@@ -48,10 +48,12 @@ function request(ctx: Partial<RequestContext> = {}, query = { offset: 0, limit: 
   };
 }
 
+/** The answer as the client gets it: `bytes` as sent (a ReadyJson's as they are, else JSON.stringify's), `response` their value. */
 async function run(rows: MessageRow[], req: ListChatMessagesRequest) {
   const repo = new FakeMessageRepository(rows);
-  const response = await new ListChatMessages(repo as unknown as MessageRepository).execute(req);
-  return { repo, response };
+  const answer = await new ListChatMessages(repo as unknown as MessageRepository).execute(req);
+  const bytes = answer instanceof ReadyJson ? String(answer.json) : JSON.stringify(answer);
+  return { repo, answer, bytes, response: JSON.parse(bytes) as ListChatMessagesResponse };
 }
 
 describe('ListChatMessages', () => {
@@ -98,11 +100,14 @@ describe('ListChatMessages', () => {
     expect(response).toEqual({ from: 10, to: 10, count: 0, messages: [] });
   });
 
-  it(`reads pages of more than ${SQL_BUILT_PAGES_FROM} messages as Postgres's message objects, smaller ones as rows to map`, async () => {
-    const big = await run([row(1)], request({}, { offset: 0, limit: SQL_BUILT_PAGES_FROM + 1 }));
-    const small = await run([row(1)], request({}, { offset: 0, limit: SQL_BUILT_PAGES_FROM }));
-    expect([big.repo.calls[0].read, small.repo.calls[0].read]).toEqual(['json', 'rows']);
-    expect(JSON.stringify(big.response)).toBe(JSON.stringify(small.response));
+  it(`answers pages of more than ${SQL_BUILT_PAGES_FROM} messages with Postgres's JSON as it is (ReadyJson), smaller ones mapped — the same bytes`, async () => {
+    for (const rows of [[row(1), row(2), row(3)], [row(1)], []]) {
+      const big = await run(rows, request({}, { offset: 7, limit: SQL_BUILT_PAGES_FROM + 1 }));
+      const small = await run(rows, request({}, { offset: 7, limit: SQL_BUILT_PAGES_FROM }));
+      expect([big.repo.calls[0].read, small.repo.calls[0].read]).toEqual(['ready', 'rows']);
+      expect([big.answer instanceof ReadyJson, small.answer instanceof ReadyJson]).toEqual([true, false]);
+      expect(big.bytes).toBe(small.bytes);
+    }
   });
 
   it('returns the messages mapped to the message object, in repository order', async () => {

@@ -1,4 +1,4 @@
-import { ListTicketsQuery, ServiceError, type RequestContext } from '@mapi/contracts';
+import { ListTicketsQuery, ServiceError, answerValue, type RequestContext } from '@mapi/contracts';
 import { createOrg, newUuid, randomDigits, useTestDatabase } from '@mapi/testing';
 import { CustomPropertyRepository } from '../../repositories/custom-property-repository';
 import { TicketRepository } from '../../repositories/ticket-repository';
@@ -10,7 +10,7 @@ describe('GET /tickets by a ticket custom property value (integration)', () => {
   const w: Record<string, string> = {};
   const ctx = (org: string, scope: string[] | null = null): RequestContext => ({ org_id: org, token_id: newUuid(), phone_scope: scope, phone: null });
   const list = (c: RequestContext, query: Record<string, string>) =>
-    new ListTickets(new TicketRepository(t.prisma), noReach, new CustomPropertyRepository(t.prisma)).execute({ ctx: c, query: ListTicketsQuery.parse(query) });
+    new ListTickets(new TicketRepository(t.prisma), noReach, new CustomPropertyRepository(t.prisma)).execute({ ctx: c, query: ListTicketsQuery.parse(query) }).then(answerValue);
   const ids = async (c: RequestContext, query: Record<string, string>) => (await list(c, query)).tickets.map((x) => x.subject);
   const fields = async (p: Promise<unknown>) => {
     const err = await p.then(() => null, (e: unknown) => e);

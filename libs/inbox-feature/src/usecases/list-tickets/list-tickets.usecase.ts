@@ -1,11 +1,16 @@
-import { Errors, pagePositions, type ListTicketsRequest, type ListTicketsResponse } from '@mapi/contracts';
+import { Errors, ReadyJson, pagePositions, type ListTicketsRequest, type ListTicketsResponse } from '@mapi/contracts';
 import { readValue } from '../../custom-property-values';
-import { rowPhones, visiblePage, type ChatReachCheck } from '../../member-reach';
+import { isMember, rowPhones, visiblePage, type ChatReachCheck } from '../../member-reach';
 import { mapTicketJson } from '../../map-ticket';
 import type { CustomPropertyRepository } from '../../repositories/custom-property-repository';
 import type { TicketFilter, TicketRepository } from '../../repositories/ticket-repository';
 
-/** GET /tickets: a page of the organization's tickets of the phones in reach, newest first, filtered. */
+/**
+ * GET /tickets: a page of the organization's tickets of the phones in reach, newest first, filtered.
+ * A token's page is Postgres's JSON as it is (ReadyJson: each ticket written as JSON.stringify writes
+ * mapTicketJson's object, ticket-json-sql.ts); a member's is read as rows, for their chat reach to
+ * filter, and mapped.
+ */
 export class ListTickets {
   constructor(
     private readonly tickets: TicketRepository,
@@ -13,11 +18,17 @@ export class ListTickets {
     private readonly properties: CustomPropertyRepository,
   ) {}
 
-  async execute({ ctx, query }: ListTicketsRequest): Promise<ListTicketsResponse> {
+  async execute({ ctx, query }: ListTicketsRequest): Promise<ListTicketsResponse | ReadyJson<ListTicketsResponse>> {
     const { offset, limit, custom_property, custom_property_value, ...rest } = query;
     const filter: TicketFilter = custom_property === undefined || custom_property_value === undefined
       ? rest
       : { ...rest, custom_property: await this.propertyValue(ctx.org_id, custom_property, custom_property_value) };
+    if (!isMember(ctx)) {
+      const items = (await this.tickets.listReady(ctx.org_id, rowPhones(ctx), filter, offset, limit)).map((t) => (typeof t === 'string' ? t : JSON.stringify(mapTicketJson(t))));
+      const { from, to, count } = pagePositions(offset, items.length);
+      // JSON.stringify's bytes for { from, to, count, tickets }: the same keys in the same order, no spaces
+      return new ReadyJson(`{"from":${from},"to":${to},"count":${count},"tickets":[${items.join(',')}]}`);
+    }
     const rows = await visiblePage(this.reach, ctx, (o, l) => this.tickets.listJson(ctx.org_id, rowPhones(ctx), filter, o, l), offset, limit);
     return { ...pagePositions(offset, rows.length), tickets: rows.map(mapTicketJson) };
   }

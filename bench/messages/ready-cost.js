@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * CPU of one 2000-message page in the chats service's shoes, in one process, interleaved: the way
+ * before ReadyJson (`api`) against the ReadyJson way (`ready`), with Postgres's own time for each SQL
+ * (docs/benchmarks.md, "ReadyJson"). Same setup and knobs as page-cost.js, whose header follows:
+ * - `row`: the page read as stored rows (row_to_json(m)), revived (messageFromJson), mapped
+ *   (mapMessage), JSON.stringify, Buffer.from — the service before round 3;
+ * - `api`: the page read as the spec's message objects built by Postgres (message-api-sql.ts),
+ *   JSON.parse each, JSON.stringify, Buffer.from — the service since round 3 (the RPC server
+ *   stringifies what the use case returns);
+ * - `text`: the same SQL, the texts joined into the page unparsed, Buffer.from — what a reply the RPC
+ *   server could send as ready JSON text would cost (libs/platform has no such reply; not done).
+ * Each way's bytes are checked first: `row` and `api` identical, `text` the same JSON value.
+ * Postgres's own time per page (EXPLAIN ANALYZE, both SQL forms) is printed too.
+ *
+ * Seeds a throw-away database (bench/lib/database.js, servers as the bench's: TEST_ADMIN_DATABASE_URL)
+ * with one organization (bench/messages/seed.js: 6,000 messages, 3,000 in one chat), dropped at the
+ * end. Usage: bash scripts/build.sh && node bench/messages/page-cost.js
+ * Knobs: BENCH_ROUNDS (5), BENCH_PAGES (10 per way per round), BENCH_LIMIT (2000).
+ */
+const pg = require('pg');
+const { chatPageSql, MessageRepository } = require('@mapi/chats-feature');
+const { seedOrg, vacuumAnalyze } = require('./seed');
+const { openBenchDatabase } = require('../lib/database');
+const { guardBench } = require('../lib/cleanup');
+
+const num = (name, fallback) => Number(process.env[name] || fallback);
+const ROUNDS = num('BENCH_ROUNDS', 5);
+const PAGES = num('BENCH_PAGES', 10);
+const LIMIT = num('BENCH_LIMIT', 2000);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const { cleanups, run } = guardBench(15 * 60_000);
+
+async function main() {
+  const { db, prisma } = await openBenchDatabase('mapi_bench_page', cleanups);
+  const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+  const repo = new MessageRepository({ $queryRaw: async (sql) => (await pool.query(sql.text, sql.values)).rows });
+  cleanups.push(() => pool.end());
+  const world = await seedOrg({ prisma, pg: pool, name: 'page-cost', total: LIMIT * 3, bigChatMessages: LIMIT * 1.5, otherChats: 99, log: () => undefined });
+  {
+    await vacuumAnalyze(pool, () => undefined);
+    const page = { chatId: world.bigChat, phoneIds: null, member: null, offset: 0, limit: LIMIT };
+    const read = async (shape) => {
+      const sql = chatPageSql(world.org.id, page, shape);
+      return (await pool.query(sql.text, sql.values)).rows;
+    };
+    const envelope = (messages) => ({ from: 1, to: messages.length, count: messages.length, messages });
+    const ways = {
+      row: async () => Buffer.from(JSON.stringify(envelope((await read('row')).map((r) => mapMessage(messageFromJson(r.j).row))))),
+      api: async () => Buffer.from(JSON.stringify(envelope((await read('api')).map((r) => JSON.parse(r.j))))),
+      // what ListChatMessages + rpc-server do now: listByChatReady's texts joined, Buffer.from (replyJson)
+      ready: async () => {
+        const texts = await repo.listByChatReady(world.org.id, page);
+        return Buffer.from(`{"from":1,"to":${texts.length},"count":${texts.length},"messages":[${texts.join(',')}]}`);
+      },
+    };
+    delete ways.row;
+    const [api, ready] = [await ways.api(), await ways.ready()];
+    if (!api.equals(ready)) throw new Error('api and ready pages differ');
+    const notOk = (await read('ready')).filter((r) => !r.ok).length;
+    console.log(`page: ${LIMIT} messages, ${api.length} bytes (api = ready, byte for byte); rows Postgres could not vouch for: ${notOk}`);
+
+    for (const limit of [1, 100, LIMIT]) {
+      for (const shape of ['api', 'ready']) {
+        const sql = chatPageSql(world.org.id, { ...page, limit }, shape);
+        const plan = [];
+        const exec = [];
+        for (let i = 0; i < 15; i++) {
+          const { rows } = await pool.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql.text}`, sql.values);
+          plan.push(rows[0]['QUERY PLAN'][0]['Planning Time']);
+          exec.push(rows[0]['QUERY PLAN'][0]['Execution Time']);
+        }
+        console.log(`postgres, limit ${limit}, ${shape} SQL: planning ${median(plan).toFixed(3)} ms, execution ${median(exec).toFixed(3)} ms (medians of 15)`);
+      }
+    }
+
+    const cpu = { api: [], ready: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const [name, way] of r % 2 ? Object.entries(ways).reverse() : Object.entries(ways)) {
+        const t0 = process.cpuUsage();
+        for (let k = 0; k < PAGES; k++) await way();
+        const u = process.cpuUsage(t0);
+        cpu[name].push((u.user + u.system) / 1000 / PAGES);
+      }
+    }
+    for (const [name, xs] of Object.entries(cpu)) {
+      console.log(`${name.padEnd(5)} ${median(xs).toFixed(1)} ms of this process's CPU per page (median of ${ROUNDS} rounds: ${xs.map((x) => x.toFixed(1)).join(', ')})`);
+    }
+  }
+}
+
+run(main);
