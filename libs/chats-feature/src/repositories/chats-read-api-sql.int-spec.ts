@@ -1,7 +1,9 @@
-import { MessageSchema } from '@mapi/contracts';
+import { MessageSchema, pagePositions, ReadyJson, type ListAllMessagesRequest } from '@mapi/contracts';
 import { Prisma, createPrismaClient, type PrismaClient } from '@mapi/db';
 import { createChat, createMessages, createOrg, createPhone, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
 import { mapMessage } from '../messages/map-message';
+import { ListAllMessages } from '../usecases/list-all-messages/list-all-messages.usecase';
+import { SQL_BUILT_PAGES_FROM } from '../usecases/list-chat-messages/list-chat-messages.usecase';
 import { AllMessagesRepository } from './all-messages-repository';
 import { ChatViewRepository } from './chat-view-repository';
 import { DEFERRED_JOIN_FROM_OFFSET, MessageRepository, type OrgPage } from './message-repository';
@@ -10,8 +12,8 @@ import { DEFERRED_JOIN_FROM_OFFSET, MessageRepository, type OrgPage } from './me
  * GET /chats and GET /chats/messages read their messages as objects Postgres builds
  * (message-api-sql.ts): a chat's latest message (ChatViewRepository.list) and the organization's
  * page (AllMessagesRepository). Held here, byte for byte once serialized, to what mapMessage gives of
- * the stored rows (MessageRepository.byIds / listAll, the reads they replaced), for every kind of
- * message and odd value, on both SQL forms of a page, phones in reach and organizations apart.
+ * the stored rows (MessageRepository.byIds / listAll, the reads they replaced) — the organization's
+ * page as the very texts sent (ReadyJson) — for every kind of message and odd value, on both SQL forms of a page, phones in reach and organizations apart.
  */
 describe('GET /chats and GET /chats/messages: Postgres-built messages = mapMessage (integration)', () => {
   let prisma: PrismaClient;
@@ -111,10 +113,10 @@ describe('GET /chats and GET /chats/messages: Postgres-built messages = mapMessa
   });
 
   describe('the organization\'s page (GET /chats/messages)', () => {
-    /** The page both ways: mapMessage over listAll's rows, and Postgres's objects, each serialized. */
+    /** The page both ways: JSON.stringify of mapMessage over listAll's rows, and the texts Postgres wrote (as they are sent). */
     const both = async (orgId: string, page: OrgPage) => ({
       mapped: (await messages.listAll(orgId, page)).map((row) => JSON.stringify(mapMessage(row))),
-      built: (await all.list(orgId, page)).map((m) => JSON.stringify(m)),
+      built: await all.listReady(orgId, page),
     });
 
     it('gives every kind of message byte for byte as mapMessage does', async () => {
@@ -135,9 +137,27 @@ describe('GET /chats and GET /chats/messages: Postgres-built messages = mapMessa
       const deep = await both(w.deepOrg.id, { phoneIds: null, offset: DEFERRED_JOIN_FROM_OFFSET + 10, limit: 30 });
       expect(deep.built).toHaveLength(30);
       expect(deep.built).toEqual(deep.mapped);
-      expect((await all.list(w.other.id, { phoneIds: null, offset: 0, limit: 2000 })).map((m) => m.body)).toEqual(['another organization']);
-      expect(await all.list(w.org.id, { phoneIds: [w.q.phone_id], offset: 0, limit: 2000 })).toEqual([]);
-      expect(await all.list(w.org.id, { phoneIds: [], offset: 0, limit: 2000 })).toEqual([]);
+      expect((await all.listReady(w.other.id, { phoneIds: null, offset: 0, limit: 2000 })).map((t) => JSON.parse(t).body)).toEqual(['another organization']);
+      expect(await all.listReady(w.org.id, { phoneIds: [w.q.phone_id], offset: 0, limit: 2000 })).toEqual([]);
+      expect(await all.listReady(w.org.id, { phoneIds: [], offset: 0, limit: 2000 })).toEqual([]);
+    });
+
+    it('answers a page over SQL_BUILT_PAGES_FROM as ReadyJson: the bytes JSON.stringify writes of the mapped page; smaller ones mapped', async () => {
+      const useCase = new ListAllMessages(messages, all);
+      const ctx = { org_id: w.org.id, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null, member: null } as unknown as ListAllMessagesRequest['ctx'];
+      const query = (limit: number, offset = 0) => ({ limit, offset }) as ListAllMessagesRequest['query'];
+      const expected = async (limit: number, offset = 0) => {
+        const rows = (await messages.listAll(w.org.id, { phoneIds: null, offset, limit })).map(mapMessage);
+        return JSON.stringify({ ...pagePositions(offset, rows.length), messages: rows });
+      };
+      const big = await useCase.execute({ ctx, query: query(SQL_BUILT_PAGES_FROM + 1) });
+      expect(big).toBeInstanceOf(ReadyJson);
+      expect((big as ReadyJson).json).toBe(await expected(SQL_BUILT_PAGES_FROM + 1));
+      const past = await useCase.execute({ ctx, query: query(SQL_BUILT_PAGES_FROM + 1, 50) });
+      expect((past as ReadyJson).json).toBe(await expected(SQL_BUILT_PAGES_FROM + 1, 50)); // an empty page: from = to = offset
+      const small = await useCase.execute({ ctx, query: query(SQL_BUILT_PAGES_FROM) });
+      expect(small).not.toBeInstanceOf(ReadyJson);
+      expect(JSON.stringify(small)).toBe(await expected(SQL_BUILT_PAGES_FROM));
     });
   });
 });

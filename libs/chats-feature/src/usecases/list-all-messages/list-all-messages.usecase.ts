@@ -1,5 +1,4 @@
-import type { ListAllMessagesRequest, ListAllMessagesResponse, Message } from '@mapi/contracts';
-import { pagePositions } from '@mapi/contracts';
+import { pagePositions, ReadyJson, type ListAllMessagesRequest, type ListAllMessagesResponse } from '@mapi/contracts';
 import { chatReach } from '../../chats/chat-reach';
 import { mapMessage } from '../../messages/map-message';
 import type { AllMessagesRepository } from '../../repositories/all-messages-repository';
@@ -10,9 +9,10 @@ import { SQL_BUILT_PAGES_FROM } from '../list-chat-messages/list-chat-messages.u
  * GET /chats/messages: the messages of every chat within reach, newest first, paged and narrowed as
  * GET /chats/{chat_id}/messages (spec 4.1) is: each phone's copy is its own entry; a member's session
  * only the chats they may see (chats/chat-reach.ts). As GET messages does, pages asked with a limit
- * over SQL_BUILT_PAGES_FROM come from Postgres already in the spec's shape (AllMessagesRepository:
- * parsed, not revived and mapped); smaller ones are read as stored rows and mapped, where Postgres's
- * longer statement costs as much as the mapping it saves.
+ * over SQL_BUILT_PAGES_FROM come from Postgres already written as JSON.stringify writes the messages
+ * (AllMessagesRepository.listReady) and the answer is their texts joined (ReadyJson, sent as it is:
+ * no revive, map, parse or stringify of the page here); smaller ones are read as stored rows and
+ * mapped, where Postgres's longer statement costs as much as the work it saves.
  */
 export class ListAllMessages {
   constructor(
@@ -20,11 +20,15 @@ export class ListAllMessages {
     private readonly built: AllMessagesRepository,
   ) {}
 
-  async execute({ ctx, query }: ListAllMessagesRequest): Promise<ListAllMessagesResponse> {
+  async execute({ ctx, query }: ListAllMessagesRequest): Promise<ListAllMessagesResponse | ReadyJson<ListAllMessagesResponse>> {
     const page = { ...chatReach(ctx), start: query.start_time, end: query.end_time, offset: query.offset, limit: query.limit };
-    const messages: Message[] = query.limit > SQL_BUILT_PAGES_FROM
-      ? await this.built.list(ctx.org_id, page)
-      : (await this.messages.listAll(ctx.org_id, page)).map(mapMessage);
+    if (query.limit > SQL_BUILT_PAGES_FROM) {
+      const texts = await this.built.listReady(ctx.org_id, page);
+      const { from, to, count } = pagePositions(query.offset, texts.length);
+      // JSON.stringify's bytes for { from, to, count, messages }: the same keys in the same order, no spaces
+      return new ReadyJson(`{"from":${from},"to":${to},"count":${count},"messages":[${texts.join(',')}]}`);
+    }
+    const messages = (await this.messages.listAll(ctx.org_id, page)).map(mapMessage);
     return { ...pagePositions(query.offset, messages.length), messages };
   }
 }
