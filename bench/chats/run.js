@@ -4,14 +4,21 @@
  * Benchmark of GET /v1/chats and GET /v1/chats/messages (issue 16 aims): an organization with
  * BENCH_CHATS chats (each seen by one to three phones) and BENCH_MESSAGES messages, seeded with SQL
  * (generate_series, bench/messages/seed.js), chat rows derived from the messages as ingestion keeps
- * them. Gateway + chats as processes over NATS; autocannon at 1 and BENCH_CONNECTIONS connections;
- * EXPLAIN (ANALYZE) of the chats page query. Prints p50/p99 per case and writes
- * bench/results/chats-<time>.json.
+ * them; every 5th chat carries the label "vip" (so the label-filtered 2000 page is full). Gateway +
+ * chats as processes over NATS; autocannon at 1 and BENCH_CONNECTIONS connections; EXPLAIN (ANALYZE)
+ * of the chats page query. Prints p50/p99 per case and writes bench/results/chats-<time>.json.
+ *
+ * In the same run, per case and beside the gateway path (`now`):
+ * - `raw`: the floor — ONE process doing the service's use case on a bare pg pool + JSON.stringify,
+ *   no gateway, NATS, auth or Prisma (bench/chats/baseline-server.js, this checkout's libs);
+ * - `before`: with BENCH_BEFORE_ROOT (a built checkout of an earlier commit), its gateway + chats.
+ * Every stack's body is checked byte for byte against `now`'s before any case is loaded.
  *
  * Usage: bash scripts/build.sh && node bench/chats/run.js
  * Knobs (env): BENCH_CHATS (50000), BENCH_MESSAGES (1000000), BENCH_CONNECTIONS (10), BENCH_DURATION (10 s),
  *   BENCH_WARMUP (2 s), BENCH_CASES (comma list of paths, default below), BENCH_ENCODINGS (identity,gzip:
- *   the Accept-Encoding each case is loaded with; bytes are recorded for identity, gzip and br).
+ *   the Accept-Encoding each case is loaded with; bytes are recorded for identity, gzip and br),
+ *   BENCH_STACKS (now,raw[,before]: which to load), BENCH_BEFORE_ROOT.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -34,6 +41,7 @@ const CFG = {
   warmup: num('BENCH_WARMUP', 2),
   // Accept-Encoding values each case is loaded with (identity: none), for the compression aim of issue 20
   encodings: (process.env.BENCH_ENCODINGS || 'identity,gzip').split(','),
+  beforeRoot: process.env.BENCH_BEFORE_ROOT || '',
   cases: (process.env.BENCH_CASES || '/chats?limit=2000,/chats?limit=100,/chats?limit=2000&label=vip,/chats?limit=100&offset=40000,/chats/messages?limit=2000,/chats/messages?limit=100').split(','),
 };
 const log = (...a) => console.log(...a);
@@ -56,7 +64,13 @@ async function main() {
      FROM chats c, generate_series(1, 50) g WHERE c.org_id = $1 AND c.chat_type = 'group'`,
     [world.org.id],
   );
+  await pg.query(
+    `INSERT INTO chat_labels (org_id, chat_id, label_id, label_name)
+     SELECT DISTINCT org_id, chat_id, '5e1ec7ed-0000-4000-8000-000000000001'::uuid, 'vip' FROM chats WHERE org_id = $1 AND abs(hashtext(chat_id)) % 5 = 0`,
+    [world.org.id],
+  );
   await pg.query('VACUUM ANALYZE chats');
+  await pg.query('VACUUM ANALYZE chat_labels');
   await pg.query('VACUUM ANALYZE messages');
   const { rows: [counts] } = await pg.query(
     `SELECT count(*)::int AS chat_rows, count(DISTINCT chat_id)::int AS chats, (SELECT count(*)::int FROM messages WHERE org_id = $1) AS messages FROM chats WHERE org_id = $1`,
@@ -73,42 +87,69 @@ async function main() {
   log(`\nchats page query (limit 2000), EXPLAIN ANALYZE:\n${plan.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`);
 
   const namespace = `bench-${randomBytes(4).toString('hex')}`;
-  const [gwPort, healthPort] = [await freePort(), await freePort()];
   const env = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATABASE_URL: db.url, DATABASE_POOL_SIZE: '10', REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace, RATE_LIMIT_PER_SECOND: '1000000' };
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
   delete env.NODE_OPTIONS;
   cleanups.push(() => stopAll());
   const logDir = path.join(ROOT, 'bench/results', `chats-logs-${stamp}`);
   fs.mkdirSync(logDir, { recursive: true });
-  const chats = startNode('chats', path.join(ROOT, 'apps/chats/dist/main.js'), { cwd: ROOT, env: { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, 'chats.log') });
-  const gateway = startNode('api-gateway', path.join(ROOT, 'apps/api-gateway/dist/main.js'), { cwd: ROOT, env: { ...env, PORT: String(gwPort), HOST: '127.0.0.1' }, logFile: path.join(logDir, 'api-gateway.log') });
-  await Promise.all([waitReady(chats, `http://127.0.0.1:${healthPort}/health/ready`), waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`)]);
-  const pids = () => [chats.child.pid, gateway.child.pid];
-  const headers = { authorization: `Bearer ${world.token.token}` };
+  const gatewayStack = async (name, root) => {
+    const [gwPort, healthPort] = [await freePort(), await freePort()];
+    const ns = `${namespace}-${name}`;
+    const chats = startNode(`chats-${name}`, path.join(root, 'apps/chats/dist/main.js'), { cwd: root, env: { ...env, NAMESPACE: ns, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, `chats-${name}.log`) });
+    const gateway = startNode(`api-gateway-${name}`, path.join(root, 'apps/api-gateway/dist/main.js'), { cwd: root, env: { ...env, NAMESPACE: ns, PORT: String(gwPort), HOST: '127.0.0.1' }, logFile: path.join(logDir, `api-gateway-${name}.log`) });
+    await Promise.all([waitReady(chats, `http://127.0.0.1:${healthPort}/health/ready`), waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`)]);
+    return { name, base: `http://127.0.0.1:${gwPort}/v1`, headers: { authorization: `Bearer ${world.token.token}` }, pids: [chats.child.pid, gateway.child.pid] };
+  };
+  const rawStack = async () => {
+    const port = await freePort();
+    const proc = startNode('raw', path.join(__dirname, 'baseline-server.js'), { cwd: ROOT, env: { ...env, ORG_ID: world.org.id, PORT: String(port), HOST: '127.0.0.1', BASELINE_ROOT: ROOT }, logFile: path.join(logDir, 'raw.log') });
+    await waitReady(proc, `http://127.0.0.1:${port}/v1/chats?limit=1`);
+    return { name: 'raw', base: `http://127.0.0.1:${port}/v1`, headers: {}, pids: [proc.child.pid] };
+  };
+  const wanted = (process.env.BENCH_STACKS || `now,raw${CFG.beforeRoot ? ',before' : ''}`).split(',');
+  const stacks = [];
+  for (const name of wanted) {
+    if (name === 'now') stacks.push(await gatewayStack('now', ROOT));
+    else if (name === 'raw') stacks.push(await rawStack());
+    else if (name === 'before') {
+      if (!CFG.beforeRoot) throw new Error('BENCH_STACKS has before but BENCH_BEFORE_ROOT is not set');
+      stacks.push(await gatewayStack('before', CFG.beforeRoot));
+    } else throw new Error(`unknown stack ${name}`);
+  }
+  const allPids = () => stacks.flatMap((s) => s.pids);
 
   const results = [];
   for (const c of CFG.cases) {
-    const url = `http://127.0.0.1:${gwPort}/v1${c}`;
-    await waitIdle(pids()); // the previous case's overload may still be draining
-    const sizes = {};
-    for (const encoding of ['identity', 'gzip', 'br']) {
-      const probe = await wireBytes(url, { ...headers, 'accept-encoding': encoding });
-      if (probe.status !== 200) throw new Error(`${c}: ${probe.status}`);
-      sizes[encoding] = probe.bytes;
+    await waitIdle(allPids()); // the previous case's overload may still be draining
+    // the same bytes from every stack, or the comparison is void
+    const bodies = {};
+    for (const st of stacks) {
+      const probe = await wireBytes(`${st.base}${c}`, { ...st.headers, 'accept-encoding': 'identity' });
+      if (probe.status !== 200) throw new Error(`${st.name} ${c}: ${probe.status}`);
+      bodies[st.name] = probe.body;
     }
+    const ref = bodies[stacks[0].name];
+    for (const st of stacks) if (!bodies[st.name].equals(ref)) throw new Error(`${c}: ${st.name}'s body differs from ${stacks[0].name}'s (${bodies[st.name].length} vs ${ref.length} bytes)`);
+    const sizes = {};
+    for (const encoding of ['identity', 'gzip', 'br']) sizes[encoding] = (await wireBytes(`${stacks[0].base}${c}`, { ...stacks[0].headers, 'accept-encoding': encoding })).bytes;
     const bytes = sizes.identity;
     for (const encoding of CFG.encodings) {
-      const row = { case: c, encoding, bytes, sizes };
-      const h = { ...headers, 'accept-encoding': encoding };
-      for (const connections of [1, CFG.connections]) {
-        await waitIdle(pids());
-        if (CFG.warmup) await cannon({ url, headers: h, connections, duration: CFG.warmup });
-        const r = await cannon({ url, headers: h, connections, duration: CFG.duration });
-        // failures (504 past RPC_TIMEOUT_MS under overload) are recorded, not fatal: they are a finding
-        row[`c${connections}`] = { rps: +(r['2xx'] / r.duration).toFixed(1), p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'], failed: r.non2xx + r.errors + r.timeouts, codes: r.statusCodeStats };
+      for (const st of stacks) {
+        const url = `${st.base}${c}`;
+        const row = { case: c, stack: st.name, encoding, bytes, sizes, load: os.loadavg()[0] };
+        const h = { ...st.headers, 'accept-encoding': encoding };
+        for (const connections of [1, CFG.connections]) {
+          await waitIdle(allPids());
+          if (CFG.warmup) await cannon({ url, headers: h, connections, duration: CFG.warmup });
+          const r = await cannon({ url, headers: h, connections, duration: CFG.duration });
+          // failures (504 past RPC_TIMEOUT_MS under overload) are recorded, not fatal: they are a finding
+          row[`c${connections}`] = { rps: +(r['2xx'] / r.duration).toFixed(1), p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'], failed: r.non2xx + r.errors + r.timeouts, codes: r.statusCodeStats };
+        }
+        results.push(row);
+        const n = row[`c${CFG.connections}`];
+        log(`${c.padEnd(34)} ${st.name.padEnd(6)} ${encoding.padEnd(8)} ${(sizes[encoding] / 1024).toFixed(0).padStart(6)} KiB | 1 conn p50 ${row.c1.p50} p99 ${row.c1.p99} ms | ${CFG.connections} conn ${n.rps} req/s p50 ${n.p50} p99 ${n.p99} ms, failed ${n.failed} | load ${row.load.toFixed(2)}`);
       }
-      results.push(row);
-      log(`${c.padEnd(36)} ${encoding.padEnd(8)} ${(sizes[encoding] / 1024).toFixed(0).padStart(6)} KiB (gzip ${(bytes / sizes.gzip).toFixed(1)}x, br ${(bytes / sizes.br).toFixed(1)}x smaller) | 1 conn p50 ${row.c1.p50} p99 ${row.c1.p99} ms | ${CFG.connections} conn ${row[`c${CFG.connections}`].rps} req/s p50 ${row[`c${CFG.connections}`].p50} p99 ${row[`c${CFG.connections}`].p99} ms, failed ${row[`c${CFG.connections}`].failed}`);
     }
   }
   const out = path.join(ROOT, 'bench/results', `chats-${stamp}.json`);
