@@ -14,6 +14,7 @@
 const path = require('node:path');
 const Fastify = require('fastify');
 const pg = require('pg');
+const { serveBaseline, runBaseline } = require('../lib/serve-baseline');
 
 const root = process.env.BASELINE_ROOT || path.join(__dirname, '..', '..');
 const lib = (p) => require(path.join(root, 'node_modules', p));
@@ -22,17 +23,6 @@ const { ChatViewRepository, MessageRepository } = lib('@mapi/chats-feature');
 const { ListChats } = lib('@mapi/chats-feature/dist/usecases/list-chats/list-chats.usecase');
 const { ListAllMessages } = lib('@mapi/chats-feature/dist/usecases/list-all-messages/list-all-messages.usecase');
 const { ListChatsQuery, ListAllMessagesQuery } = lib('@mapi/contracts');
-
-/** GET /chats/messages' repositories as the use case of this checkout takes them (AllMessagesRepository since it exists). */
-const allMessagesRepositories = (db) => {
-  let All;
-  try {
-    All = lib('@mapi/chats-feature/dist/repositories/all-messages-repository').AllMessagesRepository;
-  } catch {
-    return [new MessageRepository(db)];
-  }
-  return [new MessageRepository(db), new All(db)];
-};
 
 /**
  * The one method the repositories' reads need, on a bare pool: `$queryRaw` as a tag or with a
@@ -53,7 +43,7 @@ async function main() {
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE || 10) });
   const db = rawClient(pool);
   const listChats = new ListChats(new ChatViewRepository(db), new MessageRepository(db));
-  const listAll = new ListAllMessages(...allMessagesRepositories(db));
+  const listAll = new ListAllMessages(new MessageRepository(db));
   const ctx = { org_id: orgId, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null, member: null };
 
   const app = Fastify({ logger: false });
@@ -69,22 +59,7 @@ async function main() {
   route('/v1/chats', ListChatsQuery, listChats);
   route('/v1/chats/messages', ListAllMessagesQuery, listAll);
   await pool.query('SELECT 1');
-  await app.listen({ port: Number(process.env.PORT || 0), host: process.env.HOST || '127.0.0.1' });
-  process.stdout.write(`listening ${app.server.address().port}\n`);
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    await app.close().catch(() => undefined);
-    await pool.end().catch(() => undefined);
-    process.exit(0);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  await serveBaseline(app, () => pool.end());
 }
 
-main().catch((error) => {
-  process.stderr.write(`baseline failed: ${error && error.stack ? error.stack : error}\n`);
-  process.exit(1);
-});
+runBaseline(main);

@@ -25,7 +25,7 @@ const path = require('node:path');
 const os = require('node:os');
 const { randomBytes } = require('node:crypto');
 const { freePort, testEnv } = require('@mapi/testing');
-const { seedOrg, deriveChatRows } = require('../messages/seed');
+const { seedOrg, deriveChatRows, addGroupParticipants } = require('../messages/seed');
 const { startNode, waitReady, stopAll, waitIdle } = require('../messages/procs');
 const { openBenchDatabase } = require('../lib/database');
 const { guardBench } = require('../lib/cleanup');
@@ -58,12 +58,7 @@ async function main() {
   // every 10th message into one big group chat, the rest over BENCH_CHATS - 1 chats (phone = i % 3)
   const world = await seedOrg({ prisma, pg, name: 'Chats bench', total: CFG.messages, bigChatMessages: CFG.messages / 10, otherChats: CFG.chats - 1, log });
   await deriveChatRows(pg, world.org.id);
-  await pg.query(
-    `INSERT INTO group_participants (phone_id, chat_id, contact_id, org_id, is_admin)
-     SELECT c.phone_id, c.chat_id, '9198' || lpad(g::text, 8, '0') || '@c.us', c.org_id, g = 1
-     FROM chats c, generate_series(1, 50) g WHERE c.org_id = $1 AND c.chat_type = 'group'`,
-    [world.org.id],
-  );
+  await addGroupParticipants(pg, world.org.id);
   await pg.query(
     `INSERT INTO chat_labels (org_id, chat_id, label_id, label_name)
      SELECT DISTINCT org_id, chat_id, '5e1ec7ed-0000-4000-8000-000000000001'::uuid, 'vip' FROM chats WHERE org_id = $1 AND abs(hashtext(chat_id)) % 5 = 0`,

@@ -21,18 +21,7 @@ const { ChatViewRepository, MessageRepository } = require('@mapi/chats-feature')
 const { ListChats } = require('@mapi/chats-feature/dist/usecases/list-chats/list-chats.usecase');
 const { ListAllMessages } = require('@mapi/chats-feature/dist/usecases/list-all-messages/list-all-messages.usecase');
 const { ListChatsQuery, ListAllMessagesQuery } = require('@mapi/contracts');
-const { seedOrg, deriveChatRows } = require('../messages/seed');
-
-/** GET /chats/messages' repositories as the use case of this checkout takes them (AllMessagesRepository since it exists). */
-const allMessagesRepositories = (db) => {
-  let All;
-  try {
-    All = require('@mapi/chats-feature/dist/repositories/all-messages-repository').AllMessagesRepository;
-  } catch {
-    return [new MessageRepository(db)];
-  }
-  return [new MessageRepository(db), new All(db)];
-};
+const { seedOrg, deriveChatRows, addGroupParticipants } = require('../messages/seed');
 
 const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
 const log = (...a) => console.log(...a);
@@ -46,12 +35,7 @@ async function seed() {
   const total = num('BENCH_MESSAGES', 1_000_000);
   const world = await seedOrg({ prisma, pg, name: 'Chats stages', total, bigChatMessages: total / 10, otherChats: chats - 1, log });
   await deriveChatRows(pg, world.org.id);
-  await pg.query(
-    `INSERT INTO group_participants (phone_id, chat_id, contact_id, org_id, is_admin)
-     SELECT c.phone_id, c.chat_id, '9198' || lpad(g::text, 8, '0') || '@c.us', c.org_id, g = 1
-     FROM chats c, generate_series(1, 50) g WHERE c.org_id = $1 AND c.chat_type = 'group'`,
-    [world.org.id],
-  );
+  await addGroupParticipants(pg, world.org.id);
   await pg.query('VACUUM ANALYZE');
   await pg.end();
   await prisma.$disconnect();
@@ -64,7 +48,7 @@ async function main() {
   const [{ org_id: orgId }] = await prisma.$queryRaw`SELECT org_id::text FROM chats LIMIT 1`;
   const ctx = { org_id: orgId, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null, member: null };
   const listChats = new ListChats(new ChatViewRepository(prisma), new MessageRepository(prisma));
-  const listAll = new ListAllMessages(...allMessagesRepositories(prisma));
+  const listAll = new ListAllMessages(new MessageRepository(prisma));
   const cases = [
     ['/chats?limit=2000', () => listChats.execute({ ctx, query: ListChatsQuery.parse({ limit: '2000' }) })],
     ['/chats?limit=100', () => listChats.execute({ ctx, query: ListChatsQuery.parse({ limit: '100' }) })],

@@ -16,6 +16,7 @@
  */
 const Fastify = require('fastify');
 const pg = require('pg');
+const { serveBaseline, runBaseline } = require('../lib/serve-baseline');
 const { createPrismaClient } = require('@mapi/db');
 const { MessageRepository, ListChatMessages, chatPageSql, messageFromJson, mapMessage } = require('@mapi/chats-feature');
 const { ListChatMessagesParams, ListChatMessagesQuery, ReadyJson } = require('@mapi/contracts');
@@ -69,22 +70,7 @@ async function main() {
     return reply.type('application/json; charset=utf-8').send(page instanceof ReadyJson ? page.json : JSON.stringify(page));
   });
   await useCase.ready();
-  await app.listen({ port: Number(process.env.PORT || 0), host: process.env.HOST || '127.0.0.1' });
-  process.stdout.write(`listening ${app.server.address().port}\n`);
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    await app.close().catch(() => undefined);
-    await useCase.close().catch(() => undefined);
-    process.exit(0);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  await serveBaseline(app, () => useCase.close());
 }
 
-main().catch((error) => {
-  process.stderr.write(`baseline failed: ${error && error.stack ? error.stack : error}\n`);
-  process.exit(1);
-});
+runBaseline(main);

@@ -2,21 +2,16 @@
 'use strict';
 /**
  * CPU of one 2000-message page in the chats service's shoes, in one process, interleaved: the way
- * before ReadyJson (`api`) against the ReadyJson way (`ready`), with Postgres's own time for each SQL
- * (docs/benchmarks.md, "ReadyJson"). Same setup and knobs as page-cost.js, whose header follows:
- * - `row`: the page read as stored rows (row_to_json(m)), revived (messageFromJson), mapped
- *   (mapMessage), JSON.stringify, Buffer.from — the service before round 3;
- * - `api`: the page read as the spec's message objects built by Postgres (message-api-sql.ts),
- *   JSON.parse each, JSON.stringify, Buffer.from — the service since round 3 (the RPC server
- *   stringifies what the use case returns);
- * - `text`: the same SQL, the texts joined into the page unparsed, Buffer.from — what a reply the RPC
- *   server could send as ready JSON text would cost (libs/platform has no such reply; not done).
- * Each way's bytes are checked first: `row` and `api` identical, `text` the same JSON value.
- * Postgres's own time per page (EXPLAIN ANALYZE, both SQL forms) is printed too.
+ * before ReadyJson (`api`: the page read as the spec's message objects built by Postgres, each
+ * JSON.parse'd, the page JSON.stringify'd, Buffer.from) against the ReadyJson way (`ready`:
+ * ListChatMessages as the service runs it, its bytes as the RPC server sends them). Both ways' bytes
+ * are checked to be identical first; Postgres's own planning and execution time for each SQL form is
+ * printed at limits 1, 100 and BENCH_LIMIT (docs/benchmarks.md, "ReadyJson"). It replaces
+ * page-cost.js, whose `text` way ("ready JSON, not done") this is, done.
  *
  * Seeds a throw-away database (bench/lib/database.js, servers as the bench's: TEST_ADMIN_DATABASE_URL)
  * with one organization (bench/messages/seed.js: 6,000 messages, 3,000 in one chat), dropped at the
- * end. Usage: bash scripts/build.sh && node bench/messages/page-cost.js
+ * end. Usage: bash scripts/build.sh && node bench/messages/ready-cost.js
  * Knobs: BENCH_ROUNDS (5), BENCH_PAGES (10 per way per round), BENCH_LIMIT (2000).
  */
 const pg = require('pg');
@@ -38,7 +33,7 @@ async function main() {
   const pool = new pg.Pool({ connectionString: db.url, max: 1 });
   const repo = new MessageRepository({ $queryRaw: async (sql) => (await pool.query(sql.text, sql.values)).rows });
   cleanups.push(() => pool.end());
-  const world = await seedOrg({ prisma, pg: pool, name: 'page-cost', total: LIMIT * 3, bigChatMessages: LIMIT * 1.5, otherChats: 99, log: () => undefined });
+  const world = await seedOrg({ prisma, pg: pool, name: 'ready-cost', total: LIMIT * 3, bigChatMessages: LIMIT * 1.5, otherChats: 99, log: () => undefined });
   {
     await vacuumAnalyze(pool, () => undefined);
     const page = { chatId: world.bigChat, phoneIds: null, member: null, offset: 0, limit: LIMIT };
@@ -48,7 +43,6 @@ async function main() {
     };
     const envelope = (messages) => ({ from: 1, to: messages.length, count: messages.length, messages });
     const ways = {
-      row: async () => Buffer.from(JSON.stringify(envelope((await read('row')).map((r) => mapMessage(messageFromJson(r.j).row))))),
       api: async () => Buffer.from(JSON.stringify(envelope((await read('api')).map((r) => JSON.parse(r.j))))),
       // what ListChatMessages + rpc-server do now: the use case's ReadyJson, its bytes as they are (replyJson)
       ready: async () => {
@@ -57,7 +51,6 @@ async function main() {
         return Buffer.isBuffer(answer.json) ? answer.json : Buffer.from(answer.json);
       },
     };
-    delete ways.row;
     const [api, ready] = [await ways.api(), await ways.ready()];
     if (!api.equals(ready)) throw new Error('api and ready pages differ');
     const notOk = (await read('ready')).filter((r) => !r.ok).length;

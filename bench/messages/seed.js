@@ -141,4 +141,14 @@ async function deriveChatRows(pg, orgId) {
   );
 }
 
-module.exports = { seedOrg, countOrg, vacuumAnalyze, deriveChatRows };
+/** 50 participants in each of the organization's group chats (the first an admin), as GET /chats reads them. */
+async function addGroupParticipants(pg, orgId) {
+  await pg.query(
+    `INSERT INTO group_participants (phone_id, chat_id, contact_id, org_id, is_admin)
+     SELECT c.phone_id, c.chat_id, '9198' || lpad(g::text, 8, '0') || '@c.us', c.org_id, g = 1
+     FROM chats c, generate_series(1, 50) g WHERE c.org_id = $1 AND c.chat_type = 'group'`,
+    [orgId],
+  );
+}
+
+module.exports = { seedOrg, countOrg, vacuumAnalyze, deriveChatRows, addGroupParticipants };

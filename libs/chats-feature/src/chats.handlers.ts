@@ -33,7 +33,6 @@ import {
 import type { PrismaClient } from '@mapi/db';
 import type { SessionCommands } from '@mapi/events';
 import { rpcHandler } from '@mapi/platform';
-import { AllMessagesRepository } from './repositories/all-messages-repository';
 import { ChatRepository } from './repositories/chat-repository';
 import { ReactionRepository } from './repositories/reaction-repository';
 import { ChatViewRepository } from './repositories/chat-view-repository';
@@ -86,7 +85,7 @@ const serve = rpcHandler<ChatsDeps>();
 /** What the chats service answers: one line per operation, its contract and its use case. */
 export const CHATS_HANDLERS = [
   serve(ListChatMessagesRpc, (d) => new ListChatMessages(new MessageRepository(d.prisma))),
-  serve(ListAllMessagesRpc, (d) => new ListAllMessages(new MessageRepository(d.prisma), new AllMessagesRepository(d.prisma))),
+  serve(ListAllMessagesRpc, (d) => new ListAllMessages(new MessageRepository(d.prisma))),
   serve(ListChatsRpc, (d) => new ListChats(new ChatViewRepository(d.prisma))),
   serve(GetChatRpc, (d) => new GetChat(new ChatViewRepository(d.prisma))),
   serve(ReadChatRpc, (d) => new ReadChat(new ChatRepository(d.prisma))),

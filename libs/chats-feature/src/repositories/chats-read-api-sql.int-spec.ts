@@ -4,21 +4,19 @@ import { createChat, createMessages, createOrg, createPhone, randomDigits, testE
 import { mapMessage } from '../messages/map-message';
 import { ListAllMessages } from '../usecases/list-all-messages/list-all-messages.usecase';
 import { SQL_BUILT_PAGES_FROM } from '../usecases/list-chat-messages/list-chat-messages.usecase';
-import { AllMessagesRepository } from './all-messages-repository';
 import { ChatViewRepository } from './chat-view-repository';
 import { DEFERRED_JOIN_FROM_OFFSET, MessageRepository, type OrgPage } from './message-repository';
 
 /**
  * GET /chats and GET /chats/messages read their messages as objects Postgres builds
  * (message-api-sql.ts): a chat's latest message (ChatViewRepository.list) and the organization's
- * page (AllMessagesRepository). Held here, byte for byte once serialized, to what mapMessage gives of
+ * page (MessageRepository.listAllReady). Held here, byte for byte once serialized, to what mapMessage gives of
  * the stored rows (MessageRepository.byIds / listAll, the reads they replaced) — the organization's
  * page as the very texts sent (ReadyJson) — for every kind of message and odd value, on both SQL forms of a page, phones in reach and organizations apart.
  */
 describe('GET /chats and GET /chats/messages: Postgres-built messages = mapMessage (integration)', () => {
   let prisma: PrismaClient;
   let messages: MessageRepository;
-  let all: AllMessagesRepository;
   let views: ChatViewRepository;
   const w: Record<string, any> = {};
   const odd = 'quote " backslash \\ slash / tab \t newline \n \u0001 \u001f \u007f \u2028 \u2029 é 中文 😀';
@@ -42,7 +40,6 @@ describe('GET /chats and GET /chats/messages: Postgres-built messages = mapMessa
   beforeAll(async () => {
     prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
     messages = new MessageRepository(prisma);
-    all = new AllMessagesRepository(prisma);
     views = new ChatViewRepository(prisma);
     w.org = await createOrg(prisma);
     w.other = await createOrg(prisma);
@@ -116,7 +113,7 @@ describe('GET /chats and GET /chats/messages: Postgres-built messages = mapMessa
     /** The page both ways: JSON.stringify of mapMessage over listAll's rows, and the texts Postgres wrote (as they are sent). */
     const both = async (orgId: string, page: OrgPage) => ({
       mapped: (await messages.listAll(orgId, page)).map((row) => JSON.stringify(mapMessage(row))),
-      built: await all.listReady(orgId, page),
+      built: await messages.listAllReady(orgId, page),
     });
 
     it('gives every kind of message byte for byte as mapMessage does', async () => {
@@ -137,13 +134,13 @@ describe('GET /chats and GET /chats/messages: Postgres-built messages = mapMessa
       const deep = await both(w.deepOrg.id, { phoneIds: null, offset: DEFERRED_JOIN_FROM_OFFSET + 10, limit: 30 });
       expect(deep.built).toHaveLength(30);
       expect(deep.built).toEqual(deep.mapped);
-      expect((await all.listReady(w.other.id, { phoneIds: null, offset: 0, limit: 2000 })).map((t) => JSON.parse(t).body)).toEqual(['another organization']);
-      expect(await all.listReady(w.org.id, { phoneIds: [w.q.phone_id], offset: 0, limit: 2000 })).toEqual([]);
-      expect(await all.listReady(w.org.id, { phoneIds: [], offset: 0, limit: 2000 })).toEqual([]);
+      expect((await messages.listAllReady(w.other.id, { phoneIds: null, offset: 0, limit: 2000 })).map((t) => JSON.parse(t).body)).toEqual(['another organization']);
+      expect(await messages.listAllReady(w.org.id, { phoneIds: [w.q.phone_id], offset: 0, limit: 2000 })).toEqual([]);
+      expect(await messages.listAllReady(w.org.id, { phoneIds: [], offset: 0, limit: 2000 })).toEqual([]);
     });
 
     it('answers a page over SQL_BUILT_PAGES_FROM as ReadyJson: the bytes JSON.stringify writes of the mapped page; smaller ones mapped', async () => {
-      const useCase = new ListAllMessages(messages, all);
+      const useCase = new ListAllMessages(messages);
       const ctx = { org_id: w.org.id, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null, member: null } as unknown as ListAllMessagesRequest['ctx'];
       const query = (limit: number, offset = 0) => ({ limit, offset }) as ListAllMessagesRequest['query'];
       const expected = async (limit: number, offset = 0) => {

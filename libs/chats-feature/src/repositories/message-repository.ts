@@ -76,6 +76,21 @@ export function chatPageSql(orgId: string, page: ChatPage, shape: PageRowShape =
   return nothing(page) ? null : newestFirstSql(orgId, [Prisma.sql`AND m.chat_id = ${page.chatId}`, inReach(orgId, page)], page, shape);
 }
 
+/**
+ * The SQL of a GET /chats/messages page (null when it reaches nothing): every chat of the
+ * organization within reach, newest first, served by the (org_id, timestamp, id) INCLUDE (phone_id)
+ * index; rows as stored (listAll) or written as JSON.stringify writes the messages (`ready`: listAllReady).
+ */
+export function allPageSql(orgId: string, page: OrgPage, shape: PageRowShape = 'row'): Prisma.Sql | null {
+  if (nothing(page)) return null;
+  const filters = [
+    page.start ? Prisma.sql`AND m."timestamp" >= ${page.start}::timestamptz` : Prisma.empty,
+    page.end ? Prisma.sql`AND m."timestamp" <= ${page.end}::timestamptz` : Prisma.empty,
+    inReach(orgId, page),
+  ];
+  return newestFirstSql(orgId, filters, page, shape);
+}
+
 /** Message reads of the chats service. The organization is part of every signature. */
 export class MessageRepository {
   constructor(private readonly prisma: PrismaClient) {}
@@ -100,7 +115,11 @@ export class MessageRepository {
    * as it is sent (ReadyJson), with no parse or stringify of the page (docs/decisions.md).
    */
   async listByChatReady(orgId: string, page: ChatPage): Promise<string[]> {
-    const sql = chatPageSql(orgId, page, 'ready');
+    return this.readyTexts(chatPageSql(orgId, page, 'ready'));
+  }
+
+  /** Runs a `ready` page's SQL: the texts Postgres vouches for as they are, the others parsed and stringified here. */
+  private async readyTexts(sql: Prisma.Sql | null): Promise<string[]> {
     if (!sql) return [];
     const rows = await queryRows<{ j: string; ok: boolean }>(this.prisma, sql);
     return rows.map((r) => (r.ok ? r.j : JSON.stringify(JSON.parse(r.j))));
@@ -108,26 +127,18 @@ export class MessageRepository {
 
   /**
    * Every chat of the organization, newest first (timestamp, then insertion order): GET
-   * /chats/messages. Served by the (org_id, timestamp, id) INCLUDE (phone_id) index, deep pages by
-   * the same deferred join as listByChat.
+   * /chats/messages (allPageSql), deep pages by the same deferred join as listByChat.
    */
   async listAll(orgId: string, page: OrgPage): Promise<MessageRow[]> {
-    if (nothing(page)) return [];
-    return this.newestFirst(
-      orgId,
-      [
-        page.start ? Prisma.sql`AND m."timestamp" >= ${page.start}::timestamptz` : Prisma.empty,
-        page.end ? Prisma.sql`AND m."timestamp" <= ${page.end}::timestamptz` : Prisma.empty,
-        inReach(orgId, page),
-      ],
-      page,
-    );
+    const sql = allPageSql(orgId, page);
+    if (!sql) return [];
+    const rows = await queryRows<{ j: string }>(this.prisma, sql);
+    return rows.map((r) => messageFromJson(r.j).row);
   }
 
-  /** Runs newestFirstSql and revives its rows. */
-  private async newestFirst(orgId: string, filters: Prisma.Sql[], page: { offset: number; limit: number }): Promise<MessageRow[]> {
-    const rows = await queryRows<{ j: string }>(this.prisma, newestFirstSql(orgId, filters, page));
-    return rows.map((r) => messageFromJson(r.j).row);
+  /** The same page, each message as the JSON text JSON.stringify writes for it (as listByChatReady). */
+  async listAllReady(orgId: string, page: OrgPage): Promise<string[]> {
+    return this.readyTexts(allPageSql(orgId, page, 'ready'));
   }
 
   /** Messages by surrogate key (a chat's latest_message_id), keyed by that id as a string; another organization's are not read. */
