@@ -1,14 +1,18 @@
 import type { ChatView } from '@mapi/contracts';
 import type { ChatViewRepository, ChatViewRow, GroupMemberRow } from '../repositories/chat-view-repository';
+import type { MessageRepository } from '../repositories/message-repository';
 import { mapChatView } from './map-chat';
 
 /**
- * Chat rows (their latest messages already in them) to chat objects: group members in one read,
- * then mapChatView. A group whose participants no phone has reported yet has `members: null`.
+ * Chat rows to chat objects: their latest messages in one read, group members in one more, then
+ * mapChatView. A group whose participants no phone has reported yet has `members: null`.
  */
-export async function toChatViews(orgId: string, rows: ChatViewRow[], chats: ChatViewRepository): Promise<ChatView[]> {
+export async function toChatViews(orgId: string, rows: ChatViewRow[], chats: ChatViewRepository, messages: MessageRepository): Promise<ChatView[]> {
   const groups = rows.filter((r) => r.chat_type === 'group');
-  const members = groups.length ? await chats.members(orgId, groups) : [];
+  const [latest, members] = await Promise.all([
+    messages.byIds(orgId, rows.flatMap((r) => (r.latest_message_id ? [r.latest_message_id] : []))),
+    chats.members(orgId, groups),
+  ]);
   const byChat = new Map<string, GroupMemberRow[]>();
   for (const m of members) {
     const key = `${m.phone_id}\u0000${m.chat_id}`;
@@ -17,7 +21,7 @@ export async function toChatViews(orgId: string, rows: ChatViewRow[], chats: Cha
     else byChat.set(key, [m]);
   }
   return rows.map((r) =>
-    mapChatView(r, r.latest, byChat.get(`${r.phone_id}\u0000${r.chat_id}`) ?? null),
+    mapChatView(r, (r.latest_message_id && latest.get(r.latest_message_id)) || null, byChat.get(`${r.phone_id}\u0000${r.chat_id}`) ?? null),
   );
 }
 

@@ -11,7 +11,6 @@ const row = (over: Partial<ChatViewRow> = {}): ChatViewRow => ({
   created_at: new Date('2026-11-20T10:00:00.000Z'),
   updated_at: new Date('2026-11-21T10:00:00.000Z'),
   latest_message_id: null,
-  latest: null,
   latest_message_at: new Date('2026-11-21T09:00:00.000Z'),
   activity_at: new Date('2026-11-21T09:00:00.000Z'),
   group_description: null,

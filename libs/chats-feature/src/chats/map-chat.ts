@@ -1,5 +1,7 @@
 import type { Chat, ChatMember, ChatView } from '@mapi/contracts';
-import type { ChatCopy, ChatViewRow, GroupMemberRow, LatestMessage } from '../repositories/chat-view-repository';
+import { mapMessage } from '../messages/map-message';
+import type { ChatCopy, ChatViewRow, GroupMemberRow } from '../repositories/chat-view-repository';
+import type { MessageRow } from '../repositories/message-repository';
 import { livePins, livePinsOfCopies } from './pinned-messages';
 
 /** A phone's stored chat, with the contact id of that phone. */
@@ -105,11 +107,10 @@ export function mapMember(orgId: string, orgPhone: string | null, m: GroupMember
  * representative copy (map-chat.spec.ts holds the two to the same columns), with the view's fields.
  * `members` is null for a chat that is not a group; per-phone maps are keyed by the phone's number
  * (its phone_id while the number is not known).
- * `latest` is the row's latest message, already the spec's message object (ChatViewRepository.list).
  * Written as one object literal on purpose: spreading mapChat's object and adding the view's 30
  * fields cost ~150 µs per chat in V8 (300 ms of a 2000-chat page; docs/benchmarks.md, "GET /chats").
  */
-export function mapChatView(row: ChatViewRow, latest: LatestMessage | null, members: GroupMemberRow[] | null): ChatView {
+export function mapChatView(row: ChatViewRow, latest: MessageRow | null, members: GroupMemberRow[] | null): ChatView {
   const key = (c: ChatCopy) => c.org_phone ?? c.phone_id;
   const unreadByPhone: Record<string, number> = {};
   const latestByPhone: Record<string, number | null> = {};
@@ -147,13 +148,13 @@ export function mapChatView(row: ChatViewRow, latest: LatestMessage | null, memb
     invite_link: null,
     initiated_by: null,
     created_by: null,
-    latest_message: latest ? latest.message : null,
+    latest_message: latest ? mapMessage(latest) : null,
     latest_mention_at: null,
     pinned_messages: livePinsOfCopies(row.copies.map((c) => c.pinned_messages)),
     timestamp: null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
-    latest_message_timestamp: latest ? latest.timestamp : null,
+    latest_message_timestamp: latest ? latest.timestamp.getTime() : null,
     latest_message_timestamp_map: latestByPhone,
     members: members ? Object.fromEntries(members.map((m) => [m.contact_id, mapMember(row.org_id, row.org_phone, m)])) : null,
     chat_access: {},

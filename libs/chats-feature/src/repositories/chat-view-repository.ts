@@ -1,7 +1,5 @@
-import type { Message } from '@mapi/contracts';
-import { Prisma, queryRows, type PrismaClient } from '@mapi/db';
+import { Prisma, type PrismaClient } from '@mapi/db';
 import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
-import { messageApiJson, messageApiLateral } from '../messages/message-api-sql';
 import type { ChatPropertyValues } from './chat-properties-repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -13,15 +11,6 @@ function labelFilter(orgId: string, label: string): Prisma.Sql {
     ? Prisma.sql`(l.label_id = ${label.trim()}::uuid OR l.label_name = ${name})`
     : Prisma.sql`l.label_name = ${name}`;
   return Prisma.sql`AND c.chat_id IN (SELECT l.chat_id FROM chat_labels l WHERE l.org_id = ${orgId}::uuid AND ${match})`;
-}
-
-/**
- * A chat's latest message as the chat object carries it: the spec's message object built by Postgres
- * (message-api-sql.ts: what mapMessage gives for the stored row) and its timestamp in epoch ms.
- */
-export interface LatestMessage {
-  message: Message;
-  timestamp: number;
 }
 
 /** One phone's copy of a chat, as the chat object's per-phone maps need it. */
@@ -49,8 +38,6 @@ export interface ChatViewRow {
   updated_at: Date;
   /** messages.id of the representative copy's newest message. */
   latest_message_id: string | null;
-  /** That message, read with the row (null when it has none or it is gone). */
-  latest: LatestMessage | null;
   latest_message_at: Date | null;
   activity_at: Date;
   /** Group settings of the representative copy (chats columns; defaults for other chats). */
@@ -121,10 +108,7 @@ export class ChatViewRepository {
       f.end === undefined ? Prisma.empty : Prisma.sql`AND c.activity_at <= ${f.end}::timestamptz`,
       f.label === undefined ? Prisma.empty : labelFilter(orgId, f.label),
     ];
-    // On the pg pool (queryRows): every column is text, so Prisma's per-query pipeline is pure cost.
-    const rows = await queryRows<{ j: string; copies: string; props: string | null; labels: string | null; settings: string | null; latest: string | null; latest_ms: string | null }>(
-      this.prisma,
-      Prisma.sql`
+    const rows = await this.prisma.$queryRaw<{ j: string; copies: string; props: string | null; labels: string | null; settings: string | null }[]>`
       WITH page AS (
         SELECT c.org_id, c.phone_id, c.chat_id, c.chat_name, c.chat_type, c.org_phone, c.created_at, c.updated_at,
                c.latest_message_id::text AS latest_message_id, c.latest_message_at, c.activity_at,
@@ -152,19 +136,11 @@ export class ChatViewRepository {
           (SELECT json_build_object('group_description', s.group_description, 'info_admins_only', s.info_admins_only,
                                     'messages_admins_only', s.messages_admins_only, 'add_members_admins_only', s.add_members_admins_only)
            FROM chats s WHERE s.org_id = p.org_id AND s.chat_id = p.chat_id AND s.add_members_admins_only IS NOT NULL ${inScope('s')}
-           ORDER BY s.updated_at DESC, s.phone_id LIMIT 1)::text END AS settings,
-        -- The latest message as the spec's object (message-api-sql.ts), read by primary key in this
-        -- query: no second read, no revival and no mapMessage of 2000 stored rows in the service.
-        lm.j AS latest, lm.ms AS latest_ms
+           ORDER BY s.updated_at DESC, s.phone_id LIMIT 1)::text END AS settings
       FROM page p
-      LEFT JOIN LATERAL (
-        SELECT ${messageApiJson} AS j, (extract(epoch FROM m."timestamp") * 1000)::bigint::text AS ms
-        FROM messages m CROSS JOIN ${messageApiLateral}
-        WHERE m.id = p.latest_message_id::bigint AND m.org_id = p.org_id) lm ON TRUE
-      ORDER BY p.activity_at DESC, p.chat_id DESC`,
-    );
-    return rows.map(({ j, copies, props, labels, settings, latest, latest_ms }) => {
-      const r = JSON.parse(j) as Json<Omit<ChatViewRow, 'copies' | 'properties' | 'latest'>>;
+      ORDER BY p.activity_at DESC, p.chat_id DESC`;
+    return rows.map(({ j, copies, props, labels, settings }) => {
+      const r = JSON.parse(j) as Json<Omit<ChatViewRow, 'copies' | 'properties'>>;
       return {
         ...r,
         ...(settings ? (JSON.parse(settings) as Pick<ChatViewRow, 'group_description' | 'info_admins_only' | 'messages_admins_only' | 'add_members_admins_only'>) : {}),
@@ -172,7 +148,6 @@ export class ChatViewRepository {
         updated_at: new Date(r.updated_at),
         latest_message_at: date(r.latest_message_at),
         activity_at: new Date(r.activity_at),
-        latest: latest === null ? null : { message: JSON.parse(latest) as Message, timestamp: Number(latest_ms) },
         copies: (JSON.parse(copies) as Json<ChatCopy>[]).map((c) => ({ ...c, latest_message_at: date(c.latest_message_at) })),
         properties: { ...NO_PROPERTIES, ...(props ? (JSON.parse(props) as Omit<ChatPropertyValues, 'label_ids'>) : {}), label_ids: labels ? (JSON.parse(labels) as string[]) : [] },
       };

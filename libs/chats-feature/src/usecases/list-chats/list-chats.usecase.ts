@@ -3,6 +3,7 @@ import { pagePositions } from '@mapi/contracts';
 import { chatReach } from '../../chats/chat-reach';
 import { toChatViews } from '../../chats/chat-views';
 import type { ChatViewRepository } from '../../repositories/chat-view-repository';
+import type { MessageRepository } from '../../repositories/message-repository';
 
 /**
  * GET /chats: one entry per chat id of the organization within reach (x-phone, or the token's
@@ -11,7 +12,10 @@ import type { ChatViewRepository } from '../../repositories/chat-view-repository
  * chats of their labels, with the per-chat overrides applied (chats/chat-reach.ts).
  */
 export class ListChats {
-  constructor(private readonly chats: ChatViewRepository) {}
+  constructor(
+    private readonly chats: ChatViewRepository,
+    private readonly messages: MessageRepository,
+  ) {}
 
   async execute({ ctx, query }: ListChatsRequest): Promise<ListChatsResponse> {
     const rows = await this.chats.list(ctx.org_id, {
@@ -23,7 +27,7 @@ export class ListChats {
       offset: query.offset,
       limit: query.limit,
     });
-    const chats = await toChatViews(ctx.org_id, rows, this.chats);
+    const chats = await toChatViews(ctx.org_id, rows, this.chats, this.messages);
     return { ...pagePositions(query.offset, chats.length), chats };
   }
 }
