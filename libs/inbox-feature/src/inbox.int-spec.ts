@@ -93,6 +93,9 @@ describe('inbox (integration)', () => {
     const ids = (r: { tickets: { ticket_id: string }[] }) => r.tickets.map((x) => x.ticket_id);
     expect(ids(await list(ctx(w.org)))).toEqual([w.t2, w.t1]);
     expect(await list(ctx(w.org), { offset: 1, limit: 1 })).toMatchObject({ from: 2, to: 2, count: 1 });
+    expect(ids(await list(ctx(w.org), { offset: 0, limit: 1 }))).toEqual([w.t2]);
+    expect(ids(await list(ctx(w.org), { offset: 1, limit: 1 }))).toEqual([w.t1]);
+    expect(ids(await list(ctx(w.org), { offset: 2, limit: 1 }))).toEqual([]);
     expect(ids(await list(ctx(w.org), { status: 'closed' }))).toEqual([w.t2]);
     expect(ids(await list(ctx(w.org), { assignee: 'amy@example.com' }))).toEqual([w.t2]);
     expect(ids(await list(ctx(w.org), { chat_id: w.a }))).toEqual([w.t1]);
