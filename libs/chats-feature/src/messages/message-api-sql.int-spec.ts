@@ -1,6 +1,6 @@
 import { ListChatMessagesResponse, MessageSchema, ReadyJson } from '@mapi/contracts';
 import { Prisma, createPrismaClient, queryRows, type PrismaClient } from '@mapi/db';
-import { createMessages, createOrg, createPhone, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
+import { createMessages, createTwoPhoneOrgAndOther, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
 import { mapMessage } from './map-message';
 import { DEFERRED_JOIN_FROM_OFFSET, MessageRepository, chatPageSql, type ChatPage } from '../repositories/message-repository';
 import { ListChatMessages } from '../usecases/list-chat-messages/list-chat-messages.usecase';
@@ -59,11 +59,7 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
   beforeAll(async () => {
     prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
     repo = new MessageRepository(prisma);
-    w.org = await createOrg(prisma);
-    w.other = await createOrg(prisma);
-    w.p1 = await createPhone(prisma, w.org.id);
-    w.p2 = await createPhone(prisma, w.org.id);
-    w.q = await createPhone(prisma, w.other.id);
+    Object.assign(w, await createTwoPhoneOrgAndOther(prisma));
     w.chat = `${randomDigits()}@c.us`;
     await createMessages(prisma, w.org, w.p1, kinds.map((overrides, i) => ({ chatId: w.chat, timestamp: new Date(Date.UTC(2026, 1, 1, 0, 0, i, 123)), overrides })));
     await createMessages(prisma, w.org, w.p2, kinds.map((overrides, i) => ({ chatId: w.chat, timestamp: new Date(Date.UTC(2026, 1, 2, 0, 0, i)), overrides })));

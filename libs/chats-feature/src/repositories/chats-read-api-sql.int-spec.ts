@@ -1,6 +1,6 @@
 import { MessageSchema, pagePositions, ReadyJson, type ListAllMessagesRequest } from '@mapi/contracts';
 import { Prisma, createPrismaClient, type PrismaClient } from '@mapi/db';
-import { createChat, createMessages, createOrg, createPhone, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
+import { createChat, createMessages, createOrg, createPhone, createTwoPhoneOrgAndOther, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
 import { mapMessage } from '../messages/map-message';
 import { ListAllMessages } from '../usecases/list-all-messages/list-all-messages.usecase';
 import { SQL_BUILT_PAGES_FROM } from '../usecases/list-chat-messages/list-chat-messages.usecase';
@@ -38,11 +38,7 @@ describe('GET /chats/messages: Postgres-written messages = mapMessage (integrati
   beforeAll(async () => {
     prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
     messages = new MessageRepository(prisma);
-    w.org = await createOrg(prisma);
-    w.other = await createOrg(prisma);
-    w.p1 = await createPhone(prisma, w.org.id);
-    w.p2 = await createPhone(prisma, w.org.id);
-    w.q = await createPhone(prisma, w.other.id);
+    Object.assign(w, await createTwoPhoneOrgAndOther(prisma));
     w.base = randomDigits(8);
     await createMessages(prisma, w.org, w.p1, kinds.map((overrides, i) => ({ chatId: chatOf(i), timestamp: stamp(i, 0), overrides })));
     await createMessages(prisma, w.org, w.p2, kinds.slice(0, 4).map((overrides, i) => ({ chatId: chatOf(i), timestamp: stamp(i, 1), overrides })));
