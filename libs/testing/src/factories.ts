@@ -51,6 +51,21 @@ export async function createPhone(prisma: PrismaClient, orgId: string, overrides
   });
 }
 
+/**
+ * The start of the scoping and isolation specs: an organization with two phones (p1, p2) and another
+ * organization with one (q), created in that order (org, other, p1, p2, q).
+ */
+export async function createTwoPhoneOrgAndOther(prisma: PrismaClient) {
+  // createPhone always gives a phone its number
+  const phone = async (orgId: string) => (await createPhone(prisma, orgId)) as Prisma.PhoneModel & { org_phone: string };
+  const org = await createOrg(prisma);
+  const other = await createOrg(prisma);
+  const p1 = await phone(org.id);
+  const p2 = await phone(org.id);
+  const q = await phone(other.id);
+  return { org, other, p1, p2, q };
+}
+
 export interface MessageSeed {
   chatId: string;
   fromMe?: boolean;
@@ -114,4 +129,25 @@ export async function createChat(
     FROM (SELECT id, "timestamp" FROM messages WHERE phone_id = ${phone.phone_id} AND chat_id = ${chat.chatId}
           ORDER BY "timestamp" DESC, id DESC LIMIT 1) m
     WHERE c.phone_id = ${phone.phone_id} AND c.chat_id = ${chat.chatId}`;
+}
+
+/** Minute `m` past 10:00 on 2026-01-01 (UTC): the times of the messages seedSharedAndSoloChats stores. */
+export const seededMinute = (m: number) => new Date(Date.UTC(2026, 0, 1, 10, m));
+
+/**
+ * createTwoPhoneOrgAndOther's organizations and phones with the chats the chat-listing specs read:
+ * `shared` on both of the organization's phones (p1's message at seededMinute(1), p2's at 7: p2's
+ * copy is the most recent), `solo` on p1 only (minute 5), and the other organization's own copy of
+ * `shared` (q's message at minute 9). `unread` sets the unread counts of the two copies of `shared`.
+ */
+export async function seedSharedAndSoloChats(prisma: PrismaClient, unread: { p1?: number; p2?: number } = {}) {
+  const w = { ...(await createTwoPhoneOrgAndOther(prisma)), shared: `${randomDigits()}@c.us`, solo: `${randomDigits()}@c.us` };
+  await createMessages(prisma, w.org, w.p1, [{ chatId: w.shared, timestamp: seededMinute(1) }, { chatId: w.solo, timestamp: seededMinute(5) }]);
+  await createMessages(prisma, w.org, w.p2, [{ chatId: w.shared, timestamp: seededMinute(7) }]);
+  await createMessages(prisma, w.other, w.q, [{ chatId: w.shared, timestamp: seededMinute(9) }]);
+  await createChat(prisma, w.org, w.p1, { chatId: w.shared, unread: unread.p1 });
+  await createChat(prisma, w.org, w.p2, { chatId: w.shared, unread: unread.p2 });
+  await createChat(prisma, w.org, w.p1, { chatId: w.solo });
+  await createChat(prisma, w.other, w.q, { chatId: w.shared });
+  return w;
 }

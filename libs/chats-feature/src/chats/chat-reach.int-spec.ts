@@ -1,4 +1,4 @@
-import { createChat, createMessages, createOrg, createPhone, newUuid, randomDigits, useTestDatabase } from '@mapi/testing';
+import { createChat, createMessages, createTwoPhoneOrgAndOther, newUuid, randomDigits, useTestDatabase } from '@mapi/testing';
 import { ChatPropertiesRepository } from '../repositories/chat-properties-repository';
 import { ChatViewRepository } from '../repositories/chat-view-repository';
 import { MessageRepository } from '../repositories/message-repository';
@@ -27,9 +27,7 @@ describe('member chat reach (integration)', () => {
     views = new ChatViewRepository(p);
     messages = new MessageRepository(p);
     const props = new ChatPropertiesRepository(p);
-    w.org = await createOrg(p);
-    w.other = await createOrg(p);
-    [w.p1, w.p2, w.q] = [await createPhone(p, w.org.id), await createPhone(p, w.org.id), await createPhone(p, w.other.id)];
+    Object.assign(w, await createTwoPhoneOrgAndOther(p));
     // vip: p1, labelled vip; plain: p1, no label; far: p2, labelled vip; shared: on p1 and p2, no label
     [w.vip, w.plain, w.far, w.shared] = [randomDigits(), randomDigits(), randomDigits(), randomDigits()].map((d) => `${d}@c.us`);
     const put = async (org: any, phone: any, chatId: string, m: number) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ServiceError, type RequestContext } from '@mapi/contracts';
-import { createChat, createMessages, createOrg, createPhone, newUuid, randomDigits, useTestDatabase } from '@mapi/testing';
+import { createChat, createMessages, createTwoPhoneOrgAndOther, newUuid, randomDigits, useTestDatabase } from '@mapi/testing';
 import { ChatPropertiesRepository } from '../repositories/chat-properties-repository';
 import { ChatRepository } from '../repositories/chat-repository';
 import { ContactRepository } from '../repositories/contact-repository';
@@ -48,9 +48,7 @@ describe('member reach on every chats route (integration)', () => {
 
   beforeAll(async () => {
     const p = t.prisma;
-    w.org = await createOrg(p);
-    w.other = await createOrg(p);
-    [w.p1, w.p2, w.q] = [await createPhone(p, w.org.id), await createPhone(p, w.org.id), await createPhone(p, w.other.id)];
+    Object.assign(w, await createTwoPhoneOrgAndOther(p));
     [w.vip, w.plain, w.far, w.denied] = [randomDigits(), randomDigits(), randomDigits(), randomDigits()].map((d) => `${d}@c.us`);
     [w.grp, w.grpPlain] = [`1203630${randomDigits(11)}@g.us`, `1203630${randomDigits(11)}@g.us`];
     const put = async (org: any, phone: any, chatId: string) => {

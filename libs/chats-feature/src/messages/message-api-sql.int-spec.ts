@@ -1,6 +1,6 @@
 import { ListChatMessagesResponse, MessageSchema, ReadyJson } from '@mapi/contracts';
 import { Prisma, createPrismaClient, queryRows, type PrismaClient } from '@mapi/db';
-import { createMessages, createOrg, createPhone, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
+import { createMessages, createTwoPhoneOrgAndOther, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
 import { mapMessage } from './map-message';
 import { DEFERRED_JOIN_FROM_OFFSET, MessageRepository, chatPageSql, type ChatPage } from '../repositories/message-repository';
 import { ListChatMessages } from '../usecases/list-chat-messages/list-chat-messages.usecase';
@@ -49,6 +49,10 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
     { flag_response_time: 0, raw_data: { ar: 0.75, height: 1600, neg: -2.5, small: 0.0001, list: [1, 'two', true, false, [], {}] } },
     { flag_response_time: 123456789012345, links: [{ link: 'https://example.com/a.b?c=1', isSuspicious: false }] },
     { flag_response_time: 0.0001, raw_data: { s: 'a "quoted": null, \\ "9": x', n: 123456789012345 } },
+    // float8 values JSON has no number for (stored below with raw SQL): null, as JSON.stringify writes them
+    { order_id: 'float8:NaN' },
+    { order_id: 'float8:Infinity' },
+    { order_id: 'float8:-Infinity' },
   ];
   /** Kinds Postgres cannot vouch for (their rows go through JSON.parse + JSON.stringify); every other kind's text is sent as it is. */
   const slowKinds = new Set([1, 4, 12, 17, 18, 19, 20, 21, 25]);
@@ -59,14 +63,11 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
   beforeAll(async () => {
     prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
     repo = new MessageRepository(prisma);
-    w.org = await createOrg(prisma);
-    w.other = await createOrg(prisma);
-    w.p1 = await createPhone(prisma, w.org.id);
-    w.p2 = await createPhone(prisma, w.org.id);
-    w.q = await createPhone(prisma, w.other.id);
+    Object.assign(w, await createTwoPhoneOrgAndOther(prisma));
     w.chat = `${randomDigits()}@c.us`;
     await createMessages(prisma, w.org, w.p1, kinds.map((overrides, i) => ({ chatId: w.chat, timestamp: new Date(Date.UTC(2026, 1, 1, 0, 0, i, 123)), overrides })));
     await createMessages(prisma, w.org, w.p2, kinds.map((overrides, i) => ({ chatId: w.chat, timestamp: new Date(Date.UTC(2026, 1, 2, 0, 0, i)), overrides })));
+    await prisma.$executeRaw`UPDATE messages SET flag_response_time = substr(order_id, 8)::float8 WHERE org_id = ${w.org.id}::uuid AND order_id LIKE 'float8:%'`;
     // a number JavaScript cannot hold exactly (both reads round it the same way, through JSON.parse)
     await prisma.$executeRaw`UPDATE messages SET media = media || '{"size": 12345678901234567890}'::jsonb WHERE org_id = ${w.org.id}::uuid AND chat_id = ${w.chat} AND message_type = 'image'`;
     // numeric's scale kept (1.50, 2.0): JavaScript writes 1.5 and 2
@@ -103,6 +104,22 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
     expect(objects.map((m) => m.timestamp)).toContain('0999-01-02T03:04:05+00:00');
     expect(objects.map((m) => m.updated_at)).toContain('2100-12-31T23:59:59.999+00:00');
     expect(objects.map((m) => m.body)).toContain(odd);
+  });
+
+  it('writes a NaN, Infinity or -Infinity flag_response_time as null, as JSON.stringify of mapMessage over the row Prisma reads does', async () => {
+    const stored = await prisma.message.findMany({ where: { org_id: w.org.id, order_id: { startsWith: 'float8:' } }, orderBy: [{ timestamp: 'desc' }, { id: 'desc' }] });
+    expect(stored.map((r) => r.flag_response_time)).toEqual([-Infinity, Infinity, NaN, -Infinity, Infinity, NaN]);
+    const built = (await repo.listByChatReady(w.org.id, { chatId: w.chat, phoneIds: null, offset: 0, limit: 2000 }))
+      .filter((text) => JSON.parse(text).order_id?.startsWith('float8:'));
+    expect(built).toEqual(stored.map((r) => JSON.stringify(mapMessage(r))));
+    expect(built.map((text) => JSON.parse(text).flag_response_time)).toEqual([null, null, null, null, null, null]);
+  });
+
+  it("writes the same message objects on the `api` shape (the benches')", async () => {
+    const page = { chatId: w.chat, phoneIds: null, offset: 0, limit: 2000 };
+    const rows = await queryRows<{ j: string }>(prisma, chatPageSql(w.org.id, page, 'api') as Prisma.Sql);
+    const { mapped } = await both(w.org.id, page);
+    expect(rows.map((r) => JSON.parse(r.j))).toEqual(mapped.map((text) => JSON.parse(text)));
   });
 
   it('writes the common kinds itself (ok: its text is the answer as it is), leaving only the odd values to JSON.parse + JSON.stringify', async () => {

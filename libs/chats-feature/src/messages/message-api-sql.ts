@@ -18,6 +18,8 @@ const DERIVED: Partial<Record<keyof Message, string>> = {
   timestamp: `to_char(m."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')`,
   updated_at: `to_char(m.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"+00:00"')`,
   ack: `m.ack::text`,
+  // JSON.stringify writes NaN, Infinity and -Infinity as null; row_to_json would write "NaN", "Infinity", "-Infinity"
+  flag_response_time: `CASE WHEN m.flag_response_time IN ('NaN', 'Infinity', '-Infinity') THEN NULL ELSE m.flag_response_time END`,
   // asStringArray: an array keeps its strings only (in order), anything else is null. A jsonpath, not a
   // subquery over jsonb_array_elements: a sublink is planned with every query, limit=1 pages included.
   vcards: `CASE jsonb_typeof(m.vcards) WHEN 'array' THEN jsonb_path_query_array(m.vcards, 'strict $[*] ? (@.type() == "string")') END`,
@@ -77,7 +79,8 @@ const UNSAFE_JSONB_TEXT = String.raw`": null|"(0|[1-9][0-9]*)": |[0-9.]{16}|\.[0
  * jsonb values are written without jsonb_out's spaces by json_strip_nulls (nothing to strip: a value
  * holding a null field keeps its spaces and its row is not ok), the id object by row_to_json (not
  * json_build_object's `"key" : value`). float8 (flag_response_time) is written as JavaScript does from
- * 1e-4 to 1e15 (shortest digits, not exponential), and zero; -0, exponents, NaN leave the row to the caller.
+ * 1e-4 to 1e15 (shortest digits, not exponential), zero, and NaN and ±Infinity (null: DERIVED); -0 and
+ * exponents leave the row to the caller.
  * The texts of the jsonb values are taken once per row (`OFFSET 0` keeps the subquery from being
  * folded into the expressions that read it three times each).
  */
@@ -100,6 +103,6 @@ function readyExpression(key: (typeof MESSAGE_API_KEYS)[number]): string {
 export const messageReadySelect = Prisma.raw(
   `row_to_json(api)::text AS j,
    (concat_ws(' ', ${JSONB_KEYS.map((key) => `t."${key}"`).join(', ')}) !~ '${UNSAFE_JSONB_TEXT}'
-    AND (m.flag_response_time IS NULL OR m.flag_response_time::text = '0'
+    AND (m.flag_response_time IS NULL OR m.flag_response_time::text = '0' OR m.flag_response_time IN ('NaN', 'Infinity', '-Infinity')
          OR (abs(m.flag_response_time) >= 1e-4 AND abs(m.flag_response_time) < 1e15))) AS ok`,
 );

@@ -1,4 +1,4 @@
-import { createChat, createMessages, createOrg, createPhone, newUuid, randomDigits, registryPayload, useTestDatabase } from '@mapi/testing';
+import { createChat, newUuid, randomDigits, registryPayload, seedSharedAndSoloChats, useTestDatabase } from '@mapi/testing';
 import { ChatPropertiesRepository } from './chat-properties-repository';
 import { ChatViewRepository } from './chat-view-repository';
 
@@ -10,7 +10,6 @@ const t = useTestDatabase('chat_properties_repo');
  */
 describe('ChatPropertiesRepository (integration)', () => {
   const w: Record<string, any> = {};
-  const at = (m: number) => new Date(Date.UTC(2026, 0, 1, 10, m));
   let repo: ChatPropertiesRepository;
   let views: ChatViewRepository;
   const events = (org: string, type: string) => t.prisma.outboxEvent.findMany({ where: { org_id: org, type }, orderBy: { seq: 'asc' } });
@@ -20,20 +19,8 @@ describe('ChatPropertiesRepository (integration)', () => {
     const p = t.prisma;
     repo = new ChatPropertiesRepository(p);
     views = new ChatViewRepository(p);
-    w.org = await createOrg(p);
-    w.other = await createOrg(p);
-    w.p1 = await createPhone(p, w.org.id);
-    w.p2 = await createPhone(p, w.org.id);
-    w.q = await createPhone(p, w.other.id);
-    w.shared = `${randomDigits()}@c.us`; // both phones; p2 most recent
-    w.solo = `${randomDigits()}@c.us`; // p1 only
+    Object.assign(w, await seedSharedAndSoloChats(p));
     w.theirs = `${randomDigits()}@c.us`; // the other organization's only
-    await createMessages(p, w.org, w.p1, [{ chatId: w.shared, timestamp: at(1) }, { chatId: w.solo, timestamp: at(5) }]);
-    await createMessages(p, w.org, w.p2, [{ chatId: w.shared, timestamp: at(7) }]);
-    await createChat(p, w.org, w.p1, { chatId: w.shared });
-    await createChat(p, w.org, w.p2, { chatId: w.shared });
-    await createChat(p, w.org, w.p1, { chatId: w.solo });
-    await createChat(p, w.other, w.q, { chatId: w.shared });
     await createChat(p, w.other, w.q, { chatId: w.theirs });
     [w.vip, w.late] = [newUuid(), newUuid()];
   });

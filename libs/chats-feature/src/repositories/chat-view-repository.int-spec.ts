@@ -1,4 +1,4 @@
-import { createChat, createMessages, createOrg, createPhone, randomDigits, useTestDatabase } from '@mapi/testing';
+import { createChat, createMessages, createOrg, createPhone, randomDigits, seededMinute as at, seedSharedAndSoloChats, useTestDatabase } from '@mapi/testing';
 import { ChatMemberSchema } from '@mapi/contracts';
 import { mapMember } from '../chats/map-chat';
 import { ChatRepository } from './chat-repository';
@@ -9,30 +9,17 @@ const t = useTestDatabase('chat_view_repo');
 /** The chats listing against real Postgres: one entry per chat id, order, filters, scoping, read marks and the plan. */
 describe('ChatViewRepository (integration)', () => {
   const w: Record<string, any> = {};
-  const at = (m: number) => new Date(Date.UTC(2026, 0, 1, 10, m));
   let repo: ChatViewRepository;
 
   beforeAll(async () => {
     const p = t.prisma;
     repo = new ChatViewRepository(p);
-    w.org = await createOrg(p);
-    w.other = await createOrg(p);
-    w.p1 = await createPhone(p, w.org.id);
-    w.p2 = await createPhone(p, w.org.id);
-    w.q = await createPhone(p, w.other.id);
-    w.shared = `${randomDigits()}@c.us`; // both phones; p2 most recent
-    w.solo = `${randomDigits()}@c.us`; // p1 only
+    Object.assign(w, await seedSharedAndSoloChats(p, { p1: 2, p2: 5 }));
     w.group = `1203630${randomDigits(11)}@g.us`;
     w.empty = `${randomDigits()}@c.us`; // no messages: ordered by creation
-    await createMessages(p, w.org, w.p1, [{ chatId: w.shared, timestamp: at(1) }, { chatId: w.solo, timestamp: at(5) }, { chatId: w.group, timestamp: at(3) }]);
-    await createMessages(p, w.org, w.p2, [{ chatId: w.shared, timestamp: at(7) }]);
-    await createMessages(p, w.other, w.q, [{ chatId: w.shared, timestamp: at(9) }]);
-    await createChat(p, w.org, w.p1, { chatId: w.shared, unread: 2 });
-    await createChat(p, w.org, w.p2, { chatId: w.shared, unread: 5 });
-    await createChat(p, w.org, w.p1, { chatId: w.solo });
+    await createMessages(p, w.org, w.p1, [{ chatId: w.group, timestamp: at(3) }]);
     await createChat(p, w.org, w.p1, { chatId: w.group, chatName: 'Team' });
     await createChat(p, w.org, w.p1, { chatId: w.empty, createdAt: at(4) });
-    await createChat(p, w.other, w.q, { chatId: w.shared });
     await p.groupParticipant.createMany({ data: ['111@c.us', '222@c.us'].map((c, i) => ({ org_id: w.org.id, phone_id: w.p1.phone_id, chat_id: w.group, contact_id: c, is_admin: i === 0 })) });
   });
 

@@ -1,6 +1,6 @@
 import { MessageSchema, pagePositions, ReadyJson, type ListAllMessagesRequest } from '@mapi/contracts';
 import { Prisma, createPrismaClient, type PrismaClient } from '@mapi/db';
-import { createChat, createMessages, createOrg, createPhone, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
+import { createChat, createMessages, createOrg, createPhone, createTwoPhoneOrgAndOther, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
 import { mapMessage } from '../messages/map-message';
 import { ListAllMessages } from '../usecases/list-all-messages/list-all-messages.usecase';
 import { SQL_BUILT_PAGES_FROM } from '../usecases/list-chat-messages/list-chat-messages.usecase';
@@ -30,6 +30,10 @@ describe('GET /chats/messages: Postgres-written messages = mapMessage (integrati
     { vcards: Prisma.JsonNull, media: Prisma.JsonNull, raw_data: Prisma.JsonNull },
     { delivery_info: { delivered_count: 2, read_count: 1, pending: [], delivered: { '10': 1, '2': 2, 'a@c.us': 3 }, read: {} }, raw_data: { deep: { deeper: [null, true, 'x'] } } },
     { body: '', fts: '', timestamp: new Date('0999-01-02T03:04:05.678Z'), updated_at: new Date('0999-01-02T03:04:05.006Z') },
+    // float8 values JSON has no number for (stored below with raw SQL): null, as JSON.stringify writes them
+    { order_id: 'float8:NaN' },
+    { order_id: 'float8:Infinity' },
+    { order_id: 'float8:-Infinity' },
   ];
   // one chat per kind on p1 (its latest message is that kind), the same chats on p2 a second later
   const chatOf = (i: number) => `${w.base}${i}@c.us`;
@@ -38,15 +42,12 @@ describe('GET /chats/messages: Postgres-written messages = mapMessage (integrati
   beforeAll(async () => {
     prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
     messages = new MessageRepository(prisma);
-    w.org = await createOrg(prisma);
-    w.other = await createOrg(prisma);
-    w.p1 = await createPhone(prisma, w.org.id);
-    w.p2 = await createPhone(prisma, w.org.id);
-    w.q = await createPhone(prisma, w.other.id);
+    Object.assign(w, await createTwoPhoneOrgAndOther(prisma));
     w.base = randomDigits(8);
     await createMessages(prisma, w.org, w.p1, kinds.map((overrides, i) => ({ chatId: chatOf(i), timestamp: stamp(i, 0), overrides })));
     await createMessages(prisma, w.org, w.p2, kinds.slice(0, 4).map((overrides, i) => ({ chatId: chatOf(i), timestamp: stamp(i, 1), overrides })));
     await prisma.$executeRaw`UPDATE messages SET media = media || '{"size": 12345678901234567890}'::jsonb WHERE org_id = ${w.org.id}::uuid AND message_type = 'image'`;
+    await prisma.$executeRaw`UPDATE messages SET flag_response_time = substr(order_id, 8)::float8 WHERE org_id = ${w.org.id}::uuid AND order_id LIKE 'float8:%'`;
     for (let i = 0; i < kinds.length; i++) await createChat(prisma, w.org, w.p1, { chatId: chatOf(i) });
     for (let i = 0; i < 4; i++) await createChat(prisma, w.org, w.p2, { chatId: chatOf(i) });
     // another organization's message: never on our pages
@@ -77,6 +78,9 @@ describe('GET /chats/messages: Postgres-written messages = mapMessage (integrati
       expect(built).toHaveLength(kinds.length + 4);
       expect(built).toEqual(mapped);
       expect(built.map((t) => JSON.parse(t).body)).toContain(odd);
+      const floats = await prisma.message.findMany({ where: { org_id: w.org.id, order_id: { startsWith: 'float8:' } }, select: { flag_response_time: true } });
+      expect(floats.map((r) => r.flag_response_time).sort()).toEqual([-Infinity, Infinity, NaN].sort());
+      expect(built.map((t) => JSON.parse(t)).filter((m) => m.order_id?.startsWith('float8:')).map((m) => m.flag_response_time)).toEqual([null, null, null]);
       for (const text of built) expect(MessageSchema.safeParse(JSON.parse(text)).error?.issues ?? []).toEqual([]);
     });
 

@@ -20,5 +20,7 @@ export function messageFromJson(text: string): { id: string; row: MessageRow } {
   const row = json as unknown as MessageRow;
   row.timestamp = new Date(json.timestamp as unknown as string);
   row.updated_at = new Date(json.updated_at as unknown as string);
+  // row_to_json writes a float8 NaN, Infinity or -Infinity as a string ("NaN"): the number Prisma gives
+  if (typeof row.flag_response_time === 'string') row.flag_response_time = Number(row.flag_response_time);
   return { id, row };
 }

@@ -1,5 +1,5 @@
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { createMessages, createOrg, createPhone, randomDigits, testEnv } from '@mapi/testing';
+import { createMessages, createTwoPhoneOrgAndOther, randomDigits, testEnv } from '@mapi/testing';
 import { MessageRepository } from './message-repository';
 
 /** The chats repository against real Postgres: order, paging, phone and organization scoping, and its plan. */
@@ -11,11 +11,7 @@ describe('MessageRepository (integration)', () => {
   beforeAll(async () => {
     prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
     repo = new MessageRepository(prisma);
-    w.org = await createOrg(prisma);
-    w.other = await createOrg(prisma);
-    w.p1 = await createPhone(prisma, w.org.id);
-    w.p2 = await createPhone(prisma, w.org.id);
-    w.q = await createPhone(prisma, w.other.id);
+    Object.assign(w, await createTwoPhoneOrgAndOther(prisma));
     w.chat = `${randomDigits()}@c.us`;
     const same = new Date(Date.UTC(2026, 2, 1));
     // three messages with the same timestamp: ties go newest-inserted first

@@ -1,5 +1,5 @@
 import { ServiceError, type RequestContext } from '@mapi/contracts';
-import { createChat, createOrg, createPhone, newUuid, randomDigits, useTestDatabase } from '@mapi/testing';
+import { createChat, createTwoPhoneOrgAndOther, newUuid, randomDigits, useTestDatabase } from '@mapi/testing';
 import { ChatPropertiesRepository } from '../../repositories/chat-properties-repository';
 import { SetChatAccess } from './set-chat-access.usecase';
 
@@ -14,11 +14,7 @@ describe('SetChatAccess (integration)', () => {
   const stored = async (org: string, chat: string) => (await t.prisma.chatProperties.findFirst({ where: { org_id: org, chat_id: chat } }))?.override_chat_access ?? null;
 
   beforeAll(async () => {
-    w.org = await createOrg(t.prisma);
-    w.other = await createOrg(t.prisma);
-    w.p1 = await createPhone(t.prisma, w.org.id);
-    w.p2 = await createPhone(t.prisma, w.org.id);
-    w.q = await createPhone(t.prisma, w.other.id);
+    Object.assign(w, await createTwoPhoneOrgAndOther(t.prisma));
     [w.a, w.b, w.theirs] = [randomDigits(), randomDigits(), randomDigits()].map((d) => `${d}@c.us`);
     await createChat(t.prisma, w.org, w.p1, { chatId: w.a });
     await createChat(t.prisma, w.org, w.p2, { chatId: w.b });
