@@ -6,7 +6,7 @@ import { problemOf } from './support/generated-input/check-answer';
 import { generateCases, operationsOf, type GeneratedCase, type Operation } from './support/generated-input/generated-requests';
 import { seedWorld, type SeededWorld } from './support/generated-input/seed-fixtures';
 import { LEGACY_STORAGE_URL, MEDIA_BUCKETS, SIGNING_KEYS } from './support/media-stack';
-import { startStack, type Stack } from './support/stack';
+import { inWindow, startStack, type Stack } from './support/stack';
 
 /**
  * Generated input over every operation of GET /v1/openapi.json (docs/architecture.md, "Tests"):
@@ -78,14 +78,16 @@ describe('generated input over every route of the OpenAPI document', () => {
       MEDIA_LEGACY_STORAGE_URL: LEGACY_STORAGE_URL,
       MEDIA_JWT_KEYS: JSON.stringify(SIGNING_KEYS),
     };
-    // Every service, started in waves of two or three so that each comes up within its readiness timeout on a busy 2-core machine.
+    // Every service, three starting at a time (each next one as soon as one is ready) so that each comes up within its readiness timeout on a busy 2-core machine.
     stack = await startStack(shared, { services: ['phones', 'queue'] });
-    await Promise.all(['groups', 'webhooks-dispatcher', 'inbox', 'members'].map((app) => stack.startService(app)));
-    await stack.startService('automation');
-    await Promise.all(['knowledge-base', 'embedding-worker'].map((app) => stack.startService(app)));
-    // media serves its health routes on its file server, not on HEALTH_PORT
-    media = AppProcess.start('media', { ...stack.env, MEDIA_HTTP_PORT: String(mediaPort), MEDIA_HTTP_HOST: '127.0.0.1' });
-    await media.waitReady(`http://127.0.0.1:${mediaPort}/health/ready`);
+    await inWindow<unknown>([
+      ...['groups', 'webhooks-dispatcher', 'inbox', 'members', 'automation', 'knowledge-base', 'embedding-worker'].map((app) => () => stack.startService(app)),
+      async () => {
+        // media serves its health routes on its file server, not on HEALTH_PORT
+        media = AppProcess.start('media', { ...stack.env, MEDIA_HTTP_PORT: String(mediaPort), MEDIA_HTTP_HOST: '127.0.0.1' });
+        await media.waitReady(`http://127.0.0.1:${mediaPort}/health/ready`);
+      },
+    ]);
     world = await seedWorld(stack, storageRoot);
     const doc = (await (await fetch(`${stack.baseUrl}/v1/openapi.json`)).json()) as Parameters<typeof operationsOf>[0];
     operations = operationsOf(doc);

@@ -37,7 +37,9 @@ describe('message actions', () => {
   };
 
   beforeAll(async () => {
-    stack = await startStack({ SESSION_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10', QUEUE_PHONE_SCAN_MS: '200' }, { services: ['phones', 'queue'] });
+    // QUEUE_PHONE_RETRY_MS: a phone's queue paused by an unreachable phone tries again after 0.5 s, not
+    // 5 s, so the send held back below goes out soon after the phone is back (it cannot go while unreachable).
+    stack = await startStack({ SESSION_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10', QUEUE_PHONE_SCAN_MS: '200', QUEUE_PHONE_RETRY_MS: '500' }, { services: ['phones', 'queue'] });
     w.org = await createOrg(stack.prisma);
     api = client(stack.baseUrl, (await createToken(stack.prisma, w.org.id)).token);
     other = client(stack.baseUrl, (await createToken(stack.prisma, (await createOrg(stack.prisma)).id)).token);

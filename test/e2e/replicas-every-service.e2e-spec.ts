@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AppProcess, createOrg, createToken, freePort, randomDigits } from '@mapi/testing';
 import { client, until, type Answer } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
-import { startStack, type Stack } from './support/stack';
+import { inWindow, startStack, type Stack } from './support/stack';
 const { startReceiver } = require('../../bench/webhooks/receiver.js');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -28,6 +28,7 @@ describe('every service in replicas', () => {
   let first: Record<string, AppProcess>;
   const mediaBase = 'https://legacy.example.com/storage/v1/object/public';
 
+  const medias: AppProcess[] = [];
   const startMedia = async (): Promise<AppProcess> => {
     const port = await freePort();
     const proc = AppProcess.start('media', {
@@ -36,6 +37,7 @@ describe('every service in replicas', () => {
       MEDIA_STORAGE_BACKEND: 'local', MEDIA_STORAGE_ROOT: mediaRoot, MEDIA_BUCKETS: 'message-media', MEDIA_LEGACY_STORAGE_URL: mediaBase,
       MEDIA_JWT_KEYS: JSON.stringify([{ kid: 'k1', secret: 'replicas-test-signing-key-0123456789abcdef' }]),
     });
+    medias.push(proc);
     await proc.waitReady(`http://127.0.0.1:${port}/health/ready`);
     return proc;
   };
@@ -48,8 +50,7 @@ describe('every service in replicas', () => {
   };
 
   beforeAll(async () => {
-    receiver = await startReceiver();
-    mediaRoot = await mkdtemp(join(tmpdir(), 'mapi-replicas-'));
+    [receiver, mediaRoot] = await Promise.all([startReceiver(), mkdtemp(join(tmpdir(), 'mapi-replicas-'))]);
     stack = await startStack(
       {
         SESSION_SCAN_MS: '200', QUEUE_PHONE_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '0', QUEUE_JOB_LOCK_MS: '1500',
@@ -59,24 +60,31 @@ describe('every service in replicas', () => {
       { services: ['phones', 'queue'] },
     );
     first = { ...stack.apps, 'api-gateway': stack.gateway };
-    const gateway2 = await startGateway();
-    second = { 'api-gateway': gateway2.proc };
-    // The rest in waves, so each comes up within its readiness timeout on a busy 2-core machine.
-    for (const wave of [['chats', 'queue', 'groups'], ['inbox', 'inbox', 'groups'], ['knowledge-base', 'knowledge-base'], ['embedding-worker', 'embedding-worker'], ['webhooks-dispatcher', 'webhooks-dispatcher']]) {
-      const started = await Promise.all(wave.map((app) => stack.startService(app)));
-      wave.forEach((app, i) => (first[app] ? (second[app] = started[i]) : (first[app] = started[i])));
-    }
-    [first.media, second.media] = await Promise.all([startMedia(), startMedia()]);
+    second = {};
+    // The rest three at a time (each next one as soon as one is ready, not in waves that wait for
+    // their slowest), so each comes up within its readiness timeout on a busy 2-core machine.
+    const rest = ['chats', 'queue', 'groups', 'inbox', 'inbox', 'groups', 'knowledge-base', 'knowledge-base', 'embedding-worker', 'embedding-worker', 'webhooks-dispatcher', 'webhooks-dispatcher'];
+    const place = (app: string, proc: AppProcess) => (first[app] ? (second[app] = proc) : (first[app] = proc));
+    let gateway2!: { proc: AppProcess; baseUrl: string };
+    await inWindow<unknown>([
+      async () => {
+        gateway2 = await startGateway();
+        second['api-gateway'] = gateway2.proc;
+      },
+      ...rest.map((app) => async () => place(app, await stack.startService(app))),
+      async () => place('media', await startMedia()),
+      async () => place('media', await startMedia()),
+    ]);
     const org = await createOrg(stack.prisma);
     const token = (await createToken(stack.prisma, org.id)).token;
     apis = [client(stack.baseUrl, token), client(gateway2.baseUrl, token)];
-    phones = [(await connectedSandboxPhone(apis[0])).phoneId, (await connectedSandboxPhone(apis[1])).phoneId];
+    phones = (await Promise.all(apis.map((api) => connectedSandboxPhone(api)))).map((p) => p.phoneId);
     const sub = await apis[0].post('/webhooks', { hookUrl: `${receiver.url}/events`, integrationName: ['message.created'] });
     expect(sub.status).toBe(201);
   }, 240_000);
 
   afterAll(async () => {
-    await Promise.all([...Object.values(second), first.media].map((p) => p?.stop()));
+    await Promise.all([...new Set([...Object.values(second ?? {}), ...medias])].map((p) => p.stop()));
     await stack?.stop();
     await receiver?.close();
     await rm(mediaRoot, { recursive: true, force: true });

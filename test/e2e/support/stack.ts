@@ -18,6 +18,29 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/**
+ * Runs `starts` (each starting something and waiting until it is ready) with at most `concurrent`
+ * under way at once, each next one as soon as one ends: no start waits for a whole wave's slowest.
+ * Results in the order given; after a failure no further start begins (the first error is thrown).
+ */
+export async function inWindow<T>(starts: (() => Promise<T>)[], concurrent = 3): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  let failed = false;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrent, starts.length) }, async () => {
+      while (!failed && next < starts.length) {
+        const i = next++;
+        results[i] = await starts[i]().catch((error) => {
+          failed = true;
+          throw error;
+        });
+      }
+    }),
+  );
+  return results;
+}
+
 export async function startStack(extraEnv: Record<string, string> = {}, options: { gatewayPort?: number; services?: string[] } = {}): Promise<Stack> {
   const port = options.gatewayPort ?? (await freePort());
   // A database per stack: each stack's outbox relays publish every unpublished event they find, so
@@ -59,6 +82,11 @@ export async function startStack(extraEnv: Record<string, string> = {}, options:
   }
   const apps = Object.fromEntries(services.map((s) => [s.proc.name, s.proc]));
   const prisma = createPrismaClient({ url: env.DATABASE_URL, poolSize: 2 });
+  const startService = async (app: string, more: Record<string, string> = {}) => {
+    const started = await launch(app, more);
+    await started.ready();
+    return started.proc;
+  };
   return {
     baseUrl,
     env,
@@ -71,11 +99,7 @@ export async function startStack(extraEnv: Record<string, string> = {}, options:
       if (!url) throw new Error(`${app.name} was not started by this stack`);
       return url;
     },
-    startService: async (app, more = {}) => {
-      const started = await launch(app, more);
-      await started.ready();
-      return started.proc;
-    },
+    startService,
     stop: async () => {
       await Promise.all([gateway.stop(), ...extra.map((p) => p.stop())]);
       await prisma.$disconnect();
