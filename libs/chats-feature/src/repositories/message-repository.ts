@@ -102,10 +102,7 @@ export class MessageRepository {
    * Run on the pg pool without Prisma's per-query work (queryRows): the rows are JSON text.
    */
   async listByChat(orgId: string, page: ChatPage): Promise<MessageRow[]> {
-    const sql = chatPageSql(orgId, page);
-    if (!sql) return [];
-    const rows = await queryRows<{ j: string }>(this.prisma, sql);
-    return rows.map((r) => messageFromJson(r.j).row);
+    return this.storedRows(chatPageSql(orgId, page));
   }
 
   /**
@@ -116,6 +113,13 @@ export class MessageRepository {
    */
   async listByChatReady(orgId: string, page: ChatPage): Promise<string[]> {
     return this.readyTexts(chatPageSql(orgId, page, 'ready'));
+  }
+
+  /** Runs a `row` page's SQL: the stored rows, revived from their JSON text. */
+  private async storedRows(sql: Prisma.Sql | null): Promise<MessageRow[]> {
+    if (!sql) return [];
+    const rows = await queryRows<{ j: string }>(this.prisma, sql);
+    return rows.map((r) => messageFromJson(r.j).row);
   }
 
   /** Runs a `ready` page's SQL: the texts Postgres vouches for as they are, the others parsed and stringified here. */
@@ -130,10 +134,7 @@ export class MessageRepository {
    * /chats/messages (allPageSql), deep pages by the same deferred join as listByChat.
    */
   async listAll(orgId: string, page: OrgPage): Promise<MessageRow[]> {
-    const sql = allPageSql(orgId, page);
-    if (!sql) return [];
-    const rows = await queryRows<{ j: string }>(this.prisma, sql);
-    return rows.map((r) => messageFromJson(r.j).row);
+    return this.storedRows(allPageSql(orgId, page));
   }
 
   /** The same page, each message as the JSON text JSON.stringify writes for it (as listByChatReady). */
