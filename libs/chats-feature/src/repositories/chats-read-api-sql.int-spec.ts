@@ -3,7 +3,7 @@ import { Prisma, createPrismaClient, type PrismaClient } from '@mapi/db';
 import { createChat, createMessages, createOrg, createPhone, createTwoPhoneOrgAndOther, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
 import { mapMessage } from '../messages/map-message';
 import { ListAllMessages } from '../usecases/list-all-messages/list-all-messages.usecase';
-import { SQL_BUILT_PAGES_FROM } from '../usecases/list-chat-messages/list-chat-messages.usecase';
+import { SQL_BUILT_PAGES_FROM } from '../messages/ready-messages-page';
 import { DEFERRED_JOIN_FROM_OFFSET, MessageRepository, type OrgPage } from './message-repository';
 
 /**
@@ -110,9 +110,9 @@ describe('GET /chats/messages: Postgres-written messages = mapMessage (integrati
       };
       const big = await useCase.execute({ ctx, query: query(SQL_BUILT_PAGES_FROM + 1) });
       expect(big).toBeInstanceOf(ReadyJson);
-      expect((big as ReadyJson).json).toBe(await expected(SQL_BUILT_PAGES_FROM + 1));
+      expect(Buffer.from((big as ReadyJson).json).toString('utf8')).toBe(await expected(SQL_BUILT_PAGES_FROM + 1));
       const past = await useCase.execute({ ctx, query: query(SQL_BUILT_PAGES_FROM + 1, 50) });
-      expect((past as ReadyJson).json).toBe(await expected(SQL_BUILT_PAGES_FROM + 1, 50)); // an empty page: from = to = offset
+      expect(Buffer.from((past as ReadyJson).json).toString('utf8')).toBe(await expected(SQL_BUILT_PAGES_FROM + 1, 50)); // an empty page: from = to = offset
       const small = await useCase.execute({ ctx, query: query(SQL_BUILT_PAGES_FROM) });
       expect(small).not.toBeInstanceOf(ReadyJson);
       expect(JSON.stringify(small)).toBe(await expected(SQL_BUILT_PAGES_FROM));

@@ -1,7 +1,8 @@
 import { ListChatMessagesResponse, ReadyJson, type ListChatMessagesRequest, type RequestContext } from '@mapi/contracts';
 import { mapMessage } from '../../messages/map-message';
 import type { ChatPage, MessageRepository, MessageRow } from '../../repositories/message-repository';
-import { ListChatMessages, SQL_BUILT_PAGES_FROM } from './list-chat-messages.usecase';
+import { SQL_BUILT_PAGES_FROM } from '../../messages/ready-messages-page';
+import { ListChatMessages } from './list-chat-messages.usecase';
 
 const ORG = '5b0c3f0e-4a47-4c5e-9a57-1f5f0d7a0c11';
 const CHAT = '14155550123@c.us';
