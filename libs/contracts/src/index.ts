@@ -23,3 +23,4 @@ export * from './media';
 export * from './inbox';
 export * from './members';
 export * from './automation';
+export * from './imports';
