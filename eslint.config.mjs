@@ -42,6 +42,7 @@ const SERVICE_SCOPES = [
   'automation',
   'members',
   'console',
+  'importer',
 ];
 
 /** Layering for production code. Nothing here may reach type:testing. */

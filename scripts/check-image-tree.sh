@@ -44,7 +44,7 @@ node libs/db/dist/migrate-cli.js >"$WORK/migrate.log" 2>&1 || { echo "image tree
 
 ports=$(node -e 'const n=require("net");(async()=>{const o=[];for(let i=0;i<13;i++){o.push(await new Promise(r=>{const s=n.createServer().listen(0,"127.0.0.1",()=>{const p=s.address().port;s.close(()=>r(p));});}))}console.log(o.join(" "))})()')
 set -- $ports
-apps=(chats phones groups queue knowledge-base embedding-worker webhooks-dispatcher media inbox members automation)
+apps=(chats phones groups queue knowledge-base embedding-worker webhooks-dispatcher media inbox members automation importer)
 declare -A health
 media_http=$1; shift # the media app serves its health on its own HTTP port (with /app/media)
 for app in "${apps[@]}"; do

@@ -298,7 +298,7 @@ describe('module boundaries (@nx/enforce-module-boundaries via eslint.config.mjs
   });
 
   it('confines every service scope, including future ones, to itself and scope:shared', () => {
-    const scopes = ['gateway', 'chats', 'admin', 'phones', 'groups', 'queue', 'knowledge-base', 'webhooks', 'media', 'inbox', 'members', 'automation'];
+    const scopes = ['gateway', 'chats', 'admin', 'phones', 'groups', 'queue', 'knowledge-base', 'webhooks', 'media', 'inbox', 'members', 'automation', 'importer'];
     for (const file of [PRODUCTION_FILE, TEST_FILE]) {
       for (const scope of scopes) {
         expect(allowedTags(file, `scope:${scope}`)).toEqual([`scope:${scope}`, 'scope:shared']);

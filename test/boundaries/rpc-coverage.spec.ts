@@ -2,6 +2,7 @@ import { ROUTES, registeredRpcs, type RpcContract } from '@mapi/contracts';
 import { AUTOMATION_HANDLERS } from '@mapi/automation-feature';
 import { CHATS_HANDLERS } from '@mapi/chats-feature';
 import { GROUPS_HANDLERS } from '@mapi/groups-feature';
+import { IMPORTER_HANDLERS } from '@mapi/importer-feature';
 import { INBOX_HANDLERS } from '@mapi/inbox-feature';
 import { KNOWLEDGE_BASE_HANDLERS } from '@mapi/knowledge-base-feature';
 import { MEDIA_HANDLERS } from '@mapi/media-feature';
@@ -15,6 +16,7 @@ const SERVICES: Record<string, readonly { contract: RpcContract }[]> = {
   automation: AUTOMATION_HANDLERS,
   chats: CHATS_HANDLERS,
   groups: GROUPS_HANDLERS,
+  importer: IMPORTER_HANDLERS,
   inbox: INBOX_HANDLERS,
   'knowledge-base': KNOWLEDGE_BASE_HANDLERS,
   media: MEDIA_HANDLERS,

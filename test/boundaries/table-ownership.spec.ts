@@ -9,7 +9,7 @@ const tables = readOwnedTables(join(root, 'prisma', 'schema'));
  * the outbox for everyone; libs/db and libs/testing hold no service logic) and `admin`, the operator
  * CLI run like a migration (organizations, tokens, the demo seed), docs/decisions.md "Data ownership".
  */
-const SERVICES = ['gateway', 'chats', 'phones', 'groups', 'queue', 'knowledge-base', 'webhooks', 'media', 'inbox', 'members', 'automation'];
+const SERVICES = ['gateway', 'chats', 'phones', 'groups', 'queue', 'knowledge-base', 'webhooks', 'media', 'inbox', 'members', 'automation', 'importer'];
 
 describe('each service reaches only its own tables', () => {
   it('reads the owner of every table from prisma/schema', () => {

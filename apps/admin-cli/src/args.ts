@@ -21,6 +21,8 @@ export interface Command {
 export interface CommandIo {
   /** The whole of standard input (read only when a command asks, e.g. --password-stdin). */
   readStdin(): Promise<string>;
+  /** A progress line for a person (stderr; not printed with --json). */
+  progress?(line: string): void;
 }
 
 export const str = { type: 'string' } as const;

@@ -11,6 +11,8 @@ export interface CliIo {
   openDatabase(): PrismaClient;
   /** The whole of standard input; called only by commands that read it (--password-stdin). */
   readStdin(): Promise<string>;
+  /** Progress for a person while a long command runs (stderr). */
+  progress?(line: string): void;
 }
 
 /** Runs one admin command; returns the exit code (1 with a one-line message on any error). */
@@ -36,7 +38,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
   const values = parse(name, rest);
   const prisma = io.openDatabase();
   try {
-    const output = await COMMANDS[name].run(values, createAdminUseCases(prisma), io);
+    const output = await COMMANDS[name].run(values, createAdminUseCases(prisma), { readStdin: io.readStdin, progress: values.json ? undefined : io.progress });
     io.out(values.json ? JSON.stringify(output.json) : output.text);
   } finally {
     await prisma.$disconnect();

@@ -8,6 +8,7 @@ runCli(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   openDatabase: () => createPrismaClient({ url: process.env.DATABASE_URL || DEFAULT_DATABASE_URL, poolSize: 2 }),
+  progress: (line) => process.stderr.write(process.stderr.isTTY ? `\r\x1b[2K${line}` : `${line}\n`),
   readStdin: async () => {
     let text = '';
     process.stdin.setEncoding('utf8');

@@ -1,6 +1,7 @@
 import { AUTOMATION_ROUTES } from './automation';
 import { CHATS_ROUTES } from './chats';
 import { GROUPS_ROUTES } from './groups';
+import { IMPORTS_ROUTES } from './imports';
 import { INBOX_ROUTES } from './inbox';
 import type { RouteContract } from './http/define-route';
 import { KNOWLEDGE_BASE_ROUTES } from './knowledge-base';
@@ -22,4 +23,5 @@ export const ROUTES: readonly RouteContract[] = [
   ...INBOX_ROUTES,
   ...MEMBERS_ROUTES,
   ...AUTOMATION_ROUTES,
+  ...IMPORTS_ROUTES,
 ];

@@ -44,7 +44,7 @@ export interface RouteContract {
    */
   auth?: 'api' | 'public' | 'session';
   /** The least member role a console session needs; bearer tokens pass (owners and admins make them). */
-  role?: 'admin';
+  role?: 'admin' | 'owner';
   /**
    * The gateway's part in console sessions: `issue` takes `session_token` out of the service's answer
    * and sets it as the http-only session cookie (with the CSRF cookie); `clear` clears both cookies.

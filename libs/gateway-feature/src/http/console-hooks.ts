@@ -5,10 +5,13 @@ import type { Authenticator } from '../auth/authenticator';
 import { clearedCookies, sessionCookies, type CookieOptions } from '../auth/cookies';
 import type { Principal } from '../auth/principal';
 
-/** A route for owners and admins: a console session of role member is refused before the service sees it. */
+/** A route for owners (and admins): a console session of a lesser role is refused before the service sees it. */
 export function checkRole(route: RouteContract, principal: Principal): void {
   if (route.role === 'admin' && principal.member?.role === 'member') {
     throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'Only owners and admins can do this');
+  }
+  if (route.role === 'owner' && principal.member && principal.member.role !== 'owner') {
+    throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'Only the organization\'s owners can do this');
   }
 }
 

@@ -1,0 +1,5 @@
+import './instrument';
+import { runMain } from '@mapi/platform';
+import { bootstrapImporterService } from '@mapi/importer-feature';
+
+runMain('importer', bootstrapImporterService);
