@@ -7,6 +7,7 @@ import { flag, optional, required, str, type Command, type Values } from './args
 import { table } from './format';
 
 const POLL_MS = 500;
+const MAX_RESTARTS = 3;
 
 async function rowsOf(values: Values): Promise<ImportRows | undefined> {
   const file = optional(values, 'rows');
@@ -74,10 +75,15 @@ export const importCommand: Command = {
     try {
       let run = await rpc.call(StartImportRpc, { ctx, body }).catch(explain);
       io.progress?.(`import ${run.import_id} of ${run.source_url}${run.dry_run ? ' (dry run)' : ''}`);
-      while (run.status === 'running' || run.status === 'queued') {
-        await new Promise((r) => setTimeout(r, POLL_MS));
-        run = await rpc.call(GetImportRpc, { ctx, params: { import_id: run.import_id } }).catch(explain);
-        io.progress?.(progressLine(run));
+      // A run whose replica died reads `interrupted` once its lease lapses: started again, it resumes.
+      for (let restarts = 0; ; ) {
+        while (run.status === 'running' || run.status === 'queued') {
+          await new Promise((r) => setTimeout(r, POLL_MS));
+          run = await rpc.call(GetImportRpc, { ctx, params: { import_id: run.import_id } }).catch(explain);
+          io.progress?.(progressLine(run));
+        }
+        if (run.status !== 'interrupted' || restarts++ >= MAX_RESTARTS) break;
+        run = await rpc.call(StartImportRpc, { ctx, body }).catch(explain);
       }
       const head = `Import ${run.import_id} ${run.status}${run.dry_run ? ' (dry run: nothing was written)' : ''}`;
       const text = [head, reportTable(run), ...(run.error ? [`error: ${run.error.code}: ${run.error.message}`] : [])].join('\n');

@@ -19,7 +19,7 @@ export function normalizeSourceUrl(from: string): string {
 /**
  * POST /imports: starts an import of the source into the caller's organization, or resumes the
  * unfinished run of the same source at its checkpoint (a killed importer, a failed source), or
- * answers the run already under way. A completed earlier run is followed by a new one that brings
+ * answers the run already under way (here or on another replica). A completed earlier run is followed by a new one that brings
  * only what changed (its id map and chat marks are the source's, not the run's).
  */
 export class StartImport {
@@ -51,9 +51,9 @@ export class StartImport {
     } else {
       await this.runs.save(ctx.org_id, run.import_id, { options: options as Prisma.InputJsonValue });
     }
-    if (!(await this.runs.claim(ctx.org_id, run.import_id))) {
-      throw new ServiceError(ErrorCode.ERROR, 409, `The import ${run.import_id} is running on another replica; follow it with GET /imports/${run.import_id}`);
-    }
+    // Another replica holds it (or a replica that died and whose lease has not lapsed yet): answered as
+    // it is; it reads `interrupted` once the lease lapses, and starting it again then resumes it here.
+    if (!(await this.runs.claim(ctx.org_id, run.import_id))) return mapImport(run);
     const claimed = await this.runs.find(ctx.org_id, run.import_id);
     if (!claimed) throw new ServiceError(ErrorCode.NOT_FOUND_ERROR, 404, 'Import not found');
     this.launcher.launch({ run: claimed, token: body.token, rows: body.rows ?? {}, rate: options.rate, concurrency: options.concurrency });
