@@ -51,7 +51,7 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
     const report = JSON.parse(run.out);
-    expect(report).toMatchObject({ status: 'completed', dry_run: true });
+    expect(report).toMatchObject({ status: 'completed', dry_run: true, error: null });
     expect(report.report.messages.read).toBe(source.messages);
     expect(report.report.messages.created).toBe(source.messages);
     expect(await b.prisma.message.count({ where: { org_id: w.targetOrg } })).toBe(0);

@@ -39,14 +39,19 @@ export async function seedSourceOrg(stack: Stack, options: { chats: number; perC
       const at = new Date(start + (n++) * 1000);
       const kind = i % 50;
       const overrides =
-        kind === 1 ? { is_edited: true, prev_body: 'before the edit' }
+        kind === 1 ? { prev_body: 'before the edit', ack: 3 }
         : kind === 2 ? { is_deleted: true, body: null, fts: null }
         : kind === 3 ? { is_starred: true }
         : kind === 4 ? { flag_status: true, flag_response_time: 42 }
+        : kind === 5 ? { has_reaction: true }
         : {};
       return { chatId, fromMe: i % 3 === 0, timestamp: at, overrides: overrides as MessageSeed['overrides'] };
     });
-    await createMessages(p, org, rows[0], seeds);
+    const stored = await createMessages(p, org, rows[0], seeds);
+    const reacted = stored.filter((m) => m.has_reaction);
+    await p.messageReaction.createMany({
+      data: reacted.map((m, i) => ({ phone_id: rows[0].phone_id, message_id: m.message_id, sender_phone: chatId === group ? `${randomDigits()}@c.us` : chatId, org_id: org.id, chat_id: chatId, reaction_id: `R${i}${m.unique_id}`, reaction: '👍', reacted_at: new Date((m.timestamp as Date).getTime() + 500) })),
+    });
     await createChat(p, org, rows[0], { chatId, chatName: chatId === group ? 'Imported group' : `Customer ${chatId.slice(0, 6)}` });
   }
   // The first chat is on the second phone too (its own copy, its own messages).

@@ -30,7 +30,8 @@ export const phonesStep: Step = {
     const wanted = phones.filter((p) => phoneWanted(job, p));
     job.report.read('phones', wanted.length);
     const results = await job.apply('phones', wanted.map((p) => ({ ...p, source_id: p.phone_id })));
-    results.forEach((r, i) => r.target_id && rememberPhone(job, wanted[i], r.target_id));
+    // A dry run makes no phones: its messages are counted under the source's phone ids.
+    results.forEach((r, i) => (r.target_id || job.dryRun) && rememberPhone(job, wanted[i], r.target_id ?? wanted[i].phone_id));
   },
 };
 
@@ -64,7 +65,7 @@ export async function loadPhones(job: ImportJob): Promise<void> {
   const phones = await readSourcePhones(job);
   const map = await job.idMapOf('phones');
   for (const p of phones) {
-    const target = map.get(p.phone_id);
+    const target = map.get(p.phone_id) ?? (job.dryRun ? p.phone_id : undefined);
     if (target) rememberPhone(job, p, target);
   }
 }
