@@ -4,7 +4,7 @@ import { AcceptInvitePage } from '../pages/accept-invite/AcceptInvitePage';
 import { SignInPage } from '../pages/sign-in/SignInPage';
 import { PAGES } from './pages';
 import { matchPath, navigate, useLocation } from './router';
-import { isAdmin, useSession } from './session';
+import { mayOpen, useSession } from './session';
 
 const HOME = '/phones';
 
@@ -23,10 +23,10 @@ export function App() {
   for (const page of PAGES) {
     const params = matchPath(page.path, path);
     if (!params) continue;
-    if (page.adminOnly && !isAdmin(me.role)) {
+    if (!mayOpen(page, me.role)) {
       return (
         <Layout title="Not available">
-          <p>This page is for the organization&apos;s owners and admins.</p>
+          <p>{page.ownerOnly ? 'This page is for the organization\'s owners.' : 'This page is for the organization\'s owners and admins.'}</p>
         </Layout>
       );
     }

@@ -12,5 +12,7 @@ export interface PageDef {
   /** The page's heading when it is not its navigation entry (pages below another). */
   title?: string;
   adminOnly?: boolean;
+  /** Only for owners (an import writes the whole organization): hidden and refused for admins and members too. */
+  ownerOnly?: boolean;
   render(params: Record<string, string>): ReactNode;
 }

@@ -1,6 +1,7 @@
 import type { PageDef } from './page';
 import { apiTokensPages } from '../pages/api-tokens';
 import { chatsPages } from '../pages/chats';
+import { importsPages } from '../pages/imports';
 import { labelsPages } from '../pages/labels';
 import { tasksPages } from '../pages/tasks';
 import { knowledgeBasePages } from '../pages/knowledge-base';
@@ -11,4 +12,4 @@ import { ticketsPages } from '../pages/tickets';
 import { webhooksPages } from '../pages/webhooks';
 
 /** Every signed-in page, in navigation order. A new page: a folder under pages/ and one line here. */
-export const PAGES: PageDef[] = [...phonesPages, ...chatsPages, ...ticketsPages, ...tasksPages, ...labelsPages, ...queuePages, ...knowledgeBasePages, ...webhooksPages, ...apiTokensPages, ...membersPages];
+export const PAGES: PageDef[] = [...phonesPages, ...chatsPages, ...ticketsPages, ...tasksPages, ...labelsPages, ...queuePages, ...knowledgeBasePages, ...webhooksPages, ...apiTokensPages, ...membersPages, ...importsPages];

@@ -42,3 +42,6 @@ export function useSession(): SessionState {
 
 /** Owners and admins manage the organization (tokens, members); members work with their phones' chats. */
 export const isAdmin = (role: Role | undefined): boolean => role === 'owner' || role === 'admin';
+/** Whether the signed-in member may see a page (its adminOnly / ownerOnly). */
+export const mayOpen = (page: { adminOnly?: boolean; ownerOnly?: boolean }, role: Role | undefined): boolean =>
+  page.ownerOnly ? role === 'owner' : !page.adminOnly || isAdmin(role);

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Link } from '../app/Link';
 import { PAGES } from '../app/pages';
 import { useLocation } from '../app/router';
-import { isAdmin, useSession } from '../app/session';
+import { mayOpen, useSession } from '../app/session';
 
 /** The frame of every signed-in page: who is signed in, the pages they may use, sign-out. */
 export function Layout({ title, children }: { title: string; children: ReactNode }) {
@@ -11,7 +11,7 @@ export function Layout({ title, children }: { title: string; children: ReactNode
   useEffect(() => {
     document.title = `${title} · mapi console`;
   }, [title]);
-  const pages = PAGES.filter((p) => p.nav && (!p.adminOnly || isAdmin(me?.role)));
+  const pages = PAGES.filter((p) => p.nav && mayOpen(p, me?.role));
   return (
     <div className="shell">
       <header className="topbar">
