@@ -60,6 +60,10 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
     b.post('/webhooks', { hookUrl: `https://hooks.example.com/${marker}`, integrationName: 'message.created' }).then((r) => ok('webhook B', r)),
   ]);
 
+  // An import run of each organization (its source refused at once: a loopback address no policy allows).
+  const blockedSource = { from: 'http://127.0.0.2:9/v1', token: 'generated' };
+  const [importA, importB] = [ok('import A', await a.post('/imports', blockedSource)), ok('import B', await b.post('/imports', blockedSource))];
+
   const storage = new LocalFsStorage(storageRoot);
   await storage.write({ bucket: 'message-media', name: `${orgA.id}/generated/photo.jpg` }, 'a photo');
   await storage.write({ bucket: 'message-media', name: `${orgB.id}/generated/${marker}.jpg` }, 'b photo');
@@ -91,6 +95,8 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       unique_id: [sent.unique_id],
       property_id: [propertyA.property_id],
       workflow_id: [workflowA.id],
+      import_id: [importA.import_id],
+      from: [blockedSource.from],
     },
     foreign: {
       'x-phone': [phoneB.phone_id],
@@ -100,6 +106,7 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       integration_id: [hookB.integration_id],
       property_id: [propertyB.property_id],
       workflow_id: [workflowB.id],
+      import_id: [importB.import_id],
       url: [mediaB],
       'urls[]': [mediaB],
     },
