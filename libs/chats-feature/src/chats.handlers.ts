@@ -28,12 +28,20 @@ import {
   SetChatPropertiesRpc,
   UpdateContactLabelsRpc,
   UpdateContactRpc,
+  ImportChatsRpc,
+  ImportMessagesRpc,
+  ImportReactionsRpc,
   type PhoneDirectory,
 } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import type { SessionCommands } from '@mapi/events';
 import { rpcHandler } from '@mapi/platform';
 import { ChatRepository } from './repositories/chat-repository';
+import { ImportChatRepository } from './imports/import-chat-repository';
+import { ImportMessageRepository } from './imports/import-message-repository';
+import { ImportChats } from './usecases/import-chats/import-chats.usecase';
+import { ImportMessages } from './usecases/import-messages/import-messages.usecase';
+import { ImportReactions } from './usecases/import-reactions/import-reactions.usecase';
 import { ReactionRepository } from './repositories/reaction-repository';
 import { ChatViewRepository } from './repositories/chat-view-repository';
 import { MessageRepository } from './repositories/message-repository';
@@ -96,6 +104,10 @@ export const CHATS_HANDLERS = [
   serve(UpdateContactLabelsRpc, (d) => new UpdateContactLabels(new ContactRepository(d.prisma))),
   serve(CreateContactRpc, (d) => new CreateContact(new ContactRepository(d.prisma))),
   serve(ChoosePhoneRpc, (d) => new ChooseActingPhone(new ChatRepository(d.prisma), d.phoneDirectory)),
+  // the importer's writes (docs/services/imports.md)
+  serve(ImportMessagesRpc, (d) => new ImportMessages(new ImportMessageRepository(d.prisma), d.phoneDirectory)),
+  serve(ImportChatsRpc, (d) => new ImportChats(new ImportChatRepository(d.prisma), d.phoneDirectory)),
+  serve(ImportReactionsRpc, (d) => new ImportReactions(d.prisma, d.phoneDirectory)),
   serve(ListAllNotificationsRpc, (d) => new ListNotifications(new NotificationRepository(d.prisma))),
   serve(ListChatNotificationsRpc, (d) => new ListChatNotifications(new NotificationRepository(d.prisma))),
   serve(GetMessageRpc, (d) => new GetMessage(new MessageRefRepository(d.prisma))),
