@@ -1,3 +1,5 @@
+import { ImportWorkflowsRpc } from '@mapi/contracts';
+import { ImportWorkflows } from './usecases/import-workflows/import-workflows.usecase';
 import {
   CreateWorkflowRpc,
   DeleteWorkflowRpc,
@@ -35,6 +37,8 @@ const serve = rpcHandler<AutomationDeps>();
 
 /** What the automation service answers: one line per operation, its contract and its use case. */
 export const AUTOMATION_HANDLERS = [
+  // the importer's writes (docs/services/imports.md)
+  serve(ImportWorkflowsRpc, (d) => new ImportWorkflows(d.prisma)),
   serve(CreateWorkflowRpc, (d) => new CreateWorkflow(new WorkflowRepository(d.prisma))),
   serve(ListWorkflowsRpc, (d) => new ListWorkflows(new WorkflowRepository(d.prisma))),
   serve(GetWorkflowRpc, (d) => new GetWorkflow(new WorkflowRepository(d.prisma))),

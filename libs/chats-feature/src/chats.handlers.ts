@@ -29,6 +29,7 @@ import {
   UpdateContactLabelsRpc,
   UpdateContactRpc,
   ImportChatsRpc,
+  ImportContactsRpc,
   ImportMessagesRpc,
   ImportReactionsRpc,
   type PhoneDirectory,
@@ -40,6 +41,7 @@ import { ChatRepository } from './repositories/chat-repository';
 import { ImportChatRepository } from './imports/import-chat-repository';
 import { ImportMessageRepository } from './imports/import-message-repository';
 import { ImportChats } from './usecases/import-chats/import-chats.usecase';
+import { ImportContacts } from './usecases/import-contacts/import-contacts.usecase';
 import { ImportMessages } from './usecases/import-messages/import-messages.usecase';
 import { ImportReactions } from './usecases/import-reactions/import-reactions.usecase';
 import { ReactionRepository } from './repositories/reaction-repository';
@@ -108,6 +110,7 @@ export const CHATS_HANDLERS = [
   serve(ImportMessagesRpc, (d) => new ImportMessages(new ImportMessageRepository(d.prisma), d.phoneDirectory)),
   serve(ImportChatsRpc, (d) => new ImportChats(new ImportChatRepository(d.prisma), d.phoneDirectory)),
   serve(ImportReactionsRpc, (d) => new ImportReactions(d.prisma, d.phoneDirectory)),
+  serve(ImportContactsRpc, (d) => new ImportContacts(d.prisma, d.phoneDirectory)),
   serve(ListAllNotificationsRpc, (d) => new ListNotifications(new NotificationRepository(d.prisma))),
   serve(ListChatNotificationsRpc, (d) => new ListChatNotifications(new NotificationRepository(d.prisma))),
   serve(GetMessageRpc, (d) => new GetMessage(new MessageRefRepository(d.prisma))),

@@ -1,3 +1,4 @@
+import { PhoneDirectoryRpc } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay } from '@mapi/events';
 import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
@@ -24,7 +25,7 @@ export async function bootstrapInboxService(): Promise<void> {
     namespace: ns,
     logger,
     nodeEnv: config.app.NODE_ENV,
-    rpc: { handlers: bindHandlers(INBOX_HANDLERS, { prisma, chats: new RpcChatLookup(rpc), attacher: new RpcMessageAttacher(rpc), chatProperties: new RpcChatProperties(rpc), reach: new RpcChatReach(rpc) }) },
+    rpc: { handlers: bindHandlers(INBOX_HANDLERS, { prisma, chats: new RpcChatLookup(rpc), attacher: new RpcMessageAttacher(rpc), chatProperties: new RpcChatProperties(rpc), reach: new RpcChatReach(rpc), phones: (request) => rpc.call(PhoneDirectoryRpc, request) }) },
     start: async () => {
       await relay.start();
       await reminders.start();

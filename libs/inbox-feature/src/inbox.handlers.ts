@@ -1,4 +1,10 @@
-import { CreateTaskRpc, DeleteTaskRpc, GetTaskRpc, ListTasksRpc, UpdateTaskRpc } from '@mapi/contracts';
+import { CreateTaskRpc, DeleteTaskRpc, GetTaskRpc, ListTasksRpc, UpdateTaskRpc, type PhoneDirectory } from '@mapi/contracts';
+import { ImportCustomPropertiesRpc, ImportLabelsRpc, ImportNotesRpc, ImportTasksRpc, ImportTicketsRpc } from '@mapi/contracts';
+import { ImportCustomProperties } from './usecases/import-custom-properties/import-custom-properties.usecase';
+import { ImportLabels } from './usecases/import-labels/import-labels.usecase';
+import { ImportNotes } from './usecases/import-notes/import-notes.usecase';
+import { ImportTasks } from './usecases/import-tasks/import-tasks.usecase';
+import { ImportTickets } from './usecases/import-tickets/import-tickets.usecase';
 import {
   CreateCustomPropertyRpc,
   CreateLabelRpc,
@@ -68,6 +74,8 @@ export interface InboxDeps {
   chatProperties: ChatProperties;
   /** A member's reach over the inbox's rows of chats, decided by the chats service (member-reach.ts). */
   reach: ChatReachCheck;
+  /** The organization's phones (the phones service's directory), for imported rows' phones. */
+  phones: PhoneDirectory;
 }
 
 const serve = rpcHandler<InboxDeps>();
@@ -99,4 +107,10 @@ export const INBOX_HANDLERS = [
   serve(GetTaskRpc, (d) => new GetTask(new TaskRepository(d.prisma), d.reach)),
   serve(UpdateTaskRpc, (d) => new UpdateTask(new TaskRepository(d.prisma), d.reach)),
   serve(DeleteTaskRpc, (d) => new DeleteTask(new TaskRepository(d.prisma), d.reach)),
+  // the importer's writes (docs/services/imports.md)
+  serve(ImportLabelsRpc, (d) => new ImportLabels(d.prisma)),
+  serve(ImportCustomPropertiesRpc, (d) => new ImportCustomProperties(d.prisma)),
+  serve(ImportTicketsRpc, (d) => new ImportTickets(d.prisma, d.chats, d.phones)),
+  serve(ImportNotesRpc, (d) => new ImportNotes(d.prisma, d.phones)),
+  serve(ImportTasksRpc, (d) => new ImportTasks(d.prisma, d.chats)),
 ];

@@ -58,6 +58,7 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
     rpc: {
       handlers: bindHandlers(KNOWLEDGE_BASE_HANDLERS, {
         entries: new KbEntryRepository(prisma, search),
+        prisma,
         ownIndex: { entries: new KbEntryRepository(ownPrisma, ownSearch), directory },
         store: new MediaAttachmentStore(storage, kb.MEDIA_BASE_URL),
         queue,

@@ -9,7 +9,11 @@ import {
   SearchKbRpc,
   UpdateFaqRpc,
 } from '@mapi/contracts';
+import { ImportDocumentsRpc, ImportFaqsRpc } from '@mapi/contracts';
+import type { PrismaClient } from '@mapi/db';
 import { rpcHandler, type Logger } from '@mapi/platform';
+import { KbImportRepository } from './repositories/kb-import-repository';
+import { ImportKbEntries } from './usecases/import-entries/import-entries.usecase';
 import type { MediaAttachmentStore } from './attachments/attachment-store';
 import type { KnowledgeBaseConfig } from './config';
 import type { EmbeddingProvider } from './embedding/embedding-provider';
@@ -27,6 +31,8 @@ import { UpdateFaq } from './usecases/update-faq/update-faq.usecase';
 
 export interface KnowledgeBaseDeps {
   entries: KbEntryRepository;
+  /** The service's Prisma client (the importer's writes use it directly). */
+  prisma: PrismaClient;
   /** Searches of organizations with their own HNSW index (absent: every search uses `entries`). */
   ownIndex?: OwnIndexSearch;
   store: MediaAttachmentStore;
@@ -55,4 +61,7 @@ export const KNOWLEDGE_BASE_HANDLERS = [
   serve(GetDocumentRpc, (d) => new GetDocument(d.entries)),
   serve(DeleteDocumentRpc, (d) => new DeleteDocument(d.entries, d.store, d.logger)),
   serve(SearchKbRpc, (d) => new SearchKbEntries(d.entries, d.provider, d.ownIndex)),
+  // the importer's writes (docs/services/imports.md)
+  serve(ImportFaqsRpc, (d) => new ImportKbEntries(new KbImportRepository(d.prisma), d.queue, 'faq')),
+  serve(ImportDocumentsRpc, (d) => new ImportKbEntries(new KbImportRepository(d.prisma), d.queue, 'document')),
 ];

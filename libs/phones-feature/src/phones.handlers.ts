@@ -23,6 +23,8 @@ import {
 import type { PrismaClient } from '@mapi/db';
 import type { SessionCommands } from '@mapi/events';
 import { rpcHandler } from '@mapi/platform';
+import { ImportPhonesRpc } from '@mapi/contracts';
+import { ImportPhones } from './usecases/import-phones/import-phones.usecase';
 import type { PhoneRepository } from './repositories/phone-repository';
 import type { SandboxPhones } from './sandbox/sandbox-phones';
 import { CreatePhone } from './usecases/create-phone/create-phone.usecase';
@@ -61,6 +63,7 @@ export const PHONES_HANDLERS = [
   serve(ListPhonesRpc, (d) => new ListPhones(d.phones)),
   serve(GetQrRpc, (d) => new GetQr(new GetPhone(d.phones))),
   serve(CreatePhoneRpc, (d) => new CreatePhone(d.phones, d.defaultConnector)),
+  serve(ImportPhonesRpc, (d) => new ImportPhones(d.prisma, d.defaultConnector)),
   serve(UpdatePhoneRpc, (d) => new UpdatePhone(d.prisma)),
   serve(RestartPhoneRpc, (d) => new RestartPhone(d.sessions)),
   serve(ResetPhoneRpc, (d) => new ResetPhone(d.sessions)),

@@ -65,6 +65,7 @@ export async function bootstrapWebhooksService(): Promise<void> {
     rpc: wh.WEBHOOK_ROLES.includes('api')
       ? {
           handlers: bindHandlers(WEBHOOKS_HANDLERS, {
+            prisma,
             subscriptions: new SubscriptionRepository(prisma),
             log: new DeliveryLogRepository(prisma),
             clock,

@@ -1,3 +1,6 @@
+import { ImportSubscriptionsRpc } from '@mapi/contracts';
+import type { PrismaClient } from '@mapi/db';
+import { ImportSubscriptions } from './usecases/import-subscriptions/import-subscriptions.usecase';
 import {
   CreateWebhooksRpc,
   DeleteWebhookRpc,
@@ -24,6 +27,7 @@ import { RotateWebhookSecret } from './usecases/rotate-secret/rotate-secret.usec
 import { UpdateWebhook } from './usecases/update-webhook/update-webhook.usecase';
 
 export interface WebhooksDeps {
+  prisma: PrismaClient;
   subscriptions: SubscriptionRepository;
   log: DeliveryLogRepository;
   clock: Clock;
@@ -45,4 +49,6 @@ export const WEBHOOKS_HANDLERS = [
   serve(ListWebhookAttemptsRpc, (d) => new ListWebhookAttempts(d.subscriptions, d.log)),
   serve(RedeliverEventRpc, (d) => new RedeliverEvent(d.subscriptions, d.log, d.clock, d.onScheduled)),
   serve(ReplayEventsRpc, (d) => new ReplayEvents(d.subscriptions, d.log, d.clock, d.onScheduled)),
+  // the importer's writes (docs/services/imports.md)
+  serve(ImportSubscriptionsRpc, (d) => new ImportSubscriptions(d.prisma)),
 ];

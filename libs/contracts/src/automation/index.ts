@@ -24,6 +24,7 @@ export * from './list-runs/list-runs.contract';
 export * from './get-run/get-run.contract';
 export * from './workflow/ai-agent.schema';
 export * from './agent/agent-switch.contract';
+export * from './import-workflows/import-workflows.contract';
 
 /** The automation service's public routes: workflows and their run log (issue 19). */
 export const AUTOMATION_ROUTES: readonly RouteContract[] = [

@@ -24,6 +24,7 @@ export * from './get-note/get-note.contract';
 export * from './list-chat-notes/list-chat-notes.contract';
 export * from './labels-routes';
 export * from './task/task-routes';
+export * from './import-setup/import-inbox.contract';
 
 /** The inbox service's public routes: tickets and private notes. */
 export const INBOX_ROUTES: readonly RouteContract[] = [

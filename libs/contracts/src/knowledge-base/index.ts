@@ -20,6 +20,7 @@ export * from './create-document/create-document.contract';
 export * from './get-document/get-document.contract';
 export * from './delete-document/delete-document.contract';
 export * from './search/search.contract';
+export * from './import-entries/import-entries.contract';
 
 /** The knowledge-base service's public routes and messages: one folder per message (<name>/<name>.contract.ts). */
 export const KNOWLEDGE_BASE_ROUTES: readonly RouteContract[] = [

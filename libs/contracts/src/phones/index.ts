@@ -4,6 +4,7 @@ import { SANDBOX_ROUTES } from './sandbox/sandbox-routes.contract';
 
 export * from './phone/phone.schema';
 export * from './directory/phone-directory.contract';
+export * from './import-phones/import-phones.contract';
 export * from './ingest/ingest-events';
 export * from './routes/phone-routes.contract';
 export * from './sandbox/sandbox-routes.contract';

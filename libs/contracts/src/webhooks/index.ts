@@ -19,6 +19,7 @@ export * from './rotate-secret/rotate-secret.contract';
 export * from './list-attempts/list-attempts.contract';
 export * from './redeliver-event/redeliver-event.contract';
 export * from './replay-events/replay-events.contract';
+export * from './import-subscriptions/import-subscriptions.contract';
 
 /** The webhooks service's public routes and messages: one folder per message (<name>/<name>.contract.ts). */
 export const WEBHOOKS_ROUTES: readonly RouteContract[] = [

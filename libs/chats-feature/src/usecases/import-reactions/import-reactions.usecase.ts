@@ -46,7 +46,10 @@ export class ImportReactions {
     if (rows.length) {
       await this.prisma.$transaction(async (tx) => {
         const written = await tx.$queryRawUnsafe<{ phone_id: string; message_id: string; sender_phone: string; inserted: boolean }[]>(UPSERT, JSON.stringify(rows));
-        for (const w of written) results[index.get(`${w.phone_id}\u0000${w.message_id}\u0000${w.sender_phone}`)!].outcome = w.inserted ? 'created' : 'updated';
+        for (const w of written) {
+          const i = index.get(`${w.phone_id}\u0000${w.message_id}\u0000${w.sender_phone}`);
+          if (i !== undefined) results[i].outcome = w.inserted ? 'created' : 'updated';
+        }
         await tx.$executeRawUnsafe(MARK, JSON.stringify(rows.map((r) => ({ phone_id: r.phone_id, message_id: r.message_id }))));
       });
     }

@@ -36,6 +36,7 @@ export const chatsStep: Step = {
   run: async (job) => {
     await loadPhones(job);
     await Promise.all([job.idMapOf('labels'), job.idMapOf('custom_properties')]);
+    const labelNames = await sourceLabelNames(job);
     await readPages<Row>(job.parts.source, '/chats', 'chats', CHATS_PAGE, async (chats) => {
       job.report.read('chats', chats.length);
       const items: OwnerItem[] = [];
@@ -43,13 +44,13 @@ export const chatsStep: Step = {
         const phones = chatPhones(job, chat);
         if (!phones.length) continue; // a chat only of phones this run does not bring
         const labels = Object.keys((chat.label_ids as Record<string, boolean>) ?? {})
-          .map((l) => job.targetOf('labels', l))
-          .filter((l): l is string => !!l);
+          .map((l) => ({ label_id: job.targetOf('labels', l), name: labelNames.get(l) }))
+          .filter((l): l is { label_id: string; name: string } => !!l.label_id && !!l.name);
         items.push({
           source_id: String(chat.chat_id),
           phones,
           chat,
-          label_ids: labels,
+          labels,
           custom_properties: translateKeys(job, 'custom_properties', chat.custom_properties) ?? {},
           assigned_to: (chat.assigned_to as string | null) ?? null,
         });
@@ -58,6 +59,15 @@ export const chatsStep: Step = {
     });
   },
 };
+
+/** The source's label names by id (its GET /labels, else the --rows labels): chats carry only ids. */
+async function sourceLabelNames(job: ImportJob): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const add = (rows: Row[]) => rows.forEach((l) => typeof l.name === 'string' && names.set(String(l.label_id ?? l.id), l.name));
+  const answered = await readPages<Row>(job.parts.source, '/labels', 'labels', 2000, async (rows) => add(rows));
+  if (answered === null) add(job.rows.tbl_org_labels ?? []);
+  return names;
+}
 
 /**
  * Messages, chat by chat, newest first: a chat whose newest message is the one the last run of this
