@@ -137,8 +137,11 @@ describe('import from the hosted service: stack B brings stack A\'s organization
       { chatId: source.chats[4], body: 'arrived after the first import', timestamp: new Date() },
       { chatId: source.chats[4], body: 'and another', timestamp: new Date(Date.now() + 1) },
     ]);
-    await createChat(a.prisma, { id: source.orgId }, row, { chatId: source.chats[4] }).catch(() => undefined);
-    await a.prisma.$executeRaw`UPDATE chats SET latest_message_at = now(), activity_at = now() WHERE phone_id = ${phone.phoneId} AND chat_id = ${source.chats[4]}`;
+    // The chat's newest message moves, as ingestion would move it.
+    await a.prisma.$executeRaw`
+      UPDATE chats c SET latest_message_id = m.id, latest_message_at = m."timestamp", activity_at = m."timestamp"
+      FROM (SELECT id, "timestamp" FROM messages WHERE phone_id = ${phone.phoneId} AND chat_id = ${source.chats[4]} ORDER BY "timestamp" DESC, id DESC LIMIT 1) m
+      WHERE c.phone_id = ${phone.phoneId} AND c.chat_id = ${source.chats[4]}`;
     await api.post('/tickets/create', { chat_id: source.chats[4], subject: 'New since' });
     await api.patch('/chats/labels', { chat_ids: [source.chats[5]], labels: 'vip' });
     const run = await importCli(b, [...args(), '--json']);

@@ -21,9 +21,9 @@ const ENSURE_CHATS = `INSERT INTO chats (org_id, phone_id, chat_id, chat_type, o
   ORDER BY x.phone_id, x.chat_id, x.ts
   ON CONFLICT (phone_id, chat_id) DO NOTHING`;
 
-// Each touched chat's newest message and activity time, from what is stored (history may arrive in any order).
-const LATEST = `UPDATE chats c SET latest_message_id = m.id, latest_message_at = m."timestamp",
-    activity_at = GREATEST(c.activity_at, m."timestamp")
+// Each touched chat's newest message and activity time (that message's time, as ingestion keeps it),
+// from what is stored: history may arrive in any order.
+const LATEST = `UPDATE chats c SET latest_message_id = m.id, latest_message_at = m."timestamp", activity_at = m."timestamp"
   FROM jsonb_to_recordset($1::jsonb) AS x(phone_id text, chat_id text),
   LATERAL (SELECT id, "timestamp" FROM messages WHERE phone_id = x.phone_id AND chat_id = x.chat_id ORDER BY "timestamp" DESC, id DESC LIMIT 1) m
   WHERE c.phone_id = x.phone_id AND c.chat_id = x.chat_id AND c.latest_message_id IS DISTINCT FROM m.id`;

@@ -1,4 +1,3 @@
-import { isGroupChatId, type ImportItemResult } from '@mapi/contracts';
 import { z } from 'zod';
 
 /** The columns an imported message fills, named as the spec 2.1 object names its fields. */
@@ -43,12 +42,6 @@ export function messageRowOf(
   row.mentioned_ids = Array.isArray(message.mentioned_ids) ? message.mentioned_ids.filter((m) => typeof m === 'string') : [];
   row.delivery_info = message.delivery_info ?? { delivered_count: 0, read_count: 0, pending: [] };
   if (typeof row.sent_message_id !== 'string' || !UUID.test(row.sent_message_id)) row.sent_message_id = null;
-  if (row.author === null && isGroupChatId(parsed.data.chat_id) && !parsed.data.from_me) row.author = parsed.data.sender_phone;
   if (typeof row.flag_response_time === 'string') row.flag_response_time = null;
   return { row };
-}
-
-/** Results in the items' order from what was created, updated, skipped and refused. */
-export function resultsOf(sourceIds: readonly string[], outcome: Map<number, ImportItemResult>): ImportItemResult[] {
-  return sourceIds.map((source_id, i) => outcome.get(i) ?? { source_id, target_id: null, outcome: 'failed', reason: 'not written' });
 }
