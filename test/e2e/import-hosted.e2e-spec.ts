@@ -1,4 +1,8 @@
-import { createOrg, createToken, createPhone, createMessages, createChat } from '@mapi/testing';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { createOrg, createToken, createPhone, createMessages, createChat, freePort } from '@mapi/testing';
+import { checkPage, launchChromium } from './support/browser';
+import { anonymous, joinByInvitation, sessionOf } from './support/console-session';
 import { client, expectEnvelope, until } from './support/http';
 import { importCli } from './support/import-cli';
 import { seedSourceOrg, type SourceOrg } from './support/import-source';
@@ -27,7 +31,7 @@ describe('import from the hosted service: stack B brings stack A\'s organization
   beforeAll(async () => {
     [a, b] = await inWindow([
       () => startStack({}, { services: SERVICES }),
-      () => startStack({ IMPORT_SOURCE_ALLOW_CIDRS: '127.0.0.1/32' }, { services: [...SERVICES, 'importer'] }),
+      () => startStack({ IMPORT_SOURCE_ALLOW_CIDRS: '127.0.0.1/32' }, { services: [...SERVICES, 'importer', 'members'] }),
     ], 2);
     source = await seedSourceOrg(a, { chats: 30, perChat: 200 });
     const target = await createOrg(b.prisma);
@@ -114,6 +118,18 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     const flows = await client(b.baseUrl, w.targetToken).get('/workflows');
     expect(flows.body.workflows.map((f: any) => [f.name, f.is_active])).toEqual([['Greeting', false]]);
   }, 120_000);
+
+  it('the cut-over switches on the webhooks and workflows the source had on, once', async () => {
+    const mine = client(b.baseUrl, w.targetToken);
+    const first = await mine.post(`/imports/${w.importId}/cutover`);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ switched_on: { webhooks: 2, workflows: 1 }, failed: [] });
+    expect((await mine.get('/webhooks')).body.map((h: any) => h.is_subscribed)).toEqual([true, true]);
+    expect((await mine.get('/workflows')).body.workflows.map((f: any) => f.is_active)).toEqual([true]);
+    expect((await mine.post(`/imports/${w.importId}/cutover`)).body.switched_on).toEqual({ webhooks: 0, workflows: 0 });
+    // Another organization cannot cut over this one's import.
+    expect((await client(b.baseUrl, w.other.token).post(`/imports/${w.importId}/cutover`)).status).toBe(404);
+  }, 60_000);
 
   it('a second run creates nothing, and the other organization of B is untouched', async () => {
     const before = await b.prisma.message.count();
@@ -205,6 +221,53 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     expect(map.status).toBe(200);
     expect(map.body.entries.map((e: any) => e.resource)).toEqual(expect.arrayContaining(['tickets', 'phones']));
   }, 180_000);
+
+  it('the console\'s Import page: an owner runs a dry run and watches it end; an admin has neither page nor route', async () => {
+    const org = await createOrg(b.prisma);
+    const password = 'correct horse battery';
+    const made = spawnSync(process.execPath, [join(__dirname, '..', '..', 'apps', 'admin-cli', 'dist', 'main.js'), 'members:create-owner', '--org', org.id, '--email', 'owner@import.example.com', '--password', password], {
+      env: { ...process.env, DATABASE_URL: b.env.DATABASE_URL },
+      encoding: 'utf8',
+    });
+    expect(made.status).toBe(0);
+    const port = await freePort();
+    await b.startService('console', { PORT: String(port), HOST: '127.0.0.1', CONSOLE_GATEWAY_URL: b.baseUrl });
+    const browser = await launchChromium();
+    try {
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+      const consoleUrl = `http://127.0.0.1:${port}/console`;
+      await page.goto(`${consoleUrl}/`);
+      await page.getByLabel('Email').fill('owner@import.example.com');
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('link', { name: 'Import' }).click();
+      await page.getByRole('heading', { name: 'Import', exact: true }).waitFor({ timeout: 10_000 });
+      await page.getByLabel('Source API base URL').fill(`${a.baseUrl}/v1`);
+      await page.getByLabel(/Source API token/).fill(source.token);
+      await page.getByLabel(/Dry run/).check();
+      await page.getByRole('button', { name: 'Start import' }).click();
+      const card = page.getByRole('region', { name: /^Import / }).first();
+      await card.getByText('completed').waitFor({ timeout: 60_000 });
+      await card.getByRole('cell', { name: 'messages', exact: true }).waitFor();
+      expect(await checkPage(page, 'imports')).toEqual([]);
+      // An admin of the same organization: no Import in the navigation, the page refused, the route 403.
+      const owner = sessionOf(b.baseUrl, await anonymous(b.baseUrl, 'POST', '/auth/sign-in', { email: 'owner@import.example.com', password }));
+      const admin = await joinByInvitation(b.baseUrl, { post: (path, body) => owner.call('POST', path, body) }, { emails: ['admin@import.example.com'], role: 'admin' }, password);
+      expect((await admin.call('POST', '/imports', { from: `${a.baseUrl}/v1`, token: source.token })).status).toBe(403);
+      expect((await admin.call('GET', '/imports')).status).toBe(403);
+      const adminPage = await (await browser.newContext()).newPage();
+      await adminPage.goto(`${consoleUrl}/`);
+      await adminPage.getByLabel('Email').fill('admin@import.example.com');
+      await adminPage.getByLabel('Password').fill(password);
+      await adminPage.getByRole('button', { name: 'Sign in' }).click();
+      await adminPage.getByRole('heading', { name: 'Phones' }).waitFor({ timeout: 10_000 });
+      expect(await adminPage.getByRole('link', { name: 'Import' }).count()).toBe(0);
+      await adminPage.goto(`${consoleUrl}/imports`);
+      await adminPage.getByText('This page is for the organization\'s owners.').waitFor({ timeout: 10_000 });
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 
   it('a source that answers 429 and 503 at random is read to the end', async () => {
     const flaky = await flakyProxy(`${a.baseUrl}`, 0.25);

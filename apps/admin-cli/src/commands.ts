@@ -1,7 +1,7 @@
 import { AdminError } from '@mapi/admin-feature';
 import { optional, required, str, type Command } from './args';
 import { prefix, table, when } from './format';
-import { importCommand } from './import-command';
+import { cutoverCommand, importCommand } from './import-command';
 import { ownerCommand } from './owner-command';
 
 export type { Command, CommandIo, Output, Values } from './args';
@@ -128,6 +128,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'members:create-owner': ownerCommand,
   'import:hosted': importCommand,
+  'import:cutover': cutoverCommand,
   'seed:demo': {
     usage: 'seed:demo',
     summary: 'seed "Demo Org" with phones, chats and messages (idempotent); print a new demo token and the owner\'s console sign-in (new password each run)',

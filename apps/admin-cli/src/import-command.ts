@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { AdminError } from '@mapi/admin-feature';
-import { GetImportRpc, ImportRowsSchema, ServiceError, StartImportRpc, type Import, type ImportRows, type RequestContext } from '@mapi/contracts';
+import { CutoverRpc, GetImportRpc, ImportRowsSchema, ServiceError, StartImportRpc, type Import, type ImportRows, type RequestContext } from '@mapi/contracts';
 import { NatsRpcClient, connectNats } from '@mapi/platform';
 import { flag, optional, required, str, type Command, type Values } from './args';
 import { table } from './format';
@@ -101,3 +101,28 @@ function explain(error: unknown): never {
   if (e?.code === 'SERVICE_UNAVAILABLE_ERROR' || e?.code === 'TIMEOUT_ERROR') throw new AdminError(`the importer service does not answer (${e.message}): is it running (npm run up)?`);
   throw error;
 }
+
+/** `import:cutover`: switches on the webhooks and workflows the import brought switched off (the source had them on). */
+export const cutoverCommand: Command = {
+  usage: 'import:cutover --org ID --import IMPORT_ID',
+  summary: "the move's last step: switch on the imported webhooks and workflows that the source had on",
+  options: { org: str, import: str },
+  async run(values) {
+    const orgId = required(values, 'org', '<organization id>');
+    const importId = required(values, 'import', '<import id (import:hosted prints it)>');
+    const nc = await connectNats(process.env.NATS_URL || 'nats://127.0.0.1:4222', 'admin-cli').catch((error: Error) => {
+      throw new AdminError(`cannot reach NATS (${error.message}): start the stack first (npm run up)`);
+    });
+    const rpc = new NatsRpcClient(nc, process.env.NAMESPACE || 'mapi', 60_000);
+    try {
+      const ctx: RequestContext = { org_id: orgId, token_id: randomUUID(), phone_scope: null, phone: null, member: null };
+      const answer = await rpc.call(CutoverRpc, { ctx, params: { import_id: importId } }).catch(explain);
+      const lines = [`Switched on: ${answer.switched_on.webhooks ?? 0} webhooks, ${answer.switched_on.workflows ?? 0} workflows`, ...answer.failed.map((f) => `  not switched on: ${f.resource} ${f.id}: ${f.reason}`)];
+      if (answer.failed.length) throw new AdminError(`${lines.join('\n')}\nrun it again once the cause is fixed`);
+      return { json: answer, text: lines.join('\n') };
+    } finally {
+      await rpc.close();
+      await nc.close();
+    }
+  },
+};

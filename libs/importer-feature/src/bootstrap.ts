@@ -30,7 +30,7 @@ export async function bootstrapImporterService(): Promise<void> {
     namespace: ns,
     logger,
     nodeEnv: config.app.NODE_ENV,
-    rpc: { handlers: bindHandlers(IMPORTER_HANDLERS, { prisma, launcher }) },
+    rpc: { handlers: bindHandlers(IMPORTER_HANDLERS, { prisma, launcher, rpc }) },
     health: {
       host: config.health.HEALTH_HOST,
       port: config.health.HEALTH_PORT,

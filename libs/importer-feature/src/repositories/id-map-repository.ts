@@ -22,6 +22,28 @@ export class IdMapRepository {
     );
   }
 
+  /** Whether the source had each of these switched on (webhooks, workflows: imported switched off). */
+  async recordSwitches(orgId: string, source: string, resource: string, switches: readonly { source_id: string; on: boolean }[]): Promise<void> {
+    if (!switches.length) return;
+    await this.prisma.$executeRaw`
+      UPDATE import_id_map m SET on_at_source = x.on
+      FROM jsonb_to_recordset(${JSON.stringify(switches)}::jsonb) AS x(source_id text, "on" boolean)
+      WHERE m.org_id = ${orgId}::uuid AND m.source = ${source} AND m.resource = ${resource} AND m.source_id = x.source_id`;
+  }
+
+  /** What the cut-over switches on: records the source had on and that are not switched on here yet. */
+  toSwitchOn(orgId: string, source: string) {
+    return this.prisma.importIdMap.findMany({
+      where: { org_id: orgId, source, on_at_source: true, switched_on_at: null },
+      select: { resource: true, source_id: true, target_id: true },
+      orderBy: [{ resource: 'asc' }, { source_id: 'asc' }],
+    });
+  }
+
+  async switchedOn(orgId: string, source: string, resource: string, sourceId: string): Promise<void> {
+    await this.prisma.importIdMap.updateMany({ where: { org_id: orgId, source, resource, source_id: sourceId }, data: { switched_on_at: new Date() } });
+  }
+
   /** The ids of a source that were not kept (target differs from source), a page of them. */
   async changedPage(orgId: string, source: string, offset: number, limit: number) {
     const count = await this.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM import_id_map WHERE org_id = ${orgId}::uuid AND source = ${source} AND target_id <> source_id`;

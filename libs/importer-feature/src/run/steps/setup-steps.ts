@@ -104,18 +104,30 @@ const kbStep = (name: 'faqs' | 'documents', type: 'faq' | 'document'): Step => (
 export const faqsStep = kbStep('faqs', 'faq');
 export const documentsStep = kbStep('documents', 'document');
 
+/** Keeps whether the source had each record switched on: they come over off, and the cut-over switches these on. */
+async function keepSwitches(job: ImportJob, resource: 'webhooks' | 'workflows', rows: Row[], key: string, onKey: string): Promise<void> {
+  if (job.dryRun) return;
+  await job.parts.idMap.recordSwitches(job.orgId, job.sourceKey, resource, rows.map((r) => ({ source_id: id(r, key), on: r[onKey] === true })));
+}
+
 export const webhooksStep: Step = {
   name: 'webhooks',
   run: async (job) => {
     const rows = (await readArray<Row>(job.parts.source, '/webhooks')) ?? [];
     job.report.read('webhooks', rows.length);
-    await job.apply('webhooks', rows.map((r) => ({ ...r, source_id: id(r, 'id') || id(r, 'integration_id') })));
+    await job.apply('webhooks', rows.map((r) => ({ ...r, source_id: id(r, 'id') })));
+    await keepSwitches(job, 'webhooks', rows, 'id', 'is_subscribed');
   },
 };
 
 export const workflowsStep: Step = {
   name: 'workflows',
   run: async (job) => {
-    await listed(job, 'workflows', '/workflows', 'workflows', 'id', job.rows.tbl_org_workflows, (r) => ({ ...r, source_id: id(r, 'id') }));
+    const seen: Row[] = [];
+    await listed(job, 'workflows', '/workflows', 'workflows', 'id', job.rows.tbl_org_workflows, (r) => {
+      seen.push(r);
+      return { ...r, source_id: id(r, 'id') };
+    });
+    await keepSwitches(job, 'workflows', seen, 'id', 'is_active');
   },
 };
