@@ -29,10 +29,12 @@ describe('import from the hosted service: stack B brings stack A\'s organization
   const args = () => ['--org', w.targetOrg, '--from', `${a.baseUrl}/v1`, '--token', source.token];
 
   beforeAll(async () => {
-    [a, b] = await inWindow([
-      () => startStack({}, { services: SERVICES }),
-      () => startStack({ IMPORT_SOURCE_ALLOW_CIDRS: '127.0.0.1/32' }, { services: [...SERVICES, 'importer', 'members'] }),
-    ], 2);
+    // Two stacks of eight and ten processes: started three at a time, as a loaded 2-core machine
+    // brings them up within their readiness timeouts (NATS stream creation is the slow part).
+    [a, b] = [await startStack({}, { services: ['phones'] }), await startStack({ IMPORT_SOURCE_ALLOW_CIDRS: '127.0.0.1/32' }, { services: ['phones'] })];
+    const rest = SERVICES.filter((app) => app !== 'phones');
+    const started = await inWindow([...rest.map((app) => () => a.startService(app)), ...[...rest, 'importer', 'members'].map((app) => () => b.startService(app))]);
+    w.importer = started[rest.length * 2];
     source = await seedSourceOrg(a, { chats: 30, perChat: 200 });
     const target = await createOrg(b.prisma);
     w.targetOrg = target.id;
@@ -203,13 +205,13 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     const first = importCli(b, [...splitArgs, '--rate', '4']);
     const running = await until(() => mine.get('/imports'), (r) => (r.body.imports?.[0]?.progress?.chats_done ?? 0) >= 3, 60_000, 'history under way');
     const importId = running.body.imports[0].import_id;
-    await b.apps.importer.kill();
+    await w.importer.kill();
     const cut = await first;
     expect(cut.code).toBe(1);
     const partial = await b.prisma.message.count({ where: { org_id: split.id } });
     expect(partial).toBeGreaterThan(0);
     expect(partial).toBeLessThan(source.messages);
-    b.apps.importer = await b.startService('importer');
+    w.importer = await b.startService('importer');
     const resumed = await importCli(b, [...splitArgs, '--json']);
     expect(resumed.code).toBe(0);
     const run = JSON.parse(resumed.out);

@@ -38,8 +38,6 @@ import type { PrismaClient } from '@mapi/db';
 import type { SessionCommands } from '@mapi/events';
 import { rpcHandler } from '@mapi/platform';
 import { ChatRepository } from './repositories/chat-repository';
-import { ImportChatRepository } from './imports/import-chat-repository';
-import { ImportMessageRepository } from './imports/import-message-repository';
 import { ImportChats } from './usecases/import-chats/import-chats.usecase';
 import { ImportContacts } from './usecases/import-contacts/import-contacts.usecase';
 import { ImportMessages } from './usecases/import-messages/import-messages.usecase';
@@ -107,10 +105,10 @@ export const CHATS_HANDLERS = [
   serve(CreateContactRpc, (d) => new CreateContact(new ContactRepository(d.prisma))),
   serve(ChoosePhoneRpc, (d) => new ChooseActingPhone(new ChatRepository(d.prisma), d.phoneDirectory)),
   // the importer's writes (docs/services/imports.md)
-  serve(ImportMessagesRpc, (d) => new ImportMessages(new ImportMessageRepository(d.prisma), d.phoneDirectory)),
-  serve(ImportChatsRpc, (d) => new ImportChats(new ImportChatRepository(d.prisma), d.phoneDirectory)),
+  serve(ImportContactsRpc, (d) => new ImportContacts(d.prisma)),
+  serve(ImportChatsRpc, (d) => new ImportChats(d.prisma, d.phoneDirectory)),
+  serve(ImportMessagesRpc, (d) => new ImportMessages(d.prisma, d.phoneDirectory)),
   serve(ImportReactionsRpc, (d) => new ImportReactions(d.prisma, d.phoneDirectory)),
-  serve(ImportContactsRpc, (d) => new ImportContacts(d.prisma, d.phoneDirectory)),
   serve(ListAllNotificationsRpc, (d) => new ListNotifications(new NotificationRepository(d.prisma))),
   serve(ListChatNotificationsRpc, (d) => new ListChatNotifications(new NotificationRepository(d.prisma))),
   serve(GetMessageRpc, (d) => new GetMessage(new MessageRefRepository(d.prisma))),

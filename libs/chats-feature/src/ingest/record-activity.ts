@@ -2,6 +2,8 @@ import type { Prisma } from '@mapi/db';
 import type { PhoneMessageRow } from './insert-messages';
 
 type Tx = Prisma.TransactionClient;
+/** What the activity of a new message reads of its row. */
+export type ActivityRow = Pick<PhoneMessageRow, 'phone_id' | 'chat_id' | 'message_id' | 'timestamp' | 'from_me'>;
 
 /** What a batch's new messages change on one phone's copy of a chat. */
 export interface ChatActivity {
@@ -21,7 +23,7 @@ export interface ChatActivity {
  * not history) touch the unread count: an inbound one adds 1, one sent from the phone reads the
  * chat (the count restarts after it). Pure, so it is unit-tested.
  */
-export function foldActivity(created: readonly PhoneMessageRow[], isLive: (row: PhoneMessageRow) => boolean): ChatActivity[] {
+export function foldActivity(created: readonly ActivityRow[], isLive: (row: ActivityRow) => boolean): ChatActivity[] {
   const byChat = new Map<string, ChatActivity & { at: number }>();
   for (const row of created) {
     const key = `${row.phone_id}\u0000${row.chat_id}`;
@@ -53,7 +55,7 @@ const RECORD_ACTIVITY = `UPDATE chats c SET
   WHERE c.phone_id = x.phone_id AND c.chat_id = x.chat_id`;
 
 /** Keeps each touched chat's latest message, activity time and unread count up to date with a batch's new messages. */
-export async function recordActivity(tx: Tx, created: readonly PhoneMessageRow[], isLive: (row: PhoneMessageRow) => boolean): Promise<void> {
+export async function recordActivity(tx: Tx, created: readonly ActivityRow[], isLive: (row: ActivityRow) => boolean): Promise<void> {
   const activity = foldActivity(created, isLive);
   if (activity.length) await tx.$executeRawUnsafe(RECORD_ACTIVITY, JSON.stringify(activity));
 }

@@ -36,10 +36,10 @@ export * from './pin-message/pin-message.contract';
 export * from './attach-ticket/attach-ticket.contract';
 export * from './flag-message/flag-message.contract';
 export * from './chat-properties/chat-properties.contract';
-export * from './import-messages/import-messages.contract';
-export * from './import-chats/import-chats.contract';
-export * from './import-reactions/import-reactions.contract';
 export * from './import-contacts/import-contacts.contract';
+export * from './import-chats/import-chats.contract';
+export * from './import-messages/import-messages.contract';
+export * from './import-reactions/import-reactions.contract';
 
 /** The chats service's public routes (the gateway serves every route of every service's list). */
 export const CHATS_ROUTES: readonly RouteContract[] = [ListChatMessagesRoute, ListAllMessagesRoute, ListChatsRoute, GetChatRoute, ReadChatRoute, ListReactionsRoute,

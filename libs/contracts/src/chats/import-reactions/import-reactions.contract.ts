@@ -3,22 +3,35 @@ import { RequestContextSchema } from '../../common/request-context';
 import { ImportBatchResponse, MAX_IMPORT_BATCH, importItemFields } from '../../imports/import-batch';
 import { defineRpc } from '../../rpc/define-rpc';
 
-/** Internal (the importer): reactions as GET /reactions answers them, onto one of this organization's phones. */
-export const ImportReactionItem = z.object({
+/**
+ * The reaction object as the source's GET /reactions answers it (ReactionType), read leniently,
+ * with the target phone whose copy of the message it is on. `source_id`: any stable key (e.g.
+ * message id + sender).
+ */
+export const ImportReactionItemSchema = z.object({
   ...importItemFields,
   phone_id: z.string().min(1).max(200),
-  message_id: z.string().min(1).max(512),
+  message_id: z.string().min(1).max(500),
+  msg_id: z.object({ from_me: z.boolean(), id: z.string().min(1).max(300) }).nullable().optional(),
   chat_id: z.string().min(1).max(300),
-  sender_phone: z.string().min(1).max(200),
-  reaction_id: z.string().min(1).max(300),
-  reaction: z.string().max(64).nullable(),
-  timestamp: z.string().nullable(),
+  sender_phone: z.string().min(1).max(300).nullable().optional(),
+  sender_id: z.string().min(1).max(300).nullable().optional(),
+  /** The emoji; '' for one taken back. */
+  reaction: z.string().max(100).nullable(),
+  reaction_id: z.string().max(300).nullable().optional(),
+  unique_id: z.string().max(300).nullable().optional(),
+  timestamp: z.iso.datetime({ offset: true }),
 });
-export type ImportReactionItem = z.infer<typeof ImportReactionItem>;
+export type ImportReactionItem = z.infer<typeof ImportReactionItemSchema>;
 
+/**
+ * Internal (the importer, docs/services/chats.md "Import"): writes each sender's reaction to a
+ * message copy already imported, as ingestion keeps them. No reaction events (a backfill).
+ */
 export const ImportReactionsRpc = defineRpc({
   subject: 'chats.v1.import.reactions',
   service: 'chats',
   request: z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) }),
   response: ImportBatchResponse,
 });
+export type ImportReactionsRequest = z.infer<typeof ImportReactionsRpc.request>;
