@@ -29,6 +29,7 @@ export interface Checkpoint {
 export interface StoredOptions {
   phones: string[] | null;
   since: string | null;
+  concurrency: number;
 }
 
 export type Step = { name: string; run: (job: ImportJob) => Promise<void> };
@@ -68,7 +69,7 @@ export class ImportJob {
   }
   get options(): StoredOptions {
     const o = (this.run.options ?? {}) as Partial<StoredOptions>;
-    return { phones: o.phones ?? null, since: o.since ?? null };
+    return { phones: o.phones ?? null, since: o.since ?? null, concurrency: o.concurrency ?? 4 };
   }
   /** The id-map key of this source: the same organization read from the same deployment. */
   get sourceKey(): string {

@@ -1,4 +1,4 @@
-import { ImportBatchResponse, MAX_IMPORT_BATCH, type ImportItemResult, type RequestContext, type RpcContract } from '@mapi/contracts';
+import { ImportBatchResponse, MAX_IMPORT_BATCH, ServiceError, type ImportItemResult, type RequestContext, type RpcContract } from '@mapi/contracts';
 import type { NatsRpcClient } from '@mapi/platform';
 import { z } from 'zod';
 
@@ -43,9 +43,27 @@ export class Owners {
     const results: ImportItemResult[] = [];
     for (let i = 0; i < items.length; i += MAX_IMPORT_BATCH) {
       const batch = items.slice(i, i + MAX_IMPORT_BATCH);
-      const answer = (await this.rpc.call(contractOf(resource), { ctx: this.ctx, body: { ...extra, items: batch } } as never, { timeoutMs: this.timeoutMs })) as ImportBatchResponse;
-      results.push(...answer.results);
+      results.push(...(await this.writeBatch(resource, batch, extra)).results);
     }
     return results;
   }
+
+  /**
+   * One batch; an owner that is briefly unavailable (503: restarting, its database away; 504) is
+   * asked again with back-off, as the batch is idempotent. Any other refusal stops the run.
+   */
+  private async writeBatch(resource: OwnedResource, batch: readonly OwnerItem[], extra: Record<string, unknown>): Promise<ImportBatchResponse> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await this.rpc.call(contractOf(resource), { ctx: this.ctx, body: { ...extra, items: batch } } as never, { timeoutMs: this.timeoutMs })) as ImportBatchResponse;
+      } catch (error) {
+        const passing = error instanceof ServiceError && (error.status === 503 || error.status === 504);
+        if (!passing || attempt >= OWNER_ATTEMPTS - 1) throw error;
+        await new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** attempt)));
+      }
+    }
+  }
 }
+
+/** Tries of one batch while its owner is briefly unavailable (about 30 s in all). */
+const OWNER_ATTEMPTS = 7;

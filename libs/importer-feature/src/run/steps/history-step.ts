@@ -95,7 +95,8 @@ export const messagesStep: Step = {
     });
     job.checkpoint.progress.chats_total = todo.length;
     job.checkpoint.progress.chats_done = 0;
-    const lanes = Math.max(1, Math.min(4, todo.length));
+    // As many chats at once as requests may be in flight to the source (each chat reads one page at a time).
+    const lanes = Math.max(1, Math.min(job.options.concurrency, todo.length));
     let next = 0;
     await Promise.all(
       Array.from({ length: lanes }, async () => {
