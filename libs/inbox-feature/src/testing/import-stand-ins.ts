@@ -1,5 +1,5 @@
 import { Errors, type ChatView, type ImportItemResult, type PhoneDirectory, type RequestContext } from '@mapi/contracts';
-import { newUuid } from '@mapi/testing';
+import { randomUUID } from 'node:crypto';
 import type { ChatLookup } from '../chat-lookup';
 
 /** A chat a phone of an organization holds, for the stand-ins below. */
@@ -27,7 +27,7 @@ export function phonesOf(phones: { org: string; phone: string; number: string | 
 }
 
 /** The importer's context: the target organization, every phone, no member; token_id the import's id. */
-export const importCtx = (org: string): RequestContext => ({ org_id: org, token_id: newUuid(), phone_scope: null, phone: null });
+export const importCtx = (org: string): RequestContext => ({ org_id: org, token_id: randomUUID(), phone_scope: null, phone: null });
 
 /** The outcomes of a batch, in order. */
 export const outcomes = (r: { results: ImportItemResult[] }) => r.results.map((x) => x.outcome);

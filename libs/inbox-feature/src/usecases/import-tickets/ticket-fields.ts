@@ -17,8 +17,9 @@ const lower = (v: string | null) => (v ? v.trim().toLowerCase() : null);
  * `ticket_labels`, comma-separated (TicketInfoType's form).
  */
 function labelNames(t: Record<string, unknown>, labels: Map<string, string>): string[] {
-  const keys = record(t.label_ids) ? Object.keys(record(t.label_ids)!) : (str(t.ticket_labels) ?? '').split(',');
-  const names = keys.map((k) => (uuidId(k) && labels.has(k) ? labels.get(k)! : k.trim().toLowerCase())).filter(Boolean);
+  const ids = record(t.label_ids);
+  const keys = ids ? Object.keys(ids) : (str(t.ticket_labels) ?? '').split(',');
+  const names = keys.map((k) => (uuidId(k) ? labels.get(k) : undefined) ?? k.trim().toLowerCase()).filter(Boolean);
   return [...new Set(names)];
 }
 
@@ -38,7 +39,7 @@ function propertyValues(t: Record<string, unknown>, properties: Set<string>): Re
 function attachedIds(t: Record<string, unknown>, info: Record<string, unknown> | null): string[] {
   if (Array.isArray(t.attached_message_ids)) return t.attached_message_ids.filter((m): m is string => typeof m === 'string');
   const list = info?.attached_messages ?? t.attached_messages;
-  return Array.isArray(list) ? list.flatMap((m) => (str(record(m)?.message_id) ? [str(record(m)!.message_id)!] : [])) : [];
+  return Array.isArray(list) ? list.flatMap((m) => str(record(m)?.message_id) ?? []) : [];
 }
 
 /**
