@@ -107,10 +107,10 @@ export const INBOX_HANDLERS = [
   serve(GetTaskRpc, (d) => new GetTask(new TaskRepository(d.prisma), d.reach)),
   serve(UpdateTaskRpc, (d) => new UpdateTask(new TaskRepository(d.prisma), d.reach)),
   serve(DeleteTaskRpc, (d) => new DeleteTask(new TaskRepository(d.prisma), d.reach)),
-  // the importer's writes (docs/services/imports.md)
-  serve(ImportLabelsRpc, (d) => new ImportLabels(d.prisma)),
+  // the importer's writes (docs/services/inbox.md, "Import")
+  serve(ImportLabelsRpc, (d) => new ImportLabels(d.prisma, d.chatProperties)),
   serve(ImportCustomPropertiesRpc, (d) => new ImportCustomProperties(d.prisma)),
   serve(ImportTicketsRpc, (d) => new ImportTickets(d.prisma, d.chats, d.phones)),
-  serve(ImportNotesRpc, (d) => new ImportNotes(d.prisma, d.phones)),
+  serve(ImportNotesRpc, (d) => new ImportNotes(d.prisma, d.chats, d.phones)),
   serve(ImportTasksRpc, (d) => new ImportTasks(d.prisma, d.chats)),
 ];

@@ -24,7 +24,11 @@ export * from './get-note/get-note.contract';
 export * from './list-chat-notes/list-chat-notes.contract';
 export * from './labels-routes';
 export * from './task/task-routes';
-export * from './import-setup/import-inbox.contract';
+export * from './import-labels/import-labels.contract';
+export * from './import-custom-properties/import-custom-properties.contract';
+export * from './import-tickets/import-tickets.contract';
+export * from './import-notes/import-notes.contract';
+export * from './import-tasks/import-tasks.contract';
 
 /** The inbox service's public routes: tickets and private notes. */
 export const INBOX_ROUTES: readonly RouteContract[] = [

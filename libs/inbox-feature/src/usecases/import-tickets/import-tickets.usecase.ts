@@ -1,14 +1,16 @@
-import type { ImportBatchResponse, ImportInboxRequest, PhoneDirectory } from '@mapi/contracts';
-import type { PrismaClient } from '@mapi/db';
+import { ImportTicketFields, ImportTicketItem, type ImportBatchResponse, type ImportItemResult, type ImportTicketsRequest, type PhoneDirectory, type RequestContext } from '@mapi/contracts';
+import type { Prisma, PrismaClient } from '@mapi/db';
 import type { ChatLookup } from '../../chat-lookup';
-import { date, eachItem, int, str, upsertKeptId, type KeptIdTable } from '../../imports/kept-id-upsert';
-
-const STATUSES = new Set(['open', 'inprogress', 'closed', 'archived']);
+import { ItemRefused, eachItem, record, str } from '../../imports/import-items';
+import { changedColumns, findKept, newKeptId, uuidId } from '../../imports/kept-id';
+import { ticketFields } from './ticket-fields';
 
 /**
  * inbox.v1.import.tickets (the importer): tickets with their status, priority, assignee, dates,
- * labels, custom property values and quoted message, on the phone that holds the chat here (the
- * ticket object names no phone). Imported dates are kept: history keeps its history.
+ * labels, custom property values, quoted and attached messages and actors, as the source has them
+ * (imported history keeps its dates). The ticket is the phone's that holds its chat here. No
+ * ticket.* event is written (a backfill), and the messages are not attached through the chats service
+ * (its message import keeps each message's message_ticket_id); a later PATCH works on the row as on any.
  */
 export class ImportTickets {
   constructor(
@@ -17,49 +19,41 @@ export class ImportTickets {
     private readonly phones: PhoneDirectory,
   ) {}
 
-  async execute({ ctx, body }: ImportInboxRequest): Promise<ImportBatchResponse> {
+  async execute({ ctx, body }: ImportTicketsRequest): Promise<ImportBatchResponse> {
     const own = new Set((await this.phones({ org_id: ctx.org_id, connected: false })).map((p) => p.phone_id));
+    const labels = new Map((await this.prisma.inboxLabel.findMany({ where: { org_id: ctx.org_id }, select: { label_id: true, name: true } })).map((l) => [l.label_id, l.name]));
+    const properties = new Set((await this.prisma.inboxCustomProperty.findMany({ where: { org_id: ctx.org_id, type: 'ticket' }, select: { property_id: true } })).map((p) => p.property_id));
     const phoneOfChat = new Map<string, string>();
-    const results = await eachItem(body.items, async (item, sourceId) => {
-      const t = (item.ticket && typeof item.ticket === 'object' ? item.ticket : item) as Record<string, unknown>;
-      const chatId = str(t.chat_id);
-      const subject = str(t.subject);
-      if (!chatId || !subject) throw new Error('a ticket needs chat_id and subject');
-      let phoneId = str(item.phone_id);
-      if (!phoneId || !own.has(phoneId)) {
-        phoneId = phoneOfChat.get(chatId) ?? (await this.chats.chat(ctx, chatId).then((c) => c.phone_id).catch(() => null));
-        if (!phoneId) throw new Error(`no phone here holds the chat ${chatId}`);
-        phoneOfChat.set(chatId, phoneId);
-      }
-      const closed = (t.close_ticket_metadata ?? {}) as Record<string, unknown>;
-      const status = str(t.status) ?? 'open';
-      const created = date(t.created_at) ?? new Date();
-      return upsertKeptId(this.prisma.inboxTicket as unknown as KeptIdTable, 'ticket_id', ctx.org_id, {
-        source_id: sourceId,
-        target_id: str(item.target_id) ?? undefined,
-        data: {
-          phone_id: phoneId,
-          chat_id: chatId,
-          subject: subject.slice(0, 500),
-          status: STATUSES.has(status) ? status : 'open',
-          priority: Math.min(4, Math.max(1, int(t.priority, 1))),
-          assignee: str(t.assignee),
-          assigned_by: str(t.assigned_by),
-          first_assigned_at: date(t.first_assigned_at),
-          raised_by: str(t.raised_by),
-          quoted_message_id: str(t.quoted_message_id),
-          due_date: date(t.due_date),
-          labels: Object.keys((t.label_ids as Record<string, unknown>) ?? {}).map((l) => l.toLowerCase()).sort(),
-          custom_properties: (t.custom_properties && typeof t.custom_properties === 'object' ? t.custom_properties : {}) as object,
-          closed_at: date(t.closed_at),
-          closed_by: str(closed.closed_by),
-          is_deleted: t.is_deleted === true,
-          created_at: created,
-          last_updated_at: date(t.last_updated_at) ?? created,
-          last_updated_by: str(t.last_updated_by),
-        },
-      });
+    const phoneFor = async (chatId: string, given: string | null): Promise<string> => {
+      if (given && own.has(given)) return given;
+      const known = phoneOfChat.get(chatId) ?? (await this.chats.chat(ctx, chatId).then((c) => c.phone_id, () => null));
+      if (!known) throw new ItemRefused(`no phone of this organization holds the chat ${chatId}`);
+      phoneOfChat.set(chatId, known);
+      return known;
+    };
+    const results = await eachItem(body.items, ImportTicketItem, async (item) => {
+      const info = record(item.ticket.ticket);
+      const t = info ?? item.ticket;
+      const head = ImportTicketFields.safeParse(t);
+      if (!head.success) throw head.error;
+      const phoneId = await phoneFor(head.data.chat_id, str(item.phone_id) ?? str(t.phone_id));
+      const data = ticketFields(t, head.data, info ? item.ticket : null, { labels, properties });
+      return this.write(ctx, item, { ...data, phone_id: phoneId });
     });
     return { results };
+  }
+
+  private async write(ctx: RequestContext, item: ImportTicketItem, data: Record<string, unknown>): Promise<ImportItemResult> {
+    const table = this.prisma.inboxTicket;
+    const here = await findKept(table, 'ticket_id', ctx.org_id, item, uuidId);
+    if (here) {
+      const changes = changedColumns(here, data);
+      if (!Object.keys(changes).length) return { source_id: item.source_id, target_id: here.ticket_id, outcome: 'skipped' };
+      await table.update({ where: { ticket_id: here.ticket_id, org_id: ctx.org_id }, data: changes as Prisma.InboxTicketUpdateInput });
+      return { source_id: item.source_id, target_id: here.ticket_id, outcome: 'updated' };
+    }
+    const ticketId = await newKeptId(table, 'ticket_id', item, uuidId);
+    await table.create({ data: { ...(data as Prisma.InboxTicketUncheckedCreateInput), ticket_id: ticketId, org_id: ctx.org_id } });
+    return { source_id: item.source_id, target_id: ticketId, outcome: 'created' };
   }
 }
