@@ -272,7 +272,7 @@ describe('import from the hosted service: stack B brings stack A\'s organization
   }, 120_000);
 
   it('a source that answers 429 and 503 at random is read to the end', async () => {
-    const flaky = await flakyProxy(`${a.baseUrl}`, 0.25);
+    const flaky = await flakyProxy(`${a.baseUrl}`, 4);
     try {
       const third = await createOrg(b.prisma);
       const run = await importCli(b, ['--org', third.id, '--from', `${flaky.url}/v1`, '--token', source.token, '--json']);
@@ -285,14 +285,14 @@ describe('import from the hosted service: stack B brings stack A\'s organization
   }, 180_000);
 });
 
-/** A proxy to `target` that answers a share of requests 429 (Retry-After 0) or 503 instead of passing them on. */
-async function flakyProxy(target: string, share: number) {
+/** A proxy to `target` that answers every `every`-th request 429 (Retry-After 0) or 503, in turn, instead of passing it on. */
+async function flakyProxy(target: string, every: number) {
   const { createServer } = await import('node:http');
   let refused = 0;
+  let seen = 0;
   const server = createServer(async (req, res) => {
-    if (Math.random() < share) {
-      refused++;
-      const limited = Math.random() < 0.5;
+    if (++seen % every === 0) {
+      const limited = refused++ % 2 === 0;
       res.writeHead(limited ? 429 : 503, { 'content-type': 'application/json', ...(limited ? { 'retry-after': '0' } : {}) });
       res.end(JSON.stringify({ code: limited ? 'RATE_LIMIT_ERROR' : 'SERVICE_UNAVAILABLE_ERROR', message: 'try again', status: limited ? 429 : 503 }));
       return;
