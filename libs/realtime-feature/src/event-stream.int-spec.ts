@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { consumerStatuses, ensureStreams, eventSubject, publishDurable, streamNames, type DomainEvent } from '@mapi/events';
 import { connectNats, createLogger } from '@mapi/platform';
-import { randomSuffix, testEnv } from '@mapi/testing';
+import { PrivateNats, randomSuffix, testEnv } from '@mapi/testing';
 import type { NatsConnection } from 'nats';
 import { EventStream } from './event-stream';
 
@@ -65,3 +65,47 @@ describe('realtime event stream across a lost stream', () => {
     expect(received).toEqual(range(0, 40));
   });
 });
+
+/** The fault itself, on a nats-server of the test's own: restarted on an empty store under a running reader. */
+describe('realtime event stream across a nats-server restart on an empty store', () => {
+  it('delivers every event published after the restart', async () => {
+    const nats = await PrivateNats.start();
+    const own = await connectNats(nats.url, 'event-stream-restart-spec');
+    const ns = `${testEnv.namespace()}-esr-${randomSuffix(3)}`;
+    const got: number[] = [];
+    const reader = new EventStream(own, ns, (e) => got.push((e.data as unknown as { n: number }).n), createLogger('event-stream-spec', 'silent'));
+    const send = async (from: number, to: number) => {
+      for (let n = from; n < to; n++) {
+        const event = { event_id: randomUUID(), org_id: 'org-a', event_type: 'message.created', created_at: new Date().toISOString(), data: { n } } as unknown as DomainEvent;
+        await publishDurable(own.jetstream(), eventSubject(ns, 'message.created'), event, event.event_id);
+      }
+    };
+    try {
+      await reader.start();
+      await send(0, 20);
+      await until(() => got.length === 20, 'the events before');
+      await nats.restart({ empty: true });
+      // another app (chats) re-creates the stream at once and publishes: the reader's cursor (20) is past its sequences
+      await ensureStreamsWhenConnected(own, ns);
+      await send(20, 30);
+      await until(() => got.length === 30, 'the events after the restart');
+      expect(got).toEqual(range(0, 30));
+    } finally {
+      await reader.stop();
+      await own.close();
+      await nats.destroy();
+    }
+  });
+});
+
+async function ensureStreamsWhenConnected(conn: NatsConnection, ns: string): Promise<void> {
+  const end = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await ensureStreams(conn, ns);
+    } catch (error) {
+      if (Date.now() > end) throw error;
+      await sleep(100);
+    }
+  }
+}

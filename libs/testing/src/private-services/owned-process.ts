@@ -53,9 +53,8 @@ export class OwnedProcess {
 
   /** Sends `signal` and waits for the process to exit (SIGKILL after `timeoutMs`). */
   async signal(signal: NodeJS.Signals, timeoutMs = 15_000): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    const exited = this.exited!;
+    const { child, exited } = this;
+    if (!child || !exited) return;
     child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     await exited;
