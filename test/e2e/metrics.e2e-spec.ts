@@ -1,9 +1,14 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { EMBEDDING_QUEUE, KbEntryRepository, bullConnection, queuePrefix } from '@mapi/knowledge-base-feature';
-import { createMessages, createOrg, createPhone, createToken, randomDigits, testEnv } from '@mapi/testing';
+import { createMessages, createOrg, createPhone, createToken, freePort, randomDigits, testEnv } from '@mapi/testing';
 import { client, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
+
+const LEGACY = 'https://legacy.example.com/storage/v1/object/public';
 
 /** A started process's metrics, as Prometheus scrapes them from its health port. */
 async function scrape(url: string) {
@@ -110,6 +115,33 @@ describe('metrics of started processes', () => {
       await queue.obliterate({ force: true }).catch(() => undefined);
       await queue.close();
     }
+  });
+
+  it('serves media\'s metrics on its health port too, not on its public file port', async () => {
+    const port = await freePort();
+    const media = await stack.startService('media', {
+      MEDIA_HTTP_PORT: String(port),
+      MEDIA_HTTP_HOST: '127.0.0.1',
+      MEDIA_BASE_URL: `http://127.0.0.1:${port}`,
+      MEDIA_STORAGE_BACKEND: 'local',
+      MEDIA_STORAGE_ROOT: mkdtempSync(join(tmpdir(), 'metrics-media-')),
+      MEDIA_BUCKETS: 'message-media',
+      MEDIA_LEGACY_STORAGE_URL: LEGACY,
+    });
+    const api = client(stack.baseUrl, w.token);
+    // a legacy URL of no organization of ours: media answers it (403), which is all this needs
+    expect((await api.post('/media/migrate-url', { url: `${LEGACY}/message-media/missing%2Fnone.jpg` })).status).toBe(403);
+    const { status, type, text } = await scrape(stack.healthUrl(media));
+    expect(status).toBe(200);
+    expect(type).toMatch(/^text\/plain/);
+    expect(sample(text, 'rpc_server_call_duration_count', { rpc_method: 'media.v1.migrate-url' })).toBe(1);
+    expect((await fetch(`${stack.healthUrl(media)}/health/ready`)).status).toBe(200);
+    expect((await scrape(`http://127.0.0.1:${port}`)).status).toBe(404);
+  });
+
+  it('shows each stream consumer consuming (chats\' ingest, the gateway\'s realtime reader)', async () => {
+    expect(sample((await scrape(stack.healthUrl(stack.chats))).text, 'mapi_stream_consumer_up', { consumer: 'chats-ingest' })).toBe(1);
+    expect(sample((await scrape(stack.healthUrl(stack.gateway))).text, 'mapi_stream_consumer_up', { consumer: 'realtime' })).toBe(1);
   });
 
   it('leaves out the instrumentation libraries\' own metrics (HTTP client/server, pg)', async () => {

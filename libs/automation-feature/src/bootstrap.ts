@@ -1,5 +1,5 @@
 import { createPrismaClient } from '@mapi/db';
-import { OutboxRelay, ensureStreams } from '@mapi/events';
+import { OutboxRelay, consumersIndicator, ensureStreams } from '@mapi/events';
 import { AddressPolicy, HttpSender, NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
 import { loadAgentConfig } from './agent/agent-config';
 import { AiAgent } from './agent/ai-agent';
@@ -62,7 +62,7 @@ export async function bootstrapAutomationService(): Promise<void> {
     health: {
       host: config.health.HEALTH_HOST,
       port: config.health.HEALTH_PORT,
-      indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
+      indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc), consumersIndicator()],
     },
     stop: [() => intake.stop(), () => retention.stop(), () => executor.stop(), () => metrics.stop(), () => relay.stop(), () => rpc.close(), () => http.close()],
     disconnect: [() => prisma.$disconnect()],

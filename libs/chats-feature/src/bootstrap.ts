@@ -1,6 +1,6 @@
 import { PhoneDirectoryRpc } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
-import { OutboxRelay, SessionCommands, ensureStreams } from '@mapi/events';
+import { OutboxRelay, SessionCommands, consumersIndicator, ensureStreams } from '@mapi/events';
 import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
 import { CHATS_HANDLERS } from './chats.handlers';
 import { ApplyIngest } from './ingest/apply-ingest.usecase';
@@ -31,7 +31,7 @@ export async function bootstrapChatsService(): Promise<void> {
     health: {
       host: config.health.HEALTH_HOST,
       port: config.health.HEALTH_PORT,
-      indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
+      indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc), consumersIndicator()],
     },
     stop: [
       () => ingest.stop(), // the batch under way is applied and acknowledged first

@@ -1,6 +1,6 @@
 import { randomSuffix, testEnv } from '@mapi/testing';
 import { JSONCodec, RetentionPolicy, StorageType, connect, type JetStreamManager, type NatsConnection } from 'nats';
-import { BatchConsumer } from './jetstream';
+import { BatchConsumer } from './consumer/batch-consumer';
 
 const codec = JSONCodec();
 let nc: NatsConnection;

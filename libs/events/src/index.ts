@@ -1,4 +1,7 @@
 export * from './jetstream';
+export * from './consumer/batch-consumer';
+export * from './consumer/resilient-consumer';
+export * from './consumer/consumer-states';
 export * from './outbox';
 export * from './phone-sessions';
 export * from './outbox-wakeups';

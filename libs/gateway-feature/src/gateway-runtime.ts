@@ -10,6 +10,7 @@ import {
   type Logger,
 } from '@mapi/platform';
 import { TouchApiTokenRpc } from '@mapi/contracts';
+import { consumersIndicator } from '@mapi/events';
 import { Redis } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { Authenticator } from './auth/authenticator';
@@ -70,6 +71,7 @@ export class GatewayRuntime {
       postgresIndicator(() => this.prisma.$queryRaw`SELECT 1`),
       redisIndicator(() => this.redis.ping()),
       natsIndicator(this.nc),
+      consumersIndicator(), // the realtime reader of the event stream (started after the runtime opens)
     ];
   }
 

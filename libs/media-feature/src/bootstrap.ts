@@ -1,5 +1,5 @@
 import { createPrismaClient } from '@mapi/db';
-import { bindHandlers, connectNats, createLogger, listenRpcServer, loadConfig, natsIndicator, onShutdownSignal, postgresIndicator } from '@mapi/platform';
+import { bindHandlers, connectNats, createLogger, listenRpcServer, loadConfig, natsIndicator, onShutdownSignal, postgresIndicator, startHealthServer } from '@mapi/platform';
 import { createStorage, type ObjectStorage } from '@mapi/storage';
 import { loadMediaConfig, type MediaConfig } from './config';
 import { buildMediaHttpServer } from './http/media-http-server';
@@ -20,10 +20,11 @@ export function mediaLinksFrom(config: MediaConfig): MediaLinks {
 
 /**
  * Starts the media service: answers media.v1.* over NATS (queue group `media`) and serves files,
- * /health/live and /health/ready on MEDIA_HTTP_PORT.
+ * /health/live and /health/ready on MEDIA_HTTP_PORT; /metrics (and the health checks again) on
+ * HEALTH_PORT, like every other app, so metrics never leave through the public port.
  */
 export async function bootstrapMediaService(): Promise<void> {
-  const config = loadConfig(['app', 'database', 'nats', 'telemetry']);
+  const config = loadConfig(['app', 'database', 'nats', 'health', 'telemetry']);
   const media = loadMediaConfig();
   const logger = createLogger('media', config.telemetry.LOG_LEVEL);
   const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
@@ -45,6 +46,7 @@ export async function bootstrapMediaService(): Promise<void> {
   });
 
   let shuttingDown = false;
+  const indicators = [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc), storageIndicator(storage)];
   const http = buildMediaHttpServer({
     servedPathPrefix: links.servedPathPrefix,
     files: new MediaFileHandler({
@@ -55,12 +57,14 @@ export async function bootstrapMediaService(): Promise<void> {
       publicMaxAgeSeconds: media.MEDIA_PUBLIC_MAX_AGE_SECONDS,
       privateMaxAgeSeconds: media.MEDIA_PRIVATE_MAX_AGE_SECONDS,
     }),
-    indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc), storageIndicator(storage)],
+    indicators,
     isShuttingDown: () => shuttingDown,
     logger,
   });
   await http.listen({ host: media.MEDIA_HTTP_HOST, port: media.MEDIA_HTTP_PORT });
-  logger.info({ port: media.MEDIA_HTTP_PORT, base_url: media.MEDIA_BASE_URL, storage: storage.kind, buckets: media.MEDIA_BUCKETS }, 'media service ready');
+  const health = await startHealthServer({ host: config.health.HEALTH_HOST, port: config.health.HEALTH_PORT, indicators, isShuttingDown: () => shuttingDown });
+  const healthAddress = health.address();
+  logger.info({ port: media.MEDIA_HTTP_PORT, health_port: typeof healthAddress === 'object' && healthAddress ? healthAddress.port : null, base_url: media.MEDIA_BASE_URL, storage: storage.kind, buckets: media.MEDIA_BUCKETS }, 'media service ready');
 
   onShutdownSignal(logger, async () => {
     shuttingDown = true;
@@ -68,5 +72,6 @@ export async function bootstrapMediaService(): Promise<void> {
     await http.close(); // finishes downloads under way
     await nc.drain().catch(() => undefined);
     await prisma.$disconnect();
+    await new Promise((resolve) => health.close(resolve)); // last: liveness answers until the process exits
   });
 }

@@ -8,3 +8,4 @@ export * from './documents';
 export * from './phone-directory';
 export * from './events';
 export * from './chat-model-server';
+export * from './private-services';

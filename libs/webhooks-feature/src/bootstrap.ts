@@ -1,5 +1,5 @@
 import { createPrismaClient } from '@mapi/db';
-import { ensureStreams } from '@mapi/events';
+import { consumersIndicator, ensureStreams } from '@mapi/events';
 import { AddressPolicy, HttpSender, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
 import { Pool } from 'pg';
 import { loadWebhooksConfig } from './config';
@@ -82,7 +82,7 @@ export async function bootstrapWebhooksService(): Promise<void> {
     health: {
       host: config.health.HEALTH_HOST,
       port: config.health.HEALTH_PORT,
-      indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
+      indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc), consumersIndicator()],
     },
     readyFields: { roles: wh.WEBHOOK_ROLES },
     stop: [

@@ -1,6 +1,6 @@
 import { triggersOf } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
-import { BatchConsumer, streamNames, type DomainEvent } from '@mapi/events';
+import { BatchConsumer, ensureStreams, streamNames, type DomainEvent } from '@mapi/events';
 import { idempotencyUuid } from '@mapi/platform';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
@@ -100,7 +100,15 @@ export class EventIntake {
   ) {
     this.consumer = new BatchConsumer<DomainEvent>(
       nc,
-      { stream: streamNames(namespace).events, durable: AUTOMATION_DURABLE, filterSubject: `${namespace}.events.>`, batchSize: 200, ackWaitMs },
+      {
+        stream: streamNames(namespace).events,
+        durable: AUTOMATION_DURABLE,
+        filterSubject: `${namespace}.events.>`,
+        batchSize: 200,
+        ackWaitMs,
+        ensureStream: () => ensureStreams(nc, namespace),
+        log: logger,
+      },
       async (items) => {
         const events = items.map((i) => i.data).filter((e): e is DomainEvent => Boolean(e && typeof e === 'object' && e.event_id && e.org_id && e.event_type));
         const { due, handed } = await startRuns(prisma, store, events, limits, this.workflows, taker?.offer() ?? null);

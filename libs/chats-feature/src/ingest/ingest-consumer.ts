@@ -1,5 +1,5 @@
 import { IngestEventSchema, METRICS, metricOptions, type IngestEvent } from '@mapi/contracts';
-import { BatchConsumer, streamNames } from '@mapi/events';
+import { BatchConsumer, ensureStreams, streamNames } from '@mapi/events';
 import { DURATION_BUCKETS_S, meter } from '@mapi/platform';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
@@ -22,7 +22,16 @@ export function createIngestConsumer(nc: NatsConnection, namespace: string, appl
     // harmless; a long batch sends heartbeats). A batch is up to 200 events or 2,000 messages, whichever
     // comes first: small events (many phones, a few messages each) still make one large statement per
     // table, and a transaction stays well under a second.
-    { stream: streamNames(namespace).ingest, durable: 'chats-ingest', batchSize: 200, maxWeight: 2_000, weigh: messagesIn, ackWaitMs: 10_000 },
+    {
+      stream: streamNames(namespace).ingest,
+      durable: 'chats-ingest',
+      batchSize: 200,
+      maxWeight: 2_000,
+      weigh: messagesIn,
+      ackWaitMs: 10_000,
+      ensureStream: () => ensureStreams(nc, namespace),
+      log: logger,
+    },
     async (items) => {
       const events: IngestEvent[] = [];
       for (const item of items) {

@@ -115,6 +115,13 @@ export const METRICS = {
     description: 'Committed events not yet published',
     apps: RELAY_APPS,
   },
+  streamConsumerUp: {
+    name: 'mapi.stream.consumer.up',
+    kind: 'gauge',
+    unit: '{consumer}',
+    description: 'Whether a JetStream consumer of this process is consuming (1) or down and restarting itself (0), by consumer',
+    apps: ['api-gateway', 'automation', 'chats', 'webhooks-dispatcher'],
+  },
   webhookDeliveryAttempts: {
     name: 'mapi.webhook.delivery.attempts',
     kind: 'counter',

@@ -1,0 +1,3 @@
+export * from './private-postgres';
+export * from './private-nats';
+export * from './private-redis';
