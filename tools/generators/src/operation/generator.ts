@@ -24,8 +24,10 @@ export function operationNames(o: OperationOptions): OperationNames {
   assertKebab('name', o.name);
   if (!o.path.startsWith('/')) throw new Error(`path "${o.path}" must start with / (it is under /v1)`);
   const method = o.method ?? 'GET';
+  const contracts = o.contracts ?? CONTRACTS_DIR[o.service] ?? o.service;
   return {
     service: o.service,
+    contracts,
     name: o.name,
     type: pascal(o.name),
     operationId: camel(o.name),
@@ -33,7 +35,7 @@ export function operationNames(o: OperationOptions): OperationNames {
     path: o.path,
     pathParams: [...o.path.matchAll(/\{([a-zA-Z_]+)\}/g)].map((m) => m[1]),
     hasBody: method === 'POST' || method === 'PUT' || method === 'PATCH',
-    subject: o.subject ?? `${o.service}.v1.${o.name}`,
+    subject: o.subject ?? `${contracts}.v1.${o.name}`,
     phone: o.phone ?? 'optional',
     tag: o.tag ?? o.service,
     summary: o.summary ?? pascal(o.name).replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase()),
@@ -48,7 +50,7 @@ export function operationNames(o: OperationOptions): OperationNames {
  */
 export default async function operationGenerator(tree: Tree, options: OperationOptions): Promise<void> {
   const n = operationNames(options);
-  const contractsDir = `libs/contracts/src/${options.contracts ?? CONTRACTS_DIR[n.service] ?? n.service}`;
+  const contractsDir = `libs/contracts/src/${n.contracts}`;
   const contractsIndex = `${contractsDir}/index.ts`;
   const feature = `libs/${n.service}-feature/src`;
   const handlers = `${feature}/${n.service}.handlers.ts`;
@@ -65,7 +67,7 @@ export default async function operationGenerator(tree: Tree, options: OperationO
   tree.write(useCase, useCaseFile(n));
   tree.write(`${feature}/usecases/${n.name}/${n.name}.usecase.spec.ts`, specFile(n));
 
-  const routesMarker = `export const ${constant(n.service === 'importer' ? 'imports' : n.service)}_ROUTES`;
+  const routesMarker = `export const ${constant(n.contracts)}_ROUTES`;
   let index = tree.read(contractsIndex, 'utf-8') ?? '';
   index = addImport(index, `import { ${n.type}Route } from './${n.name}/${n.name}.contract';`);
   index = addExportStar(index, `export * from './${n.name}/${n.name}.contract';`, routesMarker);

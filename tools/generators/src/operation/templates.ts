@@ -1,6 +1,8 @@
 /** What the templates of an operation are made from (see operationNames). */
 export interface OperationNames {
   service: string;
+  /** The folder of libs/contracts/src with the service's contracts (and the subjects' first word). */
+  contracts: string;
   name: string;
   /** `ArchiveNote`: the use case's class and the prefix of the contract's exports. */
   type: string;
