@@ -31,7 +31,7 @@ module.exports = {
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,bench,test}/**/*.spec.ts'] },
-    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'] },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,test,tools}/**/*.int-spec.ts'] },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
 };
