@@ -6,7 +6,7 @@ import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
 const { startReceiver } = require('../../bench/webhooks/receiver.js');
 
-jest.setTimeout(90_000);
+jest.setTimeout(180_000);
 
 /**
  * Issue 32 item 4: the stream consumers of started apps come back by themselves. The EVENTS stream
@@ -65,18 +65,18 @@ describe('stream consumers of started apps across a lost stream', () => {
     const blocker = `${events}_BLOCKER`;
     await jsm.streams.add({ name: blocker, subjects: [`${stack.env.NAMESPACE}.events.>`], storage: StorageType.Memory });
     try {
-      const down = await until(() => ready(dispatcher), (r) => r.status === 503, 10_000, 'the dispatcher unready');
+      const down = await until(() => ready(dispatcher), (r) => r.status === 503, 30_000, 'the dispatcher unready');
       expect(down.body.checks.consumers).toMatchObject({ status: 'down', error: expect.stringMatching(/^webhooks-dispatcher down: /) });
       expect(down.body.checks.nats.status).toBe('up');
-      expect((await until(() => ready(gateway), (r) => r.status === 503, 10_000, 'the gateway unready')).body.checks.consumers.error).toMatch(/^realtime down: /);
+      expect((await until(() => ready(gateway), (r) => r.status === 503, 30_000, 'the gateway unready')).body.checks.consumers.error).toMatch(/^realtime down: /);
       expect(await gauge(dispatcher, 'webhooks-dispatcher')).toBe(0);
       expect((await fetch(`${dispatcher}/health/live`)).status).toBe(200);
     } finally {
       await jsm.streams.delete(blocker);
     }
 
-    await until(() => ready(dispatcher), (r) => r.status === 200, 10_000, 'the dispatcher ready again');
-    await until(() => ready(gateway), (r) => r.status === 200, 10_000, 'the gateway ready again');
+    await until(() => ready(dispatcher), (r) => r.status === 200, 30_000, 'the dispatcher ready again');
+    await until(() => ready(gateway), (r) => r.status === 200, 30_000, 'the gateway ready again');
     expect(await gauge(dispatcher, 'webhooks-dispatcher')).toBe(1);
     expect(await gauge(gateway, 'realtime')).toBe(1);
     const after = Array.from({ length: 20 }, (_, i) => `after ${i}`);

@@ -50,7 +50,8 @@ export class EventStream {
       opt_start_seq: this.lastSeq + 1,
       filterSubjects: `${this.namespace}.events.>`,
     });
-    const messages = await consumer.consume({ max_messages: 1_000, abort_on_missing_resource: true });
+    // Pulls that expire every 10 s (heartbeats every 5 s): a stream that vanished without notice is seen in ~10 s, not the default 30.
+    const messages = await consumer.consume({ max_messages: 1_000, expires: 10_000, abort_on_missing_resource: true });
     void this.watch(messages, stream);
     return messages;
   }

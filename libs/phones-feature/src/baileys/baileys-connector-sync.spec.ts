@@ -14,6 +14,11 @@ const { downloadMediaMessage } = require('baileys') as { downloadMediaMessage: j
 
 const ORG = '5d2c4a0e-8a4f-4b8e-9a51-0f6f2b1c3d4e';
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Polls until the connector has emitted `count` events of that name (a loaded machine may take a while). */
+async function emitted(t: ReturnType<typeof setup>, name: 'messages.upsert', count: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (t.of(name).length < count && Date.now() < deadline) await wait(10);
+}
 
 describe('BaileysConnector: history sync media', () => {
   const root = mkdtempSync(join(tmpdir(), 'baileys-history-media-'));
@@ -51,7 +56,7 @@ describe('BaileysConnector: history sync media', () => {
     await t.open();
     t.sock().emit('messaging-history.set', f.historyWithMedia);
     t.sock().emit('messages.upsert', { messages: [f.textFromAlice], type: 'notify' });
-    await wait(120);
+    await emitted(t, 'messages.upsert', 2);
 
     const [backfill, live] = t.of('messages.upsert');
     expect(backfill.type).toBe('append');
@@ -75,7 +80,7 @@ describe('BaileysConnector: history sync media', () => {
     t.sock().emit('messaging-history.set', f.historyWithMedia);
     const liveImage = f.historyWithMedia.messages[0];
     t.sock().emit('messages.upsert', { messages: [{ ...liveImage, key: { ...liveImage.key, id: 'L1' } }], type: 'notify' });
-    await wait(60);
+    await emitted(t, 'messages.upsert', 2);
     const [backfill, live] = t.of('messages.upsert');
     expect(backfill.messages.filter((m) => m.media).map((m) => m.media?.path)).toEqual(['', '', '', '']);
     expect(live.messages[0].media?.path).toContain('/app/media/message-media/');
