@@ -1,5 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LocalFsStorage } from '@mapi/storage';
 import { createOrg, createToken, createPhone, createMessages, createChat, freePort } from '@mapi/testing';
 import { checkPage, launchChromium } from './support/browser';
 import { anonymous, joinByInvitation, sessionOf } from './support/console-session';
@@ -14,6 +17,9 @@ const SERVICES = ['phones', 'inbox', 'knowledge-base', 'embedding-worker', 'webh
 /** Fields that say where a row lives (this deployment's organization), not what it is. */
 const PLACE = new Set(['org_id', 'updated_at']);
 const strip = (o: Record<string, unknown>, more: string[] = []) => Object.fromEntries(Object.entries(o).filter(([k]) => !PLACE.has(k) && !more.includes(k)));
+/** A media link without where it lives (host, organization): what stays the same when a file is copied. */
+const mediaName = (path: unknown) => (typeof path === 'string' ? path.replace(/^.*\/app\/media\/message-media\/[^/]+\//, '') : path);
+const sameWherever = (m: Record<string, any>) => (m.media ? { ...m, media: { ...m.media, path: mediaName(m.media.path) } } : m);
 const byKey = <T extends Record<string, any>>(rows: T[], key: string) => [...rows].sort((a, b) => String(a[key]).localeCompare(String(b[key])));
 
 /**
@@ -29,13 +35,18 @@ describe('import from the hosted service: stack B brings stack A\'s organization
   const args = () => ['--org', w.targetOrg, '--from', `${a.baseUrl}/v1`, '--token', source.token];
 
   beforeAll(async () => {
-    // Two stacks of eight and ten processes: started three at a time, as a loaded 2-core machine
+    // Each stack its own media app and storage: B copies A's files into its own.
+    const media = await Promise.all(['a', 'b'].map(async () => ({ root: mkdtempSync(join(tmpdir(), 'import-media-')), port: await freePort() })));
+    const mediaEnv = (m: { root: string; port: number }) => ({ MEDIA_STORAGE_ROOT: m.root, MEDIA_BASE_URL: `http://127.0.0.1:${m.port}` });
+    w.media = media;
+    // Two stacks of nine and eleven processes: started three at a time, as a loaded 2-core machine
     // brings them up within their readiness timeouts (NATS stream creation is the slow part).
-    [a, b] = [await startStack({}, { services: ['phones'] }), await startStack({ IMPORT_SOURCE_ALLOW_CIDRS: '127.0.0.1/32' }, { services: ['phones'] })];
+    [a, b] = [await startStack(mediaEnv(media[0]), { services: ['phones'] }), await startStack({ IMPORT_SOURCE_ALLOW_CIDRS: '127.0.0.1/32', ...mediaEnv(media[1]) }, { services: ['phones'] })];
     const rest = SERVICES.filter((app) => app !== 'phones');
-    const started = await inWindow([...rest.map((app) => () => a.startService(app)), ...[...rest, 'importer', 'members'].map((app) => () => b.startService(app))]);
+    const mediaApp = (s: Stack, m: { port: number }) => () => s.startService('media', { MEDIA_HTTP_PORT: String(m.port), MEDIA_HTTP_HOST: '127.0.0.1' });
+    const started = await inWindow([...rest.map((app) => () => a.startService(app)), ...[...rest, 'importer', 'members'].map((app) => () => b.startService(app)), mediaApp(a, media[0]), mediaApp(b, media[1])]);
     w.importer = started[rest.length * 2];
-    source = await seedSourceOrg(a, { chats: 30, perChat: 200 });
+    source = await seedSourceOrg(a, { chats: 30, perChat: 200, media: { storage: new LocalFsStorage(media[0].root), baseUrl: `http://127.0.0.1:${media[0].port}` } });
     const target = await createOrg(b.prisma);
     w.targetOrg = target.id;
     w.targetToken = (await createToken(b.prisma, target.id)).token;
@@ -50,6 +61,7 @@ describe('import from the hosted service: stack B brings stack A\'s organization
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
+    for (const m of w.media ?? []) rmSync(m.root, { recursive: true, force: true });
   }, 60_000);
 
   it('a dry run reads everything and writes nothing', async () => {
@@ -60,6 +72,7 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     expect(report).toMatchObject({ status: 'completed', dry_run: true, error: null });
     expect(report.report.messages.read).toBe(source.messages);
     expect(report.report.messages.created).toBe(source.messages);
+    expect(report.report.media).toMatchObject({ read: source.media.size, created: source.media.size, failed: 0 });
     expect(await b.prisma.message.count({ where: { org_id: w.targetOrg } })).toBe(0);
     expect(await b.prisma.phone.count({ where: { org_id: w.targetOrg } })).toBe(0);
   }, 120_000);
@@ -79,6 +92,7 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     for (const [resource, c] of Object.entries<any>(done.report)) expect({ resource, failed: c.failed }).toEqual({ resource, failed: 0 });
     expect(done.report.messages).toMatchObject({ read: source.messages, created: source.messages });
     expect(done.report.phones).toMatchObject({ read: 2, created: 2 });
+    expect(done.report.media).toMatchObject({ read: source.media.size, created: source.media.size });
   }, 180_000);
 
   it('every resource reads the same through the public client from both stacks', async () => {
@@ -100,7 +114,8 @@ describe('import from the hosted service: stack B brings stack A\'s organization
       const ma = dataOf(await ca.chat.getChatMessages({ chat_id: chatId, limit: 2000 } as any), `messages A ${chatId}`) as any;
       const mb = dataOf(await cb.chat.getChatMessages({ chat_id: chatId, limit: 2000 } as any), `messages B ${chatId}`) as any;
       expect(mb.count).toBe(ma.count);
-      expect(byKey(mb.messages, 'message_id').map((m: any) => strip(m, ['org_phone_id']))).toEqual(byKey(ma.messages, 'message_id').map((m: any) => strip(m, ['org_phone_id'])));
+      const same = (m: any) => strip(sameWherever(m), ['org_phone_id']);
+      expect(byKey(mb.messages, 'message_id').map(same)).toEqual(byKey(ma.messages, 'message_id').map(same));
     }
     // Tickets with their quoted message, notes, FAQs.
     const ticketsA = dataOf(await ca.ticket.getAll({} as any), 'tickets A') as any;
@@ -120,6 +135,25 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     const flows = await client(b.baseUrl, w.targetToken).get('/workflows');
     expect(flows.body.workflows.map((f: any) => [f.name, f.is_active])).toEqual([['Greeting', false]]);
   }, 120_000);
+
+  it('message media comes over: B links its own copy of each file, and serves the same bytes through spec 4.8', async () => {
+    const mine = client(b.baseUrl, w.targetToken);
+    const bMedia = `http://127.0.0.1:${w.media[1].port}/app/media/message-media/${w.targetOrg}/`;
+    const rows = await b.prisma.message.findMany({ where: { org_id: w.targetOrg, has_media: true }, select: { message_id: true, media: true } });
+    expect(rows.length).toBe(source.media.size);
+    for (const row of rows.slice(0, 12)) {
+      const file = source.media.get(row.message_id);
+      const path = (row.media as { path: string }).path;
+      expect(path.startsWith(bMedia)).toBe(true);
+      const link = await mine.post('/media/migrate-url', { url: path, access: 'private' });
+      expect(link.status).toBe(200);
+      const served = await fetch(link.body.url);
+      expect({ status: served.status, bytes: await served.text() }).toEqual({ status: 200, bytes: file?.bytes });
+    }
+    // The other organization of B cannot have a link made to these files.
+    const theirs = await client(b.baseUrl, w.other.token).post('/media/migrate-url', { url: (rows[0].media as { path: string }).path, access: 'private' });
+    expect(theirs.status).toBeGreaterThanOrEqual(400);
+  }, 60_000);
 
   it('the cut-over switches on the webhooks and workflows the source had on, once', async () => {
     const mine = client(b.baseUrl, w.targetToken);
@@ -297,7 +331,13 @@ async function flakyProxy(target: string, every: number) {
       res.end(JSON.stringify({ code: limited ? 'RATE_LIMIT_ERROR' : 'SERVICE_UNAVAILABLE_ERROR', message: 'try again', status: limited ? 429 : 503 }));
       return;
     }
-    const upstream = await fetch(`${target}${req.url}`, { headers: { authorization: String(req.headers.authorization ?? '') } });
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const upstream = await fetch(`${target}${req.url}`, {
+      method: req.method,
+      headers: { authorization: String(req.headers.authorization ?? ''), 'content-type': String(req.headers['content-type'] ?? 'application/json') },
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
+    });
     res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
     res.end(Buffer.from(await upstream.arrayBuffer()));
   });

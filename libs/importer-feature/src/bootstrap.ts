@@ -1,4 +1,5 @@
 import { createPrismaClient } from '@mapi/db';
+import { createStorage } from '@mapi/storage';
 import { AddressPolicy, NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
 import { loadImporterConfig } from './config';
 import { IMPORTER_HANDLERS } from './importer.handlers';
@@ -22,6 +23,7 @@ export async function bootstrapImporterService(): Promise<void> {
     failures: new FailureRepository(prisma),
     rpc,
     policy: new AddressPolicy(own.IMPORT_SOURCE_ALLOW_CIDRS),
+    media: own.IMPORT_MEDIA ? { storage: createStorage(own.storage), mediaBaseUrl: own.MEDIA_BASE_URL, maxBytes: own.IMPORT_MEDIA_MAX_BYTES } : null,
     logger,
   });
   await startRpcService({

@@ -1,3 +1,4 @@
+import { mediaLink, type ObjectStorage } from '@mapi/storage';
 import { createChat, createMessages, createOrg, createToken, randomDigits, type MessageSeed } from '@mapi/testing';
 import { client } from './http';
 import { connectedSandboxPhone } from './queue-phone';
@@ -15,15 +16,24 @@ export interface SourceOrg {
   chats: string[];
   group: string;
   messages: number;
+  /** The stored files of media messages, by message id: `name` under the bucket, and the bytes. */
+  media: Map<string, { name: string; bytes: string }>;
+}
+
+/** Where stack A's media app keeps its files and how it links them. */
+export interface SourceMedia {
+  storage: ObjectStorage;
+  baseUrl: string;
 }
 
 /**
  * The organization an import reads (stack A playing the hosted service): two connected sandbox
  * phones (one chat on both), `chats` individual chats and a group with `perChat` messages each —
  * some edited, deleted, starred, flagged, with media and reactions — labels and a custom property on
- * chats, tickets with a quoted message, notes, an FAQ, a webhook and a workflow.
+ * chats, tickets with a quoted message, notes, an FAQ, a webhook and a workflow. Media messages have
+ * their file in A's media storage, linked as A's media app links it.
  */
-export async function seedSourceOrg(stack: Stack, options: { chats: number; perChat: number }): Promise<SourceOrg> {
+export async function seedSourceOrg(stack: Stack, options: { chats: number; perChat: number; media: SourceMedia }): Promise<SourceOrg> {
   const p = stack.prisma;
   const org = await createOrg(p);
   const token = (await createToken(p, org.id)).token;
@@ -34,7 +44,9 @@ export async function seedSourceOrg(stack: Stack, options: { chats: number; perC
   const group = `${randomDigits(18)}@g.us`;
   const start = Date.UTC(2025, 5, 1);
   let n = 0;
+  const media = new Map<string, { name: string; bytes: string }>();
   for (const chatId of [...chats, group]) {
+    const files: { name: string; bytes: string }[] = [];
     const seeds: MessageSeed[] = Array.from({ length: options.perChat }, (_, i) => {
       const at = new Date(start + (n++) * 1000);
       const kind = i % 50;
@@ -44,10 +56,14 @@ export async function seedSourceOrg(stack: Stack, options: { chats: number; perC
         : kind === 3 ? { is_starred: true }
         : kind === 4 ? { flag_status: true, flag_response_time: 42 }
         : kind === 5 ? { has_reaction: true }
+        : kind === 6 ? mediaOverrides(options.media.baseUrl, `${org.id}/${chatId}/m${n}/photo ${n}.jpg`, files)
         : {};
       return { chatId, fromMe: i % 3 === 0, timestamp: at, overrides: overrides as MessageSeed['overrides'] };
     });
     const stored = await createMessages(p, org, rows[0], seeds);
+    const withMedia = stored.filter((m) => m.has_media);
+    await Promise.all(withMedia.map((m, i) => options.media.storage.write({ bucket: 'message-media', name: files[i].name }, files[i].bytes)));
+    withMedia.forEach((m, i) => media.set(m.message_id, files[i]));
     const reacted = stored.filter((m) => m.has_reaction);
     await p.messageReaction.createMany({
       data: reacted.map((m, i) => ({ phone_id: rows[0].phone_id, message_id: m.message_id, sender_phone: chatId === group ? `${randomDigits()}@c.us` : chatId, org_id: org.id, chat_id: chatId, reaction_id: `R${i}${m.unique_id}`, reaction: '👍', reacted_at: new Date((m.timestamp as Date).getTime() + 500) })),
@@ -78,5 +94,14 @@ export async function seedSourceOrg(stack: Stack, options: { chats: number; perC
       actions: [{ id: 'reply', action_metadata: { type: 'send_message_to_chat', metadata: { message: 'hello' } }, next: null }],
     }).then((r) => ok('workflow', r)),
   ]);
-  return { orgId: org.id, token, phones, chats, group, messages: (options.chats + 1) * options.perChat + 1 };
+  return { orgId: org.id, token, phones, chats, group, messages: (options.chats + 1) * options.perChat + 1, media };
+}
+
+/** An image message whose file is `name` in the message-media bucket (its bytes kept in `files`, in message order). */
+function mediaOverrides(baseUrl: string, name: string, files: { name: string; bytes: string }[]): MessageSeed['overrides'] {
+  const bytes = `image bytes of ${name}`;
+  files.push({ name, bytes });
+  const path = mediaLink(baseUrl, { bucket: 'message-media', name });
+  const media = { path, mimetype: 'image/jpeg', size: bytes.length, filename: name.split('/').pop() ?? name, thumbnail: '', dimensions: { ar: 1, height: 64, width: 64 } };
+  return { has_media: true, message_type: 'image', media };
 }

@@ -4,6 +4,7 @@ import type { Logger } from '@mapi/platform';
 import type { FailureRepository } from '../repositories/failure-repository';
 import type { IdMapRepository } from '../repositories/id-map-repository';
 import { LEASE_MS, type ImportRunRepository, type ImportRunRow } from '../repositories/import-run-repository';
+import type { MediaCopier } from '../media/media-copier';
 import type { SourceClient } from '../source/source-client';
 import { SourceError } from '../source/source-error';
 import type { OwnedResource, OwnerItem, Owners } from './owners';
@@ -15,6 +16,8 @@ export interface JobParts {
   failures: FailureRepository;
   owners: Owners;
   source: SourceClient;
+  /** Copies message media into our storage; null when IMPORT_MEDIA=false (messages keep the source's links). */
+  media: MediaCopier | null;
   logger: Logger;
 }
 

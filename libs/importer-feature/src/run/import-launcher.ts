@@ -3,6 +3,7 @@ import type { Logger, AddressPolicy, NatsRpcClient } from '@mapi/platform';
 import type { FailureRepository } from '../repositories/failure-repository';
 import type { IdMapRepository } from '../repositories/id-map-repository';
 import type { ImportRunRepository, ImportRunRow } from '../repositories/import-run-repository';
+import { MediaCopier, type MediaCopierOptions } from '../media/media-copier';
 import { SourceClient } from '../source/source-client';
 import { ImportJob } from './import-job';
 import { Owners } from './owners';
@@ -24,7 +25,7 @@ export class ImportLauncher {
   private readonly running = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly parts: { runs: ImportRunRepository; idMap: IdMapRepository; failures: FailureRepository; rpc: NatsRpcClient; policy: AddressPolicy; logger: Logger },
+    private readonly parts: { runs: ImportRunRepository; idMap: IdMapRepository; failures: FailureRepository; rpc: NatsRpcClient; policy: AddressPolicy; media: MediaCopierOptions | null; logger: Logger },
   ) {}
 
   isRunning(importId: string): boolean {
@@ -36,7 +37,7 @@ export class ImportLauncher {
     const ctx: RequestContext = { org_id: run.org_id, token_id: run.import_id, phone_scope: null, phone: null, member: null };
     const source = new SourceClient({ baseUrl: run.source_url, token: input.token, policy: this.parts.policy, rate: input.rate, concurrency: input.concurrency });
     const job = new ImportJob(
-      { runs: this.parts.runs, idMap: this.parts.idMap, failures: this.parts.failures, owners: new Owners(this.parts.rpc, ctx), source, logger: this.parts.logger },
+      { runs: this.parts.runs, idMap: this.parts.idMap, failures: this.parts.failures, owners: new Owners(this.parts.rpc, ctx), source, media: this.parts.media ? new MediaCopier(source, this.parts.media) : null, logger: this.parts.logger },
       run,
       input.rows,
     );

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AddressPolicy } from '@mapi/platform';
-import { SourceClient, waitFrom } from './source-client';
+import { FileFetchError, SourceClient, waitFrom } from './source-client';
 import { SourceError } from './source-error';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void;
@@ -107,6 +107,26 @@ describe('SourceClient', () => {
       await expect(client(s.base).get('/phones/all')).rejects.toMatchObject({ code: 'SOURCE_NOT_HOSTED_API', message: expect.stringContaining('HTML') });
     } finally {
       await s.close();
+    }
+  });
+
+  it('downloads a file: the API token only to the API origin, a link\'s token kept out of errors', async () => {
+    const api = await serve([json({})]);
+    const files = await serve([
+      (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end('bytes'),
+      (_req, res) => res.writeHead(403, { 'content-type': 'application/json' }).end('{}'),
+    ]);
+    try {
+      const c = client(api.base);
+      const link = `${files.base.replace('/v1', '')}/app/media/b/o/f.png?jwt=secret-token`;
+      expect(await c.download(link, 100)).toEqual({ body: Buffer.from('bytes'), contentType: 'image/png' });
+      expect(files.seen[0].auth).toBeUndefined();
+      const refused = await c.download(link, 100).catch((e: Error) => e);
+      expect(refused).toBeInstanceOf(FileFetchError);
+      expect((refused as Error).message).toBe('the source answered 403 for the file');
+      expect(await c.download(`${api.base.replace('/v1', '')}/app/media/b/o/f.png`, 100).then(() => api.seen[0].auth)).toBe('Bearer tok');
+    } finally {
+      await Promise.all([api.close(), files.close()]);
     }
   });
 

@@ -120,6 +120,7 @@ async function importChatHistory(job: ImportJob, chat: ChatMark, mark: number | 
     const messages = Array.isArray(page?.messages) ? page.messages : [];
     const fresh = messages.filter((m) => !(epochMs(m.timestamp) < floor));
     job.report.read('messages', fresh.length);
+    await job.parts.media?.copy(job, fresh);
     const items: OwnerItem[] = [];
     for (const m of fresh) {
       const phone = targetPhone(job, m.org_phone as string);

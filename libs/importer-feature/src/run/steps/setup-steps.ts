@@ -61,14 +61,24 @@ export const ticketsStep: Step = {
   name: 'tickets',
   run: async (job) => {
     await loadPhones(job);
-    await job.idMapOf('custom_properties');
+    await Promise.all([job.idMapOf('custom_properties'), job.idMapOf('labels')]);
     await listed(job, 'tickets', '/tickets', 'tickets', 'ticket_id', undefined, (r) => {
       const phone = targetPhone(job, (r.phone_id as string) ?? (r.org_phone as string));
-      const ticket = { ...r, custom_properties: translateKeys(job, 'custom_properties', r.custom_properties) ?? r.custom_properties, ...(phone ? { phone_id: phone } : {}) };
+      const ticket = {
+        ...r,
+        custom_properties: translateKeys(job, 'custom_properties', r.custom_properties) ?? r.custom_properties,
+        ...(r.label_ids && typeof r.label_ids === 'object' ? { label_ids: relabel(job, r.label_ids as Record<string, unknown>) } : {}),
+        ...(phone ? { phone_id: phone } : {}),
+      };
       return { source_id: id(r, 'ticket_id'), ticket, ...(phone ? { phone_id: phone } : {}) };
     });
   },
 };
+
+/** A ticket's `label_ids` with each source label's id here (a label given by name, or not brought, keeps its key). */
+export function relabel(job: Pick<ImportJob, 'targetOf'>, ids: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(ids).map(([k, v]) => [job.targetOf('labels', k) ?? k, v]));
+}
 
 export const notesStep: Step = {
   name: 'notes',
