@@ -69,7 +69,7 @@ describe('MediaCopier', () => {
     const files = { [`${SOURCE_ORG}/chat@c.us/M1/a photo.jpg`]: 'one', [`${SOURCE_ORG}/chat@c.us/M2/b.jpg`]: 'two' };
     const s = await source(files);
     try {
-      const page: { message_id: string; media?: { path: string } | null }[] = [message('M1', s.link(`${SOURCE_ORG}/chat@c.us/M1/a photo.jpg`)), message('M2', `${s.link(`${SOURCE_ORG}/chat@c.us/M2/b.jpg`)}?jwt=stale`), message('M3', null), { message_id: 'M4' }];
+      const page: { message_id: string; media?: { path: string } | null }[] = [message('M1', s.link(`${SOURCE_ORG}/chat@c.us/M1/a photo.jpg`)), message('M2', `${s.link(`${SOURCE_ORG}/chat@c.us/M2/b.jpg`)}?jwt=stale`), message('M3', null), { message_id: 'M4' }, message('M5', 'media/some-org/M5.jpeg')];
       const { job, report } = jobOf();
       await copier(s.origin).copy(job, page);
       expect(report.of('media')).toEqual({ read: 2, created: 2, updated: 0, skipped: 0, failed: 0 });

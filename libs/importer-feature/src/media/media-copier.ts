@@ -96,7 +96,8 @@ export class MediaCopier {
     const out: Candidate[] = [];
     for (const message of messages) {
       const media = message.media as Row | null | undefined;
-      if (!media || typeof media !== 'object' || typeof media.path !== 'string' || !media.path) continue;
+      // Only links: a bare storage path (no scheme) names no file the source could hand out.
+      if (!media || typeof media !== 'object' || typeof media.path !== 'string' || !/^https?:\/\//i.test(media.path)) continue;
       const link = media.path.split('?')[0];
       out.push({ message, media, link, from: keyOfLink(link) });
     }

@@ -37,6 +37,8 @@ export class Owners {
     private readonly rpc: NatsRpcClient,
     private readonly ctx: RequestContext,
     private readonly timeoutMs = 120_000,
+    /** Tries of one batch while its owner is briefly unavailable, and the first wait (doubling, at most 10 s): about 30 s in all. */
+    private readonly retry = { attempts: 7, firstMs: 500 },
   ) {}
 
   async write(resource: OwnedResource, items: readonly OwnerItem[], extra: Record<string, unknown> = {}): Promise<ImportItemResult[]> {
@@ -58,12 +60,9 @@ export class Owners {
         return (await this.rpc.call(contractOf(resource), { ctx: this.ctx, body: { ...extra, items: batch } } as never, { timeoutMs: this.timeoutMs })) as ImportBatchResponse;
       } catch (error) {
         const passing = error instanceof ServiceError && (error.status === 503 || error.status === 504);
-        if (!passing || attempt >= OWNER_ATTEMPTS - 1) throw error;
-        await new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** attempt)));
+        if (!passing || attempt >= this.retry.attempts - 1) throw error;
+        await new Promise((r) => setTimeout(r, Math.min(10_000, this.retry.firstMs * 2 ** attempt)));
       }
     }
   }
 }
-
-/** Tries of one batch while its owner is briefly unavailable (about 30 s in all). */
-const OWNER_ATTEMPTS = 7;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { CreateWorkflowBody, type ImportBatchResponse, type ImportItemResult, type ImportWorkflowsRequest } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 
@@ -41,7 +42,7 @@ export class ImportWorkflows {
       if (!candidate || !UUID.test(candidate)) continue;
       const row = await this.prisma.automationWorkflow.findUnique({ where: { id: candidate } });
       if (row && row.org_id === orgId) {
-        const same = row.name === data.name && row.trigger === data.trigger && JSON.stringify(row.trigger_metadata) === JSON.stringify(data.trigger_metadata) && JSON.stringify(row.actions) === JSON.stringify(data.actions);
+        const same = row.name === data.name && row.trigger === data.trigger && isDeepStrictEqual(row.trigger_metadata, data.trigger_metadata) && isDeepStrictEqual(row.actions, data.actions);
         if (!same) await this.prisma.automationWorkflow.update({ where: { id: row.id }, data: { ...data, updated_at: new Date(), updated_by: IMPORTED_BY } });
         return { source_id: sourceId, target_id: row.id, outcome: same ? 'skipped' : 'updated' };
       }

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { EVENT_NAMES, type ImportBatchResponse, type ImportItemResult, type ImportSubscriptionsRequest } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import { generateSecret } from '@mapi/platform';
@@ -40,19 +41,17 @@ export class ImportSubscriptions {
     const metadata = (item.integration_metadata && typeof item.integration_metadata === 'object' ? item.integration_metadata : {}) as Prisma.InputJsonValue;
     const data = { integration_name: name, hook_url: hookUrl, integration_metadata: metadata };
     let id: string | null = null;
-    for (const candidate of [targetId, sourceId]) {
+    for (const candidate of [targetId, sourceId, derived(orgId, sourceId)]) {
       if (!candidate || !UUID.test(candidate)) continue;
       const row = await this.prisma.webhookSubscription.findUnique({ where: { id: candidate } });
       if (row && row.org_id === orgId) {
-        const same = row.integration_name === name && row.hook_url === hookUrl && JSON.stringify(row.integration_metadata) === JSON.stringify(metadata);
+        const same = row.integration_name === name && row.hook_url === hookUrl && isDeepStrictEqual(row.integration_metadata, metadata);
         if (!same) await this.prisma.webhookSubscription.update({ where: { id: row.id }, data: { ...data, updated_at: new Date() } });
         return { source_id: sourceId, target_id: row.id, outcome: same ? 'skipped' : 'updated' };
       }
       if (!row && id === null) id = candidate;
     }
     id ??= derived(orgId, sourceId);
-    const existing = await this.prisma.webhookSubscription.findFirst({ where: { org_id: orgId, id } });
-    if (existing) return { source_id: sourceId, target_id: id, outcome: 'skipped' };
     const integrationId = typeof item.integration_id === 'string' && UUID.test(item.integration_id) ? item.integration_id : randomUUID();
     await this.prisma.webhookSubscription.create({
       data: {
