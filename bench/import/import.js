@@ -35,6 +35,8 @@ const CFG = {
 };
 const SOURCE_APPS = ['chats', 'phones', 'inbox', 'knowledge-base', 'webhooks-dispatcher', 'automation'];
 const log = (...a) => console.log(...a);
+/** The importer runs with the heap cap its deployment and compose entry give it (deploy/base/apps/importer). */
+const IMPORTER_NODE_OPTIONS = process.env.BENCH_IMPORTER_NODE_OPTIONS ?? '--max-old-space-size=160';
 
 /** Starts a stack's services and gateway in their own namespace; answers its base URL and processes. */
 async function startStack(label, dbUrl, apps, logDir, extraEnv = {}) {
@@ -52,7 +54,8 @@ async function startStack(label, dbUrl, apps, logDir, extraEnv = {}) {
   const procs = {};
   for (const app of apps) {
     const healthPort = await freePort();
-    procs[app] = startNode(`${label}:${app}`, path.join(ROOT, 'apps', app, 'dist', 'main.js'), { env: { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, `${label}-${app}.log`) });
+    const own = app === 'importer' ? { NODE_OPTIONS: IMPORTER_NODE_OPTIONS } : {};
+    procs[app] = startNode(`${label}:${app}`, path.join(ROOT, 'apps', app, 'dist', 'main.js'), { env: { ...env, ...own, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, `${label}-${app}.log`) });
     await waitReady(procs[app], `http://127.0.0.1:${healthPort}/health/ready`);
   }
   const port = await freePort();

@@ -46,7 +46,7 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     const mediaApp = (s: Stack, m: { port: number }) => () => s.startService('media', { MEDIA_HTTP_PORT: String(m.port), MEDIA_HTTP_HOST: '127.0.0.1' });
     const started = await inWindow([...rest.map((app) => () => a.startService(app)), ...[...rest, 'importer', 'members'].map((app) => () => b.startService(app)), mediaApp(a, media[0]), mediaApp(b, media[1])]);
     w.importer = started[rest.length * 2];
-    source = await seedSourceOrg(a, { chats: 30, perChat: 200, media: { storage: new LocalFsStorage(media[0].root), baseUrl: `http://127.0.0.1:${media[0].port}` } });
+    source = await seedSourceOrg(a, { chats: 100, perChat: 200, media: { storage: new LocalFsStorage(media[0].root), baseUrl: `http://127.0.0.1:${media[0].port}` } });
     const target = await createOrg(b.prisma);
     w.targetOrg = target.id;
     w.targetToken = (await createToken(b.prisma, target.id)).token;
