@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
+import { createPrismaClient } from '@mapi/db';
 import { ChoosePhoneRpc, PhoneDirectoryRpc } from '@mapi/contracts';
 import { SessionCommands } from '@mapi/events';
-import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, redisIndicator, startRpcService } from '@mapi/platform';
+import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, redisIndicator, startRpcService } from '@mapi/platform';
 import { loadQueueConfig, type QueueConfig } from './config';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import { QueueDepthGauge } from './metrics/queue-depth-gauge';
@@ -11,16 +12,19 @@ import { QUEUE_HANDLERS, type QueueDeps } from './queue.handlers';
 import { bullConnection } from './queues/bull-connection';
 import { QueuePurger } from './queues/queue-purger';
 import { SendQueues } from './queues/send-queues';
+import { QueueRebuild } from './record/queue-rebuild';
+import { SendRecord } from './record/send-record';
 import { jobsReachOverRpc, sendReachOverRpc } from './phones/member-reach';
 import type { ChoosePhone } from './usecases/send-message/send-message.usecase';
 import { SendProcessor } from './worker/send-processor';
 import { SendWorkers } from './worker/send-workers';
 
-const queuesOptions = (namespace: string, q: QueueConfig) => ({
+const queuesOptions = (namespace: string, q: QueueConfig, record: SendRecord) => ({
   namespace,
   attempts: q.QUEUE_SEND_ATTEMPTS,
   backoffMs: q.QUEUE_RETRY_BACKOFF_MS,
   keepFinishedSeconds: q.QUEUE_KEEP_FINISHED_S,
+  record,
 });
 
 /**
@@ -29,7 +33,7 @@ const queuesOptions = (namespace: string, q: QueueConfig) => ({
  * depth (overall and per phone) among the metrics, on HEALTH_PORT.
  */
 export async function bootstrapQueueService(): Promise<void> {
-  const config = loadConfig(['app', 'redis', 'nats', 'health', 'telemetry']);
+  const config = loadConfig(['app', 'database', 'redis', 'nats', 'health', 'telemetry']);
   const q = loadQueueConfig();
   const logger = createLogger('queue', config.telemetry.LOG_LEVEL);
   const namespace = config.app.NAMESPACE;
@@ -37,7 +41,16 @@ export async function bootstrapQueueService(): Promise<void> {
   const nc = await connectNats(config.nats.NATS_URL, 'queue');
   const sessions = new SessionCommands(nc, namespace, q.QUEUE_SESSION_TIMEOUT_MS);
   const rpc = new NatsRpcClient(nc, namespace, config.nats.RPC_TIMEOUT_MS);
-  const queues = new SendQueues(redis, queuesOptions(namespace, q));
+  const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
+  const record = new SendRecord(prisma);
+  const queues = new SendQueues(redis, queuesOptions(namespace, q, record));
+  const rebuild = new QueueRebuild(queues, record, { namespace, maxWaitMs: q.QUEUE_MAX_WAIT_MS, keepFinishedMs: q.QUEUE_KEEP_FINISHED_S * 1000 }, logger);
+  // Every replica checks each scan that Redis still holds the queues the record has (docs/decisions/0077).
+  let rebuildTimer: NodeJS.Timeout | undefined;
+  const keepWhole = async () => {
+    await rebuild.ensure().catch((err) => logger.warn({ err }, 'checking the send queues against their record failed'));
+    await rebuild.pruneNow().catch((err) => logger.warn({ err }, 'pruning the send queue record failed'));
+  };
   const purger = new QueuePurger(queues);
   const choosePhone: ChoosePhone = async (ctx, chatId) => (await rpc.call(ChoosePhoneRpc, { ctx, chat_id: chatId, need_admin: false })).phone_id;
   const deps: QueueDeps = { queues, purger, gate: new PhoneGate((request) => rpc.call(PhoneDirectoryRpc, request), sessions), choosePhone, sendReach: sendReachOverRpc(rpc), jobsReach: jobsReachOverRpc(rpc), idempotency: new IdempotencyStore(redis, namespace, q.QUEUE_IDEMPOTENCY_TTL_S), logger };
@@ -47,7 +60,7 @@ export async function bootstrapQueueService(): Promise<void> {
         queues,
         new SendProcessor(queues, sessions, { jitterMs: q.QUEUE_SEND_JITTER_MS, phoneRetryMs: q.QUEUE_PHONE_RETRY_MS, maxWaitMs: q.QUEUE_MAX_WAIT_MS, holdAfterSendMs: q.QUEUE_FAULT_HOLD_AFTER_SEND_MS }, logger),
         purger,
-        { namespace, connection: bullConnection(config.redis.REDIS_URL), intervalMs: q.QUEUE_SEND_INTERVAL_MS, lockMs: q.QUEUE_JOB_LOCK_MS, scanMs: q.QUEUE_PHONE_SCAN_MS, idleMs: q.QUEUE_WORKER_IDLE_MS },
+        { namespace, record, connection: bullConnection(config.redis.REDIS_URL), intervalMs: q.QUEUE_SEND_INTERVAL_MS, lockMs: q.QUEUE_JOB_LOCK_MS, scanMs: q.QUEUE_PHONE_SCAN_MS, idleMs: q.QUEUE_WORKER_IDLE_MS },
         logger,
       )
     : undefined;
@@ -60,18 +73,23 @@ export async function bootstrapQueueService(): Promise<void> {
     logger,
     nodeEnv: config.app.NODE_ENV,
     rpc: { handlers: bindHandlers(QUEUE_HANDLERS, deps) },
-    start: () => workers?.start(),
+    start: async () => {
+      await keepWhole();
+      rebuildTimer = setInterval(() => void keepWhole(), q.QUEUE_PHONE_SCAN_MS);
+      await workers?.start();
+    },
     health: {
       host: config.health.HEALTH_HOST,
       port: config.health.HEALTH_PORT,
-      indicators: [redisIndicator(() => redis.ping()), natsIndicator(nc)],
+      indicators: [redisIndicator(() => redis.ping()), postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc)],
     },
     readyFields: { workers: Boolean(workers) },
     stop: [
+      () => clearInterval(rebuildTimer),
       stopMetrics, // no scrape reads Redis once it is closing
       () => workers?.stop(), // jobs under way finish (or go back to their queue)
       () => queues.close(),
     ],
-    disconnect: [() => redis.disconnect()],
+    disconnect: [() => redis.disconnect(), () => prisma.$disconnect()],
   });
 }

@@ -10,3 +10,5 @@ export * from './worker/send-processor';
 export * from './worker/send-workers';
 export * from './metrics/phone-queue-counts';
 export * from './metrics/queue-depth-gauge';
+export * from './record/send-record';
+export * from './record/queue-rebuild';

@@ -9,7 +9,8 @@ const BATCH = 1_000;
 /**
  * Removes a phone's unsent jobs (spec 4.5) at a cost that does not grow with the queue's length per
  * job removed, and fences what it covers so that a worker picking a job up at that moment never
- * submits it (fence-scripts.ts).
+ * submits it (fence-scripts.ts). The record (send-record.ts) is told after Redis, so a failed purge
+ * is repeated whole by the caller's retry.
  */
 export class QueuePurger {
   constructor(private readonly queues: SendQueues) {}
@@ -26,6 +27,7 @@ export class QueuePurger {
     for (let i = 0; i < ids.length; i += BATCH) {
       removed += await REMOVE_UNSENT.run<number>(this.redis, [u.prioritized, u.delayed, u.wait, u.paused, k.fenceIds], [`${k.base}:`, FENCE_TTL_MS, '1', ...ids.slice(i, i + BATCH)]);
     }
+    await this.queues.options.record?.purgedIds(phoneId, ids);
     return removed;
   }
 
@@ -39,6 +41,7 @@ export class QueuePurger {
     for (let i = 0; i < ids.length; i += BATCH) {
       removed += await REMOVE_UNSENT.run<number>(this.redis, [u.prioritized, u.delayed, u.wait, u.paused, k.fenceIds], [`${k.base}:`, FENCE_TTL_MS, '0', ...ids.slice(i, i + BATCH)]);
     }
+    await this.queues.options.record?.purgedBroadcast(phoneId, broadcastId);
     return removed;
   }
 
@@ -48,6 +51,7 @@ export class QueuePurger {
     const u = k.unsent;
     await PURGE_ALL.run(this.redis, [u.prioritized, u.delayed, u.wait, u.paused, k.fenceAll, k.seq, k.trash], [`${k.base}:purged:${randomUUID()}`]);
     await this.redis.pexpire(k.fenceAll, FENCE_TTL_MS);
+    await this.queues.options.record?.purgedAll(phoneId);
   }
 
   /** Deletes the job hashes of everything purge-all renamed away; returns how many keys it emptied. */

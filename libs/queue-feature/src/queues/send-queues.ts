@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { injectJobTrace } from '@mapi/platform';
+import type { RecordedJob, SendRecord } from '../record/send-record';
 import { PhoneQueueKeys, phonesWithQueuesKey, queuePrefix, sendQueueName } from './keys';
 import type { NewSendJob, SendJobData } from './send-job';
 
@@ -9,7 +10,12 @@ export interface SendQueuesOptions {
   attempts: number;
   backoffMs: number;
   keepFinishedSeconds: number;
+  /** The jobs' record in Postgres (the service always has one; tests of Redis alone may leave it out). */
+  record?: SendRecord;
 }
+
+/** Raises a phone's sequence counter to at least ARGV[1] (a rebuilt queue must not number jobs again from 1). */
+const RAISE_SEQ = `local v = tonumber(redis.call('GET', KEYS[1]) or '0') if v < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end return 1`;
 
 /**
  * The phones' send queues (one BullMQ queue per phone, so a phone's purge never touches another's
@@ -50,37 +56,58 @@ export class SendQueues {
   }
 
   /**
-   * Adds the jobs in order, numbered from the phone's sequence, indexed under their broadcast.
-   * Returns each job's position in the phone's line (1 = next). Adding an id that exists is a no-op.
+   * Adds the jobs in order, numbered from the phone's sequence, indexed under their broadcast, and
+   * recorded in Postgres first: a job is in Redis only once it is on record, and an id on record is
+   * not queued again. Returns each job's position in the phone's line (1 = next).
    */
   async add(orgId: string, phoneId: string, jobs: NewSendJob[], broadcastId: string | null): Promise<number[]> {
     const k = this.keys(phoneId);
     const ahead = await this.depth(phoneId);
     const last = await this.redis.incrby(k.seq, jobs.length);
     const trace = injectJobTrace();
+    const queued: RecordedJob[] = jobs.map((j, i) => ({
+      phone_id: phoneId,
+      job_id: j.id,
+      org_id: orgId,
+      seq: last - jobs.length + i + 1,
+      chat_id: j.chat_id,
+      broadcast_id: broadcastId,
+      data: { org_id: orgId, phone_id: phoneId, chat_id: j.chat_id, content: j.content, body: j.content.text ?? null, broadcast_id: broadcastId, seq: last - jobs.length + i + 1, trace },
+      not_before: j.notBefore ? new Date(j.notBefore) : null,
+    }));
+    const fresh = this.options.record ? await this.options.record.add(queued) : null;
+    await this.put(phoneId, fresh ? queued.filter((j) => fresh.has(j.job_id)) : queued, broadcastId);
+    return jobs.map((_, i) => ahead + i + 1);
+  }
+
+  /**
+   * Queues recorded jobs again as they were (same ids, numbers and data) after Redis lost them, and
+   * raises the phone's counter past them. A job Redis still has is left as it is.
+   */
+  async restore(phoneId: string, jobs: readonly RecordedJob[], lastSeq: number): Promise<void> {
+    await this.redis.eval(RAISE_SEQ, 1, this.keys(phoneId).seq, String(lastSeq));
+    const byBroadcast = new Map<string | null, RecordedJob[]>();
+    for (const j of jobs) byBroadcast.set(j.broadcast_id, [...(byBroadcast.get(j.broadcast_id) ?? []), j]);
+    for (const [broadcastId, list] of byBroadcast) await this.put(phoneId, list, broadcastId);
+  }
+
+  /** Into BullMQ (and the broadcast's index), in chunks. */
+  private async put(phoneId: string, jobs: readonly RecordedJob[], broadcastId: string | null): Promise<void> {
+    const k = this.keys(phoneId);
     const now = Date.now();
     const pipeline = this.redis.pipeline().sadd(phonesWithQueuesKey(this.options.namespace), phoneId);
-    if (broadcastId) pipeline.sadd(k.broadcast(broadcastId), ...jobs.map((j) => j.id)).expire(k.broadcast(broadcastId), this.options.keepFinishedSeconds + 30 * 86_400);
+    if (broadcastId && jobs.length) pipeline.sadd(k.broadcast(broadcastId), ...jobs.map((j) => j.job_id)).expire(k.broadcast(broadcastId), this.options.keepFinishedSeconds + 30 * 86_400);
     await pipeline.exec();
     const chunk = 1_000;
     for (let i = 0; i < jobs.length; i += chunk) {
       await this.queue(phoneId).addBulk(
-        jobs.slice(i, i + chunk).map((j, n) => ({
+        jobs.slice(i, i + chunk).map((j) => ({
           name: 'send',
-          data: {
-            org_id: orgId,
-            phone_id: phoneId,
-            chat_id: j.chat_id,
-            content: j.content,
-            body: j.content.text ?? null,
-            broadcast_id: broadcastId,
-            seq: last - jobs.length + i + n + 1,
-            trace,
-          },
+          data: j.data,
           opts: {
-            jobId: j.id,
+            jobId: j.job_id,
             priority: 1,
-            delay: j.notBefore && j.notBefore > now ? j.notBefore - now : undefined,
+            delay: j.not_before && j.not_before.getTime() > now ? j.not_before.getTime() - now : undefined,
             attempts: this.options.attempts,
             backoff: { type: 'exponential', delay: this.options.backoffMs },
             removeOnComplete: { age: this.options.keepFinishedSeconds },
@@ -89,7 +116,6 @@ export class SendQueues {
         })),
       );
     }
-    return jobs.map((_, i) => ahead + i + 1);
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@ import { phonesWithQueuesKey, queuePrefix, sendQueueName, workersAliveKey } from
 import type { QueuePurger } from '../queues/queue-purger';
 import type { SendJobData } from '../queues/send-job';
 import type { SendQueues } from '../queues/send-queues';
+import type { SendRecord } from '../record/send-record';
 import type { SendProcessor } from './send-processor';
 
 export interface SendWorkersOptions {
@@ -14,6 +15,8 @@ export interface SendWorkersOptions {
   intervalMs: number;
   lockMs: number;
   scanMs: number;
+  /** The jobs' record: told which jobs finished (sent, or failed for good), a batch per scan. */
+  record?: SendRecord;
   /** Close a phone's worker after its queue has been empty this long; 0: never. */
   idleMs: number;
 }
@@ -39,6 +42,8 @@ export class SendWorkers {
   private timer?: NodeJS.Timeout;
   private scanning: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** Jobs finished since the last scan, for the record. */
+  private finished: { phone_id: string; job_id: string }[] = [];
   private readonly tracer = trace.getTracer('queue-worker');
 
   constructor(
@@ -63,9 +68,22 @@ export class SendWorkers {
     }, this.options.scanMs);
   }
 
+  /** Tells the record what finished; kept for the next scan when Postgres cannot take it now. */
+  private async flushFinished(): Promise<void> {
+    const batch = this.finished.splice(0);
+    if (!batch.length || !this.options.record) return;
+    try {
+      await this.options.record.finished(batch);
+    } catch (err) {
+      this.finished.unshift(...batch);
+      this.logger.warn({ err, jobs: batch.length }, 'recording finished send jobs failed; retrying next scan');
+    }
+  }
+
   private async scan(): Promise<void> {
     const { redis } = this.queues;
     const { namespace, scanMs, idleMs } = this.options;
+    await this.flushFinished();
     await redis.set(workersAliveKey(namespace), String(Date.now()), 'PX', Math.max(10_000, 3 * scanMs));
     const phones = await redis.smembers(phonesWithQueuesKey(namespace));
     const counts = await countPhoneQueues(redis, namespace, phones);
@@ -122,6 +140,8 @@ export class SendWorkers {
     worker.on('active', busy);
     worker.on('completed', busy);
     worker.on('failed', busy);
+    worker.on('completed', (job) => this.finished.push({ phone_id: phoneId, job_id: job.id as string }));
+    worker.on('failed', (job) => job?.finishedOn && this.finished.push({ phone_id: phoneId, job_id: job.id as string }));
     worker.on('failed', (job, err) => job && this.logger.warn({ job_id: job.id, phone_id: phoneId, attempt: job.attemptsMade, err: err.message }, 'send job failed'));
     this.workers.set(phoneId, worker);
     await worker.waitUntilReady();
@@ -139,5 +159,6 @@ export class SendWorkers {
     clearTimeout(this.timer);
     await this.scanning;
     await Promise.all([...this.workers.values()].map((w) => w.close()));
+    await this.flushFinished();
   }
 }

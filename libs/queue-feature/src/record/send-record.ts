@@ -1,0 +1,95 @@
+import type { PrismaClient } from '@mapi/db';
+import type { SendJobData } from '../queues/send-job';
+
+/** A job as the record keeps it: enough to queue it again exactly as it was. */
+export interface RecordedJob {
+  phone_id: string;
+  job_id: string;
+  org_id: string;
+  seq: number;
+  chat_id: string;
+  broadcast_id: string | null;
+  data: SendJobData;
+  not_before: Date | null;
+}
+
+/**
+ * The send queues' record in Postgres (docs/decisions/0077): every accepted job is written here
+ * before it is queued in Redis, marked when it finished (sent, or failed for good) or was purged, and
+ * pruned once it can no longer be wanted. Redis holds the working copy; `pending()` is what a
+ * rebuild queues again when Redis came back without it.
+ */
+export class SendRecord {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** Records new jobs; answers the ids that were new here (a recorded id is never queued twice). */
+  async add(jobs: readonly RecordedJob[]): Promise<Set<string>> {
+    if (!jobs.length) return new Set();
+    const rows = jobs.map((j) => ({ ...j, seq: String(j.seq), not_before: j.not_before?.toISOString() ?? null }));
+    const inserted = await this.prisma.$queryRaw<{ job_id: string }[]>`
+      INSERT INTO send_jobs (phone_id, job_id, org_id, seq, chat_id, broadcast_id, data, not_before)
+      SELECT phone_id, job_id, org_id, seq, chat_id, broadcast_id, data, not_before
+        FROM json_populate_recordset(NULL::send_jobs, ${JSON.stringify(rows)}::json)
+      ON CONFLICT (phone_id, job_id) DO NOTHING
+      RETURNING job_id`;
+    return new Set(inserted.map((r) => r.job_id));
+  }
+
+  /** Jobs that left the queue for good: sent, or failed past their attempts. */
+  async finished(jobs: readonly { phone_id: string; job_id: string }[]): Promise<void> {
+    if (!jobs.length) return;
+    await this.prisma.$executeRaw`
+      UPDATE send_jobs j SET finished_at = now()
+        FROM json_populate_recordset(NULL::send_jobs, ${JSON.stringify(jobs)}::json) f
+       WHERE j.phone_id = f.phone_id AND j.job_id = f.job_id AND j.finished_at IS NULL`;
+  }
+
+  async purgedIds(phoneId: string, ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.prisma.$executeRaw`UPDATE send_jobs SET purged_at = now() WHERE phone_id = ${phoneId} AND job_id = ANY(${ids as string[]}) AND purged_at IS NULL AND finished_at IS NULL`;
+  }
+
+  async purgedBroadcast(phoneId: string, broadcastId: string): Promise<void> {
+    await this.prisma.$executeRaw`UPDATE send_jobs SET purged_at = now() WHERE phone_id = ${phoneId} AND broadcast_id = ${broadcastId} AND purged_at IS NULL AND finished_at IS NULL`;
+  }
+
+  /** A purge of everything: one row, not one per job (it stays O(1)); jobs recorded before it are not queued again. */
+  async purgedAll(phoneId: string): Promise<void> {
+    await this.prisma.$executeRaw`INSERT INTO send_purges (phone_id) VALUES (${phoneId}) ON CONFLICT DO NOTHING`;
+  }
+
+  /**
+   * What a rebuild queues again: jobs neither finished nor purged (one by one, by broadcast, or by a
+   * later purge of everything), accepted within `maxWaitMs` (older ones the queue would fail
+   * anyway) or scheduled for later; by phone, in the phone's order.
+   */
+  async pending(maxWaitMs: number): Promise<RecordedJob[]> {
+    const since = new Date(Date.now() - maxWaitMs);
+    const rows = await this.prisma.$queryRaw<(Omit<RecordedJob, 'seq'> & { seq: bigint })[]>`
+      SELECT j.phone_id, j.job_id, j.org_id, j.seq, j.chat_id, j.broadcast_id, j.data, j.not_before
+        FROM send_jobs j
+       WHERE j.finished_at IS NULL AND j.purged_at IS NULL
+         AND (j.created_at >= ${since} OR j.not_before >= ${since})
+         AND NOT EXISTS (SELECT 1 FROM send_purges p WHERE p.phone_id = j.phone_id AND p.purged_at >= j.created_at)
+       ORDER BY j.phone_id, j.seq`;
+    return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+  }
+
+  /** The highest sequence number each phone's jobs reached (a rebuilt counter must not go back). */
+  async lastSeqs(): Promise<Map<string, number>> {
+    const rows = await this.prisma.$queryRaw<{ phone_id: string; seq: bigint }[]>`SELECT phone_id, max(seq) AS seq FROM send_jobs GROUP BY phone_id`;
+    return new Map(rows.map((r) => [r.phone_id, Number(r.seq)]));
+  }
+
+  /** Removes what no rebuild can want: finished or purged long enough ago, or older than any wait. */
+  async prune(keepMs: number, maxWaitMs: number): Promise<number> {
+    const done = new Date(Date.now() - keepMs);
+    const stale = new Date(Date.now() - Math.max(keepMs, maxWaitMs));
+    const jobs = await this.prisma.$executeRaw`
+      DELETE FROM send_jobs
+       WHERE (finished_at < ${done} OR purged_at < ${done} OR created_at < ${stale})
+         AND (not_before IS NULL OR not_before < ${stale})`;
+    await this.prisma.$executeRaw`DELETE FROM send_purges WHERE purged_at < ${stale}`;
+    return jobs;
+  }
+}
