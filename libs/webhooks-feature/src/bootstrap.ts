@@ -22,6 +22,9 @@ export async function bootstrapWebhooksService(): Promise<void> {
   const logger = createLogger('webhooks-dispatcher', config.telemetry.LOG_LEVEL);
   const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
   const pool = new Pool({ connectionString: config.database.DATABASE_URL, max: config.database.DATABASE_POOL_SIZE });
+  // An idle connection the server ends (Postgres restarted or crashed) is an 'error' event on the
+  // pool, which drops that connection; without a listener Node would end the process.
+  pool.on('error', (err) => logger.warn({ err: err.message }, 'an idle database connection ended; the pool drops it'));
   const nc = await connectNats(config.nats.NATS_URL, 'webhooks-dispatcher');
   await ensureStreams(nc, config.app.NAMESPACE);
   const clock = systemClock;

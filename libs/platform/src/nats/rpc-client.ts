@@ -1,7 +1,7 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { ServiceError, Errors, ErrorEnvelopeSchema, RPC_HTTP_STATUS_HEADER, type RpcContract, type RpcResponse } from '@mapi/contracts';
 import type { z } from 'zod';
-import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Status, type Subscription } from 'nats';
 import { namespaced } from './connection';
 import { RPC_STATUS_CONTINUE, RpcHeader, joinChunks, splitIntoChunks } from './rpc-codec';
 import { injectTraceContext } from './trace-headers';
@@ -97,6 +97,9 @@ export class NatsRpcClient {
   private readonly sub: Subscription;
   private seq = 0;
   private readonly tracer = trace.getTracer('mapi-rpc');
+  /** Between a disconnect from NATS and the reconnect: calls fail at once with 503 rather than wait out their timeout. */
+  private disconnected = false;
+  private readonly statuses: AsyncIterable<Status> & { stop?: () => void };
 
   constructor(
     private readonly nc: NatsConnection,
@@ -105,6 +108,22 @@ export class NatsRpcClient {
     private readonly options: NatsRpcClientOptions = {},
   ) {
     this.sub = nc.subscribe(`${this.inbox}.*`, { callback: (err, msg) => !err && this.onReply(msg) });
+    this.statuses = nc.status();
+    void this.watchConnection();
+  }
+
+  /**
+   * A disconnect loses the replies of calls under way (the server does not keep them for us), so
+   * those fail now with 503 — the request may or may not have been carried out, as with a timeout —
+   * and new calls fail at once until the connection is back: never a wait to the timeout, or a 504.
+   */
+  private async watchConnection(): Promise<void> {
+    for await (const s of this.statuses) {
+      if (s.type === 'disconnect') {
+        this.disconnected = true;
+        for (const [token, p] of this.pending) this.settle(token, p, Errors.unavailable('The message bus went away during the call'));
+      } else if (s.type === 'reconnect') this.disconnected = false;
+    }
   }
 
   /** Calls and returns the raw JSON bytes of the reply, for passing through without re-parsing. */
@@ -134,6 +153,7 @@ export class NatsRpcClient {
     if (options.requestId) hdrs.set(RpcHeader.requestId, options.requestId);
     if (options.acceptEncoding) hdrs.set(RpcHeader.acceptEncoding, options.acceptEncoding);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    if (this.disconnected) return Promise.reject(Errors.unavailable('Message bus unavailable (reconnecting)'));
     return new Promise<RawReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         const waiting = this.pending.get(token)?.retry.waiting;
@@ -224,6 +244,7 @@ export class NatsRpcClient {
   }
 
   async close(): Promise<void> {
+    this.statuses.stop?.();
     this.sub.unsubscribe();
     for (const [token, p] of this.pending) this.settle(token, p, Errors.unavailable('Client closed'));
   }
