@@ -1,8 +1,8 @@
 import { applyMigrations } from '@mapi/db';
-import { createOrg, createToken, PrivateNats, PrivatePostgres, randomDigits } from '@mapi/testing';
+import { PrivateNats, PrivatePostgres, randomDigits } from '@mapi/testing';
 import { Client } from 'pg';
 import { client, until } from './support/http';
-import { connectedSandboxPhone } from './support/queue-phone';
+import { orgWithSandboxPhone } from './support/queue-phone';
 import { startStack } from './support/stack';
 const { startReceiver } = require('../../bench/webhooks/receiver.js');
 
@@ -44,10 +44,8 @@ describe('faults of the ground under the stack', () => {
       { WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_POLL_INTERVAL_MS: '50', SESSION_SCAN_MS: '200', QUEUE_PHONE_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '0', ...env },
       { services: ['phones', 'queue', 'webhooks-dispatcher'] },
     );
-    const org = await createOrg(stack.prisma);
-    const api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
+    const { api, phoneId } = await orgWithSandboxPhone(stack);
     expect((await api.post('/webhooks', { hookUrl: `${receiver.url}/hook`, integrationName: ['message.created'] })).status).toBe(201);
-    const { phoneId } = await connectedSandboxPhone(api);
     return { receiver, stack, api, phoneId };
   };
 

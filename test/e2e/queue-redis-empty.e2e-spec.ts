@@ -1,6 +1,6 @@
-import { createOrg, createToken, PrivateRedis, randomDigits } from '@mapi/testing';
+import { PrivateRedis, randomDigits } from '@mapi/testing';
 import { client, until } from './support/http';
-import { connectedSandboxPhone } from './support/queue-phone';
+import { orgWithSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
 
 jest.setTimeout(120_000);
@@ -23,9 +23,7 @@ describe('send queue: Redis comes back empty, no accepted send is lost or sent t
       { REDIS_URL: redis.url, SESSION_SCAN_MS: '200', QUEUE_PHONE_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '150', QUEUE_SEND_JITTER_MS: '0' },
       { services: ['phones', 'queue'] },
     );
-    const org = await createOrg(stack.prisma);
-    api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
-    ({ phoneId } = await connectedSandboxPhone(api));
+    ({ api, phoneId } = await orgWithSandboxPhone(stack));
   }, 120_000);
 
   afterAll(async () => {

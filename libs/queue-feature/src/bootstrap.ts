@@ -47,9 +47,17 @@ export async function bootstrapQueueService(): Promise<void> {
   const rebuild = new QueueRebuild(queues, record, { namespace, maxWaitMs: q.QUEUE_MAX_WAIT_MS, keepFinishedMs: q.QUEUE_KEEP_FINISHED_S * 1000 }, logger);
   // Every replica checks each scan that Redis still holds the queues the record has (docs/decisions/0077).
   let rebuildTimer: NodeJS.Timeout | undefined;
+  let failing = false; // logged once per outage, not at every scan
   const keepWhole = async () => {
-    await rebuild.ensure().catch((err) => logger.warn({ err }, 'checking the send queues against their record failed'));
-    await rebuild.pruneNow().catch((err) => logger.warn({ err }, 'pruning the send queue record failed'));
+    try {
+      await rebuild.ensure();
+      await rebuild.pruneNow();
+      if (failing) logger.info({}, 'checking the send queues against their record works again');
+      failing = false;
+    } catch (err) {
+      if (!failing) logger.warn({ err }, 'checking the send queues against their record failed; retrying every scan');
+      failing = true;
+    }
   };
   const purger = new QueuePurger(queues);
   const choosePhone: ChoosePhone = async (ctx, chatId) => (await rpc.call(ChoosePhoneRpc, { ctx, chat_id: chatId, need_admin: false })).phone_id;

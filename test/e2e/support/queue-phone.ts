@@ -1,5 +1,6 @@
-import { randomDigits } from '@mapi/testing';
-import { until, type client } from './http';
+import { createOrg, createToken, randomDigits } from '@mapi/testing';
+import { client, until } from './http';
+import type { Stack } from './stack';
 
 /** Creates a sandbox phone through the API and scans its QR: a connected phone to send through. */
 export async function connectedSandboxPhone(api: ReturnType<typeof client>): Promise<{ phoneId: string; number: string }> {
@@ -18,4 +19,12 @@ export async function deleteWithBody(baseUrl: string, token: string, path: strin
   const res = await fetch(`${baseUrl}/v1${path}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** A new organization of the stack: a client with its token, and a connected sandbox phone. */
+export async function orgWithSandboxPhone(stack: Pick<Stack, 'prisma' | 'baseUrl'>): Promise<{ orgId: string; api: ReturnType<typeof client>; phoneId: string }> {
+  const org = await createOrg(stack.prisma);
+  const api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
+  const { phoneId } = await connectedSandboxPhone(api);
+  return { orgId: org.id, api, phoneId };
 }

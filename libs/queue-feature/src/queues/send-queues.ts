@@ -57,8 +57,9 @@ export class SendQueues {
 
   /**
    * Adds the jobs in order, numbered from the phone's sequence, indexed under their broadcast, and
-   * recorded in Postgres first: a job is in Redis only once it is on record, and an id on record is
-   * not queued again. Returns each job's position in the phone's line (1 = next).
+   * recorded in Postgres first: a job is in Redis only once it is on record, and an id on record that
+   * finished or was purged is not queued again (a pending one is: BullMQ keeps an id it has once).
+   * Returns each job's position in the phone's line (1 = next).
    */
   async add(orgId: string, phoneId: string, jobs: NewSendJob[], broadcastId: string | null): Promise<number[]> {
     const k = this.keys(phoneId);

@@ -93,9 +93,16 @@ describe('send queue rebuilt from its record (integration)', () => {
     expect(Object.keys(await unsent(A)).sort()).toEqual(['a3', 'a4', 'a9']);
   });
 
-  it('an id on record is not queued again (a retried request whose answer Redis lost)', async () => {
+  it('a repeated id: not queued again once finished; queued when on record but missing from Redis', async () => {
     await queues.add(ORG, A, [job('a1'), job('a10')], null);
     expect(Object.keys(await unsent(A)).sort()).toEqual(['a10', 'a3', 'a4', 'a9']);
+    // a process that died between the record and Redis: the client's retry (same id) queues it
+    await record.add([{ phone_id: A, job_id: 'a11', org_id: ORG, seq: 12, chat_id: 'x@c.us', broadcast_id: null, data: { org_id: ORG, phone_id: A, chat_id: 'x@c.us', content: { text: 'hi' }, body: 'hi', broadcast_id: null, seq: 12, trace: {} }, not_before: null }]);
+    await queues.add(ORG, A, [job('a11')], null);
+    await queues.add(ORG, A, [job('a10')], null); // already in Redis: BullMQ keeps one
+    expect(Object.keys(await unsent(A)).sort()).toEqual(['a10', 'a11', 'a3', 'a4', 'a9']);
+    await queues.queue(A).remove('a11'); // as if sent: out of the way of the next case
+    await record.finished([{ phone_id: A, job_id: 'a11' }]);
   });
 
   it('restarted with its data: rebuilt against the record, nothing twice', async () => {

@@ -22,17 +22,28 @@ export interface RecordedJob {
 export class SendRecord {
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** Records new jobs; answers the ids that were new here (a recorded id is never queued twice). */
+  /**
+   * Records the jobs; answers the ids to queue: the new ones, and those on record still pending (a
+   * repeat of a request whose process died between the record and Redis). A job that finished or
+   * was purged is never queued again.
+   */
   async add(jobs: readonly RecordedJob[]): Promise<Set<string>> {
     if (!jobs.length) return new Set();
     const rows = jobs.map((j) => ({ ...j, seq: String(j.seq), not_before: j.not_before?.toISOString() ?? null }));
-    const inserted = await this.prisma.$queryRaw<{ job_id: string }[]>`
-      INSERT INTO send_jobs (phone_id, job_id, org_id, seq, chat_id, broadcast_id, data, not_before)
-      SELECT phone_id, job_id, org_id, seq, chat_id, broadcast_id, data, not_before
-        FROM json_populate_recordset(NULL::send_jobs, ${JSON.stringify(rows)}::json)
-      ON CONFLICT (phone_id, job_id) DO NOTHING
-      RETURNING job_id`;
-    return new Set(inserted.map((r) => r.job_id));
+    // The outer SELECT reads the table as it was before the INSERT (one snapshot): its rows are the repeats.
+    const queue = await this.prisma.$queryRaw<{ job_id: string }[]>`
+      WITH input AS (SELECT * FROM json_populate_recordset(NULL::send_jobs, ${JSON.stringify(rows)}::json)),
+      inserted AS (
+        INSERT INTO send_jobs (phone_id, job_id, org_id, seq, chat_id, broadcast_id, data, not_before)
+        SELECT phone_id, job_id, org_id, seq, chat_id, broadcast_id, data, not_before FROM input
+        ON CONFLICT (phone_id, job_id) DO NOTHING
+        RETURNING job_id)
+      SELECT job_id FROM inserted
+      UNION ALL
+      SELECT j.job_id FROM send_jobs j JOIN input i ON i.phone_id = j.phone_id AND i.job_id = j.job_id
+       WHERE j.finished_at IS NULL AND j.purged_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM send_purges p WHERE p.phone_id = j.phone_id AND p.purged_at >= j.created_at)`;
+    return new Set(queue.map((r) => r.job_id));
   }
 
   /** Jobs that left the queue for good: sent, or failed past their attempts. */

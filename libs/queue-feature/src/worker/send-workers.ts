@@ -44,6 +44,8 @@ export class SendWorkers {
   private stopped = false;
   /** Jobs finished since the last scan, for the record. */
   private finished: { phone_id: string; job_id: string }[] = [];
+  /** Whether the last try to record them failed (logged once per outage). */
+  private recordFailing = false;
   private readonly tracer = trace.getTracer('queue-worker');
 
   constructor(
@@ -74,9 +76,12 @@ export class SendWorkers {
     if (!batch.length || !this.options.record) return;
     try {
       await this.options.record.finished(batch);
+      if (this.recordFailing) this.logger.info({ jobs: batch.length }, 'recording finished send jobs works again');
+      this.recordFailing = false;
     } catch (err) {
       this.finished.unshift(...batch);
-      this.logger.warn({ err, jobs: batch.length }, 'recording finished send jobs failed; retrying next scan');
+      if (!this.recordFailing) this.logger.warn({ err, jobs: batch.length }, 'recording finished send jobs failed; retrying every scan');
+      this.recordFailing = true;
     }
   }
 

@@ -4,25 +4,19 @@ import { createOrg, newUuid, useTestDatabase } from '@mapi/testing';
 import { Writable } from 'node:stream';
 import { OfflineHashEmbedder } from '../../embedding/offline-hash-embedder';
 import { EmbedEntries } from '../../jobs/embed-entries';
-import { derivedId, KbImportRepository } from '../../repositories/kb-import-repository';
+import { derivedId, KbImportRepository, type ImportedEntry } from '../../repositories/kb-import-repository';
 import { KbEntryRepository } from '../../repositories/kb-entry-repository';
 import { faqJobId, type EmbeddingScheduler } from '../embedding-scheduler';
 import { ImportKbEntries } from './import-entries.usecase';
 
-interface Row {
+/** A stored entry as the spec reads it back: the imported fields and what the table adds. */
+type Row = ImportedEntry & {
   context_id: string;
   org_id: string;
-  type: string;
-  question: string;
-  answer: string;
-  is_active: boolean;
-  tags: string[] | null;
-  metadata: unknown;
-  document_id: string | null;
   content_version: number;
   embedding_model: string | null;
   vector: string | null;
-}
+};
 
 /**
  * knowledge-base.v1.import.faqs / .documents against Postgres (pgvector). The embedding queue is a
