@@ -6,7 +6,8 @@ const isTestFile = (path: string) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(path
  * Every environment variable the apps read, found in the code itself so a new one cannot be
  * missed: the keys of the zod config objects (libs/<lib>/src/**\/config*.ts or *-config.ts, apps likewise, and
  * schemas built per prefix), and every `process.env.NAME` in production sources. Test-only
- * variables (TEST_*) are left out.
+ * variables (TEST_*) are left out. Node's own NODE_OPTIONS counts too: the importer's manifests set
+ * its heap cap there (docs/benchmarks.md, Import), so it is documented like any setting.
  */
 export function settingsInCode(): Map<string, string[]> {
   const found = new Map<string, string[]>();
@@ -14,6 +15,7 @@ export function settingsInCode(): Map<string, string[]> {
     if (name.startsWith('TEST_')) return;
     found.set(name, [...new Set([...(found.get(name) ?? []), file])]);
   };
+  add('NODE_OPTIONS', 'node itself (the importer\'s heap cap)');
   const sources = [...walkFiles('libs', (p) => p.endsWith('.ts')), ...walkFiles('apps', (p) => p.endsWith('.ts'))]
     .filter((p) => /^(libs|apps)\/[^/]+\/src\//.test(p) && !p.includes('/generated/') && !isTestFile(p))
     .map((file) => ({ file, text: readRepoFile(file) }));
