@@ -13,7 +13,8 @@
  *
  * Usage: bash scripts/build.sh && node bench/faults/run.js
  * Knobs (env): BENCH_IN_RATE, BENCH_SEND_RATE, BENCH_GET_RATE, BENCH_REPEAT, BENCH_DOWN_MS,
- *   BENCH_FAULTS (comma list of pg-fast,pg-immediate,nats-kill,nats-empty,redis-restart,redis-empty).
+ *   BENCH_FAULTS (comma list of pg-fast,pg-immediate,nats-kill,nats-empty,redis-restart,redis-empty),
+ *   BENCH_SETTLE_MS (300000: how long to wait afterwards for every message and webhook).
  * Writes bench/results/faults-<time>.json. Not covered yet: workflow delay steps and task reminders.
  */
 const fs = require('node:fs');
@@ -36,6 +37,7 @@ const CFG = {
   getRate: num('BENCH_GET_RATE', 100),
   repeat: num('BENCH_REPEAT', 3),
   downMs: num('BENCH_DOWN_MS', 5000),
+  settleMs: num('BENCH_SETTLE_MS', 300_000),
   faults: (process.env.BENCH_FAULTS || 'pg-fast,pg-immediate,nats-kill,nats-empty,redis-restart,redis-empty').split(','),
 };
 const SERVICES = ['chats', 'phones', 'queue', 'webhooks-dispatcher'];
@@ -189,9 +191,9 @@ async function main() {
   };
   const acceptedIn = inbound.filter((m) => m.accepted);
   const acceptedOut = sends.filter((m) => m.accepted);
-  await waitFor(async () => (await count('fin-')).size >= acceptedIn.length && (await count('fout-')).size >= acceptedOut.length, 300_000, 'every accepted message stored').catch((e) => log(`  ${e.message}`));
+  await waitFor(async () => (await count('fin-')).size >= acceptedIn.length && (await count('fout-')).size >= acceptedOut.length, CFG.settleMs, 'every accepted message stored').catch((e) => log(`  ${e.message}`));
   const hooked = () => new Set(receiver.requests.filter((r) => r.path === '/hook').map((r) => JSON.parse(r.body).data?.body));
-  await waitFor(async () => acceptedIn.every((m) => hooked().has(m.body)), 300_000, 'every accepted inbound message at the webhook').catch((e) => log(`  ${e.message}`));
+  await waitFor(async () => acceptedIn.every((m) => hooked().has(m.body)), CFG.settleMs, 'every accepted inbound message at the webhook').catch((e) => log(`  ${e.message}`));
   await sleep(2_000);
   const [ins, outs, hooks] = [await count('fin-'), await count('fout-'), hooked()];
   const statuses = {};
@@ -205,6 +207,10 @@ async function main() {
     recovery_p99_ms: { in: pct(recovery('in'), 99), send: pct(recovery('send'), 99), get: pct(recovery('get'), 99) },
   };
   log(`\n${JSON.stringify(summary, null, 2)}`);
+  // The apps' own words (warnings and errors), for a run that lost something.
+  const logDir = path.join(ROOT, 'bench/results', `faults-logs-${Date.now()}`);
+  fs.mkdirSync(logDir, { recursive: true });
+  for (const proc of running) fs.writeFileSync(path.join(logDir, `${proc.name}.log`), proc.lines.join('\n'));
   const out = path.join(ROOT, 'bench/results', `faults-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, JSON.stringify({ cfg: CFG, load_end: os.loadavg(), summary, faults: done }, null, 2));

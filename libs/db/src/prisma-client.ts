@@ -23,6 +23,8 @@ export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
   // on the pool, which drops that connection; without a listener Node would end the process. The
   // adapter adds its own only on Prisma's first query, and queryRows may use the pool before any.
   pool.on('error', () => undefined);
+  // The same for a connection checked out between two queries: its next query fails, the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   // (the adapter carries its own, newer @types/pg; at run time there is one pg and one Pool class)
   const client = new PrismaClient({ adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0], { disposeExternalPool: true }) });
   pools.set(client, pool);

@@ -22,9 +22,11 @@ export async function bootstrapWebhooksService(): Promise<void> {
   const logger = createLogger('webhooks-dispatcher', config.telemetry.LOG_LEVEL);
   const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
   const pool = new Pool({ connectionString: config.database.DATABASE_URL, max: config.database.DATABASE_POOL_SIZE });
-  // An idle connection the server ends (Postgres restarted or crashed) is an 'error' event on the
-  // pool, which drops that connection; without a listener Node would end the process.
+  // A connection the server ends (Postgres restarted or crashed) is an 'error' event: on the pool for
+  // an idle one (the pool drops it), on the client for one checked out between two queries (its next
+  // query fails, and the pool drops it on release). Without listeners Node would end the process.
   pool.on('error', (err) => logger.warn({ err: err.message }, 'an idle database connection ended; the pool drops it'));
+  pool.on('connect', (client) => client.on('error', (err) => logger.warn({ err: err.message }, 'a database connection in use ended')));
   const nc = await connectNats(config.nats.NATS_URL, 'webhooks-dispatcher');
   await ensureStreams(nc, config.app.NAMESPACE);
   const clock = systemClock;
