@@ -193,7 +193,10 @@ async function main() {
   const acceptedOut = sends.filter((m) => m.accepted);
   await waitFor(async () => (await count('fin-')).size >= acceptedIn.length && (await count('fout-')).size >= acceptedOut.length, CFG.settleMs, 'every accepted message stored').catch((e) => log(`  ${e.message}`));
   const hooked = () => new Set(receiver.requests.filter((r) => r.path === '/hook').map((r) => JSON.parse(r.body).data?.body));
-  await waitFor(async () => acceptedIn.every((m) => hooked().has(m.body)), CFG.settleMs, 'every accepted inbound message at the webhook').catch((e) => log(`  ${e.message}`));
+  await waitFor(async () => {
+    const h = hooked();
+    return acceptedIn.every((m) => h.has(m.body));
+  }, CFG.settleMs, 'every accepted inbound message at the webhook').catch((e) => log(`  ${e.message}`));
   await sleep(2_000);
   const [ins, outs, hooks] = [await count('fin-'), await count('fout-'), hooked()];
   const statuses = {};

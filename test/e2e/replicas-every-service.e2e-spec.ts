@@ -120,7 +120,7 @@ describe('every service in replicas', () => {
   const createFaqs = (n: number, tag: string) =>
     Promise.all(Array.from({ length: n }, async (_, i) => {
       const res = await apis[i % 2].post('/knowledge-base/faq/create', { question: `${tag} question ${i}?`, answer: `answer ${i}` });
-      expect(res.status).toBe(200);
+      expect({ status: res.status, body: res.status === 200 ? null : res.body }).toEqual({ status: 200, body: null });
       return res.body.context_id as string;
     }));
   const delivered = (tag: string) =>

@@ -41,7 +41,8 @@ export async function bootstrapQueueService(): Promise<void> {
   const nc = await connectNats(config.nats.NATS_URL, 'queue');
   const sessions = new SessionCommands(nc, namespace, q.QUEUE_SESSION_TIMEOUT_MS);
   const rpc = new NatsRpcClient(nc, namespace, config.nats.RPC_TIMEOUT_MS);
-  const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
+  // The record takes one short statement per add, purge or scan: a few connections are plenty.
+  const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: Math.min(config.database.DATABASE_POOL_SIZE, 4) });
   const record = new SendRecord(prisma);
   const queues = new SendQueues(redis, queuesOptions(namespace, q, record));
   const rebuild = new QueueRebuild(queues, record, { namespace, maxWaitMs: q.QUEUE_MAX_WAIT_MS, keepFinishedMs: q.QUEUE_KEEP_FINISHED_S * 1000 }, logger);
