@@ -42,21 +42,10 @@ const CFG = {
 };
 const SERVICES = ['chats', 'phones', 'queue', 'webhooks-dispatcher'];
 const log = (...a) => console.log(...a);
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
-};
+const { sleep, loadAvg: load, pct, waitFor: waitForEvery } = require('../lib/waiting');
 const { cleanups, run } = guardBench(3_600_000);
 
-async function waitFor(fn, timeoutMs, label) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${label}`);
-    await sleep(200);
-  }
-}
+const waitFor = (fn, timeoutMs, label) => waitForEvery(fn, timeoutMs, label, 200);
 
 async function main() {
   log(`faults bench: ${CFG.faults.join(', ')} × ${CFG.repeat}, ${CFG.downMs} ms each, under ${CFG.inRate} in/s, ${CFG.sendRate} sends/s, ${CFG.getRate} GET/s; load ${load()}`);
