@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { RequestContextSchema } from '../common/request-context';
+import { defineRpc } from '../rpc/define-rpc';
 
 /**
  * The shape every owning service's import RPC shares (internal subjects `<service>.v1.import.<what>`,
@@ -35,3 +37,10 @@ export type ImportBatchResponse = z.infer<typeof ImportBatchResponse>;
 
 /** Largest batch an import RPC takes (requests stay well under NATS' max_payload). */
 export const MAX_IMPORT_BATCH = 500;
+
+/** What every import RPC takes: a batch of items in the target organization's name (each item checked by its owner). */
+export const ImportBatchRequest = z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) });
+export type ImportBatchRequest = z.infer<typeof ImportBatchRequest>;
+
+/** An owner's import RPC (`<service>.v1.import.<what>`, internal, no route): a batch in, one result per item out. */
+export const importBatchRpc = (subject: string, service: string) => defineRpc({ subject, service, request: ImportBatchRequest, response: ImportBatchResponse });

@@ -119,7 +119,7 @@ export class ImportJob {
    * Writes items through their owner (a dry run only counts what would happen, from what earlier runs
    * of this source brought): counts outcomes, records failures and every id the owner answered.
    */
-  async apply(resource: OwnedResource, items: OwnerItem[], extra: Record<string, unknown> = {}, tracked = true): Promise<ImportItemResult[]> {
+  async apply(resource: OwnedResource, items: OwnerItem[], tracked = true): Promise<ImportItemResult[]> {
     if (!items.length) return [];
     const map = tracked ? await this.idMapOf(resource) : null;
     for (const item of items) {
@@ -128,7 +128,7 @@ export class ImportJob {
     }
     const results = this.dryRun
       ? items.map((i): ImportItemResult => ({ source_id: i.source_id, target_id: i.target_id ?? null, outcome: i.target_id ? 'skipped' : 'created' }))
-      : await this.parts.owners.write(resource, items, extra);
+      : await this.parts.owners.write(resource, items);
     this.report.add(resource, results);
     const failures = results.filter((r) => r.outcome === 'failed').map((r) => ({ resource, source_id: r.source_id, reason: r.reason ?? 'refused' }));
     if (!this.dryRun) {

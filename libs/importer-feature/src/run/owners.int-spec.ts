@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { Errors, ImportBatchResponse, type RequestContext } from '@mapi/contracts';
+import { Errors, type RequestContext } from '@mapi/contracts';
 import { NatsRpcClient, NatsRpcServer, bindHandlers, connectNats, createLogger, rpcHandler } from '@mapi/platform';
 import { testEnv } from '@mapi/testing';
 import type { NatsConnection } from 'nats';
 import { z } from 'zod';
-import { Owners, OWNER_SUBJECTS } from './owners';
+import { Owners, OWNER_RPCS } from './owners';
 
 const ctx: RequestContext = { org_id: '33333333-3333-4333-8333-333333333333', token_id: 'import-run', phone_scope: null, phone: null, member: null };
-const LabelsRpc = { subject: OWNER_SUBJECTS.labels[0], service: OWNER_SUBJECTS.labels[1], request: z.unknown(), response: ImportBatchResponse };
+// The labels owner's subject, answered by a stand-in that takes any body.
+const LabelsRpc = { ...OWNER_RPCS.labels, request: z.unknown() };
 
 /**
  * The importer's writes to an owner over real NATS: a batch an owner cannot take now (503: restarting,

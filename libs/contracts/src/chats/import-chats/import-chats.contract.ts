@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { RequestContextSchema } from '../../common/request-context';
-import { ImportBatchResponse, MAX_IMPORT_BATCH, importItemFields } from '../../imports/import-batch';
-import { defineRpc } from '../../rpc/define-rpc';
+import { importBatchRpc, importItemFields } from '../../imports/import-batch';
 
 const pinSchema = z.object({ message_id: z.string().min(1).max(500), pinned_at: z.number(), expires_at: z.number().nullable().optional() });
 
@@ -47,10 +45,5 @@ export type ImportChatItem = z.infer<typeof ImportChatItemSchema>;
  * Internal (the importer, docs/services/chats.md "Import"): writes each phone's copy of a chat and
  * the organization's values on it (labels, custom properties, assignee). No chat events (a backfill).
  */
-export const ImportChatsRpc = defineRpc({
-  subject: 'chats.v1.import.chats',
-  service: 'chats',
-  request: z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) }),
-  response: ImportBatchResponse,
-});
+export const ImportChatsRpc = importBatchRpc('chats.v1.import.chats', 'chats');
 export type ImportChatsRequest = z.infer<typeof ImportChatsRpc.request>;

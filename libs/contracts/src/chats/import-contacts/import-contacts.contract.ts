@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { RequestContextSchema } from '../../common/request-context';
-import { ImportBatchResponse, MAX_IMPORT_BATCH, importItemFields } from '../../imports/import-batch';
-import { defineRpc } from '../../rpc/define-rpc';
+import { importBatchRpc, importItemFields } from '../../imports/import-batch';
 import { ContactIdSchema } from '../contacts/contact.schema';
 
 /**
@@ -26,10 +24,5 @@ export type ImportContactItem = z.infer<typeof ImportContactItemSchema>;
  * Internal (the importer, docs/services/chats.md "Import"): writes contacts of the organization with
  * their names, labels and is_internal. Items are validated one by one (a bad one is answered failed).
  */
-export const ImportContactsRpc = defineRpc({
-  subject: 'chats.v1.import.contacts',
-  service: 'chats',
-  request: z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) }),
-  response: ImportBatchResponse,
-});
+export const ImportContactsRpc = importBatchRpc('chats.v1.import.contacts', 'chats');
 export type ImportContactsRequest = z.infer<typeof ImportContactsRpc.request>;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { RequestContextSchema } from '../../common/request-context';
-import { ImportBatchResponse, MAX_IMPORT_BATCH, importItemFields } from '../../imports/import-batch';
-import { defineRpc } from '../../rpc/define-rpc';
+import { importBatchRpc, importItemFields } from '../../imports/import-batch';
 
 const text = z.string().max(100_000).nullable().optional();
 const flag = z.boolean().nullable().optional();
@@ -52,10 +50,5 @@ export type ImportMessageItem = z.infer<typeof ImportMessageItemSchema>;
  * one copy per (phone_id, message_id), the chat created when missing. The same message stored by
  * the connector's ingestion is the same row. No message events (a backfill).
  */
-export const ImportMessagesRpc = defineRpc({
-  subject: 'chats.v1.import.messages',
-  service: 'chats',
-  request: z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) }),
-  response: ImportBatchResponse,
-});
+export const ImportMessagesRpc = importBatchRpc('chats.v1.import.messages', 'chats');
 export type ImportMessagesRequest = z.infer<typeof ImportMessagesRpc.request>;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { RequestContextSchema } from '../../common/request-context';
-import { ImportBatchResponse, MAX_IMPORT_BATCH, importItemFields } from '../../imports/import-batch';
-import { defineRpc } from '../../rpc/define-rpc';
+import { importBatchRpc, importItemFields } from '../../imports/import-batch';
 
 /**
  * The reaction object as the source's GET /reactions answers it (ReactionType), read leniently,
@@ -28,10 +26,5 @@ export type ImportReactionItem = z.infer<typeof ImportReactionItemSchema>;
  * Internal (the importer, docs/services/chats.md "Import"): writes each sender's reaction to a
  * message copy already imported, as ingestion keeps them. No reaction events (a backfill).
  */
-export const ImportReactionsRpc = defineRpc({
-  subject: 'chats.v1.import.reactions',
-  service: 'chats',
-  request: z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) }),
-  response: ImportBatchResponse,
-});
+export const ImportReactionsRpc = importBatchRpc('chats.v1.import.reactions', 'chats');
 export type ImportReactionsRequest = z.infer<typeof ImportReactionsRpc.request>;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { RequestContextSchema } from '../../common/request-context';
-import { ImportBatchResponse, MAX_IMPORT_BATCH, importItemFields } from '../../imports/import-batch';
-import { defineRpc } from '../../rpc/define-rpc';
+import { importBatchRpc, importItemFields } from '../../imports/import-batch';
 import { PropertyNameSchema, PropertyOptionsSchema, PropertyValueTypeSchema } from '../custom-property/custom-property.schema';
 
 /** One definition of the source organization, the `tbl_custom_properties` row as GET /custom-properties answers it. */
@@ -19,10 +17,5 @@ export const ImportCustomPropertyItem = z.looseObject({
 export type ImportCustomPropertyItem = z.infer<typeof ImportCustomPropertyItem>;
 
 /** Internal (the importer, docs/services/inbox.md "Import"): custom property definitions, matched by name. */
-export const ImportCustomPropertiesRpc = defineRpc({
-  subject: 'inbox.v1.import.custom-properties',
-  service: 'inbox',
-  request: z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) }),
-  response: ImportBatchResponse,
-});
+export const ImportCustomPropertiesRpc = importBatchRpc('inbox.v1.import.custom-properties', 'inbox');
 export type ImportCustomPropertiesRequest = z.infer<typeof ImportCustomPropertiesRpc.request>;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { RequestContextSchema } from '../../common/request-context';
-import { ImportBatchResponse, MAX_IMPORT_BATCH, importItemFields } from '../../imports/import-batch';
-import { defineRpc } from '../../rpc/define-rpc';
+import { importBatchRpc, importItemFields } from '../../imports/import-batch';
 import { LabelColorSchema, LabelNameSchema, LabelTypeSchema } from '../label/label.schema';
 
 /**
@@ -19,10 +17,5 @@ export const ImportLabelItem = z.looseObject({
 export type ImportLabelItem = z.infer<typeof ImportLabelItem>;
 
 /** Internal (the importer, docs/services/inbox.md "Import"): labels; one of the same type and name here is the same label. */
-export const ImportLabelsRpc = defineRpc({
-  subject: 'inbox.v1.import.labels',
-  service: 'inbox',
-  request: z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) }),
-  response: ImportBatchResponse,
-});
+export const ImportLabelsRpc = importBatchRpc('inbox.v1.import.labels', 'inbox');
 export type ImportLabelsRequest = z.infer<typeof ImportLabelsRpc.request>;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { RequestContextSchema } from '../../common/request-context';
-import { ImportBatchResponse, MAX_IMPORT_BATCH, importItemFields } from '../../imports/import-batch';
-import { defineRpc } from '../../rpc/define-rpc';
+import { importBatchRpc, importItemFields } from '../../imports/import-batch';
 
 /**
  * One private note of the source organization, the `tbl_chat_notes` row as GET /note answers it, with
@@ -23,10 +21,5 @@ export const ImportNoteItem = z.looseObject({
 export type ImportNoteItem = z.infer<typeof ImportNoteItem>;
 
 /** Internal (the importer, docs/services/inbox.md "Import"): notes with their author and time. */
-export const ImportNotesRpc = defineRpc({
-  subject: 'inbox.v1.import.notes',
-  service: 'inbox',
-  request: z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) }),
-  response: ImportBatchResponse,
-});
+export const ImportNotesRpc = importBatchRpc('inbox.v1.import.notes', 'inbox');
 export type ImportNotesRequest = z.infer<typeof ImportNotesRpc.request>;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { RequestContextSchema } from '../../common/request-context';
-import { ImportBatchResponse, MAX_IMPORT_BATCH, importItemFields } from '../../imports/import-batch';
-import { defineRpc } from '../../rpc/define-rpc';
+import { importBatchRpc, importItemFields } from '../../imports/import-batch';
 
 /**
  * One task of the source organization as GET /tasks answers it (`association` {chat_id, message_id,
@@ -24,10 +22,5 @@ export const ImportTaskItem = z.looseObject({
 export type ImportTaskItem = z.infer<typeof ImportTaskItem>;
 
 /** Internal (the importer, docs/services/inbox.md "Import"): tasks; reminders already past never fire. */
-export const ImportTasksRpc = defineRpc({
-  subject: 'inbox.v1.import.tasks',
-  service: 'inbox',
-  request: z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) }),
-  response: ImportBatchResponse,
-});
+export const ImportTasksRpc = importBatchRpc('inbox.v1.import.tasks', 'inbox');
 export type ImportTasksRequest = z.infer<typeof ImportTasksRpc.request>;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { RequestContextSchema } from '../../common/request-context';
-import { ImportBatchResponse, MAX_IMPORT_BATCH, importItemFields } from '../../imports/import-batch';
-import { defineRpc } from '../../rpc/define-rpc';
+import { importBatchRpc, importItemFields } from '../../imports/import-batch';
 
 /**
  * One ticket of the source organization: `ticket` is the object GET /tickets/{ticket_id} answers
@@ -25,10 +23,5 @@ export const ImportTicketFields = z.looseObject({
 });
 
 /** Internal (the importer, docs/services/inbox.md "Import"): tickets with their dates, labels and values. */
-export const ImportTicketsRpc = defineRpc({
-  subject: 'inbox.v1.import.tickets',
-  service: 'inbox',
-  request: z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) }),
-  response: ImportBatchResponse,
-});
+export const ImportTicketsRpc = importBatchRpc('inbox.v1.import.tickets', 'inbox');
 export type ImportTicketsRequest = z.infer<typeof ImportTicketsRpc.request>;

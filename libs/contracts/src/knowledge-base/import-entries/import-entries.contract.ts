@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { RequestContextSchema } from '../../common/request-context';
-import { ImportBatchResponse, MAX_IMPORT_BATCH } from '../../imports/import-batch';
-import { defineRpc } from '../../rpc/define-rpc';
+import { importBatchRpc } from '../../imports/import-batch';
 
 /**
  * Internal (the importer, docs/services/imports.md): knowledge-base entries as GET /knowledge-base
@@ -9,12 +7,7 @@ import { defineRpc } from '../../rpc/define-rpc';
  * embedded here as any new entry (the embedding worker's queue).
  */
 const batch = (name: string) =>
-  defineRpc({
-    subject: `knowledge-base.v1.import.${name}`,
-    service: 'knowledge-base',
-    request: z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) }),
-    response: ImportBatchResponse,
-  });
+  importBatchRpc(`knowledge-base.v1.import.${name}`, 'knowledge-base');
 
 export const ImportFaqsRpc = batch('faqs');
 export const ImportDocumentsRpc = batch('documents');

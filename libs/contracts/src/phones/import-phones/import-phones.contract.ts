@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { RequestContextSchema } from '../../common/request-context';
-import { ImportBatchResponse, MAX_IMPORT_BATCH, importItemFields } from '../../imports/import-batch';
-import { defineRpc } from '../../rpc/define-rpc';
+import { importBatchRpc, importItemFields } from '../../imports/import-batch';
 
 /**
  * Internal (the importer, docs/services/imports.md): a source's phones, as GET /phones/all answers
@@ -14,10 +12,5 @@ export const ImportPhoneItem = z.object({
   labels: z.array(z.string().max(100)).max(100).optional(),
 });
 
-export const ImportPhonesRpc = defineRpc({
-  subject: 'phones.v1.import.phones',
-  service: 'phones',
-  request: z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) }),
-  response: ImportBatchResponse,
-});
+export const ImportPhonesRpc = importBatchRpc('phones.v1.import.phones', 'phones');
 export type ImportPhonesRequest = z.infer<typeof ImportPhonesRpc.request>;

@@ -56,7 +56,7 @@ export const chatsStep: Step = {
           assigned_to: (chat.assigned_to as string | null) ?? null,
         });
       }
-      await job.apply('chats', items, {}, false);
+      await job.apply('chats', items, false);
     });
   },
 };
@@ -127,7 +127,7 @@ async function importChatHistory(job: ImportJob, chat: ChatMark, mark: number | 
       const phone = targetPhone(job, m.org_phone as string);
       if (phone) items.push({ source_id: String(m.message_id), phone_id: phone, message: m });
     }
-    await job.apply('messages', items, {}, false);
+    await job.apply('messages', items, false);
     offset += messages.length;
     const reachedFloor = fresh.length < messages.length;
     if (messages.length < MESSAGES_PAGE || reachedFloor) break;
@@ -152,7 +152,7 @@ export const reactionsStep: Step = {
         const phone = targetPhone(job, r.org_phone as string);
         if (phone) items.push({ ...r, source_id: `${String(r.message_id)}|${String(r.sender_phone ?? r.sender_id)}`, phone_id: phone });
       }
-      await job.apply('reactions', items, {}, false);
+      await job.apply('reactions', items, false);
     }, { query: { start_time: since } });
   },
 };
