@@ -1,6 +1,7 @@
 import type { ImportMessageItem } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
 import { deliveryInfo, ftsOf } from '../ingest/ingest-rows';
+import { MESSAGE_API_KEYS } from '../messages/message-api-sql';
 
 type MessageObject = ImportMessageItem['message'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -79,13 +80,5 @@ export function importMessageRow(org: { org_id: string; phone_id: string; org_ph
   };
 }
 
-/** Every column importMessageRow fills (the messages table less its surrogate key). */
-export const IMPORT_COLUMNS = [
-  'org_id', 'phone_id', 'chat_id', 'message_id', 'unique_id', 'org_phone', 'sender_phone', 'from_me', 'body', 'prev_body',
-  'message_type', 'timestamp', 'updated_at', 'ack', 'delivery_info', 'mentioned_ids', 'media', 'fts', 'broadcast',
-  'sent_message_id', 'author', 'broadcast_id', 'device_type', 'duration', 'flag_metadata', 'flag_response_time',
-  'flag_status', 'forwarding_score', 'from', 'has_media', 'has_quoted_msg', 'has_reaction', 'interactive', 'invite_v4',
-  'is_deleted', 'is_ephemeral', 'is_forwarded', 'is_gif', 'is_starred', 'is_status', 'links', 'location', 'media_key',
-  'message_ticket_id', 'order_id', 'performed_by', 'poll_info', 'poll_results', 'quoted_message_id', 'raw_data', 'to',
-  'token', 'vcards',
-] as const;
+/** Every column importMessageRow fills: the message object's keys (less `id`, derived from the others) and the phone. */
+export const IMPORT_COLUMNS = ['phone_id', ...MESSAGE_API_KEYS.filter((k) => k !== 'id')] as const;
