@@ -88,7 +88,11 @@ export class SendQueues {
   async restore(phoneId: string, jobs: readonly RecordedJob[], lastSeq: number): Promise<void> {
     await this.redis.eval(RAISE_SEQ, 1, this.keys(phoneId).seq, String(lastSeq));
     const byBroadcast = new Map<string | null, RecordedJob[]>();
-    for (const j of jobs) byBroadcast.set(j.broadcast_id, [...(byBroadcast.get(j.broadcast_id) ?? []), j]);
+    for (const j of jobs) {
+      const list = byBroadcast.get(j.broadcast_id);
+      if (list) list.push(j);
+      else byBroadcast.set(j.broadcast_id, [j]);
+    }
     for (const [broadcastId, list] of byBroadcast) await this.put(phoneId, list, broadcastId);
   }
 

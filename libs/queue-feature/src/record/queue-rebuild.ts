@@ -49,7 +49,11 @@ export class QueueRebuild {
       const started = Date.now();
       const [pending, lastSeqs] = await Promise.all([this.record.pending(this.options.maxWaitMs), this.record.lastSeqs()]);
       const byPhone = new Map<string, RecordedJob[]>();
-      for (const j of pending) byPhone.set(j.phone_id, [...(byPhone.get(j.phone_id) ?? []), j]);
+      for (const j of pending) {
+        const list = byPhone.get(j.phone_id);
+        if (list) list.push(j);
+        else byPhone.set(j.phone_id, [j]);
+      }
       for (const [phoneId, jobs] of byPhone) await this.queues.restore(phoneId, jobs, lastSeqs.get(phoneId) ?? 0);
       await redis.set(recordMarkerKey(namespace), runId);
       if (pending.length) this.logger.warn({ jobs: pending.length, phones: byPhone.size, ms: Date.now() - started }, 'send queues were missing from Redis; queued again from the record');
