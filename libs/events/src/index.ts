@@ -7,3 +7,5 @@ export * from './phone-sessions';
 export * from './outbox-wakeups';
 export * from './session-connection';
 export * from './due-work-loop';
+export * from './replay/stream-watch';
+export * from './replay/consumed-floor';

@@ -1,4 +1,4 @@
-import { JSONCodec, RetentionPolicy, StorageType, nanos, type JetStreamClient, type NatsConnection } from 'nats';
+import { JSONCodec, RetentionPolicy, StorageType, nanos, type JetStreamClient, type NatsConnection, type PubAck } from 'nats';
 import { eventSubjectOf } from '@mapi/contracts';
 
 /** Streams of one deployment (NAMESPACE): connector input for the chats store, and domain events. */
@@ -31,7 +31,10 @@ export async function ensureStreams(nc: NatsConnection, namespace: string): Prom
 
 const codec = JSONCodec();
 
-/** Publishes and waits for JetStream's ack: once this resolves the message is stored (deduplicated by msgID). */
-export async function publishDurable(js: JetStreamClient, subject: string, data: unknown, msgID: string): Promise<void> {
-  await js.publish(subject, codec.encode(data), { msgID });
+/**
+ * Publishes and waits for JetStream's ack: once this resolves the message is stored (deduplicated by
+ * msgID). `data` as a string is sent as is (JSON already serialized); anything else is serialized.
+ */
+export async function publishDurable(js: JetStreamClient, subject: string, data: unknown, msgID: string): Promise<PubAck> {
+  return js.publish(subject, typeof data === 'string' ? new TextEncoder().encode(data) : codec.encode(data), { msgID });
 }

@@ -3,9 +3,11 @@ import type { EventInput, EventName, EventPayload } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
-import { eventSubject } from './jetstream';
+import { eventSubject, streamNames } from './jetstream';
 import { OutboxMetrics } from './outbox-metrics';
 import { OUTBOX_CHANNEL, OutboxWakeups } from './outbox-wakeups';
+import { OutboxReplay } from './replay/outbox-replay';
+import { StreamWatch } from './replay/stream-watch';
 
 const encoder = new TextEncoder();
 
@@ -105,6 +107,11 @@ export interface OutboxRelayOptions {
   keepPublishedMs?: number;
   /** How often a relay prunes. Default 60 s. */
   pruneEveryMs?: number;
+  /**
+   * How often the events stream is checked for a loss (NATS restarted on an empty store), after which
+   * what the consumers had not taken is published again (StreamWatch). Default 2 s; 0: not watched.
+   */
+  watchMs?: number;
 }
 
 export class OutboxRelay {
@@ -123,6 +130,7 @@ export class OutboxRelay {
   private readonly keepPublishedMs: number;
   private readonly pruneEveryMs: number;
   private readonly metrics: OutboxMetrics;
+  private readonly watch?: StreamWatch;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -137,6 +145,12 @@ export class OutboxRelay {
     this.pruneEveryMs = options.pruneEveryMs ?? 60_000;
     if (options.listenUrl) this.wakeups = new OutboxWakeups(options.listenUrl, () => this.wake(), logger);
     this.metrics = new OutboxMetrics(prisma);
+    const watchMs = options.watchMs ?? 2_000;
+    if (watchMs > 0) {
+      const stream = streamNames(namespace).events;
+      const replay = new OutboxReplay(prisma, () => nc.jetstreamManager(), stream, () => this.wake());
+      this.watch = new StreamWatch(nc, stream, replay, logger, { intervalMs: watchMs });
+    }
   }
 
   /** Whether wake-ups are working now (the relay then polls only every safetyPollMs). */
@@ -174,6 +188,7 @@ export class OutboxRelay {
     this.metrics.start();
     await this.wakeups?.start();
     void tick();
+    await this.watch?.start();
   }
 
   /**
@@ -204,6 +219,7 @@ export class OutboxRelay {
     this.running = false;
     clearTimeout(this.timer);
     this.metrics.stop();
+    await this.watch?.stop();
     await this.wakeups?.stop();
     await this.busy?.catch(() => undefined);
   }

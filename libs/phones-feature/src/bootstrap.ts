@@ -1,5 +1,5 @@
 import { createPrismaClient } from '@mapi/db';
-import { OutboxRelay, SessionCommands, ensureStreams } from '@mapi/events';
+import { OutboxRelay, SessionCommands, StreamWatch, ensureStreams, streamNames } from '@mapi/events';
 import { ConfigError, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, parseConfig, postgresIndicator, redisIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
 import { Redis } from 'ioredis';
 import { PhonesConfigSchema } from './config';
@@ -10,6 +10,7 @@ import { PhoneRepository } from './repositories/phone-repository';
 import { SandboxConnector } from './sandbox/sandbox-connector';
 import { SandboxNetwork } from './sandbox/sandbox-network';
 import { SandboxPhones } from './sandbox/sandbox-phones';
+import { IngestLog } from './sessions/ingest-log';
 import { IngestPublisher } from './sessions/ingest-publisher';
 import { PhoneLeases } from './sessions/phone-leases';
 import { PhoneStateUpdater } from './sessions/phone-state-updater';
@@ -32,6 +33,9 @@ export async function bootstrapPhonesService(): Promise<void> {
   const phones = new PhoneRepository(prisma);
   const network = new SandboxNetwork(prisma);
   const sessions = new SessionCommands(nc, ns);
+  // What was published and not yet taken by chats, published again if NATS loses the stream (decision 0079).
+  const ingestLog = new IngestLog(prisma, nc, logger);
+  const ingestWatch = new StreamWatch(nc, streamNames(ns).ingest, ingestLog, logger);
   const baileys = baileysConnectorFactory({ prisma, config: baileysParsed.config, logger });
   const manager = new SessionManager({
     nc,
@@ -39,7 +43,7 @@ export async function bootstrapPhonesService(): Promise<void> {
     prisma,
     phones,
     leases: new PhoneLeases(redis, ns, phonesConfig.REPLICA_ID, phonesConfig.PHONE_LEASE_TTL_MS),
-    publisher: new IngestPublisher(nc, ns),
+    publisher: new IngestPublisher(nc, ns, ingestLog),
     states: new PhoneStateUpdater(prisma),
     factory: (p) =>
       p.connector === 'baileys' ? baileys(p) : p.connector === 'sandbox' && phonesConfig.SANDBOX_ENABLED ? new SandboxConnector(p.phone_id, p.org_id, network, nc, ns) : null,
@@ -60,6 +64,7 @@ export async function bootstrapPhonesService(): Promise<void> {
     rpc: { handlers },
     start: async () => {
       await relay.start();
+      await ingestWatch.start(); // the stream read once first, so every published event is labelled with it
       manager.start();
     },
     health: {
@@ -70,6 +75,8 @@ export async function bootstrapPhonesService(): Promise<void> {
     readyFields: { replica: phonesConfig.REPLICA_ID, sandbox: phonesConfig.SANDBOX_ENABLED },
     stop: [
       () => manager.stop(), // releases leases: another replica takes the sessions over at once
+      () => ingestWatch.stop(),
+      () => ingestLog.stop(),
       () => relay.stop(),
     ],
     disconnect: [() => redis.disconnect(), () => prisma.$disconnect()],
