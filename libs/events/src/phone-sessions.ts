@@ -34,6 +34,7 @@ export class SessionCommands {
   async require(phoneId: string, cmd: SimpleSessionCommand['cmd'] | SessionCommand): Promise<SessionAnswer & { ok: true }> {
     const answer = await this.send(phoneId, cmd);
     if (answer === 'no-session') throw Errors.phoneUnavailable('The phone\'s server is unreachable: its session is not running');
+    if (!answer.ok && answer.reason === 'unavailable') throw Errors.unavailable(`Temporarily unavailable: the phone's session cannot reach its database; retry shortly`);
     if (!answer.ok) throw Errors.phoneUnavailable(answer.reason === 'disconnected' ? 'The phone is disconnected' : `The phone's session failed: ${answer.message}`);
     return answer;
   }

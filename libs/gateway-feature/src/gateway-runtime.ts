@@ -3,6 +3,7 @@ import {
   NatsRpcClient,
   connectNats,
   natsIndicator,
+  outageLog,
   postgresIndicator,
   redisIndicator,
   type ConfigOf,
@@ -59,7 +60,7 @@ export class GatewayRuntime {
   static async open(config: GatewayConfig, logger: Logger): Promise<GatewayRuntime> {
     const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
     const redis = new Redis(config.redis.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
-    redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+    redis.on('error', (err) => outageLog(logger).warn('redis connection error', { err: err.message }));
     await redis.connect().catch((err) => logger.warn({ err: err.message }, 'redis not reachable at start; will retry'));
     const nc = await connectNats(config.nats.NATS_URL, 'api-gateway');
     const rpc = new NatsRpcClient(nc, config.app.NAMESPACE, config.nats.RPC_TIMEOUT_MS, { unavailableRetryMs: config.nats.RPC_UNAVAILABLE_RETRY_MS });

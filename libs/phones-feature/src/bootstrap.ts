@@ -1,6 +1,6 @@
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, SessionCommands, StreamWatch, ensureStreams, streamNames } from '@mapi/events';
-import { ConfigError, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, parseConfig, postgresIndicator, redisIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
+import { ConfigError, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, outageLog, parseConfig, postgresIndicator, redisIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
 import { Redis } from 'ioredis';
 import { PhonesConfigSchema } from './config';
 import { parseBaileysConfig } from './baileys/config';
@@ -26,7 +26,7 @@ export async function bootstrapPhonesService(): Promise<void> {
   const logger = createLogger('phones', config.telemetry.LOG_LEVEL);
   const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
   const redis = new Redis(config.redis.REDIS_URL, { maxRetriesPerRequest: 2 });
-  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  redis.on('error', (err) => outageLog(logger).warn('redis connection error', { err: err.message }));
   const nc = await connectNats(config.nats.NATS_URL, 'phones');
   await ensureStreams(nc, ns);
 

@@ -4,6 +4,7 @@ export * from './telemetry/metrics';
 export * from './telemetry/cached-reading';
 export * from './logging/logger';
 export * from './logging/nest-logger';
+export * from './logging/outage-log';
 export * from './nats/connection';
 export * from './nats/trace-headers';
 export * from './nats/rpc-codec';

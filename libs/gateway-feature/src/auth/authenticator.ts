@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ErrorCode, Errors, ServiceError, type AuthenticatedSession } from '@mapi/contracts';
-import { bearerToken, hashApiToken, type Logger } from '@mapi/platform';
+import { bearerToken, hashApiToken, outageLog, type Logger } from '@mapi/platform';
 import type { Principal } from './principal';
 import type { TokenRepository } from '../repositories/token-repository';
 import { SESSION_COOKIE, readCookie } from './cookies';
@@ -54,7 +54,7 @@ export class Authenticator {
     const principal = await this.tokens.findUsableByHash(hash);
     if (!principal) throw Errors.unauthorized('Invalid bearer token, or the organization has no active Pro or Enterprise plan');
     this.cache.set(hash, principal);
-    this.tokens.touch(principal.token_id).catch((err) => this.logger.warn({ err }, 'could not record token use'));
+    this.tokens.touch(principal.token_id).catch((err) => outageLog(this.logger).warn('could not record token use', { err }));
     return principal;
   }
 

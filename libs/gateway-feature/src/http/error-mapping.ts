@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Errors, ServiceError } from '@mapi/contracts';
-import { DEPENDENCY_UNAVAILABLE_MESSAGE, isDependencyUnavailable, type Logger } from '@mapi/platform';
+import { DEPENDENCY_UNAVAILABLE_MESSAGE, isDependencyUnavailable, outageLog, type Logger } from '@mapi/platform';
 
 interface FrameworkError {
   statusCode?: number;
@@ -40,7 +40,7 @@ export function toServiceError(error: unknown, logger: Logger): ServiceError {
   const errorId = randomUUID();
   if (isDependencyUnavailable(error)) {
     // The gateway's own reads (tokens, sessions) when its database cannot serve: 503 with Retry-After, not a bug.
-    logger.warn({ err: error, error_id: errorId }, 'database unavailable');
+    outageLog(logger).warn('database unavailable', { err: error });
     return Errors.unavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
   }
   logger.error({ err: error, error_id: errorId }, 'unhandled error');

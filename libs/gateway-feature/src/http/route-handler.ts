@@ -1,5 +1,5 @@
 import type { RouteContract, RequestContext } from '@mapi/contracts';
-import type { Logger, NatsRpcClient } from '@mapi/platform';
+import { outageLog, type Logger, type NatsRpcClient } from '@mapi/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
@@ -54,7 +54,7 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
       decision = await deps.rateLimiter.hit(principal.token_id, routeRate ? routeKey : 'all', limit);
     } catch (err) {
       // Fail open: a Redis outage must not take the API down; readiness reports it.
-      deps.logger.warn({ err }, 'rate limiter unavailable; request allowed');
+      outageLog(deps.logger).warn('rate limiter unavailable; request allowed', { err });
       reply.header('X-RateLimit-Limit', limit);
       return;
     }

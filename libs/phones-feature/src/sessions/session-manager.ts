@@ -1,7 +1,7 @@
 import type { ObservableResult } from '@opentelemetry/api';
 import { METRICS, legacySessionSubject, metricOptions, readSessionCommand, sessionSubject, type IngestEvent, type SessionAnswer, type SessionCommand } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
-import { GaugeSeries, meter } from '@mapi/platform';
+import { GaugeSeries, isDependencyUnavailable, meter, outageLog } from '@mapi/platform';
 import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import type { Logger } from 'pino';
 import type { PhoneConnector } from '../connector/phone-connector';
@@ -209,6 +209,10 @@ export class SessionManager {
           return await answerMessageCommand(s.connector, command);
       }
     } catch (err) {
+      if (isDependencyUnavailable(err)) {
+        outageLog(this.deps.logger).warn('session command failed: database unavailable', { err, phone_id: s.phone.phone_id, cmd: command.cmd });
+        return { ok: false, reason: 'unavailable', message: (err as Error).message };
+      }
       this.deps.logger.warn({ err, phone_id: s.phone.phone_id, cmd: command.cmd }, 'session command failed');
       return { ok: false, reason: 'error', message: (err as Error).message };
     }

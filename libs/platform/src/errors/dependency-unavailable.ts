@@ -13,7 +13,7 @@ const SQLSTATES = new Set(['53300', '53400', '57P01', '57P02', '57P03', '08000',
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2037']);
 const ADAPTER_KINDS = new Set(['TooManyConnections', 'DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout']);
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
-const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Unable to start a transaction in the given time|Timed out fetching a new connection from the connection pool/i;
+const MESSAGES = /Connection terminated|is not queryable|timeout exceeded when trying to connect|Unable to start a transaction in the given time|Timed out fetching a new connection from the connection pool/i;
 
 interface ErrorShape {
   code?: unknown;

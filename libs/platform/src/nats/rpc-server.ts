@@ -11,6 +11,7 @@ import { extractTraceContext } from './trace-headers';
 import { REPLY_COMPRESSION_MIN_BYTES, encodeReply, replyEncodingOf, type ReplyEncoding } from './reply-encoding';
 import { DURATION_BUCKETS_S, meter } from '../telemetry/metrics';
 import { DEPENDENCY_UNAVAILABLE_MESSAGE, isDependencyUnavailable } from '../errors/dependency-unavailable';
+import { outageLog } from '../logging/outage-log';
 
 export interface NatsRpcServerOptions {
   nc: NatsConnection;
@@ -199,7 +200,7 @@ export class NatsRpcServer {
     const errorId = randomUUID();
     if (isDependencyUnavailable(error)) {
       // Not a bug: the database cannot serve now. 503 (the gateway adds Retry-After), logged without the request.
-      this.options.logger.warn({ err: error, error_id: errorId, subject: contract.subject, request_id: requestId }, 'database unavailable');
+      outageLog(this.options.logger).warn('database unavailable', { err: error, subject: contract.subject, request_id: requestId });
       return Errors.unavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
     }
     this.options.logger.error({ err: error, error_id: errorId, subject: contract.subject, request_id: requestId }, 'unhandled error');

@@ -94,6 +94,18 @@ describe('SendProcessor with BullMQ workers (real Redis)', () => {
     expect(done?.attemptsMade).toBe(1);
   });
 
+  it('a session whose database is away waits without using an attempt, however many times (attempts are 3)', async () => {
+    const away = { ok: false as const, reason: 'unavailable' as const, message: "Can't reach database server" };
+    session.next = [away, away, away, away, away];
+    const [id] = await add(1);
+    startWorker({ jitterMs: 0 });
+    await until(async () => (await job(id))?.finishedOn !== undefined);
+    const done = await job(id);
+    expect(done?.failedReason ?? null).toBeNull();
+    expect(done?.returnvalue?.unique_id).toBe(session.sentIds.get(id));
+    expect(done?.attemptsMade).toBe(1);
+  });
+
   it('an error answer retries with backoff and then succeeds; the connector\'s dedup keeps one message', async () => {
     session.next = [{ ok: false, reason: 'error', message: 'boom' }];
     const [id] = await add(1);

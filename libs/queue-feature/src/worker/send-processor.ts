@@ -48,12 +48,14 @@ export class SendProcessor {
     if (claim !== 1) throw new UnrecoverableError(claim === 0 ? PURGED_REASON : 'the job was removed');
 
     const answer = await this.sessions.send(phoneId, { cmd: 'send', chat_id: chatId, content: job.data.content, sent_message_id: id });
-    if (answer === 'no-session' || (!answer.ok && answer.reason === 'disconnected')) {
+    if (answer === 'no-session' || (!answer.ok && (answer.reason === 'disconnected' || answer.reason === 'unavailable'))) {
       // 'disconnected' is a definite "not sent": the job is unsubmitted again (purgeable). No answer
-      // at all may hide a send that happened, so the claim stays.
-      if (answer !== 'no-session') await RELEASE.run(this.queues.redis, [k.job(id)], []);
+      // at all, or a session whose database is away ('unavailable'), may hide a send that happened, so
+      // the claim stays (the retry carries the same sent_message_id). None of them uses an attempt:
+      // the phone is waited for, up to maxWaitMs, as when it is disconnected.
+      if (answer !== 'no-session' && answer.reason === 'disconnected') await RELEASE.run(this.queues.redis, [k.job(id)], []);
       if (Date.now() - job.timestamp > this.options.maxWaitMs) throw new UnrecoverableError('the phone stayed disconnected or unreachable too long');
-      this.logger.info({ job_id: id, phone_id: phoneId, reason: answer === 'no-session' ? 'unreachable' : 'disconnected' }, 'phone not available; queue paused');
+      this.logger.info({ job_id: id, phone_id: phoneId, reason: answer === 'no-session' ? 'unreachable' : answer.reason }, 'phone not available; queue paused');
       await queue.rateLimit(this.options.phoneRetryMs);
       throw new RateLimitError();
     }

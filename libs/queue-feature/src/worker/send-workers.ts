@@ -1,6 +1,6 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
-import { extractJobTrace, type Logger } from '@mapi/platform';
+import { extractJobTrace, outageLog, type Logger } from '@mapi/platform';
 import { countPhoneQueues, isEmptyQueue } from '../metrics/phone-queue-counts';
 import { phonesWithQueuesKey, queuePrefix, sendQueueName, workersAliveKey } from '../queues/keys';
 import type { QueuePurger } from '../queues/queue-purger';
@@ -140,7 +140,7 @@ export class SendWorkers {
         autorun: false,
       },
     );
-    worker.on('error', (err) => this.logger.error({ err, phone_id: phoneId }, 'send worker error'));
+    worker.on('error', (err) => outageLog(this.logger).warn('send worker error', { err, phone_id: phoneId }));
     const busy = () => this.lastBusy.set(phoneId, Date.now());
     worker.on('active', busy);
     worker.on('completed', busy);

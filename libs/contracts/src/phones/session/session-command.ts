@@ -78,7 +78,11 @@ export const SessionAnswerSchema = z.discriminatedUnion('ok', [
     /** group-invite-code */
     invite_code: z.string().optional(),
   }),
-  z.object({ ok: z.literal(false), reason: z.enum(['disconnected', 'error']), message: z.string() }),
+  /**
+   * `disconnected`: the phone is not connected, nothing was done. `unavailable`: the session cannot
+   * reach a dependency of its own (its database) right now — a retry later will do. `error`: anything else.
+   */
+  z.object({ ok: z.literal(false), reason: z.enum(['disconnected', 'unavailable', 'error']), message: z.string() }),
 ]);
 export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
 

@@ -1,0 +1,33 @@
+import { OutageLog } from './outage-log';
+
+describe('OutageLog', () => {
+  const setup = () => {
+    const lines: { fields: Record<string, unknown>; msg: string }[] = [];
+    let now = 1_000;
+    const log = new OutageLog({ warn: ((fields: Record<string, unknown>, msg: string) => lines.push({ fields, msg })) as never }, 30_000, () => now);
+    return { lines, log, advance: (ms: number) => (now += ms) };
+  };
+
+  it('logs the first failure of a kind at once, counts the rest, and says how many on the next line', () => {
+    const { lines, log, advance } = setup();
+    for (let i = 0; i < 500; i++) log.warn('database unavailable', { err: new Error(`connect ECONNREFUSED #${i}`) });
+    expect(lines).toEqual([{ fields: { err: 'connect ECONNREFUSED #0' }, msg: 'database unavailable' }]);
+    advance(30_000);
+    log.warn('database unavailable', { err: new Error('again') });
+    expect(lines[1]).toEqual({ fields: { err: 'again', suppressed: 499, over_ms: 30_000 }, msg: 'database unavailable' });
+  });
+
+  it('keeps kinds apart, and logs at once after a quiet period', () => {
+    const { lines, log, advance } = setup();
+    log.warn('redis connection error', { err: 'ECONNREFUSED' });
+    log.warn('database unavailable');
+    log.warn('redis connection error');
+    expect(lines.map((l) => l.msg)).toEqual(['redis connection error', 'database unavailable']);
+    advance(60_000);
+    log.warn('redis connection error');
+    expect(lines[2]).toEqual({ fields: { suppressed: 1, over_ms: 60_000 }, msg: 'redis connection error' });
+    advance(40_000);
+    log.warn('redis connection error');
+    expect(lines[3]).toEqual({ fields: {}, msg: 'redis connection error' });
+  });
+});

@@ -1,0 +1,44 @@
+import type { Logger } from 'pino';
+
+/**
+ * Says that a dependency is failing once, not once per request. The first failure of a kind is
+ * logged at once; those that follow within `everyMs` are only counted, and the next line logged for
+ * that kind says how many were left out and over how long. A quiet `everyMs` later, the next
+ * failure is logged at once again. Errors are logged by message, without their stack: a stack per
+ * request during an outage was megabytes of the same lines.
+ */
+export class OutageLog {
+  private readonly kinds = new Map<string, { loggedAt: number; suppressed: number }>();
+
+  constructor(
+    private readonly logger: Pick<Logger, 'warn'>,
+    private readonly everyMs = 30_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  warn(kind: string, fields: Record<string, unknown> = {}): void {
+    const at = this.now();
+    const seen = this.kinds.get(kind);
+    if (seen && at - seen.loggedAt < this.everyMs) {
+      seen.suppressed++;
+      return;
+    }
+    const left = seen?.suppressed ? { suppressed: seen.suppressed, over_ms: at - seen.loggedAt } : {};
+    this.logger.warn({ ...withoutStack(fields), ...left }, kind);
+    this.kinds.set(kind, { loggedAt: at, suppressed: 0 });
+  }
+}
+
+const logs = new WeakMap<object, OutageLog>();
+
+/** The OutageLog of a logger (one per logger, so every call site of a process shares the counts). */
+export function outageLog(logger: Pick<Logger, 'warn'>): OutageLog {
+  let log = logs.get(logger);
+  if (!log) logs.set(logger, (log = new OutageLog(logger)));
+  return log;
+}
+
+function withoutStack(fields: Record<string, unknown>): Record<string, unknown> {
+  const err = fields.err;
+  return err instanceof Error ? { ...fields, err: err.message.trim() } : fields;
+}
