@@ -1,21 +1,30 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Faults of the ground (issue 32's aims): a stack (gateway, chats, phones, queue, webhooks dispatcher)
- * on a Postgres, a nats-server and a redis-server of the bench's own, under an open-loop load —
- * inbound messages on the sandbox network at BENCH_IN_RATE (200/s), sends at BENCH_SEND_RATE (50/s),
- * GET messages at BENCH_GET_RATE (100/s), every inbound message subscribed to a webhook — while each
- * fault runs BENCH_REPEAT (3) times for BENCH_DOWN_MS (5000): Postgres fast and immediate shutdown;
- * nats-server SIGKILL on its store and a restart on an empty store; Redis restarted with its data and
- * empty. No app is restarted. Counted afterwards: every accepted inbound message and send stored
- * exactly once, every accepted inbound message at the webhook, answers by status, and per fault the
- * time from the dependency's return to the first 2xx of each kind of request.
+ * Faults of the ground (issue 32's aims): a stack (gateway, chats, phones, queue, webhooks dispatcher,
+ * automation, inbox) on a Postgres, a nats-server and a redis-server of the bench's own, under an
+ * open-loop load — inbound messages on the sandbox network at BENCH_IN_RATE (200/s), sends at
+ * BENCH_SEND_RATE (50/s), GET messages at BENCH_GET_RATE (100/s), every inbound message subscribed to
+ * a webhook; inbound messages at BENCH_WORKFLOW_RATE (5/s) on a second phone, each on a chat of its
+ * own, each starting a workflow `delay BENCH_WORKFLOW_DELAY_S (3) seconds → send_message_to_chat`
+ * (the reply to that chat); todo tasks created at BENCH_REMINDER_RATE (5/s) with remind_at
+ * BENCH_REMINDER_LEAD_MS (5000) ahead, `task.reminder` subscribed to a webhook (so delayed steps and
+ * reminders come due all through the run, faults included) — while each fault runs BENCH_REPEAT (3)
+ * times for BENCH_DOWN_MS (5000): Postgres fast and immediate shutdown; nats-server SIGKILL on its
+ * store and a restart on an empty store; Redis restarted with its data and empty. No app is
+ * restarted. Counted afterwards: every accepted inbound message and send stored exactly once, every
+ * accepted inbound message at the webhook, every accepted workflow trigger's reply on the network
+ * exactly once, every accepted task's reminder fired (its task.reminder event) exactly once and at
+ * the webhook, answers by status, and per fault the time from the dependency's return to the first
+ * 2xx of each kind of request. (bench/faults/timed-work.js: the workflow and the reminders.)
  *
  * Usage: bash scripts/build.sh && node bench/faults/run.js
- * Knobs (env): BENCH_IN_RATE, BENCH_SEND_RATE, BENCH_GET_RATE, BENCH_REPEAT, BENCH_DOWN_MS,
- *   BENCH_FAULTS (comma list of pg-fast,pg-immediate,nats-kill,nats-empty,redis-restart,redis-empty),
- *   BENCH_SETTLE_MS (300000: how long to wait afterwards for every message and webhook).
- * Writes bench/results/faults-<time>.json. Not covered yet: workflow delay steps and task reminders.
+ * Knobs (env): BENCH_IN_RATE, BENCH_SEND_RATE, BENCH_GET_RATE, BENCH_WORKFLOW_RATE, BENCH_WORKFLOW_DELAY_S,
+ *   BENCH_REMINDER_RATE, BENCH_REMINDER_LEAD_MS (a rate of 0 leaves that load out), BENCH_REPEAT,
+ *   BENCH_DOWN_MS, BENCH_FAULTS (comma list of pg-fast,pg-immediate,nats-kill,nats-empty,redis-restart,
+ *   redis-empty), BENCH_SETTLE_MS (300000: how long to wait afterwards for every message and webhook,
+ *   and again for every workflow reply and reminder).
+ * Writes bench/results/faults-<time>.json.
  */
 const fs = require('node:fs');
 const http = require('node:http');
@@ -28,6 +37,7 @@ const { AppProcess, PrivateNats, PrivatePostgres, PrivateRedis, createOrg, creat
 const { createPrismaClient } = require('@mapi/db');
 const { startReceiver } = require('../webhooks/receiver');
 const { guardBench } = require('../lib/cleanup');
+const timed = require('./timed-work');
 
 const ROOT = path.join(__dirname, '..', '..');
 const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
@@ -35,12 +45,16 @@ const CFG = {
   inRate: num('BENCH_IN_RATE', 200),
   sendRate: num('BENCH_SEND_RATE', 50),
   getRate: num('BENCH_GET_RATE', 100),
+  workflowRate: num('BENCH_WORKFLOW_RATE', 5),
+  workflowDelayS: num('BENCH_WORKFLOW_DELAY_S', 3),
+  reminderRate: num('BENCH_REMINDER_RATE', 5),
+  reminderLeadMs: num('BENCH_REMINDER_LEAD_MS', 5000),
   repeat: num('BENCH_REPEAT', 3),
   downMs: num('BENCH_DOWN_MS', 5000),
   settleMs: num('BENCH_SETTLE_MS', 300_000),
   faults: (process.env.BENCH_FAULTS || 'pg-fast,pg-immediate,nats-kill,nats-empty,redis-restart,redis-empty').split(','),
 };
-const SERVICES = ['chats', 'phones', 'queue', 'webhooks-dispatcher'];
+const SERVICES = ['chats', 'phones', 'queue', 'webhooks-dispatcher', 'automation', 'inbox'];
 const log = (...a) => console.log(...a);
 const { sleep, loadAvg: load, pct, waitFor: waitForEvery } = require('../lib/waiting');
 const { cleanups, run } = guardBench(3_600_000);
@@ -48,7 +62,7 @@ const { cleanups, run } = guardBench(3_600_000);
 const waitFor = (fn, timeoutMs, label) => waitForEvery(fn, timeoutMs, label, 200);
 
 async function main() {
-  log(`faults bench: ${CFG.faults.join(', ')} × ${CFG.repeat}, ${CFG.downMs} ms each, under ${CFG.inRate} in/s, ${CFG.sendRate} sends/s, ${CFG.getRate} GET/s; load ${load()}`);
+  log(`faults bench: ${CFG.faults.join(', ')} × ${CFG.repeat}, ${CFG.downMs} ms each, under ${CFG.inRate} in/s, ${CFG.sendRate} sends/s, ${CFG.getRate} GET/s, ${CFG.workflowRate} workflow triggers/s (delay ${CFG.workflowDelayS} s), ${CFG.reminderRate} reminders/s (lead ${CFG.reminderLeadMs} ms); load ${load()}`);
   const [pg, nats, redis] = await Promise.all([PrivatePostgres.start(), PrivateNats.start(), PrivateRedis.start()]);
   cleanups.push(() => Promise.all([pg.destroy(), nats.destroy(), redis.destroy()]));
   const admin = new Client({ connectionString: pg.url() });
@@ -63,6 +77,8 @@ async function main() {
   const env = {
     NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: pg.url('mapi'), REDIS_URL: redis.url, NATS_URL: nats.url, NAMESPACE: `bench-faults-${randomBytes(3).toString('hex')}`,
     RATE_LIMIT_PER_SECOND: '1000000', QUEUE_SEND_INTERVAL_MS: '5', QUEUE_SEND_JITTER_MS: '0', WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_POLL_INTERVAL_MS: '50',
+    // the organization's workflow-run limit (600/min) is not what is measured: a run over it is skipped, which would read as lost
+    AUTOMATION_RUNS_PER_MINUTE: '1000000',
   };
   const running = [];
   cleanups.push(() => Promise.all(running.map((p) => p.stop())));
@@ -97,12 +113,19 @@ async function main() {
     const r = await request(method, p, body, headers);
     return { status: r.status, body: r.body ? JSON.parse(r.body) : undefined };
   };
-  const created = await json('POST', '/phones/create', { phone_name: 'Faults' });
-  const phoneId = created.body.phone_id;
-  await waitFor(async () => (await json('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'QR', 30_000, 'QR');
-  await json('POST', '/sandbox/phones/scan', { number: randomDigits() }, { 'x-phone': phoneId });
-  await waitFor(async () => (await json('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'CONNECTED', 30_000, 'connected');
+  const connectPhone = async (name) => {
+    const phoneId = (await json('POST', '/phones/create', { phone_name: name })).body.phone_id;
+    await waitFor(async () => (await json('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'QR', 30_000, 'QR');
+    await json('POST', '/sandbox/phones/scan', { number: randomDigits() }, { 'x-phone': phoneId });
+    await waitFor(async () => (await json('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'CONNECTED', 30_000, 'connected');
+    return phoneId;
+  };
+  const phoneId = await connectPhone('Faults');
+  // the workflow's triggers on a phone of their own: the workflow is limited to it (org_phones)
+  const workflowPhoneId = await connectPhone('Faults workflow');
+  const workflowId = await timed.createDelayWorkflow(json, workflowPhoneId, CFG.workflowDelayS);
   if ((await json('POST', '/webhooks', { hookUrl: `${receiver.url}/hook`, integrationName: ['message.created'] })).status !== 201) throw new Error('webhook not created');
+  if ((await json('POST', '/webhooks', { hookUrl: `${receiver.url}${timed.REMINDER_PATH}`, integrationName: ['task.reminder'] })).status !== 201) throw new Error('reminder webhook not created');
   const readChat = randomDigits();
   await json('POST', '/sandbox/messages', { chat_id: readChat, body: 'history' }, { 'x-phone': phoneId });
 
@@ -110,6 +133,8 @@ async function main() {
   const results = [];
   const inbound = [];
   const sends = [];
+  const triggers = [];
+  const reminders = [];
   let loading = true;
   let n = 0;
   const fire = (kind) => {
@@ -127,12 +152,22 @@ async function main() {
         results.push({ kind, at, status: r.status });
         sends.push({ body, accepted: r.status === 200 });
       });
+    } else if (kind === 'wf') {
+      timed.fireTrigger(request, workflowPhoneId, i).then((r) => {
+        results.push({ kind, at, status: r.status });
+        triggers.push({ chat: r.chat, body: r.body, accepted: r.status === 200 });
+      });
+    } else if (kind === 'task') {
+      timed.fireReminder(request, i, CFG.reminderLeadMs).then((r) => {
+        results.push({ kind, at, status: r.status });
+        reminders.push({ title: r.title, accepted: r.status === 200 });
+      });
     } else request('GET', `/chats/${readChat}@c.us/messages?limit=20`, null, { 'x-phone': phoneId }).then((r) => results.push({ kind, at, status: r.status }));
   };
   const loop = (async () => {
     const t0 = Date.now();
-    const fired = { in: 0, send: 0, get: 0 };
-    const rates = { in: CFG.inRate, send: CFG.sendRate, get: CFG.getRate };
+    const fired = { in: 0, send: 0, get: 0, wf: 0, task: 0 };
+    const rates = { in: CFG.inRate, send: CFG.sendRate, get: CFG.getRate, wf: CFG.workflowRate, task: CFG.reminderRate };
     while (loading) {
       for (const kind of Object.keys(rates)) {
         const due = Math.floor(((Date.now() - t0) * rates[kind]) / 1000);
@@ -163,15 +198,22 @@ async function main() {
       await faults[name].up();
       const backAt = Date.now();
       await sleep(5_000);
-      const firstOk = (kind) => results.filter((r) => r.kind === kind && r.status === 200 && r.at >= backAt).reduce((m, r) => Math.min(m, r.at - backAt), Infinity);
-      const entry = { fault: name, k, down_ms: backAt - t0, recovery_ms: { in: firstOk('in'), send: firstOk('send'), get: firstOk('get') } };
-      done.push(entry);
-      log(`  ${name} #${k}: down ${entry.down_ms} ms; first 2xx after its return: in ${entry.recovery_ms.in} ms, send ${entry.recovery_ms.send} ms, GET ${entry.recovery_ms.get} ms (load ${load()})`);
+      done.push({ fault: name, k, down_at: new Date(t0).toISOString(), back_at: new Date(backAt).toISOString(), down_ms: backAt - t0, backAt });
+      log(`  ${name} #${k}: down ${new Date(t0).toISOString()} for ${backAt - t0} ms (load ${load()})`);
     }
   }
   loading = false;
   await loop;
   await waitFor(() => results.length >= n, 120_000, 'every request answered');
+  // Recovery once every answer is in: on a loaded machine the first answers after a return can take
+  // longer than the pause between faults, and counting only those in by then read as no recovery.
+  const firstOk = (kind, backAt) => results.filter((r) => r.kind === kind && r.status === 200 && r.at >= backAt).reduce((m, r) => Math.min(m, r.at - backAt), Infinity);
+  for (const entry of done) {
+    entry.recovery_ms = Object.fromEntries(['in', 'send', 'get', 'wf', 'task'].map((kind) => [kind, firstOk(kind, entry.backAt)]));
+    const r = entry.recovery_ms;
+    log(`  ${entry.fault} #${entry.k}: first 2xx after its return: in ${r.in} ms, send ${r.send} ms, GET ${r.get} ms, workflow trigger ${r.wf} ms, task ${r.task} ms`);
+    delete entry.backAt;
+  }
 
   // Stored once, and at the webhook.
   const count = async (prefix) => {
@@ -186,8 +228,14 @@ async function main() {
     const h = hooked();
     return acceptedIn.every((m) => h.has(m.body));
   }, CFG.settleMs, 'every accepted inbound message at the webhook').catch((e) => log(`  ${e.message}`));
+  // The timed work: the last triggers' delays and the last reminders' leads run past the load's end.
+  const acceptedTriggers = triggers.filter((t) => t.accepted);
+  const acceptedReminders = reminders.filter((t) => t.accepted);
+  const timedCtx = { prisma, receiver, orgId: org.id, workflowId, workflowPhoneId };
+  await waitFor(async () => timed.settled(await timed.observe(timedCtx), acceptedTriggers, acceptedReminders), CFG.settleMs, 'every workflow reply and reminder').catch((e) => log(`  ${e.message}`));
   await sleep(2_000);
   const [ins, outs, hooks] = [await count('fin-'), await count('fout-'), hooked()];
+  const timedCounts = timed.countTimed(await timed.observe(timedCtx), acceptedTriggers, acceptedReminders, await count('fwf-'));
   const statuses = {};
   for (const r of results) statuses[`${r.kind} ${r.status}`] = (statuses[`${r.kind} ${r.status}`] ?? 0) + 1;
   const recovery = (kind) => done.map((d) => d.recovery_ms[kind]).filter(Number.isFinite);
@@ -196,7 +244,8 @@ async function main() {
     inbound_accepted: acceptedIn.length, inbound_lost: acceptedIn.filter((m) => !ins.has(m.body)).length, inbound_doubled: [...ins.values()].filter((c) => c > 1).length,
     sends_accepted: acceptedOut.length, sends_lost: acceptedOut.filter((m) => !outs.has(m.body)).length, sends_doubled: [...outs.values()].filter((c) => c > 1).length,
     webhook_missing: acceptedIn.filter((m) => !hooks.has(m.body)).length,
-    recovery_p99_ms: { in: pct(recovery('in'), 99), send: pct(recovery('send'), 99), get: pct(recovery('get'), 99) },
+    ...timedCounts,
+    recovery_p99_ms: Object.fromEntries(['in', 'send', 'get', 'wf', 'task'].map((kind) => [kind, pct(recovery(kind), 99)])),
   };
   log(`\n${JSON.stringify(summary, null, 2)}`);
   // The apps' own words (warnings and errors), for a run that lost something.
