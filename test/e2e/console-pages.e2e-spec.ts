@@ -277,6 +277,86 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     expect(await check(page, 'p12-tasks')).toEqual([]);
   }, 60_000);
 
+  it('chat list: rows show time, unread, assignee, labels, flagged and open-ticket marks; filters kept in the address; search; live updates; opening reads', async () => {
+    // What the team tracks on chat A, through the API: the label made above, an assignee, a flagged
+    // message (flagging has no public route yet: workflows do it, so the test sets flag_status), and
+    // a new customer message (unread). Ticket A (in progress) is on chat A, ticket B (open) on chat B.
+    expect((await api.patch('/chats/labels', { labels: 'vip customer', chat_ids: [`${w.chatA}@c.us`] })).status).toBe(204);
+    expect((await api.patch(`/chats/${w.chatA}@c.us`, { assigned_to: 'admin@example.com' })).status).toBe(200);
+    const orgId = (await api.get('/chats')).body.chats[0].org_id;
+    await stack.prisma.message.updateMany({ where: { org_id: orgId, chat_id: `${w.chatA}@c.us`, body: 'Where is my refund?' }, data: { flag_status: true } });
+    await api.post('/sandbox/messages', { chat_id: w.chatA, body: 'Still nothing arrived' }, { 'x-phone': w.a.phoneId });
+    await until(() => api.get('/chats', { 'x-phone': w.a.phoneId }), (r) => r.body?.chats?.[0]?.latest_message?.body === 'Still nothing arrived', 10_000, 'the new message listed');
+
+    await open(page, '/chats', 'Chats');
+    const rowA = page.locator(`a[data-chat-id="${w.chatA}@c.us"]`);
+    const rowB = page.locator(`a[data-chat-id="${w.chatB}@c.us"]`);
+    await rowA.waitFor({ timeout: 10_000 });
+    expect(await rowA.locator('time').textContent()).toMatch(/^\d{2}:\d{2}$/); // today: the time
+    expect(await rowA.locator('.preview').textContent()).toBe('Still nothing arrived');
+    expect(await rowA.locator('.unread').textContent()).toBe('1');
+    expect(await rowA.locator('.assignee').textContent()).toBe('@admin');
+    expect(await rowA.locator('.chip').allTextContents()).toEqual(['vip customer']);
+    expect(await rowA.locator('.mark.flag').count()).toBe(1);
+    await rowA.locator('.mark.ticket').waitFor({ timeout: 10_000 }); // ticket A, in progress
+    await rowB.locator('.mark.ticket').waitFor({ timeout: 10_000 }); // ticket B, open
+    expect(await rowB.locator('.assignee, .chip, .mark.flag').count()).toBe(0);
+    expect(await check(page, 'p13-chat-list')).toEqual([]);
+
+    // A filter is kept in the address: a reload (or a shared link) shows the same list.
+    const ids = () => page.locator('a[data-chat-id]').evaluateAll((as) => as.map((a) => a.getAttribute('data-chat-id')));
+    await page.getByLabel('Flagged').check();
+    await until(ids, (list) => list.length === 1, 10_000, 'flagged chats only');
+    expect(await ids()).toEqual([`${w.chatA}@c.us`]);
+    expect(new URL(page.url()).search).toBe('?flagged=1');
+    await page.reload();
+    await rowA.waitFor({ timeout: 10_000 });
+    expect(await page.getByLabel('Flagged').isChecked()).toBe(true);
+    expect(await ids()).toEqual([`${w.chatA}@c.us`]);
+    await page.getByLabel('Assigned').selectOption('none');
+    await page.getByText('No chat matches these filters.').waitFor({ timeout: 10_000 });
+    expect(new URL(page.url()).searchParams.get('assigned')).toBe('none');
+    await page.getByLabel('Assigned').selectOption('mine');
+    await rowA.waitFor({ timeout: 10_000 });
+    await page.getByLabel('Flagged').uncheck();
+    await page.getByLabel('Assigned').selectOption('');
+    await rowB.waitFor({ timeout: 10_000 });
+    expect(new URL(page.url()).search).toBe('');
+
+    // Search: a message's words, then a number.
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    await search.fill('my refund');
+    await search.press('Enter');
+    await until(ids, (list) => list.length === 1, 10_000, 'the chat with that message');
+    expect(await ids()).toEqual([`${w.chatA}@c.us`]);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('my refund');
+    await search.fill(w.chatB.slice(0, 8));
+    await search.press('Enter');
+    await until(ids, (list) => list.length === 1 && list[0] === `${w.chatB}@c.us`, 10_000, 'the chat with that number');
+    await search.fill('');
+    await search.press('Enter');
+    await until(ids, (list) => list.length === 2, 10_000, 'every chat again');
+
+    // Live: a customer writes to chat B while the list is open; it moves to the top with one unread, no reload.
+    await page.evaluate('window.__sameDocument = true');
+    expect((await ids())[0]).toBe(`${w.chatA}@c.us`);
+    await api.post('/sandbox/messages', { chat_id: w.chatB, body: 'Are you there?' }, { 'x-phone': w.b.phoneId });
+    await until(ids, (list) => list[0] === `${w.chatB}@c.us`, 10_000, 'chat B on top');
+    await rowB.locator('.unread').waitFor({ timeout: 10_000 });
+    expect(await rowB.locator('.preview').textContent()).toBe('Are you there?');
+    const unreadB = Number(await rowB.locator('.unread').textContent());
+    expect(unreadB).toBeGreaterThanOrEqual(1);
+    expect(await page.evaluate('window.__sameDocument')).toBe(true);
+
+    // Opening the chat reads it: the badge goes, and the API says so too.
+    await rowB.click();
+    await page.getByRole('list', { name: 'Messages' }).getByText('Are you there?').waitFor({ timeout: 10_000 });
+    await until(() => rowB.locator('.unread').count(), (n) => n === 0, 10_000, 'chat B read');
+    const read = await until(() => api.get('/chats', { 'x-phone': w.b.phoneId }), (r) => r.body?.chats?.find((c: any) => c.chat_id === `${w.chatB}@c.us`)?.message_unread_count === 0, 10_000, 'chat B read in the API');
+    expect(read.status).toBe(200);
+    expect(await page.evaluate('window.__sameDocument')).toBe(true);
+  }, 90_000);
+
   it('API tokens: creates a token limited to one phone (shown once, copied), calls the API with it, revokes it after the confirmation (then 401)', async () => {
     await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: consoleUrl });
     await open(page, '/api-tokens', 'API tokens');

@@ -142,7 +142,7 @@ export function mapChatView(row: ChatViewRow, latest: MessageRow | null, members
     unread_count: unreadByPhone,
     member_count: members ? members.length : null,
     member_unread_count: null,
-    flag_count: null,
+    flag_count: row.flag_count ?? null,
     group_metadata: null,
     id: null,
     invite_link: null,

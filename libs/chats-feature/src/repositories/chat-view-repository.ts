@@ -13,6 +13,51 @@ function labelFilter(orgId: string, label: string): Prisma.Sql {
   return Prisma.sql`AND c.chat_id IN (SELECT l.chat_id FROM chat_labels l WHERE l.org_id = ${orgId}::uuid AND ${match})`;
 }
 
+/** `%text%` for LIKE, its wildcards and escape character taken literally. */
+const contains = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/** Lower-cased word tokens, as ingestion writes messages.fts (ingest-rows.ts ftsOf). */
+const words = (text: string): string => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+
+/**
+ * The team's filters of GET /chats beyond label (ours): assignee, unread, flagged, search. `inScope`
+ * keeps the rows of an alias within the request's reach, so a message or copy of a phone out of reach
+ * never decides a match.
+ */
+function teamFilters(orgId: string, f: ChatFilter, inScope: (alias: string) => Prisma.Sql): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  if (f.assignedTo === 'none') {
+    out.push(Prisma.sql`AND NOT EXISTS (SELECT 1 FROM chat_properties ap WHERE ap.org_id = ${orgId}::uuid AND ap.chat_id = c.chat_id AND ap.assigned_to IS NOT NULL)`);
+  } else if (f.assignedTo !== undefined) {
+    out.push(Prisma.sql`AND EXISTS (SELECT 1 FROM chat_properties ap WHERE ap.org_id = ${orgId}::uuid AND ap.chat_id = c.chat_id AND lower(ap.assigned_to) = ${f.assignedTo.toLowerCase()})`);
+  }
+  if (f.unread !== undefined) {
+    const any = Prisma.sql`EXISTS (SELECT 1 FROM chats u WHERE u.org_id = ${orgId}::uuid AND u.chat_id = c.chat_id AND u.unread_count > 0 ${inScope('u')})`;
+    out.push(f.unread ? Prisma.sql`AND ${any}` : Prisma.sql`AND NOT ${any}`);
+  }
+  if (f.flagged !== undefined) {
+    const any = Prisma.sql`EXISTS (SELECT 1 FROM messages fm WHERE fm.org_id = ${orgId}::uuid AND fm.chat_id = c.chat_id AND fm.flag_status ${inScope('fm')})`;
+    out.push(f.flagged ? Prisma.sql`AND ${any}` : Prisma.sql`AND NOT ${any}`);
+  }
+  if (f.search !== undefined) {
+    const text = f.search.trim();
+    const number = text.replace(/\D/g, '');
+    const tokens = words(text);
+    const either = [
+      Prisma.sql`c.chat_name ILIKE ${contains(text)}`,
+      Prisma.sql`EXISTS (SELECT 1 FROM contacts ct WHERE ct.org_id = ${orgId}::uuid AND ct.contact_id = c.chat_id
+                   AND (ct.contact_name ILIKE ${contains(text)} OR ct.pushname ILIKE ${contains(text)}))`,
+      ...(number && /^[\d\s()+-]+$/.test(text) ? [Prisma.sql`split_part(c.chat_id, '@', 1) LIKE ${contains(number)}`] : []),
+      ...(tokens
+        ? [Prisma.sql`EXISTS (SELECT 1 FROM messages sm WHERE sm.org_id = ${orgId}::uuid AND sm.chat_id = c.chat_id
+                        AND sm.fts LIKE ${contains(tokens)} ${inScope('sm')})`]
+        : []),
+    ];
+    out.push(Prisma.sql`AND (${Prisma.join(either, ' OR ')})`);
+  }
+  return out;
+}
+
 /** One phone's copy of a chat, as the chat object's per-phone maps need it. */
 export interface ChatCopy {
   phone_id: string;
@@ -46,6 +91,8 @@ export interface ChatViewRow {
   messages_admins_only: boolean;
   add_members_admins_only: boolean | null;
   copies: ChatCopy[];
+  /** Flagged messages (flag_status) of the chat on the phones in reach, each counted once; absent: not read. */
+  flag_count?: number;
   /** The organization's team-inbox values of the chat (chat_properties, chat_labels); empty when none. */
   properties: ChatPropertyValues;
 }
@@ -62,6 +109,14 @@ export interface ChatFilter {
   end?: string;
   /** A label's name (any case) or id: only chats that carry it. */
   label?: string;
+  /** An email (lower case) the chat is assigned to, or 'none': assigned to no one. */
+  assignedTo?: string;
+  /** true: a copy in reach has unread messages; false: none has. */
+  unread?: boolean;
+  /** true: a message of the chat on a phone in reach is flagged; false: none is. */
+  flagged?: boolean;
+  /** Text in the chat's name, number or contact's name, or words in one of its messages in reach. */
+  search?: string;
   offset: number;
   limit: number;
 }
@@ -107,8 +162,9 @@ export class ChatViewRepository {
       f.start === undefined ? Prisma.empty : Prisma.sql`AND c.activity_at >= ${f.start}::timestamptz`,
       f.end === undefined ? Prisma.empty : Prisma.sql`AND c.activity_at <= ${f.end}::timestamptz`,
       f.label === undefined ? Prisma.empty : labelFilter(orgId, f.label),
+      ...teamFilters(orgId, f, inScope),
     ];
-    const rows = await this.prisma.$queryRaw<{ j: string; copies: string; props: string | null; labels: string | null; settings: string | null }[]>`
+    const rows = await this.prisma.$queryRaw<{ j: string; copies: string; props: string | null; labels: string | null; settings: string | null; flags: number }[]>`
       WITH page AS (
         SELECT c.org_id, c.phone_id, c.chat_id, c.chat_name, c.chat_type, c.org_phone, c.created_at, c.updated_at,
                c.latest_message_id::text AS latest_message_id, c.latest_message_at, c.activity_at,
@@ -129,6 +185,8 @@ export class ChatViewRepository {
         (SELECT json_build_object('assigned_to', cp.assigned_to, 'custom_properties', cp.custom_properties, 'override_chat_access', cp.override_chat_access)
          FROM chat_properties cp WHERE cp.org_id = p.org_id AND cp.chat_id = p.chat_id)::text AS props,
         (SELECT json_agg(l.label_id ORDER BY l.label_id) FROM chat_labels l WHERE l.org_id = p.org_id AND l.chat_id = p.chat_id)::text AS labels,
+        -- flagged messages in reach (the partial index messages_org_chat_flagged_idx holds only those), a message held by two phones once
+        (SELECT count(DISTINCT fm.unique_id) FROM messages fm WHERE fm.org_id = p.org_id AND fm.chat_id = p.chat_id AND fm.flag_status ${inScope('fm')})::int AS flags,
         -- A group's settings are the group's, not a phone's: from the copy that last stored them (the
         -- connector's groups upsert sets add_members_admins_only), since the most active copy may be a
         -- member phone's made from a notification, which carries none (only the column defaults).
@@ -139,7 +197,7 @@ export class ChatViewRepository {
            ORDER BY s.updated_at DESC, s.phone_id LIMIT 1)::text END AS settings
       FROM page p
       ORDER BY p.activity_at DESC, p.chat_id DESC`;
-    return rows.map(({ j, copies, props, labels, settings }) => {
+    return rows.map(({ j, copies, props, labels, settings, flags }) => {
       const r = JSON.parse(j) as Json<Omit<ChatViewRow, 'copies' | 'properties'>>;
       return {
         ...r,
@@ -149,6 +207,7 @@ export class ChatViewRepository {
         latest_message_at: date(r.latest_message_at),
         activity_at: new Date(r.activity_at),
         copies: (JSON.parse(copies) as Json<ChatCopy>[]).map((c) => ({ ...c, latest_message_at: date(c.latest_message_at) })),
+        flag_count: flags,
         properties: { ...NO_PROPERTIES, ...(props ? (JSON.parse(props) as Omit<ChatPropertyValues, 'label_ids'>) : {}), label_ids: labels ? (JSON.parse(labels) as string[]) : [] },
       };
     });

@@ -109,6 +109,8 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       import_id: [importB.import_id],
       url: [mediaB],
       'urls[]': [mediaB],
+      // GET /chats?search= with words only B's message holds (B's copy of A's chat id): nothing of B may come back
+      search: [marker],
     },
   };
 }

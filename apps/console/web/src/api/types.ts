@@ -31,6 +31,16 @@ export interface Chat {
   contact_name?: string | null;
   latest_message?: Message | null;
   latest_message_timestamp?: number | null;
+  /** Per phone (its org_phone): unread inbound messages. */
+  unread_count?: Record<string, number>;
+  /** The largest of unread_count. */
+  message_unread_count?: number | null;
+  /** An email. */
+  assigned_to?: string | null;
+  /** label_id → true. */
+  label_ids?: Record<string, boolean>;
+  /** Flagged messages of the chat on the phones in reach. */
+  flag_count?: number | null;
 }
 
 export interface Message {

@@ -8,7 +8,8 @@ import type { MessageRepository } from '../../repositories/message-repository';
 /**
  * GET /chats: one entry per chat id of the organization within reach (x-phone, or the token's
  * phones), most recently active first, then chat_id; `label` (a label's name or id) keeps the chats
- * that carry it (chat_labels, written through the inbox service). A member's session sees only the
+ * that carry it (chat_labels, written through the inbox service); ours, for the console's inbox:
+ * assigned_to, unread, flagged and search (repositories/chat-view-repository.ts). A member's session sees only the
  * chats of their labels, with the per-chat overrides applied (chats/chat-reach.ts).
  */
 export class ListChats {
@@ -24,6 +25,10 @@ export class ListChats {
       start: query.start_time,
       end: query.end_time,
       label: query.label,
+      assignedTo: query.assigned_to,
+      unread: query.unread,
+      flagged: query.flagged,
+      search: query.search,
       offset: query.offset,
       limit: query.limit,
     });

@@ -74,6 +74,8 @@ export const ChatViewSchema = ChatSchema.extend({
   message_unread_count: z.number().int().nullable(),
   /** Per phone (its org_phone): unread inbound messages. */
   unread_count: z.record(z.string(), z.number().int()),
+  /** Flagged messages of the chat (flag_status) on the phones in reach, a message two phones hold counted once. */
+  flag_count: z.number().int().nullable(),
   hubspot_metadata: nullableJson,
   info_admins_only: z.boolean(),
   messages_admins_only: z.boolean(),

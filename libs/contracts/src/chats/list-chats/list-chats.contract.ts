@@ -5,6 +5,12 @@ import { defineRpc } from '../../rpc/define-rpc';
 import { ChatViewSchema } from '../chat/chat-view.schema';
 import { MAX_PAGE_LIMIT, pageFields, refineTimeRange, timeRangeFields } from '../paging/paging';
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** `true` / `false` in a query string. */
+const booleanQuery = (name: string) =>
+  z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ error: `${name} must be true or false` }));
+
 export const ListChatsQuery = z
   .object({
     ...pageFields,
@@ -12,6 +18,20 @@ export const ListChatsQuery = z
     chat_type: z.enum(['user', 'group', 'business'], { error: 'chat_type must be one of user, group, business' }).optional(),
     /** A label's name (case-insensitive) or label_id: only the chats that carry it (PATCH /chats/labels, PATCH /chats/{chat_id}). */
     label: z.string().trim().min(1, 'label must not be empty').max(100, 'label is at most 100 characters').optional(),
+    /** Ours: the chats assigned to this email (any case), or `none`: the chats assigned to no one. */
+    assigned_to: z
+      .string({ error: 'assigned_to must be a string' })
+      .trim()
+      .toLowerCase()
+      .max(320, 'assigned_to is too long')
+      .refine((v) => v === 'none' || EMAIL.test(v), { message: 'assigned_to must be an email address or none' })
+      .optional(),
+    /** Ours: true keeps the chats with unread messages on a phone in reach; false those without. */
+    unread: booleanQuery('unread').optional(),
+    /** Ours: true keeps the chats with a flagged message (flag_status) on a phone in reach; false those without. */
+    flagged: booleanQuery('flagged').optional(),
+    /** Ours: the chats whose name, number (chat id) or contact's name contains this text, or one of whose messages does (by their fts words). */
+    search: z.string({ error: 'search must be a string' }).trim().min(1, 'search must not be empty').max(100, 'search is at most 100 characters').optional(),
   })
   .superRefine(refineTimeRange);
 
@@ -41,7 +61,12 @@ export const ListChatsRoute = defineRoute({
     'One entry per chat id of the organization, narrowed to the x-phone phone or the token\'s phones. ' +
     'Ordered by the newest message (or creation, for a chat without messages), then chat_id. ' +
     'start_time/end_time (inclusive) bound that same activity time. ' +
-    `limit defaults to ${MAX_PAGE_LIMIT}, its maximum (inclusive). label keeps the chats carrying that label, named by name or label_id.`,
+    `limit defaults to ${MAX_PAGE_LIMIT}, its maximum (inclusive). label keeps the chats carrying that label, named by name or label_id. ` +
+    'Extensions of this API (not in the wider API): assigned_to (an email, any case, or none for unassigned chats); ' +
+    'unread=true|false (a phone in reach has unread messages in the chat, or none has); flagged=true|false (a message ' +
+    'of the chat on a phone in reach is flagged, or none is; flag_count counts them); search (1-100 characters: the ' +
+    'chat name, number or contact name contains it, case-insensitive, or a message of the chat on a phone in reach ' +
+    'contains its words in that order, as fts holds them). Every filter given applies (AND).',
   query: ListChatsQuery,
   phone: 'optional',
   rpc: ListChatsRpc,
