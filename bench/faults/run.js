@@ -104,6 +104,9 @@ async function main() {
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', (e) => resolve({ status: `response ${e.code ?? e.message}` }));
+        // A response cut off by the client's timeout ends with 'close' and neither 'end' nor 'error'
+        // (a settled promise ignores the later call): every request is counted answered, whatever came.
+        res.on('close', () => resolve({ status: res.complete ? res.statusCode : 'response cut off' }));
       });
       req.on('error', (e) => resolve({ status: `request ${e.code ?? e.message}` }));
       req.setTimeout(60_000, () => req.destroy(new Error('client timeout 60 s')));

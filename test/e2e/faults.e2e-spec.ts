@@ -1,5 +1,5 @@
 import { applyMigrations } from '@mapi/db';
-import { PrivateNats, PrivatePostgres, randomDigits } from '@mapi/testing';
+import { PrivateNats, PrivatePostgres, PrivateRedis, randomDigits } from '@mapi/testing';
 import { Client } from 'pg';
 import { client, until } from './support/http';
 import { orgWithSandboxPhone } from './support/queue-phone';
@@ -31,9 +31,10 @@ function load(api: ReturnType<typeof client>, phoneId: string, everyMs: number) 
 }
 
 /**
- * Issue 32, the short version in the suite: a stack on a Postgres or a nats-server of the test's own,
- * under a steady trickle of inbound messages and sends with a webhook subscribed; the server crashes
- * (Postgres: immediate shutdown) or comes back on an empty store (NATS) for a few seconds. With no app
+ * Issue 32, the short version in the suite (one fault of each kind; bench/faults/run.js has all six,
+ * three times each): a stack on a Postgres, a nats-server or a redis-server of the test's own, under a
+ * steady trickle of inbound messages and sends with a webhook subscribed; the server crashes
+ * (Postgres: immediate shutdown) or comes back on an empty store (NATS, Redis) after a few seconds. With no app
  * restarted by hand, no request meanwhile answers 500, every inbound message and send that was
  * accepted is stored once, and every accepted inbound message reaches the webhook.
  */
@@ -105,6 +106,25 @@ describe('faults of the ground under the stack', () => {
       await w.stack.stop();
       await w.receiver.close();
       await nats.destroy();
+    }
+  });
+
+  it('redis-server is killed and comes back empty: the send queues rebuilt, nothing accepted lost or doubled, no 500', async () => {
+    const redis = await PrivateRedis.start();
+    const w = await world({ REDIS_URL: redis.url });
+    try {
+      const traffic = load(w.api, w.phoneId, 50);
+      await new Promise((r) => setTimeout(r, 2_000));
+      await redis.kill();
+      await new Promise((r) => setTimeout(r, 3_000));
+      await redis.start({ empty: true });
+      await new Promise((r) => setTimeout(r, 3_000));
+      await traffic.stop();
+      await holds(w, traffic);
+    } finally {
+      await w.stack.stop();
+      await w.receiver.close();
+      await redis.destroy();
     }
   });
 });
