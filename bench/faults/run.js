@@ -140,32 +140,34 @@ async function main() {
   const reminders = [];
   let loading = true;
   let n = 0;
+  // A failed answer's message, to tell apart after a return what kept a kind of request failing.
+  const failure = (r) => (r.status === 200 ? {} : { error: String(r.body ?? '').match(/"message":"([^"]{0,160})/)?.[1] ?? String(r.status) });
   const fire = (kind) => {
     const i = n++;
     const at = Date.now();
     if (kind === 'in') {
       const body = `fin-${i}-${randomBytes(3).toString('hex')}`;
       request('POST', '/sandbox/messages', { chat_id: `92${String(i % 400).padStart(10, '0')}`, body }, { 'x-phone': phoneId }).then((r) => {
-        results.push({ kind, at, status: r.status });
+        results.push({ kind, at, status: r.status, ...failure(r) });
         inbound.push({ body, accepted: r.status === 200 });
       });
     } else if (kind === 'send') {
       const body = `fout-${i}-${randomBytes(3).toString('hex')}`;
       request('POST', '/message/send', { chat_id: `93${String(i % 400).padStart(10, '0')}`, message: body }, { 'x-phone': phoneId }).then((r) => {
-        results.push({ kind, at, status: r.status });
+        results.push({ kind, at, status: r.status, ...failure(r) });
         sends.push({ body, accepted: r.status === 200 });
       });
     } else if (kind === 'wf') {
       timed.fireTrigger(request, workflowPhoneId, i).then((r) => {
-        results.push({ kind, at, status: r.status });
+        results.push({ kind, at, status: r.status, ...failure(r) });
         triggers.push({ chat: r.chat, body: r.body, accepted: r.status === 200 });
       });
     } else if (kind === 'task') {
       timed.fireReminder(request, i, CFG.reminderLeadMs).then((r) => {
-        results.push({ kind, at, status: r.status });
+        results.push({ kind, at, status: r.status, ...failure(r) });
         reminders.push({ title: r.title, accepted: r.status === 200 });
       });
-    } else request('GET', `/chats/${readChat}@c.us/messages?limit=20`, null, { 'x-phone': phoneId }).then((r) => results.push({ kind, at, status: r.status }));
+    } else request('GET', `/chats/${readChat}@c.us/messages?limit=20`, null, { 'x-phone': phoneId }).then((r) => results.push({ kind, at, status: r.status, ...failure(r) }));
   };
   const loop = (async () => {
     const t0 = Date.now();
@@ -214,7 +216,12 @@ async function main() {
   for (const entry of done) {
     entry.recovery_ms = Object.fromEntries(['in', 'send', 'get', 'wf', 'task'].map((kind) => [kind, firstOk(kind, entry.backAt)]));
     const r = entry.recovery_ms;
+    // What the requests fired after the return and before the first 2xx were answered with.
+    const stillFailing = {};
+    for (const x of results) if (x.at >= entry.backAt && x.error && x.at - entry.backAt < Math.max(...Object.values(r).filter(Number.isFinite), 0)) stillFailing[`${x.kind}: ${x.error}`] = (stillFailing[`${x.kind}: ${x.error}`] ?? 0) + 1;
+    if (Object.keys(stillFailing).length) entry.failing_after_return = stillFailing;
     log(`  ${entry.fault} #${entry.k}: first 2xx after its return: in ${r.in} ms, send ${r.send} ms, GET ${r.get} ms, workflow trigger ${r.wf} ms, task ${r.task} ms`);
+    if (entry.failing_after_return) log(`    failing after the return: ${JSON.stringify(entry.failing_after_return)}`);
     delete entry.backAt;
   }
 

@@ -13,21 +13,29 @@ describe('OutageLog', () => {
     for (let i = 0; i < 500; i++) log.warn('database unavailable', { err: new Error(`connect ECONNREFUSED #${i}`) });
     expect(lines).toEqual([{ fields: { err: 'connect ECONNREFUSED #0' }, msg: 'database unavailable' }]);
     advance(30_000);
-    log.warn('database unavailable', { err: new Error('again') });
-    expect(lines[1]).toEqual({ fields: { err: 'again', suppressed: 499, over_ms: 30_000 }, msg: 'database unavailable' });
+    log.warn('database unavailable', { err: new Error('connect ECONNREFUSED #500') });
+    expect(lines[1]).toEqual({ fields: { err: 'connect ECONNREFUSED #500', suppressed: 499, over_ms: 30_000 }, msg: 'database unavailable' });
+  });
+
+  it('logs another cause of the same kind at once (numbers in the message aside)', () => {
+    const { lines, log } = setup();
+    log.warn('database unavailable', { err: new Error('connect ECONNREFUSED 127.0.0.1:5432') });
+    log.warn('database unavailable', { err: new Error('connect ECONNREFUSED 127.0.0.1:6543') });
+    log.warn('database unavailable', { err: new Error('sorry, too many clients already') });
+    expect(lines.map((l) => l.fields.err)).toEqual(['connect ECONNREFUSED 127.0.0.1:5432', 'sorry, too many clients already']);
   });
 
   it('keeps kinds apart, and logs at once after a quiet period', () => {
     const { lines, log, advance } = setup();
     log.warn('redis connection error', { err: 'ECONNREFUSED' });
     log.warn('database unavailable');
-    log.warn('redis connection error');
+    log.warn('redis connection error', { err: 'ECONNREFUSED' });
     expect(lines.map((l) => l.msg)).toEqual(['redis connection error', 'database unavailable']);
     advance(60_000);
-    log.warn('redis connection error');
-    expect(lines[2]).toEqual({ fields: { suppressed: 1, over_ms: 60_000 }, msg: 'redis connection error' });
+    log.warn('redis connection error', { err: 'ECONNREFUSED' });
+    expect(lines[2]).toEqual({ fields: { err: 'ECONNREFUSED', suppressed: 1, over_ms: 60_000 }, msg: 'redis connection error' });
     advance(40_000);
-    log.warn('redis connection error');
-    expect(lines[3]).toEqual({ fields: {}, msg: 'redis connection error' });
+    log.warn('redis connection error', { err: 'ECONNREFUSED' });
+    expect(lines[3]).toEqual({ fields: { err: 'ECONNREFUSED' }, msg: 'redis connection error' });
   });
 });

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 
 /**
- * Says that a dependency is failing once, not once per request. The first failure of a kind is
- * logged at once; those that follow within `everyMs` are only counted, and the next line logged for
- * that kind says how many were left out and over how long. A quiet `everyMs` later, the next
+ * Says that a dependency is failing once, not once per request. The first failure of a kind (and
+ * cause: the error's message, numbers aside) is logged at once; those that follow within `everyMs`
+ * are only counted, and the next line logged for them says how many were left out and over how long. A quiet `everyMs` later, the next
  * failure is logged at once again. Errors are logged by message, without their stack: a stack per
  * request during an outage was megabytes of the same lines.
  */
@@ -18,14 +18,16 @@ export class OutageLog {
 
   warn(kind: string, fields: Record<string, unknown> = {}): void {
     const at = this.now();
-    const seen = this.kinds.get(kind);
+    // A kind with another cause is another line: "refused" and "too many clients" both say something.
+    const key = `${kind}\u0000${causeOf(fields.err)}`;
+    const seen = this.kinds.get(key);
     if (seen && at - seen.loggedAt < this.everyMs) {
       seen.suppressed++;
       return;
     }
     const left = seen?.suppressed ? { suppressed: seen.suppressed, over_ms: at - seen.loggedAt } : {};
     this.logger.warn({ ...withoutStack(fields), ...left }, kind);
-    this.kinds.set(kind, { loggedAt: at, suppressed: 0 });
+    this.kinds.set(key, { loggedAt: at, suppressed: 0 });
   }
 }
 
@@ -36,6 +38,12 @@ export function outageLog(logger: Pick<Logger, 'warn'>): OutageLog {
   let log = logs.get(logger);
   if (!log) logs.set(logger, (log = new OutageLog(logger)));
   return log;
+}
+
+/** The error's message without what varies between two failures of one cause (numbers: ports, ids, counts). */
+function causeOf(err: unknown): string {
+  const message = err instanceof Error ? err.message : typeof err === 'string' ? err : '';
+  return message.replace(/\d+/g, '#').trim().slice(-120);
 }
 
 function withoutStack(fields: Record<string, unknown>): Record<string, unknown> {
