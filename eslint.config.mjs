@@ -63,8 +63,7 @@ const CODE_FILES = ['**/*.ts', '**/*.tsx', '**/*.cts', '**/*.mts', '**/*.js', '*
 function boundaryOptions({ allowTesting }) {
   const typeConstraints = Object.entries(TYPE_RULES).map(([sourceTag, allowed]) => ({
     sourceTag,
-    onlyDependOnLibsWithTags:
-      allowTesting && !allowed.includes('type:testing') ? [...allowed, 'type:testing'] : allowed,
+    onlyDependOnLibsWithTags: allowTesting && !allowed.includes('type:testing') ? [...allowed, 'type:testing'] : allowed,
   }));
   const scopeConstraints = [
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
@@ -83,15 +82,7 @@ function boundaryOptions({ allowTesting }) {
 
 export default [
   {
-    ignores: [
-      '**/node_modules/**',
-      '**/dist/**',
-      'libs/db/src/generated/**',
-      '**/coverage/**',
-      'bench/results/**',
-      '.nx/**',
-      'tmp/**',
-    ],
+    ignores: ['**/node_modules/**', '**/dist/**', 'libs/db/src/generated/**', '**/coverage/**', 'bench/results/**', '.nx/**', 'tmp/**'],
   },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],

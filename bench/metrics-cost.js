@@ -73,16 +73,29 @@ const cannon = (opts) =>
 async function startPath(name, env, logDir) {
   const [gwPort, gwHealth, chatsHealth] = [await freePort(), await freePort(), await freePort()];
   const common = { ...env, NAMESPACE: `bench-${name}-${randomBytes(3).toString('hex')}` };
-  const chats = startNode(`chats-${name}`, path.join(ROOT, 'apps/chats/dist/main.js'), { cwd: ROOT, env: { ...common, HEALTH_PORT: String(chatsHealth), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, `chats-${name}.log`) });
+  const chats = startNode(`chats-${name}`, path.join(ROOT, 'apps/chats/dist/main.js'), {
+    cwd: ROOT,
+    env: { ...common, HEALTH_PORT: String(chatsHealth), HEALTH_HOST: '127.0.0.1' },
+    logFile: path.join(logDir, `chats-${name}.log`),
+  });
   const gateway = startNode(`api-gateway-${name}`, path.join(ROOT, 'apps/api-gateway/dist/main.js'), {
     cwd: ROOT,
     env: { ...common, PORT: String(gwPort), HOST: '127.0.0.1', HEALTH_PORT: String(gwHealth), HEALTH_HOST: '127.0.0.1' },
     logFile: path.join(logDir, `api-gateway-${name}.log`),
   });
-  await Promise.all([waitReady(chats, `http://127.0.0.1:${chatsHealth}/health/ready`), waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`)]);
+  await Promise.all([
+    waitReady(chats, `http://127.0.0.1:${chatsHealth}/health/ready`),
+    waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`),
+  ]);
   const metricsUrls = [`http://127.0.0.1:${gwHealth}/metrics`, `http://127.0.0.1:${chatsHealth}/metrics`];
   const pids = () => [gateway.child.pid, chats.child.pid];
-  return { name, baseUrl: `http://127.0.0.1:${gwPort}`, metricsUrls, pids, meter: cpuMeter({ 'api-gateway': () => [gateway.child.pid], chats: () => [chats.child.pid] }) };
+  return {
+    name,
+    baseUrl: `http://127.0.0.1:${gwPort}`,
+    metricsUrls,
+    pids,
+    meter: cpuMeter({ 'api-gateway': () => [gateway.child.pid], chats: () => [chats.child.pid] }),
+  };
 }
 
 async function measure(target, world, c) {
@@ -95,7 +108,15 @@ async function measure(target, world, c) {
   await cannon({ ...common, duration: CFG.warmup });
   await idle();
   // As in production, Prometheus scrapes the "on" path (every second here: more often than the 30 s of deploy/).
-  const scraper = setInterval(() => target.metricsUrls.forEach((u) => fetch(u).then((r) => r.arrayBuffer()).catch(() => undefined)), 1_000);
+  const scraper = setInterval(
+    () =>
+      target.metricsUrls.forEach((u) =>
+        fetch(u)
+          .then((r) => r.arrayBuffer())
+          .catch(() => undefined),
+      ),
+    1_000,
+  );
   await target.meter.start();
   const r = await cannon({ ...common, duration: CFG.duration });
   const cpu = await target.meter.stop();
@@ -103,7 +124,13 @@ async function measure(target, world, c) {
   const bad = r.non2xx + r.errors + r.timeouts;
   if (bad > 0) throw new Error(`${target.name} limit=${c.limit}: ${bad} failed requests`);
   const ok = r['2xx'];
-  return { rps: ok / r.duration, p99: r.latency.p99, cpu_ms_per_req: ((cpu['api-gateway'] + cpu.chats) * 1000) / Math.max(1, ok), machine_busy_pct: +cpu['machine busy %'].toFixed(1), load: load() };
+  return {
+    rps: ok / r.duration,
+    p99: r.latency.p99,
+    cpu_ms_per_req: ((cpu['api-gateway'] + cpu.chats) * 1000) / Math.max(1, ok),
+    machine_busy_pct: +cpu['machine busy %'].toFixed(1),
+    load: load(),
+  };
 }
 
 /** µs of CPU per histogram record, as the gateway records a request (60 routes, the project's buckets). */
@@ -112,9 +139,16 @@ function recordCost(n = 1_000_000) {
   const { PrometheusExporter } = require('@opentelemetry/exporter-prometheus');
   const { DURATION_BUCKETS_S } = require('@mapi/platform');
   const provider = new MeterProvider({ readers: [new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true })] });
-  const histogram = provider.getMeter('mapi').createHistogram('http.server.request.duration', { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS_S } });
+  const histogram = provider
+    .getMeter('mapi')
+    .createHistogram('http.server.request.duration', { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS_S } });
   const routes = Array.from({ length: 60 }, (_, i) => `/v1/route${i}/:id`);
-  const record = (i) => histogram.record(Math.random() / 10, { 'http.request.method': 'GET', 'http.response.status_code': i % 50 ? 200 : 422, 'http.route': routes[i % 60] });
+  const record = (i) =>
+    histogram.record(Math.random() / 10, {
+      'http.request.method': 'GET',
+      'http.response.status_code': i % 50 ? 200 : 422,
+      'http.route': routes[i % 60],
+    });
   for (let i = 0; i < n / 10; i++) record(i);
   const before = process.cpuUsage();
   for (let i = 0; i < n; i++) record(i);
@@ -128,12 +162,30 @@ async function main() {
   fs.mkdirSync(logDir, { recursive: true });
   const recordUs = [recordCost(), recordCost(), recordCost()];
   log(`one histogram record: ${recordUs.map((x) => x.toFixed(3)).join(', ')} µs CPU (3 runs of 1,000,000)`);
-  log(`metrics cost: ${CFG.messages} messages (${CFG.bigChatMessages} in one chat), ${CFG.connections} connections, ${CFG.rounds} round(s) of ${CFG.duration} s; load avg ${load().join(' ')}`);
+  log(
+    `metrics cost: ${CFG.messages} messages (${CFG.bigChatMessages} in one chat), ${CFG.connections} connections, ${CFG.rounds} round(s) of ${CFG.duration} s; load avg ${load().join(' ')}`,
+  );
   const { db, pg, prisma } = await openBenchDatabase('mapi_bench_metrics', cleanups);
-  const world = await seedOrg({ prisma, pg, name: 'Metrics cost org', total: CFG.messages, bigChatMessages: CFG.bigChatMessages, otherChats: 99, log });
+  const world = await seedOrg({
+    prisma,
+    pg,
+    name: 'Metrics cost org',
+    total: CFG.messages,
+    bigChatMessages: CFG.bigChatMessages,
+    otherChats: 99,
+    log,
+  });
   await vacuumAnalyze(pg, log);
 
-  const env = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATABASE_URL: db.url, REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), RATE_LIMIT_PER_SECOND: '1000000' };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: db.url,
+    REDIS_URL: testEnv.redisUrl(),
+    NATS_URL: testEnv.natsUrl(),
+    RATE_LIMIT_PER_SECOND: '1000000',
+  };
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
   delete env.NODE_OPTIONS;
   cleanups.push(() => stopAll());
@@ -142,7 +194,10 @@ async function main() {
     off: await startPath('off', { ...env, METRICS_ENABLED: 'false' }, logDir),
   };
   // The knob works: the "on" path serves metrics, the "off" path none.
-  for (const [name, want] of [['on', 200], ['off', 404]]) {
+  for (const [name, want] of [
+    ['on', 200],
+    ['off', 404],
+  ]) {
     for (const url of paths[name].metricsUrls) {
       const status = (await fetch(url)).status;
       if (status !== want) throw new Error(`${name}: GET ${url} answered ${status}, expected ${want}`);
@@ -156,7 +211,9 @@ async function main() {
       const res = {};
       for (const name of order) res[name] = await measure(paths[name], world, c);
       runs.push({ round, ...c, ...res, ratio: res.on.cpu_ms_per_req / res.off.cpu_ms_per_req });
-      log(`round ${round} limit=${c.limit}: on ${res.on.cpu_ms_per_req.toFixed(3)} ms CPU/req (${res.on.rps.toFixed(0)} req/s), off ${res.off.cpu_ms_per_req.toFixed(3)} (${res.off.rps.toFixed(0)} req/s): ${((res.on.cpu_ms_per_req / res.off.cpu_ms_per_req - 1) * 100).toFixed(1)} %; load ${load().join(' ')}`);
+      log(
+        `round ${round} limit=${c.limit}: on ${res.on.cpu_ms_per_req.toFixed(3)} ms CPU/req (${res.on.rps.toFixed(0)} req/s), off ${res.off.cpu_ms_per_req.toFixed(3)} (${res.off.rps.toFixed(0)} req/s): ${((res.on.cpu_ms_per_req / res.off.cpu_ms_per_req - 1) * 100).toFixed(1)} %; load ${load().join(' ')}`,
+      );
     }
   }
   const summary = CFG.cases.map((c) => {
@@ -170,10 +227,27 @@ async function main() {
     };
   });
   log('\n| page | CPU ms/req, metrics on | off | extra CPU (median of per-round ratios) | per round |\n|---|---|---|---|---|');
-  for (const s of summary) log(`| limit=${s.limit} offset=${s.offset} | ${s.on_cpu_ms_per_req} | ${s.off_cpu_ms_per_req} | ${s.extra_cpu_pct} % | ${s.per_round_pct.join(', ')} |`);
+  for (const s of summary)
+    log(
+      `| limit=${s.limit} offset=${s.offset} | ${s.on_cpu_ms_per_req} | ${s.off_cpu_ms_per_req} | ${s.extra_cpu_pct} % | ${s.per_round_pct.join(', ')} |`,
+    );
   log(`load avg at end ${load().join(' ')}`);
   const file = path.join(RESULTS_DIR, `metrics-cost-${stamp}.json`);
-  fs.writeFileSync(file, JSON.stringify({ when: new Date().toISOString(), machine: { cores: os.cpus().length, node: process.version, loadavg_at_end: load() }, config: CFG, record_us: recordUs, runs, summary }, null, 2));
+  fs.writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        when: new Date().toISOString(),
+        machine: { cores: os.cpus().length, node: process.version, loadavg_at_end: load() },
+        config: CFG,
+        record_us: recordUs,
+        runs,
+        summary,
+      },
+      null,
+      2,
+    ),
+  );
   log(`written ${path.relative(ROOT, file)}`);
   await stopAll();
 }

@@ -30,7 +30,12 @@ const { randomBytes } = require('node:crypto');
 const ROOT = path.join(__dirname, '..');
 const RESULTS_DIR = path.join(__dirname, 'results');
 
-for (const f of ['libs/testing/dist/index.js', 'libs/chats-feature/dist/index.js', 'apps/api-gateway/dist/main.js', 'apps/chats/dist/main.js']) {
+for (const f of [
+  'libs/testing/dist/index.js',
+  'libs/chats-feature/dist/index.js',
+  'apps/api-gateway/dist/main.js',
+  'apps/chats/dist/main.js',
+]) {
   if (!fs.existsSync(path.join(ROOT, f))) {
     console.error(`Missing ${f}: build first (npx nx run-many -t build).`);
     process.exit(1);
@@ -105,7 +110,10 @@ async function measure(target, c, meter, { connections = CFG.connections, durati
   const cpu = await meter.stop();
   await settle();
   const bad = r.non2xx + r.errors + r.timeouts;
-  if (bad > 0) throw new Error(`${target.name} limit=${c.limit}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts (${JSON.stringify(r.statusCodeStats)})`);
+  if (bad > 0)
+    throw new Error(
+      `${target.name} limit=${c.limit}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts (${JSON.stringify(r.statusCodeStats)})`,
+    );
   const ok = r['2xx'];
   return {
     rps: ok / r.duration,
@@ -114,7 +122,11 @@ async function measure(target, c, meter, { connections = CFG.connections, durati
     requests: ok,
     duration_s: r.duration,
     mb_per_s: r.throughput.average / 1e6,
-    cpu_s_per_req_ms: Object.fromEntries(Object.entries(cpu).filter(([k]) => !k.includes('%')).map(([k, v]) => [k, +((v * 1000) / Math.max(1, ok)).toFixed(3)])),
+    cpu_s_per_req_ms: Object.fromEntries(
+      Object.entries(cpu)
+        .filter(([k]) => !k.includes('%'))
+        .map(([k, v]) => [k, +((v * 1000) / Math.max(1, ok)).toFixed(3)]),
+    ),
     cpu_s: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, +v.toFixed(2)])),
   };
 }
@@ -151,7 +163,10 @@ async function explainAndStages(db, pg, org, chat, hugeWorld) {
   const out = { plans: {} };
   const queries = CFG.cases.map((c) => ({ label: `limit=${c.limit} offset=${c.offset}`, org, chat, c }));
   if (hugeWorld) {
-    for (const c of [{ limit: 2000, offset: 0 }, { limit: 2000, offset: 10000 }]) {
+    for (const c of [
+      { limit: 2000, offset: 0 },
+      { limit: 2000, offset: 10000 },
+    ]) {
       queries.push({ label: `huge chat limit=${c.limit} offset=${c.offset}`, org: hugeWorld.org, chat: hugeWorld.bigChat, c });
     }
   }
@@ -218,31 +233,59 @@ async function main() {
   const profDir = path.join(RESULTS_DIR, `messages-prof-${stamp}`);
   const nodeArgs = [...(CFG.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), ...CFG.nodeArgs];
 
-  log(`messages bench: ${CFG.messages.toLocaleString('en')} messages (${CFG.bigChatMessages.toLocaleString('en')} in one chat), ` +
-    `${CFG.connections} connections, ${CFG.warmup} s warm-up + ${CFG.duration} s per measurement, ${CFG.rounds} round(s)`);
-  log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load avg ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}, node ${process.version}`);
+  log(
+    `messages bench: ${CFG.messages.toLocaleString('en')} messages (${CFG.bigChatMessages.toLocaleString('en')} in one chat), ` +
+      `${CFG.connections} connections, ${CFG.warmup} s warm-up + ${CFG.duration} s per measurement, ${CFG.rounds} round(s)`,
+  );
+  log(
+    `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load avg ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}, node ${process.version}`,
+  );
 
   // Database
   let t = Date.now();
   const { db, pg, prisma } = await openBenchDatabase('mapi_bench', cleanups);
   log(`database ${db.name} created and migrated (${secs(t)}); seeding...`);
   t = Date.now();
-  const world = await seedOrg({ prisma, pg, name: 'Bench org', total: CFG.messages, bigChatMessages: CFG.bigChatMessages, otherChats: CFG.otherChats, log });
-  const hugeWorld = CFG.hugeChatMessages > 0
-    ? await seedOrg({ prisma, pg, name: 'Bench org huge chat', total: CFG.hugeChatMessages, bigChatMessages: CFG.hugeChatMessages, otherChats: 1, log })
-    : undefined;
+  const world = await seedOrg({
+    prisma,
+    pg,
+    name: 'Bench org',
+    total: CFG.messages,
+    bigChatMessages: CFG.bigChatMessages,
+    otherChats: CFG.otherChats,
+    log,
+  });
+  const hugeWorld =
+    CFG.hugeChatMessages > 0
+      ? await seedOrg({
+          prisma,
+          pg,
+          name: 'Bench org huge chat',
+          total: CFG.hugeChatMessages,
+          bigChatMessages: CFG.hugeChatMessages,
+          otherChats: 1,
+          log,
+        })
+      : undefined;
   const sizesOnDisk = await vacuumAnalyze(pg, log);
   world.counts = await countOrg(pg, world);
   if (hugeWorld) hugeWorld.counts = await countOrg(pg, hugeWorld);
   const seedSeconds = (Date.now() - t) / 1000;
-  log(`seeded in ${seedSeconds.toFixed(1)} s: bench org ${JSON.stringify(world.counts)}${hugeWorld ? `; huge-chat org ${JSON.stringify(hugeWorld.counts)}` : ''}`);
+  log(
+    `seeded in ${seedSeconds.toFixed(1)} s: bench org ${JSON.stringify(world.counts)}${hugeWorld ? `; huge-chat org ${JSON.stringify(hugeWorld.counts)}` : ''}`,
+  );
 
   // Query plans
   t = Date.now();
   const analysis = await explainAndStages(db, pg, world.org, world.bigChat, hugeWorld);
   log(`\nEXPLAIN (ANALYZE, BUFFERS), warm cache (${secs(t)} incl. stage timings):`);
   for (const [name, p] of Object.entries(analysis.plans)) {
-    log(`-- ${name}: execution ${p.execution_ms.toFixed(2)} ms, planning ${p.planning_ms.toFixed(2)} ms, buffers hit ${p.shared_hit} read ${p.shared_read}; ${p.indexes.join(', ') || 'NO INDEX'}${p.same_rows === undefined ? '' : p.same_rows ? ' (same rows)' : ' (ROWS DIFFER)'}`);
+    log(
+      `-- ${name}: execution ${p.execution_ms.toFixed(2)} ms, planning ${p.planning_ms.toFixed(2)} ms, buffers hit ${p.shared_hit} read ${p.shared_read}; ${p.indexes.join(', ') || 'NO INDEX'}${p.same_rows === undefined ? '' : p.same_rows ? ' (same rows)' : ' (ROWS DIFFER)'}`,
+    );
   }
   for (const key of ['limit=2000 offset=0', 'huge chat limit=2000 offset=0']) {
     const p = analysis.plans[key];
@@ -310,7 +353,10 @@ async function main() {
       logFile: path.join(logDir, 'api-gateway-before.log'),
       nodeArgs,
     });
-    await Promise.all([waitReady(bChats, `http://127.0.0.1:${bHealthPort}/health/ready`), waitReady(bGateway, `http://127.0.0.1:${bGwPort}/health/ready`)]);
+    await Promise.all([
+      waitReady(bChats, `http://127.0.0.1:${bHealthPort}/health/ready`),
+      waitReady(bGateway, `http://127.0.0.1:${bGwPort}/health/ready`),
+    ]);
     before = { chats: bChats, gateway: bGateway, port: bGwPort };
   }
   const chatPath = `/v1/chats/${encodeURIComponent(world.bigChat)}/messages?limit=1`;
@@ -320,10 +366,18 @@ async function main() {
     waitReady(chats, `http://127.0.0.1:${healthPort}/health/ready`),
     waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`),
   ]);
-  log(`\nprocesses ready: baseline pid ${baseline.child.pid}, raw pid ${rawBaseline.child.pid}, api-gateway pid ${gateway.child.pid}, chats pid ${chats.child.pid} (namespace ${namespace})`);
+  log(
+    `\nprocesses ready: baseline pid ${baseline.child.pid}, raw pid ${rawBaseline.child.pid}, api-gateway pid ${gateway.child.pid}, chats pid ${chats.child.pid} (namespace ${namespace})`,
+  );
 
   const targets = {
-    baseline: { name: 'baseline', baseUrl: `http://127.0.0.1:${basePort}`, chat: world.bigChat, headers: {}, pids: () => [baseline.child.pid] },
+    baseline: {
+      name: 'baseline',
+      baseUrl: `http://127.0.0.1:${basePort}`,
+      chat: world.bigChat,
+      headers: {},
+      pids: () => [baseline.child.pid],
+    },
     raw: { name: 'raw', baseUrl: `http://127.0.0.1:${rawPort}`, chat: world.bigChat, headers: {}, pids: () => [rawBaseline.child.pid] },
     gateway: {
       name: 'gateway',
@@ -349,15 +403,20 @@ async function main() {
   for (const c of CFG.cases) {
     const bodies = {};
     for (const target of Object.values(targets)) {
-      const res = await fetch(`${target.baseUrl}/v1/chats/${encodeURIComponent(target.chat)}/messages?limit=${c.limit}&offset=${c.offset}`, { headers: target.headers });
+      const res = await fetch(
+        `${target.baseUrl}/v1/chats/${encodeURIComponent(target.chat)}/messages?limit=${c.limit}&offset=${c.offset}`,
+        { headers: target.headers },
+      );
       bodies[target.name] = Buffer.from(await res.arrayBuffer());
       if (res.status !== 200) throw new Error(`${target.name} answered ${res.status}: ${bodies[target.name].toString().slice(0, 300)}`);
     }
     const page = JSON.parse(bodies.gateway.toString('utf8'));
     const expected = Math.min(c.limit, Math.max(0, world.counts.big - c.offset));
-    if (page.count !== expected) throw new Error(`gateway returned ${page.count} messages for limit=${c.limit} offset=${c.offset}, expected ${expected}`);
+    if (page.count !== expected)
+      throw new Error(`gateway returned ${page.count} messages for limit=${c.limit} offset=${c.offset}, expected ${expected}`);
     for (const name of names.filter((n) => n !== 'gateway')) {
-      if (!bodies.gateway.equals(bodies[name])) throw new Error(`${name} and gateway bodies differ for limit=${c.limit} offset=${c.offset}`);
+      if (!bodies.gateway.equals(bodies[name]))
+        throw new Error(`${name} and gateway bodies differ for limit=${c.limit} offset=${c.offset}`);
     }
     sizes[`${c.limit}:${c.offset}`] = bodies.gateway.length;
   }
@@ -395,7 +454,9 @@ async function main() {
       const res = {};
       for (const name of names) {
         res[name] = await measure(targets[name], c, meters[name], { connections: 1, duration: CFG.soloDuration });
-        log(`1 connection limit=${c.limit} offset=${c.offset} ${name.padEnd(8)}: ${res[name].rps.toFixed(1)} req/s, p50 ${res[name].p50} ms, p99 ${res[name].p99} ms`);
+        log(
+          `1 connection limit=${c.limit} offset=${c.offset} ${name.padEnd(8)}: ${res[name].rps.toFixed(1)} req/s, p50 ${res[name].p50} ms, p99 ${res[name].p99} ms`,
+        );
       }
       solo.push({ ...c, ...res });
     }
@@ -414,9 +475,19 @@ async function main() {
       const res = {};
       for (const name of order) {
         res[name] = await measureRetrying(targets[name], c, meters[name]);
-        log(`round ${round} limit=${c.limit} offset=${c.offset} ${name.padEnd(8)}: ${res[name].rps.toFixed(1)} req/s, p50 ${res[name].p50} ms, p99 ${res[name].p99} ms; CPU ms/req ${JSON.stringify(res[name].cpu_s_per_req_ms)}, machine busy ${res[name].cpu_s['machine busy %']}%`);
+        log(
+          `round ${round} limit=${c.limit} offset=${c.offset} ${name.padEnd(8)}: ${res[name].rps.toFixed(1)} req/s, p50 ${res[name].p50} ms, p99 ${res[name].p99} ms; CPU ms/req ${JSON.stringify(res[name].cpu_s_per_req_ms)}, machine busy ${res[name].cpu_s['machine busy %']}%`,
+        );
       }
-      runs.push({ round, ...c, ...res, ratio: res.gateway.rps / res.baseline.rps, ratio_raw: res.gateway.rps / res.raw.rps, baseline_vs_raw: res.baseline.rps / res.raw.rps, ...(res.before ? { before_ratio_raw: res.before.rps / res.raw.rps, after_vs_before: res.gateway.rps / res.before.rps } : {}) });
+      runs.push({
+        round,
+        ...c,
+        ...res,
+        ratio: res.gateway.rps / res.baseline.rps,
+        ratio_raw: res.gateway.rps / res.raw.rps,
+        baseline_vs_raw: res.baseline.rps / res.raw.rps,
+        ...(res.before ? { before_ratio_raw: res.before.rps / res.raw.rps, after_vs_before: res.gateway.rps / res.before.rps } : {}),
+      });
     }
   }
 
@@ -442,7 +513,14 @@ async function main() {
       ratio: median(rs.map((r) => r.ratio)),
       ratios_per_round: rs.map((r) => +r.ratio.toFixed(3)),
       baseline_vs_raw: median(rs.map((r) => r.baseline_vs_raw)),
-      ...(before ? { before: agg('before'), before_ratio_raw: median(rs.map((r) => r.before_ratio_raw)), before_ratios_raw_per_round: rs.map((r) => +r.before_ratio_raw.toFixed(3)), after_vs_before: median(rs.map((r) => r.after_vs_before)) } : {}),
+      ...(before
+        ? {
+            before: agg('before'),
+            before_ratio_raw: median(rs.map((r) => r.before_ratio_raw)),
+            before_ratios_raw_per_round: rs.map((r) => +r.before_ratio_raw.toFixed(3)),
+            after_vs_before: median(rs.map((r) => r.after_vs_before)),
+          }
+        : {}),
     };
   });
 
@@ -450,17 +528,21 @@ async function main() {
   const lines = [
     '| page | bytes | raw req/s | p50 / p99 ms | Prisma baseline req/s | p50 / p99 ms | gateway req/s | p50 / p99 ms | gateway/raw (rounds) | gateway/Prisma (rounds) | Prisma/raw |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...summary.map((s) =>
-      `| limit=${s.limit} offset=${s.offset} | ${(s.bytes / 1024).toFixed(0)} KiB | ${fmt(s.raw.rps)} | ${s.raw.p50} / ${s.raw.p99} | ${fmt(s.baseline.rps)} | ${s.baseline.p50} / ${s.baseline.p99} | ${fmt(s.gateway.rps)} | ${s.gateway.p50} / ${s.gateway.p99} | ` +
-      `**${s.ratio_raw.toFixed(2)}x** (${s.ratios_raw_per_round.join(', ')}) | ${s.ratio.toFixed(2)}x (${s.ratios_per_round.join(', ')}) | ${s.baseline_vs_raw.toFixed(2)}x |`),
+    ...summary.map(
+      (s) =>
+        `| limit=${s.limit} offset=${s.offset} | ${(s.bytes / 1024).toFixed(0)} KiB | ${fmt(s.raw.rps)} | ${s.raw.p50} / ${s.raw.p99} | ${fmt(s.baseline.rps)} | ${s.baseline.p50} / ${s.baseline.p99} | ${fmt(s.gateway.rps)} | ${s.gateway.p50} / ${s.gateway.p99} | ` +
+        `**${s.ratio_raw.toFixed(2)}x** (${s.ratios_raw_per_round.join(', ')}) | ${s.ratio.toFixed(2)}x (${s.ratios_per_round.join(', ')}) | ${s.baseline_vs_raw.toFixed(2)}x |`,
+    ),
   ];
   log(`\nResults (median of ${CFG.rounds} round(s), ${CFG.connections} connections, ${CFG.duration} s each):\n${lines.join('\n')}`);
   if (before) {
     const beforeLines = [
       '| page | before req/s | p50 / p99 ms | before/raw (rounds) | now req/s | p50 / p99 ms | now/raw | now/before |',
       '|---|---|---|---|---|---|---|---|',
-      ...summary.map((s) =>
-        `| limit=${s.limit} offset=${s.offset} | ${fmt(s.before.rps)} | ${s.before.p50} / ${s.before.p99} | ${s.before_ratio_raw.toFixed(2)}x (${s.before_ratios_raw_per_round.join(', ')}) | ${fmt(s.gateway.rps)} | ${s.gateway.p50} / ${s.gateway.p99} | ${s.ratio_raw.toFixed(2)}x | ${s.after_vs_before.toFixed(2)}x |`),
+      ...summary.map(
+        (s) =>
+          `| limit=${s.limit} offset=${s.offset} | ${fmt(s.before.rps)} | ${s.before.p50} / ${s.before.p99} | ${s.before_ratio_raw.toFixed(2)}x (${s.before_ratios_raw_per_round.join(', ')}) | ${fmt(s.gateway.rps)} | ${s.gateway.p50} / ${s.gateway.p99} | ${s.ratio_raw.toFixed(2)}x | ${s.after_vs_before.toFixed(2)}x |`,
+      ),
     ];
     log(`\nGateway path before (${CFG.beforeRoot}) and now, same run:\n${beforeLines.join('\n')}`);
   }
@@ -468,7 +550,10 @@ async function main() {
     const soloLines = [
       '| page | raw p50 / p99 ms | Prisma baseline p50 / p99 ms | gateway p50 / p99 ms | gateway added to raw, p50 ms |',
       '|---|---|---|---|---|',
-      ...solo.map((s) => `| limit=${s.limit} offset=${s.offset} | ${s.raw.p50} / ${s.raw.p99} | ${s.baseline.p50} / ${s.baseline.p99} | ${s.gateway.p50} / ${s.gateway.p99} | ${(s.gateway.p50 - s.raw.p50).toFixed(1)} |`),
+      ...solo.map(
+        (s) =>
+          `| limit=${s.limit} offset=${s.offset} | ${s.raw.p50} / ${s.raw.p99} | ${s.baseline.p50} / ${s.baseline.p99} | ${s.gateway.p50} / ${s.gateway.p99} | ${(s.gateway.p50 - s.raw.p50).toFixed(1)} |`,
+      ),
     ];
     log(`\nUnloaded latency (1 connection, ${CFG.soloDuration} s each):\n${soloLines.join('\n')}`);
   }
@@ -479,13 +564,22 @@ async function main() {
       const rs = runs.filter((r) => r.limit === c.limit && r.offset === c.offset);
       const m = (name, key) => median(rs.map((r) => r[name].cpu_s_per_req_ms[key] ?? 0));
       const sum = (name) => median(rs.map((r) => Object.values(r[name].cpu_s_per_req_ms).reduce((a, b) => a + b, 0)));
-      return `| limit=${c.limit} offset=${c.offset} | ${sum('raw').toFixed(2)} | ${sum('baseline').toFixed(2)} | ${sum('gateway').toFixed(2)} | ${m('gateway', 'api-gateway').toFixed(2)} | ${m('gateway', 'chats').toFixed(2)} | ${m('gateway', 'nats-server').toFixed(2)} | ${m('gateway', 'redis-server').toFixed(2)} |` +
-        (before ? ` ${sum('before').toFixed(2)} | ${m('before', 'api-gateway').toFixed(2)} | ${m('before', 'chats').toFixed(2)} | ${m('before', 'nats-server').toFixed(2)} |` : '');
+      return (
+        `| limit=${c.limit} offset=${c.offset} | ${sum('raw').toFixed(2)} | ${sum('baseline').toFixed(2)} | ${sum('gateway').toFixed(2)} | ${m('gateway', 'api-gateway').toFixed(2)} | ${m('gateway', 'chats').toFixed(2)} | ${m('gateway', 'nats-server').toFixed(2)} | ${m('gateway', 'redis-server').toFixed(2)} |` +
+        (before
+          ? ` ${sum('before').toFixed(2)} | ${m('before', 'api-gateway').toFixed(2)} | ${m('before', 'chats').toFixed(2)} | ${m('before', 'nats-server').toFixed(2)} |`
+          : '')
+      );
     }),
   ];
-  log(`\nCPU per request, median of rounds (all processes of the path incl. postgres backends and the load generator; /proc utime+stime):\n${cpuLines.join('\n')}`);
+  log(
+    `\nCPU per request, median of rounds (all processes of the path incl. postgres backends and the load generator; /proc utime+stime):\n${cpuLines.join('\n')}`,
+  );
   const aim = 0.6; // issue 20 item 4: gateway vs the raw-driver baseline
-  for (const s of summary) log(`limit=${s.limit} offset=${s.offset}: gateway/raw ${s.ratio_raw.toFixed(2)}x — aim ${aim}x ${s.ratio_raw >= aim ? 'MET' : 'NOT met'}; gateway p99 ${s.gateway.p99} ms`);
+  for (const s of summary)
+    log(
+      `limit=${s.limit} offset=${s.offset}: gateway/raw ${s.ratio_raw.toFixed(2)}x — aim ${aim}x ${s.ratio_raw >= aim ? 'MET' : 'NOT met'}; gateway p99 ${s.gateway.p99} ms`,
+    );
 
   // Stop the servers gracefully now (this is what writes the CPU profiles), then summarize them.
   await stopAll();
@@ -493,7 +587,17 @@ async function main() {
   if (CFG.cpuProf) {
     // only the samples from the first measurement on: not the start-up, the seeding wait or the checks
     const skip = Object.fromEntries(startedProcs().map((p) => [p.child.pid, measuringFrom - p.startedAt]));
-    profiles = summarizeProfiles(profDir, { [baseline.child.pid]: 'baseline', [rawBaseline.child.pid]: 'raw', [gateway.child.pid]: 'api-gateway', [chats.child.pid]: 'chats', ...(before ? { [before.gateway.child.pid]: 'api-gateway-before', [before.chats.child.pid]: 'chats-before' } : {}) }, skip);
+    profiles = summarizeProfiles(
+      profDir,
+      {
+        [baseline.child.pid]: 'baseline',
+        [rawBaseline.child.pid]: 'raw',
+        [gateway.child.pid]: 'api-gateway',
+        [chats.child.pid]: 'chats',
+        ...(before ? { [before.gateway.child.pid]: 'api-gateway-before', [before.chats.child.pid]: 'chats-before' } : {}),
+      },
+      skip,
+    );
     for (const [name, p] of Object.entries(profiles)) {
       log(`\nCPU profile ${name} (${p.file}, from ${(p.skipped_ms / 1000).toFixed(1)} s on): top self time`);
       for (const row of p.top) log(`  ${row.pct.toFixed(1).padStart(5)}%  ${row.name}  ${row.where}`);
@@ -503,7 +607,13 @@ async function main() {
 
   const result = {
     when: new Date().toISOString(),
-    machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, mem_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadavg_at_end: os.loadavg() },
+    machine: {
+      cores: os.cpus().length,
+      cpu: os.cpus()[0]?.model,
+      mem_gib: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      loadavg_at_end: os.loadavg(),
+    },
     config: CFG,
     data: { ...world.counts, huge_chat_org: hugeWorld?.counts, on_disk: sizesOnDisk, seed_seconds: seedSeconds, big_chat: world.bigChat },
     analysis,

@@ -46,7 +46,8 @@ function problemsOf(message) {
   const problems = [];
   const length = [...subject].length; // characters, not UTF-16 units or bytes: subjects use "—" and "→"
   if (length > MAX_SUBJECT) problems.push(`subject is ${length} characters (at most ${MAX_SUBJECT})`);
-  if (lines.length > 1 && lines[1].trim() !== '') problems.push('second line is not blank (the subject is one line; a blank line, then the body)');
+  if (lines.length > 1 && lines[1].trim() !== '')
+    problems.push('second line is not blank (the subject is one line; a blank line, then the body)');
   if (subject.endsWith('.')) problems.push('subject ends with a period');
   return problems;
 }
@@ -113,8 +114,10 @@ function checkRange(range) {
     try {
       git(['cat-file', '-e', `${START_COMMIT}^{commit}`]);
     } catch {
-      console.error(`check-commit-messages: the start commit ${START_COMMIT.slice(0, 12)} is not in this repository's history ` +
-        '(a shallow clone? `git fetch --unshallow`), or pass a range, e.g. `origin/main..HEAD`');
+      console.error(
+        `check-commit-messages: the start commit ${START_COMMIT.slice(0, 12)} is not in this repository's history ` +
+          '(a shallow clone? `git fetch --unshallow`), or pass a range, e.g. `origin/main..HEAD`',
+      );
       return 2;
     }
     start = START_COMMIT;
@@ -144,7 +147,9 @@ function checkRange(range) {
     return 1;
   }
   const since = start ? `since ${start.slice(0, 10)} (the first that followed the rule)` : `in ${range}`;
-  console.log(`check-commit-messages: ${commits.length} commit${commits.length === 1 ? '' : 's'} ${since} follow the commit message rule (merges exempt)`);
+  console.log(
+    `check-commit-messages: ${commits.length} commit${commits.length === 1 ? '' : 's'} ${since} follow the commit message rule (merges exempt)`,
+  );
   return 0;
 }
 

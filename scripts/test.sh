@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, makes sure Postgres (with pgvector), Redis and NATS
 # answer (starting them if needed), builds the apps (end-to-end tests start them as processes),
-# type-checks, lints (module boundaries included; commit messages), then Jest's three tiers in one run.
+# type-checks, lints (module boundaries included; Prettier's format; commit messages), then Jest's three tiers in one run.
 # Extra arguments go to Jest (e.g. `npm test -- --selectProjects unit`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,8 @@ npx tsc -p apps/console/web/tsconfig.json
 if [ -f eslint.config.mjs ]; then
   echo "linting…"
   npx eslint . --cache --cache-location node_modules/.cache/eslintcache
+  echo "checking the format (npm run format fixes it)…"
+  npx prettier --check . --log-level warn --cache
 fi
 # Commit messages from the first commit that followed the rule to HEAD (CONTRIBUTING.md, "Commits").
 # It reads the history, so only in this checkout's own git work tree (CI's clone is one).

@@ -57,8 +57,13 @@ async function main() {
   const hookUrl = `http://127.0.0.1:${receiver.address().port}`;
 
   const env = {
-    DATABASE_URL: db.url, NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace, NODE_ENV: 'production', LOG_LEVEL: 'warn',
-    AUTOMATION_HTTP_ALLOW_CIDRS: '127.0.0.1/32', ...(LEASE_MS ? { AUTOMATION_STEP_LEASE_MS: LEASE_MS } : {}),
+    DATABASE_URL: db.url,
+    NATS_URL: testEnv.natsUrl(),
+    NAMESPACE: namespace,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    AUTOMATION_HTTP_ALLOW_CIDRS: '127.0.0.1/32',
+    ...(LEASE_MS ? { AUTOMATION_STEP_LEASE_MS: LEASE_MS } : {}),
   };
   const start = async () => {
     const port = await freePort();
@@ -74,10 +79,25 @@ async function main() {
     const workflowId = randomUUID();
     const actions = (i) => [
       { id: 'wait', action_metadata: { type: 'delay', metadata: { delay: '1 minutes' } }, next: 'notify' },
-      { id: 'notify', action_metadata: { type: 'notify_http', metadata: { url: `${hookUrl}/hit/${i}`, method: 'POST', body: '{}' } }, next: null },
+      {
+        id: 'notify',
+        action_metadata: { type: 'notify_http', metadata: { url: `${hookUrl}/hit/${i}`, method: 'POST', body: '{}' } },
+        next: null,
+      },
     ];
     const trigger_metadata = { org_phones: [], allow_internal_messages: false, first_action_id: 'wait' };
-    await prisma.automationWorkflow.create({ data: { id: workflowId, org_id: org.id, name: 'bench delays', trigger: 'message.created', trigger_metadata, actions: actions('x'), is_active: true, updated_by: 'bench' } });
+    await prisma.automationWorkflow.create({
+      data: {
+        id: workflowId,
+        org_id: org.id,
+        name: 'bench delays',
+        trigger: 'message.created',
+        trigger_metadata,
+        actions: actions('x'),
+        is_active: true,
+        updated_by: 'bench',
+      },
+    });
     const runIds = Array.from({ length: N }, () => randomUUID());
     const t0 = new Date(Date.now() - 60_000);
     for (let i = 0; i < N; i += 1_000) {
@@ -86,18 +106,49 @@ async function main() {
         data: slice.map((run_id, j) => {
           const event_id = randomUUID();
           return {
-            run_id, org_id: org.id, workflow_id: workflowId, event_id, event_type: 'message.created', phone_id: null, chat_id: null,
+            run_id,
+            org_id: org.id,
+            workflow_id: workflowId,
+            event_id,
+            event_type: 'message.created',
+            phone_id: null,
+            chat_id: null,
             event: { event_id, event_type: 'message.created', org_id: org.id, created_at: t0.toISOString(), data: { body: `m${i + j}` } },
-            definition: { trigger: 'message.created', trigger_metadata, actions: actions(i + j) }, status: 'running', started_at: t0,
+            definition: { trigger: 'message.created', trigger_metadata, actions: actions(i + j) },
+            status: 'running',
+            started_at: t0,
           };
         }),
       });
       await prisma.automationStep.createMany({
-        data: slice.map((run_id) => ({ step_id: randomUUID(), run_id, org_id: org.id, action_id: 'wait', action_type: 'delay', status: 'completed', due_at: t0, attempts: 1, result: { delay_ms: 60_000 }, created_at: t0, started_at: t0, finished_at: t0 })),
+        data: slice.map((run_id) => ({
+          step_id: randomUUID(),
+          run_id,
+          org_id: org.id,
+          action_id: 'wait',
+          action_type: 'delay',
+          status: 'completed',
+          due_at: t0,
+          attempts: 1,
+          result: { delay_ms: 60_000 },
+          created_at: t0,
+          started_at: t0,
+          finished_at: t0,
+        })),
       });
       // pending, due far away until armed below (so none runs while the rest are written)
       await prisma.automationStep.createMany({
-        data: slice.map((run_id) => ({ step_id: randomUUID(), run_id, org_id: org.id, action_id: 'notify', action_type: 'notify_http', status: 'pending', due_at: new Date(Date.now() + 3_600_000), created_at: new Date(t0.getTime() + 1), attempts: 0 })),
+        data: slice.map((run_id) => ({
+          step_id: randomUUID(),
+          run_id,
+          org_id: org.id,
+          action_id: 'notify',
+          action_type: 'notify_http',
+          status: 'pending',
+          due_at: new Date(Date.now() + 3_600_000),
+          created_at: new Date(t0.getTime() + 1),
+          attempts: 0,
+        })),
       });
     }
     const index = new Map(runIds.map((id, i) => [id, i]));
@@ -142,8 +193,14 @@ async function main() {
     const startLate = steps.filter((s) => s.started !== null).map((s) => s.started - dueOf(index.get(s.run_id)));
     const recordLate = steps.filter((s) => s.finished !== null).map((s) => s.finished - dueOf(index.get(s.run_id)));
     const result = {
-      delayed_actions: N, spread_ms: SPREAD_MS, kill_mid_round: KILL_MID_ROUND, replicas: REPLICAS, lease_ms: Number(LEASE_MS || 60_000),
-      killed_at_ms: killedAt && killedAt - from, restarted_at_ms: backAt && backAt - from, leased_steps_just_after_kill: heldAtKill,
+      delayed_actions: N,
+      spread_ms: SPREAD_MS,
+      kill_mid_round: KILL_MID_ROUND,
+      replicas: REPLICAS,
+      lease_ms: Number(LEASE_MS || 60_000),
+      killed_at_ms: killedAt && killedAt - from,
+      restarted_at_ms: backAt && backAt - from,
+      leased_steps_just_after_kill: heldAtKill,
       reached_once: [...hits.values()].filter((h) => h.at.length === 1).length,
       reached_twice_or_more: [...hits.values()].filter((h) => h.at.length > 1).length,
       keys_per_action_max: Math.max(...[...hits.values()].map((h) => h.keys.size)),
@@ -154,15 +211,28 @@ async function main() {
       reached_lateness_ms: summaryOf(firstLate),
       reached_within_1s: firstLate.filter((l) => l >= -50 && l <= 1_000).length,
       // by when the action was due: before the kill, in the 10 s after it (the takeover and the restart), later
-      reached_lateness_by_due_ms: killedAt === null ? null : {
-        before_kill: summaryOf([...hits.entries()].filter(([i]) => dueOf(i) < killedAt).map(([i, h]) => Math.min(...h.at) - dueOf(i))),
-        kill_to_10s_after: summaryOf([...hits.entries()].filter(([i]) => dueOf(i) >= killedAt && dueOf(i) < killedAt + 10_000).map(([i, h]) => Math.min(...h.at) - dueOf(i))),
-        later: summaryOf([...hits.entries()].filter(([i]) => dueOf(i) >= killedAt + 10_000).map(([i, h]) => Math.min(...h.at) - dueOf(i))),
-      },
+      reached_lateness_by_due_ms:
+        killedAt === null
+          ? null
+          : {
+              before_kill: summaryOf(
+                [...hits.entries()].filter(([i]) => dueOf(i) < killedAt).map(([i, h]) => Math.min(...h.at) - dueOf(i)),
+              ),
+              kill_to_10s_after: summaryOf(
+                [...hits.entries()]
+                  .filter(([i]) => dueOf(i) >= killedAt && dueOf(i) < killedAt + 10_000)
+                  .map(([i, h]) => Math.min(...h.at) - dueOf(i)),
+              ),
+              later: summaryOf(
+                [...hits.entries()].filter(([i]) => dueOf(i) >= killedAt + 10_000).map(([i, h]) => Math.min(...h.at) - dueOf(i)),
+              ),
+            },
       reached_early: firstLate.filter((l) => l < 0).length,
       claimed_lateness_ms: summaryOf(startLate),
       recorded_lateness_ms: summaryOf(recordLate),
-      load_before: loadBefore.map((x) => x.toFixed(2)), load_after: loadAfter.map((x) => x.toFixed(2)), cpus: os.cpus().length,
+      load_before: loadBefore.map((x) => x.toFixed(2)),
+      load_after: loadAfter.map((x) => x.toFixed(2)),
+      cpus: os.cpus().length,
     };
     console.log(JSON.stringify(result, null, 2));
     const dir = path.join(__dirname, '..', 'results');
@@ -173,7 +243,10 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -51,7 +51,11 @@ async function runOnce(label, root) {
   const { namespace, db, prisma, nc } = await openWorld('bi', cleanups);
 
   const env = {
-    DATABASE_URL: db.url, NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace, NODE_ENV: 'production', LOG_LEVEL: 'warn',
+    DATABASE_URL: db.url,
+    NATS_URL: testEnv.natsUrl(),
+    NAMESPACE: namespace,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
     AUTOMATION_RUNS_PER_MINUTE: RPM,
   };
   const procs = [];
@@ -62,11 +66,26 @@ async function runOnce(label, root) {
     const created = new Date(Date.now() - 60_000);
     const cond = (i) => ({
       operator: 'AND',
-      conditions: [{ id: 'c', variable_name: 'message.body', variable_type: 'string', condition: i % PASS_EVERY === 0 ? 'CONTAINS' : 'EQUALS', value: i % PASS_EVERY === 0 ? 'order' : `never-${i}` }],
+      conditions: [
+        {
+          id: 'c',
+          variable_name: 'message.body',
+          variable_type: 'string',
+          condition: i % PASS_EVERY === 0 ? 'CONTAINS' : 'EQUALS',
+          value: i % PASS_EVERY === 0 ? 'order' : `never-${i}`,
+        },
+      ],
     });
     await prisma.automationWorkflow.createMany({
       data: Array.from({ length: WORKFLOWS }, (_, i) => ({
-        id: randomUUID(), org_id: org.id, name: `wf ${i}`, trigger: 'message.created', is_active: true, updated_by: 'bench', created_at: created, updated_at: created,
+        id: randomUUID(),
+        org_id: org.id,
+        name: `wf ${i}`,
+        trigger: 'message.created',
+        is_active: true,
+        updated_by: 'bench',
+        created_at: created,
+        updated_at: created,
         trigger_metadata: { org_phones: [phoneId(i % PHONES)], allow_internal_messages: false, first_action_id: 'check' },
         actions: [{ id: 'check', action_metadata: { type: 'validate_action', metadata: cond(i) }, next: null }],
       })),
@@ -91,18 +110,36 @@ async function runOnce(label, root) {
       const chat = `${String(100000000000 + j)}@c.us`;
       const at = new Date();
       const event = {
-        event_id, event_type: 'message.created', org_id: org.id, phone_id: phoneId(j % PHONES), created_at: at.toISOString(),
-        data: { message_id: `m${j}`, chat_id: chat, org_phone: '', from_me: false, sender_phone: chat.split('@')[0], body: `order #${j} please`, message_type: 'chat', timestamp: at.toISOString() },
+        event_id,
+        event_type: 'message.created',
+        org_id: org.id,
+        phone_id: phoneId(j % PHONES),
+        created_at: at.toISOString(),
+        data: {
+          message_id: `m${j}`,
+          chat_id: chat,
+          org_phone: '',
+          from_me: false,
+          sender_phone: chat.split('@')[0],
+          body: `order #${j} please`,
+          message_type: 'chat',
+          timestamp: at.toISOString(),
+        },
         previous_attributes: null,
       };
       publishedAt.set(event_id, at.getTime());
       if (j < warmupEvents) warmupIds.add(event_id);
-      const p = js.publish(eventSubject(namespace, 'message.created'), codec.encode(event), { msgID: event_id }).finally(() => pending.delete(p));
+      const p = js
+        .publish(eventSubject(namespace, 'message.created'), codec.encode(event), { msgID: event_id })
+        .finally(() => pending.delete(p));
       pending.add(p);
     }
     await Promise.all(pending);
     const offeredSeconds = (Date.now() - t0) / 1000;
-    const expectedRuns = Array.from({ length: total }, (_, j) => Math.floor(WORKFLOWS / PHONES) + ((j % PHONES) < WORKFLOWS % PHONES ? 1 : 0)).reduce((a, b) => a + b, 0);
+    const expectedRuns = Array.from(
+      { length: total },
+      (_, j) => Math.floor(WORKFLOWS / PHONES) + (j % PHONES < WORKFLOWS % PHONES ? 1 : 0),
+    ).reduce((a, b) => a + b, 0);
     const deadline = Date.now() + 60_000;
     for (;;) {
       const [done] = await prisma.$queryRaw`SELECT count(*)::int AS n FROM automation_steps WHERE started_at IS NOT NULL`;
@@ -120,8 +157,19 @@ async function runOnce(label, root) {
     const recorded = measured.filter((r) => r.step_done_at !== null).map((r) => r.step_done_at - publishedAt.get(r.event_id));
     const warmup = rows.filter((r) => warmupIds.has(r.event_id) && r.step_at !== null).map((r) => r.step_at - publishedAt.get(r.event_id));
     const result = {
-      label, root, workflows: WORKFLOWS, phones: PHONES, pass_every: PASS_EVERY, rate: RATE, seconds: SECONDS, replicas: REPLICAS, runs_per_minute: Number(RPM),
-      events: total, offered_per_s: +(total / offeredSeconds).toFixed(1), expected_runs: expectedRuns, runs: rows.length,
+      label,
+      root,
+      workflows: WORKFLOWS,
+      phones: PHONES,
+      pass_every: PASS_EVERY,
+      rate: RATE,
+      seconds: SECONDS,
+      replicas: REPLICAS,
+      runs_per_minute: Number(RPM),
+      events: total,
+      offered_per_s: +(total / offeredSeconds).toFixed(1),
+      expected_runs: expectedRuns,
+      runs: rows.length,
       runs_by_status: rows.reduce((m, r) => ({ ...m, [r.status]: (m[r.status] || 0) + 1 }), {}),
       passed: rows.filter((r) => r.result && r.result.passed === true).length,
       steps_run_more_than_once: rows.filter((r) => r.attempts > 1).length,
@@ -131,9 +179,12 @@ async function runOnce(label, root) {
       first_action_recorded_ms: summaryOf(recorded),
       run_row_committed_ms: summaryOf(runRow),
       // p99 of first action started per 5 s of publishing: a tail in one slice is a stall (the machine), in all the path
-      first_action_p99_by_5s: Array.from({ length: Math.ceil((WARMUP + SECONDS) / 5) }, (_, k) => rows.filter((r) => r.step_at !== null && Math.floor((publishedAt.get(r.event_id) - t0) / 5000) === k))
-        .map((slice) => Math.round(summaryOf(slice.map((r) => r.step_at - publishedAt.get(r.event_id))).p99 ?? 0)),
-      load_before: loadBefore.map((x) => x.toFixed(2)), load_after: loadAfter.map((x) => x.toFixed(2)), cpus: os.cpus().length,
+      first_action_p99_by_5s: Array.from({ length: Math.ceil((WARMUP + SECONDS) / 5) }, (_, k) =>
+        rows.filter((r) => r.step_at !== null && Math.floor((publishedAt.get(r.event_id) - t0) / 5000) === k),
+      ).map((slice) => Math.round(summaryOf(slice.map((r) => r.step_at - publishedAt.get(r.event_id))).p99 ?? 0)),
+      load_before: loadBefore.map((x) => x.toFixed(2)),
+      load_after: loadAfter.map((x) => x.toFixed(2)),
+      cpus: os.cpus().length,
     };
     console.log(JSON.stringify(result, null, 2));
     return result;
@@ -149,13 +200,16 @@ async function main() {
     // the order alternates by round, so neither build always runs first
     for (const [label, root] of round % 2 ? [...builds].reverse() : builds) results.push({ round, ...(await runOnce(label, root)) });
   }
-  const line = (r) => `${r.label.padEnd(6)} round ${r.round}: first action started p50 ${Math.round(r.first_action_started_ms.p50)} / p90 ${Math.round(r.first_action_started_ms.p90)} / p99 ${Math.round(r.first_action_started_ms.p99)} ms, recorded p99 ${Math.round(r.first_action_recorded_ms.p99)} ms, run row p99 ${Math.round(r.run_row_committed_ms.p99)} ms, warm-up p99 ${Math.round(r.warmup_first_action_started_ms.p99 ?? 0)} ms, runs ${r.runs}/${r.expected_runs}, load ${r.load_before[0]} → ${r.load_after[0]}; p99 by 5 s ${r.first_action_p99_by_5s.join(' ')}`;
+  const line = (r) =>
+    `${r.label.padEnd(6)} round ${r.round}: first action started p50 ${Math.round(r.first_action_started_ms.p50)} / p90 ${Math.round(r.first_action_started_ms.p90)} / p99 ${Math.round(r.first_action_started_ms.p99)} ms, recorded p99 ${Math.round(r.first_action_recorded_ms.p99)} ms, run row p99 ${Math.round(r.run_row_committed_ms.p99)} ms, warm-up p99 ${Math.round(r.warmup_first_action_started_ms.p99 ?? 0)} ms, runs ${r.runs}/${r.expected_runs}, load ${r.load_before[0]} → ${r.load_after[0]}; p99 by 5 s ${r.first_action_p99_by_5s.join(' ')}`;
   console.log(`\n${results.map(line).join('\n')}`);
   if (BEFORE_ROOT) {
     for (let round = 0; round < ROUNDS; round++) {
       const [now, before] = ['now', 'before'].map((l) => results.find((r) => r.round === round && r.label === l));
       const ratio = (k, p) => (now[k][p] / before[k][p]).toFixed(2);
-      console.log(`round ${round}: now/before first action started p50 ${ratio('first_action_started_ms', 'p50')}x, p99 ${ratio('first_action_started_ms', 'p99')}x; run row p99 ${ratio('run_row_committed_ms', 'p99')}x`);
+      console.log(
+        `round ${round}: now/before first action started p50 ${ratio('first_action_started_ms', 'p50')}x, p99 ${ratio('first_action_started_ms', 'p99')}x; run row p99 ${ratio('run_row_committed_ms', 'p99')}x`,
+      );
     }
   }
   const dir = path.join(__dirname, '..', 'results');
@@ -163,7 +217,10 @@ async function main() {
   fs.writeFileSync(path.join(dir, `intake-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(results, null, 2));
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

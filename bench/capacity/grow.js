@@ -64,7 +64,11 @@ const CASES = [
 ];
 const log = (...a) => console.log(...a);
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 let active;
 const { cleanups, run } = guardBench(num('BENCH_TIMEOUT_S', 5400) * 1000, { onAbort: () => active?.stop() });
@@ -85,12 +89,22 @@ async function seedWorld(label, total, reuseUrl) {
   await deriveChatRows(pg, world.org.id);
   await pg.query('VACUUM ANALYZE chats');
   await pg.query('VACUUM ANALYZE messages');
-  const { rows: [size] } = await pg.query(
+  const {
+    rows: [size],
+  } = await pg.query(
     `SELECT pg_total_relation_size('messages')::bigint AS total_bytes, pg_table_size('messages')::bigint AS table_bytes,
             pg_indexes_size('messages')::bigint AS index_bytes, (SELECT count(*) FROM messages)::bigint AS rows`,
   );
-  const storage = { rows: Number(size.rows), bytes_per_message: Math.round(Number(size.total_bytes) / Number(size.rows)), table_bytes_per_message: Math.round(Number(size.table_bytes) / Number(size.rows)), index_bytes_per_message: Math.round(Number(size.index_bytes) / Number(size.rows)), total_gib: +(Number(size.total_bytes) / 2 ** 30).toFixed(2) };
-  log(`  ${label}: seeded ${total.toLocaleString('en')} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${JSON.stringify(storage)}; load ${load()}`);
+  const storage = {
+    rows: Number(size.rows),
+    bytes_per_message: Math.round(Number(size.total_bytes) / Number(size.rows)),
+    table_bytes_per_message: Math.round(Number(size.table_bytes) / Number(size.rows)),
+    index_bytes_per_message: Math.round(Number(size.index_bytes) / Number(size.rows)),
+    total_gib: +(Number(size.total_bytes) / 2 ** 30).toFixed(2),
+  };
+  log(
+    `  ${label}: seeded ${total.toLocaleString('en')} in ${((Date.now() - t) / 1000).toFixed(0)} s; ${JSON.stringify(storage)}; load ${load()}`,
+  );
   const ingestOrg = await createOrg(prisma, { name: `Grow ${label} ingest` });
   const phone = await createPhone(prisma, ingestOrg.id);
   const chats = Array.from({ length: 200 }, (_, k) => `92${String(k).padStart(10, '0')}@c.us`);
@@ -108,14 +122,28 @@ async function reuseWorld(label, url) {
   const ingestOrg = await prisma.organization.findFirstOrThrow({ where: { name: `Grow ${label} ingest` } });
   const phone = await prisma.phone.findFirstOrThrow({ where: { org_id: ingestOrg.id } });
   const token = await createToken(prisma, org.id);
-  const { rows: [size] } = await pg.query(
+  const {
+    rows: [size],
+  } = await pg.query(
     `SELECT pg_total_relation_size('messages')::bigint AS total_bytes, pg_table_size('messages')::bigint AS table_bytes,
             pg_indexes_size('messages')::bigint AS index_bytes, (SELECT count(*) FROM messages)::bigint AS rows`,
   );
-  const storage = { rows: Number(size.rows), bytes_per_message: Math.round(Number(size.total_bytes) / Number(size.rows)), table_bytes_per_message: Math.round(Number(size.table_bytes) / Number(size.rows)), index_bytes_per_message: Math.round(Number(size.index_bytes) / Number(size.rows)), total_gib: +(Number(size.total_bytes) / 2 ** 30).toFixed(2) };
+  const storage = {
+    rows: Number(size.rows),
+    bytes_per_message: Math.round(Number(size.total_bytes) / Number(size.rows)),
+    table_bytes_per_message: Math.round(Number(size.table_bytes) / Number(size.rows)),
+    index_bytes_per_message: Math.round(Number(size.index_bytes) / Number(size.rows)),
+    total_gib: +(Number(size.total_bytes) / 2 ** 30).toFixed(2),
+  };
   const chats = Array.from({ length: 200 }, (_, k) => `92${String(k).padStart(10, '0')}@c.us`);
   log(`  ${label}: reusing ${url}; ${JSON.stringify(storage)}`);
-  return { label, db: { url }, world: { org, token }, storage, ingestPhone: { org_id: ingestOrg.id, phone_id: phone.phone_id, org_phone: phone.org_phone, chats } };
+  return {
+    label,
+    db: { url },
+    world: { org, token },
+    storage,
+    ingestPhone: { org_id: ingestOrg.id, phone_id: phone.phone_id, org_phone: phone.org_phone, chats },
+  };
 }
 
 async function startStack(w, nc, logDir) {
@@ -126,13 +154,40 @@ async function startStack(w, nc, logDir) {
     for (const s of Object.values(streamNames(namespace))) await jsm.streams.delete(s).catch(() => undefined);
   });
   const [gwPort, healthPort] = [await freePort(), await freePort()];
-  const env = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: w.db.url, DATABASE_POOL_SIZE: '10', REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace, RATE_LIMIT_PER_SECOND: '1000000' };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: w.db.url,
+    DATABASE_POOL_SIZE: '10',
+    REDIS_URL: testEnv.redisUrl(),
+    NATS_URL: testEnv.natsUrl(),
+    NAMESPACE: namespace,
+    RATE_LIMIT_PER_SECOND: '1000000',
+  };
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
   delete env.NODE_OPTIONS;
-  const chats = startNode(`chats-${w.label}`, path.join(ROOT, 'apps/chats/dist/main.js'), { cwd: ROOT, env: { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, `chats-${w.label}.log`) });
-  const gateway = startNode(`gateway-${w.label}`, path.join(ROOT, 'apps/api-gateway/dist/main.js'), { cwd: ROOT, env: { ...env, PORT: String(gwPort), HOST: '127.0.0.1' }, logFile: path.join(logDir, `gateway-${w.label}.log`) });
-  await Promise.all([waitReady(chats, `http://127.0.0.1:${healthPort}/health/ready`, { timeoutMs: 60_000 }), waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`, { timeoutMs: 60_000 })]);
-  return { namespace, base: `http://127.0.0.1:${gwPort}/v1`, pids: [chats.child.pid, gateway.child.pid], chatsPid: chats.child.pid, headers: { authorization: `Bearer ${w.world.token.token}` } };
+  const chats = startNode(`chats-${w.label}`, path.join(ROOT, 'apps/chats/dist/main.js'), {
+    cwd: ROOT,
+    env: { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' },
+    logFile: path.join(logDir, `chats-${w.label}.log`),
+  });
+  const gateway = startNode(`gateway-${w.label}`, path.join(ROOT, 'apps/api-gateway/dist/main.js'), {
+    cwd: ROOT,
+    env: { ...env, PORT: String(gwPort), HOST: '127.0.0.1' },
+    logFile: path.join(logDir, `gateway-${w.label}.log`),
+  });
+  await Promise.all([
+    waitReady(chats, `http://127.0.0.1:${healthPort}/health/ready`, { timeoutMs: 60_000 }),
+    waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`, { timeoutMs: 60_000 }),
+  ]);
+  return {
+    namespace,
+    base: `http://127.0.0.1:${gwPort}/v1`,
+    pids: [chats.child.pid, gateway.child.pid],
+    chatsPid: chats.child.pid,
+    headers: { authorization: `Bearer ${w.world.token.token}` },
+  };
 }
 
 async function readCase(stack, c, connections) {
@@ -143,7 +198,13 @@ async function readCase(stack, c, connections) {
   await waitIdle(stack.pids);
   if (CFG.warmup) await cannon({ url, headers: stack.headers, connections, duration: CFG.warmup });
   const r = await cannon({ url, headers: stack.headers, connections, duration: CFG.duration });
-  return { rps: +(r['2xx'] / r.duration).toFixed(1), p50: r.latency.p50, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts, bytes: body.length };
+  return {
+    rps: +(r['2xx'] / r.duration).toFixed(1),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    failed: r.non2xx + r.errors + r.timeouts,
+    bytes: body.length,
+  };
 }
 
 async function ingestRound(w, stack, nc) {
@@ -160,11 +221,16 @@ async function ingestRound(w, stack, nc) {
     await new Promise((r) => setTimeout(r, 20));
   }
   const seconds = (Date.now() - t0) / 1000;
-  return { msg_per_s: Math.round(CFG.ingest / seconds), chats_cpu_ms_per_msg: +(((cpuSeconds(stack.chatsPid) - cpu0) * 1000) / CFG.ingest).toFixed(3) };
+  return {
+    msg_per_s: Math.round(CFG.ingest / seconds),
+    chats_cpu_ms_per_msg: +(((cpuSeconds(stack.chatsPid) - cpu0) * 1000) / CFG.ingest).toFixed(3),
+  };
 }
 
 async function main() {
-  log(`grow bench: ${CFG.small.toLocaleString('en')} vs ${CFG.large.toLocaleString('en')} messages, ${CFG.chats.toLocaleString('en')} chats; ${os.cpus().length} cores, load ${load()}`);
+  log(
+    `grow bench: ${CFG.small.toLocaleString('en')} vs ${CFG.large.toLocaleString('en')} messages, ${CFG.chats.toLocaleString('en')} chats; ${os.cpus().length} cores, load ${load()}`,
+  );
   const logDir = path.join(ROOT, 'bench/results', `capacity-grow-logs-${stamp}`);
   fs.mkdirSync(logDir, { recursive: true });
   const [reuseSmall, reuseLarge] = (process.env.BENCH_REUSE || '').split(',');
@@ -176,7 +242,7 @@ async function main() {
   const stacks = { small: await startStack(small, nc, logDir), large: await startStack(large, nc, logDir) };
   const worlds = { small, large };
   const samples = {}; // key -> { small: [..], large: [..] }
-  const add = (key, side, value) => (((samples[key] ??= { small: [], large: [] })[side]).push(value));
+  const add = (key, side, value) => (samples[key] ??= { small: [], large: [] })[side].push(value);
   for (let round = 1; round <= CFG.rounds; round++) {
     log(`\nround ${round} (load ${load()})`);
     for (const c of CASES) {
@@ -184,7 +250,9 @@ async function main() {
         for (const side of ['small', 'large']) {
           const r = await readCase(stacks[side], c, connections);
           add(`${c.name} @${connections}`, side, r);
-          log(`  ${side.padEnd(5)} ${c.name.padEnd(32)} ${String(connections).padStart(2)} conn: ${r.rps} req/s p50 ${r.p50} p99 ${r.p99} ms (${(r.bytes / 1024).toFixed(0)} KiB, failed ${r.failed})`);
+          log(
+            `  ${side.padEnd(5)} ${c.name.padEnd(32)} ${String(connections).padStart(2)} conn: ${r.rps} req/s p50 ${r.p50} p99 ${r.p99} ms (${(r.bytes / 1024).toFixed(0)} KiB, failed ${r.failed})`,
+          );
         }
       }
     }
@@ -199,11 +267,16 @@ async function main() {
   for (const [key, s] of Object.entries(samples)) {
     if (key === 'ingestion') continue;
     const m = (side, k) => median(s[side].map((r) => r[k]));
-    summary[key] = { small: { rps: m('small', 'rps'), p50: m('small', 'p50'), p99: m('small', 'p99') }, large: { rps: m('large', 'rps'), p50: m('large', 'p50'), p99: m('large', 'p99') } };
+    summary[key] = {
+      small: { rps: m('small', 'rps'), p50: m('small', 'p50'), p99: m('small', 'p99') },
+      large: { rps: m('large', 'rps'), p50: m('large', 'p50'), p99: m('large', 'p99') },
+    };
     summary[key].p99_ratio = +(summary[key].large.p99 / Math.max(1, summary[key].small.p99)).toFixed(2);
     summary[key].rps_ratio = +(summary[key].large.rps / Math.max(0.1, summary[key].small.rps)).toFixed(2);
     const x = summary[key];
-    log(`| ${key} | ${x.small.rps}, ${x.small.p50} / ${x.small.p99} | ${x.large.rps}, ${x.large.p50} / ${x.large.p99} | ${x.p99_ratio}x | ${x.rps_ratio}x |`);
+    log(
+      `| ${key} | ${x.small.rps}, ${x.small.p50} / ${x.small.p99} | ${x.large.rps}, ${x.large.p50} / ${x.large.p99} | ${x.p99_ratio}x | ${x.rps_ratio}x |`,
+    );
   }
   const ing = samples.ingestion;
   summary.ingestion = {
@@ -211,10 +284,19 @@ async function main() {
     large: { msg_per_s: median(ing.large.map((r) => r.msg_per_s)), cpu_ms: median(ing.large.map((r) => r.chats_cpu_ms_per_msg)) },
   };
   summary.ingestion.rate_ratio = +(summary.ingestion.large.msg_per_s / summary.ingestion.small.msg_per_s).toFixed(2);
-  log(`| ingestion | ${summary.ingestion.small.msg_per_s} msg/s, ${summary.ingestion.small.cpu_ms} ms CPU/msg | ${summary.ingestion.large.msg_per_s} msg/s, ${summary.ingestion.large.cpu_ms} ms CPU/msg | | ${summary.ingestion.rate_ratio}x |`);
+  log(
+    `| ingestion | ${summary.ingestion.small.msg_per_s} msg/s, ${summary.ingestion.small.cpu_ms} ms CPU/msg | ${summary.ingestion.large.msg_per_s} msg/s, ${summary.ingestion.large.cpu_ms} ms CPU/msg | | ${summary.ingestion.rate_ratio}x |`,
+  );
   log(`storage: 1M ${JSON.stringify(small.storage)}; 10M ${JSON.stringify(large.storage)}`);
   const out = path.join(ROOT, 'bench/results', `capacity-grow-${stamp}.json`);
-  fs.writeFileSync(out, JSON.stringify({ cfg: CFG, load_end: os.loadavg(), storage: { small: small.storage, large: large.storage }, summary, samples }, null, 2));
+  fs.writeFileSync(
+    out,
+    JSON.stringify(
+      { cfg: CFG, load_end: os.loadavg(), storage: { small: small.storage, large: large.storage }, summary, samples },
+      null,
+      2,
+    ),
+  );
   log(`\nresults: ${out}; load avg now ${load()}`);
 }
 

@@ -45,7 +45,11 @@ const CFG = {
 };
 const APPS = ['chats', 'phones', 'queue', 'webhooks-dispatcher'];
 const log = (...a) => console.log(...a);
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const { cleanups, run } = guardBench(1_800_000);
 
@@ -82,9 +86,16 @@ async function main() {
     return u.toString();
   };
   const env = {
-    NODE_ENV: 'production', LOG_LEVEL: 'warn', REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace,
-    RATE_LIMIT_PER_SECOND: '1000000', WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: '10000',
-    QUEUE_SEND_INTERVAL_MS: '10', QUEUE_SEND_JITTER_MS: '0', // pacing is waiting, not CPU; every other timer at its default
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    REDIS_URL: testEnv.redisUrl(),
+    NATS_URL: testEnv.natsUrl(),
+    NAMESPACE: namespace,
+    RATE_LIMIT_PER_SECOND: '1000000',
+    WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+    WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: '10000',
+    QUEUE_SEND_INTERVAL_MS: '10',
+    QUEUE_SEND_JITTER_MS: '0', // pacing is waiting, not CPU; every other timer at its default
   };
   const procs = {};
   cleanups.push(() => Promise.all(Object.values(procs).map((p) => p.stop())));
@@ -94,7 +105,14 @@ async function main() {
     procs[app].health = `http://127.0.0.1:${healthPort}/health/ready`;
   }
   const port = await freePort();
-  procs['api-gateway'] = AppProcess.start('api-gateway', { ...env, DATABASE_URL: appUrl('api-gateway'), PORT: String(port), HOST: '127.0.0.1', HEALTH_PORT: String(await freePort()), HEALTH_HOST: '127.0.0.1' });
+  procs['api-gateway'] = AppProcess.start('api-gateway', {
+    ...env,
+    DATABASE_URL: appUrl('api-gateway'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    HEALTH_PORT: String(await freePort()),
+    HEALTH_HOST: '127.0.0.1',
+  });
   procs['api-gateway'].health = `http://127.0.0.1:${port}/health/ready`;
   await Promise.all(Object.values(procs).map((p) => p.waitReady(p.health)));
 
@@ -102,13 +120,20 @@ async function main() {
   const { token } = await createToken(prisma, org.id);
   const base = `http://127.0.0.1:${port}/v1`;
   const call = async (method, p, body, headers = {}) => {
-    const res = await fetch(base + p, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(base + p, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
 
   // Groups whose CPU is priced: the apps, their Postgres backends, and the shared brokers.
-  const backends = async (app) => (await pool.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`, [app])).rows.map((r) => r.pid);
+  const backends = async (app) =>
+    (await pool.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`, [app])).rows.map(
+      (r) => r.pid,
+    );
   const groups = {
     ...Object.fromEntries(Object.keys(procs).map((app) => [app, async () => [procs[app].child.pid]])),
     ...Object.fromEntries(Object.keys(procs).map((app) => [`postgres for ${app}`, () => backends(app)])),
@@ -168,7 +193,12 @@ async function main() {
   const sub = await call('POST', '/webhooks', { hookUrl: `${receiver.url}/units`, integrationName: ['message.created'] });
   if (sub.status >= 300) throw new Error(`webhook: ${sub.status} ${JSON.stringify(sub.body)}`);
   const ingestPhone = await createPhone(prisma, org.id, { deleted_at: new Date() }); // no session: the stream is its connector
-  const phone = { org_id: org.id, phone_id: ingestPhone.phone_id, org_phone: ingestPhone.org_phone, chats: Array.from({ length: 200 }, () => `${randomDigits()}@c.us`) };
+  const phone = {
+    org_id: org.id,
+    phone_id: ingestPhone.phone_id,
+    org_phone: ingestPhone.org_phone,
+    chats: Array.from({ length: 200 }, () => `${randomDigits()}@c.us`),
+  };
   let idle = await idleRate();
   log(`idle CPU (ms/s): ${JSON.stringify(Object.fromEntries(Object.entries(idle).map(([k, v]) => [k, +(v * 1000).toFixed(1)])))}`);
   let stop = await meter();
@@ -179,7 +209,13 @@ async function main() {
   const inboundCpu = await stop();
   const delivered = receiver.requests.filter((r) => r.path === '/units').length;
   log(`inbound: ${CFG.inbound} ingested and ${delivered} delivered in ${inboundSeconds.toFixed(1)} s (load ${load()})`);
-  const inbound = { seconds: inboundSeconds, delivered, idle_cpu_ms_per_s: gross(idle, 1), cpu_ms_per_message: perUnit(inboundCpu, CFG.inbound, idle, inboundSeconds), gross_cpu_ms_per_message: gross(inboundCpu, CFG.inbound) };
+  const inbound = {
+    seconds: inboundSeconds,
+    delivered,
+    idle_cpu_ms_per_s: gross(idle, 1),
+    cpu_ms_per_message: perUnit(inboundCpu, CFG.inbound, idle, inboundSeconds),
+    gross_cpu_ms_per_message: gross(inboundCpu, CFG.inbound),
+  };
   await call('DELETE', `/webhooks/${sub.body[0].id}`);
 
   // 2. sends
@@ -189,10 +225,18 @@ async function main() {
     const phoneId = created.body.phone_id;
     await waitFor(async () => (await call('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'QR', 20_000, 'QR');
     await call('POST', '/sandbox/phones/scan', { number: randomDigits() }, { 'x-phone': phoneId });
-    await waitFor(async () => (await call('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'CONNECTED', 20_000, 'connected');
+    await waitFor(
+      async () => (await call('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'CONNECTED',
+      20_000,
+      'connected',
+    );
     phones.push(phoneId);
   }
-  const sentCount = async () => Number((await pool.query(`SELECT count(*) FROM messages WHERE org_id = $1 AND from_me AND sent_message_id IS NOT NULL`, [org.id])).rows[0].count);
+  const sentCount = async () =>
+    Number(
+      (await pool.query(`SELECT count(*) FROM messages WHERE org_id = $1 AND from_me AND sent_message_id IS NOT NULL`, [org.id])).rows[0]
+        .count,
+    );
   idle = await idleRate();
   stop = await meter();
   t0 = Date.now();
@@ -200,7 +244,12 @@ async function main() {
   const worker = async () => {
     while (next < CFG.sends) {
       const i = next++;
-      const r = await call('POST', '/message/send', { chat_id: `91${String(i % 300).padStart(10, '0')}`, message: `Order ${i} shipped, tracking 9F3K${i}` }, { 'x-phone': phones[i % phones.length] });
+      const r = await call(
+        'POST',
+        '/message/send',
+        { chat_id: `91${String(i % 300).padStart(10, '0')}`, message: `Order ${i} shipped, tracking 9F3K${i}` },
+        { 'x-phone': phones[i % phones.length] },
+      );
       if (r.status !== 200) throw new Error(`send ${i}: ${r.status} ${JSON.stringify(r.body)}`);
     }
   };
@@ -209,8 +258,16 @@ async function main() {
   await waitFor(async () => (await sentCount()) >= CFG.sends, 600_000, 'sends echoed');
   const sendSeconds = (Date.now() - t0) / 1000;
   const sendCpu = await stop();
-  log(`sends: ${CFG.sends} accepted in ${accepted.toFixed(1)} s, all on the network and in GET messages after ${sendSeconds.toFixed(1)} s (load ${load()})`);
-  const sends = { seconds: sendSeconds, accepted_seconds: accepted, idle_cpu_ms_per_s: gross(idle, 1), cpu_ms_per_send: perUnit(sendCpu, CFG.sends, idle, sendSeconds), gross_cpu_ms_per_send: gross(sendCpu, CFG.sends) };
+  log(
+    `sends: ${CFG.sends} accepted in ${accepted.toFixed(1)} s, all on the network and in GET messages after ${sendSeconds.toFixed(1)} s (load ${load()})`,
+  );
+  const sends = {
+    seconds: sendSeconds,
+    accepted_seconds: accepted,
+    idle_cpu_ms_per_s: gross(idle, 1),
+    cpu_ms_per_send: perUnit(sendCpu, CFG.sends, idle, sendSeconds),
+    gross_cpu_ms_per_send: gross(sendCpu, CFG.sends),
+  };
 
   // Storage a send leaves behind: the send queue's kept jobs in Redis (QUEUE_KEEP_FINISHED_S), and per
   // message the rows of Postgres beyond `messages` (events kept for replay, webhook deliveries and attempts).
@@ -218,20 +275,23 @@ async function main() {
   cleanups.push(async () => redis.quit());
   let redisBytes = 0;
   let redisKeys = 0;
-  for (let cursor = '0'; ; ) {
+  for (let cursor = '0'; ;) {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}:bull:*`, 'COUNT', 1000);
     for (const k of keys) redisBytes += Number((await redis.memory('USAGE', k)) ?? 0);
     redisKeys += keys.length;
     cursor = next;
     if (cursor === '0') break;
   }
-  const { rows: [pgBytes] } = await pool.query(
+  const {
+    rows: [pgBytes],
+  } = await pool.query(
     `SELECT pg_total_relation_size('outbox_events')::bigint AS outbox, (SELECT count(*) FROM outbox_events)::bigint AS outbox_rows,
             pg_total_relation_size('webhook_deliveries')::bigint + pg_total_relation_size('webhook_attempts')::bigint + pg_total_relation_size('webhook_events')::bigint AS webhooks,
             pg_total_relation_size('messages')::bigint AS messages, (SELECT count(*) FROM messages)::bigint AS message_rows`,
   );
   const storage = {
-    redis_bytes_per_kept_send: Math.round(redisBytes / CFG.sends), redis_keys: redisKeys,
+    redis_bytes_per_kept_send: Math.round(redisBytes / CFG.sends),
+    redis_keys: redisKeys,
     outbox_bytes_per_event: Math.round(Number(pgBytes.outbox) / Math.max(1, Number(pgBytes.outbox_rows))),
     webhook_bytes_per_delivery: Math.round(Number(pgBytes.webhooks) / Math.max(1, delivered)),
     messages_bytes_per_row: Math.round(Number(pgBytes.messages) / Math.max(1, Number(pgBytes.message_rows))),
@@ -241,7 +301,9 @@ storage: ${JSON.stringify(storage)} (small tables: page-granular, an upper bound
   const table = (title, rows) => {
     log(`\n${title}`);
     for (const [k, v] of Object.entries(rows)) if (v > 0.0005) log(`  ${k.padEnd(36)} ${v.toFixed(3)} ms`);
-    const own = Object.entries(rows).filter(([k]) => !k.includes('shared')).reduce((a, [, v]) => a + v, 0);
+    const own = Object.entries(rows)
+      .filter(([k]) => !k.includes('shared'))
+      .reduce((a, [, v]) => a + v, 0);
     log(`  ${'total (without the shared brokers)'.padEnd(36)} ${own.toFixed(3)} ms`);
   };
   table('CPU per inbound message ingested and delivered to one webhook (idle rate taken off)', inbound.cpu_ms_per_message);

@@ -23,7 +23,11 @@ const BATCH = Number(process.env.BENCH_BATCH || 200);
 const pct = (s, p) => s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 
 async function main() {
-  const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  const load = () =>
+    os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
   const db = await createTestDatabase('mapi_bench_changes');
   const prisma = createPrismaClient({ url: db.url, poolSize: 4 });
   try {
@@ -33,17 +37,29 @@ async function main() {
     const apply = new ApplyIngest(prisma);
     const people = Array.from({ length: 40 }, () => `${randomDigits()}@c.us`);
     const messages = Array.from({ length: MESSAGES }, (_, i) => ({
-      chat_id: people[i % people.length], unique_id: `B${i}${randomDigits(6)}`, from_me: false, sender_phone: people[i % people.length],
-      body: `hello ${i}`, message_type: 'chat', timestamp: new Date().toISOString(), ack: 0,
+      chat_id: people[i % people.length],
+      unique_id: `B${i}${randomDigits(6)}`,
+      from_me: false,
+      sender_phone: people[i % people.length],
+      body: `hello ${i}`,
+      message_type: 'chat',
+      timestamp: new Date().toISOString(),
+      ack: 0,
     }));
-    for (let i = 0; i < messages.length; i += 200) await apply.execute([{ ...p, kind: 'messages-upsert', type: 'notify', messages: messages.slice(i, i + 200) }]);
+    for (let i = 0; i < messages.length; i += 200)
+      await apply.execute([{ ...p, kind: 'messages-upsert', type: 'notify', messages: messages.slice(i, i + 200) }]);
     const before = await prisma.outboxEvent.count({ where: { org_id: org.id } });
     const changes = Array.from({ length: CHANGES }, (_, i) => {
       const m = messages[i % messages.length];
       const key = { chat_id: m.chat_id, unique_id: m.unique_id, from_me: false };
       if (i % 2) return { ...p, kind: 'edit', ...key, body: `edit ${i}` };
       const at = 1_700_000_000_000 + i;
-      return { ...p, kind: 'reaction', ...key, reaction: { reaction_id: `RX${i}`, sender_phone: m.chat_id, reaction: `e${i}`, timestamp: new Date(at).toISOString() } };
+      return {
+        ...p,
+        kind: 'reaction',
+        ...key,
+        reaction: { reaction_id: `RX${i}`, sender_phone: m.chat_id, reaction: `e${i}`, timestamp: new Date(at).toISOString() },
+      };
     });
     console.log(`changes ingest: ${CHANGES} changes in batches of ${BATCH} over ${MESSAGES} messages; load ${load()}`);
     const times = [];
@@ -56,7 +72,15 @@ async function main() {
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     const events = (await prisma.outboxEvent.count({ where: { org_id: org.id } })) - before;
     times.sort((a, b) => a - b);
-    const result = { changes: CHANGES, batch: BATCH, per_s: Math.round((CHANGES / ms) * 1000), batch_ms: { p50: Math.round(pct(times, 50)), p99: Math.round(pct(times, 99)) }, events, one_event_per_change: events === CHANGES, load: load() };
+    const result = {
+      changes: CHANGES,
+      batch: BATCH,
+      per_s: Math.round((CHANGES / ms) * 1000),
+      batch_ms: { p50: Math.round(pct(times, 50)), p99: Math.round(pct(times, 99)) },
+      events,
+      one_event_per_change: events === CHANGES,
+      load: load(),
+    };
     console.log(JSON.stringify(result));
   } finally {
     await prisma.$disconnect();

@@ -27,15 +27,59 @@ function messageObject(orgId, orgPhone, i) {
   const id = `${fromMe}_${chat}_${unique}`;
   const ts = new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString().slice(0, 19) + '+00:00';
   return {
-    message_id: id, unique_id: unique, id: { from_me: fromMe, id: unique, remote: chat, serialized: id }, chat_id: chat, org_id: orgId,
-    org_phone: orgPhone, sender_phone: fromMe ? orgPhone : chat, from_me: fromMe, body: `message ${i} with a few words of text in it`,
-    prev_body: null, message_type: 'chat', timestamp: ts, updated_at: ts.replace('+00:00', '.000+00:00'), ack: fromMe ? '3' : '1',
-    delivery_info: { delivered_count: fromMe ? 1 : 0, read_count: fromMe ? 1 : 0, pending: [] }, mentioned_ids: [], media: null,
-    fts: null, broadcast: null, sent_message_id: null, author: null, broadcast_id: null, device_type: 'android', duration: null,
-    flag_metadata: null, flag_response_time: null, flag_status: null, forwarding_score: 0, from: fromMe ? orgPhone : chat, has_media: false,
-    has_quoted_msg: false, has_reaction: false, interactive: null, invite_v4: null, is_deleted: false, is_ephemeral: null, is_forwarded: false,
-    is_gif: false, is_starred: false, is_status: false, links: null, location: null, media_key: null, message_ticket_id: null, order_id: null,
-    performed_by: null, poll_info: null, poll_results: null, quoted_message_id: null, raw_data: null, to: fromMe ? chat : orgPhone, token: null, vcards: [],
+    message_id: id,
+    unique_id: unique,
+    id: { from_me: fromMe, id: unique, remote: chat, serialized: id },
+    chat_id: chat,
+    org_id: orgId,
+    org_phone: orgPhone,
+    sender_phone: fromMe ? orgPhone : chat,
+    from_me: fromMe,
+    body: `message ${i} with a few words of text in it`,
+    prev_body: null,
+    message_type: 'chat',
+    timestamp: ts,
+    updated_at: ts.replace('+00:00', '.000+00:00'),
+    ack: fromMe ? '3' : '1',
+    delivery_info: { delivered_count: fromMe ? 1 : 0, read_count: fromMe ? 1 : 0, pending: [] },
+    mentioned_ids: [],
+    media: null,
+    fts: null,
+    broadcast: null,
+    sent_message_id: null,
+    author: null,
+    broadcast_id: null,
+    device_type: 'android',
+    duration: null,
+    flag_metadata: null,
+    flag_response_time: null,
+    flag_status: null,
+    forwarding_score: 0,
+    from: fromMe ? orgPhone : chat,
+    has_media: false,
+    has_quoted_msg: false,
+    has_reaction: false,
+    interactive: null,
+    invite_v4: null,
+    is_deleted: false,
+    is_ephemeral: null,
+    is_forwarded: false,
+    is_gif: false,
+    is_starred: false,
+    is_status: false,
+    links: null,
+    location: null,
+    media_key: null,
+    message_ticket_id: null,
+    order_id: null,
+    performed_by: null,
+    poll_info: null,
+    poll_results: null,
+    quoted_message_id: null,
+    raw_data: null,
+    to: fromMe ? chat : orgPhone,
+    token: null,
+    vcards: [],
   };
 }
 
@@ -91,17 +135,25 @@ run(async () => {
   const ctx = { org_id: org.id, token_id: randomUUID(), phone_scope: null, phone: null, member: null };
   const batches = [];
   for (let i = 0; i < TOTAL; i += MAX_IMPORT_BATCH) {
-    batches.push(Array.from({ length: Math.min(MAX_IMPORT_BATCH, TOTAL - i) }, (_, k) => {
-      const message = messageObject(org.id, phone.org_phone, i + k);
-      return { source_id: message.message_id, phone_id: phone.phone_id, message };
-    }));
+    batches.push(
+      Array.from({ length: Math.min(MAX_IMPORT_BATCH, TOTAL - i) }, (_, k) => {
+        const message = messageObject(org.id, phone.org_phone, i + k);
+        return { source_id: message.message_id, phone_id: phone.phone_id, message };
+      }),
+    );
   }
   // CPU seconds (this process: client and server; Postgres: the bench database's backends) tell the
   // cost apart from the wait on a machine other work shares: 2 cores / CPU per message bounds the rate.
-  for (const [name, result] of [['first run', await pass(rpc, ctx, batches, prisma)], ['second run', await pass(rpc, ctx, batches, prisma)]]) {
+  for (const [name, result] of [
+    ['first run', await pass(rpc, ctx, batches, prisma)],
+    ['second run', await pass(rpc, ctx, batches, prisma)],
+  ]) {
     const cpu = result.cpu.node + result.cpu.pg;
-    console.log(`${name}: ${TOTAL} messages in ${result.seconds.toFixed(2)} s = ${Math.round(TOTAL / result.seconds)} msg/s`, result.counts,
-      `cpu: node ${result.cpu.node.toFixed(2)} s + postgres ${result.cpu.pg.toFixed(2)} s = ${Math.round(TOTAL / cpu)} msg per cpu-second`);
+    console.log(
+      `${name}: ${TOTAL} messages in ${result.seconds.toFixed(2)} s = ${Math.round(TOTAL / result.seconds)} msg/s`,
+      result.counts,
+      `cpu: node ${result.cpu.node.toFixed(2)} s + postgres ${result.cpu.pg.toFixed(2)} s = ${Math.round(TOTAL / cpu)} msg per cpu-second`,
+    );
   }
   console.log('rows:', await prisma.message.count({ where: { org_id: org.id } }));
 });

@@ -18,7 +18,8 @@ const { startReceiver } = require('../webhooks/receiver');
 
 const codec = JSONCodec();
 /** The change a body describes: edits by message and text, reactions by message and emoji. */
-const keyOf = (type, d) => (type === 'message.updated' ? `edit|${d.message_id}|${d.body}` : `react|${d.msg_id?.serialized ?? d.message_id}|${d.reaction}`);
+const keyOf = (type, d) =>
+  type === 'message.updated' ? `edit|${d.message_id}|${d.body}` : `react|${d.msg_id?.serialized ?? d.message_id}|${d.reaction}`;
 const TYPES = new Set(['message.updated', 'reaction.created', 'reaction.updated']);
 
 process.once('message', async ({ namespace, natsUrl, databaseUrl, messageIds }) => {

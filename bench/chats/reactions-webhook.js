@@ -48,7 +48,11 @@ const ROOT = path.join(__dirname, '..', '..');
 const STAMP = new Date().toISOString().replace(/[:.]/g, '-');
 const STAGES = ['phones', 'chats', 'commit', 'relay', 'intake', 'claim', 'post'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 const summary = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -92,15 +96,30 @@ async function runOnce(label, root) {
     const namespace = `bench-react-${randomSuffix(3)}`;
     const env = {
       ...process.env,
-      DATABASE_URL: db.url, REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace,
-      NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '1000000', SESSION_SCAN_MS: '200',
+      DATABASE_URL: db.url,
+      REDIS_URL: testEnv.redisUrl(),
+      NATS_URL: testEnv.natsUrl(),
+      NAMESPACE: namespace,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_SECOND: '1000000',
+      SESSION_SCAN_MS: '200',
       WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
       // the dispatcher's own settings (e.g. WEBHOOK_ENDPOINT_MAX_IN_FLIGHT) pass through from process.env; the service's defaults otherwise
-      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--require ${path.join(__dirname, '..', 'media', 'cpu-profile.js')}`, BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF) } : {}),
+      ...(process.env.BENCH_CPU_PROF
+        ? {
+            NODE_OPTIONS: `--require ${path.join(__dirname, '..', 'media', 'cpu-profile.js')}`,
+            BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF),
+          }
+        : {}),
     };
     const start = async (app, more = {}) => {
       const health = await freePort();
-      const p = startNode(`${app}-${label}`, path.join(root, 'apps', app, 'dist', 'main.js'), { cwd: root, env: { ...env, HEALTH_PORT: String(health), HEALTH_HOST: '127.0.0.1', ...more }, logFile: path.join(logDir, `${app}-${label}.log`) });
+      const p = startNode(`${app}-${label}`, path.join(root, 'apps', app, 'dist', 'main.js'), {
+        cwd: root,
+        env: { ...env, HEALTH_PORT: String(health), HEALTH_HOST: '127.0.0.1', ...more },
+        logFile: path.join(logDir, `${app}-${label}.log`),
+      });
       procs.push(p);
       await waitReady(p, `http://127.0.0.1:${health}/health/ready`, { timeoutMs: 60_000 });
       return p;
@@ -111,15 +130,29 @@ async function runOnce(label, root) {
     const org = await createOrg(prisma);
     const { token } = await createToken(prisma, org.id);
     const call = async (method, p, body, headers = {}) => {
-      const res = await fetch(`${base}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${base}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     };
     const phone = (await call('POST', '/phones/create', { phone_name: 'bench' })).body.phone_id;
     const x = { 'x-phone': phone };
-    await until(() => call('GET', '/phones', undefined, x), (r) => r.body?.wa_state === 'QR', 20_000, 'QR');
+    await until(
+      () => call('GET', '/phones', undefined, x),
+      (r) => r.body?.wa_state === 'QR',
+      20_000,
+      'QR',
+    );
     await call('POST', '/sandbox/phones/scan', { number: randomDigits() }, x);
-    await until(() => call('GET', '/phones', undefined, x), (r) => r.body?.wa_state === 'CONNECTED', 20_000, 'connected');
+    await until(
+      () => call('GET', '/phones', undefined, x),
+      (r) => r.body?.wa_state === 'CONNECTED',
+      20_000,
+      'connected',
+    );
 
     const people = Array.from({ length: 40 }, () => randomDigits());
     const messages = [];
@@ -129,7 +162,12 @@ async function runOnce(label, root) {
     }
     const messageIdOf = new Map(messages.map((m) => [m.unique_id, m.message_id]));
     const last = messages[messages.length - 1];
-    await until(() => call('GET', `/message/${encodeURIComponent(last.message_id)}`, undefined, x), (r) => r.status === 200, 60_000, 'messages stored');
+    await until(
+      () => call('GET', `/message/${encodeURIComponent(last.message_id)}`, undefined, x),
+      (r) => r.status === 200,
+      60_000,
+      'messages stored',
+    );
 
     // baseline: the same path up to the database, no webhook hop (poll GET /message/{id} until it shows)
     const direct = [];
@@ -137,12 +175,24 @@ async function runOnce(label, root) {
       const m = messages[i];
       const t0 = Date.now();
       await call('POST', '/sandbox/messages/edit', { unique_id: m.unique_id, body: `baseline ${i}` }, x);
-      await until(() => call('GET', `/message/${encodeURIComponent(m.message_id)}`, undefined, x), (r) => r.body?.body === `baseline ${i}`, 10_000, 'edit readable');
+      await until(
+        () => call('GET', `/message/${encodeURIComponent(m.message_id)}`, undefined, x),
+        (r) => r.body?.body === `baseline ${i}`,
+        10_000,
+        'edit readable',
+      );
       direct.push(Date.now() - t0);
     }
 
-    const receiverUrl = await ask(observer, { namespace, natsUrl: testEnv.natsUrl(), databaseUrl: db.url, messageIds: [...messageIdOf] }, 'url');
-    const sub = await call('POST', '/webhooks', { hookUrl: `${receiverUrl}/hook`, integrationName: ['reaction.created', 'reaction.updated', 'message.updated'] });
+    const receiverUrl = await ask(
+      observer,
+      { namespace, natsUrl: testEnv.natsUrl(), databaseUrl: db.url, messageIds: [...messageIdOf] },
+      'url',
+    );
+    const sub = await call('POST', '/webhooks', {
+      hookUrl: `${receiverUrl}/hook`,
+      integrationName: ['reaction.created', 'reaction.updated', 'message.updated'],
+    });
     if (sub.status >= 300) throw new Error(`subscribe: ${sub.status} ${JSON.stringify(sub.body)}`);
     await sleep(1_000);
 
@@ -150,7 +200,8 @@ async function runOnce(label, root) {
     // each pass over the messages reacts with the next emoji, so every reaction is a change (and a key of its own)
     const emojis = ['👍', '😂', '🔥', '🎉', '❤️', '😮', '😢', '🙏', '👏', '💯', '🤔', '😍'];
     const total = RATE * SECONDS;
-    if (Math.ceil(total / messages.length) > emojis.length) throw new Error(`raise BENCH_MESSAGES to at least ${Math.ceil(total / emojis.length)}`);
+    if (Math.ceil(total / messages.length) > emojis.length)
+      throw new Error(`raise BENCH_MESSAGES to at least ${Math.ceil(total / emojis.length)}`);
     const cpuBefore = procs.map((p) => cpuSeconds(p.child.pid));
     const t0 = Date.now();
     const inFlight = [];
@@ -164,15 +215,29 @@ async function runOnce(label, root) {
       const edit = i % 2 === 1;
       const key = edit ? `edit|${m.message_id}|edit ${i}` : `react|${m.message_id}|${emojis[round % emojis.length]}`;
       inFlight.push(
-        call('POST', edit ? '/sandbox/messages/edit' : '/sandbox/messages/react', edit ? { unique_id: m.unique_id, body: `edit ${i}` } : { unique_id: m.unique_id, reaction: emojis[round % emojis.length] }, x)
-          .then((r) => (r.status === 200 ? sentAt.set(key, Date.now()) : failed++), () => failed++),
+        call(
+          'POST',
+          edit ? '/sandbox/messages/edit' : '/sandbox/messages/react',
+          edit ? { unique_id: m.unique_id, body: `edit ${i}` } : { unique_id: m.unique_id, reaction: emojis[round % emojis.length] },
+          x,
+        ).then(
+          (r) => (r.status === 200 ? sentAt.set(key, Date.now()) : failed++),
+          () => failed++,
+        ),
       );
       if (inFlight.length > 200) await Promise.all(inFlight.splice(0, 100));
     }
     await Promise.all(inFlight);
     const offered = ((total / (Date.now() - t0)) * 1000).toFixed(0);
-    await until(async () => new Set(await ask(observer, 'arrived', 'arrived')), (got) => [...sentAt.keys()].every((k) => got.has(k)), 60_000, 'every change delivered').catch((e) => console.log(String(e)));
-    const cpu_s = Object.fromEntries(procs.map((p, i) => [p.name, cpuBefore[i] === null ? null : Number((cpuSeconds(p.child.pid) - cpuBefore[i]).toFixed(2))]));
+    await until(
+      async () => new Set(await ask(observer, 'arrived', 'arrived')),
+      (got) => [...sentAt.keys()].every((k) => got.has(k)),
+      60_000,
+      'every change delivered',
+    ).catch((e) => console.log(String(e)));
+    const cpu_s = Object.fromEntries(
+      procs.map((p, i) => [p.name, cpuBefore[i] === null ? null : Number((cpuSeconds(p.child.pid) - cpuBefore[i]).toFixed(2))]),
+    );
     const at = Object.fromEntries(Object.entries(await ask(observer, 'report', 'report')).map(([k, v]) => [k, new Map(v)]));
     const eventOf = at.event;
     // the dispatcher's own records of each delivered event: its intake, and the first attempt
@@ -194,7 +259,16 @@ async function runOnce(label, root) {
       }
       lat[key.split('|')[0]].push(arrived - sent);
       const d = dispatcher.get(eventOf.get(key));
-      const marks = [sent, at.ingest.get(key), at.created.get(key), at.committed.get(key), at.published.get(key), d?.received, d?.attempted, arrived];
+      const marks = [
+        sent,
+        at.ingest.get(key),
+        at.created.get(key),
+        at.committed.get(key),
+        at.published.get(key),
+        d?.received,
+        d?.attempted,
+        arrived,
+      ];
       const stages = {};
       STAGES.forEach((s, i) => {
         if (marks[i] !== undefined && marks[i + 1] !== undefined) perStage[s].push((stages[s] = marks[i + 1] - marks[i]));
@@ -205,9 +279,24 @@ async function runOnce(label, root) {
     complete.sort((a, b) => b.total - a.total);
     const slowest = complete.slice(0, Math.max(1, Math.ceil(complete.length / 100)));
     const mean = (xs) => (xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
-    const tail = { n: slowest.length, total_ms: mean(slowest.map((c) => c.total)), stages_ms: Object.fromEntries(STAGES.map((s) => [s, mean(slowest.map((c) => c.stages[s]))])) };
+    const tail = {
+      n: slowest.length,
+      total_ms: mean(slowest.map((c) => c.total)),
+      stages_ms: Object.fromEntries(STAGES.map((s) => [s, mean(slowest.map((c) => c.stages[s]))])),
+    };
     const result = {
-      label, root, load: os.loadavg(), cfg: { RATE, SECONDS, MESSAGES, webhook_env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))) }, offered_per_s: Number(offered), failed, missing,
+      label,
+      root,
+      load: os.loadavg(),
+      cfg: {
+        RATE,
+        SECONDS,
+        MESSAGES,
+        webhook_env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))),
+      },
+      offered_per_s: Number(offered),
+      failed,
+      missing,
       webhook: { all: summary([...lat.react, ...lat.edit]), reactions: summary(lat.react), edits: summary(lat.edit) },
       baseline_readable: summary(direct),
       stages: Object.fromEntries(STAGES.map((s) => [s, summary(perStage[s])])),
@@ -215,8 +304,13 @@ async function runOnce(label, root) {
       cpu_s, // each app's CPU seconds from the first change until every change arrived (or the wait gave up)
     };
     const s = result.webhook.all;
-    console.log(`[${label}] offered ${offered}/s, ${failed} failed, ${missing} missing; p50 ${s.p50} / p90 ${s.p90} / p99 ${s.p99} / max ${s.max} ms; load ${load()}`);
-    for (const st of STAGES) console.log(`  ${st.padEnd(7)} p50 ${result.stages[st].p50} / p90 ${result.stages[st].p90} / p99 ${result.stages[st].p99} ms; in the slowest 1 %: ${tail.stages_ms[st]} ms`);
+    console.log(
+      `[${label}] offered ${offered}/s, ${failed} failed, ${missing} missing; p50 ${s.p50} / p90 ${s.p90} / p99 ${s.p99} / max ${s.max} ms; load ${load()}`,
+    );
+    for (const st of STAGES)
+      console.log(
+        `  ${st.padEnd(7)} p50 ${result.stages[st].p50} / p90 ${result.stages[st].p90} / p99 ${result.stages[st].p99} ms; in the slowest 1 %: ${tail.stages_ms[st]} ms`,
+      );
     console.log(`  slowest 1 % (${tail.n}): ${tail.total_ms} ms on average; cpu_s ${JSON.stringify(cpu_s)}`);
     return result;
   } finally {
@@ -228,14 +322,22 @@ async function runOnce(label, root) {
 }
 
 async function main() {
-  const trees = BEFORE_ROOT ? [['before', BEFORE_ROOT], ['now', ROOT]] : [['now', ROOT]];
+  const trees = BEFORE_ROOT
+    ? [
+        ['before', BEFORE_ROOT],
+        ['now', ROOT],
+      ]
+    : [['now', ROOT]];
   const results = [];
   for (let round = 0; round < ROUNDS; round++) {
     // the order alternates by round, so neither tree always runs first
     for (const [label, root] of round % 2 ? [...trees].reverse() : trees) results.push({ round, ...(await runOnce(label, root)) });
   }
   console.log('\nsummary (p50 / p90 / p99 / max to the receiver, ms):');
-  for (const r of results) console.log(`  round ${r.round + 1} ${r.label.padEnd(6)} ${r.webhook.all.p50} / ${r.webhook.all.p90} / ${r.webhook.all.p99} / ${r.webhook.all.max}  offered ${r.offered_per_s}/s  missing ${r.missing}  load ${r.load.map((l) => l.toFixed(2)).join(' ')}`);
+  for (const r of results)
+    console.log(
+      `  round ${r.round + 1} ${r.label.padEnd(6)} ${r.webhook.all.p50} / ${r.webhook.all.p90} / ${r.webhook.all.p99} / ${r.webhook.all.max}  offered ${r.offered_per_s}/s  missing ${r.missing}  load ${r.load.map((l) => l.toFixed(2)).join(' ')}`,
+    );
   const out = path.join(ROOT, 'bench/results', `reactions-webhook-${STAMP}.json`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, JSON.stringify(results.length === 1 ? results[0] : results, null, 2));

@@ -42,7 +42,10 @@ const CFG = {
   // Accept-Encoding values each case is loaded with (identity: none), for the compression aim of issue 20
   encodings: (process.env.BENCH_ENCODINGS || 'identity,gzip').split(','),
   beforeRoot: process.env.BENCH_BEFORE_ROOT || '',
-  cases: (process.env.BENCH_CASES || '/chats?limit=2000,/chats?limit=100,/chats?limit=2000&label=vip,/chats?limit=100&offset=40000,/chats/messages?limit=2000,/chats/messages?limit=100').split(','),
+  cases: (
+    process.env.BENCH_CASES ||
+    '/chats?limit=2000,/chats?limit=100,/chats?limit=2000&label=vip,/chats?limit=100&offset=40000,/chats/messages?limit=2000,/chats/messages?limit=100'
+  ).split(','),
 };
 const log = (...a) => console.log(...a);
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -50,13 +53,25 @@ const load = loadRunner();
 const { cannon } = load;
 const { cleanups, run } = guardBench(900_000, { onAbort: () => load.stop() });
 
-
 async function main() {
-  log(`chats bench: ${CFG.chats.toLocaleString('en')} chats, ${CFG.messages.toLocaleString('en')} messages; ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  log(
+    `chats bench: ${CFG.chats.toLocaleString('en')} chats, ${CFG.messages.toLocaleString('en')} messages; ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   const { db, pg, prisma } = await openBenchDatabase('mapi_bench_chats', cleanups);
   let t = Date.now();
   // every 10th message into one big group chat, the rest over BENCH_CHATS - 1 chats (phone = i % 3)
-  const world = await seedOrg({ prisma, pg, name: 'Chats bench', total: CFG.messages, bigChatMessages: CFG.messages / 10, otherChats: CFG.chats - 1, log });
+  const world = await seedOrg({
+    prisma,
+    pg,
+    name: 'Chats bench',
+    total: CFG.messages,
+    bigChatMessages: CFG.messages / 10,
+    otherChats: CFG.chats - 1,
+    log,
+  });
   await deriveChatRows(pg, world.org.id);
   await addGroupParticipants(pg, world.org.id);
   await pg.query(
@@ -67,7 +82,9 @@ async function main() {
   await pg.query('VACUUM ANALYZE chats');
   await pg.query('VACUUM ANALYZE chat_labels');
   await pg.query('VACUUM ANALYZE messages');
-  const { rows: [counts] } = await pg.query(
+  const {
+    rows: [counts],
+  } = await pg.query(
     `SELECT count(*)::int AS chat_rows, count(DISTINCT chat_id)::int AS chats, (SELECT count(*)::int FROM messages WHERE org_id = $1) AS messages FROM chats WHERE org_id = $1`,
     [world.org.id],
   );
@@ -82,7 +99,17 @@ async function main() {
   log(`\nchats page query (limit 2000), EXPLAIN ANALYZE:\n${plan.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`);
 
   const namespace = `bench-${randomBytes(4).toString('hex')}`;
-  const env = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATABASE_URL: db.url, DATABASE_POOL_SIZE: '10', REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace, RATE_LIMIT_PER_SECOND: '1000000' };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: db.url,
+    DATABASE_POOL_SIZE: '10',
+    REDIS_URL: testEnv.redisUrl(),
+    NATS_URL: testEnv.natsUrl(),
+    NAMESPACE: namespace,
+    RATE_LIMIT_PER_SECOND: '1000000',
+  };
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
   delete env.NODE_OPTIONS;
   cleanups.push(() => stopAll());
@@ -91,14 +118,34 @@ async function main() {
   const gatewayStack = async (name, root) => {
     const [gwPort, healthPort] = [await freePort(), await freePort()];
     const ns = `${namespace}-${name}`;
-    const chats = startNode(`chats-${name}`, path.join(root, 'apps/chats/dist/main.js'), { cwd: root, env: { ...env, NAMESPACE: ns, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, `chats-${name}.log`) });
-    const gateway = startNode(`api-gateway-${name}`, path.join(root, 'apps/api-gateway/dist/main.js'), { cwd: root, env: { ...env, NAMESPACE: ns, PORT: String(gwPort), HOST: '127.0.0.1' }, logFile: path.join(logDir, `api-gateway-${name}.log`) });
-    await Promise.all([waitReady(chats, `http://127.0.0.1:${healthPort}/health/ready`), waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`)]);
-    return { name, base: `http://127.0.0.1:${gwPort}/v1`, headers: { authorization: `Bearer ${world.token.token}` }, pids: [chats.child.pid, gateway.child.pid] };
+    const chats = startNode(`chats-${name}`, path.join(root, 'apps/chats/dist/main.js'), {
+      cwd: root,
+      env: { ...env, NAMESPACE: ns, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' },
+      logFile: path.join(logDir, `chats-${name}.log`),
+    });
+    const gateway = startNode(`api-gateway-${name}`, path.join(root, 'apps/api-gateway/dist/main.js'), {
+      cwd: root,
+      env: { ...env, NAMESPACE: ns, PORT: String(gwPort), HOST: '127.0.0.1' },
+      logFile: path.join(logDir, `api-gateway-${name}.log`),
+    });
+    await Promise.all([
+      waitReady(chats, `http://127.0.0.1:${healthPort}/health/ready`),
+      waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`),
+    ]);
+    return {
+      name,
+      base: `http://127.0.0.1:${gwPort}/v1`,
+      headers: { authorization: `Bearer ${world.token.token}` },
+      pids: [chats.child.pid, gateway.child.pid],
+    };
   };
   const rawStack = async () => {
     const port = await freePort();
-    const proc = startNode('raw', path.join(__dirname, 'baseline-server.js'), { cwd: ROOT, env: { ...env, ORG_ID: world.org.id, PORT: String(port), HOST: '127.0.0.1', BASELINE_ROOT: ROOT }, logFile: path.join(logDir, 'raw.log') });
+    const proc = startNode('raw', path.join(__dirname, 'baseline-server.js'), {
+      cwd: ROOT,
+      env: { ...env, ORG_ID: world.org.id, PORT: String(port), HOST: '127.0.0.1', BASELINE_ROOT: ROOT },
+      logFile: path.join(logDir, 'raw.log'),
+    });
     await waitReady(proc, `http://127.0.0.1:${port}/v1/chats?limit=1`);
     return { name: 'raw', base: `http://127.0.0.1:${port}/v1`, headers: {}, pids: [proc.child.pid] };
   };
@@ -125,9 +172,12 @@ async function main() {
       bodies[st.name] = probe.body;
     }
     const ref = bodies[stacks[0].name];
-    for (const st of stacks) if (!bodies[st.name].equals(ref)) throw new Error(`${c}: ${st.name}'s body differs from ${stacks[0].name}'s (${bodies[st.name].length} vs ${ref.length} bytes)`);
+    for (const st of stacks)
+      if (!bodies[st.name].equals(ref))
+        throw new Error(`${c}: ${st.name}'s body differs from ${stacks[0].name}'s (${bodies[st.name].length} vs ${ref.length} bytes)`);
     const sizes = {};
-    for (const encoding of ['identity', 'gzip', 'br']) sizes[encoding] = (await wireBytes(`${stacks[0].base}${c}`, { ...stacks[0].headers, 'accept-encoding': encoding })).bytes;
+    for (const encoding of ['identity', 'gzip', 'br'])
+      sizes[encoding] = (await wireBytes(`${stacks[0].base}${c}`, { ...stacks[0].headers, 'accept-encoding': encoding })).bytes;
     const bytes = sizes.identity;
     for (const encoding of CFG.encodings) {
       for (const st of stacks) {
@@ -139,17 +189,31 @@ async function main() {
           if (CFG.warmup) await cannon({ url, headers: h, connections, duration: CFG.warmup });
           const r = await cannon({ url, headers: h, connections, duration: CFG.duration });
           // failures (504 past RPC_TIMEOUT_MS under overload) are recorded, not fatal: they are a finding
-          row[`c${connections}`] = { rps: +(r['2xx'] / r.duration).toFixed(1), p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'], failed: r.non2xx + r.errors + r.timeouts, codes: r.statusCodeStats };
+          row[`c${connections}`] = {
+            rps: +(r['2xx'] / r.duration).toFixed(1),
+            p50: r.latency.p50,
+            p99: r.latency.p99,
+            requests: r['2xx'],
+            failed: r.non2xx + r.errors + r.timeouts,
+            codes: r.statusCodeStats,
+          };
         }
         results.push(row);
         const n = row[`c${CFG.connections}`];
-        log(`${c.padEnd(34)} ${st.name.padEnd(6)} ${encoding.padEnd(8)} ${(sizes[encoding] / 1024).toFixed(0).padStart(6)} KiB | 1 conn p50 ${row.c1.p50} p99 ${row.c1.p99} ms | ${CFG.connections} conn ${n.rps} req/s p50 ${n.p50} p99 ${n.p99} ms, failed ${n.failed} | load ${row.load.toFixed(2)}`);
+        log(
+          `${c.padEnd(34)} ${st.name.padEnd(6)} ${encoding.padEnd(8)} ${(sizes[encoding] / 1024).toFixed(0).padStart(6)} KiB | 1 conn p50 ${row.c1.p50} p99 ${row.c1.p99} ms | ${CFG.connections} conn ${n.rps} req/s p50 ${n.p50} p99 ${n.p99} ms, failed ${n.failed} | load ${row.load.toFixed(2)}`,
+        );
       }
     }
   }
   const out = path.join(ROOT, 'bench/results', `chats-${stamp}.json`);
   fs.writeFileSync(out, JSON.stringify({ cfg: CFG, counts, load: os.loadavg(), results }, null, 2));
-  log(`\nresults: ${out}; load avg now ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  log(
+    `\nresults: ${out}; load avg now ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 run(main);

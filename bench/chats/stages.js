@@ -77,8 +77,14 @@ async function main() {
       bytes = Buffer.byteLength(typeof page.json === 'string' ? page.json : JSON.stringify(page));
       stringify.push(Number(process.hrtime.bigint() - t) / 1e6);
     }
-    const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1].toFixed(1);
-    log(`${name.padEnd(30)} ${(bytes / 1024).toFixed(0).padStart(6)} KiB | use case median ${med(exec)} ms | stringify median ${med(stringify)} ms`);
+    const med = (a) =>
+      a
+        .slice()
+        .sort((x, y) => x - y)
+        [a.length >> 1].toFixed(1);
+    log(
+      `${name.padEnd(30)} ${(bytes / 1024).toFixed(0).padStart(6)} KiB | use case median ${med(exec)} ms | stringify median ${med(stringify)} ms`,
+    );
   }
   if (session) {
     const { profile } = await post('Profiler.stop');

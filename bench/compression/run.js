@@ -66,25 +66,65 @@ function levels(body) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  log(`compression bench: ${CFG.messages} messages; ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  log(
+    `compression bench: ${CFG.messages} messages; ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   const { db, pg, prisma } = await openBenchDatabase('mapi_bench_compress', cleanups);
-  const world = await seedOrg({ prisma, pg, name: 'Compression bench', total: CFG.messages, bigChatMessages: CFG.messages / 2, otherChats: 50, log });
+  const world = await seedOrg({
+    prisma,
+    pg,
+    name: 'Compression bench',
+    total: CFG.messages,
+    bigChatMessages: CFG.messages / 2,
+    otherChats: 50,
+    log,
+  });
   await pg.query('VACUUM ANALYZE messages');
 
   const namespace = `bench-${randomBytes(4).toString('hex')}`;
   const [gwPort, healthPort] = [await freePort(), await freePort()];
-  const env = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATABASE_URL: db.url, DATABASE_POOL_SIZE: '10', REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace, RATE_LIMIT_PER_SECOND: '1000000' };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: db.url,
+    DATABASE_POOL_SIZE: '10',
+    REDIS_URL: testEnv.redisUrl(),
+    NATS_URL: testEnv.natsUrl(),
+    NAMESPACE: namespace,
+    RATE_LIMIT_PER_SECOND: '1000000',
+  };
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
   delete env.NODE_OPTIONS;
   cleanups.push(() => stopAll());
   const logDir = path.join(ROOT, 'bench/results', `compression-logs-${stamp}`);
   fs.mkdirSync(logDir, { recursive: true });
-  const chats = startNode('chats', path.join(ROOT, 'apps/chats/dist/main.js'), { cwd: ROOT, env: { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, 'chats.log') });
-  const gateway = startNode('api-gateway', path.join(ROOT, 'apps/api-gateway/dist/main.js'), { cwd: ROOT, env: { ...env, PORT: String(gwPort), HOST: '127.0.0.1' }, logFile: path.join(logDir, 'api-gateway.log') });
-  await Promise.all([waitReady(chats, `http://127.0.0.1:${healthPort}/health/ready`), waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`)]);
+  const chats = startNode('chats', path.join(ROOT, 'apps/chats/dist/main.js'), {
+    cwd: ROOT,
+    env: { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' },
+    logFile: path.join(logDir, 'chats.log'),
+  });
+  const gateway = startNode('api-gateway', path.join(ROOT, 'apps/api-gateway/dist/main.js'), {
+    cwd: ROOT,
+    env: { ...env, PORT: String(gwPort), HOST: '127.0.0.1' },
+    logFile: path.join(logDir, 'api-gateway.log'),
+  });
+  await Promise.all([
+    waitReady(chats, `http://127.0.0.1:${healthPort}/health/ready`),
+    waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`),
+  ]);
   const pids = () => [chats.child.pid, gateway.child.pid];
-  const pgBackends = async () => (await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name])).rows.map((r) => r.pid);
-  const meter = cpuMeter({ 'api-gateway': () => [gateway.child.pid], chats: () => [chats.child.pid], 'nats-server': () => pidsByComm('nats-server'), postgres: pgBackends });
+  const pgBackends = async () =>
+    (await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name])).rows.map((r) => r.pid);
+  const meter = cpuMeter({
+    'api-gateway': () => [gateway.child.pid],
+    chats: () => [chats.child.pid],
+    'nats-server': () => pidsByComm('nats-server'),
+    postgres: pgBackends,
+  });
   const auth = { authorization: `Bearer ${world.token.token}` };
 
   const results = [];
@@ -98,7 +138,10 @@ async function main() {
       row.sizes[encoding] = probe.bytes;
       if (encoding === 'identity') row.levels = levels(probe.body);
     }
-    if (row.levels) log(`limit ${limit}: ${(row.sizes.identity / 1024).toFixed(0)} KiB; one-thread cost of each setting: ${row.levels.map((l) => `${l.setting} ${l.ratio}x ${l.ms} ms`).join(', ')}`);
+    if (row.levels)
+      log(
+        `limit ${limit}: ${(row.sizes.identity / 1024).toFixed(0)} KiB; one-thread cost of each setting: ${row.levels.map((l) => `${l.setting} ${l.ratio}x ${l.ms} ms`).join(', ')}`,
+      );
     for (let round = 0; round < CFG.rounds; round++) {
       const order = CFG.encodings.map((_, i) => CFG.encodings[(i + round) % CFG.encodings.length]);
       for (const encoding of order) {
@@ -111,10 +154,18 @@ async function main() {
         const cpu = await meter.stop();
         const done = Math.max(1, r['2xx']);
         row.runs[encoding].push({
-          rps: +(r['2xx'] / r.duration).toFixed(1), p50: r.latency.p50, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts, load: os.loadavg()[0],
-          cpu_ms_per_req: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, k.includes('%') ? +v.toFixed(0) : +((v * 1000) / done).toFixed(2)])),
+          rps: +(r['2xx'] / r.duration).toFixed(1),
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          failed: r.non2xx + r.errors + r.timeouts,
+          load: os.loadavg()[0],
+          cpu_ms_per_req: Object.fromEntries(
+            Object.entries(cpu).map(([k, v]) => [k, k.includes('%') ? +v.toFixed(0) : +((v * 1000) / done).toFixed(2)]),
+          ),
         });
-        log(`limit ${limit} ${encoding.padEnd(8)} round ${round + 1}: ${row.runs[encoding].at(-1).rps} req/s p50 ${r.latency.p50} p99 ${r.latency.p99} ms, failed ${row.runs[encoding].at(-1).failed}, CPU ms/req ${JSON.stringify(row.runs[encoding].at(-1).cpu_ms_per_req)}`);
+        log(
+          `limit ${limit} ${encoding.padEnd(8)} round ${round + 1}: ${row.runs[encoding].at(-1).rps} req/s p50 ${r.latency.p50} p99 ${r.latency.p99} ms, failed ${row.runs[encoding].at(-1).failed}, CPU ms/req ${JSON.stringify(row.runs[encoding].at(-1).cpu_ms_per_req)}`,
+        );
       }
     }
     results.push(row);
@@ -125,13 +176,26 @@ async function main() {
     const base = median(row.runs.identity?.map((x) => x.rps) ?? [NaN]);
     for (const e of CFG.encodings) {
       const rps = median(row.runs[e].map((x) => x.rps));
-      const total = median(row.runs[e].map((x) => Object.entries(x.cpu_ms_per_req).filter(([k]) => !k.includes('%')).reduce((a, [, v]) => a + v, 0)));
-      log(`limit ${String(row.limit).padStart(4)} ${e.padEnd(8)} ${(row.sizes[e] / 1024).toFixed(1).padStart(8)} KiB (${(row.sizes.identity / row.sizes[e]).toFixed(1)}x fewer) | ${rps} req/s (${(rps / base).toFixed(2)}x identity) p50 ${median(row.runs[e].map((x) => x.p50))} p99 ${median(row.runs[e].map((x) => x.p99))} ms | CPU ${total.toFixed(1)} ms/req, gateway ${median(row.runs[e].map((x) => x.cpu_ms_per_req['api-gateway']))}`);
+      const total = median(
+        row.runs[e].map((x) =>
+          Object.entries(x.cpu_ms_per_req)
+            .filter(([k]) => !k.includes('%'))
+            .reduce((a, [, v]) => a + v, 0),
+        ),
+      );
+      log(
+        `limit ${String(row.limit).padStart(4)} ${e.padEnd(8)} ${(row.sizes[e] / 1024).toFixed(1).padStart(8)} KiB (${(row.sizes.identity / row.sizes[e]).toFixed(1)}x fewer) | ${rps} req/s (${(rps / base).toFixed(2)}x identity) p50 ${median(row.runs[e].map((x) => x.p50))} p99 ${median(row.runs[e].map((x) => x.p99))} ms | CPU ${total.toFixed(1)} ms/req, gateway ${median(row.runs[e].map((x) => x.cpu_ms_per_req['api-gateway']))}`,
+      );
     }
   }
   const out = path.join(ROOT, 'bench/results', `compression-${stamp}.json`);
   fs.writeFileSync(out, JSON.stringify({ cfg: CFG, load: os.loadavg(), results }, null, 2));
-  log(`\nresults: ${out}; load avg now ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  log(
+    `\nresults: ${out}; load avg now ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 run(main);

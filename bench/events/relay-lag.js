@@ -58,7 +58,10 @@ async function phase(name, { prisma, nc, namespace, orgId, relayOptions }) {
     if (wait > 1) await sleep(wait);
     const id = `${name}-${i}`;
     writes.push(
-      prisma.$transaction((tx) => writeEvents(tx, stubEvents([{ type: 'message.created', org_id: orgId, phone_id: null, data: { bench_id: id } }])))
+      prisma
+        .$transaction((tx) =>
+          writeEvents(tx, stubEvents([{ type: 'message.created', org_id: orgId, phone_id: null, data: { bench_id: id } }])),
+        )
         .then(() => committed.set(id, performance.now())),
     );
   }

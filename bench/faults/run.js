@@ -62,7 +62,9 @@ const { cleanups, run } = guardBench(3_600_000);
 const waitFor = (fn, timeoutMs, label) => waitForEvery(fn, timeoutMs, label, 200);
 
 async function main() {
-  log(`faults bench: ${CFG.faults.join(', ')} × ${CFG.repeat}, ${CFG.downMs} ms each, under ${CFG.inRate} in/s, ${CFG.sendRate} sends/s, ${CFG.getRate} GET/s, ${CFG.workflowRate} workflow triggers/s (delay ${CFG.workflowDelayS} s), ${CFG.reminderRate} reminders/s (lead ${CFG.reminderLeadMs} ms); load ${load()}`);
+  log(
+    `faults bench: ${CFG.faults.join(', ')} × ${CFG.repeat}, ${CFG.downMs} ms each, under ${CFG.inRate} in/s, ${CFG.sendRate} sends/s, ${CFG.getRate} GET/s, ${CFG.workflowRate} workflow triggers/s (delay ${CFG.workflowDelayS} s), ${CFG.reminderRate} reminders/s (lead ${CFG.reminderLeadMs} ms); load ${load()}`,
+  );
   const [pg, nats, redis] = await Promise.all([PrivatePostgres.start(), PrivateNats.start(), PrivateRedis.start()]);
   cleanups.push(() => Promise.all([pg.destroy(), nats.destroy(), redis.destroy()]));
   const admin = new Client({ connectionString: pg.url() });
@@ -75,8 +77,17 @@ async function main() {
   const receiver = await startReceiver();
   cleanups.push(() => receiver.close());
   const env = {
-    NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: pg.url('mapi'), REDIS_URL: redis.url, NATS_URL: nats.url, NAMESPACE: `bench-faults-${randomBytes(3).toString('hex')}`,
-    RATE_LIMIT_PER_SECOND: '1000000', QUEUE_SEND_INTERVAL_MS: '5', QUEUE_SEND_JITTER_MS: '0', WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_POLL_INTERVAL_MS: '50',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: pg.url('mapi'),
+    REDIS_URL: redis.url,
+    NATS_URL: nats.url,
+    NAMESPACE: `bench-faults-${randomBytes(3).toString('hex')}`,
+    RATE_LIMIT_PER_SECOND: '1000000',
+    QUEUE_SEND_INTERVAL_MS: '5',
+    QUEUE_SEND_JITTER_MS: '0',
+    WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+    WEBHOOK_POLL_INTERVAL_MS: '50',
     // the organization's workflow-run limit (600/min) is not what is measured: a run over it is skipped, which would read as lost
     AUTOMATION_RUNS_PER_MINUTE: '1000000',
   };
@@ -89,7 +100,13 @@ async function main() {
     await proc.waitReady(`http://127.0.0.1:${healthPort}/health/ready`, 120_000);
   }
   const port = await freePort();
-  const gateway = AppProcess.start('api-gateway', { ...env, PORT: String(port), HOST: '127.0.0.1', HEALTH_PORT: String(await freePort()), HEALTH_HOST: '127.0.0.1' });
+  const gateway = AppProcess.start('api-gateway', {
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    HEALTH_PORT: String(await freePort()),
+    HEALTH_HOST: '127.0.0.1',
+  });
   running.push(gateway);
   await gateway.waitReady(`http://127.0.0.1:${port}/health/ready`, 120_000);
 
@@ -99,15 +116,23 @@ async function main() {
   const request = (method, p, body, headers = {}) =>
     new Promise((resolve) => {
       const data = body ? JSON.stringify(body) : undefined;
-      const req = http.request(`http://127.0.0.1:${port}/v1${p}`, { method, agent, headers: { authorization: `Bearer ${token}`, ...(data ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (e) => resolve({ status: `response ${e.code ?? e.message}` }));
-        // A response cut off by the client's timeout ends with 'close' and neither 'end' nor 'error'
-        // (a settled promise ignores the later call): every request is counted answered, whatever came.
-        res.on('close', () => resolve({ status: res.complete ? res.statusCode : 'response cut off' }));
-      });
+      const req = http.request(
+        `http://127.0.0.1:${port}/v1${p}`,
+        {
+          method,
+          agent,
+          headers: { authorization: `Bearer ${token}`, ...(data ? { 'content-type': 'application/json' } : {}), ...headers },
+        },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', (e) => resolve({ status: `response ${e.code ?? e.message}` }));
+          // A response cut off by the client's timeout ends with 'close' and neither 'end' nor 'error'
+          // (a settled promise ignores the later call): every request is counted answered, whatever came.
+          res.on('close', () => resolve({ status: res.complete ? res.statusCode : 'response cut off' }));
+        },
+      );
       req.on('error', (e) => resolve({ status: `request ${e.code ?? e.message}` }));
       req.setTimeout(60_000, () => req.destroy(new Error('client timeout 60 s')));
       req.end(data);
@@ -120,15 +145,24 @@ async function main() {
     const phoneId = (await json('POST', '/phones/create', { phone_name: name })).body.phone_id;
     await waitFor(async () => (await json('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'QR', 30_000, 'QR');
     await json('POST', '/sandbox/phones/scan', { number: randomDigits() }, { 'x-phone': phoneId });
-    await waitFor(async () => (await json('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'CONNECTED', 30_000, 'connected');
+    await waitFor(
+      async () => (await json('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'CONNECTED',
+      30_000,
+      'connected',
+    );
     return phoneId;
   };
   const phoneId = await connectPhone('Faults');
   // the workflow's triggers on a phone of their own: the workflow is limited to it (org_phones)
   const workflowPhoneId = await connectPhone('Faults workflow');
   const workflowId = await timed.createDelayWorkflow(json, workflowPhoneId, CFG.workflowDelayS);
-  if ((await json('POST', '/webhooks', { hookUrl: `${receiver.url}/hook`, integrationName: ['message.created'] })).status !== 201) throw new Error('webhook not created');
-  if ((await json('POST', '/webhooks', { hookUrl: `${receiver.url}${timed.REMINDER_PATH}`, integrationName: ['task.reminder'] })).status !== 201) throw new Error('reminder webhook not created');
+  if ((await json('POST', '/webhooks', { hookUrl: `${receiver.url}/hook`, integrationName: ['message.created'] })).status !== 201)
+    throw new Error('webhook not created');
+  if (
+    (await json('POST', '/webhooks', { hookUrl: `${receiver.url}${timed.REMINDER_PATH}`, integrationName: ['task.reminder'] })).status !==
+    201
+  )
+    throw new Error('reminder webhook not created');
   const readChat = randomDigits();
   await json('POST', '/sandbox/messages', { chat_id: readChat, body: 'history' }, { 'x-phone': phoneId });
 
@@ -141,22 +175,27 @@ async function main() {
   let loading = true;
   let n = 0;
   // A failed answer's message, to tell apart after a return what kept a kind of request failing.
-  const failure = (r) => (r.status === 200 ? {} : { error: String(r.body ?? '').match(/"message":"([^"]{0,160})/)?.[1] ?? String(r.status) });
+  const failure = (r) =>
+    r.status === 200 ? {} : { error: String(r.body ?? '').match(/"message":"([^"]{0,160})/)?.[1] ?? String(r.status) };
   const fire = (kind) => {
     const i = n++;
     const at = Date.now();
     if (kind === 'in') {
       const body = `fin-${i}-${randomBytes(3).toString('hex')}`;
-      request('POST', '/sandbox/messages', { chat_id: `92${String(i % 400).padStart(10, '0')}`, body }, { 'x-phone': phoneId }).then((r) => {
-        results.push({ kind, at, status: r.status, ...failure(r) });
-        inbound.push({ body, accepted: r.status === 200 });
-      });
+      request('POST', '/sandbox/messages', { chat_id: `92${String(i % 400).padStart(10, '0')}`, body }, { 'x-phone': phoneId }).then(
+        (r) => {
+          results.push({ kind, at, status: r.status, ...failure(r) });
+          inbound.push({ body, accepted: r.status === 200 });
+        },
+      );
     } else if (kind === 'send') {
       const body = `fout-${i}-${randomBytes(3).toString('hex')}`;
-      request('POST', '/message/send', { chat_id: `93${String(i % 400).padStart(10, '0')}`, message: body }, { 'x-phone': phoneId }).then((r) => {
-        results.push({ kind, at, status: r.status, ...failure(r) });
-        sends.push({ body, accepted: r.status === 200 });
-      });
+      request('POST', '/message/send', { chat_id: `93${String(i % 400).padStart(10, '0')}`, message: body }, { 'x-phone': phoneId }).then(
+        (r) => {
+          results.push({ kind, at, status: r.status, ...failure(r) });
+          sends.push({ body, accepted: r.status === 200 });
+        },
+      );
     } else if (kind === 'wf') {
       timed.fireTrigger(request, workflowPhoneId, i).then((r) => {
         results.push({ kind, at, status: r.status, ...failure(r) });
@@ -167,7 +206,10 @@ async function main() {
         results.push({ kind, at, status: r.status, ...failure(r) });
         reminders.push({ title: r.title, accepted: r.status === 200 });
       });
-    } else request('GET', `/chats/${readChat}@c.us/messages?limit=20`, null, { 'x-phone': phoneId }).then((r) => results.push({ kind, at, status: r.status, ...failure(r) }));
+    } else
+      request('GET', `/chats/${readChat}@c.us/messages?limit=20`, null, { 'x-phone': phoneId }).then((r) =>
+        results.push({ kind, at, status: r.status, ...failure(r) }),
+      );
   };
   const loop = (async () => {
     const t0 = Date.now();
@@ -203,7 +245,14 @@ async function main() {
       await faults[name].up();
       const backAt = Date.now();
       await sleep(5_000);
-      done.push({ fault: name, k, down_at: new Date(t0).toISOString(), back_at: new Date(backAt).toISOString(), down_ms: backAt - t0, backAt });
+      done.push({
+        fault: name,
+        k,
+        down_at: new Date(t0).toISOString(),
+        back_at: new Date(backAt).toISOString(),
+        down_ms: backAt - t0,
+        backAt,
+      });
       log(`  ${name} #${k}: down ${new Date(t0).toISOString()} for ${backAt - t0} ms (load ${load()})`);
     }
   }
@@ -212,37 +261,58 @@ async function main() {
   await waitFor(() => results.length >= n, 120_000, 'every request answered');
   // Recovery once every answer is in: on a loaded machine the first answers after a return can take
   // longer than the pause between faults, and counting only those in by then read as no recovery.
-  const firstOk = (kind, backAt) => results.filter((r) => r.kind === kind && r.status === 200 && r.at >= backAt).reduce((m, r) => Math.min(m, r.at - backAt), Infinity);
+  const firstOk = (kind, backAt) =>
+    results.filter((r) => r.kind === kind && r.status === 200 && r.at >= backAt).reduce((m, r) => Math.min(m, r.at - backAt), Infinity);
   for (const entry of done) {
     entry.recovery_ms = Object.fromEntries(['in', 'send', 'get', 'wf', 'task'].map((kind) => [kind, firstOk(kind, entry.backAt)]));
     const r = entry.recovery_ms;
     // What the requests fired after the return and before the first 2xx were answered with.
     const stillFailing = {};
-    for (const x of results) if (x.at >= entry.backAt && x.error && x.at - entry.backAt < Math.max(...Object.values(r).filter(Number.isFinite), 0)) stillFailing[`${x.kind}: ${x.error}`] = (stillFailing[`${x.kind}: ${x.error}`] ?? 0) + 1;
+    for (const x of results)
+      if (x.at >= entry.backAt && x.error && x.at - entry.backAt < Math.max(...Object.values(r).filter(Number.isFinite), 0))
+        stillFailing[`${x.kind}: ${x.error}`] = (stillFailing[`${x.kind}: ${x.error}`] ?? 0) + 1;
     if (Object.keys(stillFailing).length) entry.failing_after_return = stillFailing;
-    log(`  ${entry.fault} #${entry.k}: first 2xx after its return: in ${r.in} ms, send ${r.send} ms, GET ${r.get} ms, workflow trigger ${r.wf} ms, task ${r.task} ms`);
+    log(
+      `  ${entry.fault} #${entry.k}: first 2xx after its return: in ${r.in} ms, send ${r.send} ms, GET ${r.get} ms, workflow trigger ${r.wf} ms, task ${r.task} ms`,
+    );
     if (entry.failing_after_return) log(`    failing after the return: ${JSON.stringify(entry.failing_after_return)}`);
     delete entry.backAt;
   }
 
   // Stored once, and at the webhook.
   const count = async (prefix) => {
-    const rows = await prisma.$queryRawUnsafe(`SELECT body, count(*)::int AS n FROM messages WHERE org_id = $1 AND body LIKE $2 GROUP BY body`, org.id, `${prefix}%`);
+    const rows = await prisma.$queryRawUnsafe(
+      `SELECT body, count(*)::int AS n FROM messages WHERE org_id = $1 AND body LIKE $2 GROUP BY body`,
+      org.id,
+      `${prefix}%`,
+    );
     return new Map(rows.map((r) => [r.body, r.n]));
   };
   const acceptedIn = inbound.filter((m) => m.accepted);
   const acceptedOut = sends.filter((m) => m.accepted);
-  await waitFor(async () => (await count('fin-')).size >= acceptedIn.length && (await count('fout-')).size >= acceptedOut.length, CFG.settleMs, 'every accepted message stored').catch((e) => log(`  ${e.message}`));
+  await waitFor(
+    async () => (await count('fin-')).size >= acceptedIn.length && (await count('fout-')).size >= acceptedOut.length,
+    CFG.settleMs,
+    'every accepted message stored',
+  ).catch((e) => log(`  ${e.message}`));
   const hooked = () => new Set(receiver.requests.filter((r) => r.path === '/hook').map((r) => JSON.parse(r.body).data?.body));
-  await waitFor(async () => {
-    const h = hooked();
-    return acceptedIn.every((m) => h.has(m.body));
-  }, CFG.settleMs, 'every accepted inbound message at the webhook').catch((e) => log(`  ${e.message}`));
+  await waitFor(
+    async () => {
+      const h = hooked();
+      return acceptedIn.every((m) => h.has(m.body));
+    },
+    CFG.settleMs,
+    'every accepted inbound message at the webhook',
+  ).catch((e) => log(`  ${e.message}`));
   // The timed work: the last triggers' delays and the last reminders' leads run past the load's end.
   const acceptedTriggers = triggers.filter((t) => t.accepted);
   const acceptedReminders = reminders.filter((t) => t.accepted);
   const timedCtx = { prisma, receiver, orgId: org.id, workflowId, workflowPhoneId };
-  await waitFor(async () => timed.settled(await timed.observe(timedCtx), acceptedTriggers, acceptedReminders), CFG.settleMs, 'every workflow reply and reminder').catch((e) => log(`  ${e.message}`));
+  await waitFor(
+    async () => timed.settled(await timed.observe(timedCtx), acceptedTriggers, acceptedReminders),
+    CFG.settleMs,
+    'every workflow reply and reminder',
+  ).catch((e) => log(`  ${e.message}`));
   await sleep(2_000);
   const [ins, outs, hooks] = [await count('fin-'), await count('fout-'), hooked()];
   const timedCounts = timed.countTimed(await timed.observe(timedCtx), acceptedTriggers, acceptedReminders, await count('fwf-'));
@@ -250,9 +320,15 @@ async function main() {
   for (const r of results) statuses[`${r.kind} ${r.status}`] = (statuses[`${r.kind} ${r.status}`] ?? 0) + 1;
   const recovery = (kind) => done.map((d) => d.recovery_ms[kind]).filter(Number.isFinite);
   const summary = {
-    requests: results.length, statuses, answers_500: results.filter((r) => r.status === 500).length,
-    inbound_accepted: acceptedIn.length, inbound_lost: acceptedIn.filter((m) => !ins.has(m.body)).length, inbound_doubled: [...ins.values()].filter((c) => c > 1).length,
-    sends_accepted: acceptedOut.length, sends_lost: acceptedOut.filter((m) => !outs.has(m.body)).length, sends_doubled: [...outs.values()].filter((c) => c > 1).length,
+    requests: results.length,
+    statuses,
+    answers_500: results.filter((r) => r.status === 500).length,
+    inbound_accepted: acceptedIn.length,
+    inbound_lost: acceptedIn.filter((m) => !ins.has(m.body)).length,
+    inbound_doubled: [...ins.values()].filter((c) => c > 1).length,
+    sends_accepted: acceptedOut.length,
+    sends_lost: acceptedOut.filter((m) => !outs.has(m.body)).length,
+    sends_doubled: [...outs.values()].filter((c) => c > 1).length,
     webhook_missing: acceptedIn.filter((m) => !hooks.has(m.body)).length,
     ...timedCounts,
     recovery_p99_ms: Object.fromEntries(['in', 'send', 'get', 'wf', 'task'].map((kind) => [kind, pct(recovery(kind), 99)])),

@@ -64,7 +64,10 @@ async function repliesByChat(prisma, phoneId) {
 
 /** The workflow's runs by status; a run still `running` may yet act (a step re-run after a fault). */
 async function runsByStatus(prisma, workflowId) {
-  const rows = await prisma.$queryRawUnsafe(`SELECT status, count(*)::int AS n FROM automation_runs WHERE workflow_id = $1::uuid GROUP BY status`, workflowId);
+  const rows = await prisma.$queryRawUnsafe(
+    `SELECT status, count(*)::int AS n FROM automation_runs WHERE workflow_id = $1::uuid GROUP BY status`,
+    workflowId,
+  );
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
@@ -119,9 +122,7 @@ async function observe(ctx) {
  */
 function settled(o, triggers, reminders) {
   return (
-    triggers.every((t) => o.replies.has(t.chat)) &&
-    !o.runs.running &&
-    reminders.every((t) => o.fired.has(t.title) && o.hooks.has(t.title))
+    triggers.every((t) => o.replies.has(t.chat)) && !o.runs.running && reminders.every((t) => o.fired.has(t.title) && o.hooks.has(t.title))
   );
 }
 

@@ -21,7 +21,9 @@ const CONNECTIONS = num('BENCH_CONNECTIONS', 10);
 
 async function start(mode) {
   const port = await freePort();
-  const child = fork(path.join(__dirname, 'server-span-server.js'), [], { env: { ...process.env, SPAN_MODE: mode, PORT: String(port), OTEL_EXPORTER_OTLP_ENDPOINT: '' } });
+  const child = fork(path.join(__dirname, 'server-span-server.js'), [], {
+    env: { ...process.env, SPAN_MODE: mode, PORT: String(port), OTEL_EXPORTER_OTLP_ENDPOINT: '' },
+  });
   await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`${mode} exited ${code}`)));
@@ -31,7 +33,15 @@ async function start(mode) {
 
 const load = (port) =>
   new Promise((resolve, reject) =>
-    autocannon({ url: `http://127.0.0.1:${port}/v1/things/42?x=1`, connections: CONNECTIONS, duration: DURATION, headers: { authorization: 'Bearer x' } }, (err, r) => (err ? reject(err) : resolve(r))),
+    autocannon(
+      {
+        url: `http://127.0.0.1:${port}/v1/things/42?x=1`,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        headers: { authorization: 'Bearer x' },
+      },
+      (err, r) => (err ? reject(err) : resolve(r)),
+    ),
   );
 
 async function main() {
@@ -46,7 +56,9 @@ async function main() {
         const r = await load(s.port);
         const cpuUs = ((cpuSeconds(s.child.pid) - c0) * 1e6) / r.requests.total;
         out[s.mode].push({ rps: r.requests.average, cpu_us_per_req: +cpuUs.toFixed(1), non2xx: r.non2xx });
-        console.log(`round ${round + 1} ${s.mode.padEnd(15)} ${r.requests.average.toFixed(0)} req/s, ${cpuUs.toFixed(1)} µs CPU/request, p99 ${r.latency.p99} ms`);
+        console.log(
+          `round ${round + 1} ${s.mode.padEnd(15)} ${r.requests.average.toFixed(0)} req/s, ${cpuUs.toFixed(1)} µs CPU/request, p99 ${r.latency.p99} ms`,
+        );
       }
     }
   } finally {
@@ -55,7 +67,9 @@ async function main() {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const a = median(out.instrumentation.map((x) => x.cpu_us_per_req));
   const b = median(out.own.map((x) => x.cpu_us_per_req));
-  console.log(`median CPU per request: instrumentation ${a} µs, own span ${b} µs (−${(a - b).toFixed(1)} µs, ${((100 * (a - b)) / a).toFixed(0)} %)`);
+  console.log(
+    `median CPU per request: instrumentation ${a} µs, own span ${b} µs (−${(a - b).toFixed(1)} µs, ${((100 * (a - b)) / a).toFixed(0)} %)`,
+  );
 }
 
 main().catch((e) => {

@@ -55,11 +55,17 @@ async function startStack(label, dbUrl, apps, logDir, extraEnv = {}) {
   for (const app of apps) {
     const healthPort = await freePort();
     const own = app === 'importer' ? { NODE_OPTIONS: IMPORTER_NODE_OPTIONS } : {};
-    procs[app] = startNode(`${label}:${app}`, path.join(ROOT, 'apps', app, 'dist', 'main.js'), { env: { ...env, ...own, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, `${label}-${app}.log`) });
+    procs[app] = startNode(`${label}:${app}`, path.join(ROOT, 'apps', app, 'dist', 'main.js'), {
+      env: { ...env, ...own, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' },
+      logFile: path.join(logDir, `${label}-${app}.log`),
+    });
     await waitReady(procs[app], `http://127.0.0.1:${healthPort}/health/ready`);
   }
   const port = await freePort();
-  procs['api-gateway'] = startNode(`${label}:api-gateway`, path.join(ROOT, 'apps', 'api-gateway', 'dist', 'main.js'), { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, logFile: path.join(logDir, `${label}-gateway.log`) });
+  procs['api-gateway'] = startNode(`${label}:api-gateway`, path.join(ROOT, 'apps', 'api-gateway', 'dist', 'main.js'), {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    logFile: path.join(logDir, `${label}-gateway.log`),
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitReady(procs['api-gateway'], `${baseUrl}/health/ready`);
   return { env, procs, baseUrl };
@@ -80,7 +86,10 @@ function runImport(target, args, importerPid) {
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(importerPid) ?? 0)), 200);
     const started = Date.now();
-    const child = spawn(process.execPath, [path.join(ROOT, 'apps', 'admin-cli', 'dist', 'main.js'), 'import:hosted', ...args, '--json'], { env: target.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'apps', 'admin-cli', 'dist', 'main.js'), 'import:hosted', ...args, '--json'], {
+      env: target.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -105,28 +114,67 @@ run(async () => {
   log(`import bench: ${CFG.messages} messages over ${CFG.chats} chats, rate ${CFG.rate}/s, concurrency ${CFG.concurrency}`);
   const src = await openBenchDatabase('mapi_bench_import_src', cleanups);
   const dst = await openBenchDatabase('mapi_bench_import_dst', cleanups);
-  const world = await seedOrg({ prisma: src.prisma, pg: src.pg, name: 'source', total: CFG.messages, bigChatMessages: Math.max(1, Math.round(CFG.messages / CFG.chats)), otherChats: CFG.chats - 1, log });
+  const world = await seedOrg({
+    prisma: src.prisma,
+    pg: src.pg,
+    name: 'source',
+    total: CFG.messages,
+    bigChatMessages: Math.max(1, Math.round(CFG.messages / CFG.chats)),
+    otherChats: CFG.chats - 1,
+    log,
+  });
   await deriveChatRows(src.pg, world.org.id);
   await vacuumAnalyze(src.pg, log);
   const targetOrg = await createOrg(dst.prisma, { name: 'target' });
   const source = await startStack('src', src.db.url, SOURCE_APPS, logDir);
   const target = await startStack('dst', dst.db.url, [...SOURCE_APPS, 'importer'], logDir, { IMPORT_SOURCE_ALLOW_CIDRS: '127.0.0.1/32' });
   const importerPid = target.procs.importer.child.pid;
-  const args = ['--org', targetOrg.id, '--from', `${source.baseUrl}/v1`, '--token', world.token.token, '--rate', String(CFG.rate), '--concurrency', String(CFG.concurrency)];
-  const cpuBefore = Object.fromEntries(Object.entries({ ...prefixed('src', source.procs), ...prefixed('dst', target.procs) }).map(([k, p]) => [k, cpuSeconds(p.child.pid)]));
+  const args = [
+    '--org',
+    targetOrg.id,
+    '--from',
+    `${source.baseUrl}/v1`,
+    '--token',
+    world.token.token,
+    '--rate',
+    String(CFG.rate),
+    '--concurrency',
+    String(CFG.concurrency),
+  ];
+  const cpuBefore = Object.fromEntries(
+    Object.entries({ ...prefixed('src', source.procs), ...prefixed('dst', target.procs) }).map(([k, p]) => [k, cpuSeconds(p.child.pid)]),
+  );
   const first = await runImport(target, args, importerPid);
-  const cpu = Object.fromEntries(Object.entries({ ...prefixed('src', source.procs), ...prefixed('dst', target.procs) }).map(([k, p]) => [k, +(cpuSeconds(p.child.pid) - cpuBefore[k]).toFixed(1)]));
+  const cpu = Object.fromEntries(
+    Object.entries({ ...prefixed('src', source.procs), ...prefixed('dst', target.procs) }).map(([k, p]) => [
+      k,
+      +(cpuSeconds(p.child.pid) - cpuBefore[k]).toFixed(1),
+    ]),
+  );
   const { rows } = await dst.pg.query('SELECT count(*)::int AS n FROM messages WHERE org_id = $1', [targetOrg.id]);
   const second = await runImport(target, args, importerPid);
   const result = {
     at: new Date().toISOString(),
     config: CFG,
-    first: { seconds: first.seconds, messages: rows[0].n, messagesPerSecond: Math.round(rows[0].n / first.seconds), peakRssMb: Math.round(first.peakRssMb), report: first.run.report.messages },
-    second: { seconds: second.seconds, shareOfFirst: +(second.seconds / first.seconds).toFixed(3), peakRssMb: Math.round(second.peakRssMb), messagesRead: second.run.report.messages?.read ?? 0 },
+    first: {
+      seconds: first.seconds,
+      messages: rows[0].n,
+      messagesPerSecond: Math.round(rows[0].n / first.seconds),
+      peakRssMb: Math.round(first.peakRssMb),
+      report: first.run.report.messages,
+    },
+    second: {
+      seconds: second.seconds,
+      shareOfFirst: +(second.seconds / first.seconds).toFixed(3),
+      peakRssMb: Math.round(second.peakRssMb),
+      messagesRead: second.run.report.messages?.read ?? 0,
+    },
     cpuSeconds: cpu,
   };
   log(JSON.stringify(result, null, 2));
-  log(`\nfirst run: ${result.first.messages} messages in ${first.seconds.toFixed(1)} s = ${result.first.messagesPerSecond} messages/s (aim >= 3000); importer peak RSS ${result.first.peakRssMb} MB (aim < 300)`);
+  log(
+    `\nfirst run: ${result.first.messages} messages in ${first.seconds.toFixed(1)} s = ${result.first.messagesPerSecond} messages/s (aim >= 3000); importer peak RSS ${result.first.peakRssMb} MB (aim < 300)`,
+  );
   log(`second run: ${second.seconds.toFixed(1)} s = ${(result.second.shareOfFirst * 100).toFixed(1)} % of the first (aim < 10 %)`);
   fs.writeFileSync(path.join(RESULTS_DIR, `import-${stamp}.json`), JSON.stringify(result, null, 2));
 });

@@ -20,11 +20,29 @@ const org = randomUUID();
 const texts = Array.from({ length: 100 }, (_, i) => {
   const at = new Date(Date.UTC(2026, 10, 26, 12) - i * 1000 - 0.123).toISOString().replace('Z', '456+00:00');
   return JSON.stringify({
-    ticket_id: randomUUID(), org_id: org, phone_id: `phone-${i % 3}`, chat_id: `${919800000000 + i}@c.us`, subject: `Ticket ${i}`,
-    status: 'open', priority: 1 + (i % 4), assignee: 'agent7@example.com', assigned_by: null, first_assigned_at: null, raised_by: null,
-    quoted_message_id: null, attached_message_ids: [], due_date: null, labels: i % 7 ? [] : ['vip'],
-    custom_properties: i % 3 ? {} : { [randomUUID()]: 'High', [randomUUID()]: '12.50' }, closed_at: null, closed_by: null, is_deleted: false,
-    created_at: at, last_updated_at: at, last_updated_by: null, request_hash: null,
+    ticket_id: randomUUID(),
+    org_id: org,
+    phone_id: `phone-${i % 3}`,
+    chat_id: `${919800000000 + i}@c.us`,
+    subject: `Ticket ${i}`,
+    status: 'open',
+    priority: 1 + (i % 4),
+    assignee: 'agent7@example.com',
+    assigned_by: null,
+    first_assigned_at: null,
+    raised_by: null,
+    quoted_message_id: null,
+    attached_message_ids: [],
+    due_date: null,
+    labels: i % 7 ? [] : ['vip'],
+    custom_properties: i % 3 ? {} : { [randomUUID()]: 'High', [randomUUID()]: '12.50' },
+    closed_at: null,
+    closed_by: null,
+    is_deleted: false,
+    created_at: at,
+    last_updated_at: at,
+    last_updated_by: null,
+    request_hash: null,
   });
 });
 const page = (tickets) => Buffer.from(JSON.stringify({ from: 1, to: tickets.length, count: tickets.length, tickets }));

@@ -49,32 +49,52 @@ async function main() {
   const pool = new pgLib.Pool({ connectionString: db.url, max: 6 });
   cleanups.push(() => pool.end());
   await Promise.all(Array.from({ length: 6 }, () => pool.query('SELECT 1')));
-  const backends = async () => (await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name])).rows.map((r) => r.pid);
+  const backends = async () =>
+    (await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name])).rows.map((r) => r.pid);
   const ways = {
     unnamed: (c, org) => pool.query(c.text, c.values(org)),
     named: (c, org, name) => pool.query({ name, text: c.text, values: c.values(org) }),
   };
-  for (let round = 0; round < 3; round++) for (const [caseName, c] of Object.entries(CASES)) for (const [way, q] of Object.entries(ways)) {
-    let left = QUERIES;
-    const pids = await backends();
-    const pg0 = pids.map(cpuSeconds);
-    const self0 = process.cpuUsage();
-    const t0 = Date.now();
-    // mostly the big organization, every 10th query a small one (the plan must serve both)
-    await Promise.all(Array.from({ length: 10 }, async () => {
-      while (left-- > 0) await q(c, left % 10 ? orgs[0] : orgs[1 + (left % 2)], `tickets-${caseName}`);
-    }));
-    const pgCpu = pids.reduce((s, pid, i) => s + (cpuSeconds(pid) - pg0[i]), 0);
-    const self = process.cpuUsage(self0);
-    console.log(`${caseName.padEnd(10)} ${way.padEnd(8)} postgres ${((pgCpu * 1e6) / QUERIES).toFixed(0)} µs/query, node ${((self.user + self.system) / QUERIES).toFixed(0)} µs/query, ${(QUERIES / ((Date.now() - t0) / 1000)).toFixed(0)} q/s`);
-  }
+  for (let round = 0; round < 3; round++)
+    for (const [caseName, c] of Object.entries(CASES))
+      for (const [way, q] of Object.entries(ways)) {
+        let left = QUERIES;
+        const pids = await backends();
+        const pg0 = pids.map(cpuSeconds);
+        const self0 = process.cpuUsage();
+        const t0 = Date.now();
+        // mostly the big organization, every 10th query a small one (the plan must serve both)
+        await Promise.all(
+          Array.from({ length: 10 }, async () => {
+            while (left-- > 0) await q(c, left % 10 ? orgs[0] : orgs[1 + (left % 2)], `tickets-${caseName}`);
+          }),
+        );
+        const pgCpu = pids.reduce((s, pid, i) => s + (cpuSeconds(pid) - pg0[i]), 0);
+        const self = process.cpuUsage(self0);
+        console.log(
+          `${caseName.padEnd(10)} ${way.padEnd(8)} postgres ${((pgCpu * 1e6) / QUERIES).toFixed(0)} µs/query, node ${((self.user + self.system) / QUERIES).toFixed(0)} µs/query, ${(QUERIES / ((Date.now() - t0) / 1000)).toFixed(0)} q/s`,
+        );
+      }
   for (const [caseName, c] of Object.entries(CASES)) {
     const client = await pool.connect();
     try {
       await client.query(`PREPARE p_${caseName} AS ${c.text}`);
-      for (let i = 0; i < 6; i++) await client.query(`EXECUTE p_${caseName}(${c.values(orgs[0]).map((v) => `'${v}'`).join(',')})`);
-      const plan = await client.query(`EXPLAIN EXECUTE p_${caseName}(${c.values(orgs[1]).map((v) => `'${v}'`).join(',')})`);
-      console.log(`${caseName}: plan after 6 executions (a small organization):\n${plan.rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`);
+      for (let i = 0; i < 6; i++)
+        await client.query(
+          `EXECUTE p_${caseName}(${c
+            .values(orgs[0])
+            .map((v) => `'${v}'`)
+            .join(',')})`,
+        );
+      const plan = await client.query(
+        `EXPLAIN EXECUTE p_${caseName}(${c
+          .values(orgs[1])
+          .map((v) => `'${v}'`)
+          .join(',')})`,
+      );
+      console.log(
+        `${caseName}: plan after 6 executions (a small organization):\n${plan.rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`,
+      );
     } finally {
       client.release();
     }

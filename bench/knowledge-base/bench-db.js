@@ -34,15 +34,24 @@ async function openBenchDatabase({ keep, total, orgEntries, orgCount, testEnv, c
   if (!keep) return { db: await createTestDatabase('mapi_bench_kb'), reused: false };
   const name = `mapi_bench_kb_keep_${total}_${orgEntries}`;
   const url = withDatabase(testEnv.adminDatabaseUrl(), name);
-  const db = { name, url, drop: () => admin(testEnv, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined), kept: true };
+  const db = {
+    name,
+    url,
+    drop: () => admin(testEnv, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    kept: true,
+  };
   const exists = await admin(testEnv, async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1);
   if (exists) {
     const c = new Client({ connectionString: url });
     await c.connect();
     try {
       await applyMigrations({ url }); // new migrations of the branch, if any (expand-only)
-      const idx = await c.query('SELECT i.indisvalid FROM pg_class x JOIN pg_index i ON i.indexrelid = x.oid WHERE x.relname = $1', [hnswIndex]);
-      const counts = (await c.query('SELECT org_id::text AS org_id, count(*)::int AS n FROM knowledge_base_entries GROUP BY 1 ORDER BY 2 DESC')).rows;
+      const idx = await c.query('SELECT i.indisvalid FROM pg_class x JOIN pg_index i ON i.indexrelid = x.oid WHERE x.relname = $1', [
+        hnswIndex,
+      ]);
+      const counts = (
+        await c.query('SELECT org_id::text AS org_id, count(*)::int AS n FROM knowledge_base_entries GROUP BY 1 ORDER BY 2 DESC')
+      ).rows;
       const rows = counts.reduce((a, r) => a + r.n, 0);
       if (idx.rows[0]?.indisvalid && rows === total && counts.length === orgCount && counts[0].n === orgEntries) {
         log(`   reusing the kept database ${name} (${rows} rows, ${counts.length} organizations)`);

@@ -10,7 +10,14 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.c
 function summary(ms) {
   const s = [...ms].sort((a, b) => a - b);
   const avg = s.reduce((a, b) => a + b, 0) / Math.max(1, s.length);
-  return { n: s.length, avg_ms: round(avg), p50_ms: round(pct(s, 50)), p95_ms: round(pct(s, 95)), p99_ms: round(pct(s, 99)), max_ms: round(s[s.length - 1] ?? 0) };
+  return {
+    n: s.length,
+    avg_ms: round(avg),
+    p50_ms: round(pct(s, 50)),
+    p95_ms: round(pct(s, 95)),
+    p99_ms: round(pct(s, 99)),
+    max_ms: round(s[s.length - 1] ?? 0),
+  };
 }
 
 const load = () => os.loadavg().map((x) => round(x));
@@ -40,15 +47,18 @@ async function httpLoad({ port, path, headers, bodies, connections, seconds, che
   const one = (body) =>
     new Promise((resolve) => {
       const t = process.hrtime.bigint();
-      const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-        const parts = [];
-        res.on('data', (c) => parts.push(c));
-        res.on('end', () => {
-          ms.push(Number(process.hrtime.bigint() - t) / 1e6);
-          if (!check(res.statusCode, Buffer.concat(parts).toString('utf8'))) errors++;
-          resolve();
-        });
-      });
+      const req = http.request(
+        { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          const parts = [];
+          res.on('data', (c) => parts.push(c));
+          res.on('end', () => {
+            ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+            if (!check(res.statusCode, Buffer.concat(parts).toString('utf8'))) errors++;
+            resolve();
+          });
+        },
+      );
       req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
       req.on('error', () => {
         errors++;

@@ -17,7 +17,12 @@ function embeddingThroughput(e, texts, EMBED_TEXTS) {
     queryUs.push(Number(process.hrtime.bigint() - t) / 1e3);
   }
   const q = summary(queryUs);
-  return { texts: EMBED_TEXTS, seconds: round(seconds), texts_per_second: Math.round(EMBED_TEXTS / seconds), query_embed_us: { p50: q.p50_ms, p99: q.p99_ms } };
+  return {
+    texts: EMBED_TEXTS,
+    seconds: round(seconds),
+    texts_per_second: Math.round(EMBED_TEXTS / seconds),
+    query_embed_us: { p50: q.p50_ms, p99: q.p99_ms },
+  };
 }
 
 /**
@@ -39,7 +44,8 @@ function quality(got, exact) {
 }
 
 /** Share of "asked" queries (an entry's own question) whose entry is among the K results. */
-const foundRate = (got, asked) => round(got.filter((rows, i) => rows.some((r) => r.question === asked[i])).length / Math.max(1, asked.length), 4);
+const foundRate = (got, asked) =>
+  round(got.filter((rows, i) => rows.some((r) => r.question === asked[i])).length / Math.max(1, asked.length), 4);
 
 /** Sequential SQL of the repository (`statement(vector)`) at one ef_search, plus its quality against the exact answers. */
 async function sqlAtEf(client, statement, SQL_QUERIES, vectors, exact, asked, ef) {

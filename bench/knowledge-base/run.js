@@ -36,7 +36,12 @@ const { randomBytes } = require('node:crypto');
 
 const ROOT = path.join(__dirname, '..', '..');
 const KB_DIST = path.join(ROOT, 'libs/knowledge-base-feature/dist');
-for (const f of ['libs/testing/dist/index.js', 'libs/knowledge-base-feature/dist/index.js', 'apps/api-gateway/dist/main.js', 'apps/knowledge-base/dist/main.js']) {
+for (const f of [
+  'libs/testing/dist/index.js',
+  'libs/knowledge-base-feature/dist/index.js',
+  'apps/api-gateway/dist/main.js',
+  'apps/knowledge-base/dist/main.js',
+]) {
   if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: build first (see the usage above)`);
 }
 const { Client } = require('pg');
@@ -52,7 +57,17 @@ const { openBenchDatabase } = require('./bench-db');
 const { summary, timed, httpLoad, load, round } = require('./measure');
 const { embeddingThroughput: measureEmbedding, sqlAtEf, foundRate } = require('./quality');
 
-const { OfflineHashEmbedder, KbEntryRepository, KbOrgIndexRepository, KbOrgIndexDirectory, searchSql, orgIndexName, createKbPrismaClient, toVectorLiteral, loadKnowledgeBaseConfig } = kbLib;
+const {
+  OfflineHashEmbedder,
+  KbEntryRepository,
+  KbOrgIndexRepository,
+  KbOrgIndexDirectory,
+  searchSql,
+  orgIndexName,
+  createKbPrismaClient,
+  toVectorLiteral,
+  loadKnowledgeBaseConfig,
+} = kbLib;
 const num = (name, def) => Number(process.env[name] ?? def);
 const TOTAL = num('BENCH_KB_TOTAL', 1_000_000);
 const ORG_ENTRIES = num('BENCH_KB_ORG', 100_000);
@@ -107,7 +122,17 @@ async function main(state) {
   out.embedding = measureEmbedding(new OfflineHashEmbedder(), texts, EMBED_TEXTS);
   log('  ', out.embedding);
 
-  const opened = await openBenchDatabase({ keep: KEEP_DB, total: TOTAL, orgEntries: ORG_ENTRIES, orgCount: ORGS, testEnv, createTestDatabase, applyMigrations, hnswIndex: HNSW_INDEX, log });
+  const opened = await openBenchDatabase({
+    keep: KEEP_DB,
+    total: TOTAL,
+    orgEntries: ORG_ENTRIES,
+    orgCount: ORGS,
+    testEnv,
+    createTestDatabase,
+    applyMigrations,
+    hnswIndex: HNSW_INDEX,
+    log,
+  });
   const db = (state.db = opened.db);
   state.logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-bench-'));
   const prisma = (state.prisma = createPrismaClient({ url: db.url, poolSize: 2 }));
@@ -118,9 +143,16 @@ async function main(state) {
   if (!opened.reused) for (let i = 0; i < ORGS; i++) orgs.push((await createOrg(prisma)).id);
   const token = (await createToken(prisma, orgs[0])).token;
   const org = orgs[0];
-  out.pg = (await client.query('SELECT version() AS v, (SELECT extversion FROM pg_extension WHERE extname = $1) AS pgvector, current_setting($2) AS shared_buffers', ['vector', 'shared_buffers'])).rows[0];
+  out.pg = (
+    await client.query(
+      'SELECT version() AS v, (SELECT extversion FROM pg_extension WHERE extname = $1) AS pgvector, current_setting($2) AS shared_buffers',
+      ['vector', 'shared_buffers'],
+    )
+  ).rows[0];
 
-  log(`2. seeding ${TOTAL} entries (${ORG_ENTRIES} in the measured organization, ${ORGS - 1} others), all with offline vectors; HNSW built after loading`);
+  log(
+    `2. seeding ${TOTAL} entries (${ORG_ENTRIES} in the measured organization, ${ORGS - 1} others), all with offline vectors; HNSW built after loading`,
+  );
   let orgOf;
   let chunkSize;
   if (opened.reused) {
@@ -128,7 +160,16 @@ async function main(state) {
     out.seed = { reused: db.name };
   } else {
     let seeded;
-    ({ orgOf, chunkSize, ...seeded } = await seed(client, { orgIds: orgs, total: TOTAL, orgEntries: ORG_ENTRIES, workers: SEED_WORKERS, embedderPath: path.join(KB_DIST, 'embedding/offline-hash-embedder.js'), maintenanceWorkMem: MAINTENANCE_WORK_MEM, parallelWorkers: PARALLEL_WORKERS, log }));
+    ({ orgOf, chunkSize, ...seeded } = await seed(client, {
+      orgIds: orgs,
+      total: TOTAL,
+      orgEntries: ORG_ENTRIES,
+      workers: SEED_WORKERS,
+      embedderPath: path.join(KB_DIST, 'embedding/offline-hash-embedder.js'),
+      maintenanceWorkMem: MAINTENANCE_WORK_MEM,
+      parallelWorkers: PARALLEL_WORKERS,
+      log,
+    }));
     out.seed = { ...seeded, load_after: load() };
   }
   log('  ', out.seed);
@@ -141,9 +182,12 @@ async function main(state) {
 
   // The service's connections: createKbPrismaClient sets the HNSW options per connection; check they arrive.
   const kbPrisma = (state.kbPrisma = createKbPrismaClient(db.url, 10, { efSearch: EF, perTransaction: false }));
-  const shown = await kbPrisma.$queryRawUnsafe("SELECT current_setting('hnsw.iterative_scan') AS iterative_scan, current_setting('hnsw.ef_search') AS ef_search");
+  const shown = await kbPrisma.$queryRawUnsafe(
+    "SELECT current_setting('hnsw.iterative_scan') AS iterative_scan, current_setting('hnsw.ef_search') AS ef_search",
+  );
   out.service_settings = shown[0];
-  if (out.service_settings.iterative_scan !== 'relaxed_order' || Number(out.service_settings.ef_search) !== EF) throw new Error(`service settings not applied: ${JSON.stringify(shown)}`);
+  if (out.service_settings.iterative_scan !== 'relaxed_order' || Number(out.service_settings.ef_search) !== EF)
+    throw new Error(`service settings not applied: ${JSON.stringify(shown)}`);
 
   const e = new OfflineHashEmbedder();
   const queries = Array.from({ length: QUERY_COUNT }, () => texts.query());
@@ -159,7 +203,9 @@ async function main(state) {
   await client.query('SET LOCAL enable_indexscan = off'); // no HNSW: an exact scan of the organization's rows
   const exactMs = await timed(RECALL_QUERIES, async (i) => exact.random.push((await client.query(searchStatement(org, vectors[i]))).rows));
   for (const v of asked.vectors) exact.asked.push((await client.query(searchStatement(org, v))).rows);
-  const exactPlan = (await client.query({ ...searchStatement(org, vectors[0]), text: `EXPLAIN ${searchStatement(org, vectors[0]).text}` })).rows.map((r) => r['QUERY PLAN']);
+  const exactPlan = (
+    await client.query({ ...searchStatement(org, vectors[0]), text: `EXPLAIN ${searchStatement(org, vectors[0]).text}` })
+  ).rows.map((r) => r['QUERY PLAN']);
   await client.query('COMMIT');
   out.exact_scan = { ...summary(exactMs), asked_found_at_k: foundRate(exact.asked, asked.questions), plan: exactPlan.join('\n') };
   log('   exact scan (no HNSW):', { ...out.exact_scan, plan: undefined });
@@ -188,19 +234,32 @@ async function main(state) {
   // efOverride: both ef settings of the service at that value; null: the service's own (env or defaults).
   const startKb = async (efOverride) => {
     const efEnv = efOverride === null ? {} : { KB_SEARCH_EF_SEARCH: String(efOverride), KB_SEARCH_EF_SEARCH_OWN_INDEX: String(efOverride) };
-    const proc = startNode('knowledge-base', path.join(ROOT, 'apps/knowledge-base/dist/main.js'), { env: { ...env, HEALTH_PORT: String(kbHealth), ...efEnv }, logFile: path.join(state.logDir, 'kb.log'), cwd: ROOT, nodeArgs });
+    const proc = startNode('knowledge-base', path.join(ROOT, 'apps/knowledge-base/dist/main.js'), {
+      env: { ...env, HEALTH_PORT: String(kbHealth), ...efEnv },
+      logFile: path.join(state.logDir, 'kb.log'),
+      cwd: ROOT,
+      nodeArgs,
+    });
     await waitReady(proc, `http://127.0.0.1:${kbHealth}/health/ready`, { timeoutMs: 60_000 });
     return proc;
   };
   let kbEf = null;
   let kb = await startKb(kbEf);
-  const gw = startNode('api-gateway', path.join(ROOT, 'apps/api-gateway/dist/main.js'), { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, logFile: path.join(state.logDir, 'gw.log'), cwd: ROOT, nodeArgs });
+  const gw = startNode('api-gateway', path.join(ROOT, 'apps/api-gateway/dist/main.js'), {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    logFile: path.join(state.logDir, 'gw.log'),
+    cwd: ROOT,
+    nodeArgs,
+  });
   await waitReady(gw, `http://127.0.0.1:${port}/health/ready`, { timeoutMs: 60_000 });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const bodies = queries.map((q) => JSON.stringify({ query: q, k: K }));
   const check = (status, body) => status === 200 && JSON.parse(body).count === K;
   const common = { port, path: '/v1/knowledge-base/search', headers, bodies, check };
-  const dbPids = async () => (await client.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid);
+  const dbPids = async () =>
+    (await client.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map(
+      (r) => r.pid,
+    );
   const meter = cpuMeter({ 'api-gateway': () => [gw.child.pid], 'knowledge-base': () => [kb.child.pid], postgres: dbPids });
   // In process as in the service: the directory (refreshed after each build) picks the statement's kind.
   const directory = new KbOrgIndexDirectory(kbPrisma);
@@ -222,7 +281,9 @@ async function main(state) {
       if (layout === 'org') return s.create(org, ORG_INDEX_MWM);
       const legacy = orgIndexName(org, 'vector');
       await client.query(`SET maintenance_work_mem = '${ORG_INDEX_MWM}'`);
-      await client.query(`CREATE INDEX CONCURRENTLY ${legacy} ON knowledge_base_entries USING hnsw (embedding vector_cosine_ops) WHERE org_id = '${org}'::uuid`);
+      await client.query(
+        `CREATE INDEX CONCURRENTLY ${legacy} ON knowledge_base_entries USING hnsw (embedding vector_cosine_ops) WHERE org_id = '${org}'::uuid`,
+      );
       await client.query('RESET maintenance_work_mem');
       return legacy;
     });
@@ -248,7 +309,12 @@ async function main(state) {
       const started = Date.now();
       const name = await buildOrgIndex(layout);
       const size = await client.query('SELECT pg_size_pretty(pg_relation_size($1::regclass)) AS size', [name]);
-      built[layout] = { name, build_seconds: round((Date.now() - started) / 1000, 1), size: size.rows[0].size, maintenance_work_mem: ORG_INDEX_MWM };
+      built[layout] = {
+        name,
+        build_seconds: round((Date.now() - started) / 1000, 1),
+        size: size.rows[0].size,
+        maintenance_work_mem: ORG_INDEX_MWM,
+      };
       v.org_index = { ...built[layout], just_built: true };
       log(`   organization index built:`, v.org_index);
     }
@@ -265,7 +331,8 @@ async function main(state) {
     v.sql = [];
     const sweep = [...new Set([...EF_SWEEP, ef])].sort((a, b) => a - b);
     const sweepDone = Object.values(out.variants).find((o) => o !== v && o.layout === layout)?.sql;
-    if (sweepDone) v.sql = sweepDone; // same layout measured already: not again
+    if (sweepDone)
+      v.sql = sweepDone; // same layout measured already: not again
     else
       for (const x of sweep) {
         v.sql.push(await sqlAtEf(client, (v) => searchStatement(org, v), SQL_QUERIES, vectors, exact, asked, x));
@@ -277,16 +344,25 @@ async function main(state) {
     v.explain = (await client.query({ ...st, text: `EXPLAIN (ANALYZE, BUFFERS) ${st.text}` })).rows.map((r) => r['QUERY PLAN']).join('\n');
     v.index_used = (v.explain.match(/Index Scan using (\S+)/) ?? [])[1] ?? null;
     log(v.explain);
-    if (layout !== 'global' && v.index_used !== v.org_index.name) throw new Error(`the planner did not pick the organization's index: ${v.index_used}`);
+    if (layout !== 'global' && v.index_used !== v.org_index.name)
+      throw new Error(`the planner did not pick the organization's index: ${v.index_used}`);
 
     log(`== variant ${variant}: the search use case in process (embedding + the repository on the service's client, ef_search ${ef})`);
     for (const q of queries) await usecase.execute({ ctx: { org_id: org }, body: { query: q, k: K } });
-    v.in_process = summary(await timed(SQL_QUERIES, (i) => usecase.execute({ ctx: { org_id: org }, body: { query: queries[i % queries.length], k: K } })));
+    v.in_process = summary(
+      await timed(SQL_QUERIES, (i) => usecase.execute({ ctx: { org_id: org }, body: { query: queries[i % queries.length], k: K } })),
+    );
     log('  ', v.in_process);
-    const expectedFirst = (await usecase.execute({ ctx: { org_id: org }, body: { query: queries[0], k: K } })).data.map((d) => d.context_id);
+    const expectedFirst = (await usecase.execute({ ctx: { org_id: org }, body: { query: queries[0], k: K } })).data.map(
+      (d) => d.context_id,
+    );
 
     log(`== variant ${variant}: POST /v1/knowledge-base/search through the gateway (load ${load().join(' ')})`);
-    const first = await fetch(`http://127.0.0.1:${port}/v1/knowledge-base/search`, { method: 'POST', headers, body: JSON.stringify({ query: queries[0], k: K }) });
+    const first = await fetch(`http://127.0.0.1:${port}/v1/knowledge-base/search`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: queries[0], k: K }),
+    });
     const firstBody = await first.json();
     if (first.status !== 200 || JSON.stringify(firstBody.data.map((d) => d.context_id)) !== JSON.stringify(expectedFirst)) {
       throw new Error(`gateway answer differs from the use case: ${first.status} ${JSON.stringify(firstBody).slice(0, 300)}`);
@@ -301,7 +377,12 @@ async function main(state) {
         const res = await httpLoad({ ...common, connections: c, seconds: DURATION });
         const cpu = await meter.stop();
         const perReqMs = (x) => round((x * 1000) / Math.max(1, res.requests), 3);
-        res.cpu_ms_per_request = { gateway: perReqMs(cpu['api-gateway']), knowledge_base: perReqMs(cpu['knowledge-base']), postgres: perReqMs(cpu.postgres), load_generator: perReqMs(cpu['load generator']) };
+        res.cpu_ms_per_request = {
+          gateway: perReqMs(cpu['api-gateway']),
+          knowledge_base: perReqMs(cpu['knowledge-base']),
+          postgres: perReqMs(cpu.postgres),
+          load_generator: perReqMs(cpu['load generator']),
+        };
         res.machine_busy_pct = round(cpu['machine busy %'], 1);
         res.load = loadBefore;
         v.gateway[`c${c}`].push(res);

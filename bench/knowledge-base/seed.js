@@ -60,7 +60,10 @@ function planOrgs(total, orgEntries, orgs) {
 
 /** Chunks of binary COPY rows, in order, made by `workers` threads (at most 2 chunks each in flight). */
 async function* rowChunks({ orgIds, orgOf, chunkSize, workers, embedderPath, onChunk }) {
-  const pool = Array.from({ length: workers }, () => new Worker(path.join(__dirname, 'seed-worker.js'), { workerData: { orgIds, embedderPath } }));
+  const pool = Array.from(
+    { length: workers },
+    () => new Worker(path.join(__dirname, 'seed-worker.js'), { workerData: { orgIds, embedderPath } }),
+  );
   const chunks = Math.ceil(orgOf.length / chunkSize);
   const pending = new Map();
   let next = 0;
@@ -104,7 +107,10 @@ async function* rowChunks({ orgIds, orgOf, chunkSize, workers, embedderPath, onC
  * Loads `total` FAQ rows (orgEntries of orgIds[0]) and builds the HNSW index. Answers the timings and
  * the index's definition and size.
  */
-async function seed(client, { orgIds, total, orgEntries, workers, chunkSize = 10_000, embedderPath, maintenanceWorkMem, parallelWorkers, log }) {
+async function seed(
+  client,
+  { orgIds, total, orgEntries, workers, chunkSize = 10_000, embedderPath, maintenanceWorkMem, parallelWorkers, log },
+) {
   const def = await client.query('SELECT indexdef FROM pg_indexes WHERE indexname = $1', [HNSW_INDEX]);
   if (def.rows.length !== 1) throw new Error(`${HNSW_INDEX} not found: the migrations changed`);
   const indexDef = def.rows[0].indexdef;

@@ -5,10 +5,12 @@
  * space: a hard case for an approximate index, and the same distribution for every organization.
  * Deterministic: a text depends only on the generator's seed.
  */
-const VOCAB = ('refund order delivery shipping card payment invoice account password reset menu vegan table booking hours open ' +
+const VOCAB = (
+  'refund order delivery shipping card payment invoice account password reset menu vegan table booking hours open ' +
   'close sunday monday address parking warranty return exchange size color price discount coupon gift voucher subscription ' +
   'cancel upgrade plan support phone email chat agent ticket store branch city country abroad customs tax receipt bank ' +
-  'transfer cash wallet points loyalty member app login error update install battery screen repair broken replace').split(' ');
+  'transfer cash wallet points loyalty member app login error update install battery screen repair broken replace'
+).split(' ');
 
 /**
  * mulberry32: fast, reproducible, full 2^32 period. (The LCG this bench used before multiplied in

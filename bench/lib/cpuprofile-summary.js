@@ -52,11 +52,17 @@ function summarizeOne(file, topN = 25, skipMs = 0) {
     busy_samples: total,
     skipped_ms: skipMs,
     idle_pct_of_all: (100 * idle) / Math.max(1, total + idle),
-    top: [...byFn].sort((a, b) => b[1] - a[1]).slice(0, topN).map(([k, c]) => {
-      const [name, loc] = k.split('\u0000');
-      return { name, where: loc, pct: pct(c) };
-    }),
-    byPackage: [...byPkg].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([name, c]) => ({ name, pct: pct(c) })),
+    top: [...byFn]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, topN)
+      .map(([k, c]) => {
+        const [name, loc] = k.split('\u0000');
+        return { name, where: loc, pct: pct(c) };
+      }),
+    byPackage: [...byPkg]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15)
+      .map(([name, c]) => ({ name, pct: pct(c) })),
   };
 }
 

@@ -19,14 +19,16 @@ function loadRunner(timeoutS = 30) {
 /** One GET: status, the body as sent, its length and the Content-Encoding the server chose. */
 const wireBytes = (url, headers) =>
   new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      const parts = [];
-      res.on('data', (c) => parts.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(parts);
-        resolve({ status: res.statusCode, bytes: body.length, body, encoding: res.headers['content-encoding'] ?? 'identity' });
-      });
-    }).on('error', reject);
+    http
+      .get(url, { headers }, (res) => {
+        const parts = [];
+        res.on('data', (c) => parts.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(parts);
+          resolve({ status: res.statusCode, bytes: body.length, body, encoding: res.headers['content-encoding'] ?? 'identity' });
+        });
+      })
+      .on('error', reject);
   });
 
 module.exports = { loadRunner, wireBytes };

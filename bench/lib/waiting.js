@@ -4,7 +4,11 @@ const os = require('node:os');
 /** Small helpers the open-loop benches share. */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** The machine's load averages (1, 5, 15 min), for a result line. */
-const loadAvg = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const loadAvg = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 /** The p-th percentile of xs (nearest rank); NaN when empty. */
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -14,7 +14,12 @@ const Fastify = require('fastify');
 const { MigrateMediaUrlsBatchBody } = require('@mapi/contracts');
 const { createPrismaClient } = require('@mapi/db');
 const {
-  MediaLinks, MediaLinkMigrator, MediaSettingsRepository, PublicObjectRepository, MediaTokenService, MigrateMediaUrlsBatch,
+  MediaLinks,
+  MediaLinkMigrator,
+  MediaSettingsRepository,
+  PublicObjectRepository,
+  MediaTokenService,
+  MigrateMediaUrlsBatch,
 } = require('@mapi/media-feature');
 
 async function main() {
@@ -25,7 +30,11 @@ async function main() {
     buckets: ['message-media', 'kb-attachments'],
   });
   const keys = JSON.parse(process.env.MEDIA_JWT_KEYS).map((k) => ({ kid: k.kid, secret: k.secret }));
-  const usecase = new MigrateMediaUrlsBatch(new MediaLinkMigrator(links, new MediaSettingsRepository(prisma)), new MediaTokenService(keys), new PublicObjectRepository(prisma));
+  const usecase = new MigrateMediaUrlsBatch(
+    new MediaLinkMigrator(links, new MediaSettingsRepository(prisma)),
+    new MediaTokenService(keys),
+    new PublicObjectRepository(prisma),
+  );
   const ctx = { org_id: process.env.ORG_ID, request_id: 'baseline' };
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
   app.post('/v1/media/migrate-url/batch', async (req, reply) => {
@@ -36,7 +45,12 @@ async function main() {
   });
   await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
   console.log('listening');
-  process.once('SIGTERM', () => app.close().then(() => prisma.$disconnect()).then(() => process.exit(0)));
+  process.once('SIGTERM', () =>
+    app
+      .close()
+      .then(() => prisma.$disconnect())
+      .then(() => process.exit(0)),
+  );
 }
 
 main().catch((error) => {

@@ -30,7 +30,8 @@ for (const [id, us] of dt) {
 }
 const show = (title, map) => {
   console.log(`\n${title} (total ${(total / 1e3).toFixed(0)} ms)`);
-  for (const [k, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1e3).toFixed(0).padStart(7)} ms  ${k}`);
+  for (const [k, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1e3).toFixed(0).padStart(7)} ms  ${k}`);
 };
 show('self time by function', fn);
 show('self time by package/file', pkg);

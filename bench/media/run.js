@@ -31,7 +31,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const LEGACY = 'https://legacy.example.supabase.co/storage/v1/object/public';
 
-const run = (opts) => new Promise((resolve, reject) => autocannon({ duration: DURATION, ...opts }, (err, r) => (err ? reject(err) : resolve(r))));
+const run = (opts) =>
+  new Promise((resolve, reject) => autocannon({ duration: DURATION, ...opts }, (err, r) => (err ? reject(err) : resolve(r))));
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
 const cpuSeconds = (pid) => {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -39,7 +40,12 @@ const cpuSeconds = (pid) => {
 };
 const load = () => os.loadavg()[0].toFixed(1);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const runWithLoad = async (opts) => { const l = load(); const r = await run(opts); r.loadBefore = l; return r; };
+const runWithLoad = async (opts) => {
+  const l = load();
+  const r = await run(opts);
+  r.loadBefore = l;
+  return r;
+};
 const row = (name, r, loadBefore = r.loadBefore) => ({
   case: name,
   'load 1m': `${loadBefore}→${load()}`,
@@ -52,7 +58,9 @@ const row = (name, r, loadBefore = r.loadBefore) => ({
 
 async function main() {
   const cleanups = [];
-  const cleanup = async () => { for (const c of cleanups.reverse()) await c().catch(() => undefined); };
+  const cleanup = async () => {
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  };
   process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
   try {
     const db = await createTestDatabase('mapi_bench_media');
@@ -72,20 +80,40 @@ async function main() {
     const [port, mediaPort] = [await freePort(), await freePort()];
     const mediaUrl = `http://127.0.0.1:${mediaPort}`;
     const env = {
-      DATABASE_URL: db.url, REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: `bm${randomBytes(3).toString('hex')}`,
-      NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '1000000',
+      DATABASE_URL: db.url,
+      REDIS_URL: testEnv.redisUrl(),
+      NATS_URL: testEnv.natsUrl(),
+      NAMESPACE: `bm${randomBytes(3).toString('hex')}`,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_SECOND: '1000000',
       MEDIA_JWT_KEYS: JSON.stringify([{ kid: 'b1', secret: randomBytes(32).toString('hex') }]),
-      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'cpu-profile.js')}`, BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF) } : {}),
+      ...(process.env.BENCH_CPU_PROF
+        ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'cpu-profile.js')}`, BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF) }
+        : {}),
     };
     const media = AppProcess.start('media', {
-      ...env, MEDIA_HTTP_PORT: String(mediaPort), MEDIA_HTTP_HOST: '127.0.0.1', MEDIA_BASE_URL: mediaUrl, MEDIA_STORAGE_ROOT: root,
-      MEDIA_LEGACY_STORAGE_URL: LEGACY, MEDIA_JWT_KEYS: env.MEDIA_JWT_KEYS,
+      ...env,
+      MEDIA_HTTP_PORT: String(mediaPort),
+      MEDIA_HTTP_HOST: '127.0.0.1',
+      MEDIA_BASE_URL: mediaUrl,
+      MEDIA_STORAGE_ROOT: root,
+      MEDIA_LEGACY_STORAGE_URL: LEGACY,
+      MEDIA_JWT_KEYS: env.MEDIA_JWT_KEYS,
     });
     const gateway = AppProcess.start('api-gateway', { ...env, PORT: String(port), HOST: '127.0.0.1' });
     cleanups.push(() => Promise.all([media.stop(), gateway.stop()]));
     const basePort = await freePort();
     const baseline = spawn(process.execPath, [path.join(__dirname, 'baseline-server.js')], {
-      env: { ...process.env, ...env, PORT: String(basePort), ORG_ID: org.id, MEDIA_BASE_URL: mediaUrl, MEDIA_LEGACY_STORAGE_URL: LEGACY, MEDIA_JWT_KEYS: env.MEDIA_JWT_KEYS },
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(basePort),
+        ORG_ID: org.id,
+        MEDIA_BASE_URL: mediaUrl,
+        MEDIA_LEGACY_STORAGE_URL: LEGACY,
+        MEDIA_JWT_KEYS: env.MEDIA_JWT_KEYS,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     cleanups.push(() => new Promise((r) => (baseline.exitCode !== null ? r() : (baseline.once('exit', r), baseline.kill('SIGTERM')))));
@@ -106,11 +134,15 @@ async function main() {
     if (probe.migrated_count !== 1000) throw new Error(`batch probe failed: ${JSON.stringify(probe).slice(0, 300)}`);
     const privateUrl = probe.results[0].url;
     const jwt = new URL(privateUrl).searchParams.get('jwt');
-    const pub = await fetch(`http://127.0.0.1:${port}/v1/media/migrate-url`, { ...batch, body: JSON.stringify({ url: urls[1], access: 'public' }) }).then((r) => r.json());
+    const pub = await fetch(`http://127.0.0.1:${port}/v1/media/migrate-url`, {
+      ...batch,
+      body: JSON.stringify({ url: urls[1], access: 'public' }),
+    }).then((r) => r.json());
 
     const baseBatch = { ...batch, url: `http://127.0.0.1:${basePort}/v1/media/migrate-url/batch` };
     const baseProbe = await fetch(baseBatch.url, baseBatch).then((r) => r.json());
-    const stripJwt = (b) => JSON.stringify({ ...b, results: b.results.map((r) => ({ ...r, url: r.url && r.url.replace(/\?jwt=[^&]+$/, '') })) });
+    const stripJwt = (b) =>
+      JSON.stringify({ ...b, results: b.results.map((r) => ({ ...r, url: r.url && r.url.replace(/\?jwt=[^&]+$/, '') })) });
     if (stripJwt(baseProbe) !== stripJwt(probe)) throw new Error('baseline and gateway answer differently (tokens aside)');
 
     const stages = await serviceStages(urls, org.id, mediaUrl, JSON.parse(env.MEDIA_JWT_KEYS));
@@ -132,33 +164,56 @@ async function main() {
           const cpu = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
           r[`${which} ${conns}`] = row(`batch 1000 URLs, ${which}, ${conns} conn (round ${round + 1})`, result, l);
           // CPU per request is far less sensitive to other work on the machine than latency is.
-          r[`${which} ${conns}`]['CPU ms/req'] = which === 'gateway'
-            ? `${((1000 * cpu[0]) / result.requests.total).toFixed(1)} gw + ${((1000 * cpu[1]) / result.requests.total).toFixed(1)} media`
-            : ((1000 * cpu[0]) / result.requests.total).toFixed(1);
+          r[`${which} ${conns}`]['CPU ms/req'] =
+            which === 'gateway'
+              ? `${((1000 * cpu[0]) / result.requests.total).toFixed(1)} gw + ${((1000 * cpu[1]) / result.requests.total).toFixed(1)} media`
+              : ((1000 * cpu[0]) / result.requests.total).toFixed(1);
           results.push(r[`${which} ${conns}`]);
         }
       }
       rounds.push(r);
     }
-    const summary = [1, 4].flatMap((conns) => ['gateway', 'baseline'].map((which) => ({
-      case: `batch 1000 URLs, ${which}, ${conns} conn (median of ${ROUNDS})`,
-      'req/s': median(rounds.map((r) => r[`${which} ${conns}`]['req/s'])),
-      'p50 ms': median(rounds.map((r) => r[`${which} ${conns}`]['p50 ms'])),
-      'p99 ms': median(rounds.map((r) => r[`${which} ${conns}`]['p99 ms'])),
-      'CPU ms/req': median(rounds.map((r) => r[`${which} ${conns}`]['CPU ms/req'].split(' + ').reduce((a, x) => a + parseFloat(x), 0))).toFixed(1),
-      'p99 ratio gw/base': which === 'gateway' ? +median(rounds.map((r) => r[`gateway ${conns}`]['p99 ms'] / r[`baseline ${conns}`]['p99 ms'])).toFixed(2) : undefined,
-      'req/s ratio gw/base': which === 'gateway' ? +median(rounds.map((r) => r[`gateway ${conns}`]['req/s'] / r[`baseline ${conns}`]['req/s'])).toFixed(2) : undefined,
-    })));
+    const summary = [1, 4].flatMap((conns) =>
+      ['gateway', 'baseline'].map((which) => ({
+        case: `batch 1000 URLs, ${which}, ${conns} conn (median of ${ROUNDS})`,
+        'req/s': median(rounds.map((r) => r[`${which} ${conns}`]['req/s'])),
+        'p50 ms': median(rounds.map((r) => r[`${which} ${conns}`]['p50 ms'])),
+        'p99 ms': median(rounds.map((r) => r[`${which} ${conns}`]['p99 ms'])),
+        'CPU ms/req': median(
+          rounds.map((r) => r[`${which} ${conns}`]['CPU ms/req'].split(' + ').reduce((a, x) => a + parseFloat(x), 0)),
+        ).toFixed(1),
+        'p99 ratio gw/base':
+          which === 'gateway'
+            ? +median(rounds.map((r) => r[`gateway ${conns}`]['p99 ms'] / r[`baseline ${conns}`]['p99 ms'])).toFixed(2)
+            : undefined,
+        'req/s ratio gw/base':
+          which === 'gateway'
+            ? +median(rounds.map((r) => r[`gateway ${conns}`]['req/s'] / r[`baseline ${conns}`]['req/s'])).toFixed(2)
+            : undefined,
+      })),
+    );
     console.table(results);
     console.table(summary);
     if (process.env.BENCH_ONLY === 'batch') return save({ stages, results, summary });
     await run({ url: privateUrl, duration: 2, connections: CONNECTIONS });
     results.push(row(`GET private 2 KiB (jwt), ${CONNECTIONS} conn`, await runWithLoad({ url: privateUrl, connections: CONNECTIONS })));
     results.push(row(`GET public 2 KiB, ${CONNECTIONS} conn`, await runWithLoad({ url: pub.url, connections: CONNECTIONS })));
-    results.push(row(`GET private 1 MiB, ${CONNECTIONS} conn`, await runWithLoad({ url: `${mediaUrl}/app/media/message-media/${org.id}/video/big.mp4?jwt=${jwt}`, connections: CONNECTIONS })));
-    results.push(row(`GET 64 KiB Range of 1 MiB, ${CONNECTIONS} conn`, await runWithLoad({
-      url: `${mediaUrl}/app/media/message-media/${org.id}/video/big.mp4?jwt=${jwt}`, connections: CONNECTIONS, headers: { range: 'bytes=65536-131071' },
-    })));
+    results.push(
+      row(
+        `GET private 1 MiB, ${CONNECTIONS} conn`,
+        await runWithLoad({ url: `${mediaUrl}/app/media/message-media/${org.id}/video/big.mp4?jwt=${jwt}`, connections: CONNECTIONS }),
+      ),
+    );
+    results.push(
+      row(
+        `GET 64 KiB Range of 1 MiB, ${CONNECTIONS} conn`,
+        await runWithLoad({
+          url: `${mediaUrl}/app/media/message-media/${org.id}/video/big.mp4?jwt=${jwt}`,
+          connections: CONNECTIONS,
+          headers: { range: 'bytes=65536-131071' },
+        }),
+      ),
+    );
     console.table(results.slice(-4));
     save({ stages, results, summary });
   } finally {
@@ -170,7 +225,10 @@ function save(data) {
   {
     const out = path.join(__dirname, '..', 'results', `media-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), duration_s: DURATION, rounds: ROUNDS, cpus: os.cpus().length, ...data }, null, 2));
+    fs.writeFileSync(
+      out,
+      JSON.stringify({ at: new Date().toISOString(), duration_s: DURATION, rounds: ROUNDS, cpus: os.cpus().length, ...data }, null, 2),
+    );
     console.log(`written ${path.relative(process.cwd(), out)}`);
   }
 }
@@ -180,7 +238,9 @@ async function serviceStages(urls, orgId, mediaBaseUrl, keys) {
   const { MediaLinks, MediaLinkMigrator, MediaTokenService, MigrateMediaUrlsBatch } = require('@mapi/media-feature');
   const links = new MediaLinks({ mediaBaseUrl, legacyStorageUrl: LEGACY, buckets: ['message-media', 'kb-attachments'] });
   const settings = { get: async () => ({ accessDefault: 'private', linkExpirySeconds: 86400 }) }; // the DB read is not timed here
-  const usecase = new MigrateMediaUrlsBatch(new MediaLinkMigrator(links, settings), new MediaTokenService(keys), { publish: async () => undefined });
+  const usecase = new MigrateMediaUrlsBatch(new MediaLinkMigrator(links, settings), new MediaTokenService(keys), {
+    publish: async () => undefined,
+  });
   const request = JSON.stringify({ ctx: { org_id: orgId }, body: { urls } });
   const t = { parse: [], usecase: [], reply: [] };
   let cpu;
@@ -193,7 +253,11 @@ async function serviceStages(urls, orgId, mediaBaseUrl, keys) {
     const c = performance.now();
     Buffer.from(JSON.stringify(res));
     const d = performance.now();
-    if (i >= 50) { t.parse.push(b - a); t.usecase.push(c - b); t.reply.push(d - c); }
+    if (i >= 50) {
+      t.parse.push(b - a);
+      t.usecase.push(c - b);
+      t.reply.push(d - c);
+    }
   }
   const used = process.cpuUsage(cpu);
   const out = { 'CPU ms per batch (all three)': +((used.user + used.system) / 1000 / 200).toFixed(2) };

@@ -26,7 +26,11 @@ function rawUseCase(pool, orgId) {
   const shape = process.env.BASELINE_RAW_SQL === 'api' ? 'api' : 'row';
   return {
     async execute({ params, query }) {
-      const sql = chatPageSql(orgId, { chatId: params.chat_id, phoneIds: null, member: null, offset: query.offset, limit: query.limit }, shape);
+      const sql = chatPageSql(
+        orgId,
+        { chatId: params.chat_id, phoneIds: null, member: null, offset: query.offset, limit: query.limit },
+        shape,
+      );
       const rows = sql ? (await pool.query(sql.text, sql.values)).rows : [];
       const count = rows.length;
       return {
@@ -55,9 +59,10 @@ async function main() {
   const poolSize = Number(process.env.DATABASE_POOL_SIZE || 10);
   const driver = process.env.BASELINE_DRIVER || 'prisma';
   if (driver !== 'prisma' && driver !== 'raw') throw new Error(`BASELINE_DRIVER must be prisma or raw, not ${driver}`);
-  const useCase = driver === 'raw'
-    ? rawUseCase(new pg.Pool({ connectionString: process.env.DATABASE_URL, max: poolSize }), orgId)
-    : prismaUseCase(process.env.DATABASE_URL, poolSize);
+  const useCase =
+    driver === 'raw'
+      ? rawUseCase(new pg.Pool({ connectionString: process.env.DATABASE_URL, max: poolSize }), orgId)
+      : prismaUseCase(process.env.DATABASE_URL, poolSize);
   const ctx = { org_id: orgId, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null };
 
   const app = Fastify({ logger: false });

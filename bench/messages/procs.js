@@ -11,7 +11,13 @@ function startNode(name, script, { env, logFile, nodeArgs = [], cwd }) {
   const fd = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, [...nodeArgs, script], { cwd, env, stdio: ['ignore', fd, fd] });
   fs.closeSync(fd);
-  const proc = { name, child, logFile, startedAt: Date.now(), exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal))) };
+  const proc = {
+    name,
+    child,
+    logFile,
+    startedAt: Date.now(),
+    exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal))),
+  };
   children.add(proc);
   started.push(proc);
   proc.exited.then(() => children.delete(proc));

@@ -33,7 +33,15 @@ async function main() {
   const pool = new pg.Pool({ connectionString: db.url, max: 1 });
   const repo = new MessageRepository({ $queryRaw: async (sql) => (await pool.query(sql.text, sql.values)).rows });
   cleanups.push(() => pool.end());
-  const world = await seedOrg({ prisma, pg: pool, name: 'ready-cost', total: LIMIT * 3, bigChatMessages: LIMIT * 1.5, otherChats: 99, log: () => undefined });
+  const world = await seedOrg({
+    prisma,
+    pg: pool,
+    name: 'ready-cost',
+    total: LIMIT * 3,
+    bigChatMessages: LIMIT * 1.5,
+    otherChats: 99,
+    log: () => undefined,
+  });
   {
     await vacuumAnalyze(pool, () => undefined);
     const page = { chatId: world.bigChat, phoneIds: null, member: null, offset: 0, limit: LIMIT };
@@ -47,7 +55,11 @@ async function main() {
       // what ListChatMessages + rpc-server do now: the use case's ReadyJson, its bytes as they are (replyJson)
       ready: async () => {
         const ctx = { org_id: world.org.id, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null };
-        const answer = await new ListChatMessages(repo).execute({ ctx, params: { chat_id: world.bigChat }, query: { offset: 0, limit: LIMIT } });
+        const answer = await new ListChatMessages(repo).execute({
+          ctx,
+          params: { chat_id: world.bigChat },
+          query: { offset: 0, limit: LIMIT },
+        });
         return Buffer.isBuffer(answer.json) ? answer.json : Buffer.from(answer.json);
       },
     };
@@ -66,7 +78,9 @@ async function main() {
           plan.push(rows[0]['QUERY PLAN'][0]['Planning Time']);
           exec.push(rows[0]['QUERY PLAN'][0]['Execution Time']);
         }
-        console.log(`postgres, limit ${limit}, ${shape} SQL: planning ${median(plan).toFixed(3)} ms, execution ${median(exec).toFixed(3)} ms (medians of 15)`);
+        console.log(
+          `postgres, limit ${limit}, ${shape} SQL: planning ${median(plan).toFixed(3)} ms, execution ${median(exec).toFixed(3)} ms (medians of 15)`,
+        );
       }
     }
 
@@ -80,7 +94,9 @@ async function main() {
       }
     }
     for (const [name, xs] of Object.entries(cpu)) {
-      console.log(`${name.padEnd(5)} ${median(xs).toFixed(1)} ms of this process's CPU per page (median of ${ROUNDS} rounds: ${xs.map((x) => x.toFixed(1)).join(', ')})`);
+      console.log(
+        `${name.padEnd(5)} ${median(xs).toFixed(1)} ms of this process's CPU per page (median of ${ROUNDS} rounds: ${xs.map((x) => x.toFixed(1)).join(', ')})`,
+      );
     }
   }
 }

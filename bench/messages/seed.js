@@ -12,20 +12,30 @@ const { createOrg, createPhone, createToken } = require('@mapi/testing');
 const CORPUS = [
   'Hi! Is the order #4411 still on its way? I paid yesterday evening.',
   'Olá, tudo bem? Gostaria de saber o preço da entrega para São Paulo amanhã.',
-  'ok 👍', 'Thanks a lot 🙏 see you tomorrow at 10:30', 'नमस्ते, मेरा ऑर्डर कब आएगा?',
+  'ok 👍',
+  'Thanks a lot 🙏 see you tomorrow at 10:30',
+  'नमस्ते, मेरा ऑर्डर कब आएगा?',
   'Please share the invoice as PDF, the previous one had the wrong GST number on it.',
-  'Can you call me back? I am in a meeting until 4 pm.', 'Yes', 'No problem 😊',
+  'Can you call me back? I am in a meeting until 4 pm.',
+  'Yes',
+  'No problem 😊',
   'The delivery partner says the address is incomplete, please send the full address with landmark and pincode.',
   '¿Tienen disponible la talla M en azul? Si no, la L está bien.',
   'Reminder: your appointment is confirmed for Monday 09:00. Reply STOP to opt out.',
   'Payment received, thank you! Your receipt number is RCPT-2024-008812.',
   'I have attached the photos of the damaged package, the box was open when it arrived and two items are missing.',
   'Good morning everyone ☀️ today we start the stock count at 8, please be on time.',
-  'Haha 😂😂', 'Where is the location?', 'Sent you the link: https://example.com/track/9F3K2L',
+  'Haha 😂😂',
+  'Where is the location?',
+  'Sent you the link: https://example.com/track/9F3K2L',
 ].join(' ');
 const CORPUS3 = [CORPUS, CORPUS, CORPUS].join(' ');
 
-const THUMB = 'data:image/jpeg;base64,' + Buffer.alloc(750, 0).map((_, i) => (i * 37 + 11) & 0xff).toString('base64');
+const THUMB =
+  'data:image/jpeg;base64,' +
+  Buffer.alloc(750, 0)
+    .map((_, i) => (i * 37 + 11) & 0xff)
+    .toString('base64');
 
 function insertSql() {
   // $1 org_id, $2 phone ids[], $3 org phones[], $4 big chat id, $5 corpus, $6 thumbnail,
@@ -102,7 +112,18 @@ async function seedOrg({ prisma, pg, name, total, bigChatMessages, otherChats, l
   for (let first = 1; first <= total; first += batch) {
     const last = Math.min(total, first + batch - 1);
     const t = Date.now();
-    await pg.query(sql, [org.id, phones.map((p) => p.phone_id), phones.map((p) => p.org_phone), bigChat, CORPUS3, THUMB, first, last, Math.max(1, otherChats), every]);
+    await pg.query(sql, [
+      org.id,
+      phones.map((p) => p.phone_id),
+      phones.map((p) => p.org_phone),
+      bigChat,
+      CORPUS3,
+      THUMB,
+      first,
+      last,
+      Math.max(1, otherChats),
+      every,
+    ]);
     log(`  ${name}: inserted messages ${first}..${last} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
   }
   return { org, phones, token, bigChat };

@@ -19,7 +19,13 @@ const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..', '..');
-for (const f of ['apps/chats/dist/main.js', 'apps/phones/dist/main.js', 'apps/api-gateway/dist/main.js', 'libs/testing/dist/index.js', 'libs/events/dist/index.js']) {
+for (const f of [
+  'apps/chats/dist/main.js',
+  'apps/phones/dist/main.js',
+  'apps/api-gateway/dist/main.js',
+  'libs/testing/dist/index.js',
+  'libs/events/dist/index.js',
+]) {
   if (!fs.existsSync(path.join(ROOT, f))) {
     console.error(`Missing ${f}: run npm run build first.`);
     process.exit(1);
@@ -48,7 +54,10 @@ const CFG = {
   seconds: Number(env('BENCH_SECONDS', 20)),
   multi: env('BENCH_MULTI', '10:2000:20').split(':').filter(Boolean).map(Number),
   burst: Number(env('BENCH_BURST', 10_000)),
-  direct: env('BENCH_DIRECT', '200:30000,20:10000').split(',').filter(Boolean).map((c) => c.split(':').map(Number)),
+  direct: env('BENCH_DIRECT', '200:30000,20:10000')
+    .split(',')
+    .filter(Boolean)
+    .map((c) => c.split(':').map(Number)),
   drainMs: Number(env('BENCH_DRAIN_S', 20)) * 1000,
   cpuProf: env('BENCH_CPU_PROF', '') === '1',
   timeoutMs: Number(env('BENCH_TIMEOUT_S', 480)) * 1000,
@@ -93,16 +102,33 @@ async function main() {
   const multiPhones = CFG.multi.length ? await Promise.all(Array.from({ length: CFG.multi[0] }, () => mk({ contacts: 40 }))) : [];
   const burstPhone = CFG.burst ? await mk() : null;
 
-  const baseEnv = { ...process.env, DATABASE_URL: db.url, REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace, NODE_ENV: 'production', LOG_LEVEL: 'warn', HEALTH_HOST: '127.0.0.1' };
+  const baseEnv = {
+    ...process.env,
+    DATABASE_URL: db.url,
+    REDIS_URL: testEnv.redisUrl(),
+    NATS_URL: testEnv.natsUrl(),
+    NAMESPACE: namespace,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HEALTH_HOST: '127.0.0.1',
+  };
   const appUrl = (name) => {
     const u = new URL(db.url);
     u.searchParams.set('application_name', name);
     return u.toString();
   };
-  const nodeArgs = (name) => (CFG.cpuProf && name !== 'api-gateway' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(WORK, 'prof')}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
+  const nodeArgs = (name) =>
+    CFG.cpuProf && name !== 'api-gateway'
+      ? ['--cpu-prof', `--cpu-prof-dir=${path.join(WORK, 'prof')}`, `--cpu-prof-name=${name}.cpuprofile`]
+      : [];
   const start = async (name, more = {}) => {
     const healthPort = await freePort();
-    const proc = procs.startNode(name, path.join(ROOT, 'apps', name, 'dist', 'main.js'), { cwd: ROOT, env: { ...baseEnv, DATABASE_URL: appUrl(name), HEALTH_PORT: String(healthPort), ...more }, logFile: path.join(WORK, `${name}.log`), nodeArgs: nodeArgs(name) });
+    const proc = procs.startNode(name, path.join(ROOT, 'apps', name, 'dist', 'main.js'), {
+      cwd: ROOT,
+      env: { ...baseEnv, DATABASE_URL: appUrl(name), HEALTH_PORT: String(healthPort), ...more },
+      logFile: path.join(WORK, `${name}.log`),
+      nodeArgs: nodeArgs(name),
+    });
     await procs.waitReady(proc, `http://127.0.0.1:${healthPort}/health/ready`);
     return proc;
   };
@@ -111,8 +137,15 @@ async function main() {
   const streams = streamNames(namespace);
   const consumerInfo = () => jsm.consumers.info(streams.ingest, 'chats-ingest');
   // Backends by application_name (set in each service's DATABASE_URL): whose queries cost what.
-  const pgPids = (apps, not = false) => async () =>
-    (await pool.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND ${not ? 'NOT' : ''} (coalesce(application_name, '') = ANY($1))`, [apps])).rows.map((r) => r.pid);
+  const pgPids =
+    (apps, not = false) =>
+    async () =>
+      (
+        await pool.query(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND ${not ? 'NOT' : ''} (coalesce(application_name, '') = ANY($1))`,
+          [apps],
+        )
+      ).rows.map((r) => r.pid);
   const cpuGroups = {
     chats: async () => [running.chats.child.pid],
     phones: async () => (running.phones ? [running.phones.child.pid] : []),
@@ -131,7 +164,13 @@ async function main() {
     running.chats = await start('chats');
   };
   const ctx = { pool, watcher, jsm, streams, consumerInfo, token, restartChats, cpu: procs.cpuMeter(cpuGroups) };
-  const results = { build: buildInfo(), config: CFG, machine: { cores: os.cpus().length, model: os.cpus()[0]?.model, node: process.version }, namespace, runs: [] };
+  const results = {
+    build: buildInfo(),
+    config: CFG,
+    machine: { cores: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
+    namespace,
+    runs: [],
+  };
 
   // 1. The chats consumer alone (the phones service is not running yet).
   for (const [i, [perEvent, total]] of CFG.direct.entries()) {
@@ -148,41 +187,74 @@ async function main() {
       },
     });
     results.runs.push(r);
-    log(`  ${r.readable} readable (SQL count ${r.sql_count}), ${r.throughput?.toFixed(0)} msg/s; published at ${(total / r.offer_seconds).toFixed(0)}/s`);
+    log(
+      `  ${r.readable} readable (SQL count ${r.sql_count}), ${r.throughput?.toFixed(0)} msg/s; published at ${(total / r.offer_seconds).toFixed(0)}/s`,
+    );
   }
 
   // 2-4. The whole pipeline.
   running.phones = await start('phones');
   const gatewayPort = await freePort();
-  running.gateway = procs.startNode('api-gateway', path.join(ROOT, 'apps', 'api-gateway', 'dist', 'main.js'), { cwd: ROOT, env: { ...baseEnv, DATABASE_URL: appUrl('api-gateway'), PORT: String(gatewayPort), HOST: '127.0.0.1' }, logFile: path.join(WORK, 'api-gateway.log') });
+  running.gateway = procs.startNode('api-gateway', path.join(ROOT, 'apps', 'api-gateway', 'dist', 'main.js'), {
+    cwd: ROOT,
+    env: { ...baseEnv, DATABASE_URL: appUrl('api-gateway'), PORT: String(gatewayPort), HOST: '127.0.0.1' },
+    logFile: path.join(WORK, 'api-gateway.log'),
+  });
   ctx.baseUrl = `http://127.0.0.1:${gatewayPort}`;
   await procs.waitReady(running.gateway, `${ctx.baseUrl}/health/ready`);
   const feeder = new Feeder(pool, nc, namespace);
   const pipelinePhones = [...ratePhones, ...multiPhones, ...(burstPhone ? [burstPhone] : [])];
   log(`warm-up: one message through each of ${pipelinePhones.length} sessions`);
-  if (pipelinePhones.length) await measure(ctx, { name: 'warm-up', phones: pipelinePhones, probe: false, drainMs: 60_000, offer: async (onInsert) => {
-    for (const ph of pipelinePhones) onInsert(ph, 1, await feeder.insert(ph, 1));
-    return { offered: pipelinePhones.length, seconds: 0 };
-  } }).then((r) => { if (!r.drained) throw new Error('sessions did not start: see the phones log in ' + WORK); });
+  if (pipelinePhones.length)
+    await measure(ctx, {
+      name: 'warm-up',
+      phones: pipelinePhones,
+      probe: false,
+      drainMs: 60_000,
+      offer: async (onInsert) => {
+        for (const ph of pipelinePhones) onInsert(ph, 1, await feeder.insert(ph, 1));
+        return { offered: pipelinePhones.length, seconds: 0 };
+      },
+    }).then((r) => {
+      if (!r.drained) throw new Error('sessions did not start: see the phones log in ' + WORK);
+    });
 
   const steady = async (name, phones, rate, seconds) => {
     log(`${name}: ${rate}/s for ${seconds} s over ${phones.length} phone(s)`);
-    const r = await measure(ctx, { name, phones, drainMs: CFG.drainMs, offer: (onInsert) => feeder.steady({ phones, rate, seconds, onInsert }) });
+    const r = await measure(ctx, {
+      name,
+      phones,
+      drainMs: CFG.drainMs,
+      offer: (onInsert) => feeder.steady({ phones, rate, seconds, onInsert }),
+    });
     results.runs.push(r);
-    log(`  offered ${r.offered_rate.toFixed(0)}/s; readable ${r.sustained_readable_rate?.toFixed(0)}/s sustained; lag p50 ${r.lag_ms.p50} ms p99 ${r.lag_ms.p99} ms; drained ${r.drained}`);
+    log(
+      `  offered ${r.offered_rate.toFixed(0)}/s; readable ${r.sustained_readable_rate?.toFixed(0)}/s sustained; lag p50 ${r.lag_ms.p50} ms p99 ${r.lag_ms.p99} ms; drained ${r.drained}`,
+    );
   };
   for (const [i, rate] of CFG.rates.entries()) await steady(`pipeline ${rate}/s`, [ratePhones[i]], rate, CFG.seconds);
-  if (multiPhones.length) await steady(`pipeline ${CFG.multi[1]}/s over ${multiPhones.length} phones`, multiPhones, CFG.multi[1], CFG.multi[2]);
+  if (multiPhones.length)
+    await steady(`pipeline ${CFG.multi[1]}/s over ${multiPhones.length} phones`, multiPhones, CFG.multi[1], CFG.multi[2]);
   if (burstPhone) {
     log(`saturation: ${CFG.burst} messages inserted at once`);
-    const r = await measure(ctx, { name: `pipeline saturation (${CFG.burst} burst)`, phones: [burstPhone], drainMs: 90_000, offer: (onInsert) => feeder.burst({ phone: burstPhone, total: CFG.burst, onInsert }) });
+    const r = await measure(ctx, {
+      name: `pipeline saturation (${CFG.burst} burst)`,
+      phones: [burstPhone],
+      drainMs: 90_000,
+      offer: (onInsert) => feeder.burst({ phone: burstPhone, total: CFG.burst, onInsert }),
+    });
     results.runs.push(r);
-    log(r.drained ? `  ${r.readable} readable in ${(r.readable / r.throughput).toFixed(1)} s: ${r.throughput.toFixed(0)} msg/s` : `  only ${r.readable} of ${r.offered} readable after the drain limit`);
+    log(
+      r.drained
+        ? `  ${r.readable} readable in ${(r.readable / r.throughput).toFixed(1)} s: ${r.throughput.toFixed(0)} msg/s`
+        : `  only ${r.readable} of ${r.offered} readable after the drain limit`,
+    );
   }
 
   // Readable through the API: whole chats compared with the table.
   const checked = burstPhone ?? ratePhones[ratePhones.length - 1];
-  if (checked) results.spot_check = await spotCheck({ baseUrl: ctx.baseUrl, token, pool, phone: checked, chats: checked.chats.slice(0, 3) });
+  if (checked)
+    results.spot_check = await spotCheck({ baseUrl: ctx.baseUrl, token, pool, phone: checked, chats: checked.chats.slice(0, 3) });
   // SandboxNetwork.pending()'s statement, as the session runs it.
   const pendingSql = `SELECT m.*, p.new_message, p.ack AS pending_ack
     FROM (SELECT * FROM sandbox_pending
@@ -190,7 +262,10 @@ async function main() {
           ORDER BY phone_id, message_id LIMIT 500) p
     CROSS JOIN LATERAL (SELECT * FROM sandbox_messages WHERE id = p.message_id LIMIT 1) m
     ORDER BY p.message_id`;
-  if (checked) results.explain_pending = (await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${pendingSql}`, [checked.phone_id])).rows.map((r) => r['QUERY PLAN']);
+  if (checked)
+    results.explain_pending = (await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${pendingSql}`, [checked.phone_id])).rows.map(
+      (r) => r['QUERY PLAN'],
+    );
   results.sandbox_rows = (await pool.query('SELECT count(*)::int AS n FROM sandbox_messages')).rows[0].n;
   await settle(ctx, 10_000);
   await watcher.stop();

@@ -62,8 +62,14 @@ async function main() {
     await ensureStreams(nc, namespace);
     const org = await createOrg(prisma, { plan: 'enterprise' });
     const digits = randomDigits();
-    const mkPhone = () => ({ org_id: org.id, phone_id: `phone-${randomBytes(6).toString('hex')}`, org_phone: `${digits}@c.us`, chats: Array.from({ length: 200 }, () => `${randomDigits()}@c.us`) });
-    const pgPids = async () => (await pool.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((r) => r.pid);
+    const mkPhone = () => ({
+      org_id: org.id,
+      phone_id: `phone-${randomBytes(6).toString('hex')}`,
+      org_phone: `${digits}@c.us`,
+      chats: Array.from({ length: 200 }, () => `${randomDigits()}@c.us`),
+    });
+    const pgPids = async () =>
+      (await pool.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((r) => r.pid);
     const deps = { prisma, pool, nc, namespace, mkPhone, total: TOTAL, dbUrl: db.url };
     phones = phonesCases(deps);
     const results = [];
@@ -74,7 +80,10 @@ async function main() {
     console.log(`\nload average at the end ${load.end.join(' ')}`);
     const out = path.join(__dirname, 'results', `stages-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, JSON.stringify({ build: buildInfo(), load_average: load, repeat: REPEAT, messages_per_case: TOTAL, results }, null, 2));
+    fs.writeFileSync(
+      out,
+      JSON.stringify({ build: buildInfo(), load_average: load, repeat: REPEAT, messages_per_case: TOTAL, results }, null, 2),
+    );
     console.log(`results: ${out}`);
   } finally {
     const jsm = await nc.jetstreamManager();

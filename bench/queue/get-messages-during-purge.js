@@ -26,7 +26,12 @@ const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 
 const ROOT = path.join(__dirname, '..', '..');
-for (const f of ['libs/testing/dist/index.js', 'libs/queue-feature/dist/index.js', 'apps/api-gateway/dist/main.js', 'apps/chats/dist/main.js']) {
+for (const f of [
+  'libs/testing/dist/index.js',
+  'libs/queue-feature/dist/index.js',
+  'apps/api-gateway/dist/main.js',
+  'apps/chats/dist/main.js',
+]) {
   if (!fs.existsSync(path.join(ROOT, f))) {
     console.error(`Missing ${f}: build first (npx nx run-many -t build -p api-gateway,chats,queue-feature,testing).`);
     process.exit(1);
@@ -53,7 +58,11 @@ const CFG = {
 };
 const log = (...a) => console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
 const sleep = (t) => new Promise((r) => setTimeout(r, t));
-const loadavg = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 const { cleanups, run } = require('../lib/cleanup').guardBench(CFG.timeoutMs);
 
@@ -97,12 +106,22 @@ function during(samples, windows) {
 async function main() {
   const t0 = Date.now();
   const load = { start: os.loadavg() };
-  log(`GET messages during purges: ${CFG.rounds} round(s), ${CFG.jobs.toLocaleString('en')} jobs, ${CFG.connections} connections, limit ${CFG.limit}`);
+  log(
+    `GET messages during purges: ${CFG.rounds} round(s), ${CFG.jobs.toLocaleString('en')} jobs, ${CFG.connections} connections, limit ${CFG.limit}`,
+  );
   log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average ${loadavg()}, node ${process.version}`);
 
   // Database, seeded like the messages bench (its seeder), then the two processes of the read path.
   const { db, pg, prisma } = await openBenchDatabase('mapi_bench_queue', cleanups);
-  const world = await seedOrg({ prisma, pg, name: 'Bench queue org', total: CFG.messages, bigChatMessages: Math.round(CFG.messages / 10), otherChats: 999, log: () => undefined });
+  const world = await seedOrg({
+    prisma,
+    pg,
+    name: 'Bench queue org',
+    total: CFG.messages,
+    bigChatMessages: Math.round(CFG.messages / 10),
+    otherChats: 999,
+    log: () => undefined,
+  });
   await vacuumAnalyze(pg, () => undefined);
   log(`database ${db.name} seeded: ${JSON.stringify(await countOrg(pg, world))}`);
 
@@ -115,25 +134,53 @@ async function main() {
   });
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mapi-bench-queue-'));
   const [gwPort, healthPort] = [await freePort(), await freePort()];
-  const env = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: db.url, REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace, RATE_LIMIT_PER_SECOND: '1000000' };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: db.url,
+    REDIS_URL: testEnv.redisUrl(),
+    NATS_URL: testEnv.natsUrl(),
+    NAMESPACE: namespace,
+    RATE_LIMIT_PER_SECOND: '1000000',
+  };
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
   delete env.NODE_OPTIONS;
   cleanups.push(() => stopAll());
-  const chats = startNode('chats', path.join(ROOT, 'apps/chats/dist/main.js'), { cwd: ROOT, env: { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' }, logFile: path.join(logDir, 'chats.log') });
-  const gateway = startNode('api-gateway', path.join(ROOT, 'apps/api-gateway/dist/main.js'), { cwd: ROOT, env: { ...env, PORT: String(gwPort), HOST: '127.0.0.1' }, logFile: path.join(logDir, 'api-gateway.log') });
-  await Promise.all([waitReady(chats, `http://127.0.0.1:${healthPort}/health/ready`), waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`)]);
+  const chats = startNode('chats', path.join(ROOT, 'apps/chats/dist/main.js'), {
+    cwd: ROOT,
+    env: { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1' },
+    logFile: path.join(logDir, 'chats.log'),
+  });
+  const gateway = startNode('api-gateway', path.join(ROOT, 'apps/api-gateway/dist/main.js'), {
+    cwd: ROOT,
+    env: { ...env, PORT: String(gwPort), HOST: '127.0.0.1' },
+    logFile: path.join(logDir, 'api-gateway.log'),
+  });
+  await Promise.all([
+    waitReady(chats, `http://127.0.0.1:${healthPort}/health/ready`),
+    waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`),
+  ]);
   const urlPath = `/v1/chats/${encodeURIComponent(world.bigChat)}/messages?limit=${CFG.limit}`;
   const check = await fetch(`http://127.0.0.1:${gwPort}${urlPath}`, { headers: { authorization: `Bearer ${world.token.token}` } });
   const page = await check.json();
-  if (check.status !== 200 || page.count !== CFG.limit) throw new Error(`GET messages answered ${check.status}: ${JSON.stringify(page).slice(0, 300)}`);
+  if (check.status !== 200 || page.count !== CFG.limit)
+    throw new Error(`GET messages answered ${check.status}: ${JSON.stringify(page).slice(0, 300)}`);
   log(`api-gateway pid ${gateway.child.pid}, chats pid ${chats.child.pid} ready (logs ${logDir}); GET ${urlPath} → ${page.count} messages`);
 
   const queues = new SendQueues(redis, { namespace, attempts: 3, backoffMs: 1000, keepFinishedSeconds: 3600 });
   cleanups.push(() => queues.close());
   const purger = new QueuePurger(queues);
   const orgId = world.org.id;
-  const pgBackends = async () => (await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name])).rows.map((r) => r.pid);
-  const meter = cpuMeter({ 'api-gateway': () => [gateway.child.pid], chats: () => [chats.child.pid], 'redis-server': () => pidsByComm('redis-server'), 'nats-server': () => pidsByComm('nats-server'), postgres: pgBackends });
+  const pgBackends = async () =>
+    (await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name])).rows.map((r) => r.pid);
+  const meter = cpuMeter({
+    'api-gateway': () => [gateway.child.pid],
+    chats: () => [chats.child.pid],
+    'redis-server': () => pidsByComm('redis-server'),
+    'nats-server': () => pidsByComm('nats-server'),
+    postgres: pgBackends,
+  });
 
   const loadGen = startLoad({ port: gwPort, path: urlPath, token: world.token.token, connections: CFG.connections });
   cleanups.push(() => loadGen.stop());
@@ -181,7 +228,9 @@ async function main() {
     timings.sweep.push(ms(t));
     windows['all + sweep'].push([a, mark()]);
     await queues.queue(phone).obliterate({ force: true });
-    log(`round ${round}: queue_ids ×${CFG.idsRepeats} median ${pct(timings.queue_ids.slice(-CFG.idsRepeats), 50).toFixed(1)} ms | broadcast ${timings.broadcast.at(-1).toFixed(0)} ms | all ${timings.all.at(-1).toFixed(1)} ms + sweep ${timings.sweep.at(-1).toFixed(0)} ms | load average ${loadavg()}`);
+    log(
+      `round ${round}: queue_ids ×${CFG.idsRepeats} median ${pct(timings.queue_ids.slice(-CFG.idsRepeats), 50).toFixed(1)} ms | broadcast ${timings.broadcast.at(-1).toFixed(0)} ms | all ${timings.all.at(-1).toFixed(1)} ms + sweep ${timings.sweep.at(-1).toFixed(0)} ms | load average ${loadavg()}`,
+    );
     await sleep(300);
   }
   const cpu = await meter.stop();
@@ -198,11 +247,22 @@ async function main() {
   });
   const f = (x) => (Number.isFinite(x) ? x.toFixed(1) : '—');
   console.log(`\n| while | requests | p50 ms | p99 ms | max ms | p50 / idle | p99 / idle |\n|---|---|---|---|---|---|---|`);
-  for (const r of rows) console.log(`| ${r.name} | ${r.requests} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.max)} | ${r.p50_ratio.toFixed(2)}x | ${r.p99_ratio.toFixed(2)}x |`);
-  console.log(`\npurge times (median of ${CFG.rounds} round(s)): queue_ids ${pct(timings.queue_ids, 50).toFixed(1)} ms, broadcast ${pct(timings.broadcast, 50).toFixed(0)} ms, all ${pct(timings.all, 50).toFixed(1)} ms, sweep ${pct(timings.sweep, 50).toFixed(0)} ms`);
+  for (const r of rows)
+    console.log(
+      `| ${r.name} | ${r.requests} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.max)} | ${r.p50_ratio.toFixed(2)}x | ${r.p99_ratio.toFixed(2)}x |`,
+    );
+  console.log(
+    `\npurge times (median of ${CFG.rounds} round(s)): queue_ids ${pct(timings.queue_ids, 50).toFixed(1)} ms, broadcast ${pct(timings.broadcast, 50).toFixed(0)} ms, all ${pct(timings.all, 50).toFixed(1)} ms, sweep ${pct(timings.sweep, 50).toFixed(0)} ms`,
+  );
   console.log(`GET requests in all: ${loadGen.samples.length}, not 200: ${errors}`);
-  console.log(`CPU s over the measured part: ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
-  console.log(`load average at start ${load.start.map((x) => x.toFixed(2)).join(' ')}, at end ${load.end.map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} cores); total ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    `CPU s over the measured part: ${Object.entries(cpu)
+      .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `load average at start ${load.start.map((x) => x.toFixed(2)).join(' ')}, at end ${load.end.map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} cores); total ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+  );
   if (errors > 0) throw new Error(`${errors} GET requests failed`);
 }
 

@@ -13,7 +13,11 @@ async function seedJobs(queues, orgId, phone, n, broadcast = null) {
   const B = 5_000;
   const ids = [];
   for (let i = 0; i < n; i += B) {
-    const jobs = Array.from({ length: Math.min(B, n - i) }, () => ({ id: randomUUID(), chat_id: '4915112345678@c.us', content: { text: 'bench' } }));
+    const jobs = Array.from({ length: Math.min(B, n - i) }, () => ({
+      id: randomUUID(),
+      chat_id: '4915112345678@c.us',
+      content: { text: 'bench' },
+    }));
     await queues.add(orgId, phone, jobs, broadcast);
     ids.push(...jobs.map((j) => j.id));
   }

@@ -81,13 +81,25 @@ async function main() {
       const a = await probed(probe, () => purger.purgeAll(phone));
       const s = await probed(probe, () => purger.sweep(phone));
       const left = await redis.eval(`return #redis.call('KEYS', ARGV[1])`, 0, `${queues.keys(phone).base}:*`);
-      console.log(`round ${round}: seeded ${counts.prioritized} in ${(seedMs / 1000).toFixed(1)} s | queue_ids(100): ${q.took.toFixed(1)} ms removed ${q.extra} | broadcast(10k): ${b.took.toFixed(1)} ms removed ${b.extra} | all(${full}): ${a.took.toFixed(1)} ms | sweep: ${s.took.toFixed(0)} ms, keys left ${left}`);
-      results.queue_ids.push(q); results.broadcast.push(b); results.all.push(a); results.sweep.push(s);
+      console.log(
+        `round ${round}: seeded ${counts.prioritized} in ${(seedMs / 1000).toFixed(1)} s | queue_ids(100): ${q.took.toFixed(1)} ms removed ${q.extra} | broadcast(10k): ${b.took.toFixed(1)} ms removed ${b.extra} | all(${full}): ${a.took.toFixed(1)} ms | sweep: ${s.took.toFixed(0)} ms, keys left ${left}`,
+      );
+      results.queue_ids.push(q);
+      results.broadcast.push(b);
+      results.all.push(a);
+      results.sweep.push(s);
       await queues.queue(phone).obliterate({ force: true });
     }
     const row = (name, runs, aim) => {
       const t = runs.map((r) => r.took);
-      console.log(`| ${name} | ${aim} | ${pct(t, 50).toFixed(1)} ms | ${Math.max(...t).toFixed(1)} ms | ${pct(runs.map((r) => r.probe_p50), 50).toFixed(2)} ms | ${Math.max(...runs.map((r) => r.probe_p99)).toFixed(2)} ms | ${Math.max(...runs.map((r) => r.probe_max)).toFixed(2)} ms |`);
+      console.log(
+        `| ${name} | ${aim} | ${pct(t, 50).toFixed(1)} ms | ${Math.max(...t).toFixed(1)} ms | ${pct(
+          runs.map((r) => r.probe_p50),
+          50,
+        ).toFixed(
+          2,
+        )} ms | ${Math.max(...runs.map((r) => r.probe_p99)).toFixed(2)} ms | ${Math.max(...runs.map((r) => r.probe_max)).toFixed(2)} ms |`,
+      );
     };
     console.log('\n| case | aim | median | worst | other clients p50 | p99 (worst run) | max |\n|---|---|---|---|---|---|---|');
     row('purge all, 100k unsent (answer)', results.all, '< 1 s');
@@ -104,4 +116,10 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -18,7 +18,12 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ORG = randomUUID();
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const jobs = (n, tag) => Array.from({ length: n }, (_, i) => ({ id: `${tag}-${i}`, chat_id: `1555${String(i).padStart(7, '0')}@c.us`, content: { text: `hello ${i}` } }));
+const jobs = (n, tag) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `${tag}-${i}`,
+    chat_id: `1555${String(i).padStart(7, '0')}@c.us`,
+    content: { text: `hello ${i}` },
+  }));
 
 async function main() {
   const cleanups = [];
@@ -40,7 +45,10 @@ async function run(cleanups) {
   });
   const record = new SendRecord(prisma);
   const opts = { attempts: 3, backoffMs: 1000, keepFinishedSeconds: 3600 };
-  const variants = { without: new SendQueues(redis, { ...opts, namespace: `${ns}-a` }), with: new SendQueues(redis, { ...opts, namespace: `${ns}-b`, record }) };
+  const variants = {
+    without: new SendQueues(redis, { ...opts, namespace: `${ns}-a` }),
+    with: new SendQueues(redis, { ...opts, namespace: `${ns}-b`, record }),
+  };
   const out = { send: { without: [], with: [] }, broadcast: { without: [], with: [] } };
   for (let r = 0; r < ROUNDS; r++) {
     for (const name of r % 2 ? ['with', 'without'] : ['without', 'with']) {
@@ -58,7 +66,12 @@ async function run(cleanups) {
   const phone = randomUUID();
   await variants.with.add(ORG, phone, jobs(JOBS, 'rebuild'), null);
   const fresh = new SendQueues(redis, { ...opts, namespace: `${ns}-c`, record });
-  const rebuild = new QueueRebuild(fresh, record, { namespace: `${ns}-c`, maxWaitMs: 3_600_000, keepFinishedMs: 3_600_000 }, createLogger('bench', 'error'));
+  const rebuild = new QueueRebuild(
+    fresh,
+    record,
+    { namespace: `${ns}-c`, maxWaitMs: 3_600_000, keepFinishedMs: 3_600_000 },
+    createLogger('bench', 'error'),
+  );
   const t0 = process.hrtime.bigint();
   const requeued = await rebuild.ensure();
   const rebuildMs = ms(t0);
@@ -70,8 +83,10 @@ async function run(cleanups) {
     rebuild: { jobs: requeued, ms: rebuildMs },
   };
   console.log(JSON.stringify(result, null, 2));
-  console.log(`send: ${result.send_ms.with.toFixed(2)} ms with the record, ${result.send_ms.without.toFixed(2)} without (${(result.send_ms.with / result.send_ms.without).toFixed(2)}x); ` +
-    `${JOBS}-job broadcast: ${result.broadcast_ms.with.toFixed(0)} ms with, ${result.broadcast_ms.without.toFixed(0)} without (${(result.broadcast_ms.with / result.broadcast_ms.without).toFixed(2)}x); rebuild of ${requeued}: ${rebuildMs.toFixed(0)} ms`);
+  console.log(
+    `send: ${result.send_ms.with.toFixed(2)} ms with the record, ${result.send_ms.without.toFixed(2)} without (${(result.send_ms.with / result.send_ms.without).toFixed(2)}x); ` +
+      `${JOBS}-job broadcast: ${result.broadcast_ms.with.toFixed(0)} ms with, ${result.broadcast_ms.without.toFixed(0)} without (${(result.broadcast_ms.with / result.broadcast_ms.without).toFixed(2)}x); rebuild of ${requeued}: ${rebuildMs.toFixed(0)} ms`,
+  );
   await fresh.close();
   await Promise.all(Object.values(variants).map((q) => q.close()));
 }

@@ -54,7 +54,9 @@ const benchCpu = () => {
 };
 /** Wall time and CPU (gateway, clients) of one phase, as percentages of one core. */
 function meter(gatewayPid, others = {}) {
-  const t0 = Date.now(), g0 = cpuOf(gatewayPid), c0 = benchCpu();
+  const t0 = Date.now(),
+    g0 = cpuOf(gatewayPid),
+    c0 = benchCpu();
   const o0 = Object.fromEntries(Object.entries(others).map(([name, pid]) => [name, cpuOf(pid)]));
   return () => {
     const s = (Date.now() - t0) / 1000;
@@ -63,7 +65,9 @@ function meter(gatewayPid, others = {}) {
       gateway_cpu_pct: pct(cpuOf(gatewayPid) - g0),
       clients_cpu_pct: pct(benchCpu() - c0),
       ...Object.fromEntries(Object.entries(others).map(([name, pid]) => [`${name}_cpu_pct`, pct(cpuOf(pid) - o0[name])])),
-      load_average: require('node:os').loadavg().map((l) => Math.round(l * 100) / 100),
+      load_average: require('node:os')
+        .loadavg()
+        .map((l) => Math.round(l * 100) / 100),
     };
   };
 }
@@ -125,7 +129,11 @@ async function main() {
     const org = await createOrg(prisma);
     const { token } = await createToken(prisma, org.id);
     const call = (method, p, body, phone) =>
-      fetch(`${base}/v1${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(phone ? { 'x-phone': phone } : {}) }, body: body && JSON.stringify(body) }).then((r) => r.json());
+      fetch(`${base}/v1${p}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(phone ? { 'x-phone': phone } : {}) },
+        body: body && JSON.stringify(body),
+      }).then((r) => r.json());
     const phoneId = (await call('POST', '/phones/create', { phone_name: 'bench' })).phone_id;
     await waitFor(async () => (await call('GET', '/phones', undefined, phoneId)).wa_state === 'QR', 15_000, 'QR');
     await call('POST', '/sandbox/phones/scan', { number: randomDigits() }, phoneId);
@@ -150,7 +158,16 @@ async function main() {
 
     if (PHASES.has('tenants')) {
       result.tenants = await tenantsPhase({
-        prisma, base, nc, namespace, clientsTotal: CLIENTS, tenantsTotal: TENANTS, connect: connectClient, atRate, summary, waitFor,
+        prisma,
+        base,
+        nc,
+        namespace,
+        clientsTotal: CLIENTS,
+        tenantsTotal: TENANTS,
+        connect: connectClient,
+        atRate,
+        summary,
+        waitFor,
         meter: () => meter(gateway.child.pid, { chats: procs[0].child.pid, phones: procs[1].child.pid }),
       });
       console.log(`tenants (${TENANTS} organizations, inbound message → callback)`, result.tenants);
@@ -163,7 +180,11 @@ async function main() {
     let onDelivery = () => undefined;
     const t = Date.now();
     for (let i = 0; i < CLIENTS; i += 100) {
-      await Promise.all(Array.from({ length: Math.min(100, CLIENTS - i) }, () => connectClient({ Authorization: `Bearer ${token}` }, (data) => onDelivery(data))));
+      await Promise.all(
+        Array.from({ length: Math.min(100, CLIENTS - i) }, () =>
+          connectClient({ Authorization: `Bearer ${token}` }, (data) => onDelivery(data)),
+        ),
+      );
     }
     const connectMs = Date.now() - t;
     result.connect_ms = connectMs;
@@ -171,7 +192,14 @@ async function main() {
 
     const js = nc.jetstream();
     const publish = (i, extra = {}) => {
-      const e = { event_id: randomUUID(), event_type: 'message.created', org_id: org.id, phone_id: phoneId, created_at: new Date().toISOString(), data: { n: i, t0: Date.now(), body: FILLER, ...extra } };
+      const e = {
+        event_id: randomUUID(),
+        event_type: 'message.created',
+        org_id: org.id,
+        phone_id: phoneId,
+        created_at: new Date().toISOString(),
+        data: { n: i, t0: Date.now(), body: FILLER, ...extra },
+      };
       return publishDurable(js, eventSubject(namespace, 'message.created'), e, e.event_id);
     };
 
@@ -227,7 +255,10 @@ async function main() {
       const sent = await atRate((i) => {
         const body = `bench ${i}`;
         sentAt.set(body, Date.now());
-        call('POST', '/sandbox/messages', { chat_id: chats[i % chats.length], body }, phoneId).then((r) => r.message_id || failed++, () => failed++);
+        call('POST', '/sandbox/messages', { chat_id: chats[i % chats.length], body }, phoneId).then(
+          (r) => r.message_id || failed++,
+          () => failed++,
+        );
       });
       await waitFor(() => lat.length >= (sent - failed) * CLIENTS, 120_000, 'end-to-end delivered');
       result.end_to_end = { rate_per_second: RATE, seconds: SECONDS, messages: sent, failed_posts: failed, ...summary(lat), ...cpu() };

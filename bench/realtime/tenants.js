@@ -39,9 +39,14 @@ function networkInjector(prisma, nc, namespace, tickMs = 10) {
          SELECT p, c, u, false, c, b, 'chat', $5::timestamptz, 0 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS x(p, c, u, b)
          RETURNING id, phone_id, ack)
        INSERT INTO sandbox_pending (message_id, phone_id, new_message, ack) SELECT id, phone_id, true, ack FROM m`,
-      batch.map((m) => m.phone_id), batch.map((m) => m.chat_id), batch.map(() => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`), batch.map((m) => m.body), at,
+      batch.map((m) => m.phone_id),
+      batch.map((m) => m.chat_id),
+      batch.map(() => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`),
+      batch.map((m) => m.body),
+      at,
     );
-    for (const phoneId of new Set(batch.map((m) => m.phone_id))) nc.publish(`${namespace}.sandbox.notify.${phoneId}`, JSON.stringify({ kind: 'messages' }));
+    for (const phoneId of new Set(batch.map((m) => m.phone_id)))
+      nc.publish(`${namespace}.sandbox.notify.${phoneId}`, JSON.stringify({ kind: 'messages' }));
   };
   let running = Promise.resolve();
   const timer = setInterval(() => {
@@ -65,7 +70,13 @@ async function makeTenants(prisma, count) {
     const phone = await createPhone(prisma, org.id, { connector: 'sandbox', org_phone: `${number}@c.us`, phone_name: `bench ${i}` });
     // What POST /v1/sandbox/phones/scan leaves behind: the network sees the phone paired and connected.
     await prisma.$executeRaw`INSERT INTO sandbox_devices (phone_id, org_id, number, state) VALUES (${phone.phone_id}, ${org.id}::uuid, ${number}, 'CONNECTED')`;
-    tenants.push({ index: i, org_id: org.id, token, phone_id: phone.phone_id, chats: Array.from({ length: 5 }, () => `${randomDigits()}@c.us`) });
+    tenants.push({
+      index: i,
+      org_id: org.id,
+      token,
+      phone_id: phone.phone_id,
+      chats: Array.from({ length: 5 }, () => `${randomDigits()}@c.us`),
+    });
   }
   return tenants;
 }
@@ -136,14 +147,34 @@ async function tenantsPhase(h) {
     sentAt.set(body, { t0: Date.now(), tenant: tenant.index });
     const chat = tenant.chats[Math.floor(Math.random() * tenant.chats.length)];
     if (injector) return injector.add(tenant.phone_id, chat, body);
-    post(tenant, body).then((r) => (r.status === 200 ? undefined : fail(`${r.status} ${r.body?.code ?? r.body?.error ?? ''}`)), (e) => fail(String(e.cause?.code ?? e.message)));
+    post(tenant, body).then(
+      (r) => (r.status === 200 ? undefined : fail(`${r.status} ${r.body?.code ?? r.body?.error ?? ''}`)),
+      (e) => fail(String(e.cause?.code ?? e.message)),
+    );
   });
   await injector?.stop();
   await h.waitFor(() => lat.length >= (sent - failed) * perTenant, 120_000, 'tenant deliveries');
   sub.unsubscribe();
-  const stages = { ...(await stageTimes(h.prisma, tenants.map((t) => t.org_id))), post_to_nats: h.summary(onNats) };
+  const stages = {
+    ...(await stageTimes(
+      h.prisma,
+      tenants.map((t) => t.org_id),
+    )),
+    post_to_nats: h.summary(onNats),
+  };
   return {
-    inject: INJECT, stages, tenants: tenants.length, clients_per_tenant: perTenant, connect_ms: connectMs, messages: sent, failed_posts: failed, failures, leaks, ...h.summary(lat), ...cpu() };
+    inject: INJECT,
+    stages,
+    tenants: tenants.length,
+    clients_per_tenant: perTenant,
+    connect_ms: connectMs,
+    messages: sent,
+    failed_posts: failed,
+    failures,
+    leaks,
+    ...h.summary(lat),
+    ...cpu(),
+  };
 }
 
 /**

@@ -56,10 +56,13 @@ function startBalancer(targets) {
   const server = http.createServer((req, res) => {
     const live = targets().filter((t) => !out.has(t.name));
     const target = live[next++ % live.length];
-    const up = http.request({ host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: req.headers, agent }, (r) => {
-      res.writeHead(r.statusCode, r.headers);
-      r.pipe(res);
-    });
+    const up = http.request(
+      { host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
+      (r) => {
+        res.writeHead(r.statusCode, r.headers);
+        r.pipe(res);
+      },
+    );
     up.on('error', (e) => {
       res.writeHead(599, { 'content-type': 'text/plain' });
       res.end(`balancer: ${target.name}: ${e.code ?? e.message}`);
@@ -72,7 +75,12 @@ function startBalancer(targets) {
   server.headersTimeout = 601_000;
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
-      resolve({ port: server.address().port, take: (name) => out.add(name), put: (name) => out.delete(name), close: () => new Promise((r) => server.close(r)) }),
+      resolve({
+        port: server.address().port,
+        take: (name) => out.add(name),
+        put: (name) => out.delete(name),
+        close: () => new Promise((r) => server.close(r)),
+      }),
     ),
   );
 }
@@ -94,8 +102,16 @@ async function main() {
     for (const s of Object.values(streamNames(namespace))) await jsm.streams.delete(s).catch(() => undefined);
   });
   const env = {
-    NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: db.url, REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace,
-    RATE_LIMIT_PER_SECOND: '1000000', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10', PHONE_LEASE_TTL_MS: '3000',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: db.url,
+    REDIS_URL: testEnv.redisUrl(),
+    NATS_URL: testEnv.natsUrl(),
+    NAMESPACE: namespace,
+    RATE_LIMIT_PER_SECOND: '1000000',
+    QUEUE_SEND_INTERVAL_MS: '20',
+    QUEUE_SEND_JITTER_MS: '10',
+    PHONE_LEASE_TTL_MS: '3000',
   };
   const running = {};
   cleanups.push(() => Promise.all(Object.values(running).map((p) => p.stop())));
@@ -103,7 +119,12 @@ async function main() {
     const isGateway = name.startsWith('api-gateway');
     const port = await freePort();
     const healthPort = await freePort();
-    const proc = AppProcess.start(isGateway ? 'api-gateway' : name, { ...env, HEALTH_PORT: String(healthPort), HEALTH_HOST: '127.0.0.1', ...(isGateway ? { PORT: String(port), HOST: '127.0.0.1' } : {}) });
+    const proc = AppProcess.start(isGateway ? 'api-gateway' : name, {
+      ...env,
+      HEALTH_PORT: String(healthPort),
+      HEALTH_HOST: '127.0.0.1',
+      ...(isGateway ? { PORT: String(port), HOST: '127.0.0.1' } : {}),
+    });
     proc.port = port;
     running[name] = proc;
     await proc.waitReady(isGateway ? `http://127.0.0.1:${port}/health/ready` : `http://127.0.0.1:${healthPort}/health/ready`, 120_000);
@@ -111,7 +132,10 @@ async function main() {
   };
   for (const app of SERVICES) await start(app);
   await Promise.all([start('api-gateway-a'), start('api-gateway-b')]);
-  const gateways = () => [{ name: 'api-gateway-a', port: running['api-gateway-a'].port }, { name: 'api-gateway-b', port: running['api-gateway-b'].port }];
+  const gateways = () => [
+    { name: 'api-gateway-a', port: running['api-gateway-a'].port },
+    { name: 'api-gateway-b', port: running['api-gateway-b'].port },
+  ];
   const balancer = await startBalancer(gateways);
   cleanups.push(() => balancer.close());
 
@@ -123,12 +147,22 @@ async function main() {
     new Promise((resolve) => {
       const t0 = performance.now();
       const data = body ? JSON.stringify(body) : undefined;
-      const req = http.request(`${base()}${p}`, { method, agent, headers: { authorization: `Bearer ${token}`, ...(data ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - t0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (e) => resolve({ status: `response ${e.code ?? e.message}`, ms: performance.now() - t0 }));
-      });
+      const req = http.request(
+        `${base()}${p}`,
+        {
+          method,
+          agent,
+          headers: { authorization: `Bearer ${token}`, ...(data ? { 'content-type': 'application/json' } : {}), ...headers },
+        },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode, ms: performance.now() - t0, body: Buffer.concat(chunks).toString('utf8') }),
+          );
+          res.on('error', (e) => resolve({ status: `response ${e.code ?? e.message}`, ms: performance.now() - t0 }));
+        },
+      );
       req.on('error', (e) => resolve({ status: `request ${e.code ?? e.message}`, ms: performance.now() - t0 }));
       req.setTimeout(60_000, () => req.destroy(new Error('client timeout 60 s')));
       req.end(data);
@@ -144,13 +178,23 @@ async function main() {
     const phoneId = created.body.phone_id;
     await waitFor(async () => (await json('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'QR', 30_000, 'QR');
     await json('POST', '/sandbox/phones/scan', { number: randomDigits() }, { 'x-phone': phoneId });
-    await waitFor(async () => (await json('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'CONNECTED', 30_000, 'connected');
+    await waitFor(
+      async () => (await json('GET', '/phones', null, { 'x-phone': phoneId })).body?.wa_state === 'CONNECTED',
+      30_000,
+      'connected',
+    );
     phones.push(phoneId);
   }
   // a chat with history to read: one message sent through each phone, echoed back
   const readChat = randomDigits();
   for (const phoneId of phones) await json('POST', '/message/send', { chat_id: readChat, message: 'history' }, { 'x-phone': phoneId });
-  await waitFor(async () => Number((await pool.query(`SELECT count(*) FROM messages WHERE org_id = $1 AND body = 'history'`, [org.id])).rows[0].count) >= phones.length, 60_000, 'history');
+  await waitFor(
+    async () =>
+      Number((await pool.query(`SELECT count(*) FROM messages WHERE org_id = $1 AND body = 'history'`, [org.id])).rows[0].count) >=
+      phones.length,
+    60_000,
+    'history',
+  );
 
   // the open-loop load
   const results = [];
@@ -165,13 +209,17 @@ async function main() {
     if (i % CFG.sendEvery === 0) {
       const marker = `restarts-${i}-${randomBytes(4).toString('hex')}`;
       const phoneId = phones[i % phones.length];
-      request('POST', '/message/send', { chat_id: `91${String(i % 500).padStart(10, '0')}`, message: marker }, { 'x-phone': phoneId }).then((r) => {
-        results.push({ kind: 'send', at, phase: p, status: r.status, ms: r.ms });
-        sends.push({ marker, accepted: r.status === 200 });
-      });
+      request('POST', '/message/send', { chat_id: `91${String(i % 500).padStart(10, '0')}`, message: marker }, { 'x-phone': phoneId }).then(
+        (r) => {
+          results.push({ kind: 'send', at, phase: p, status: r.status, ms: r.ms });
+          sends.push({ marker, accepted: r.status === 200 });
+        },
+      );
     } else {
       const phoneId = phones[i % phones.length];
-      request('GET', `/chats/${readChat}@c.us/messages?limit=20`, null, { 'x-phone': phoneId }).then((r) => results.push({ kind: 'read', at, phase: p, status: r.status, ms: r.ms }));
+      request('GET', `/chats/${readChat}@c.us/messages?limit=20`, null, { 'x-phone': phoneId }).then((r) =>
+        results.push({ kind: 'read', at, phase: p, status: r.status, ms: r.ms }),
+      );
     }
   };
   const loadLoop = (async () => {
@@ -214,9 +262,17 @@ async function main() {
   await waitFor(() => results.length >= seq, 120_000, 'every request answered');
 
   // every send on the network exactly once (its echo in messages)
-  const count = async () => (await pool.query(`SELECT body, count(*)::int AS n FROM messages WHERE org_id = $1 AND from_me AND body LIKE 'restarts-%' GROUP BY body`, [org.id])).rows;
+  const count = async () =>
+    (
+      await pool.query(
+        `SELECT body, count(*)::int AS n FROM messages WHERE org_id = $1 AND from_me AND body LIKE 'restarts-%' GROUP BY body`,
+        [org.id],
+      )
+    ).rows;
   const accepted = sends.filter((s) => s.accepted);
-  await waitFor(async () => (await count()).length >= accepted.length, 300_000, 'every accepted send on the network').catch((e) => log(`  ${e.message}`));
+  await waitFor(async () => (await count()).length >= accepted.length, 300_000, 'every accepted send on the network').catch((e) =>
+    log(`  ${e.message}`),
+  );
   await sleep(2_000);
   const rows = await count();
   const byBody = new Map(rows.map((r) => [r.body, r.n]));
@@ -230,11 +286,24 @@ async function main() {
   for (const f of failed) byPhase[`${f.phase}: ${f.kind} ${f.status}`] = (byPhase[`${f.phase}: ${f.kind} ${f.status}`] ?? 0) + 1;
   const lat = (kind) => results.filter((r) => r.kind === kind && r.status === 200).map((r) => r.ms);
   const summary = {
-    requests: results.length, failed: failed.length, failures: byPhase,
-    sends: sends.length, sends_accepted: accepted.length, sends_lost: lost.length, sends_doubled: doubled.length, failed_sends_on_network: refusedButSent,
+    requests: results.length,
+    failed: failed.length,
+    failures: byPhase,
+    sends: sends.length,
+    sends_accepted: accepted.length,
+    sends_lost: lost.length,
+    sends_doubled: doubled.length,
+    failed_sends_on_network: refusedButSent,
     read_ms: { p50: +pct(lat('read'), 50).toFixed(1), p99: +pct(lat('read'), 99).toFixed(1), max: +Math.max(...lat('read')).toFixed(1) },
     send_ms: { p50: +pct(lat('send'), 50).toFixed(1), p99: +pct(lat('send'), 99).toFixed(1), max: +Math.max(...lat('send')).toFixed(1) },
-    restarts: restarts.length, down_ms: { p50: pct(restarts.map((r) => r.down_ms), 50), max: Math.max(...restarts.map((r) => r.down_ms)) },
+    restarts: restarts.length,
+    down_ms: {
+      p50: pct(
+        restarts.map((r) => r.down_ms),
+        50,
+      ),
+      max: Math.max(...restarts.map((r) => r.down_ms)),
+    },
     nonzero_exits: restarts.filter((r) => r.exit_code !== 0).map((r) => `${r.app} #${r.k}: ${r.exit_code}`),
   };
   log(`\n${JSON.stringify(summary, null, 2)}`);

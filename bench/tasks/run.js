@@ -69,7 +69,16 @@ async function main() {
     const org = await createOrg(prisma);
     const ids = Array.from({ length: N }, () => randomUUID());
     for (let i = 0; i < N; i += 2_000) {
-      await prisma.inboxTask.createMany({ data: ids.slice(i, i + 2_000).map((task_id, j) => ({ task_id, org_id: org.id, type: 'todo', title: `r${i + j}`, created_by: 'bench', last_updated_by: 'bench' })) });
+      await prisma.inboxTask.createMany({
+        data: ids.slice(i, i + 2_000).map((task_id, j) => ({
+          task_id,
+          org_id: org.id,
+          type: 'todo',
+          title: `r${i + j}`,
+          created_by: 'bench',
+          last_updated_by: 'bench',
+        })),
+      });
     }
     const from = Date.now() + LEAD_MS;
     await prisma.$executeRaw`UPDATE inbox_tasks SET remind_at = to_timestamp((${from}::float8 + floor(substr(title, 2)::int * ${SPREAD_MS}::float8 / ${N})) / 1000)`;
@@ -95,15 +104,19 @@ async function main() {
     }
     await sleep(1_000);
     const loadAfter = os.loadavg();
-    const rows = await prisma.$queryRaw`SELECT (payload->>'task_id') AS task_id, substr(payload->>'title', 2)::int AS i, (EXTRACT(EPOCH FROM created_at) * 1000)::float8 AS at FROM outbox_events WHERE type = 'task.reminder'`;
+    const rows =
+      await prisma.$queryRaw`SELECT (payload->>'task_id') AS task_id, substr(payload->>'title', 2)::int AS i, (EXTRACT(EPOCH FROM created_at) * 1000)::float8 AS at FROM outbox_events WHERE type = 'task.reminder'`;
     const perTask = new Map();
     for (const r of rows) perTask.set(r.task_id, (perTask.get(r.task_id) || 0) + 1);
     const fireLate = rows.map((r) => r.at - dueOf(r.i));
     const title = new Map(rows.map((r) => [r.task_id, r.i]));
     const pubLate = [...published.values()].map((p) => p.at - dueOf(title.get(p.task_id)));
     const result = {
-      reminders: N, spread_ms: SPREAD_MS, replicas: REPLICAS,
-      killed_at_ms: killedAt && killedAt - from, restarted_at_ms: backAt && backAt - from,
+      reminders: N,
+      spread_ms: SPREAD_MS,
+      replicas: REPLICAS,
+      killed_at_ms: killedAt && killedAt - from,
+      restarted_at_ms: backAt && backAt - from,
       fired_once: [...perTask.values()].filter((n) => n === 1).length,
       fired_twice_or_more: [...perTask.values()].filter((n) => n > 1).length,
       never_fired: N - perTask.size,
@@ -112,7 +125,9 @@ async function main() {
       published_event_ids: published.size,
       republished_ids: [...published.values()].filter((p) => p.n > 1).length,
       published_lateness_ms: pubLate.length ? summary(pubLate) : null,
-      load_before: loadBefore.map((x) => x.toFixed(2)), load_after: loadAfter.map((x) => x.toFixed(2)), cpus: os.cpus().length,
+      load_before: loadBefore.map((x) => x.toFixed(2)),
+      load_after: loadAfter.map((x) => x.toFixed(2)),
+      cpus: os.cpus().length,
     };
     console.log(JSON.stringify(result, null, 2));
     const dir = path.join(__dirname, '..', 'results');
@@ -123,7 +138,10 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -12,7 +12,9 @@ async function main() {
   const nc = await connect({ servers: process.env.NATS_URL || 'nats://127.0.0.1:4222' });
   await ensureStreams(nc, process.env.NAMESPACE);
   // The services' relays poll every 100 ms (their default); the same here unless told otherwise.
-  const relay = new OutboxRelay(prisma, nc, process.env.NAMESPACE, logger, { intervalMs: Number(process.env.OUTBOX_RELAY_INTERVAL_MS || 100) });
+  const relay = new OutboxRelay(prisma, nc, process.env.NAMESPACE, logger, {
+    intervalMs: Number(process.env.OUTBOX_RELAY_INTERVAL_MS || 100),
+  });
   await relay.start();
   process.stdout.write('relay ready\n');
   const stop = async () => {

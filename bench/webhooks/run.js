@@ -36,7 +36,13 @@ async function waitFor(fn, timeoutMs, label) {
 async function writeOutbox(prisma, orgId, n, seq) {
   const now = new Date();
   await prisma.outboxEvent.createMany({
-    data: Array.from({ length: n }, (_, i) => ({ id: randomUUID(), org_id: orgId, type: 'message.created', payload: { n: seq + i, body: 'benchmark message' }, created_at: now })),
+    data: Array.from({ length: n }, (_, i) => ({
+      id: randomUUID(),
+      org_id: orgId,
+      type: 'message.created',
+      payload: { n: seq + i, body: 'benchmark message' },
+      created_at: now,
+    })),
   });
 }
 
@@ -65,10 +71,20 @@ async function main() {
   try {
     const org = await createOrg(prisma);
     await prisma.webhookSubscription.create({
-      data: { org_id: org.id, integration_name: 'message.created', integration_id: org.id, integration_metadata: { id: org.id, name: 'bench' }, hook_url: `${receiver.url}/bench`, secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64') },
+      data: {
+        org_id: org.id,
+        integration_name: 'message.created',
+        integration_id: org.id,
+        integration_metadata: { id: org.id, name: 'bench' },
+        hook_url: `${receiver.url}/bench`,
+        secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64'),
+      },
     });
     dispatcher = AppProcess.start('webhooks-dispatcher', env);
-    relay = spawn(process.execPath, [path.join(__dirname, 'outbox-relay-process.js')], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    relay = spawn(process.execPath, [path.join(__dirname, 'outbox-relay-process.js')], {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
     await dispatcher.waitReady(`http://127.0.0.1:${healthPort}/health/ready`);
 
     // Warm-up.
@@ -124,10 +140,23 @@ async function main() {
     }
     await waitFor(() => latencies.length >= sent, 30_000, 'steady events delivered');
     const sorted = [...latencies].sort((a, b) => a - b);
-    const latency = { rate_per_second: RATE, seconds: SECONDS, events: sent, p50_ms: pct(sorted, 50), p95_ms: pct(sorted, 95), p99_ms: pct(sorted, 99), max_ms: sorted.at(-1) };
+    const latency = {
+      rate_per_second: RATE,
+      seconds: SECONDS,
+      events: sent,
+      p50_ms: pct(sorted, 50),
+      p95_ms: pct(sorted, 95),
+      p99_ms: pct(sorted, 99),
+      max_ms: sorted.at(-1),
+    };
     console.log('latency', latency);
 
-    const result = { at: new Date().toISOString(), throughput, latency, aims: { deliveries_per_second: 2000, p99_ms_at_200_per_second: 500 } };
+    const result = {
+      at: new Date().toISOString(),
+      throughput,
+      latency,
+      aims: { deliveries_per_second: 2000, p99_ms_at_200_per_second: 500 },
+    };
     fs.mkdirSync(path.join(__dirname, '..', 'results'), { recursive: true });
     const file = path.join(__dirname, '..', 'results', `webhooks-${result.at.replace(/[:.]/g, '-')}.json`);
     fs.writeFileSync(file, JSON.stringify(result, null, 2));

@@ -38,7 +38,9 @@ export interface CodeFacts {
 
 export function codeFacts(root: string): CodeFacts {
   const appsDir = join(root, 'apps');
-  const apps = readdirSync(appsDir).filter((d) => statSync(join(appsDir, d)).isDirectory() && readdirSync(join(appsDir, d)).includes('project.json'));
+  const apps = readdirSync(appsDir).filter(
+    (d) => statSync(join(appsDir, d)).isDirectory() && readdirSync(join(appsDir, d)).includes('project.json'),
+  );
   const services = new Map<string, Set<string>>();
   for (const rpc of registeredRpcs()) {
     const prefix = rpc.subject.split('.').slice(0, 2).join('.');
@@ -53,15 +55,20 @@ export function codeFacts(root: string): CodeFacts {
 export function missingFromDiagram(source: string, facts: CodeFacts): string[] {
   const missing: string[] = [];
   for (const app of facts.apps) {
-    if (!definesNode(source, nodeId(app))) missing.push(`app apps/${app}: add a node \`${nodeId(app)}["${app}<br/>what it serves"]\` and its edges`);
+    if (!definesNode(source, nodeId(app)))
+      missing.push(`app apps/${app}: add a node \`${nodeId(app)}["${app}<br/>what it serves"]\` and its edges`);
   }
   for (const [service, prefixes] of facts.services) {
     for (const prefix of prefixes) {
-      if (!source.includes(`${prefix}.*`)) missing.push(`RPC service "${service}": write its subjects \`${prefix}.*\` in the label of the app that serves them`);
+      if (!source.includes(`${prefix}.*`))
+        missing.push(`RPC service "${service}": write its subjects \`${prefix}.*\` in the label of the app that serves them`);
     }
   }
   for (const stream of facts.streams) {
-    if (!definesNode(source, stream)) missing.push(`JetStream stream ${stream} (libs/events streamNames): add a node \`${stream}[("${stream}")]\` with its publishers and consumers`);
+    if (!definesNode(source, stream))
+      missing.push(
+        `JetStream stream ${stream} (libs/events streamNames): add a node \`${stream}[("${stream}")]\` with its publishers and consumers`,
+      );
   }
   for (const [owner, tables] of facts.owners) {
     const id = `tables_${nodeId(owner)}`;
@@ -89,18 +96,26 @@ describe('the system map in docs/architecture.md', () => {
 
   it('draws every app, RPC service, JetStream stream and table owner of the code', () => {
     const missing = missingFromDiagram(source, facts);
-    if (missing.length) throw new Error(`${ARCHITECTURE}'s system map (the "%% system-map" Mermaid block) lacks:\n- ${missing.join('\n- ')}`);
+    if (missing.length)
+      throw new Error(`${ARCHITECTURE}'s system map (the "%% system-map" Mermaid block) lacks:\n- ${missing.join('\n- ')}`);
   });
 
   it('fails for what it does not draw', () => {
     const withoutChats = source.replace(/^\s*chats\[.*$/m, '').replace('chats.v1.*', '');
-    const more: CodeFacts = { ...facts, apps: [...facts.apps, 'exporter'], streams: [...facts.streams, 'NS_AUDIT'], owners: new Map([...facts.owners, ['exporter', ['export_runs']]]) };
-    expect(missingFromDiagram(withoutChats, more)).toEqual(expect.arrayContaining([
-      'app apps/chats: add a node `chats["chats<br/>what it serves"]` and its edges',
-      'app apps/exporter: add a node `exporter["exporter<br/>what it serves"]` and its edges',
-      'RPC service "chats": write its subjects `chats.v1.*` in the label of the app that serves them',
-      'JetStream stream NS_AUDIT (libs/events streamNames): add a node `NS_AUDIT[("NS_AUDIT")]` with its publishers and consumers',
-      'table owner "exporter" (prisma/schema): add a node `tables_exporter[("exporter: export_runs")]` linked to its app',
-    ]));
+    const more: CodeFacts = {
+      ...facts,
+      apps: [...facts.apps, 'exporter'],
+      streams: [...facts.streams, 'NS_AUDIT'],
+      owners: new Map([...facts.owners, ['exporter', ['export_runs']]]),
+    };
+    expect(missingFromDiagram(withoutChats, more)).toEqual(
+      expect.arrayContaining([
+        'app apps/chats: add a node `chats["chats<br/>what it serves"]` and its edges',
+        'app apps/exporter: add a node `exporter["exporter<br/>what it serves"]` and its edges',
+        'RPC service "chats": write its subjects `chats.v1.*` in the label of the app that serves them',
+        'JetStream stream NS_AUDIT (libs/events streamNames): add a node `NS_AUDIT[("NS_AUDIT")]` with its publishers and consumers',
+        'table owner "exporter" (prisma/schema): add a node `tables_exporter[("exporter: export_runs")]` linked to its app',
+      ]),
+    );
   });
 });

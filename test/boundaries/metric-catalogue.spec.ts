@@ -19,7 +19,10 @@ describe('every metric the code creates is in the catalogue, and only those', ()
   it('bites on an instrument named by a string, one of the wrong kind, and a catalogued metric nobody creates', () => {
     const planted = [
       { path: 'libs/queue-feature/src/planted.ts', text: "meter().createCounter('mapi.queue.sent', { unit: '{job}' });" },
-      { path: 'libs/chats-feature/src/planted.ts', text: 'meter()\n  .createCounter(METRICS.ingestLag.name, metricOptions(METRICS.ingestLag));' },
+      {
+        path: 'libs/chats-feature/src/planted.ts',
+        text: 'meter()\n  .createCounter(METRICS.ingestLag.name, metricOptions(METRICS.ingestLag));',
+      },
     ];
     const problems = catalogueProblems(planted, METRICS);
     expect(problems.slice(0, 2)).toEqual([

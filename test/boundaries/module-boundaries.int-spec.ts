@@ -41,8 +41,7 @@ interface Violation extends Case {
   message: RegExp;
 }
 
-const onlyTags = (sourceTag: string) =>
-  new RegExp(`A project tagged with "${sourceTag}" can only depend on libs tagged with`);
+const onlyTags = (sourceTag: string) => new RegExp(`A project tagged with "${sourceTag}" can only depend on libs tagged with`);
 
 const violations: Violation[] = [
   {
@@ -123,7 +122,8 @@ const violations: Violation[] = [
     filePath: 'libs/testing/src/x.ts',
     code: "import * as chats from '@mapi/chats-feature';\nexport { chats };\n",
     // chats-feature's own tests import @mapi/testing, so the rule may report the cycle first.
-    message: /A project tagged with "type:testing" can only depend on libs tagged with|Circular dependency between "testing" and "chats-feature"/,
+    message:
+      /A project tagged with "type:testing" can only depend on libs tagged with|Circular dependency between "testing" and "chats-feature"/,
   },
   {
     name: 'a spec file importing another scope’s feature (tests keep the scope rules)',
@@ -298,7 +298,21 @@ describe('module boundaries (@nx/enforce-module-boundaries via eslint.config.mjs
   });
 
   it('confines every service scope, including future ones, to itself and scope:shared', () => {
-    const scopes = ['gateway', 'chats', 'admin', 'phones', 'groups', 'queue', 'knowledge-base', 'webhooks', 'media', 'inbox', 'members', 'automation', 'importer'];
+    const scopes = [
+      'gateway',
+      'chats',
+      'admin',
+      'phones',
+      'groups',
+      'queue',
+      'knowledge-base',
+      'webhooks',
+      'media',
+      'inbox',
+      'members',
+      'automation',
+      'importer',
+    ];
     for (const file of [PRODUCTION_FILE, TEST_FILE]) {
       for (const scope of scopes) {
         expect(allowedTags(file, `scope:${scope}`)).toEqual([`scope:${scope}`, 'scope:shared']);

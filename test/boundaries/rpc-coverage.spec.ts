@@ -47,7 +47,7 @@ function coverageProblems(registry: readonly RpcContract[], services: Record<str
 describe('every contract of the registry is served by exactly one service', () => {
   const registry = registeredRpcs();
 
-  it('the registry holds every route\'s RPC and the internal ones', () => {
+  it("the registry holds every route's RPC and the internal ones", () => {
     for (const route of ROUTES) expect(registry).toContain(route.rpc);
     expect(registry.map((c) => c.subject)).toContain('chats.v1.choose-phone');
   });
@@ -55,7 +55,9 @@ describe('every contract of the registry is served by exactly one service', () =
   it('each subject has one service, and every table line is a registered contract', () => {
     expect(coverageProblems(registry, SERVICES)).toEqual([]);
     const subjects = new Set(registry.map((c) => c.subject));
-    const unknown = Object.values(SERVICES).flatMap((t) => t.map((l) => l.contract.subject)).filter((s) => !subjects.has(s));
+    const unknown = Object.values(SERVICES)
+      .flatMap((t) => t.map((l) => l.contract.subject))
+      .filter((s) => !subjects.has(s));
     expect(unknown).toEqual([]);
   });
 

@@ -21,8 +21,22 @@ const READ_OPS = new Set(['findMany', 'findUnique', 'findUniqueOrThrow', 'findFi
 const READ_SQL = new Set(['FROM', 'JOIN']);
 
 const PRISMA_OPS = [
-  'findMany', 'findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'create', 'createMany', 'createManyAndReturn',
-  'update', 'updateMany', 'upsert', 'delete', 'deleteMany', 'count', 'aggregate', 'groupBy',
+  'findMany',
+  'findUnique',
+  'findUniqueOrThrow',
+  'findFirst',
+  'findFirstOrThrow',
+  'create',
+  'createMany',
+  'createManyAndReturn',
+  'update',
+  'updateMany',
+  'upsert',
+  'delete',
+  'deleteMany',
+  'count',
+  'aggregate',
+  'groupBy',
 ];
 
 /** Every model of prisma/schema with its table and owner. */
@@ -34,7 +48,12 @@ export function readOwnedTables(schemaDir: string): OwnedTable[] {
     if (!models.length) continue;
     const owner = /^\/\/ owner: ([a-z-]+)/m.exec(text)?.[1];
     if (!owner) throw new Error(`${file} has models but no "// owner: <scope>" line`);
-    const readers = /^\/\/ readers: ([a-z, -]+)$/m.exec(text)?.[1].split(',').map((r) => r.trim()).filter(Boolean) ?? [];
+    const readers =
+      /^\/\/ readers: ([a-z, -]+)$/m
+        .exec(text)?.[1]
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean) ?? [];
     for (const [, model, body] of models) {
       const table = /@@map\("(\w+)"\)/.exec(body)?.[1] ?? model;
       tables.push({ table, delegate: model[0].toLowerCase() + model.slice(1), owner, readers });

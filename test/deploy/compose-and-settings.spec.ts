@@ -23,8 +23,12 @@ const MAY_STAY_UNSET: Record<string, string> = {
 };
 
 describe('docker-compose.yml and deploy/ describe the same stack', () => {
-  it('compose runs every app of apps/ (and nothing else) under the app\'s own name', () => {
-    expect(appServices().map(([name]) => name).sort()).toEqual(APPS);
+  it("compose runs every app of apps/ (and nothing else) under the app's own name", () => {
+    expect(
+      appServices()
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(APPS);
     for (const [name, service] of appServices()) expect(composeApp(service)).toBe(name);
   });
 
@@ -45,7 +49,7 @@ describe('docker-compose.yml and deploy/ describe the same stack', () => {
     expect(services.seed.command).toEqual(['node', 'apps/admin-cli/dist/main.js', 'seed:demo']);
   });
 
-  it('compose checks each app\'s readiness on its configured port, and gives it time to shut down', () => {
+  it("compose checks each app's readiness on its configured port, and gives it time to shut down", () => {
     const deadline = appShutdownDeadlineSeconds();
     for (const [name, service] of appServices()) {
       const port = service.environment?.[healthPortSetting(name)];
@@ -78,18 +82,29 @@ describe('every setting the code reads is configured and documented', () => {
   const known = [...inCode.keys()].sort();
 
   it('finds the settings in the code', () => {
-    expect(known).toEqual(expect.arrayContaining(['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'HEALTH_PORT', 'PORT', 'OTEL_EXPORTER_OTLP_ENDPOINT']));
+    expect(known).toEqual(
+      expect.arrayContaining(['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'HEALTH_PORT', 'PORT', 'OTEL_EXPORTER_OTLP_ENDPOINT']),
+    );
   });
 
   it.each(overlayNames())('overlay %s references every setting (ConfigMap or Secret) and no unknown one', (overlay) => {
     const objects = renderOverlay(overlay);
     const workloads = [...byKind(objects, 'Deployment'), ...byKind(objects, 'Job')];
-    const referenced = new Set([...Object.keys(settingsConfigMap(objects).data ?? {}), ...workloads.flatMap(containersOf).flatMap((c) => envNames(objects, c))]);
+    const referenced = new Set([
+      ...Object.keys(settingsConfigMap(objects).data ?? {}),
+      ...workloads.flatMap(containersOf).flatMap((c) => envNames(objects, c)),
+    ]);
     expect(known.filter((name) => !referenced.has(name))).toEqual([]);
     expect([...referenced].filter((name) => !inCode.has(name))).toEqual([]);
     // Set (not only referenced) unless unset has a stated meaning.
     const configMap = settingsConfigMap(objects).data ?? {};
-    const fromSecrets = new Set(workloads.flatMap(containersOf).flatMap((c) => (c.env ?? []).filter((e) => e.valueFrom?.secretKeyRef || e.valueFrom?.fieldRef || e.value !== undefined).map((e) => e.name)));
+    const fromSecrets = new Set(
+      workloads
+        .flatMap(containersOf)
+        .flatMap((c) =>
+          (c.env ?? []).filter((e) => e.valueFrom?.secretKeyRef || e.valueFrom?.fieldRef || e.value !== undefined).map((e) => e.name),
+        ),
+    );
     expect(known.filter((name) => !(name in configMap) && !fromSecrets.has(name) && !(name in MAY_STAY_UNSET))).toEqual([]);
   });
 
@@ -122,7 +137,9 @@ describe('Dockerfile', () => {
   });
 
   it('leaves dependencies, build output and secrets out of the build context', () => {
-    const ignored = readRepoFile('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = readRepoFile('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '.git', '.env']));
   });
 });

@@ -9,7 +9,8 @@ import { containersOf, podSpec, selects } from './support/workloads';
 const APPS = runnableApps();
 // Workloads that are not ours, each with a spec of its own (manifests-pgbouncer.spec.ts).
 const THIRD_PARTY = ['pgbouncer'];
-const ours = (o: K8sObject) => !THIRD_PARTY.includes(o.metadata.name) && !THIRD_PARTY.includes(o.spec?.podSelector?.matchLabels?.['app.kubernetes.io/name']);
+const ours = (o: K8sObject) =>
+  !THIRD_PARTY.includes(o.metadata.name) && !THIRD_PARTY.includes(o.spec?.podSelector?.matchLabels?.['app.kubernetes.io/name']);
 const timing = { appDeadlineSeconds: appShutdownDeadlineSeconds(), marginSeconds: 5 };
 const overlays = overlayNames();
 
@@ -28,7 +29,10 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
     });
 
     it('has no Deployment for an app that does not exist', () => {
-      const stale = byKind(objects(), 'Deployment').filter(ours).map((d) => d.metadata.name).filter((name) => !APPS.includes(name));
+      const stale = byKind(objects(), 'Deployment')
+        .filter(ours)
+        .map((d) => d.metadata.name)
+        .filter((name) => !APPS.includes(name));
       expect(stale).toEqual([]);
     });
 
@@ -48,10 +52,15 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
     it('lets outside traffic reach only the gateway, media and the console (and Prometheus only the health ports)', () => {
       // A policy whose every rule admits only Prometheus's namespace is not outside traffic;
       // manifests-monitoring.spec.ts checks it (the health port only).
-      const prometheusOnly = (p: K8sObject) => p.spec.ingress?.length && p.spec.ingress.every((rule: unknown) => ruleFromPrometheusOnly(rule));
-      const policies = byKind(objects(), 'NetworkPolicy').filter((p) => !prometheusOnly(p)).filter(ours);
+      const prometheusOnly = (p: K8sObject) =>
+        p.spec.ingress?.length && p.spec.ingress.every((rule: unknown) => ruleFromPrometheusOnly(rule));
+      const policies = byKind(objects(), 'NetworkPolicy')
+        .filter((p) => !prometheusOnly(p))
+        .filter(ours);
       expect(byKind(objects(), 'NetworkPolicy').filter(prometheusOnly)).toHaveLength(byKind(objects(), 'ServiceMonitor').length ? 1 : 0);
-      const denyAll = policies.filter((p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && p.spec.policyTypes?.includes('Ingress') && !p.spec.ingress?.length);
+      const denyAll = policies.filter(
+        (p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && p.spec.policyTypes?.includes('Ingress') && !p.spec.ingress?.length,
+      );
       expect(denyAll).toHaveLength(1);
       const allowed = policies.filter((p) => p.spec.ingress?.length).map((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/name']);
       expect(allowed.sort()).toEqual(['api-gateway', 'console', 'media']);
@@ -100,7 +109,8 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
         for (const e of container.env ?? []) {
           const secret = e.valueFrom?.secretKeyRef?.name;
           // Generated (dev): the rendered, hashed Secret. Created outside the repository (prod): mapi-secrets.
-          if (secret) expect(secrets.size ? secrets.has(secret) && secret.startsWith('mapi-secrets') : secret === 'mapi-secrets').toBe(true);
+          if (secret)
+            expect(secrets.size ? secrets.has(secret) && secret.startsWith('mapi-secrets') : secret === 'mapi-secrets').toBe(true);
           const map = e.valueFrom?.configMapKeyRef?.name;
           if (map) expect(configMaps.has(map)).toBe(true);
         }
@@ -119,11 +129,15 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
       .map((e) => e.valueFrom.secretKeyRef.key);
     expect(Object.keys(secret.data ?? {}).sort()).toEqual([...new Set(required)].sort());
     const seed = get(objects, 'Job', 'mapi-seed-demo');
-    expect(containersOf(seed).map((c) => c.command?.join(' '))).toEqual(['node libs/db/dist/migrate-cli.js', 'node apps/admin-cli/dist/main.js seed:demo']);
+    expect(containersOf(seed).map((c) => c.command?.join(' '))).toEqual([
+      'node libs/db/dist/migrate-cli.js',
+      'node apps/admin-cli/dist/main.js seed:demo',
+    ]);
   });
 
   it('prod admits outside traffic only from the ingress controller, and the gateway also from the console (which forwards the socket)', () => {
-    const from = (name: string) => get(renderOverlay('prod'), 'NetworkPolicy', name).spec.ingress.flatMap((rule: { from?: unknown[] }) => rule.from ?? []);
+    const from = (name: string) =>
+      get(renderOverlay('prod'), 'NetworkPolicy', name).spec.ingress.flatMap((rule: { from?: unknown[] }) => rule.from ?? []);
     const ingressNginx = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } };
     expect(from('api-gateway-ingress')).toEqual([ingressNginx, { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'console' } } }]);
     for (const name of ['media-ingress', 'console-ingress']) expect(from(name)).toEqual([ingressNginx]);
@@ -140,7 +154,13 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
     const gateway = (objects: K8sObject[]) => get(objects, 'Deployment', 'api-gateway');
 
     it('reports a missing Deployment, a wrong probe, a probe on the wrong port, and missing limits', () => {
-      expect(appProblems(dev().filter((o) => !(o.kind === 'Deployment' && o.metadata.name === 'chats')), 'chats', timing)).toEqual(['chats: no Deployment']);
+      expect(
+        appProblems(
+          dev().filter((o) => !(o.kind === 'Deployment' && o.metadata.name === 'chats')),
+          'chats',
+          timing,
+        ),
+      ).toEqual(['chats: no Deployment']);
       const objects = dev();
       const container = podSpec(gateway(objects)).containers[0];
       container.readinessProbe.httpGet.path = '/health/live';
@@ -154,7 +174,9 @@ describe('deploy/: every app of apps/ is deployed and scaled', () => {
     });
 
     it('reports a missing autoscaler or PDB, a fixed replica count, root, and a grace period shorter than the shutdown', () => {
-      const objects = dev().filter((o) => !(o.metadata.name === 'api-gateway' && ['HorizontalPodAutoscaler', 'PodDisruptionBudget'].includes(o.kind)));
+      const objects = dev().filter(
+        (o) => !(o.metadata.name === 'api-gateway' && ['HorizontalPodAutoscaler', 'PodDisruptionBudget'].includes(o.kind)),
+      );
       const deployment = gateway(objects);
       deployment.spec.replicas = 3;
       podSpec(deployment).securityContext.runAsNonRoot = false;

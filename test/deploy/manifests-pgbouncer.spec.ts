@@ -15,7 +15,8 @@ const ini = (objects: K8sObject[]) => {
   return maps[0].data?.['pgbouncer.ini'] ?? '';
 };
 const setting = (text: string, key: string) => new RegExp(`^${key}[ \\t]*=[ \\t]*(.*)$`, 'm').exec(text)?.[1]?.trim();
-const directUrlEnv = (container: { env?: { name: string; valueFrom?: any }[] }) => container.env?.find((e) => e.name === 'DATABASE_DIRECT_URL');
+const directUrlEnv = (container: { env?: { name: string; valueFrom?: any }[] }) =>
+  container.env?.find((e) => e.name === 'DATABASE_DIRECT_URL');
 
 describe('deploy/components/pgbouncer in the prod overlay', () => {
   const prod = () => renderOverlay('prod');
@@ -30,7 +31,9 @@ describe('deploy/components/pgbouncer in the prod overlay', () => {
     expect(c.readinessProbe?.tcpSocket).toBeDefined();
     expect(get(objects, 'PodDisruptionBudget', 'pgbouncer').spec.minAvailable).toBe(1);
     expect(get(objects, 'Service', 'pgbouncer').spec.ports.map((p: { port: number }) => p.port)).toEqual([6432]);
-    const mounted = podSpec(d).volumes.map((v: { configMap?: { name: string }; secret?: { secretName: string } }) => v.configMap?.name ?? v.secret?.secretName);
+    const mounted = podSpec(d).volumes.map(
+      (v: { configMap?: { name: string }; secret?: { secretName: string } }) => v.configMap?.name ?? v.secret?.secretName,
+    );
     expect(mounted).toEqual(expect.arrayContaining([expect.stringMatching(/^pgbouncer-config/), 'mapi-pgbouncer']));
   });
 
@@ -56,7 +59,10 @@ describe('deploy/components/pgbouncer in the prod overlay', () => {
     const apps = runnableApps().filter((a) => a !== 'console');
     for (const app of apps) {
       const [container] = containersOf(get(objects, 'Deployment', app));
-      expect({ app, direct: directUrlEnv(container)?.valueFrom?.secretKeyRef }).toEqual({ app, direct: { name: 'mapi-secrets', key: 'DATABASE_DIRECT_URL', optional: true } });
+      expect({ app, direct: directUrlEnv(container)?.valueFrom?.secretKeyRef }).toEqual({
+        app,
+        direct: { name: 'mapi-secrets', key: 'DATABASE_DIRECT_URL', optional: true },
+      });
     }
     const [migrate] = containersOf(get(objects, 'Job', 'mapi-migrate'));
     expect(directUrlEnv(migrate)?.valueFrom?.secretKeyRef?.key).toBe('DATABASE_DIRECT_URL');

@@ -56,10 +56,12 @@ describe('deploy/: kustomize renders and validates', () => {
       const misspelt = first(renderOverlay('dev'), 'Deployment');
       misspelt.spec.template.spec.containers[0].readinesProbe = misspelt.spec.template.spec.containers[0].readinessProbe;
       expect(schemaProblems(misspelt)).toEqual([]);
-      expect(unknownFieldProblems([misspelt])).toEqual([expect.stringMatching(/^Deployment\/\S+: .*'"readinesProbe"' does not exist in type 'IContainer'/)]);
+      expect(unknownFieldProblems([misspelt])).toEqual([
+        expect.stringMatching(/^Deployment\/\S+: .*'"readinesProbe"' does not exist in type 'IContainer'/),
+      ]);
     });
 
-    it('validates the KEDA ScaledObject against KEDA\'s schema', () => {
+    it("validates the KEDA ScaledObject against KEDA's schema", () => {
       const scaled = first(renderOverlay('prod'), 'ScaledObject');
       expect(schemaProblems(scaled)).toEqual([]);
       delete scaled.spec.scaleTargetRef;

@@ -48,7 +48,12 @@ describe('API tokens: create, list, revoke', () => {
     w.crm = res.body;
     const withIt = client(stack.baseUrl, w.crm.token);
     expect((await withIt.get('/phones/all')).status).toBe(200);
-    const listed = await until(() => admin.call('GET', '/api-tokens'), (r) => r.body.tokens?.find((t: any) => t.id === w.crm.id)?.last_used_at !== null, 10_000, 'last use recorded');
+    const listed = await until(
+      () => admin.call('GET', '/api-tokens'),
+      (r) => r.body.tokens?.find((t: any) => t.id === w.crm.id)?.last_used_at !== null,
+      10_000,
+      'last use recorded',
+    );
     expect(ListApiTokensResponse.strict().safeParse(listed.body).success).toBe(true);
     expect(JSON.stringify(listed.body)).not.toContain(w.crm.token);
   });
@@ -84,17 +89,24 @@ describe('API tokens: create, list, revoke', () => {
   });
 
   it('refuses a member (role member) and a phone-scoped token: 403 on every token route', async () => {
-    for (const [method, path, body] of [['GET', '/api-tokens'], ['POST', '/api-tokens/create', { name: 'mine' }], ['DELETE', `/api-tokens/${w.crm.id}`]] as const) {
+    for (const [method, path, body] of [
+      ['GET', '/api-tokens'],
+      ['POST', '/api-tokens/create', { name: 'mine' }],
+      ['DELETE', `/api-tokens/${w.crm.id}`],
+    ] as const) {
       const asMember = await member.call(method, path, body);
       expect({ path, status: asMember.status }).toEqual({ path, status: 403 });
       expectEnvelope(asMember.body, 'FORBIDDEN_ERROR', 403);
-      const asScoped = await w.scoped.client[method === 'GET' ? 'get' : method === 'POST' ? 'post' : 'delete'](path, ...(method === 'POST' ? [body] : []));
+      const asScoped = await w.scoped.client[method === 'GET' ? 'get' : method === 'POST' ? 'post' : 'delete'](
+        path,
+        ...(method === 'POST' ? [body] : []),
+      );
       expect({ path, status: asScoped.status }).toEqual({ path, status: 403 });
     }
     expect((await stack.prisma.apiToken.findUniqueOrThrow({ where: { id: w.crm.id } })).revoked_at).toBeNull();
   });
 
-  it("keeps organizations apart: another organization lists none of these and cannot revoke them (404)", async () => {
+  it('keeps organizations apart: another organization lists none of these and cannot revoke them (404)', async () => {
     const theirs = await other.get('/api-tokens');
     expect(theirs.status).toBe(200);
     expect(theirs.body.tokens.map((t: any) => t.id)).not.toContain(w.crm.id);
@@ -121,9 +133,16 @@ describe('API tokens: create, list, revoke', () => {
   it('records who created and revoked each token in the audit trail, once', async () => {
     const entries = (await api.get('/members/audit?limit=500')).body.entries.filter((e: any) => e.action.startsWith('token.'));
     const crm = entries.filter((e: any) => e.target === w.crm.id).map((e: any) => [e.action, e.actor_type, e.actor_email]);
-    expect(crm.sort()).toEqual([['token.created', 'member', 'ada@example.com'], ['token.revoked', 'member', 'ada@example.com']]);
+    expect(crm.sort()).toEqual([
+      ['token.created', 'member', 'ada@example.com'],
+      ['token.revoked', 'member', 'ada@example.com'],
+    ]);
     const scoped = entries.find((e: any) => e.target === w.scoped.id);
-    expect(scoped).toMatchObject({ action: 'token.created', actor_type: 'token', details: { name: 'one phone', phone_scope: [w.p1.phone_id] } });
+    expect(scoped).toMatchObject({
+      action: 'token.created',
+      actor_type: 'token',
+      details: { name: 'one phone', phone_scope: [w.p1.phone_id] },
+    });
     expect(JSON.stringify(entries)).not.toContain(w.crm.token);
   });
 });

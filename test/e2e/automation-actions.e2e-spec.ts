@@ -28,7 +28,15 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
   const SECRET = 'whsec_' + Buffer.from('0123456789abcdef0123456789abcdef').toString('base64');
   const x = () => ({ 'x-phone': w.phone });
   const validate = (id: string, prefix: string, next: string) => ({
-    id, action_metadata: { type: 'validate_action', metadata: { operator: 'AND', conditions: [{ id: 'c', variable_name: 'message.body', variable_type: 'string', condition: 'STARTS_WITH', value: prefix }] } }, next,
+    id,
+    action_metadata: {
+      type: 'validate_action',
+      metadata: {
+        operator: 'AND',
+        conditions: [{ id: 'c', variable_name: 'message.body', variable_type: 'string', condition: 'STARTS_WITH', value: prefix }],
+      },
+    },
+    next,
   });
   const create = async (body: Record<string, unknown>) => {
     const res = await api.post('/workflows/create', body);
@@ -36,7 +44,12 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
     return res.body.id as string;
   };
   const endedRun = (workflowId: string) =>
-    until(() => api.get(`/workflows/${workflowId}/runs`), (r) => ['completed', 'failed'].includes(r.body?.runs?.[0]?.status), 40_000, `run of ${workflowId} ended`).then((r) => r.body.runs[0]);
+    until(
+      () => api.get(`/workflows/${workflowId}/runs`),
+      (r) => ['completed', 'failed'].includes(r.body?.runs?.[0]?.status),
+      40_000,
+      `run of ${workflowId} ended`,
+    ).then((r) => r.body.runs[0]);
   const inbound = async (body: string) => {
     const res = await api.post('/sandbox/messages', { chat_id: customer, body }, x());
     expect(res.status).toBeLessThan(300);
@@ -55,7 +68,10 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    stack = await startStack({ SESSION_SCAN_MS: '200', QUEUE_PHONE_SCAN_MS: '200', AUTOMATION_HTTP_ALLOW_CIDRS: '127.0.0.1/32' }, { services: ['phones', 'queue', 'inbox', 'automation'] });
+    stack = await startStack(
+      { SESSION_SCAN_MS: '200', QUEUE_PHONE_SCAN_MS: '200', AUTOMATION_HTTP_ALLOW_CIDRS: '127.0.0.1/32' },
+      { services: ['phones', 'queue', 'inbox', 'automation'] },
+    );
     w.org = await createOrg(stack.prisma);
     api = client(stack.baseUrl, (await createToken(stack.prisma, w.org.id)).token);
     other = client(stack.baseUrl, (await createToken(stack.prisma, (await createOrg(stack.prisma)).id)).token);
@@ -70,22 +86,57 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
 
   it('ticket.due and chat.closed stay 422: nothing fires them here', async () => {
     for (const trigger of ['ticket.due', 'chat.closed']) {
-      expect422(await api.post('/workflows/create', { name: 'T', trigger, trigger_metadata: { first_action_id: null }, actions: [] }), 'body.trigger', /not supported here yet/);
+      expect422(
+        await api.post('/workflows/create', { name: 'T', trigger, trigger_metadata: { first_action_id: null }, actions: [] }),
+        'body.trigger',
+        /not supported here yet/,
+      );
     }
   });
 
   it.each([
-    [{ type: 'assign_ticket', metadata: { assignee: { round_robin: true, emails: ['a@example.com'] } } }, 'body.actions.0.action_metadata.metadata.assignee.round_robin', /round-robin/],
-    [{ type: 'assign_chat', metadata: { assignee: { round_robin: false, email: 'nobody' } } }, 'body.actions.0.action_metadata.metadata.assignee.email', /email/],
+    [
+      { type: 'assign_ticket', metadata: { assignee: { round_robin: true, emails: ['a@example.com'] } } },
+      'body.actions.0.action_metadata.metadata.assignee.round_robin',
+      /round-robin/,
+    ],
+    [
+      { type: 'assign_chat', metadata: { assignee: { round_robin: false, email: 'nobody' } } },
+      'body.actions.0.action_metadata.metadata.assignee.email',
+      /email/,
+    ],
     [{ type: 'add_ticket_label', metadata: { labels: [] } }, 'body.actions.0.action_metadata.metadata.labels', /at least one/],
     [{ type: 'forward_message', metadata: { chat_id: 'nope' } }, 'body.actions.0.action_metadata.metadata.chat_id', /chat ids/],
-    [{ type: 'notify_http', metadata: { url: 'file:///etc/passwd', method: 'POST' } }, 'body.actions.0.action_metadata.metadata.url', /http\(s\) URL/],
-    [{ type: 'notify_http', metadata: { url: 'https://example.com', method: 'POST', headers: { 'Webhook-Signature': 'forged' } } }, 'body.actions.0.action_metadata.metadata.headers.Webhook-Signature', /set by the service/],
+    [
+      { type: 'notify_http', metadata: { url: 'file:///etc/passwd', method: 'POST' } },
+      'body.actions.0.action_metadata.metadata.url',
+      /http\(s\) URL/,
+    ],
+    [
+      { type: 'notify_http', metadata: { url: 'https://example.com', method: 'POST', headers: { 'Webhook-Signature': 'forged' } } },
+      'body.actions.0.action_metadata.metadata.headers.Webhook-Signature',
+      /set by the service/,
+    ],
   ])('a malformed action is 422 naming its field, on create and on PATCH (%#)', async (action, field, message) => {
-    const body = { name: 'Bad', trigger: 'message.created', trigger_metadata: { first_action_id: 'a' }, actions: [{ id: 'a', action_metadata: action, next: null }] };
+    const body = {
+      name: 'Bad',
+      trigger: 'message.created',
+      trigger_metadata: { first_action_id: 'a' },
+      actions: [{ id: 'a', action_metadata: action, next: null }],
+    };
     expect422(await api.post('/workflows/create', body), field, message);
-    w.patchable ??= await create({ name: 'Patchable', trigger: 'message.created', is_active: false, trigger_metadata: { first_action_id: null }, actions: [] });
-    expect422(await api.patch(`/workflows/${w.patchable}`, { trigger_metadata: body.trigger_metadata, actions: body.actions }), field, message);
+    w.patchable ??= await create({
+      name: 'Patchable',
+      trigger: 'message.created',
+      is_active: false,
+      trigger_metadata: { first_action_id: null },
+      actions: [],
+    });
+    expect422(
+      await api.patch(`/workflows/${w.patchable}`, { trigger_metadata: body.trigger_metadata, actions: body.actions }),
+      field,
+      message,
+    );
   });
 
   it('an order is ticketed, assigned, labelled; the chat assigned; the message flagged and forwarded; an endpoint notified, signed', async () => {
@@ -96,14 +147,42 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
       trigger_metadata: { first_action_id: 'is-order' },
       actions: [
         validate('is-order', 'order', 'ticket'),
-        { id: 'ticket', action_metadata: { type: 'create_ticket', metadata: { subject: 'Order', assignee: { round_robin: false, email: null }, status: 'open', labels: ['order'], due_in: null } }, next: 'assign' },
-        { id: 'assign', action_metadata: { type: 'assign_ticket', metadata: { assignee: { round_robin: false, email: 'Amy@Example.com' } } }, next: 'label' },
+        {
+          id: 'ticket',
+          action_metadata: {
+            type: 'create_ticket',
+            metadata: { subject: 'Order', assignee: { round_robin: false, email: null }, status: 'open', labels: ['order'], due_in: null },
+          },
+          next: 'assign',
+        },
+        {
+          id: 'assign',
+          action_metadata: { type: 'assign_ticket', metadata: { assignee: { round_robin: false, email: 'Amy@Example.com' } } },
+          next: 'label',
+        },
         { id: 'label', action_metadata: { type: 'add_ticket_label', metadata: { labels: ['VIP', 'urgent'] } }, next: 'unlabel' },
         { id: 'unlabel', action_metadata: { type: 'remove_ticket_label', metadata: { labels: ['Urgent'] } }, next: 'chat' },
-        { id: 'chat', action_metadata: { type: 'assign_chat', metadata: { assignee: { round_robin: false, email: 'bo@example.com' } } }, next: 'flag' },
+        {
+          id: 'chat',
+          action_metadata: { type: 'assign_chat', metadata: { assignee: { round_robin: false, email: 'bo@example.com' } } },
+          next: 'flag',
+        },
         { id: 'flag', action_metadata: { type: 'flag_message', metadata: {} }, next: 'forward' },
         { id: 'forward', action_metadata: { type: 'forward_message', metadata: { chat_id: `${forwardTo}@c.us` } }, next: 'notify' },
-        { id: 'notify', action_metadata: { type: 'notify_http', metadata: { url: `${hookUrl}/orders?src=wf`, method: 'POST', headers: { authorization: 'Bearer shop-token' }, body: '{"kind":"order"}', signing_secret: SECRET } }, next: null },
+        {
+          id: 'notify',
+          action_metadata: {
+            type: 'notify_http',
+            metadata: {
+              url: `${hookUrl}/orders?src=wf`,
+              method: 'POST',
+              headers: { authorization: 'Bearer shop-token' },
+              body: '{"kind":"order"}',
+              signing_secret: SECRET,
+            },
+          },
+          next: null,
+        },
       ],
     });
     const messageId = await inbound('order #42: two blue ones');
@@ -125,7 +204,12 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
     const flagged = await stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id, type: 'message.flagged' } });
     expect(flagged.map((e) => registryPayload(e))).toEqual([expect.objectContaining({ message_id: messageId, flag_status: true })]);
     // forwarded once to the other chat
-    const copies = await until(() => api.get(`/chats/${forwardTo}/messages`, x()), (r) => r.body?.count >= 1, 15_000, 'forwarded copy');
+    const copies = await until(
+      () => api.get(`/chats/${forwardTo}/messages`, x()),
+      (r) => r.body?.count >= 1,
+      15_000,
+      'forwarded copy',
+    );
     expect(copies.body.messages[0]).toMatchObject({ body: 'order #42: two blue ones', is_forwarded: true, from_me: true });
     expect(result('forward')).toEqual({ [`${forwardTo}@c.us`]: true });
     // the endpoint: one request, the workflow's headers and body, the step's key, a verifiable signature
@@ -145,10 +229,17 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
     expect(await api.get(`/chats/${forwardTo}/messages`, x()).then((r) => r.body.count)).toBe(1);
     // the run log's filter on the trigger's conditions: a message that is no order starts a run that stops there
     await inbound('hello, just browsing');
-    await until(() => api.get(`/workflows/${w.orders}/runs`), (r) => r.body?.count === 2 && r.body.runs[0].status === 'completed', 30_000, 'second run');
+    await until(
+      () => api.get(`/workflows/${w.orders}/runs`),
+      (r) => r.body?.count === 2 && r.body.runs[0].status === 'completed',
+      30_000,
+      'second run',
+    );
     const failed = await api.get(`/workflows/${w.orders}/runs?first_condition=failed`);
     expect(failed.status).toBe(200);
-    expect(failed.body.runs.map((r: any) => r.steps.map((s: any) => [s.action_id, s.result])).flat()).toEqual([['is-order', { passed: false }]]);
+    expect(failed.body.runs.map((r: any) => r.steps.map((s: any) => [s.action_id, s.result])).flat()).toEqual([
+      ['is-order', { passed: false }],
+    ]);
     const passed = await api.get(`/workflows/${w.orders}/runs?first_condition=passed&status=completed`);
     expect(passed.body.runs.map((r: any) => r.run_id)).toEqual([run.run_id]);
     expect((await api.get(`/workflows/${w.orders}/runs?first_condition=failed&status=failed`)).body.count).toBe(0);
@@ -159,17 +250,30 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
 
   it('a flag fires message.flagged workflows: one flags, another (trigger message.flagged) clears it, emitting message.unflagged', async () => {
     const flagger = await create({
-      name: 'Flagger', trigger: 'message.created', trigger_metadata: { first_action_id: 'is-urgent' },
-      actions: [validate('is-urgent', 'urgent', 'flag'), { id: 'flag', action_metadata: { type: 'flag_message', metadata: {} }, next: null }],
+      name: 'Flagger',
+      trigger: 'message.created',
+      trigger_metadata: { first_action_id: 'is-urgent' },
+      actions: [
+        validate('is-urgent', 'urgent', 'flag'),
+        { id: 'flag', action_metadata: { type: 'flag_message', metadata: {} }, next: null },
+      ],
     });
-    const unflagger = await create({ name: 'Unflagger', trigger: 'message.flagged', trigger_metadata: { first_action_id: 'unflag' }, actions: [{ id: 'unflag', action_metadata: { type: 'unflag_message', metadata: {} }, next: null }] });
+    const unflagger = await create({
+      name: 'Unflagger',
+      trigger: 'message.flagged',
+      trigger_metadata: { first_action_id: 'unflag' },
+      actions: [{ id: 'unflag', action_metadata: { type: 'unflag_message', metadata: {} }, next: null }],
+    });
     const messageId = await inbound('urgent: call me');
     expect((await endedRun(flagger)).status).toBe('completed');
     const run = await endedRun(unflagger);
     expect(run).toMatchObject({ status: 'completed', event_type: 'message.flagged' });
     expect(run.steps[0].result.message_details).toEqual({ message_id: messageId, chat_id: chat, flag_status: false });
     const message = (await api.get(`/message/${encodeURIComponent(messageId)}`, x())).body;
-    expect(message).toMatchObject({ flag_status: false, flag_metadata: { status: false, response_type: 'manual', response_email: unflagger } });
+    expect(message).toMatchObject({
+      flag_status: false,
+      flag_metadata: { status: false, response_type: 'manual', response_email: unflagger },
+    });
     const unflagged = await stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id, type: 'message.unflagged' } });
     expect(unflagged.map((e) => registryPayload(e))).toEqual([expect.objectContaining({ message_id: messageId, flag_status: false })]);
     for (const id of [flagger, unflagger]) expect((await api.patch(`/workflows/${id}`, { is_active: false })).status).toBe(200);
@@ -178,10 +282,29 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
   it('notify_http: a 503 is retried with the same key; a 4xx fails the run with its answer; a private address is refused without connecting', async () => {
     script['/flaky'] = [503];
     script['/gone'] = [404];
-    const hook = (id: string, url: string, next: string | null) => ({ id, action_metadata: { type: 'notify_http', metadata: { url, method: 'PUT', headers: {}, body: 'ping' } }, next });
-    const retried = await create({ name: 'Flaky', trigger: 'message.created', trigger_metadata: { first_action_id: 'v' }, actions: [validate('v', 'ping', 'h'), hook('h', `${hookUrl}/flaky`, null)] });
-    const gone = await create({ name: 'Gone', trigger: 'message.created', trigger_metadata: { first_action_id: 'v' }, actions: [validate('v', 'ping', 'h'), hook('h', `${hookUrl}/gone`, null)] });
-    const metadata = await create({ name: 'Metadata', trigger: 'message.created', trigger_metadata: { first_action_id: 'v' }, actions: [validate('v', 'ping', 'h'), hook('h', 'http://169.254.169.254/latest/meta-data', null)] });
+    const hook = (id: string, url: string, next: string | null) => ({
+      id,
+      action_metadata: { type: 'notify_http', metadata: { url, method: 'PUT', headers: {}, body: 'ping' } },
+      next,
+    });
+    const retried = await create({
+      name: 'Flaky',
+      trigger: 'message.created',
+      trigger_metadata: { first_action_id: 'v' },
+      actions: [validate('v', 'ping', 'h'), hook('h', `${hookUrl}/flaky`, null)],
+    });
+    const gone = await create({
+      name: 'Gone',
+      trigger: 'message.created',
+      trigger_metadata: { first_action_id: 'v' },
+      actions: [validate('v', 'ping', 'h'), hook('h', `${hookUrl}/gone`, null)],
+    });
+    const metadata = await create({
+      name: 'Metadata',
+      trigger: 'message.created',
+      trigger_metadata: { first_action_id: 'v' },
+      actions: [validate('v', 'ping', 'h'), hook('h', 'http://169.254.169.254/latest/meta-data', null)],
+    });
     await inbound('ping the shop');
     const ok = await endedRun(retried);
     expect(ok.status).toBe('completed');
@@ -202,11 +325,20 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
 
   it('ticket.closed fires when a ticket update closes it (ticket.updated with the previous status), not on other updates', async () => {
     const onClose = await create({
-      name: 'On close', trigger: 'ticket.closed', trigger_metadata: { first_action_id: 'tag' },
-      actions: [{ id: 'tag', action_metadata: { type: 'add_ticket_label', metadata: { labels: ['closed-by-customer-care'] } }, next: null }],
+      name: 'On close',
+      trigger: 'ticket.closed',
+      trigger_metadata: { first_action_id: 'tag' },
+      actions: [
+        { id: 'tag', action_metadata: { type: 'add_ticket_label', metadata: { labels: ['closed-by-customer-care'] } }, next: null },
+      ],
     });
     await inbound('about my ticket');
-    const made = await until(() => api.post('/tickets/create', { chat_id: chat, subject: 'Closing test' }, x()), (r) => r.status !== 404, 15_000, 'chat stored');
+    const made = await until(
+      () => api.post('/tickets/create', { chat_id: chat, subject: 'Closing test' }, x()),
+      (r) => r.status !== 404,
+      15_000,
+      'chat stored',
+    );
     expect(made.status).toBe(200);
     const ticketId = made.body.ticket.ticket_id;
     expect((await api.patch(`/tickets/${ticketId}`, { priority: 2 }, x())).status).toBe(200);
@@ -230,11 +362,21 @@ describe('automation: assign, labels, flag, forward, notify_http', () => {
     expect((await api.get(`/workflows/${w.orders}`)).body.is_active).toBe(false);
     // their workflow (flag every message, forward it to them) never runs on this organization's events
     const theirs = await other.post('/workflows/create', {
-      name: 'Theirs', trigger: 'message.created', trigger_metadata: { first_action_id: 'flag' },
-      actions: [{ id: 'flag', action_metadata: { type: 'flag_message', metadata: {} }, next: 'fwd' }, { id: 'fwd', action_metadata: { type: 'forward_message', metadata: { chat_id: `${randomDigits()}@c.us` } }, next: null }],
+      name: 'Theirs',
+      trigger: 'message.created',
+      trigger_metadata: { first_action_id: 'flag' },
+      actions: [
+        { id: 'flag', action_metadata: { type: 'flag_message', metadata: {} }, next: 'fwd' },
+        { id: 'fwd', action_metadata: { type: 'forward_message', metadata: { chat_id: `${randomDigits()}@c.us` } }, next: null },
+      ],
     });
     expect(theirs.status).toBe(201);
-    const mine = await create({ name: 'Mine', trigger: 'message.created', trigger_metadata: { first_action_id: 'v' }, actions: [validate('v', 'zzz', 'n'), { id: 'n', action_metadata: { type: 'delay', metadata: { delay: '1 seconds' } }, next: null }] });
+    const mine = await create({
+      name: 'Mine',
+      trigger: 'message.created',
+      trigger_metadata: { first_action_id: 'v' },
+      actions: [validate('v', 'zzz', 'n'), { id: 'n', action_metadata: { type: 'delay', metadata: { delay: '1 seconds' } }, next: null }],
+    });
     const messageId = await inbound('not for them');
     expect((await endedRun(mine)).status).toBe('completed');
     await new Promise((r) => setTimeout(r, 1_000));

@@ -47,7 +47,12 @@ describe('automation: the AI agent killed mid-step', () => {
     const { phoneId } = await connectedSandboxPhone(api);
     const faq = await api.post('/knowledge-base/faq/create', { question: 'How do returns work?', answer: ANSWER, is_active: true });
     expect(faq.status).toBe(200);
-    await until(() => api.get(`/knowledge-base/faq/${faq.body.context_id}`), (r) => Boolean(r.body?.embedding), 15_000, 'embedded');
+    await until(
+      () => api.get(`/knowledge-base/faq/${faq.body.context_id}`),
+      (r) => Boolean(r.body?.embedding),
+      15_000,
+      'embedded',
+    );
     const wf = await api.post('/workflows/create', {
       name: 'Agent',
       trigger: 'message.created',
@@ -65,9 +70,18 @@ describe('automation: the AI agent killed mid-step', () => {
     expect(model.requests).toHaveLength(1);
     await automation.kill();
     automation = await stack.startService('automation', { AUTOMATION_FAULT_HOLD_AFTER_ACTION_MS: '0' });
-    const done = await until(() => api.get(`/workflows/${wf.body.id}/runs`), (r) => r.body?.runs?.[0]?.status === 'completed', 20_000, 'run completed after the restart');
+    const done = await until(
+      () => api.get(`/workflows/${wf.body.id}/runs`),
+      (r) => r.body?.runs?.[0]?.status === 'completed',
+      20_000,
+      'run completed after the restart',
+    );
     const step = done.body.runs[0].steps[0];
-    expect(step).toMatchObject({ status: 'completed', attempts: 2, result: { outcome: 'answered', output: ANSWER, cited: [{ context_id: faq.body.context_id }] } });
+    expect(step).toMatchObject({
+      status: 'completed',
+      attempts: 2,
+      result: { outcome: 'answered', output: ANSWER, cited: [{ context_id: faq.body.context_id }] },
+    });
     expect(model.requests).toHaveLength(2);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await onNetwork()).toBe(1);

@@ -73,14 +73,23 @@ describe('automation: the AI agent', () => {
       const res = await api.post('/knowledge-base/faq/create', { question, answer, is_active });
       if (res.status !== 200) throw new Error(`faq: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
       // searchable once embedded (the worker, offline embedder)
-      await until(() => api.get(`/knowledge-base/faq/${res.body.context_id}`), (r) => Boolean(r.body?.embedding), 15_000, 'embedded');
+      await until(
+        () => api.get(`/knowledge-base/faq/${res.body.context_id}`),
+        (r) => Boolean(r.body?.embedding),
+        15_000,
+        'embedded',
+      );
       return res.body.context_id as string;
     };
     w.hours = await faq('What are your opening hours?', HOURS);
     w.delivery = await faq('How long does delivery take?', DELIVERY);
     w.gift = await faq('Do you sell gift cards?', GIFT, false);
     // another organization's FAQ answering the same question: never retrieved for this one
-    const foreign = await other.post('/knowledge-base/faq/create', { question: 'Do you sell gift cards?', answer: 'Foreign answer', is_active: true });
+    const foreign = await other.post('/knowledge-base/faq/create', {
+      question: 'Do you sell gift cards?',
+      answer: 'Foreign answer',
+      is_active: true,
+    });
     expect(foreign.status).toBe(200);
     const created = await api.post('/workflows/create', {
       name: 'FAQ agent',
@@ -91,7 +100,11 @@ describe('automation: the AI agent', () => {
           id: 'agent',
           action_metadata: {
             type: 'ai_prompt',
-            metadata: { query: 'Sign as the Acme team.', body: '', agent: { handover: { ticket: { subject: 'The agent could not answer', priority: '2' }, labels: ['needs-human'] } } },
+            metadata: {
+              query: 'Sign as the Acme team.',
+              body: '',
+              agent: { handover: { ticket: { subject: 'The agent could not answer', priority: '2' }, labels: ['needs-human'] } },
+            },
           },
           next: null,
         },
@@ -108,16 +121,49 @@ describe('automation: the AI agent', () => {
   }, 60_000);
 
   it('an ai_prompt without its agent settings, or with bad ones, is 422 naming the field', async () => {
-    const ai = (metadata: unknown) => ({ name: 'x', trigger: 'message.created', trigger_metadata: { first_action_id: 'a' }, actions: [{ id: 'a', action_metadata: { type: 'ai_prompt', metadata }, next: null }] });
-    expect422(await api.post('/workflows/create', ai({ query: 'Summarise', body: '{{message.body}}' })), 'body.actions.0.action_metadata.metadata.agent', /knowledge-base AI agent/);
-    expect422(await api.post('/workflows/create', ai({ agent: { min_score: 3 } })), 'body.actions.0.action_metadata.metadata.agent.min_score', /at most 1/);
-    expect422(await api.patch(`/workflows/${w.agent}`, { actions: [{ id: 'agent', action_metadata: { type: 'ai_prompt', metadata: { agent: { handover: { ticket: { assignee: 'x' } } } } }, next: null }] }), 'body.actions.0.action_metadata.metadata.agent.handover.ticket.assignee');
+    const ai = (metadata: unknown) => ({
+      name: 'x',
+      trigger: 'message.created',
+      trigger_metadata: { first_action_id: 'a' },
+      actions: [{ id: 'a', action_metadata: { type: 'ai_prompt', metadata }, next: null }],
+    });
+    expect422(
+      await api.post('/workflows/create', ai({ query: 'Summarise', body: '{{message.body}}' })),
+      'body.actions.0.action_metadata.metadata.agent',
+      /knowledge-base AI agent/,
+    );
+    expect422(
+      await api.post('/workflows/create', ai({ agent: { min_score: 3 } })),
+      'body.actions.0.action_metadata.metadata.agent.min_score',
+      /at most 1/,
+    );
+    expect422(
+      await api.patch(`/workflows/${w.agent}`, {
+        actions: [
+          {
+            id: 'agent',
+            action_metadata: { type: 'ai_prompt', metadata: { agent: { handover: { ticket: { assignee: 'x' } } } } },
+            next: null,
+          },
+        ],
+      }),
+      'body.actions.0.action_metadata.metadata.agent.handover.ticket.assignee',
+    );
   });
 
   it('GET /automation/agent: on by default, with the model named; x-phone required; PATCH checks its body', async () => {
     const res = await api.get('/automation/agent', { 'x-phone': w.phone });
     expect(res.status).toBe(200);
-    expect(AiAgentStateSchema.parse(res.body)).toEqual({ phone_id: w.phone, enabled: true, model: 'tiny-faq', model_configured: true, active: true, reason: null, updated_at: null, updated_by: null });
+    expect(AiAgentStateSchema.parse(res.body)).toEqual({
+      phone_id: w.phone,
+      enabled: true,
+      model: 'tiny-faq',
+      model_configured: true,
+      active: true,
+      reason: null,
+      updated_at: null,
+      updated_by: null,
+    });
     expect422(await api.get('/automation/agent'), 'x-phone');
     const bad = await api.patch('/automation/agent', { enabled: 'yes' }, { 'x-phone': w.phone });
     expect(bad.status).toBe(422);
@@ -141,7 +187,12 @@ describe('automation: the AI agent', () => {
     });
     const retrieved = (step.result as any).retrieved.map((r: any) => r.context_id);
     expect(retrieved).not.toContain(w.gift);
-    await until(() => sentBy(chat), (m) => m.length > 0, 15_000, 'the answer on the network');
+    await until(
+      () => sentBy(chat),
+      (m) => m.length > 0,
+      15_000,
+      'the answer on the network',
+    );
     await new Promise((r) => setTimeout(r, 1_500));
     expect((await sentBy(chat)).map((m) => m.body)).toEqual([HOURS]);
     // the model was asked with the key, the organization's instructions and only the close entries
@@ -158,7 +209,13 @@ describe('automation: the AI agent', () => {
     const { run, chat } = await customerWrites('Can I pay with bitcoin?');
     expect(run.status).toBe('completed');
     const result = run.steps[0].result as any;
-    expect(result).toMatchObject({ outcome: 'handed_over', output: null, handover: 'ticket+labels', cited: [], chat_details: { labels: ['needs-human'] } });
+    expect(result).toMatchObject({
+      outcome: 'handed_over',
+      output: null,
+      handover: 'ticket+labels',
+      cited: [],
+      chat_details: { labels: ['needs-human'] },
+    });
     expect(result.reason).toMatch(/^nothing in the knowledge base is close enough \(the best scored [-\d.]+; the threshold is 0\.35\)$/);
     const ticket = await api.get(`/tickets/${result.ticket_details.ticket_id}`);
     expect(ticket.status).toBe(200);
@@ -174,7 +231,11 @@ describe('automation: the AI agent', () => {
     const before = model.requests.length;
     const free = await customerWrites('Is delivery free?');
     const r1 = free.run.steps[0].result as any;
-    expect(r1).toMatchObject({ outcome: 'handed_over', reason: 'the model said the knowledge base does not answer the message', model_output: 'CANNOT_ANSWER' });
+    expect(r1).toMatchObject({
+      outcome: 'handed_over',
+      reason: 'the model said the knowledge base does not answer the message',
+      model_output: 'CANNOT_ANSWER',
+    });
     expect(r1.retrieved.map((x: any) => x.context_id)).toContain(w.delivery);
     expect(r1.ticket_details.ticket_id).toEqual(expect.any(String));
     expect(model.requests.length).toBe(before + 1);
@@ -196,49 +257,79 @@ describe('automation: the AI agent', () => {
     denied(await other.patch('/automation/agent', { enabled: false }, { 'x-phone': w.phone }));
     denied(await api.patch('/automation/agent', { enabled: false }, { 'x-phone': w.otherPhone }));
     expect((await api.get('/automation/agent', { 'x-phone': w.phone })).body).toMatchObject({ enabled: true, updated_by: null });
-    expect((await other.get('/automation/agent', { 'x-phone': w.otherPhone })).body).toMatchObject({ phone_id: w.otherPhone, enabled: true, updated_by: null });
+    expect((await other.get('/automation/agent', { 'x-phone': w.otherPhone })).body).toMatchObject({
+      phone_id: w.otherPhone,
+      enabled: true,
+      updated_by: null,
+    });
     expect(await stack.prisma.automationAgentSwitch.count()).toBe(0);
   });
 
   it('switched off for the phone: the agent does not answer, the step is skipped with the reason; on again, it answers', async () => {
     const off = await api.patch('/automation/agent', { enabled: false }, { 'x-phone': w.phone });
     expect(off.status).toBe(200);
-    expect(off.body).toMatchObject({ phone_id: w.phone, enabled: false, active: false, reason: `the AI agent is switched off for phone ${w.phone}`, updated_by: expect.any(String) });
+    expect(off.body).toMatchObject({
+      phone_id: w.phone,
+      enabled: false,
+      active: false,
+      reason: `the AI agent is switched off for phone ${w.phone}`,
+      updated_by: expect.any(String),
+    });
     expect((await api.get('/automation/agent', { 'x-phone': w.phone })).body).toMatchObject({ enabled: false, active: false });
     // the other organization's phone keeps its own switch
     expect((await other.get('/automation/agent', { 'x-phone': w.otherPhone })).body.enabled).toBe(true);
     const before = model.requests.length;
     const { run, chat } = await customerWrites('What are your opening hours?');
-    expect({ status: run.status, reason: run.reason }).toEqual({ status: 'completed', reason: `the AI agent is switched off for phone ${w.phone}` });
-    expect(run.steps[0]).toMatchObject({ status: 'skipped', error: `the AI agent is switched off for phone ${w.phone}`, result: { outcome: 'skipped', output: null } });
+    expect({ status: run.status, reason: run.reason }).toEqual({
+      status: 'completed',
+      reason: `the AI agent is switched off for phone ${w.phone}`,
+    });
+    expect(run.steps[0]).toMatchObject({
+      status: 'skipped',
+      error: `the AI agent is switched off for phone ${w.phone}`,
+      result: { outcome: 'skipped', output: null },
+    });
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await sentBy(chat)).toEqual([]);
     expect(model.requests.length).toBe(before);
-    expect((await api.patch('/automation/agent', { enabled: true }, { 'x-phone': w.phone })).body).toMatchObject({ enabled: true, active: true, reason: null });
+    expect((await api.patch('/automation/agent', { enabled: true }, { 'x-phone': w.phone })).body).toMatchObject({
+      enabled: true,
+      active: true,
+      reason: null,
+    });
     const again = await customerWrites('What are your opening hours?');
     expect(again.run.steps[0]).toMatchObject({ status: 'completed', result: { outcome: 'answered', output: HOURS } });
-    await until(() => sentBy(again.chat), (m) => m.length > 0, 15_000, 'the answer on the network');
+    await until(
+      () => sentBy(again.chat),
+      (m) => m.length > 0,
+      15_000,
+      'the answer on the network',
+    );
   }, 60_000);
 
   it.each([
     ['error', /answered 500: \{"error":\{"message":"model crashed"\}\}/],
     ['hang', /did not answer within 1500 ms/],
-  ] as const)('the model server %s: the step fails with a clear error after its retry, and nothing is sent', async (mode, error) => {
-    model.mode = mode;
-    try {
-      const { run, chat } = await customerWrites('What are your opening hours?');
-      expect(run.status).toBe('failed');
-      expect(run.steps[0]).toMatchObject({ status: 'failed', attempts: 2 });
-      expect(run.steps[0].error).toMatch(error);
-      expect(run.steps[0].error).toContain(model.baseUrl);
-      expect(run.steps[0].error).not.toContain(KEY);
-      expect(run.reason).toMatch(error);
-      await new Promise((r) => setTimeout(r, 1_000));
-      expect(await sentBy(chat)).toEqual([]);
-    } finally {
-      model.mode = 'answer';
-    }
-  }, 60_000);
+  ] as const)(
+    'the model server %s: the step fails with a clear error after its retry, and nothing is sent',
+    async (mode, error) => {
+      model.mode = mode;
+      try {
+        const { run, chat } = await customerWrites('What are your opening hours?');
+        expect(run.status).toBe('failed');
+        expect(run.steps[0]).toMatchObject({ status: 'failed', attempts: 2 });
+        expect(run.steps[0].error).toMatch(error);
+        expect(run.steps[0].error).toContain(model.baseUrl);
+        expect(run.steps[0].error).not.toContain(KEY);
+        expect(run.reason).toMatch(error);
+        await new Promise((r) => setTimeout(r, 1_000));
+        expect(await sentBy(chat)).toEqual([]);
+      } finally {
+        model.mode = 'answer';
+      }
+    },
+    60_000,
+  );
 
   it('no model configured: the switch route and the run log say the agent is off', async () => {
     await w.automation.stop();

@@ -23,14 +23,31 @@ describe('automation: workflows', () => {
     trigger: 'message.created',
     trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: 'asks-price' },
     actions: [
-      { id: 'asks-price', action_metadata: { type: 'validate_action', metadata: { operator: 'AND', conditions: [{ id: 'c1', variable_name: 'message.body', variable_type: 'string', condition: 'CONTAINS', value: 'price' }] } }, next: 'reply' },
-      { id: 'reply', action_metadata: { type: 'send_message_to_chat', metadata: { message: REPLY, chat_id: 'trigger_chat' } }, next: 'label' },
+      {
+        id: 'asks-price',
+        action_metadata: {
+          type: 'validate_action',
+          metadata: {
+            operator: 'AND',
+            conditions: [{ id: 'c1', variable_name: 'message.body', variable_type: 'string', condition: 'CONTAINS', value: 'price' }],
+          },
+        },
+        next: 'reply',
+      },
+      {
+        id: 'reply',
+        action_metadata: { type: 'send_message_to_chat', metadata: { message: REPLY, chat_id: 'trigger_chat' } },
+        next: 'label',
+      },
       { id: 'label', action_metadata: { type: 'add_chat_label', metadata: { labels: ['Lead'] } }, next: null },
     ],
   });
 
   beforeAll(async () => {
-    stack = await startStack({ SESSION_SCAN_MS: '200', QUEUE_PHONE_SCAN_MS: '200' }, { services: ['phones', 'queue', 'inbox', 'automation'] });
+    stack = await startStack(
+      { SESSION_SCAN_MS: '200', QUEUE_PHONE_SCAN_MS: '200' },
+      { services: ['phones', 'queue', 'inbox', 'automation'] },
+    );
     w.org = await createOrg(stack.prisma);
     api = client(stack.baseUrl, (await createToken(stack.prisma, w.org.id)).token);
     other = client(stack.baseUrl, (await createToken(stack.prisma, (await createOrg(stack.prisma)).id)).token);
@@ -43,15 +60,43 @@ describe('automation: workflows', () => {
     const res = await api.post('/workflows/create', { ...priceBot(), id: 'exported-id', org_id: 'someone-else', created_at: '2025-01-01' });
     expect(res.status).toBe(201);
     expect(WorkflowSchema.safeParse(res.body).success).toBe(true);
-    expect(res.body).toMatchObject({ org_id: w.org.id, name: 'Price bot', trigger: 'message.created', is_active: true, deleted_at: null, trigger_metadata: { first_action_id: 'asks-price' } });
+    expect(res.body).toMatchObject({
+      org_id: w.org.id,
+      name: 'Price bot',
+      trigger: 'message.created',
+      is_active: true,
+      deleted_at: null,
+      trigger_metadata: { first_action_id: 'asks-price' },
+    });
     expect(res.body.id).not.toBe('exported-id');
     w.bot = res.body.id;
   });
 
   it.each([
-    [{ actions: [{ id: 'a', action_metadata: { type: 'send_message_to_chat', metadata: { message: 'x' } }, next: 'missing' }], trigger_metadata: { first_action_id: 'a' } }, 'body.actions.0.next', /no action has id missing/],
-    [{ actions: [{ id: 'a', action_metadata: { type: 'delay', metadata: { delay: '1 minutes' } }, next: 'a' }], trigger_metadata: { first_action_id: 'a' } }, 'body.actions.0.next', /cycle/],
-    [{ actions: [{ id: 'a', action_metadata: { type: 'ai_prompt', metadata: { query: 'q', body: 'b' } }, next: null }], trigger_metadata: { first_action_id: 'a' } }, 'body.actions.0.action_metadata.metadata.agent', /a free-form AI prompt is not supported here yet/],
+    [
+      {
+        actions: [{ id: 'a', action_metadata: { type: 'send_message_to_chat', metadata: { message: 'x' } }, next: 'missing' }],
+        trigger_metadata: { first_action_id: 'a' },
+      },
+      'body.actions.0.next',
+      /no action has id missing/,
+    ],
+    [
+      {
+        actions: [{ id: 'a', action_metadata: { type: 'delay', metadata: { delay: '1 minutes' } }, next: 'a' }],
+        trigger_metadata: { first_action_id: 'a' },
+      },
+      'body.actions.0.next',
+      /cycle/,
+    ],
+    [
+      {
+        actions: [{ id: 'a', action_metadata: { type: 'ai_prompt', metadata: { query: 'q', body: 'b' } }, next: null }],
+        trigger_metadata: { first_action_id: 'a' },
+      },
+      'body.actions.0.action_metadata.metadata.agent',
+      /a free-form AI prompt is not supported here yet/,
+    ],
     [{ trigger: 'ticket.due' }, 'body.trigger', /not supported here yet/],
     [{ trigger_metadata: { first_action_id: 'nope' } }, 'body.trigger_metadata.first_action_id', /no action has id nope/],
     [{ name: '' }, 'body.name', undefined],
@@ -78,7 +123,10 @@ describe('automation: workflows', () => {
   });
 
   it('PATCH checks the definition that results, and enables / disables', async () => {
-    expect422(await api.patch(`/workflows/${w.second}`, { trigger_metadata: { first_action_id: 'ghost' } }), 'body.trigger_metadata.first_action_id');
+    expect422(
+      await api.patch(`/workflows/${w.second}`, { trigger_metadata: { first_action_id: 'ghost' } }),
+      'body.trigger_metadata.first_action_id',
+    );
     const off = await api.patch(`/workflows/${w.second}`, { name: 'Renamed', is_active: false });
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ name: 'Renamed', is_active: false });
@@ -86,7 +134,9 @@ describe('automation: workflows', () => {
   });
 
   it('POST /workflows/{id}/dry-run walks the graph for a sample event, running nothing', async () => {
-    const yes = await api.post(`/workflows/${w.bot}/dry-run`, { event: { data: { chat_id: chat, body: 'What is the PRICE?', from_me: false } } });
+    const yes = await api.post(`/workflows/${w.bot}/dry-run`, {
+      event: { data: { chat_id: chat, body: 'What is the PRICE?', from_me: false } },
+    });
     expect(yes.status).toBe(200);
     expect(DryRunWorkflowResponse.parse(yes.body)).toEqual({
       triggered: true,
@@ -107,17 +157,39 @@ describe('automation: workflows', () => {
   });
 
   it('a customer message is answered through the queue: the reply reaches the network exactly once, and starts no run itself', async () => {
-    const inbound = await api.post('/sandbox/messages', { chat_id: customer, body: 'Hi, what is the price of the blue one?' }, { 'x-phone': w.phone });
+    const inbound = await api.post(
+      '/sandbox/messages',
+      { chat_id: customer, body: 'Hi, what is the price of the blue one?' },
+      { 'x-phone': w.phone },
+    );
     expect(inbound.status).toBeLessThan(300);
-    const runs = await until(() => api.get(`/workflows/${w.bot}/runs`), (r) => r.body?.runs?.[0]?.status === 'completed', 30_000, 'run completed');
+    const runs = await until(
+      () => api.get(`/workflows/${w.bot}/runs`),
+      (r) => r.body?.runs?.[0]?.status === 'completed',
+      30_000,
+      'run completed',
+    );
     const run = ListRunsResponse.parse(runs.body).runs[0];
     expect(run).toMatchObject({ workflow_id: w.bot, event_type: 'message.created', chat_id: chat, phone_id: w.phone, status: 'completed' });
-    expect(run.steps.map((s) => [s.action_id, s.status])).toEqual([['asks-price', 'completed'], ['reply', 'completed'], ['label', 'completed']]);
+    expect(run.steps.map((s) => [s.action_id, s.status])).toEqual([
+      ['asks-price', 'completed'],
+      ['reply', 'completed'],
+      ['label', 'completed'],
+    ]);
     for (const s of run.steps) expect(s.duration_ms).toBeGreaterThanOrEqual(0);
-    const sentToNetwork = () => stack.prisma.sandboxMessage.count({ where: { phone_id: w.phone, chat_id: chat, from_me: true, body: REPLY } });
+    const sentToNetwork = () =>
+      stack.prisma.sandboxMessage.count({ where: { phone_id: w.phone, chat_id: chat, from_me: true, body: REPLY } });
     await until(sentToNetwork, (n) => n > 0, 15_000, 'reply on the network');
     // the reply comes back as a message.created (from_me): the loop guard starts no run for it
-    await until(() => stack.prisma.outboxEvent.count({ where: { org_id: w.org.id, type: 'message.created', payload: { path: ['from_me'], equals: true } } }), (n) => n > 0, 15_000, 'reply event');
+    await until(
+      () =>
+        stack.prisma.outboxEvent.count({
+          where: { org_id: w.org.id, type: 'message.created', payload: { path: ['from_me'], equals: true } },
+        }),
+      (n) => n > 0,
+      15_000,
+      'reply event',
+    );
     await new Promise((r) => setTimeout(r, 2_000));
     expect(await sentToNetwork()).toBe(1);
     expect((await api.get(`/workflows/${w.bot}/runs`)).body.count).toBe(1);
@@ -140,20 +212,62 @@ describe('automation: workflows', () => {
       trigger: 'message.created',
       trigger_metadata: { first_action_id: 'is-refund' },
       actions: [
-        { id: 'is-refund', action_metadata: { type: 'validate_action', metadata: { operator: 'OR', conditions: [{ id: 'c', variable_name: 'message.body', variable_type: 'string', condition: 'STARTS_WITH', value: 'refund' }] } }, next: 'ticket' },
-        { id: 'ticket', action_metadata: { type: 'create_ticket', metadata: { subject: 'Refund request', assignee: { round_robin: false, email: 'Desk@Example.com' }, priority: '3', status: 'open', labels: ['refund'], due_in: '1 days' } }, next: 'unlabel' },
+        {
+          id: 'is-refund',
+          action_metadata: {
+            type: 'validate_action',
+            metadata: {
+              operator: 'OR',
+              conditions: [{ id: 'c', variable_name: 'message.body', variable_type: 'string', condition: 'STARTS_WITH', value: 'refund' }],
+            },
+          },
+          next: 'ticket',
+        },
+        {
+          id: 'ticket',
+          action_metadata: {
+            type: 'create_ticket',
+            metadata: {
+              subject: 'Refund request',
+              assignee: { round_robin: false, email: 'Desk@Example.com' },
+              priority: '3',
+              status: 'open',
+              labels: ['refund'],
+              due_in: '1 days',
+            },
+          },
+          next: 'unlabel',
+        },
         { id: 'unlabel', action_metadata: { type: 'remove_chat_label', metadata: { labels: ['LEAD'] } }, next: 'close' },
-        { id: 'close', action_metadata: { type: 'close_ticket', metadata: { closing_note: 'Closed by the refunds workflow' } }, next: null },
+        {
+          id: 'close',
+          action_metadata: { type: 'close_ticket', metadata: { closing_note: 'Closed by the refunds workflow' } },
+          next: null,
+        },
       ],
     });
     expect(res.status).toBe(201);
     const inbound = await api.post('/sandbox/messages', { chat_id: customer, body: 'Refund please, it broke' }, { 'x-phone': w.phone });
-    const runs = await until(() => api.get(`/workflows/${res.body.id}/runs`), (r) => ['completed', 'failed'].includes(r.body?.runs?.[0]?.status), 30_000, 'refund run ended');
+    const runs = await until(
+      () => api.get(`/workflows/${res.body.id}/runs`),
+      (r) => ['completed', 'failed'].includes(r.body?.runs?.[0]?.status),
+      30_000,
+      'refund run ended',
+    );
     const run = runs.body.runs[0];
     expect({ status: run.status, reason: run.reason }).toEqual({ status: 'completed', reason: null });
     const ticketId = run.steps.find((s: any) => s.action_id === 'ticket').result.ticket_details.ticket_id;
     const ticket = await api.get(`/tickets/${ticketId}`);
-    expect(ticket.body.ticket).toMatchObject({ subject: 'Refund request', assignee: 'desk@example.com', priority: 3, status: 'closed', ticket_labels: 'refund', chat_id: chat, quoted_message_id: inbound.body.message_id, raised_by: res.body.id });
+    expect(ticket.body.ticket).toMatchObject({
+      subject: 'Refund request',
+      assignee: 'desk@example.com',
+      priority: 3,
+      status: 'closed',
+      ticket_labels: 'refund',
+      chat_id: chat,
+      quoted_message_id: inbound.body.message_id,
+      raised_by: res.body.id,
+    });
     expect(Date.parse(ticket.body.ticket.due_date) - Date.parse(run.started_at)).toBe(86_400_000);
     expect((await api.get(`/chats/${chat}`)).body.label_ids).toEqual({});
     const notes = await api.get(`/chats/${chat}/notes`);

@@ -31,7 +31,10 @@ describe('labels and custom properties', () => {
     w.otherOrg = await createOrg(p);
     [w.p1, w.p2, w.q] = [await createPhone(p, w.org.id), await createPhone(p, w.org.id), await createPhone(p, w.otherOrg.id)];
     const at = (m: number) => new Date(Date.UTC(2026, 1, 1, 9, m));
-    await createMessages(p, w.org, w.p1, [{ chatId: chatA, timestamp: at(1) }, { chatId: chatB, timestamp: at(2) }]);
+    await createMessages(p, w.org, w.p1, [
+      { chatId: chatA, timestamp: at(1) },
+      { chatId: chatB, timestamp: at(2) },
+    ]);
     await createMessages(p, w.org, w.p2, [{ chatId: chatC, timestamp: at(3) }]);
     await createChat(p, w.org, w.p1, { chatId: chatA });
     await createChat(p, w.org, w.p1, { chatId: chatB });
@@ -69,21 +72,37 @@ describe('labels and custom properties', () => {
       expect422(await api.post('/labels/create', { name: 'x', color: 'red' }), 'body.color');
     });
 
-    it('defines custom properties, refuses a second of the same name (any case), renames; another organization\'s is 404', async () => {
-      const tier = await api.post('/custom-properties/create', { property_name: 'Tier', property_value_type: 'dropdown', property_value: 'Gold,Silver', is_required: true });
+    it("defines custom properties, refuses a second of the same name (any case), renames; another organization's is 404", async () => {
+      const tier = await api.post('/custom-properties/create', {
+        property_name: 'Tier',
+        property_value_type: 'dropdown',
+        property_value: 'Gold,Silver',
+        is_required: true,
+      });
       expect(tier.status).toBe(200);
       expect(CustomPropertySchema.safeParse(tier.body).success).toBe(true);
       expect(tier.body).toMatchObject({ property_name: 'Tier', property_value: 'Gold,Silver', is_required: true, type: 'chat' });
       const seats = await api.post('/custom-properties/create', { property_name: 'Seats', property_value_type: 'number' });
       [w.tier, w.seats] = [tier.body.property_id, seats.body.property_id];
       expect422(await api.post('/custom-properties/create', { property_name: 'tier' }), 'body.property_name');
-      expect422(await api.post('/custom-properties/create', { property_name: 'Plan', property_value_type: 'dropdown' }), 'body.property_value');
-      expect422(await api.post('/custom-properties/create', { property_name: 'Plan', property_value_type: 'colour' }), 'body.property_value_type');
-      expect((await api.patch(`/custom-properties/${w.seats}`, { property_name: 'Licences' })).body).toMatchObject({ property_name: 'Licences' });
+      expect422(
+        await api.post('/custom-properties/create', { property_name: 'Plan', property_value_type: 'dropdown' }),
+        'body.property_value',
+      );
+      expect422(
+        await api.post('/custom-properties/create', { property_name: 'Plan', property_value_type: 'colour' }),
+        'body.property_value_type',
+      );
+      expect((await api.patch(`/custom-properties/${w.seats}`, { property_name: 'Licences' })).body).toMatchObject({
+        property_name: 'Licences',
+      });
       expect422(await api.patch(`/custom-properties/${w.seats}`, {}), 'body.property_name');
       expect404(await other.patch(`/custom-properties/${w.tier}`, { property_name: 'Mine' }));
       expect404(await other.delete(`/custom-properties/${w.tier}`));
-      expect((await api.get('/custom-properties')).body).toMatchObject({ count: 2, custom_properties: [{ property_name: 'Tier' }, { property_name: 'Licences' }] });
+      expect((await api.get('/custom-properties')).body).toMatchObject({
+        count: 2,
+        custom_properties: [{ property_name: 'Tier' }, { property_name: 'Licences' }],
+      });
       expect((await other.get('/custom-properties')).body).toEqual({ count: 0, custom_properties: [] });
     });
   });
@@ -100,7 +119,12 @@ describe('labels and custom properties', () => {
       if (!first) throw new Error('no chat.label.updated for chat A');
       expect(registryPayload(first)).toMatchObject({ chat_id: chatA, label_ids: { [w.vip]: true, [w.late]: true } });
       expect(first.previous_attributes).toEqual({ label_ids: {} });
-      const got = await until(async () => realtime.filter((e) => e.type === 'chat.label.updated'), (l) => l.length === 2, 15_000, 'chat.label.updated on realtime');
+      const got = await until(
+        async () => realtime.filter((e) => e.type === 'chat.label.updated'),
+        (l) => l.length === 2,
+        15_000,
+        'chat.label.updated on realtime',
+      );
       expect(got.map((e) => e.data.chat_id).sort()).toEqual([chatA, chatC].sort());
     });
 
@@ -113,7 +137,7 @@ describe('labels and custom properties', () => {
       expect((await other.get('/chats?label=vip')).body.chats).toEqual([]);
     });
 
-    it('all or nothing: another organization\'s chat among the ids is 404, nothing relabelled, no label created', async () => {
+    it("all or nothing: another organization's chat among the ids is 404, nothing relabelled, no label created", async () => {
       const labels = await stack.prisma.inboxLabel.count();
       expect404(await api.patch('/chats/labels', { labels: 'brand-new', chat_ids: [chatB, `${randomDigits()}@c.us`] }));
       expect404(await other.patch('/chats/labels', { labels: 'theirs', chat_ids: [bob] })); // only ours holds bob's chat
@@ -132,15 +156,31 @@ describe('labels and custom properties', () => {
 
   describe('PATCH /chats/{chat_id}', () => {
     it('sets custom properties by name or id, the assignee and labels: 200 with the chat, chat.custom_properties.updated', async () => {
-      const res = await api.patch(`/chats/${bob}`, { custom_properties: { tier: 'gold', [w.seats]: 12 }, assigned_to: 'Amy@Example.com', labels: 'vip' });
+      const res = await api.patch(`/chats/${bob}`, {
+        custom_properties: { tier: 'gold', [w.seats]: 12 },
+        assigned_to: 'Amy@Example.com',
+        labels: 'vip',
+      });
       expect(res.status).toBe(200);
       expect(ChatViewSchema.safeParse(res.body).success).toBe(true);
-      expect(res.body).toMatchObject({ chat_id: chatB, assigned_to: 'amy@example.com', custom_properties: { [w.tier]: 'Gold', [w.seats]: '12' }, label_ids: { [w.vip]: true } });
-      expect((await api.get('/chats?label=vip')).body.chats.find((c: any) => c.chat_id === chatB)).toMatchObject({ assigned_to: 'amy@example.com' });
+      expect(res.body).toMatchObject({
+        chat_id: chatB,
+        assigned_to: 'amy@example.com',
+        custom_properties: { [w.tier]: 'Gold', [w.seats]: '12' },
+        label_ids: { [w.vip]: true },
+      });
+      expect((await api.get('/chats?label=vip')).body.chats.find((c: any) => c.chat_id === chatB)).toMatchObject({
+        assigned_to: 'amy@example.com',
+      });
       const [updated] = await events('chat.custom_properties.updated');
       expect(registryPayload(updated)).toMatchObject({ chat_id: chatB, custom_properties: { [w.tier]: 'Gold', [w.seats]: '12' } });
       expect(updated.previous_attributes).toEqual({ custom_properties: {} });
-      await until(async () => realtime.filter((e) => e.type === 'chat.custom_properties.updated'), (l) => l.length === 1, 15_000, 'chat.custom_properties.updated on realtime');
+      await until(
+        async () => realtime.filter((e) => e.type === 'chat.custom_properties.updated'),
+        (l) => l.length === 1,
+        15_000,
+        'chat.custom_properties.updated on realtime',
+      );
     });
 
     it('422 on each of labels, custom_properties, assigned_to when none is given', async () => {
@@ -171,7 +211,7 @@ describe('labels and custom properties', () => {
       expect(await events('chat.custom_properties.updated')).toHaveLength(count);
     });
 
-    it('another organization\'s chat: 404, nothing changes on theirs or ours; a scoped token\'s other phone: 404', async () => {
+    it("another organization's chat: 404, nothing changes on theirs or ours; a scoped token's other phone: 404", async () => {
       expect404(await other.patch(`/chats/${bob}`, { labels: 'theirs' }));
       expect404(await api.patch(`/chats/${randomDigits()}`, { assigned_to: 'amy@example.com' }));
       expect((await other.get(`/chats/${alice}`)).body).toMatchObject({ label_ids: {}, custom_properties: {}, assigned_to: null });
@@ -180,7 +220,7 @@ describe('labels and custom properties', () => {
       expect((await api.get(`/chats/${carol}`)).body.assigned_to).toBeNull();
     });
 
-    it('deleting a definition removes every chat\'s value of it', async () => {
+    it("deleting a definition removes every chat's value of it", async () => {
       expect((await api.delete(`/custom-properties/${w.tier}`)).body).toMatchObject({ property_id: w.tier });
       expect((await api.get(`/chats/${bob}`)).body.custom_properties).toEqual({});
       expect404(await api.delete(`/custom-properties/${w.tier}`));

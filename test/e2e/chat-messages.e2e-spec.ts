@@ -23,10 +23,30 @@ describe('GET /v1/chats/{chat_id}/messages', () => {
     w.chat = `${w.digits}@c.us`;
     w.group = `1203630${randomDigits(11)}@g.us`;
     const at = (m: number) => new Date(Date.UTC(2026, 0, 1, 10, m));
-    await createMessages(p, w.orgA, w.p1, [0, 2, 4, 6, 8].map((m) => ({ chatId: w.chat, timestamp: at(m), fromMe: m % 4 === 0 })));
-    await createMessages(p, w.orgA, w.p2, [1, 3, 5].map((m) => ({ chatId: w.chat, timestamp: at(m) })));
-    await createMessages(p, w.orgA, w.p1, [7, 9].map((m) => ({ chatId: w.group, timestamp: at(m) })));
-    await createMessages(p, w.orgB, w.q1, [10, 11].map((m) => ({ chatId: w.chat, timestamp: at(m) })));
+    await createMessages(
+      p,
+      w.orgA,
+      w.p1,
+      [0, 2, 4, 6, 8].map((m) => ({ chatId: w.chat, timestamp: at(m), fromMe: m % 4 === 0 })),
+    );
+    await createMessages(
+      p,
+      w.orgA,
+      w.p2,
+      [1, 3, 5].map((m) => ({ chatId: w.chat, timestamp: at(m) })),
+    );
+    await createMessages(
+      p,
+      w.orgA,
+      w.p1,
+      [7, 9].map((m) => ({ chatId: w.group, timestamp: at(m) })),
+    );
+    await createMessages(
+      p,
+      w.orgB,
+      w.q1,
+      [10, 11].map((m) => ({ chatId: w.chat, timestamp: at(m) })),
+    );
     w.tA = (await createToken(p, w.orgA.id)).token;
     w.tA1 = (await createToken(p, w.orgA.id, { phoneIds: [w.p1.phone_id] })).token;
     w.tRevoked = (await createToken(p, w.orgA.id, { revoked: true })).token;
@@ -97,7 +117,7 @@ describe('GET /v1/chats/{chat_id}/messages', () => {
       expect(res.body.messages.every((m: any) => m.org_phone === w.p1.org_phone)).toBe(true);
     });
 
-    it('never shows another organization\'s messages of the same chat id', async () => {
+    it("never shows another organization's messages of the same chat id", async () => {
       const a = await getJson(url(w.chat), auth(w.tA));
       const b = await getJson(url(w.chat), auth(w.tB));
       expect(b.body.count).toBe(2);
@@ -131,7 +151,7 @@ describe('GET /v1/chats/{chat_id}/messages', () => {
   });
 
   describe('observability', () => {
-    it('continues the caller\'s trace through the gateway and NATS into the chats service', async () => {
+    it("continues the caller's trace through the gateway and NATS into the chats service", async () => {
       const traceId = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
       const res = await getJson(url(w.chat), auth(w.tA, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` }));
       expect(res.status).toBe(200);
@@ -164,7 +184,10 @@ describe('GET /v1/chats/{chat_id}/messages', () => {
       ['an unknown token', 'mapi_not-a-real-token'],
       ['a Basic credential', 'Basic abc'],
     ])('%s with 401 UNAUTHORIZED_ERROR', async (_name, header) => {
-      const res = await getJson(url(w.chat), header === undefined ? {} : { Authorization: header.startsWith('Basic') ? header : `Bearer ${header}` });
+      const res = await getJson(
+        url(w.chat),
+        header === undefined ? {} : { Authorization: header.startsWith('Basic') ? header : `Bearer ${header}` },
+      );
       expect(res.status).toBe(401);
       expectEnvelope(res.body, 'UNAUTHORIZED_ERROR', 401);
     });

@@ -8,10 +8,14 @@ describe('chats routes', () => {
   let stack: Stack;
   const w: Record<string, any> = {};
   const at = (m: number) => new Date(Date.UTC(2026, 0, 1, 10, m));
-  const get = (token: string, path: string, headers: Record<string, string> = {}) => callApi(stack.baseUrl, 'GET', path, token, undefined, headers);
-  const read = (token: string, chat: string, headers: Record<string, string> = {}) => callApi(stack.baseUrl, 'POST', `/chats/${encodeURIComponent(chat)}/read`, token, undefined, headers);
+  const get = (token: string, path: string, headers: Record<string, string> = {}) =>
+    callApi(stack.baseUrl, 'GET', path, token, undefined, headers);
+  const read = (token: string, chat: string, headers: Record<string, string> = {}) =>
+    callApi(stack.baseUrl, 'POST', `/chats/${encodeURIComponent(chat)}/read`, token, undefined, headers);
   const unread = async (orgId: string, chatId: string) =>
-    (await stack.prisma.chat.findMany({ where: { org_id: orgId, chat_id: chatId }, orderBy: { phone_id: 'asc' } })).map((c) => c.unread_count);
+    (await stack.prisma.chat.findMany({ where: { org_id: orgId, chat_id: chatId }, orderBy: { phone_id: 'asc' } })).map(
+      (c) => c.unread_count,
+    );
 
   beforeAll(async () => {
     stack = await startStack({}, { services: ['phones'] }); // phones answers x-phone lookups (phones.v1.directory)
@@ -26,9 +30,16 @@ describe('chats routes', () => {
     w.solo = `${randomDigits()}@c.us`; // p1 only
     w.group = `1203630${randomDigits(11)}@g.us`; // p1 only
     w.theirs = `${randomDigits()}@c.us`; // organization B only
-    await createMessages(p, w.orgA, w.p1, [{ chatId: w.shared, timestamp: at(1) }, { chatId: w.solo, timestamp: at(5) }, { chatId: w.group, timestamp: at(3) }]);
+    await createMessages(p, w.orgA, w.p1, [
+      { chatId: w.shared, timestamp: at(1) },
+      { chatId: w.solo, timestamp: at(5) },
+      { chatId: w.group, timestamp: at(3) },
+    ]);
     await createMessages(p, w.orgA, w.p2, [{ chatId: w.shared, timestamp: at(7), body: 'newest of A' }]);
-    await createMessages(p, w.orgB, w.q1, [{ chatId: w.theirs, timestamp: at(9) }, { chatId: w.shared, timestamp: at(8) }]);
+    await createMessages(p, w.orgB, w.q1, [
+      { chatId: w.theirs, timestamp: at(9) },
+      { chatId: w.shared, timestamp: at(8) },
+    ]);
     await createChat(p, w.orgA, w.p1, { chatId: w.shared, unread: 2 });
     await createChat(p, w.orgA, w.p2, { chatId: w.shared, unread: 1 });
     await createChat(p, w.orgA, w.p1, { chatId: w.solo, unread: 3 });
@@ -36,7 +47,13 @@ describe('chats routes', () => {
     await createChat(p, w.orgB, w.q1, { chatId: w.theirs, unread: 4 });
     await createChat(p, w.orgB, w.q1, { chatId: w.shared, unread: 6 });
     await p.groupParticipant.createMany({
-      data: [w.p1.org_phone, '4470000000@c.us'].map((c, i) => ({ org_id: w.orgA.id, phone_id: w.p1.phone_id, chat_id: w.group, contact_id: c, is_admin: i === 0 })),
+      data: [w.p1.org_phone, '4470000000@c.us'].map((c, i) => ({
+        org_id: w.orgA.id,
+        phone_id: w.p1.phone_id,
+        chat_id: w.group,
+        contact_id: c,
+        is_admin: i === 0,
+      })),
     });
     w.tA = (await createToken(p, w.orgA.id)).token;
     w.tA1 = (await createToken(p, w.orgA.id, { phoneIds: [w.p1.phone_id] })).token;
@@ -57,7 +74,14 @@ describe('chats routes', () => {
         expect(c.org_id).toBe(w.orgA.id);
       }
       const [shared, , group] = res.body.chats;
-      expect(shared).toMatchObject({ chat_type: 'user', phone_id: w.p2.phone_id, org_phone: w.p2.org_phone, active_phone: w.p2.org_phone, message_unread_count: 2, members: null });
+      expect(shared).toMatchObject({
+        chat_type: 'user',
+        phone_id: w.p2.phone_id,
+        org_phone: w.p2.org_phone,
+        active_phone: w.p2.org_phone,
+        message_unread_count: 2,
+        members: null,
+      });
       expect(shared.chat_org_phones.sort()).toEqual([w.p1.org_phone, w.p2.org_phone].sort());
       expect(shared.unread_count).toEqual({ [w.p1.org_phone]: 2, [w.p2.org_phone]: 1 });
       expect(shared.latest_message.body).toBe('newest of A');
@@ -70,7 +94,7 @@ describe('chats routes', () => {
       expect(res.headers.get('x-service-org-id')).toBe(w.orgA.id);
     });
 
-    it('narrows to the x-phone phone and to a scoped token\'s phones', async () => {
+    it("narrows to the x-phone phone and to a scoped token's phones", async () => {
       const byPhone = await get(w.tA, '/chats', { 'x-phone': w.p2.phone_id });
       expect(byPhone.body.chats.map((c: any) => c.chat_id)).toEqual([w.shared]);
       expect(byPhone.headers.get('x-service-phone-id')).toBe(w.p2.phone_id);
@@ -81,7 +105,10 @@ describe('chats routes', () => {
 
     it('filters by chat_type and time, and a label no chat carries matches nothing', async () => {
       expect((await get(w.tA, '/chats?chat_type=group')).body.chats.map((c: any) => c.chat_id)).toEqual([w.group]);
-      const timed = await get(w.tA, `/chats?start_time=${encodeURIComponent(at(3).toISOString())}&end_time=${encodeURIComponent(at(5).toISOString())}`);
+      const timed = await get(
+        w.tA,
+        `/chats?start_time=${encodeURIComponent(at(3).toISOString())}&end_time=${encodeURIComponent(at(5).toISOString())}`,
+      );
       expect(timed.body.chats.map((c: any) => c.chat_id)).toEqual([w.solo, w.group]);
       expect((await get(w.tA, '/chats?start_time=2026-01-02')).body).toEqual({ from: 0, to: 0, count: 0, chats: [] });
       expect((await get(w.tA, '/chats?label=vip')).body).toEqual({ from: 0, to: 0, count: 0, chats: [] });
@@ -93,7 +120,7 @@ describe('chats routes', () => {
       expect((await get(w.tA, '/chats?limit=2000')).status).toBe(200);
     });
 
-    it('never shows another organization\'s chats or copies', async () => {
+    it("never shows another organization's chats or copies", async () => {
       const res = await get(w.tB, '/chats');
       expect(res.body.chats.map((c: any) => c.chat_id)).toEqual([w.theirs, w.shared]);
       expect(res.body.chats[1]).toMatchObject({ org_id: w.orgB.id, chat_org_phones: [w.q1.org_phone], message_unread_count: 6 });
@@ -109,7 +136,7 @@ describe('chats routes', () => {
       expect((await get(w.tA, `/chats/${encodeURIComponent(w.group)}`)).body.members).not.toBeNull();
     });
 
-    it('gives the same 404 for another organization\'s chat, a missing one, and one outside the phones in reach', async () => {
+    it("gives the same 404 for another organization's chat, a missing one, and one outside the phones in reach", async () => {
       for (const [token, chat, headers] of [
         [w.tA, w.theirs, {}],
         [w.tA, `${randomDigits()}@c.us`, {}],
@@ -130,7 +157,10 @@ describe('chats routes', () => {
       expect(one.body).toBe('');
       expect(one.headers.get('x-service-phone-id')).toBe(w.p1.phone_id);
       const ids = [w.p1.phone_id, w.p2.phone_id].sort();
-      const byPhone = async () => Object.fromEntries((await stack.prisma.chat.findMany({ where: { org_id: w.orgA.id, chat_id: w.shared } })).map((c) => [c.phone_id, c.unread_count]));
+      const byPhone = async () =>
+        Object.fromEntries(
+          (await stack.prisma.chat.findMany({ where: { org_id: w.orgA.id, chat_id: w.shared } })).map((c) => [c.phone_id, c.unread_count]),
+        );
       expect(await byPhone()).toEqual({ [w.p1.phone_id]: 0, [w.p2.phone_id]: 1 });
       expect((await read(w.tA, w.digits)).status).toBe(200);
       expect(Object.keys(await byPhone()).sort()).toEqual(ids);
@@ -151,7 +181,7 @@ describe('chats routes', () => {
   });
 
   describe('GET /chats/messages', () => {
-    it('lists every chat\'s messages within reach, newest first, each in the shape of spec 2.1', async () => {
+    it("lists every chat's messages within reach, newest first, each in the shape of spec 2.1", async () => {
       const res = await get(w.tA, '/chats/messages');
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ from: 1, to: 4, count: 4 });
@@ -162,10 +192,13 @@ describe('chats routes', () => {
       }
     });
 
-    it('narrows to x-phone, the token\'s phones and the time range; pages', async () => {
+    it("narrows to x-phone, the token's phones and the time range; pages", async () => {
       expect((await get(w.tA, '/chats/messages', { 'x-phone': w.p2.org_phone.replace('@c.us', '') })).body.count).toBe(1);
       expect((await get(w.tA1, '/chats/messages')).body.count).toBe(3);
-      const timed = await get(w.tA, `/chats/messages?start_time=${encodeURIComponent(at(2).toISOString())}&end_time=${encodeURIComponent(at(5).toISOString())}`);
+      const timed = await get(
+        w.tA,
+        `/chats/messages?start_time=${encodeURIComponent(at(2).toISOString())}&end_time=${encodeURIComponent(at(5).toISOString())}`,
+      );
       expect(timed.body.messages.map((m: any) => Date.parse(m.timestamp))).toEqual([at(5).getTime(), at(3).getTime()]);
       expect((await get(w.tA, '/chats/messages?offset=1&limit=2')).body).toMatchObject({ from: 2, to: 3, count: 2 });
       expect((await get(w.tA, '/chats/messages?offset=10')).body).toEqual({ from: 10, to: 10, count: 0, messages: [] });
@@ -213,9 +246,12 @@ describe('chats routes', () => {
       }
     });
 
-    it('an x-phone outside the token\'s scope or of another organization with 401, on every route, changing nothing', async () => {
+    it("an x-phone outside the token's scope or of another organization with 401, on every route, changing nothing", async () => {
       const before = await unread(w.orgA.id, w.solo);
-      for (const [token, phone] of [[w.tA1, w.p2.phone_id], [w.tA, w.q1.phone_id]]) {
+      for (const [token, phone] of [
+        [w.tA1, w.p2.phone_id],
+        [w.tA, w.q1.phone_id],
+      ]) {
         for (const res of [
           await get(token, '/chats', { 'x-phone': phone }),
           await get(token, '/chats/messages', { 'x-phone': phone }),
@@ -240,8 +276,14 @@ describe('chats routes', () => {
 
   describe('GET /reactions', () => {
     const react = (org: any, phone: any, chatId: string, sender: string, reaction: string, minute: number, unique = randomDigits(6)) => ({
-      org_id: org.id, phone_id: phone.phone_id, chat_id: chatId, message_id: `false_${chatId}_${unique}`, sender_phone: sender,
-      reaction_id: `R${unique}`, reaction, reacted_at: at(minute),
+      org_id: org.id,
+      phone_id: phone.phone_id,
+      chat_id: chatId,
+      message_id: `false_${chatId}_${unique}`,
+      sender_phone: sender,
+      reaction_id: `R${unique}`,
+      reaction,
+      reacted_at: at(minute),
     });
     beforeAll(async () => {
       w.rOld = react(w.orgA, w.p1, w.solo, '4471111111@c.us', '👍', 10);
@@ -251,17 +293,25 @@ describe('chats routes', () => {
       await stack.prisma.messageReaction.createMany({ data: [w.rOld, w.rNew, w.rBack, w.rTheirs] });
     });
 
-    it('lists the organization\'s standing reactions newest first, as ReactionType objects', async () => {
+    it("lists the organization's standing reactions newest first, as ReactionType objects", async () => {
       const res = await get(w.tA, '/reactions');
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ from: 1, to: 2, count: 2, start_time: null, end_time: null });
       expect(res.body.reactions.map((r: any) => r.reaction_id)).toEqual([w.rNew.reaction_id, w.rOld.reaction_id]);
-      expect(res.body.reactions[0]).toMatchObject({ org_id: w.orgA.id, chat_id: w.shared, message_id: w.rNew.message_id, sender_id: '4472222222@c.us', reaction: '❤️', org_phone: w.p2.org_phone });
+      expect(res.body.reactions[0]).toMatchObject({
+        org_id: w.orgA.id,
+        chat_id: w.shared,
+        message_id: w.rNew.message_id,
+        sender_id: '4472222222@c.us',
+        reaction: '❤️',
+        org_phone: w.p2.org_phone,
+      });
       expect(res.body.reactions[0].timestamp).toBe(at(20).toISOString());
     });
 
-    it('narrows by chat, message, time, x-phone and the token\'s phones; pages like GET messages', async () => {
-      const ids = async (path: string, token = w.tA, headers: Record<string, string> = {}) => (await get(token, path, headers)).body.reactions.map((r: any) => r.reaction_id);
+    it("narrows by chat, message, time, x-phone and the token's phones; pages like GET messages", async () => {
+      const ids = async (path: string, token = w.tA, headers: Record<string, string> = {}) =>
+        (await get(token, path, headers)).body.reactions.map((r: any) => r.reaction_id);
       expect(await ids(`/reactions?chat_id=${w.digits}`)).toEqual([w.rNew.reaction_id]);
       expect(await ids(`/reactions?message_id=${encodeURIComponent(w.rOld.message_id)}`)).toEqual([w.rOld.reaction_id]);
       expect(await ids(`/reactions?start_time=${encodeURIComponent(at(15).toISOString())}`)).toEqual([w.rNew.reaction_id]);
@@ -273,7 +323,7 @@ describe('chats routes', () => {
       expect(second.body.reactions.map((r: any) => r.reaction_id)).toEqual([w.rOld.reaction_id]);
     });
 
-    it('never shows another organization\'s reactions, and refuses a phone outside the token\'s scope', async () => {
+    it("never shows another organization's reactions, and refuses a phone outside the token's scope", async () => {
       expect((await get(w.tB, '/reactions')).body.reactions.map((r: any) => r.reaction_id)).toEqual([w.rTheirs.reaction_id]);
       expect((await get(w.tB, `/reactions?message_id=${encodeURIComponent(w.rNew.message_id)}`)).body.reactions).toEqual([]);
       const outside = await get(w.tA1, '/reactions', { 'x-phone': w.p2.phone_id });

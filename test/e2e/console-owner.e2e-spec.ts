@@ -9,7 +9,7 @@ import { startStack, type Stack } from './support/stack';
  * The console's first sign-in, end to end: the built admin CLI (as `npm run up` and an operator run
  * it) writes the owner, and the gateway + members service sign that owner in over HTTP.
  */
-describe('console owner: the admin CLI\'s owner signs in through POST /v1/auth/sign-in', () => {
+describe("console owner: the admin CLI's owner signs in through POST /v1/auth/sign-in", () => {
   let stack: Stack;
   const w: Record<string, any> = {};
 
@@ -37,7 +37,7 @@ describe('console owner: the admin CLI\'s owner signs in through POST /v1/auth/s
 
   afterAll(() => stack?.stop(), 60_000);
 
-  it('seed:demo --json prints console credentials that sign in as the demo organization\'s owner', async () => {
+  it("seed:demo --json prints console credentials that sign in as the demo organization's owner", async () => {
     const res = await admin(['seed:demo', '--json']);
     expect(res).toMatchObject({ code: 0, err: '' });
     w.seed = JSON.parse(res.out);
@@ -45,7 +45,10 @@ describe('console owner: the admin CLI\'s owner signs in through POST /v1/auth/s
 
     const answer = await signIn(w.seed.console.email, w.seed.console.password);
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ org_id: w.seed.org_id, member: { email: 'owner@demo.example.com', role: 'admin', is_owner: true, is_active: true } });
+    expect(answer.body).toMatchObject({
+      org_id: w.seed.org_id,
+      member: { email: 'owner@demo.example.com', role: 'admin', is_owner: true, is_active: true },
+    });
     w.owner = sessionOf(stack.baseUrl, answer);
     const me = await w.owner.call('GET', '/auth/me');
     expect(me.body).toMatchObject({ org_id: w.seed.org_id, role: 'owner', phone_ids: null });
@@ -65,13 +68,19 @@ describe('console owner: the admin CLI\'s owner signs in through POST /v1/auth/s
 
     const trail = await client(stack.baseUrl, again.token).get('/members/audit');
     expect(trail.body.entries.map((e: any) => `${e.action} ${e.target} ${e.actor_type}`)).toEqual(
-      expect.arrayContaining(['member.owner_created owner@demo.example.com operator', 'member.password_reset owner@demo.example.com operator']),
+      expect.arrayContaining([
+        'member.owner_created owner@demo.example.com operator',
+        'member.password_reset owner@demo.example.com operator',
+      ]),
     );
   });
 
   it('members:create-owner --password-stdin makes an owner of another organization who signs in there only', async () => {
     const org = await createOrg(stack.prisma);
-    const res = await admin(['members:create-owner', '--org', org.id, '--email', 'Founder@Example.com', '--password-stdin', '--json'], 'a long enough secret\n');
+    const res = await admin(
+      ['members:create-owner', '--org', org.id, '--email', 'Founder@Example.com', '--password-stdin', '--json'],
+      'a long enough secret\n',
+    );
     expect(res).toMatchObject({ code: 0, err: '' });
     expect(JSON.parse(res.out)).toMatchObject({ org_id: org.id, email: 'founder@example.com', created: true, password_generated: false });
     expect(res.out).not.toContain('a long enough secret');
@@ -82,7 +91,11 @@ describe('console owner: the admin CLI\'s owner signs in through POST /v1/auth/s
     expect(members.body.map((m: any) => m.email)).toEqual(['founder@example.com']);
 
     const second = await admin(['members:create-owner', '--org', org.id, '--email', 'other@example.com']);
-    expect(second).toEqual({ code: 1, out: '', err: `error: organization ${org.id} already has an owner (founder@example.com); an organization has one owner\n` });
+    expect(second).toEqual({
+      code: 1,
+      out: '',
+      err: `error: organization ${org.id} already has an owner (founder@example.com); an organization has one owner\n`,
+    });
     expect((await signIn('other@example.com', 'a long enough secret')).status).toBe(401);
   });
 });

@@ -37,7 +37,8 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     await p.goto(`${consoleUrl}/console${path}`);
     await p.getByRole('heading', { name: heading, exact: true }).waitFor({ timeout: 10_000 });
   };
-  const member = (as: ReturnType<typeof client>, body: { emails: [string] } & Record<string, unknown>): Promise<ConsoleSession> => joinAs(stack, as, body, PASSWORD);
+  const member = (as: ReturnType<typeof client>, body: { emails: [string] } & Record<string, unknown>): Promise<ConsoleSession> =>
+    joinAs(stack, as, body, PASSWORD);
 
   beforeAll(async () => {
     world = await startConsolePagesWorld(PASSWORD, watch);
@@ -63,7 +64,12 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
 
     // A customer writes: message.created goes to the receiver, and the log shows the attempt and its answer.
     await api.post('/sandbox/messages', { chat_id: w.chatA, body: 'Any news?' }, { 'x-phone': w.a.phoneId });
-    await until(async () => receiver.requests.filter((r: any) => r.path === '/hook').length, (n) => n >= 1, 15_000, 'a delivery');
+    await until(
+      async () => receiver.requests.filter((r: any) => r.path === '/hook').length,
+      (n) => n >= 1,
+      15_000,
+      'a delivery',
+    );
     const delivered = receiver.requests.find((r: any) => r.path === '/hook');
     expect(JSON.parse(delivered.body)).toMatchObject({ event: 'message.created', data: { body: 'Any news?' } });
     await page.getByRole('link', { name: 'Orders hook' }).click();
@@ -75,15 +81,37 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     expect(await check(page, 'p02-webhook-log')).toEqual([]);
 
     // Redeliver: the same event (same webhook-id) arrives again, and the log gains an attempt.
-    await row.first().getByRole('button', { name: /^Redeliver/ }).click();
+    await row
+      .first()
+      .getByRole('button', { name: /^Redeliver/ })
+      .click();
     await page.getByText(/scheduled again/).waitFor({ timeout: 10_000 });
-    await until(async () => receiver.requests.filter((r: any) => r.headers['webhook-id'] === delivered.headers['webhook-id']).length, (n) => n >= 2, 15_000, 'the redelivery');
-    await until(() => row.count(), (n) => n >= 2, 10_000, 'two attempts in the log');
+    await until(
+      async () => receiver.requests.filter((r: any) => r.headers['webhook-id'] === delivered.headers['webhook-id']).length,
+      (n) => n >= 2,
+      15_000,
+      'the redelivery',
+    );
+    await until(
+      () => row.count(),
+      (n) => n >= 2,
+      10_000,
+      'two attempts in the log',
+    );
 
     // Rotate the secret: confirmed in a dialog, the new one is shown once.
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     await page.getByRole('dialog', { name: 'Rotate secret' }).getByRole('button', { name: 'Rotate' }).click();
-    await until(() => page.getByTestId('webhook-secret').textContent().catch(() => null), (s) => !!s && s !== w.secret, 10_000, 'a new secret');
+    await until(
+      () =>
+        page
+          .getByTestId('webhook-secret')
+          .textContent()
+          .catch(() => null),
+      (s) => !!s && s !== w.secret,
+      10_000,
+      'a new secret',
+    );
 
     // Edit: a new name is saved (PATCH) and shown.
     await page.getByLabel('Name', { exact: true }).fill('Orders (renamed)');
@@ -101,7 +129,12 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     await page.getByRole('button', { name: 'Replay' }).click();
     // Every message.created of the window, including those before the subscription existed.
     await page.getByText(/^Replay: \d+ event\(s\) scheduled\.$/).waitFor({ timeout: 10_000 });
-    await until(async () => receiver.requests.filter((r: any) => r.path === '/hook').length, (n) => n > before, 15_000, 'the replayed event');
+    await until(
+      async () => receiver.requests.filter((r: any) => r.path === '/hook').length,
+      (n) => n > before,
+      15_000,
+      'the replayed event',
+    );
 
     // Pause and resume from the list.
     await page.getByRole('link', { name: '← All subscriptions' }).click();
@@ -109,10 +142,20 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     const state = listed.getByTestId('webhook-state');
     expect(await state.textContent()).toBe('active');
     await listed.getByRole('button', { name: 'Pause' }).click();
-    await until(() => state.textContent(), (t) => t === 'paused', 10_000, 'paused in the list');
+    await until(
+      () => state.textContent(),
+      (t) => t === 'paused',
+      10_000,
+      'paused in the list',
+    );
     expect((await api.get(`/webhooks/${w.subId}`)).body.is_subscribed).toBe(false);
     await listed.getByRole('button', { name: 'Resume' }).click();
-    await until(() => state.textContent(), (t) => t === 'active', 10_000, 'active again in the list');
+    await until(
+      () => state.textContent(),
+      (t) => t === 'active',
+      10_000,
+      'active again in the list',
+    );
     expect((await api.get(`/webhooks/${w.subId}`)).body.is_subscribed).toBe(true);
   }, 60_000);
 
@@ -148,7 +191,11 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     expect(listed.body.data.map((e: any) => [e.question, e.is_active])).toEqual([['How long does a refund take?', false]]);
 
     const upload = page.getByRole('form', { name: 'Upload a document' });
-    await upload.getByLabel(/^File/).setInputFiles({ name: 'returns.md', mimeType: 'text/markdown', buffer: Buffer.from('# Returns\n\nItems can be returned within 30 days of delivery.\n') });
+    await upload.getByLabel(/^File/).setInputFiles({
+      name: 'returns.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from('# Returns\n\nItems can be returned within 30 days of delivery.\n'),
+    });
     await upload.getByRole('button', { name: 'Upload' }).click();
     await page.getByText(/returns\.md: \d+ chunk\(s\) added/).waitFor({ timeout: 15_000 });
     await page.locator('tr[data-document-id]', { hasText: 'returns.md' }).waitFor({ timeout: 10_000 });
@@ -164,18 +211,27 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     expect((await api.get('/knowledge-base?type=faq')).body.count).toBe(1);
   }, 60_000);
 
-  it('queue: shows the phone\'s scheduled jobs; removes one, then purges the rest, each only after its confirmation', async () => {
+  it("queue: shows the phone's scheduled jobs; removes one, then purges the rest, each only after its confirmation", async () => {
     const later = new Date(Date.now() + 3_600_000).toISOString();
-    const b = await api.post('/message/broadcast', { chat_ids: [randomDigits(), randomDigits()], message: 'Sale tomorrow', scheduled_at: later }, { 'x-phone': w.a.phoneId });
+    const b = await api.post(
+      '/message/broadcast',
+      { chat_ids: [randomDigits(), randomDigits()], message: 'Sale tomorrow', scheduled_at: later },
+      { 'x-phone': w.a.phoneId },
+    );
     expect(b.status).toBe(200);
     await open(page, `/queue?phone=${w.a.phoneId}`, 'Queue');
-    for (const job of b.body.jobs) await page.locator(`tr[data-job-id="${job.queue_id}"]`, { hasText: 'delayed' }).waitFor({ timeout: 10_000 });
+    for (const job of b.body.jobs)
+      await page.locator(`tr[data-job-id="${job.queue_id}"]`, { hasText: 'delayed' }).waitFor({ timeout: 10_000 });
     expect(await page.locator('[data-count="scheduled"]').textContent()).toBe('2');
     expect(await check(page, 'p04-queue')).toEqual([]);
     // One job removed (purge mode queue_ids), after its own confirmation.
     const [first, second] = b.body.jobs.map((j: any) => j.queue_id);
     await page.locator(`tr[data-job-id="${first}"]`).getByRole('button', { name: 'Remove' }).click();
-    await page.locator(`tr[data-job-id="${first}"]`).getByRole('dialog', { name: 'Remove' }).getByRole('button', { name: 'Remove' }).click();
+    await page
+      .locator(`tr[data-job-id="${first}"]`)
+      .getByRole('dialog', { name: 'Remove' })
+      .getByRole('button', { name: 'Remove' })
+      .click();
     await page.locator(`tr[data-job-id="${first}"]`).waitFor({ state: 'detached', timeout: 10_000 });
     expect((await api.get('/queue', { 'x-phone': w.a.phoneId })).body.pending).toBe(1);
     await page.locator(`tr[data-job-id="${second}"]`).waitFor();
@@ -190,7 +246,12 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     await dialog.getByRole('button', { name: 'Purge', exact: true }).click();
     await page.getByText('Queue purged').waitFor({ timeout: 10_000 });
     expect((await api.get('/queue', { 'x-phone': w.a.phoneId })).body.pending).toBe(0);
-    await until(() => page.locator('[data-count="scheduled"]').textContent(), (t) => t === '0', 5_000, 'the page\'s count at 0');
+    await until(
+      () => page.locator('[data-count="scheduled"]').textContent(),
+      (t) => t === '0',
+      5_000,
+      "the page's count at 0",
+    );
   }, 40_000);
 
   it('tickets: raises a ticket on a chat, changes its status, priority and assignee; the list shows new tickets live and filters them', async () => {
@@ -216,14 +277,21 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     await rows.first().waitFor({ timeout: 10_000 });
     // A second ticket, raised elsewhere (the API) on the other phone's chat while the list is open: it appears without a reload.
     await page.evaluate('window.__sameDocument = true');
-    w.ticketB = (await api.post('/tickets/create', { chat_id: `${w.chatB}@c.us`, subject: 'Greeting' }, { 'x-phone': w.b.phoneId })).body.ticket.ticket_id;
+    w.ticketB = (
+      await api.post('/tickets/create', { chat_id: `${w.chatB}@c.us`, subject: 'Greeting' }, { 'x-phone': w.b.phoneId })
+    ).body.ticket.ticket_id;
     await page.locator(`tr[data-ticket-id="${w.ticketB}"]`).waitFor({ timeout: 10_000 });
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
     expect(await rows.count()).toBe(2);
     const filters = page.getByRole('form', { name: 'Filter tickets' });
     await filters.getByLabel('Status').selectOption('inprogress');
     await filters.getByRole('button', { name: 'Filter' }).click();
-    await until(() => rows.count(), (n) => n === 1, 10_000, 'the in-progress ticket only');
+    await until(
+      () => rows.count(),
+      (n) => n === 1,
+      10_000,
+      'the in-progress ticket only',
+    );
     expect(await rows.first().getAttribute('data-ticket-id')).toBe(w.ticketA);
     await filters.getByLabel('Status').selectOption('');
     await filters.getByLabel('Assignee').fill('nobody@example.com');
@@ -266,7 +334,13 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     const taskRow = page.locator('tr[data-task-id]', { hasText: 'Call the customer back' });
     await taskRow.waitFor({ timeout: 10_000 });
     w.taskA = await taskRow.getAttribute('data-task-id');
-    expect((await api.get(`/tasks/${w.taskA}`)).body).toMatchObject({ type: 'chat', status: 'open', priority: 3, assignee: 'admin@example.com', chat_id: `${w.chatA}@c.us` });
+    expect((await api.get(`/tasks/${w.taskA}`)).body).toMatchObject({
+      type: 'chat',
+      status: 'open',
+      priority: 3,
+      assignee: 'admin@example.com',
+      chat_id: `${w.chatA}@c.us`,
+    });
     await page.getByLabel('Status of Call the customer back').selectOption('inprogress');
     await page.getByText('"Call the customer back" is now in progress.').waitFor({ timeout: 10_000 });
     expect((await api.get(`/tasks/${w.taskA}`)).body.status).toBe('inprogress');
@@ -284,9 +358,17 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     expect((await api.patch('/chats/labels', { labels: 'vip customer', chat_ids: [`${w.chatA}@c.us`] })).status).toBe(204);
     expect((await api.patch(`/chats/${w.chatA}@c.us`, { assigned_to: 'admin@example.com' })).status).toBe(200);
     const orgId = (await api.get('/chats')).body.chats[0].org_id;
-    await stack.prisma.message.updateMany({ where: { org_id: orgId, chat_id: `${w.chatA}@c.us`, body: 'Where is my refund?' }, data: { flag_status: true } });
+    await stack.prisma.message.updateMany({
+      where: { org_id: orgId, chat_id: `${w.chatA}@c.us`, body: 'Where is my refund?' },
+      data: { flag_status: true },
+    });
     await api.post('/sandbox/messages', { chat_id: w.chatA, body: 'Still nothing arrived' }, { 'x-phone': w.a.phoneId });
-    await until(() => api.get('/chats', { 'x-phone': w.a.phoneId }), (r) => r.body?.chats?.[0]?.latest_message?.body === 'Still nothing arrived', 10_000, 'the new message listed');
+    await until(
+      () => api.get('/chats', { 'x-phone': w.a.phoneId }),
+      (r) => r.body?.chats?.[0]?.latest_message?.body === 'Still nothing arrived',
+      10_000,
+      'the new message listed',
+    );
 
     await open(page, '/chats', 'Chats');
     const rowA = page.locator(`a[data-chat-id="${w.chatA}@c.us"]`);
@@ -351,8 +433,18 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     // Opening the chat reads it: the badge goes, and the API says so too.
     await rowB.click();
     await page.getByRole('list', { name: 'Messages' }).getByText('Are you there?').waitFor({ timeout: 10_000 });
-    await until(() => rowB.locator('.unread').count(), (n) => n === 0, 10_000, 'chat B read');
-    const read = await until(() => api.get('/chats', { 'x-phone': w.b.phoneId }), (r) => r.body?.chats?.find((c: any) => c.chat_id === `${w.chatB}@c.us`)?.message_unread_count === 0, 10_000, 'chat B read in the API');
+    await until(
+      () => rowB.locator('.unread').count(),
+      (n) => n === 0,
+      10_000,
+      'chat B read',
+    );
+    const read = await until(
+      () => api.get('/chats', { 'x-phone': w.b.phoneId }),
+      (r) => r.body?.chats?.find((c: any) => c.chat_id === `${w.chatB}@c.us`)?.message_unread_count === 0,
+      10_000,
+      'chat B read in the API',
+    );
     expect(read.status).toBe(200);
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
   }, 90_000);
@@ -395,10 +487,13 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     expect(await row.getByTestId('token-state').textContent()).toMatch(/^revoked /);
     expect((await withIt.get('/chats', { 'x-phone': w.a.phoneId })).status).toBe(401);
     const trail = (await api.get('/members/audit')).body.entries.filter((e: any) => e.target === w.pageTokenId);
-    expect(trail.map((e: any) => [e.action, e.actor_email]).sort()).toEqual([['token.created', 'admin@example.com'], ['token.revoked', 'admin@example.com']]);
+    expect(trail.map((e: any) => [e.action, e.actor_email]).sort()).toEqual([
+      ['token.created', 'admin@example.com'],
+      ['token.revoked', 'admin@example.com'],
+    ]);
   }, 40_000);
 
-  it('a member limited to one phone: none of the other phone\'s queue or tickets, no webhooks and no purge (the API refuses, the pages hide)', async () => {
+  it("a member limited to one phone: none of the other phone's queue or tickets, no webhooks and no purge (the API refuses, the pages hide)", async () => {
     const amy = await member(api, { emails: ['amy@example.com'], orgPhones: [w.b.number] });
     // Queue: the other phone is out of reach (401, as for a scoped token); its own is readable.
     expect((await amy.call('GET', '/queue', undefined, { 'x-phone': w.a.phoneId })).status).toBe(401);
@@ -428,16 +523,34 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
       watch(p);
       await open(p, '/queue', 'Queue');
       await p.getByTestId('queue-counts').waitFor({ timeout: 10_000 });
-      expect(await p.getByLabel('Phone').locator('option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toEqual([w.b.phoneId]);
+      expect(
+        await p
+          .getByLabel('Phone')
+          .locator('option')
+          .evaluateAll((os) => os.map((o) => o.getAttribute('value'))),
+      ).toEqual([w.b.phoneId]);
       expect(await p.getByRole('button', { name: 'Purge queue' }).count()).toBe(0);
-      expect(await p.getByRole('navigation', { name: 'Pages' }).getByRole('link').allTextContents()).toEqual(['Phones', 'Chats', 'Tickets', 'Tasks', 'Labels', 'Queue', 'Knowledge base']);
+      expect(await p.getByRole('navigation', { name: 'Pages' }).getByRole('link').allTextContents()).toEqual([
+        'Phones',
+        'Chats',
+        'Tickets',
+        'Tasks',
+        'Labels',
+        'Queue',
+        'Knowledge base',
+      ]);
       expect(await check(p, 'p08-member-queue')).toEqual([]);
       // Another phone's queue by its address: the picker falls back to the member's own phone.
       await open(p, `/queue?phone=${w.a.phoneId}`, 'Queue');
       await p.getByTestId('queue-counts').waitFor({ timeout: 10_000 });
       expect(await p.getByLabel('Phone').inputValue()).toBe(w.b.phoneId);
       await open(p, '/tickets', 'Tickets');
-      await until(() => p.locator('tr[data-ticket-id]').count(), (n) => n === 1, 10_000, 'one ticket');
+      await until(
+        () => p.locator('tr[data-ticket-id]').count(),
+        (n) => n === 1,
+        10_000,
+        'one ticket',
+      );
       expect(await p.locator('tr[data-ticket-id]').getAttribute('data-ticket-id')).toBe(w.ticketB);
       await p.goto(`${consoleUrl}/console/webhooks`);
       await p.getByRole('heading', { name: 'Not available' }).waitFor({ timeout: 10_000 });
@@ -446,7 +559,7 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     }
   }, 40_000);
 
-  it('another organization\'s admin reads nothing of this one through the pages\' calls', async () => {
+  it("another organization's admin reads nothing of this one through the pages' calls", async () => {
     const otherOrg = await createOrg(stack.prisma);
     const otherApi = client(stack.baseUrl, (await createToken(stack.prisma, otherOrg.id)).token);
     const eve = await member(otherApi, { emails: ['eve@example.com'], role: 'admin' });

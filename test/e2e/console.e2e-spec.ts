@@ -85,7 +85,18 @@ describe('console: the web pages over the real stack', () => {
     await page.getByRole('heading', { name: 'Phones' }).waitFor({ timeout: 10_000 });
     expect(page.url()).toBe(`${consoleUrl}/console/phones`);
     const nav = page.getByRole('navigation', { name: 'Pages' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Phones', 'Chats', 'Tickets', 'Tasks', 'Labels', 'Queue', 'Knowledge base', 'Webhooks', 'API tokens', 'Members']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual([
+      'Phones',
+      'Chats',
+      'Tickets',
+      'Tasks',
+      'Labels',
+      'Queue',
+      'Knowledge base',
+      'Webhooks',
+      'API tokens',
+      'Members',
+    ]);
     // First render on loopback: a fresh load of the phones page until its phones are listed.
     const started = Date.now();
     await page.goto(`${consoleUrl}/console/phones`);
@@ -103,7 +114,8 @@ describe('console: the web pages over the real stack', () => {
         watch(p);
         const assets: Promise<{ name: string; bytes: number }>[] = [];
         p.on('requestfinished', (r) => {
-          if (r.url().includes('/console/assets/')) assets.push(r.sizes().then((z) => ({ name: r.url().replace(/^.*\/assets\/[^.]+/, '*'), bytes: z.responseBodySize })));
+          if (r.url().includes('/console/assets/'))
+            assets.push(r.sizes().then((z) => ({ name: r.url().replace(/^.*\/assets\/[^.]+/, '*'), bytes: z.responseBodySize })));
         });
         const coldStarted = Date.now();
         await p.goto(`${consoleUrl}/console/phones`);
@@ -159,7 +171,12 @@ describe('console: the web pages over the real stack', () => {
     await restart.click();
     await dialog.getByRole('button', { name: 'Restart' }).click();
     await page.locator(card(w.phoneId)).getByText('Restart: done').waitFor({ timeout: 10_000 });
-    await until(() => api.get('/phones', { 'x-phone': w.phoneId }), (r) => r.body?.wa_state === 'CONNECTED', 10_000, 'connected after restart');
+    await until(
+      () => api.get('/phones', { 'x-phone': w.phoneId }),
+      (r) => r.body?.wa_state === 'CONNECTED',
+      10_000,
+      'connected after restart',
+    );
   }, 30_000);
 
   it('lists chats live, opens one and sends a message through the queue', async () => {
@@ -177,11 +194,16 @@ describe('console: the web pages over the real stack', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await messages.locator('li.mine', { hasText: 'Hi! How can we help?' }).waitFor({ timeout: 15_000 });
     expect(await check(page, '05-chat')).toEqual([]);
-    const sent = await until(() => api.get(`/chats/${w.chat}@c.us/messages`, { 'x-phone': w.phoneId }), (r) => r.body?.messages?.some((m: any) => m.from_me), 10_000, 'sent message');
+    const sent = await until(
+      () => api.get(`/chats/${w.chat}@c.us/messages`, { 'x-phone': w.phoneId }),
+      (r) => r.body?.messages?.some((m: any) => m.from_me),
+      10_000,
+      'sent message',
+    );
     expect(sent.body.messages.find((m: any) => m.from_me).body).toBe('Hi! How can we help?');
   }, 40_000);
 
-  it('a member limited to one phone sees only that phone, none of the other phone\'s chats, and no admin page', async () => {
+  it("a member limited to one phone sees only that phone, none of the other phone's chats, and no admin page", async () => {
     const link = await inviteLink({ emails: ['amy@example.com'], orgPhones: [w.other.number] });
     expect(link.startsWith(`${consoleUrl}/console/accept-invite#token=`)).toBe(true);
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -196,11 +218,21 @@ describe('console: the web pages over the real stack', () => {
       await amy.locator(card(w.other.phoneId)).waitFor({ timeout: 10_000 });
       expect(amy.url()).not.toContain('token=');
       expect(await amy.locator('[data-phone-id]').count()).toBe(1);
-      expect(await amy.getByRole('navigation', { name: 'Pages' }).getByRole('link').allTextContents()).toEqual(['Phones', 'Chats', 'Tickets', 'Tasks', 'Labels', 'Queue', 'Knowledge base']);
+      expect(await amy.getByRole('navigation', { name: 'Pages' }).getByRole('link').allTextContents()).toEqual([
+        'Phones',
+        'Chats',
+        'Tickets',
+        'Tasks',
+        'Labels',
+        'Queue',
+        'Knowledge base',
+      ]);
       expect(await amy.getByRole('button', { name: 'Add phone' }).count()).toBe(0);
       await amy.getByRole('link', { name: 'Chats' }).click();
       await amy.locator(`a[data-chat-id="${w.otherChat}@c.us"]`).waitFor({ timeout: 10_000 });
-      expect(await amy.locator('a[data-chat-id]').evaluateAll((as) => as.map((a) => a.getAttribute('data-chat-id')))).toEqual([`${w.otherChat}@c.us`]);
+      expect(await amy.locator('a[data-chat-id]').evaluateAll((as) => as.map((a) => a.getAttribute('data-chat-id')))).toEqual([
+        `${w.otherChat}@c.us`,
+      ]);
       expect(await check(amy, '07-member-chats')).toEqual([]);
       // The other phone's chat by its address: the API refuses it, the page says so.
       await amy.goto(`${consoleUrl}/console/chats/${w.chat}%40c.us?phone=${w.number}`);

@@ -42,7 +42,15 @@ describe('faults of the ground under the stack', () => {
   const world = async (env: Record<string, string>) => {
     const receiver = await startReceiver();
     const stack = await startStack(
-      { WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_POLL_INTERVAL_MS: '50', SESSION_SCAN_MS: '200', QUEUE_PHONE_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '0', ...env },
+      {
+        WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+        WEBHOOK_POLL_INTERVAL_MS: '50',
+        SESSION_SCAN_MS: '200',
+        QUEUE_PHONE_SCAN_MS: '200',
+        QUEUE_SEND_INTERVAL_MS: '20',
+        QUEUE_SEND_JITTER_MS: '0',
+        ...env,
+      },
       { services: ['phones', 'queue', 'webhooks-dispatcher'] },
     );
     const { api, phoneId } = await orgWithSandboxPhone(stack);
@@ -58,13 +66,23 @@ describe('faults of the ground under the stack', () => {
     const acceptedOut = traffic.sends.filter((r) => r.status === 200);
     expect(acceptedIn.length).toBeGreaterThan(10);
     const countAll = async () => {
-      const rows = await w.stack.prisma.message.groupBy({ by: ['body'], where: { phone_id: w.phoneId, body: { in: [...acceptedIn, ...acceptedOut].map((r) => r.body) } }, _count: true });
+      const rows = await w.stack.prisma.message.groupBy({
+        by: ['body'],
+        where: { phone_id: w.phoneId, body: { in: [...acceptedIn, ...acceptedOut].map((r) => r.body) } },
+        _count: true,
+      });
       return new Map(rows.map((r) => [r.body as string, r._count]));
     };
     const counts = await until(countAll, (m) => m.size === acceptedIn.length + acceptedOut.length, 60_000, 'every accepted message stored');
     expect([...counts.entries()].filter(([, c]) => c !== 1)).toEqual([]);
-    const hooked = () => new Set(w.receiver.requests.filter((r: any) => r.path === '/hook').map((r: any) => JSON.parse(r.body).data?.body as string));
-    const missing = await until(async () => acceptedIn.filter((r) => !hooked().has(r.body)).map((r) => r.body), (m) => m.length === 0, 60_000, 'every accepted inbound message at the webhook');
+    const hooked = () =>
+      new Set(w.receiver.requests.filter((r: any) => r.path === '/hook').map((r: any) => JSON.parse(r.body).data?.body as string));
+    const missing = await until(
+      async () => acceptedIn.filter((r) => !hooked().has(r.body)).map((r) => r.body),
+      (m) => m.length === 0,
+      60_000,
+      'every accepted inbound message at the webhook',
+    );
     expect(missing).toEqual([]);
   };
 

@@ -12,7 +12,11 @@ describe('gateway errors end to end', () => {
   let slowUrl: string;
   const w: Record<string, any> = {};
   const post = (base: string, path: string, body: string, headers: Record<string, string> = {}) =>
-    fetch(`${base}/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${w.token}`, 'content-type': 'application/json', ...headers }, body }).then(async (r) => ({
+    fetch(`${base}/v1${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${w.token}`, 'content-type': 'application/json', ...headers },
+      body,
+    }).then(async (r) => ({
       status: r.status,
       headers: Object.fromEntries(r.headers),
       text: await r.text(),
@@ -45,21 +49,32 @@ describe('gateway errors end to end', () => {
   it('answers malformed JSON with 422 VALIDATION_ERROR', async () => {
     const res = await post(stack.baseUrl, '/sandbox/messages', '{"chat_id": ', { 'x-phone': w.phone.phone_id });
     expect(res.status).toBe(422);
-    expect(JSON.parse(res.text)).toMatchObject({ code: 'VALIDATION_ERROR', status: 422, fields: { body: { message: expect.any(String) } } });
+    expect(JSON.parse(res.text)).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      status: 422,
+      fields: { body: { message: expect.any(String) } },
+    });
   });
 
   it('answers an over-size body with 413 and an unsupported content type with 415', async () => {
-    const big = await post(stack.baseUrl, '/sandbox/messages', JSON.stringify({ chat_id: '123456', body: 'x'.repeat(5000) }), { 'x-phone': w.phone.phone_id });
+    const big = await post(stack.baseUrl, '/sandbox/messages', JSON.stringify({ chat_id: '123456', body: 'x'.repeat(5000) }), {
+      'x-phone': w.phone.phone_id,
+    });
     expect(big.status).toBe(413);
     expect(JSON.parse(big.text)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE_ERROR', status: 413 });
-    const form = await post(stack.baseUrl, '/sandbox/messages', 'chat_id=1', { 'content-type': 'application/x-www-form-urlencoded', 'x-phone': w.phone.phone_id });
+    const form = await post(stack.baseUrl, '/sandbox/messages', 'chat_id=1', {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-phone': w.phone.phone_id,
+    });
     expect(form.status).toBe(415);
     expect(JSON.parse(form.text)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE_ERROR', status: 415 });
   });
 
   it('answers 503 SERVICE_UNAVAILABLE_ERROR with Retry-After when no instance of the service runs within RPC_UNAVAILABLE_RETRY_MS', async () => {
     const started = Date.now();
-    const res = await post(stack.baseUrl, '/sandbox/messages', JSON.stringify({ chat_id: '123456', body: 'hi' }), { 'x-phone': w.phone.phone_id });
+    const res = await post(stack.baseUrl, '/sandbox/messages', JSON.stringify({ chat_id: '123456', body: 'hi' }), {
+      'x-phone': w.phone.phone_id,
+    });
     expect(res.status).toBe(503);
     expect(JSON.parse(res.text)).toMatchObject({ code: 'SERVICE_UNAVAILABLE_ERROR', status: 503 });
     expect(res.headers['retry-after']).toBe('1');

@@ -81,7 +81,9 @@ describe('generated input over every route of the OpenAPI document', () => {
     // Every service, three starting at a time (each next one as soon as one is ready) so that each comes up within its readiness timeout on a busy 2-core machine.
     stack = await startStack(shared, { services: ['phones', 'queue'] });
     await inWindow<unknown>([
-      ...['groups', 'webhooks-dispatcher', 'inbox', 'members', 'automation', 'knowledge-base', 'embedding-worker', 'importer'].map((app) => () => stack.startService(app)),
+      ...['groups', 'webhooks-dispatcher', 'inbox', 'members', 'automation', 'knowledge-base', 'embedding-worker', 'importer'].map(
+        (app) => () => stack.startService(app),
+      ),
       async () => {
         // media serves its health routes on its file server, not on HEALTH_PORT
         media = AppProcess.start('media', { ...stack.env, MEDIA_HTTP_PORT: String(mediaPort), MEDIA_HTTP_HOST: '127.0.0.1' });
@@ -103,16 +105,30 @@ describe('generated input over every route of the OpenAPI document', () => {
   }, 60_000);
 
   const send = async (c: GeneratedCase) => {
-    const auth: Record<string, string> = c.auth === 'self' ? { authorization: `Bearer ${world.tokenA}` } : c.auth === 'malformed' ? { authorization: 'Bearer mapi_not-a-token' } : {};
+    const auth: Record<string, string> =
+      c.auth === 'self'
+        ? { authorization: `Bearer ${world.tokenA}` }
+        : c.auth === 'malformed'
+          ? { authorization: 'Bearer mapi_not-a-token' }
+          : {};
     const started = Date.now();
-    const res = await fetch(`${stack.baseUrl}/v1${c.url}`, { method: c.method, headers: { ...c.headers, ...auth }, body: c.body, signal: AbortSignal.timeout(ANSWER_MS) });
+    const res = await fetch(`${stack.baseUrl}/v1${c.url}`, {
+      method: c.method,
+      headers: { ...c.headers, ...auth },
+      body: c.body,
+      signal: AbortSignal.timeout(ANSWER_MS),
+    });
     return { status: res.status, text: await res.text(), ms: Date.now() - started };
   };
 
   const run = async (op: Operation): Promise<Failure[]> => {
     const special = SPECIAL[op.operationId];
     const hints = special?.throwaway ? { ...world.hints, 'x-phone': [world.throwawayPhone] } : world.hints;
-    const cases = generateCases(op, { hints, foreign: world.foreign }, { seed: SEED, valid: VALID_PER_OPERATION, mutated: MUTATED_PER_OPERATION });
+    const cases = generateCases(
+      op,
+      { hints, foreign: world.foreign },
+      { seed: SEED, valid: VALID_PER_OPERATION, mutated: MUTATED_PER_OPERATION },
+    );
     const failures: Failure[] = [];
     for (const c of cases) {
       const request = `${c.method} ${c.url.slice(0, 120)} ${c.body === undefined ? '' : c.body.slice(0, 160)}`;
@@ -120,7 +136,12 @@ describe('generated input over every route of the OpenAPI document', () => {
         const problem = problemOf(op, c, await send(c), world.foreignSecrets);
         if (problem) failures.push({ operation: `${op.method} ${op.path}`, label: c.label, request, problem });
       } catch (error) {
-        failures.push({ operation: `${op.method} ${op.path}`, label: c.label, request, problem: `no answer within ${ANSWER_MS} ms: ${(error as Error).message}` });
+        failures.push({
+          operation: `${op.method} ${op.path}`,
+          label: c.label,
+          request,
+          problem: `no answer within ${ANSWER_MS} ms: ${(error as Error).message}`,
+        });
       }
     }
     return failures;

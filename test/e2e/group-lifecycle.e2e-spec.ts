@@ -21,10 +21,20 @@ describe('group lifecycle and group notifications', () => {
 
   async function connectedPhone(a: Api): Promise<{ id: string; number: string }> {
     const id = (await a.post('/phones/create')).body.phone_id;
-    await until(() => a.get('/phones', { 'x-phone': id }), (r) => r.body?.wa_state === 'QR', 10_000, 'QR');
+    await until(
+      () => a.get('/phones', { 'x-phone': id }),
+      (r) => r.body?.wa_state === 'QR',
+      10_000,
+      'QR',
+    );
     const number = randomDigits();
     await a.post('/sandbox/phones/scan', { number }, { 'x-phone': id });
-    await until(() => a.get('/phones', { 'x-phone': id }), (r) => r.body?.wa_state === 'CONNECTED', 10_000, 'connected');
+    await until(
+      () => a.get('/phones', { 'x-phone': id }),
+      (r) => r.body?.wa_state === 'CONNECTED',
+      10_000,
+      'connected',
+    );
     return { id, number };
   }
 
@@ -45,24 +55,59 @@ describe('group lifecycle and group notifications', () => {
   afterAll(() => stack?.stop(), 60_000);
 
   describe('POST /chats/create', () => {
-    it('creates the group through x-phone and answers it as GET /chats/{chat_id} does; every member phone gets the network\'s notifications', async () => {
-      const res = await api.post('/chats/create', { group_name: 'Launch', participants: [w.a, w.p2.number], options: { description: 'Go' } }, { 'x-phone': w.p1.id });
+    it("creates the group through x-phone and answers it as GET /chats/{chat_id} does; every member phone gets the network's notifications", async () => {
+      const res = await api.post(
+        '/chats/create',
+        { group_name: 'Launch', participants: [w.a, w.p2.number], options: { description: 'Go' } },
+        { 'x-phone': w.p1.id },
+      );
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ chat_id: expect.stringMatching(/@g\.us$/), chat_name: 'Launch', chat_type: 'group', phone_id: w.p1.id, org_phone: c(w.p1.number) });
-      expect(res.body).toMatchObject({ group_description: 'Go', messages_admins_only: false, info_admins_only: false, add_members_admins_only: false });
+      expect(res.body).toMatchObject({
+        chat_id: expect.stringMatching(/@g\.us$/),
+        chat_name: 'Launch',
+        chat_type: 'group',
+        phone_id: w.p1.id,
+        org_phone: c(w.p1.number),
+      });
+      expect(res.body).toMatchObject({
+        group_description: 'Go',
+        messages_admins_only: false,
+        info_admins_only: false,
+        add_members_admins_only: false,
+      });
       expect(Object.keys(res.body.members).sort()).toEqual([c(w.a), c(w.p1.number), c(w.p2.number)].sort());
       expect(res.body).toEqual((await api.get(`/chats/${res.body.chat_id}`, { 'x-phone': w.p1.id })).body);
       w.group = res.body.chat_id;
 
-      const mine = await until(() => notes(api, `/chats/${w.group}/notifications`, w.p1.id), (r) => r.body.count === 2, 10_000, 'notifications');
+      const mine = await until(
+        () => notes(api, `/chats/${w.group}/notifications`, w.p1.id),
+        (r) => r.body.count === 2,
+        10_000,
+        'notifications',
+      );
       expect(mine.body).toMatchObject({ from: 1, to: 2, count: 2 });
       expect(mine.body.notifictions[0]).toEqual({
-        notification_id: expect.any(String), chat_id: w.group, org_id: w.org.id, org_phone: c(w.p1.number), type: 'add', author: c(w.p1.number),
-        recipientids: [c(w.a), c(w.p2.number)], body: null, id: null, metadata: null, unique_id: expect.any(String), timestamp: expect.any(String),
+        notification_id: expect.any(String),
+        chat_id: w.group,
+        org_id: w.org.id,
+        org_phone: c(w.p1.number),
+        type: 'add',
+        author: c(w.p1.number),
+        recipientids: [c(w.a), c(w.p2.number)],
+        body: null,
+        id: null,
+        metadata: null,
+        unique_id: expect.any(String),
+        timestamp: expect.any(String),
       });
       expect(mine.body.notifictions[1]).toMatchObject({ type: 'create', body: 'Launch' });
       // The second phone of the organization is a member: it has its own copies, with the same network ids.
-      const theirs = await until(() => notes(api, `/chats/${w.group}/notifications`, w.p2.id), (r) => r.body.count === 2, 10_000, 'p2 copies');
+      const theirs = await until(
+        () => notes(api, `/chats/${w.group}/notifications`, w.p2.id),
+        (r) => r.body.count === 2,
+        10_000,
+        'p2 copies',
+      );
       expect(theirs.body.notifictions.map((n: any) => n.unique_id)).toEqual(mine.body.notifictions.map((n: any) => n.unique_id));
       const events = await stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id, type: 'chat.notification.created' } });
       expect(events.filter((e) => (e.payload as any).chat_id === w.group)).toHaveLength(4);
@@ -82,7 +127,11 @@ describe('group lifecycle and group notifications', () => {
       ['no participants', { group_name: 'X', participants: [] }, 'body.participants'],
       ['a participant with symbols', { group_name: 'X', participants: ['+44 7700'] }, 'body.participants.0'],
       ['an image', { group_name: 'X', participants: ['1234567'], options: { image: 'https://example.com/a.png' } }, 'body.options.image'],
-      ['a non-boolean option', { group_name: 'X', participants: ['1234567'], options: { messagesAdminsOnly: 'yes' } }, 'body.options.messagesAdminsOnly'],
+      [
+        'a non-boolean option',
+        { group_name: 'X', participants: ['1234567'], options: { messagesAdminsOnly: 'yes' } },
+        'body.options.messagesAdminsOnly',
+      ],
     ])('answers 422 for %s', async (_n, body, field) => {
       const res = await api.post('/chats/create', body, { 'x-phone': w.p1.id });
       expect(res.status).toBe(422);
@@ -107,7 +156,12 @@ describe('group lifecycle and group notifications', () => {
       const joined = await api.post('/chats/accept-invite', { invite_code: code(second.body.invite_link) }, { 'x-phone': w.p2.id });
       expect(joined.status).toBe(200);
       expect(joined.body).toMatchObject({ chat_id: w.club, chat_name: 'Club', phone_id: w.p2.id });
-      const seen = await until(() => notes(api, `/chats/${w.club}/notifications`, w.p1.id), (r) => types(r).includes('invite'), 10_000, 'join notification');
+      const seen = await until(
+        () => notes(api, `/chats/${w.club}/notifications`, w.p1.id),
+        (r) => types(r).includes('invite'),
+        10_000,
+        'join notification',
+      );
       expect(seen.body.notifictions[0]).toMatchObject({ type: 'invite', author: c(w.p2.number), recipientids: [c(w.p2.number)] });
     });
 
@@ -120,8 +174,16 @@ describe('group lifecycle and group notifications', () => {
     it.each([
       ['invite: a chat id that is not a group', () => api.post(`/chats/${w.a}/invite`, undefined, { 'x-phone': w.p1.id }), 'chat_id'],
       ['accept-invite: no body', () => api.post('/chats/accept-invite', undefined, { 'x-phone': w.p1.id }), 'body'],
-      ['accept-invite: an empty code', () => api.post('/chats/accept-invite', { invite_code: '' }, { 'x-phone': w.p1.id }), 'body.invite_code'],
-      ['accept-invite: a code with symbols', () => api.post('/chats/accept-invite', { invite_code: 'no such code!' }, { 'x-phone': w.p1.id }), 'body.invite_code'],
+      [
+        'accept-invite: an empty code',
+        () => api.post('/chats/accept-invite', { invite_code: '' }, { 'x-phone': w.p1.id }),
+        'body.invite_code',
+      ],
+      [
+        'accept-invite: a code with symbols',
+        () => api.post('/chats/accept-invite', { invite_code: 'no such code!' }, { 'x-phone': w.p1.id }),
+        'body.invite_code',
+      ],
     ])('answers 422 for %s', async (_n, call, field) => {
       const res = await call();
       expect(res.status).toBe(422);
@@ -131,10 +193,26 @@ describe('group lifecycle and group notifications', () => {
 
   describe('POST /chats/{chat_id}/settings', () => {
     it('renames the group and changes its settings; the answer has the new name and the changes are notifications', async () => {
-      const res = await api.post(`/chats/${w.group}/settings`, { name: 'Launch 2', description: 'Gone', messagesAdminsOnly: true }, { 'x-phone': w.p1.id });
+      const res = await api.post(
+        `/chats/${w.group}/settings`,
+        { name: 'Launch 2', description: 'Gone', messagesAdminsOnly: true },
+        { 'x-phone': w.p1.id },
+      );
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ chat_id: w.group, chat_name: 'Launch 2', chat_type: 'group', group_description: 'Gone', messages_admins_only: true, info_admins_only: false });
-      const seen = await until(() => notes(api, `/chats/${w.group}/notifications`, w.p2.id), (r) => r.body.count === 5, 10_000, 'settings notifications');
+      expect(res.body).toMatchObject({
+        chat_id: w.group,
+        chat_name: 'Launch 2',
+        chat_type: 'group',
+        group_description: 'Gone',
+        messages_admins_only: true,
+        info_admins_only: false,
+      });
+      const seen = await until(
+        () => notes(api, `/chats/${w.group}/notifications`, w.p2.id),
+        (r) => r.body.count === 5,
+        10_000,
+        'settings notifications',
+      );
       expect(types(seen).slice(0, 3).sort()).toEqual(['announce', 'description', 'subject']);
       expect(seen.body.notifictions.find((n: any) => n.type === 'subject')).toMatchObject({ body: 'Launch 2', author: c(w.p1.number) });
     });
@@ -165,7 +243,12 @@ describe('group lifecycle and group notifications', () => {
       const res = await api.post(`/chats/${w.club}/leave`, undefined, { 'x-phone': w.p2.id });
       expect(res.status).toBe(200);
       expect(res.body).toBeUndefined();
-      const seen = await until(() => notes(api, `/chats/${w.club}/notifications`, w.p1.id), (r) => types(r)[0] === 'leave', 10_000, 'leave');
+      const seen = await until(
+        () => notes(api, `/chats/${w.club}/notifications`, w.p1.id),
+        (r) => types(r)[0] === 'leave',
+        10_000,
+        'leave',
+      );
       expect(seen.body.notifictions[0]).toMatchObject({ author: c(w.p2.number), recipientids: [c(w.p2.number)] });
       const again = await api.post(`/chats/${w.club}/leave`, undefined, { 'x-phone': w.p2.id });
       expect(again.status).toBe(400);
@@ -181,37 +264,60 @@ describe('group lifecycle and group notifications', () => {
 
   describe('group notifications', () => {
     it('another member joining, being promoted, renaming and leaving (sandbox) are notifications, one each, newest first across chats', async () => {
-      const before = await stack.prisma.outboxEvent.count({ where: { org_id: w.org.id, type: 'chat.notification.created', phone_id: w.p1.id } });
+      const before = await stack.prisma.outboxEvent.count({
+        where: { org_id: w.org.id, type: 'chat.notification.created', phone_id: w.p1.id },
+      });
       const listed = (await notes(api, '/chats/notifications', w.p1.id)).body.count;
       const change = (body: object) => api.post('/sandbox/groups/change', { chat_id: w.group, ...body }, { 'x-phone': w.p1.id });
       expect((await change({ action: 'join', number: w.b })).status).toBe(200);
       expect((await change({ action: 'promote', number: w.b, by: w.p1.number })).status).toBe(200);
       expect((await change({ action: 'subject', number: w.b, subject: 'Renamed' })).status).toBe(200);
       expect((await change({ action: 'leave', number: w.b })).status).toBe(200);
-      const all = await until(() => notes(api, '/chats/notifications', w.p1.id), (r) => r.body.count === listed + 4, 10_000, 'sandbox notifications');
+      const all = await until(
+        () => notes(api, '/chats/notifications', w.p1.id),
+        (r) => r.body.count === listed + 4,
+        10_000,
+        'sandbox notifications',
+      );
       expect(types(all).slice(0, 4)).toEqual(['leave', 'subject', 'promote', 'invite']);
       expect(all.body.notifictions[2]).toMatchObject({ chat_id: w.group, author: c(w.p1.number), recipientids: [c(w.b)] });
       const times = all.body.notifictions.map((n: any) => n.timestamp);
       expect([...times].sort().reverse()).toEqual(times);
-      const after = await stack.prisma.outboxEvent.count({ where: { org_id: w.org.id, type: 'chat.notification.created', phone_id: w.p1.id } });
+      const after = await stack.prisma.outboxEvent.count({
+        where: { org_id: w.org.id, type: 'chat.notification.created', phone_id: w.p1.id },
+      });
       expect(after - before).toBe(4);
       expect((await change({ action: 'leave', number: w.b })).status).toBe(422);
     });
 
-    it('a participant action through the API is one notification and one event per phone (the network\'s echo), not two', async () => {
-      const before = await stack.prisma.outboxEvent.count({ where: { org_id: w.org.id, type: 'chat.notification.created', phone_id: w.p1.id } });
+    it("a participant action through the API is one notification and one event per phone (the network's echo), not two", async () => {
+      const before = await stack.prisma.outboxEvent.count({
+        where: { org_id: w.org.id, type: 'chat.notification.created', phone_id: w.p1.id },
+      });
       const listed = (await notes(api, `/chats/${w.group}/notifications`, w.p1.id)).body.count;
       const res = await api.post(`/chats/${w.group}/promote`, { participants: [w.a] }, { 'x-phone': w.p1.id });
       expect(res.body[c(w.a)].is_success).toBe(true);
-      const seen = await until(() => notes(api, `/chats/${w.group}/notifications`, w.p1.id), (r) => r.body.count === listed + 1, 10_000, 'promote');
+      const seen = await until(
+        () => notes(api, `/chats/${w.group}/notifications`, w.p1.id),
+        (r) => r.body.count === listed + 1,
+        10_000,
+        'promote',
+      );
       expect(seen.body.notifictions[0]).toMatchObject({ author: c(w.p1.number), recipientids: [c(w.a)] });
       expect(seen.body.notifictions[0].type).toBe('promote');
       await new Promise((r) => setTimeout(r, 500)); // time for a second event, were there one
-      const events = await stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id, type: 'chat.notification.created', phone_id: w.p1.id } });
+      const events = await stack.prisma.outboxEvent.findMany({
+        where: { org_id: w.org.id, type: 'chat.notification.created', phone_id: w.p1.id },
+      });
       expect(events).toHaveLength(before + 1);
       const echoed = events.filter((e) => (e.payload as any).unique_id === seen.body.notifictions[0].unique_id);
       expect(echoed).toHaveLength(1);
-      expect(echoed[0].payload).toMatchObject({ type: 'promote', notification_type: 'group.promote', participants: [c(w.a)], performed_by: c(w.p1.number) });
+      expect(echoed[0].payload).toMatchObject({
+        type: 'promote',
+        notification_type: 'group.promote',
+        participants: [c(w.a)],
+        performed_by: c(w.p1.number),
+      });
     });
 
     it('pages and bounds by time as GET /chats/messages does', async () => {
@@ -240,7 +346,7 @@ describe('group lifecycle and group notifications', () => {
       expect(res.body.fields[field]).toBeDefined();
     });
 
-    it('narrows to the token\'s phones: a scoped token sees only its phone\'s copies', async () => {
+    it("narrows to the token's phones: a scoped token sees only its phone's copies", async () => {
       const all = await notes(scoped, '/chats/notifications');
       expect(all.body.count).toBeGreaterThan(0);
       expect(new Set(all.body.notifictions.map((n: any) => n.org_phone))).toEqual(new Set([c(w.p2.number)]));
@@ -252,7 +358,11 @@ describe('group lifecycle and group notifications', () => {
       expect((await notes(other, '/chats/notifications')).body.notifictions.filter((n: any) => n.chat_id === w.group)).toEqual([]);
       expect((await notes(other, `/chats/${w.group}/notifications`)).body).toEqual({ from: 0, to: 0, count: 0, notifictions: [] });
       for (const h of [{}, { 'x-phone': w.px.id }] as Record<string, string>[]) {
-        for (const [path, body] of [[`/chats/${w.group}/invite`, undefined], [`/chats/${w.group}/settings`, { name: 'Hijacked' }], [`/chats/${w.group}/leave`, undefined]] as const) {
+        for (const [path, body] of [
+          [`/chats/${w.group}/invite`, undefined],
+          [`/chats/${w.group}/settings`, { name: 'Hijacked' }],
+          [`/chats/${w.group}/leave`, undefined],
+        ] as const) {
           const res = await other.post(path, body, h);
           expect(res.status).toBe(404);
           expect(res.body).toMatchObject({ code: 'NOT_FOUND_ERROR' });
@@ -282,7 +392,12 @@ describe('group lifecycle and group notifications', () => {
 
     it('answers 400 ERROR while the phone is disconnected', async () => {
       await api.post('/sandbox/phones/state', { state: 'DISCONNECTED' }, { 'x-phone': w.p1.id });
-      await until(() => api.get('/phones', { 'x-phone': w.p1.id }), (r) => r.body?.wa_state === 'DISCONNECTED', 10_000, 'disconnected');
+      await until(
+        () => api.get('/phones', { 'x-phone': w.p1.id }),
+        (r) => r.body?.wa_state === 'DISCONNECTED',
+        10_000,
+        'disconnected',
+      );
       const h = { 'x-phone': w.p1.id };
       for (const res of [
         await api.post('/chats/create', { group_name: 'X', participants: [w.a] }, h),
@@ -295,7 +410,12 @@ describe('group lifecycle and group notifications', () => {
         expect(res.body).toMatchObject({ code: 'ERROR', status: 400 });
       }
       await api.post('/sandbox/phones/state', { state: 'CONNECTED' }, h);
-      await until(() => api.get('/phones', h), (r) => r.body?.wa_state === 'CONNECTED', 10_000, 'connected again');
+      await until(
+        () => api.get('/phones', h),
+        (r) => r.body?.wa_state === 'CONNECTED',
+        10_000,
+        'connected again',
+      );
       expect((await api.get(`/chats/${w.group}`, h)).body.chat_name).toBe('Renamed');
     });
   });

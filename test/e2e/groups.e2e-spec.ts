@@ -10,7 +10,9 @@ describe('group participant actions', () => {
   const w: Record<string, any> = {};
   const c = (d: string) => `${d}@c.us`;
   const admins = async (group: string) =>
-    (await stack.prisma.groupParticipant.findMany({ where: { phone_id: w.phoneId, chat_id: group, is_admin: true } })).map((p) => p.contact_id).sort();
+    (await stack.prisma.groupParticipant.findMany({ where: { phone_id: w.phoneId, chat_id: group, is_admin: true } }))
+      .map((p) => p.contact_id)
+      .sort();
 
   beforeAll(async () => {
     stack = await startStack({ SESSION_SCAN_MS: '200' }, { services: ['phones', 'groups'] });
@@ -19,14 +21,37 @@ describe('group participant actions', () => {
     api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
     other = client(stack.baseUrl, (await createToken(stack.prisma, (await createOrg(stack.prisma)).id)).token);
     w.phoneId = (await api.post('/phones/create')).body.phone_id;
-    await until(() => api.get('/phones', { 'x-phone': w.phoneId }), (r) => r.body?.wa_state === 'QR', 10_000, 'QR');
+    await until(
+      () => api.get('/phones', { 'x-phone': w.phoneId }),
+      (r) => r.body?.wa_state === 'QR',
+      10_000,
+      'QR',
+    );
     w.number = randomDigits();
     await api.post('/sandbox/phones/scan', { number: w.number }, { 'x-phone': w.phoneId });
-    await until(() => api.get('/phones', { 'x-phone': w.phoneId }), (r) => r.body?.wa_state === 'CONNECTED', 10_000, 'connected');
+    await until(
+      () => api.get('/phones', { 'x-phone': w.phoneId }),
+      (r) => r.body?.wa_state === 'CONNECTED',
+      10_000,
+      'connected',
+    );
     [w.a, w.b, w.x] = [randomDigits(), randomDigits(), randomDigits()];
-    w.group = (await api.post('/sandbox/groups', { subject: 'Ops', participants: [w.a, w.b], admins: [w.a] }, { 'x-phone': w.phoneId })).body.chat_id;
-    w.notAdminGroup = (await api.post('/sandbox/groups', { subject: 'Fans', participants: [w.a], admins: [w.a], phone_is_admin: false }, { 'x-phone': w.phoneId })).body.chat_id;
-    await until(() => admins(w.group), (list) => list.length === 2, 10_000, 'group stored');
+    w.group = (
+      await api.post('/sandbox/groups', { subject: 'Ops', participants: [w.a, w.b], admins: [w.a] }, { 'x-phone': w.phoneId })
+    ).body.chat_id;
+    w.notAdminGroup = (
+      await api.post(
+        '/sandbox/groups',
+        { subject: 'Fans', participants: [w.a], admins: [w.a], phone_is_admin: false },
+        { 'x-phone': w.phoneId },
+      )
+    ).body.chat_id;
+    await until(
+      () => admins(w.group),
+      (list) => list.length === 2,
+      10_000,
+      'group stored',
+    );
   }, 120_000);
 
   afterAll(() => stack?.stop(), 60_000);
@@ -39,8 +64,20 @@ describe('group participant actions', () => {
       [c(w.b)]: { is_success: false, message: 'Not an admin of this group', code: 409 },
       [c(w.x)]: { is_success: false, message: 'Not a member of this group', code: 404 },
     });
-    expect(await until(() => admins(w.group), (list) => list.length === 1, 10_000, 'demotion stored')).toEqual([c(w.number)]);
-    const events = await until(() => stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id, type: 'chat.notification.created' } }), (e) => e.length >= 1, 5_000, 'event');
+    expect(
+      await until(
+        () => admins(w.group),
+        (list) => list.length === 1,
+        10_000,
+        'demotion stored',
+      ),
+    ).toEqual([c(w.number)]);
+    const events = await until(
+      () => stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id, type: 'chat.notification.created' } }),
+      (e) => e.length >= 1,
+      5_000,
+      'event',
+    );
     expect(events[0].payload).toMatchObject({ chat_id: w.group, notification_type: 'group.demote', participants: [c(w.a)] });
   });
 
@@ -80,7 +117,12 @@ describe('group participant actions', () => {
   it('answers 400 ERROR while the phone is disconnected or unreachable', async () => {
     for (const state of ['DISCONNECTED', 'UNREACHABLE']) {
       await api.post('/sandbox/phones/state', { state }, { 'x-phone': w.phoneId });
-      await until(() => api.get('/phones', { 'x-phone': w.phoneId }), (r) => r.body?.wa_state === state, 10_000, state);
+      await until(
+        () => api.get('/phones', { 'x-phone': w.phoneId }),
+        (r) => r.body?.wa_state === state,
+        10_000,
+        state,
+      );
       const res = await api.post(`/chats/${w.group}/demote`, { participants: [w.a] }, { 'x-phone': w.phoneId });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'ERROR', status: 400 });

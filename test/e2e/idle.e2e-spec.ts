@@ -26,22 +26,32 @@ const MAX_CPU_SHARE = 0.02;
 describe('a stack at rest', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({}, { services: ['phones', 'groups', 'queue', 'webhooks-dispatcher', 'knowledge-base', 'embedding-worker', 'automation'] });
+    stack = await startStack(
+      {},
+      { services: ['phones', 'groups', 'queue', 'webhooks-dispatcher', 'knowledge-base', 'embedding-worker', 'automation'] },
+    );
   }, 120_000);
   afterAll(() => stack?.stop());
 
   it('commits under one transaction a second per app, and no app spins', async () => {
     await new Promise((r) => setTimeout(r, WARM_UP_MS)); // start-up work (migrations checked, streams, first scans) is over
     const apps = { 'api-gateway': stack.gateway, ...stack.apps };
-    const commits = async () => Number((await stack.prisma.$queryRaw<{ n: bigint }[]>`SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()`)[0].n);
+    const commits = async () =>
+      Number(
+        (await stack.prisma.$queryRaw<{ n: bigint }[]>`SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()`)[0]
+          .n,
+      );
     const cpuBefore = Object.fromEntries(Object.entries(apps).map(([name, app]) => [name, cpuSeconds(app.child.pid!)]));
     const commitsBefore = await commits();
     await new Promise((r) => setTimeout(r, WINDOW_MS));
     const commitRate = ((await commits()) - commitsBefore - 1) / (WINDOW_MS / 1000); // less this spec's own read
-    const shares = Object.fromEntries(Object.entries(apps).map(([name, app]) => [name, (cpuSeconds(app.child.pid!) - cpuBefore[name]) / (WINDOW_MS / 1000)]));
+    const shares = Object.fromEntries(
+      Object.entries(apps).map(([name, app]) => [name, (cpuSeconds(app.child.pid!) - cpuBefore[name]) / (WINDOW_MS / 1000)]),
+    );
     console.log(`at rest over ${WINDOW_MS / 1000} s: ${commitRate.toFixed(2)} commits/s; CPU share per app ${JSON.stringify(shares)}`);
     const usingPostgres = Object.keys(apps).filter((name) => name !== 'queue').length;
     expect(commitRate).toBeLessThan(MAX_COMMITS_PER_SECOND_PER_REPLICA * usingPostgres);
-    for (const [name, share] of Object.entries(shares)) expect({ name, share: share < MAX_CPU_SHARE ? 'under the guard' : share }).toEqual({ name, share: 'under the guard' });
+    for (const [name, share] of Object.entries(shares))
+      expect({ name, share: share < MAX_CPU_SHARE ? 'under the guard' : share }).toEqual({ name, share: 'under the guard' });
   }, 120_000);
 });

@@ -16,18 +16,20 @@ const SERVICES = ['phones', 'inbox', 'knowledge-base', 'embedding-worker', 'webh
 
 /** Fields that say where a row lives (this deployment's organization), not what it is. */
 const PLACE = new Set(['org_id', 'updated_at']);
-const strip = (o: Record<string, unknown>, more: string[] = []) => Object.fromEntries(Object.entries(o).filter(([k]) => !PLACE.has(k) && !more.includes(k)));
+const strip = (o: Record<string, unknown>, more: string[] = []) =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => !PLACE.has(k) && !more.includes(k)));
 /** A media link without where it lives (host, organization): what stays the same when a file is copied. */
 const mediaName = (path: unknown) => (typeof path === 'string' ? path.replace(/^.*\/app\/media\/message-media\/[^/]+\//, '') : path);
 const sameWherever = (m: Record<string, any>) => (m.media ? { ...m, media: { ...m.media, path: mediaName(m.media.path) } } : m);
-const byKey = <T extends Record<string, any>>(rows: T[], key: string) => [...rows].sort((a, b) => String(a[key]).localeCompare(String(b[key])));
+const byKey = <T extends Record<string, any>>(rows: T[], key: string) =>
+  [...rows].sort((a, b) => String(a[key]).localeCompare(String(b[key])));
 
 /**
  * Issue 31: stack A plays the hosted service (the same public API), stack B imports its organization
  * over HTTP with `import:hosted`; then every resource is read through the public client from both and
  * compared field by field, and the import is run again, after changes, after a kill, and against bad sources.
  */
-describe('import from the hosted service: stack B brings stack A\'s organization over its public API', () => {
+describe("import from the hosted service: stack B brings stack A's organization over its public API", () => {
   let a: Stack;
   let b: Stack;
   let source: SourceOrg;
@@ -36,17 +38,32 @@ describe('import from the hosted service: stack B brings stack A\'s organization
 
   beforeAll(async () => {
     // Each stack its own media app and storage: B copies A's files into its own.
-    const media = await Promise.all(['a', 'b'].map(async () => ({ root: mkdtempSync(join(tmpdir(), 'import-media-')), port: await freePort() })));
+    const media = await Promise.all(
+      ['a', 'b'].map(async () => ({ root: mkdtempSync(join(tmpdir(), 'import-media-')), port: await freePort() })),
+    );
     const mediaEnv = (m: { root: string; port: number }) => ({ MEDIA_STORAGE_ROOT: m.root, MEDIA_BASE_URL: `http://127.0.0.1:${m.port}` });
     w.media = media;
     // Two stacks of nine and eleven processes: started three at a time, as a loaded 2-core machine
     // brings them up within their readiness timeouts (NATS stream creation is the slow part).
-    [a, b] = [await startStack(mediaEnv(media[0]), { services: ['phones'] }), await startStack({ IMPORT_SOURCE_ALLOW_CIDRS: '127.0.0.1/32', ...mediaEnv(media[1]) }, { services: ['phones'] })];
+    [a, b] = [
+      await startStack(mediaEnv(media[0]), { services: ['phones'] }),
+      await startStack({ IMPORT_SOURCE_ALLOW_CIDRS: '127.0.0.1/32', ...mediaEnv(media[1]) }, { services: ['phones'] }),
+    ];
     const rest = SERVICES.filter((app) => app !== 'phones');
-    const mediaApp = (s: Stack, m: { port: number }) => () => s.startService('media', { MEDIA_HTTP_PORT: String(m.port), MEDIA_HTTP_HOST: '127.0.0.1' });
-    const started = await inWindow([...rest.map((app) => () => a.startService(app)), ...[...rest, 'importer', 'members'].map((app) => () => b.startService(app)), mediaApp(a, media[0]), mediaApp(b, media[1])]);
+    const mediaApp = (s: Stack, m: { port: number }) => () =>
+      s.startService('media', { MEDIA_HTTP_PORT: String(m.port), MEDIA_HTTP_HOST: '127.0.0.1' });
+    const started = await inWindow([
+      ...rest.map((app) => () => a.startService(app)),
+      ...[...rest, 'importer', 'members'].map((app) => () => b.startService(app)),
+      mediaApp(a, media[0]),
+      mediaApp(b, media[1]),
+    ]);
     w.importer = started[rest.length * 2];
-    source = await seedSourceOrg(a, { chats: 100, perChat: 200, media: { storage: new LocalFsStorage(media[0].root), baseUrl: `http://127.0.0.1:${media[0].port}` } });
+    source = await seedSourceOrg(a, {
+      chats: 100,
+      perChat: 200,
+      media: { storage: new LocalFsStorage(media[0].root), baseUrl: `http://127.0.0.1:${media[0].port}` },
+    });
     const target = await createOrg(b.prisma);
     w.targetOrg = target.id;
     w.targetToken = (await createToken(b.prisma, target.id)).token;
@@ -54,7 +71,7 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     const other = await createOrg(b.prisma);
     const otherPhone = await createPhone(b.prisma, other.id);
     const row = { phone_id: otherPhone.phone_id, org_phone: otherPhone.org_phone ?? '' };
-    await createMessages(b.prisma, other, row, [{ chatId: source.chats[0], body: 'the other organization\'s message' }]);
+    await createMessages(b.prisma, other, row, [{ chatId: source.chats[0], body: "the other organization's message" }]);
     await createChat(b.prisma, other, row, { chatId: source.chats[0] });
     w.other = { id: other.id, phone: otherPhone.phone_id, token: (await createToken(b.prisma, other.id)).token };
   }, 300_000);
@@ -107,8 +124,20 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     const chatsA = dataOf(await ca.chat.getChats({ limit: 2000 } as any), 'chats A') as any;
     const chatsB = dataOf(await cb.chat.getChats({ limit: 2000 } as any), 'chats B') as any;
     expect(chatsB.count).toBe(chatsA.count);
-    const chatView = (c: any) => ({ chat_id: c.chat_id, chat_name: c.chat_name, chat_type: c.chat_type, assigned_to: c.assigned_to, custom_properties: c.custom_properties, labels: Object.keys(c.label_ids).length, latest: c.latest_message?.message_id ?? null });
-    expect(byKey(chatsB.chats, 'chat_id').map(chatView)).toEqual(byKey(chatsA.chats, 'chat_id').map(chatView).map((c) => ({ ...c, custom_properties: expect.anything() })));
+    const chatView = (c: any) => ({
+      chat_id: c.chat_id,
+      chat_name: c.chat_name,
+      chat_type: c.chat_type,
+      assigned_to: c.assigned_to,
+      custom_properties: c.custom_properties,
+      labels: Object.keys(c.label_ids).length,
+      latest: c.latest_message?.message_id ?? null,
+    });
+    expect(byKey(chatsB.chats, 'chat_id').map(chatView)).toEqual(
+      byKey(chatsA.chats, 'chat_id')
+        .map(chatView)
+        .map((c) => ({ ...c, custom_properties: expect.anything() })),
+    );
     // Every message of every chat, field by field.
     for (const chatId of [...source.chats.slice(0, 5), source.group]) {
       const ma = dataOf(await ca.chat.getChatMessages({ chat_id: chatId, limit: 2000 } as any), `messages A ${chatId}`) as any;
@@ -124,7 +153,9 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     expect(byKey(ticketsB.tickets, 'ticket_id').map(ticketView)).toEqual(byKey(ticketsA.tickets, 'ticket_id').map(ticketView));
     const notesA = dataOf(await ca.note.getNotes({} as any), 'notes A') as any;
     const notesB = dataOf(await cb.note.getNotes({} as any), 'notes B') as any;
-    expect(notesB.notes.map((n: any) => [n.note_id, n.message ?? n.body])).toEqual(notesA.notes.map((n: any) => [n.note_id, n.message ?? n.body]));
+    expect(notesB.notes.map((n: any) => [n.note_id, n.message ?? n.body])).toEqual(
+      notesA.notes.map((n: any) => [n.note_id, n.message ?? n.body]),
+    );
     const faqsA = dataOf(await ca.knowledgeBase.getAll({ type: 'faq' } as any), 'faqs A') as any;
     const faqsB = dataOf(await cb.knowledgeBase.getAll({ type: 'faq' } as any), 'faqs B') as any;
     expect(faqsB.data.map((f: any) => [f.question, f.answer])).toEqual(faqsA.data.map((f: any) => [f.question, f.answer]));
@@ -139,7 +170,10 @@ describe('import from the hosted service: stack B brings stack A\'s organization
   it('message media comes over: B links its own copy of each file, and serves the same bytes through spec 4.8', async () => {
     const mine = client(b.baseUrl, w.targetToken);
     const bMedia = `http://127.0.0.1:${w.media[1].port}/app/media/message-media/${w.targetOrg}/`;
-    const rows = await b.prisma.message.findMany({ where: { org_id: w.targetOrg, has_media: true }, select: { message_id: true, media: true } });
+    const rows = await b.prisma.message.findMany({
+      where: { org_id: w.targetOrg, has_media: true },
+      select: { message_id: true, media: true },
+    });
     expect(rows.length).toBe(source.media.size);
     for (const row of rows.slice(0, 12)) {
       const file = source.media.get(row.message_id);
@@ -151,7 +185,10 @@ describe('import from the hosted service: stack B brings stack A\'s organization
       expect({ status: served.status, bytes: await served.text() }).toEqual({ status: 200, bytes: file?.bytes });
     }
     // The other organization of B cannot have a link made to these files.
-    const theirs = await client(b.baseUrl, w.other.token).post('/media/migrate-url', { url: (rows[0].media as { path: string }).path, access: 'private' });
+    const theirs = await client(b.baseUrl, w.other.token).post('/media/migrate-url', {
+      url: (rows[0].media as { path: string }).path,
+      access: 'private',
+    });
     expect(theirs.status).toBeGreaterThanOrEqual(400);
   }, 60_000);
 
@@ -172,12 +209,13 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     const run = await importCli(b, [...args(), '--json']);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.out).report as Record<string, any>;
-    for (const [resource, c] of Object.entries(report)) expect({ resource, created: c.created, failed: c.failed }).toEqual({ resource, created: 0, failed: 0 });
+    for (const [resource, c] of Object.entries(report))
+      expect({ resource, created: c.created, failed: c.failed }).toEqual({ resource, created: 0, failed: 0 });
     expect(report.messages?.read ?? 0).toBe(0); // no chat moved: no message page read
     expect(await b.prisma.message.count()).toBe(before);
     const other = client(b.baseUrl, w.other.token);
     const theirs = await other.get(`/chats/${source.chats[0]}/messages`);
-    expect(theirs.body.messages.map((m: any) => m.body)).toEqual(['the other organization\'s message']);
+    expect(theirs.body.messages.map((m: any) => m.body)).toEqual(["the other organization's message"]);
     expect((await other.get('/phones/all')).body.map((p: any) => p.phone_id)).toEqual([w.other.phone]);
   }, 120_000);
 
@@ -227,7 +265,12 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     // B allows 127.0.0.1/32 only: another loopback address is refused before any connection.
     const blocked = await mine.post('/imports', { from: 'http://127.0.0.2:9/v1', token: 'x' });
     expect(blocked.status).toBe(202);
-    const failed = await until(() => mine.get(`/imports/${blocked.body.import_id}`), (r) => r.body.status === 'failed', 20_000, 'blocked source fails');
+    const failed = await until(
+      () => mine.get(`/imports/${blocked.body.import_id}`),
+      (r) => r.body.status === 'failed',
+      20_000,
+      'blocked source fails',
+    );
     expect(failed.body.error).toMatchObject({ code: 'SOURCE_ADDRESS_BLOCKED' });
   }, 120_000);
 
@@ -237,7 +280,12 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     const mine = client(b.baseUrl, (await createToken(b.prisma, split.id)).token);
     // Paced to 4 requests a second so that the history takes seconds; the CLI follows, the importer is killed.
     const first = importCli(b, [...splitArgs, '--rate', '4']);
-    const running = await until(() => mine.get('/imports'), (r) => (r.body.imports?.[0]?.progress?.chats_done ?? 0) >= 3, 60_000, 'history under way');
+    const running = await until(
+      () => mine.get('/imports'),
+      (r) => (r.body.imports?.[0]?.progress?.chats_done ?? 0) >= 3,
+      60_000,
+      'history under way',
+    );
     const importId = running.body.imports[0].import_id;
     await w.importer.kill();
     const cut = await first;
@@ -258,13 +306,26 @@ describe('import from the hosted service: stack B brings stack A\'s organization
     expect(map.body.entries.map((e: any) => e.resource)).toEqual(expect.arrayContaining(['tickets', 'phones']));
   }, 180_000);
 
-  it('the console\'s Import page: an owner runs a dry run and watches it end; an admin has neither page nor route', async () => {
+  it("the console's Import page: an owner runs a dry run and watches it end; an admin has neither page nor route", async () => {
     const org = await createOrg(b.prisma);
     const password = 'correct horse battery';
-    const made = spawnSync(process.execPath, [join(__dirname, '..', '..', 'apps', 'admin-cli', 'dist', 'main.js'), 'members:create-owner', '--org', org.id, '--email', 'owner@import.example.com', '--password', password], {
-      env: { ...process.env, DATABASE_URL: b.env.DATABASE_URL },
-      encoding: 'utf8',
-    });
+    const made = spawnSync(
+      process.execPath,
+      [
+        join(__dirname, '..', '..', 'apps', 'admin-cli', 'dist', 'main.js'),
+        'members:create-owner',
+        '--org',
+        org.id,
+        '--email',
+        'owner@import.example.com',
+        '--password',
+        password,
+      ],
+      {
+        env: { ...process.env, DATABASE_URL: b.env.DATABASE_URL },
+        encoding: 'utf8',
+      },
+    );
     expect(made.status).toBe(0);
     const port = await freePort();
     await b.startService('console', { PORT: String(port), HOST: '127.0.0.1', CONSOLE_GATEWAY_URL: b.baseUrl });
@@ -287,8 +348,16 @@ describe('import from the hosted service: stack B brings stack A\'s organization
       await card.getByRole('cell', { name: 'messages', exact: true }).waitFor();
       expect(await checkPage(page, 'imports')).toEqual([]);
       // An admin of the same organization: no Import in the navigation, the page refused, the route 403.
-      const owner = sessionOf(b.baseUrl, await anonymous(b.baseUrl, 'POST', '/auth/sign-in', { email: 'owner@import.example.com', password }));
-      const admin = await joinByInvitation(b.baseUrl, { post: (path, body) => owner.call('POST', path, body) }, { emails: ['admin@import.example.com'], role: 'admin' }, password);
+      const owner = sessionOf(
+        b.baseUrl,
+        await anonymous(b.baseUrl, 'POST', '/auth/sign-in', { email: 'owner@import.example.com', password }),
+      );
+      const admin = await joinByInvitation(
+        b.baseUrl,
+        { post: (path, body) => owner.call('POST', path, body) },
+        { emails: ['admin@import.example.com'], role: 'admin' },
+        password,
+      );
       expect((await admin.call('POST', '/imports', { from: `${a.baseUrl}/v1`, token: source.token })).status).toBe(403);
       expect((await admin.call('GET', '/imports')).status).toBe(403);
       const adminPage = await (await browser.newContext()).newPage();
@@ -299,7 +368,7 @@ describe('import from the hosted service: stack B brings stack A\'s organization
       await adminPage.getByRole('heading', { name: 'Phones' }).waitFor({ timeout: 10_000 });
       expect(await adminPage.getByRole('link', { name: 'Import' }).count()).toBe(0);
       await adminPage.goto(`${consoleUrl}/imports`);
-      await adminPage.getByText('This page is for the organization\'s owners.').waitFor({ timeout: 10_000 });
+      await adminPage.getByText("This page is for the organization's owners.").waitFor({ timeout: 10_000 });
     } finally {
       await browser.close();
     }
@@ -328,14 +397,23 @@ async function flakyProxy(target: string, every: number) {
     if (++seen % every === 0) {
       const limited = refused++ % 2 === 0;
       res.writeHead(limited ? 429 : 503, { 'content-type': 'application/json', ...(limited ? { 'retry-after': '0' } : {}) });
-      res.end(JSON.stringify({ code: limited ? 'RATE_LIMIT_ERROR' : 'SERVICE_UNAVAILABLE_ERROR', message: 'try again', status: limited ? 429 : 503 }));
+      res.end(
+        JSON.stringify({
+          code: limited ? 'RATE_LIMIT_ERROR' : 'SERVICE_UNAVAILABLE_ERROR',
+          message: 'try again',
+          status: limited ? 429 : 503,
+        }),
+      );
       return;
     }
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const upstream = await fetch(`${target}${req.url}`, {
       method: req.method,
-      headers: { authorization: String(req.headers.authorization ?? ''), 'content-type': String(req.headers['content-type'] ?? 'application/json') },
+      headers: {
+        authorization: String(req.headers.authorization ?? ''),
+        'content-type': String(req.headers['content-type'] ?? 'application/json'),
+      },
       body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
     });
     res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });

@@ -21,15 +21,30 @@ describe('renaming and deleting labels', () => {
   const w: Record<string, any> = {};
   const [alice, bob, carol] = [randomDigits(), randomDigits(), randomDigits()];
   const [chatA, chatB, chatC] = [`${alice}@c.us`, `${bob}@c.us`, `${carol}@c.us`];
-  const chatIds = async (c: ReturnType<typeof client>, label: string) => (await c.get(`/chats?label=${encodeURIComponent(label)}`)).body.chats.map((x: any) => x.chat_id).sort();
-  const labelIds = async (c: ReturnType<typeof client>, chatId: string) => Object.keys((await c.get(`/chats/${chatId}`)).body.label_ids ?? {}).sort();
+  const chatIds = async (c: ReturnType<typeof client>, label: string) =>
+    (await c.get(`/chats?label=${encodeURIComponent(label)}`)).body.chats.map((x: any) => x.chat_id).sort();
+  const labelIds = async (c: ReturnType<typeof client>, chatId: string) =>
+    Object.keys((await c.get(`/chats/${chatId}`)).body.label_ids ?? {}).sort();
   const labelOf = async (id: string) => stack.prisma.inboxLabel.findUnique({ where: { label_id: id } });
 
   beforeAll(async () => {
     stack = await startStack({}, { services: ['phones', 'members', 'inbox'] });
-    Object.assign(w, await twoOrganizations(stack, [['p1', chatA], ['p1', chatB], ['p2', chatC], ['q', chatA]]));
+    Object.assign(
+      w,
+      await twoOrganizations(stack, [
+        ['p1', chatA],
+        ['p1', chatB],
+        ['p2', chatC],
+        ['q', chatA],
+      ]),
+    );
     ({ api, other, scoped } = w);
-    member = await joinByInvitation(stack.baseUrl, api, { emails: ['mia@example.com'], role: 'member', orgPhones: [w.p1.phone_id] }, 'a long enough password 1');
+    member = await joinByInvitation(
+      stack.baseUrl,
+      api,
+      { emails: ['mia@example.com'], role: 'member', orgPhones: [w.p1.phone_id] },
+      'a long enough password 1',
+    );
     admin = await joinByInvitation(stack.baseUrl, api, { emails: ['ada@example.com'], role: 'admin' }, 'a long enough password 1');
     // vip on A, B (phone 1) and C (phone 2); the other organization's chat A carries its own vip
     expect((await api.patch('/chats/labels', { labels: 'vip, late', chat_ids: [chatA, chatB, chatC] })).status).toBe(204);
@@ -60,11 +75,22 @@ describe('renaming and deleting labels', () => {
       expect(await events()).toBe(before);
     });
 
-    it('renames a contact label on the organization\'s contacts, and a ticket label on its tickets', async () => {
+    it("renames a contact label on the organization's contacts, and a ticket label on its tickets", async () => {
       const contactId = `${randomDigits()}@c.us`;
-      expect((await api.post('/contacts/create', { contact_id: contactId, contact_name: 'Zed', labels: 'lead, cold' }, { 'x-phone': w.p1.phone_id })).status).toBeLessThan(300);
+      expect(
+        (
+          await api.post(
+            '/contacts/create',
+            { contact_id: contactId, contact_name: 'Zed', labels: 'lead, cold' },
+            { 'x-phone': w.p1.phone_id },
+          )
+        ).status,
+      ).toBeLessThan(300);
       const lead = await api.post('/labels/create', { name: 'lead', type: 'contact' });
-      expect((await api.patch(`/labels/${lead.body.label_id}`, { name: 'prospect' })).body).toMatchObject({ name: 'prospect', type: 'contact' });
+      expect((await api.patch(`/labels/${lead.body.label_id}`, { name: 'prospect' })).body).toMatchObject({
+        name: 'prospect',
+        type: 'contact',
+      });
       expect((await api.get(`/contacts/${contactId}`)).body.labels).toEqual(['prospect', 'cold']);
       const ticket = await api.post('/tickets/create', { chat_id: chatB, subject: 'Refund', labels: 'billing' });
       expect(ticket.status).toBe(200);
@@ -95,7 +121,7 @@ describe('renaming and deleting labels', () => {
       expect422(await api.patch('/labels/not-a-uuid', { name: 'x' }), 'label_id');
     });
 
-    it('another organization\'s label is 404 and changes nothing (theirs or ours)', async () => {
+    it("another organization's label is 404 and changes nothing (theirs or ours)", async () => {
       expect404(await other.patch(`/labels/${w.vip}`, { name: 'stolen' }));
       expect404(await api.patch(`/labels/${w.theirVip}`, { name: 'stolen' }));
       expect((await labelOf(w.vip))?.name).toBe('gold');
@@ -104,13 +130,13 @@ describe('renaming and deleting labels', () => {
       expect(await chatIds(api, 'stolen')).toEqual([]);
     });
 
-    it('the catalogue is the organization\'s: a phone-scoped token renames it for every phone (x-phone is not read)', async () => {
+    it("the catalogue is the organization's: a phone-scoped token renames it for every phone (x-phone is not read)", async () => {
       expect((await scoped.patch(`/labels/${w.late}`, { name: 'overdue' }, { 'x-phone': w.p2.phone_id })).status).toBe(200);
       expect(await chatIds(api, 'overdue')).toEqual([chatA, chatB, chatC].sort());
       expect(await chatIds(scoped, 'overdue')).toEqual([chatA, chatB].sort());
     });
 
-    it('a member\'s console session is 403 (admins only) and nothing changes; an admin\'s may, audited', async () => {
+    it("a member's console session is 403 (admins only) and nothing changes; an admin's may, audited", async () => {
       const refused = await member.call('PATCH', `/labels/${w.late}`, { name: 'mine' });
       expect(refused.status).toBe(403);
       expectEnvelope(refused.body, 'FORBIDDEN_ERROR', 403);
@@ -118,12 +144,14 @@ describe('renaming and deleting labels', () => {
       expect((await admin.call('PATCH', `/labels/${w.late}`, { name: 'late' })).status).toBe(200);
       expect(await chatIds(api, 'late')).toHaveLength(3);
       const audit = await api.get('/members/audit');
-      expect(audit.body.entries.find((e: any) => e.action === 'label.updated' && e.actor_email === 'ada@example.com')).toMatchObject({ target: w.late });
+      expect(audit.body.entries.find((e: any) => e.action === 'label.updated' && e.actor_email === 'ada@example.com')).toMatchObject({
+        target: w.late,
+      });
     });
   });
 
   describe('DELETE /labels/{label_id}', () => {
-    it('another organization\'s label, or a member\'s session, is refused and nothing changes', async () => {
+    it("another organization's label, or a member's session, is refused and nothing changes", async () => {
       expect404(await other.delete(`/labels/${w.vip}`));
       expect404(await api.delete(`/labels/${w.theirVip}`));
       expect((await member.call('DELETE', `/labels/${w.vip}`)).status).toBe(403);

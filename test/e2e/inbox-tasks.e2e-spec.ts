@@ -30,21 +30,50 @@ describe('inbox: tasks', () => {
     scoped = client(stack.baseUrl, (await createToken(stack.prisma, w.org.id, { phoneIds: [w.p1] })).token);
     const res = await api.post('/sandbox/messages', { chat_id: alice, body: 'call me' }, { 'x-phone': w.p1 });
     w.m1 = res.body.message_id;
-    await until(() => api.get(`/message/${encodeURIComponent(w.m1)}`, { 'x-phone': w.p1 }), (r) => r.status === 200, 15_000, 'inbound stored');
+    await until(
+      () => api.get(`/message/${encodeURIComponent(w.m1)}`, { 'x-phone': w.p1 }),
+      (r) => r.status === 200,
+      15_000,
+      'inbound stored',
+    );
     await api.post('/sandbox/messages', { chat_id: bob, body: 'hi' }, { 'x-phone': w.p2 });
-    await until(() => api.get(`/chats/${bob}`), (r) => r.status === 200, 15_000, 'bob chat stored');
+    await until(
+      () => api.get(`/chats/${bob}`),
+      (r) => r.status === 200,
+      15_000,
+      'bob chat stored',
+    );
     w.ticket = (await api.post('/tickets/create', { chat_id: bob, subject: 'Bob' })).body.ticket.ticket_id;
   }, 120_000);
 
   afterAll(() => stack?.stop(), 60_000);
 
   it('POST /tasks/create: a chat task, a message task, a ticket task and a todo, each with task.created', async () => {
-    const chat = await api.post('/tasks/create', { title: 'Follow up', association: { chat_id: alice }, priority: 3, assignee: 'Amy@Example.com', due_date: '2026-12-01 18:00:00+00', notes: 'VIP' });
+    const chat = await api.post('/tasks/create', {
+      title: 'Follow up',
+      association: { chat_id: alice },
+      priority: 3,
+      assignee: 'Amy@Example.com',
+      due_date: '2026-12-01 18:00:00+00',
+      notes: 'VIP',
+    });
     expect(chat.status).toBe(200);
     expect(TaskSchema.safeParse(chat.body).success).toBe(true);
-    expect(chat.body).toMatchObject({ type: 'chat', chat_id: chatA, priority: 3, assignee: 'amy@example.com', due_date: '2026-12-01T18:00:00.000Z', status: 'open', org_id: w.org.id, associated_object_metadata: { type: 'chat', id: chatA } });
+    expect(chat.body).toMatchObject({
+      type: 'chat',
+      chat_id: chatA,
+      priority: 3,
+      assignee: 'amy@example.com',
+      due_date: '2026-12-01T18:00:00.000Z',
+      status: 'open',
+      org_id: w.org.id,
+      associated_object_metadata: { type: 'chat', id: chatA },
+    });
     const msg = await api.post('/tasks/create', { title: 'Answer', type: 'message', association: { chat_id: alice, message_id: w.m1 } });
-    expect(msg.body).toMatchObject({ type: 'message', association: { type: 'message', chat_id: chatA, message_id: w.m1, ticket_id: null } });
+    expect(msg.body).toMatchObject({
+      type: 'message',
+      association: { type: 'message', chat_id: chatA, message_id: w.m1, ticket_id: null },
+    });
     const tk = await api.post('/tasks/create', { title: 'Ticket work', association: { ticket_id: w.ticket } });
     expect(tk.body).toMatchObject({ type: 'ticket', chat_id: chatB, association: { ticket_id: w.ticket } });
     const todo = await api.post('/tasks/create', { title: 'Order stickers' });
@@ -67,7 +96,10 @@ describe('inbox: tasks', () => {
     [{ title: 'x', association: { chat_id: 'nope' } }, 'body.association.chat_id'],
     [{ title: 'x', association: { message_id: 'm' } }, 'body.association.chat_id'],
     [{ title: 'x', association: { ticket_id: 'nope' } }, 'body.association.ticket_id'],
-    [{ title: 'x', association: { ticket_id: '6f1c1b1e-0000-4000-8000-000000000000', chat_id: '919876543210' } }, 'body.association.ticket_id'],
+    [
+      { title: 'x', association: { ticket_id: '6f1c1b1e-0000-4000-8000-000000000000', chat_id: '919876543210' } },
+      'body.association.ticket_id',
+    ],
     [{ title: 'x', notes: 5 }, 'body.notes'],
     [{ title: 'x', assignee: 'amy' }, 'body.assignee'],
     [{ title: 'x', due_date: 'tomorrow' }, 'body.due_date'],
@@ -81,9 +113,12 @@ describe('inbox: tasks', () => {
     expect(await stack.prisma.inboxTask.count()).toBe(before);
   });
 
-  it('POST /tasks/create: a message of another chat is 422; another organization\'s chat or ticket 404; a scoped token 401/404', async () => {
+  it("POST /tasks/create: a message of another chat is 422; another organization's chat or ticket 404; a scoped token 401/404", async () => {
     const before = await stack.prisma.inboxTask.count();
-    expect422(await api.post('/tasks/create', { title: 'x', association: { chat_id: bob, message_id: w.m1 } }), 'body.association.message_id');
+    expect422(
+      await api.post('/tasks/create', { title: 'x', association: { chat_id: bob, message_id: w.m1 } }),
+      'body.association.message_id',
+    );
     expect404(await other.post('/tasks/create', { title: 'x', association: { chat_id: alice } }));
     expect404(await other.post('/tasks/create', { title: 'x', association: { ticket_id: w.ticket } }));
     expect404(await scoped.post('/tasks/create', { title: 'x', association: { ticket_id: w.ticket } }));
@@ -114,14 +149,22 @@ describe('inbox: tasks', () => {
   });
 
   it.each([
-    ['limit=2001', 'limit'], ['offset=-1', 'offset'], ['status=archived', 'status'], ['assignee=nobody', 'assignee'], ['priority=7', 'priority'],
-    ['type=note', 'type'], ['chat_id=xyz', 'chat_id'], ['ticket_id=nope', 'ticket_id'], ['due_before=soon', 'due_before'], ['due_after=soon', 'due_after'],
+    ['limit=2001', 'limit'],
+    ['offset=-1', 'offset'],
+    ['status=archived', 'status'],
+    ['assignee=nobody', 'assignee'],
+    ['priority=7', 'priority'],
+    ['type=note', 'type'],
+    ['chat_id=xyz', 'chat_id'],
+    ['ticket_id=nope', 'ticket_id'],
+    ['due_before=soon', 'due_before'],
+    ['due_after=soon', 'due_after'],
     ['due_before=2025-01-01&due_after=2025-02-01', 'due_before'],
   ])('GET /tasks: 422 for %s', async (q, field) => {
     expect422(await api.get(`/tasks?${q}`), field);
   });
 
-  it('GET /tasks/{task_id}: in reach only; another organization\'s, a missing one 404; a malformed id 422', async () => {
+  it("GET /tasks/{task_id}: in reach only; another organization's, a missing one 404; a malformed id 422", async () => {
     expect((await api.get(`/tasks/${w.chat}`)).body).toMatchObject({ task_id: w.chat, title: 'Follow up' });
     expect((await scoped.get(`/tasks/${w.todo}`)).status).toBe(200);
     expect404(await scoped.get(`/tasks/${w.tk}`));
@@ -137,8 +180,19 @@ describe('inbox: tasks', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ title: 'Follow up!', remind_at: at, priority: 4, assignee: null, notes: null });
     const [updated] = await events('task.updated');
-    expect(updated.previous_attributes).toMatchObject({ title: 'Follow up', remind_at: null, priority: 3, assignee: 'amy@example.com', notes: 'VIP' });
-    const [reminder] = await until(() => events('task.reminder'), (e) => e.length > 0, 10_000, 'the reminder fired');
+    expect(updated.previous_attributes).toMatchObject({
+      title: 'Follow up',
+      remind_at: null,
+      priority: 3,
+      assignee: 'amy@example.com',
+      notes: 'VIP',
+    });
+    const [reminder] = await until(
+      () => events('task.reminder'),
+      (e) => e.length > 0,
+      10_000,
+      'the reminder fired',
+    );
     expect(registryPayload(reminder)).toMatchObject({ task_id: w.chat, remind_at: at });
     expect(reminder.created_at.getTime()).toBeGreaterThanOrEqual(new Date(at).getTime());
     expect(reminder.created_at.getTime() - new Date(at).getTime()).toBeLessThan(3_000);
@@ -148,23 +202,33 @@ describe('inbox: tasks', () => {
     expect(await events('task.reminder')).toHaveLength(1);
   });
 
-  it.each([[{ priority: 9 }, 'body.priority'], [{ status: 'gone' }, 'body.status'], [{ assignee: 'x' }, 'body.assignee'], [{ due_date: 'never' }, 'body.due_date'], [{ remind_at: 'never' }, 'body.remind_at'], [{ title: '' }, 'body.title'], [{ notes: 1 }, 'body.notes'],
+  it.each([
+    [{ priority: 9 }, 'body.priority'],
+    [{ status: 'gone' }, 'body.status'],
+    [{ assignee: 'x' }, 'body.assignee'],
+    [{ due_date: 'never' }, 'body.due_date'],
+    [{ remind_at: 'never' }, 'body.remind_at'],
+    [{ title: '' }, 'body.title'],
+    [{ notes: 1 }, 'body.notes'],
     [{ reminder_setting: { repeat: { frequency: 1, interval: 'hours' } } }, 'body.reminder_setting.repeat.interval'],
     [{ reminder_setting: { repeat: { frequency: 0, interval: 'days' } } }, 'body.reminder_setting.repeat.frequency'],
     [{ reminder_setting: { repeat: { frequency: 1, interval: 'days', end: 'after' } } }, 'body.reminder_setting.repeat.on'],
     [{ reminder_setting: { repeat: { frequency: 1, interval: 'days' } } }, 'body.reminder_setting.repeat'],
     [{ reminder_setting: { remind_in: '1 days before' } }, 'body.reminder_setting.remind_in'],
-    [{ reminder_setting: 'daily' }, 'body.reminder_setting']])(
-    'PATCH /tasks/{task_id}: 422 for %j',
-    async (body, field) => {
-      expect422(await api.patch(`/tasks/${w.todo}`, body), field);
-    },
-  );
+    [{ reminder_setting: 'daily' }, 'body.reminder_setting'],
+  ])('PATCH /tasks/{task_id}: 422 for %j', async (body, field) => {
+    expect422(await api.patch(`/tasks/${w.todo}`, body), field);
+  });
 
   it('a repeating reminder fires once per occurrence and arms the next; the event shows the occurrence that fired', async () => {
     const at = new Date(Date.now() + 1_000).toISOString();
     const repeat = { frequency: 1, interval: 'days', end: 'after', on: 3 };
-    const res = await api.post('/tasks/create', { title: 'Daily check', association: { chat_id: alice }, remind_at: at, reminder_setting: { repeat } });
+    const res = await api.post('/tasks/create', {
+      title: 'Daily check',
+      association: { chat_id: alice },
+      remind_at: at,
+      reminder_setting: { repeat },
+    });
     expect(res.status).toBe(200);
     expect(res.body.reminder_setting).toEqual({ remind_in: null, repeat: { ...repeat, on: '3' } });
     const id = res.body.task_id;
@@ -172,7 +236,12 @@ describe('inbox: tasks', () => {
     const [fired] = await until(mine, (e) => e.length > 0, 10_000, 'the first occurrence fired');
     expect(registryPayload(fired)).toMatchObject({ task_id: id, remind_at: at });
     const next = new Date(new Date(at).getTime() + 86_400_000).toISOString();
-    await until(() => api.get(`/tasks/${id}`), (r) => r.body.remind_at === next, 5_000, 'the next occurrence armed');
+    await until(
+      () => api.get(`/tasks/${id}`),
+      (r) => r.body.remind_at === next,
+      5_000,
+      'the next occurrence armed',
+    );
     await new Promise((r) => setTimeout(r, 800));
     expect(await mine()).toHaveLength(1);
     // a task without remind_at cannot repeat; another organization's task is 404 and unchanged
@@ -187,20 +256,36 @@ describe('inbox: tasks', () => {
   });
 
   it('remind_in: remind_at set from the due date, and moved with it; remind_at beside it or no due date is 422', async () => {
-    const res = await api.post('/tasks/create', { title: 'Call back', due_date: '2030-05-01T10:00:00Z', reminder_setting: { remind_in: '90 Minutes before' } });
+    const res = await api.post('/tasks/create', {
+      title: 'Call back',
+      due_date: '2030-05-01T10:00:00Z',
+      reminder_setting: { remind_in: '90 Minutes before' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ remind_at: '2030-05-01T08:30:00.000Z', reminder_setting: { remind_in: '90 minutes before', repeat: null } });
+    expect(res.body).toMatchObject({
+      remind_at: '2030-05-01T08:30:00.000Z',
+      reminder_setting: { remind_in: '90 minutes before', repeat: null },
+    });
     const moved = await api.patch(`/tasks/${res.body.task_id}`, { due_date: '2030-05-02T10:00:00Z' });
     expect(moved.body).toMatchObject({ due_date: '2030-05-02T10:00:00.000Z', remind_at: '2030-05-02T08:30:00.000Z' });
-    expect((await events('task.updated')).at(-1)?.previous_attributes).toMatchObject({ due_date: '2030-05-01T10:00:00.000Z', remind_at: '2030-05-01T08:30:00.000Z' });
+    expect((await events('task.updated')).at(-1)?.previous_attributes).toMatchObject({
+      due_date: '2030-05-01T10:00:00.000Z',
+      remind_at: '2030-05-01T08:30:00.000Z',
+    });
     expect422(await api.patch(`/tasks/${res.body.task_id}`, { remind_at: '2030-05-02T09:00:00Z' }), 'body.remind_at');
     expect422(await api.patch(`/tasks/${res.body.task_id}`, { due_date: null }), 'body.due_date');
-    expect422(await api.post('/tasks/create', { title: 'x', reminder_setting: { remind_in: '1 days before' } }), 'body.reminder_setting.remind_in');
-    expect422(await api.post('/tasks/create', { title: 'x', due_date: '2030-01-01', reminder_setting: { remind_in: 'tomorrow' } }), 'body.reminder_setting.remind_in');
+    expect422(
+      await api.post('/tasks/create', { title: 'x', reminder_setting: { remind_in: '1 days before' } }),
+      'body.reminder_setting.remind_in',
+    );
+    expect422(
+      await api.post('/tasks/create', { title: 'x', due_date: '2030-01-01', reminder_setting: { remind_in: 'tomorrow' } }),
+      'body.reminder_setting.remind_in',
+    );
     expect((await api.get(`/tasks/${res.body.task_id}`)).body.remind_at).toBe('2030-05-02T08:30:00.000Z');
   });
 
-  it('PATCH and DELETE: another organization\'s task and one outside a scoped token\'s phones are 404 and unchanged', async () => {
+  it("PATCH and DELETE: another organization's task and one outside a scoped token's phones are 404 and unchanged", async () => {
     const before = await stack.prisma.inboxTask.findUniqueOrThrow({ where: { task_id: w.tk } });
     expect404(await other.patch(`/tasks/${w.tk}`, { title: 'hijacked' }));
     expect404(await scoped.patch(`/tasks/${w.tk}`, { title: 'hijacked' }));

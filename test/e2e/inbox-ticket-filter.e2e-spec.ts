@@ -26,20 +26,58 @@ describe('GET /tickets by a custom property value', () => {
 
   beforeAll(async () => {
     stack = await startStack({}, { services: ['phones', 'members', 'inbox'] });
-    Object.assign(w, await twoOrganizations(stack, [['p1', chatA], ['p2', chatB], ['q', chatA]]));
+    Object.assign(
+      w,
+      await twoOrganizations(stack, [
+        ['p1', chatA],
+        ['p2', chatB],
+        ['q', chatA],
+      ]),
+    );
     ({ api, other } = w);
-    w.severity = (await api.post('/custom-properties/create', { property_name: 'Severity', type: 'ticket', property_value_type: 'dropdown', property_value: 'Low,High' })).body.property_id;
-    w.amount = (await api.post('/custom-properties/create', { property_name: 'Refund amount', type: 'ticket', property_value_type: 'number' })).body.property_id;
-    w.theirs = (await other.post('/custom-properties/create', { property_name: 'Severity', type: 'ticket', property_value_type: 'dropdown', property_value: 'Low,High' })).body.property_id;
-    expect((await api.post('/tickets/create', { chat_id: chatA, subject: 'high A', custom_properties: { severity: 'High', 'refund amount': '12.50' } })).status).toBe(200);
-    expect((await api.post('/tickets/create', { chat_id: chatB, subject: 'low B', custom_properties: { severity: 'low' } })).status).toBe(200);
-    expect((await api.post('/tickets/create', { chat_id: chatB, subject: 'high B', custom_properties: { severity: 'HIGH' }, status: 'closed' })).status).toBe(200);
-    expect((await other.post('/tickets/create', { chat_id: chatA, subject: 'theirs', custom_properties: { severity: 'High' } })).status).toBe(200);
+    w.severity = (
+      await api.post('/custom-properties/create', {
+        property_name: 'Severity',
+        type: 'ticket',
+        property_value_type: 'dropdown',
+        property_value: 'Low,High',
+      })
+    ).body.property_id;
+    w.amount = (
+      await api.post('/custom-properties/create', { property_name: 'Refund amount', type: 'ticket', property_value_type: 'number' })
+    ).body.property_id;
+    w.theirs = (
+      await other.post('/custom-properties/create', {
+        property_name: 'Severity',
+        type: 'ticket',
+        property_value_type: 'dropdown',
+        property_value: 'Low,High',
+      })
+    ).body.property_id;
+    expect(
+      (
+        await api.post('/tickets/create', {
+          chat_id: chatA,
+          subject: 'high A',
+          custom_properties: { severity: 'High', 'refund amount': '12.50' },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await api.post('/tickets/create', { chat_id: chatB, subject: 'low B', custom_properties: { severity: 'low' } })).status).toBe(
+      200,
+    );
+    expect(
+      (await api.post('/tickets/create', { chat_id: chatB, subject: 'high B', custom_properties: { severity: 'HIGH' }, status: 'closed' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await other.post('/tickets/create', { chat_id: chatA, subject: 'theirs', custom_properties: { severity: 'High' } })).status,
+    ).toBe(200);
   }, 180_000);
 
   afterAll(() => stack?.stop(), 60_000);
 
-  it('filters by the property\'s name (any case) or id, with the other filters, newest first', async () => {
+  it("filters by the property's name (any case) or id, with the other filters, newest first", async () => {
     expect(await subjects(api, 'custom_property=severity&custom_property_value=high')).toEqual(['high B', 'high A']);
     expect(await subjects(api, `custom_property=${w.severity}&custom_property_value=High&status=open`)).toEqual(['high A']);
     expect(await subjects(api, 'custom_property=Refund%20amount&custom_property_value=12.50')).toEqual(['high A']);

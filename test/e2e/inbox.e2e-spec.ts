@@ -20,7 +20,12 @@ describe('inbox: tickets and notes', () => {
   const events = (type: string) => stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id, type }, orderBy: { seq: 'asc' } });
   const inbound = async (phoneId: string, contact: string, body: string) => {
     const res = await api.post('/sandbox/messages', { chat_id: contact, body }, { 'x-phone': phoneId });
-    await until(() => api.get(`/message/${encodeURIComponent(res.body.message_id)}`, { 'x-phone': phoneId }), (r) => r.status === 200, 15_000, 'inbound stored');
+    await until(
+      () => api.get(`/message/${encodeURIComponent(res.body.message_id)}`, { 'x-phone': phoneId }),
+      (r) => r.status === 200,
+      15_000,
+      'inbound stored',
+    );
     return res.body.message_id as string;
   };
 
@@ -40,10 +45,28 @@ describe('inbox: tickets and notes', () => {
 
   describe('POST /tickets/create', () => {
     it('raises a ticket quoting a message: TicketInfoType, the message attached, ticket.created and message.ticket.attached written', async () => {
-      const res = await api.post('/tickets/create', { chat_id: alice, subject: 'Missing order', quoted_message_id: w.m1, priority: 3, labels: 'Orders, VIP', assignee: 'Amy@Example.com', due_date: '2026-12-01 18:29:59+00' });
+      const res = await api.post('/tickets/create', {
+        chat_id: alice,
+        subject: 'Missing order',
+        quoted_message_id: w.m1,
+        priority: 3,
+        labels: 'Orders, VIP',
+        assignee: 'Amy@Example.com',
+        due_date: '2026-12-01 18:29:59+00',
+      });
       expect(res.status).toBe(200);
       expect(TicketInfoSchema.safeParse(res.body).success).toBe(true);
-      expect(res.body.ticket).toMatchObject({ chat_id: chatA, subject: 'Missing order', status: 'open', priority: 3, ticket_labels: 'orders,vip', assignee: 'amy@example.com', due_date: '2026-12-01T18:29:59.000Z', quoted_message_id: w.m1, org_id: w.org.id });
+      expect(res.body.ticket).toMatchObject({
+        chat_id: chatA,
+        subject: 'Missing order',
+        status: 'open',
+        priority: 3,
+        ticket_labels: 'orders,vip',
+        assignee: 'amy@example.com',
+        due_date: '2026-12-01T18:29:59.000Z',
+        quoted_message_id: w.m1,
+        org_id: w.org.id,
+      });
       expect(res.body.chat).toMatchObject({ chat_id: chatA, phone_id: w.p1 });
       expect(res.body.message).toMatchObject({ message_id: w.m1, body: 'my order never came', chat_id: chatA });
       expect(res.body.attached_messages.map((m: any) => m.message_id)).toEqual([w.m1]);
@@ -98,7 +121,7 @@ describe('inbox: tickets and notes', () => {
       expect422(await api.post('/tickets/create', { chat_id: alice, subject: 'x', quoted_message_id: w.mB }), 'body.quoted_message_id');
     });
 
-    it('another organization\'s chat and message: 404, nothing created or attached', async () => {
+    it("another organization's chat and message: 404, nothing created or attached", async () => {
       const before = await stack.prisma.inboxTicket.count();
       expect404(await other.post('/tickets/create', { chat_id: alice, subject: 'theirs', quoted_message_id: w.m1 }));
       expect(await stack.prisma.inboxTicket.count()).toBe(before);
@@ -114,7 +137,7 @@ describe('inbox: tickets and notes', () => {
   });
 
   describe('GET /tickets', () => {
-    it('lists the organization\'s tickets newest first, filtered by status, assignee, chat and label, paged', async () => {
+    it("lists the organization's tickets newest first, filtered by status, assignee, chat and label, paged", async () => {
       const res = await api.get('/tickets');
       expect(res.status).toBe(200);
       expect(ListTicketsResponse.safeParse(res.body).success).toBe(true);
@@ -129,14 +152,21 @@ describe('inbox: tickets and notes', () => {
       expect((await api.get('/tickets?offset=1&limit=1')).body).toMatchObject({ from: 2, to: 2, count: 1, tickets: [{ ticket_id: w.t1 }] });
     });
 
-    it('narrows to the x-phone phone and a scoped token\'s phones; another organization sees none', async () => {
+    it("narrows to the x-phone phone and a scoped token's phones; another organization sees none", async () => {
       expect((await api.get('/tickets', { 'x-phone': w.p2 })).body.tickets.map((t: any) => t.ticket_id)).toEqual([w.t2]);
       expect((await scoped.get('/tickets')).body.tickets.map((t: any) => t.ticket_id)).toEqual([w.t1]);
       expect((await other.get('/tickets')).body).toEqual({ from: 0, to: 0, count: 0, tickets: [] });
       expect((await scoped.get('/tickets', { 'x-phone': w.p2 })).status).toBe(401);
     });
 
-    it.each([['limit=2001', 'limit'], ['offset=-1', 'offset'], ['status=done', 'status'], ['assignee=nobody', 'assignee'], ['chat_id=xyz', 'chat_id'], ['label=', 'label']])('422 for %s', async (q, field) => {
+    it.each([
+      ['limit=2001', 'limit'],
+      ['offset=-1', 'offset'],
+      ['status=done', 'status'],
+      ['assignee=nobody', 'assignee'],
+      ['chat_id=xyz', 'chat_id'],
+      ['label=', 'label'],
+    ])('422 for %s', async (q, field) => {
       expect422(await api.get(`/tickets?${q}`), field);
     });
   });
@@ -146,10 +176,15 @@ describe('inbox: tickets and notes', () => {
       const res = await api.get(`/tickets/${w.t1}`);
       expect(res.status).toBe(200);
       expect(TicketInfoSchema.safeParse(res.body).success).toBe(true);
-      expect(res.body).toMatchObject({ ticket: { ticket_id: w.t1 }, message: { message_id: w.m1 }, attached_messages: [{ message_id: w.m1 }], chat: { chat_id: chatA } });
+      expect(res.body).toMatchObject({
+        ticket: { ticket_id: w.t1 },
+        message: { message_id: w.m1 },
+        attached_messages: [{ message_id: w.m1 }],
+        chat: { chat_id: chatA },
+      });
     });
 
-    it('404 for another organization, a scoped token outside the ticket\'s phone and a missing id; 422 for a malformed id', async () => {
+    it("404 for another organization, a scoped token outside the ticket's phone and a missing id; 422 for a malformed id", async () => {
       expect404(await other.get(`/tickets/${w.t1}`));
       expect404(await scoped.get(`/tickets/${w.t2}`));
       expect404(await api.get('/tickets/6f1c1b1e-0000-4000-8000-000000000000'));
@@ -160,23 +195,47 @@ describe('inbox: tickets and notes', () => {
 
   describe('PATCH /tickets/{ticket_id}', () => {
     it('changes the given fields, writes ticket.updated with previous_attributes', async () => {
-      const res = await api.patch(`/tickets/${w.t1}`, { status: 'closed', priority: '4', labels: 'orders', assignee: 'bo@example.com', subject: 'Order lost' });
+      const res = await api.patch(`/tickets/${w.t1}`, {
+        status: 'closed',
+        priority: '4',
+        labels: 'orders',
+        assignee: 'bo@example.com',
+        subject: 'Order lost',
+      });
       expect(res.status).toBe(200);
-      expect(res.body.ticket).toMatchObject({ status: 'closed', priority: 4, ticket_labels: 'orders', assignee: 'bo@example.com', subject: 'Order lost' });
+      expect(res.body.ticket).toMatchObject({
+        status: 'closed',
+        priority: 4,
+        ticket_labels: 'orders',
+        assignee: 'bo@example.com',
+        subject: 'Order lost',
+      });
       expect(res.body.ticket.closed_at).not.toBeNull();
       const [updated] = await events('ticket.updated');
       expect(registryPayload(updated)).toMatchObject({ ticket_id: w.t1, status: 'closed', priority: 4, label_ids: { orders: true } });
-      expect(updated.previous_attributes).toMatchObject({ status: 'open', priority: 3, assignee: 'amy@example.com', subject: 'Missing order', label_ids: { orders: true, vip: true } });
+      expect(updated.previous_attributes).toMatchObject({
+        status: 'open',
+        priority: 3,
+        assignee: 'amy@example.com',
+        subject: 'Missing order',
+        label_ids: { orders: true, vip: true },
+      });
       expect((await api.get(`/tickets/${w.t1}`)).body.ticket.status).toBe('closed');
       const cleared = await api.patch(`/tickets/${w.t1}`, { assignee: null, due_date: '', status: 'open' });
       expect(cleared.body.ticket).toMatchObject({ assignee: null, due_date: null, status: 'open', closed_at: null });
     });
 
-    it.each([[{ priority: 9 }, 'body.priority'], [{ status: 'gone' }, 'body.status'], [{ assignee: 'x' }, 'body.assignee'], [{ due_date: 'never' }, 'body.due_date'], [{ subject: '' }, 'body.subject']])('422 for %j', async (body, field) => {
+    it.each([
+      [{ priority: 9 }, 'body.priority'],
+      [{ status: 'gone' }, 'body.status'],
+      [{ assignee: 'x' }, 'body.assignee'],
+      [{ due_date: 'never' }, 'body.due_date'],
+      [{ subject: '' }, 'body.subject'],
+    ])('422 for %j', async (body, field) => {
       expect422(await api.patch(`/tickets/${w.t2}`, body), field);
     });
 
-    it('another organization\'s ticket, or one outside a scoped token\'s phones: 404 and unchanged', async () => {
+    it("another organization's ticket, or one outside a scoped token's phones: 404 and unchanged", async () => {
       const before = await stack.prisma.inboxTicket.findUniqueOrThrow({ where: { ticket_id: w.t2 } });
       expect404(await other.patch(`/tickets/${w.t2}`, { subject: 'hijacked' }));
       expect404(await scoped.patch(`/tickets/${w.t2}`, { subject: 'hijacked' }));
@@ -186,7 +245,7 @@ describe('inbox: tickets and notes', () => {
   });
 
   describe('DELETE /tickets/{ticket_id}', () => {
-    it('204 once with ticket.deleted; then gone from GET and the listing; out of reach or another organization\'s: 404 and unchanged', async () => {
+    it("204 once with ticket.deleted; then gone from GET and the listing; out of reach or another organization's: 404 and unchanged", async () => {
       const id = (await api.post('/tickets/create', { chat_id: chatB, subject: 'Spam' }, { 'x-phone': w.p2 })).body.ticket.ticket_id;
       expect404(await other.delete(`/tickets/${id}`));
       expect404(await scoped.delete(`/tickets/${id}`));
@@ -208,7 +267,10 @@ describe('inbox: tickets and notes', () => {
       const messagesBefore = (await api.get(`/chats/${alice}/messages`)).body.count;
       const res = await api.post('/note/create', { chat_id: alice, message: 'Called the courier', reply_to: w.m1 });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ success: true, data: { chat_id: chatA, body: 'Called the courier', is_private_note: true, quoted_message_id: w.m1, org_id: w.org.id } });
+      expect(res.body).toMatchObject({
+        success: true,
+        data: { chat_id: chatA, body: 'Called the courier', is_private_note: true, quoted_message_id: w.m1, org_id: w.org.id },
+      });
       expect(NoteSchema.safeParse(res.body.data).success).toBe(true);
       w.n1 = res.body.data.message_id;
       const [created] = await events('note.created');
@@ -222,13 +284,20 @@ describe('inbox: tickets and notes', () => {
       [{ message: 'x' }, 'body.chat_id'],
       [{ chat_id: alice }, 'body.message'],
       [{ chat_id: alice, message: '' }, 'body.message'],
-      [{ chat_id: alice, message: 'x', media: { type: 'image', url: 'https://example.com/a.png', filename: 'a.png', mimetype: 'image/png' } }, 'body.media'],
+      [
+        {
+          chat_id: alice,
+          message: 'x',
+          media: { type: 'image', url: 'https://example.com/a.png', filename: 'a.png', mimetype: 'image/png' },
+        },
+        'body.media',
+      ],
       [{ chat_id: alice, message: 'x', reply_to: w.mB ?? 'false_1@c.us_NOPE' }, 'body.reply_to'],
     ])('POST /note/create: 422 for %j', async (body, field) => {
       expect422(await api.post('/note/create', body), field);
     });
 
-    it('POST /note/create: another organization\'s chat 404; x-phone outside a scoped token 401', async () => {
+    it("POST /note/create: another organization's chat 404; x-phone outside a scoped token 401", async () => {
       expect404(await other.post('/note/create', { chat_id: alice, message: 'theirs' }));
       expect((await scoped.post('/note/create', { chat_id: bob, message: 'x' }, { 'x-phone': w.p2 })).status).toBe(401);
       expect404(await scoped.post('/note/create', { chat_id: bob, message: 'x' }));

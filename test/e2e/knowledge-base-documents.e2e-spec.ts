@@ -12,10 +12,19 @@ jest.setTimeout(60_000);
 /** A minimal DOCX (Office Open XML) with one paragraph per element of `paragraphs`. */
 async function makeDocx(paragraphs: string[]): Promise<Buffer> {
   const zip = new JSZip();
-  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
-  zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
+  zip.file(
+    '[Content_Types].xml',
+    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  );
+  zip.file(
+    '_rels/.rels',
+    '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+  );
   const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${p}</w:t></w:r></w:p>`).join('');
-  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`);
+  zip.file(
+    'word/document.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
+  );
   return zip.generateAsync({ type: 'nodebuffer' });
 }
 
@@ -42,7 +51,10 @@ describe('knowledge base: documents', () => {
   beforeAll(async () => {
     files = createServer((req, res) => {
       if (req.url === '/big.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(300_000));
-      if (req.url === '/faq.md') return res.writeHead(200, { 'content-type': 'text/markdown' }).end('## Do you open on Sunday?\nNo.\n\n## Do you open on Monday?\nYes.');
+      if (req.url === '/faq.md')
+        return res
+          .writeHead(200, { 'content-type': 'text/markdown' })
+          .end('## Do you open on Sunday?\nNo.\n\n## Do you open on Monday?\nYes.');
       if (req.url === '/moved') return res.writeHead(302, { location: '/faq.md' }).end();
       res.writeHead(404).end();
     });
@@ -63,7 +75,10 @@ describe('knowledge base: documents', () => {
     };
     kb = AppProcess.start('knowledge-base', { ...env, HEALTH_PORT: String(kbHealth) });
     worker = AppProcess.start('embedding-worker', { ...env, HEALTH_PORT: String(workerHealth) });
-    await Promise.all([kb.waitReady(`http://127.0.0.1:${kbHealth}/health/ready`), worker.waitReady(`http://127.0.0.1:${workerHealth}/health/ready`)]);
+    await Promise.all([
+      kb.waitReady(`http://127.0.0.1:${kbHealth}/health/ready`),
+      worker.waitReady(`http://127.0.0.1:${workerHealth}/health/ready`),
+    ]);
     w.orgA = await createOrg(stack.prisma);
     w.orgB = await createOrg(stack.prisma);
     w.tA = (await createToken(stack.prisma, w.orgA.id)).token;
@@ -78,11 +93,21 @@ describe('knowledge base: documents', () => {
   });
 
   it('splits a Markdown FAQ into qa chunks sharing a document_id, each an entry of type document', async () => {
-    const md = '# Shop\n\n## Do you ship abroad?\nYes, to the EU.\n\n## Can I pay by card?\nVisa and Mastercard.\n\n## Is there a warranty?\nTwo years.';
+    const md =
+      '# Shop\n\n## Do you ship abroad?\nYes, to the EU.\n\n## Can I pay by card?\nVisa and Mastercard.\n\n## Is there a warranty?\nTwo years.';
     const res = await upload(w.tA, 'shop faq.md', Buffer.from(md));
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
-      { file_name: 'shop faq.md', status: 'success', reason: null, document_id: expect.any(String), file_path: expect.stringMatching(new RegExp(`^http://media\\.example\\.test/app/media/kb-attachments/${w.orgA.id}/documents/[0-9a-f-]{36}/shop%20faq\\.md$`)), chunks_count: 3 },
+      {
+        file_name: 'shop faq.md',
+        status: 'success',
+        reason: null,
+        document_id: expect.any(String),
+        file_path: expect.stringMatching(
+          new RegExp(`^http://media\\.example\\.test/app/media/kb-attachments/${w.orgA.id}/documents/[0-9a-f-]{36}/shop%20faq\\.md$`),
+        ),
+        chunks_count: 3,
+      },
     ]);
     w.mdDoc = res.body[0];
     const doc = await call('GET', `/knowledge-base/document/${w.mdDoc.document_id}`, w.tA);
@@ -96,7 +121,13 @@ describe('knowledge base: documents', () => {
     doc.body.data.forEach((e: any, i: number) => {
       expect(KbEntrySchema.strict().safeParse(e).success).toBe(true);
       expect(e).toMatchObject({ type: 'document', document_id: w.mdDoc.document_id, is_active: false, org_id: w.orgA.id });
-      expect(KbDocumentMetadataSchema.strict().parse(e.metadata)).toEqual({ fileName: 'shop faq.md', filePath: w.mdDoc.file_path, chunkIndex: i, tokenCount: expect.any(Number), source: 'qa' });
+      expect(KbDocumentMetadataSchema.strict().parse(e.metadata)).toEqual({
+        fileName: 'shop faq.md',
+        filePath: w.mdDoc.file_path,
+        chunkIndex: i,
+        tokenCount: expect.any(Number),
+        source: 'qa',
+      });
     });
     expect(existsSync(join(storageDir, 'kb-attachments', w.orgA.id, 'documents', w.mdDoc.document_id, 'shop faq.md'))).toBe(true);
   });
@@ -112,7 +143,11 @@ describe('knowledge base: documents', () => {
   });
 
   it('reads PDF, DOCX and plain text (paragraph and text sources)', async () => {
-    const pdf = await upload(w.tA, 'menu.pdf', makePdf(['Q: Is there a vegan menu?', 'A: Yes, every day.', 'Q: Do you deliver?', 'A: Within 5 km.']));
+    const pdf = await upload(
+      w.tA,
+      'menu.pdf',
+      makePdf(['Q: Is there a vegan menu?', 'A: Yes, every day.', 'Q: Do you deliver?', 'A: Within 5 km.']),
+    );
     if (pdf.status !== 200) throw new Error(`PDF upload answered ${pdf.status}: ${JSON.stringify(pdf.body)}`);
     const pdfDoc = await call('GET', `/knowledge-base/document/${pdf.body[0].document_id}`, w.tA);
     expect(pdfDoc.body.data.map((e: any) => [e.question, e.answer, e.metadata.source])).toEqual([
@@ -120,37 +155,67 @@ describe('knowledge base: documents', () => {
       ['Do you deliver?', 'Within 5 km.', 'qa'],
     ]);
 
-    const docx = await upload(w.tA, 'policy.docx', await makeDocx(['Returns are accepted within 30 days.', 'Refunds go back to the card.']));
+    const docx = await upload(
+      w.tA,
+      'policy.docx',
+      await makeDocx(['Returns are accepted within 30 days.', 'Refunds go back to the card.']),
+    );
     expect(docx.status).toBe(200);
     const docxDoc = await call('GET', `/knowledge-base/document/${docx.body[0].document_id}`, w.tA);
     expect(docxDoc.body.data).toHaveLength(1);
     expect(docxDoc.body.data[0].answer).toBe('Returns are accepted within 30 days.\n\nRefunds go back to the card.');
     expect(docxDoc.body.data[0].metadata.source).toBe('paragraph');
 
-    const txt = await upload(w.tA, 'notes.txt', Buffer.from(Array.from({ length: 300 }, (_, i) => `note${i}`).join(' ')), { mimetype: 'text/plain' });
+    const txt = await upload(w.tA, 'notes.txt', Buffer.from(Array.from({ length: 300 }, (_, i) => `note${i}`).join(' ')), {
+      mimetype: 'text/plain',
+    });
     const txtDoc = await call('GET', `/knowledge-base/document/${txt.body[0].document_id}`, w.tA);
     expect(txtDoc.body.count).toBeGreaterThan(1);
     expect(txtDoc.body.data.every((e: any) => e.metadata.source === 'text')).toBe(true);
   });
 
   it('fetches a document by url; refuses redirects and files over the size limit (413)', async () => {
-    const ok = await call('POST', '/knowledge-base/document/create', w.tA, { document: { filename: 'hours.md', url: `${filesUrl}/faq.md` }, is_active: true });
+    const ok = await call('POST', '/knowledge-base/document/create', w.tA, {
+      document: { filename: 'hours.md', url: `${filesUrl}/faq.md` },
+      is_active: true,
+    });
     expect(ok.status).toBe(200);
     expect(ok.body[0].chunks_count).toBe(2);
-    const moved = await call('POST', '/knowledge-base/document/create', w.tA, { document: { filename: 'hours.md', url: `${filesUrl}/moved` } });
+    const moved = await call('POST', '/knowledge-base/document/create', w.tA, {
+      document: { filename: 'hours.md', url: `${filesUrl}/moved` },
+    });
     expect(moved.status).toBe(422);
     expect(moved.body.fields['body.document.url'].message).toMatch(/redirects/);
-    const big = await call('POST', '/knowledge-base/document/create', w.tA, { document: { filename: 'big.txt', url: `${filesUrl}/big.txt` } });
+    const big = await call('POST', '/knowledge-base/document/create', w.tA, {
+      document: { filename: 'big.txt', url: `${filesUrl}/big.txt` },
+    });
     expect(big.status).toBe(413);
     expect(big.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE_ERROR', status: 413, message: expect.stringMatching(/200000 bytes/) });
-    const missing = await call('POST', '/knowledge-base/document/create', w.tA, { document: { filename: 'x.md', url: `${filesUrl}/nope` } });
+    const missing = await call('POST', '/knowledge-base/document/create', w.tA, {
+      document: { filename: 'x.md', url: `${filesUrl}/nope` },
+    });
     expect(missing.status).toBe(422);
   });
 
   it.each([
-    ['an unsupported type', { filename: 'photo.png', base64: Buffer.from('png').toString('base64') }, 'body.document.filename', /unsupported document type/],
-    ['a corrupt PDF', { filename: 'broken.pdf', base64: Buffer.from('not a pdf at all').toString('base64') }, 'body.document', /PDF file could not be read/],
-    ['a corrupt DOCX', { filename: 'broken.docx', base64: Buffer.from('not a zip').toString('base64') }, 'body.document', /DOCX file could not be read/],
+    [
+      'an unsupported type',
+      { filename: 'photo.png', base64: Buffer.from('png').toString('base64') },
+      'body.document.filename',
+      /unsupported document type/,
+    ],
+    [
+      'a corrupt PDF',
+      { filename: 'broken.pdf', base64: Buffer.from('not a pdf at all').toString('base64') },
+      'body.document',
+      /PDF file could not be read/,
+    ],
+    [
+      'a corrupt DOCX',
+      { filename: 'broken.docx', base64: Buffer.from('not a zip').toString('base64') },
+      'body.document',
+      /DOCX file could not be read/,
+    ],
     ['an empty text', { filename: 'empty.txt', base64: Buffer.from('   \n ').toString('base64') }, 'body.document', /no text/],
     ['no content source', { filename: 'a.txt' }, 'body.document', /exactly one of/],
   ])('refuses %s with 422 and stores nothing', async (_what, document, field, message) => {
@@ -161,7 +226,7 @@ describe('knowledge base: documents', () => {
     expect((await call('GET', '/knowledge-base?type=document&limit=1000', w.tA)).body.count).toBe(before);
   });
 
-  it('keeps documents to their organization: GET and DELETE of another organization\'s document are 404', async () => {
+  it("keeps documents to their organization: GET and DELETE of another organization's document are 404", async () => {
     const get = await call('GET', `/knowledge-base/document/${w.mdDoc.document_id}`, w.tB);
     expect(get.status).toBe(404);
     expect(get.body).toMatchObject({ code: 'NOT_FOUND_ERROR', status: 404 });
@@ -183,7 +248,9 @@ describe('knowledge base: documents', () => {
     const res = await call('DELETE', `/knowledge-base/document/${w.mdDoc.document_id}`, w.tA);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ document_id: w.mdDoc.document_id, deleted_count: 3 });
-    const rows = await stack.prisma.$queryRaw<unknown[]>`SELECT 1 FROM knowledge_base_entries WHERE document_id = ${w.mdDoc.document_id}::uuid`;
+    const rows = await stack.prisma.$queryRaw<
+      unknown[]
+    >`SELECT 1 FROM knowledge_base_entries WHERE document_id = ${w.mdDoc.document_id}::uuid`;
     expect(rows).toHaveLength(0);
     expect(existsSync(join(storageDir, 'kb-attachments', w.orgA.id, 'documents', w.mdDoc.document_id))).toBe(false); // the file and its folder
     expect((await call('GET', `/knowledge-base/document/${w.mdDoc.document_id}`, w.tA)).status).toBe(404);

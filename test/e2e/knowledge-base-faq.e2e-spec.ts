@@ -52,7 +52,10 @@ describe('knowledge base: FAQs, listing and search', () => {
     };
     kb = AppProcess.start('knowledge-base', { ...env, HEALTH_PORT: String(kbHealth) });
     worker = AppProcess.start('embedding-worker', { ...env, HEALTH_PORT: String(workerHealth) });
-    await Promise.all([kb.waitReady(`http://127.0.0.1:${kbHealth}/health/ready`), worker.waitReady(`http://127.0.0.1:${workerHealth}/health/ready`)]);
+    await Promise.all([
+      kb.waitReady(`http://127.0.0.1:${kbHealth}/health/ready`),
+      worker.waitReady(`http://127.0.0.1:${workerHealth}/health/ready`),
+    ]);
     const p = stack.prisma;
     w.orgA = await createOrg(p);
     w.orgB = await createOrg(p);
@@ -121,13 +124,23 @@ describe('knowledge base: FAQs, listing and search', () => {
       const a = await createFaq(w.tA, { question: 'Logo?', answer: 'This one.', attachment: { filename: 'logo.png', file: dataUrl } });
       expect(a.status).toBe(200);
       expect(a.body.attachments[0].link).toMatchObject({ type: 'image/png', name: 'logo.png' });
-      const b = await createFaq(w.tA, { question: 'Menu?', answer: 'See the menu.', attachment: { filename: 'menu.pdf', url: 'https://cdn.example.com/menu.pdf' } });
+      const b = await createFaq(w.tA, {
+        question: 'Menu?',
+        answer: 'See the menu.',
+        attachment: { filename: 'menu.pdf', url: 'https://cdn.example.com/menu.pdf' },
+      });
       expect(b.status).toBe(200);
-      expect(b.body.attachments).toEqual([{ link: { url: 'https://cdn.example.com/menu.pdf', type: 'application/pdf', name: 'menu.pdf' } }]);
+      expect(b.body.attachments).toEqual([
+        { link: { url: 'https://cdn.example.com/menu.pdf', type: 'application/pdf', name: 'menu.pdf' } },
+      ]);
     });
 
     it('accepts the older `attachments: string[]` of URLs', async () => {
-      const res = await createFaq(w.tA, { question: 'Photos?', answer: 'Two.', attachments: ['https://cdn.example.com/a.jpg', 'https://cdn.example.com/b%20c.png'] });
+      const res = await createFaq(w.tA, {
+        question: 'Photos?',
+        answer: 'Two.',
+        attachments: ['https://cdn.example.com/a.jpg', 'https://cdn.example.com/b%20c.png'],
+      });
       expect(res.status).toBe(200);
       expect(res.body.attachments).toEqual([
         { link: { url: 'https://cdn.example.com/a.jpg', type: 'image/jpeg', name: 'a.jpg' } },
@@ -141,9 +154,17 @@ describe('knowledge base: FAQs, listing and search', () => {
       ['an empty answer', { question: 'q', answer: '' }, 'body.answer'],
       ['a non-boolean is_active', { question: 'q', answer: 'a', is_active: 'yes' }, 'body.is_active'],
       ['an attachment with no content source', { question: 'q', answer: 'a', attachment: { filename: 'x.pdf' } }, 'body.attachment'],
-      ['an attachment with two content sources', { question: 'q', answer: 'a', attachment: { filename: 'x.pdf', url: 'https://e.com/x.pdf', base64: 'AAAA' } }, 'body.attachment'],
+      [
+        'an attachment with two content sources',
+        { question: 'q', answer: 'a', attachment: { filename: 'x.pdf', url: 'https://e.com/x.pdf', base64: 'AAAA' } },
+        'body.attachment',
+      ],
       ['an attachment without filename', { question: 'q', answer: 'a', attachment: { base64: 'AAAA' } }, 'body.attachment.filename'],
-      ['an attachment url that is not http(s)', { question: 'q', answer: 'a', attachment: { filename: 'x', url: 'ftp://e.com/x' } }, 'body.attachment.url'],
+      [
+        'an attachment url that is not http(s)',
+        { question: 'q', answer: 'a', attachment: { filename: 'x', url: 'ftp://e.com/x' } },
+        'body.attachment.url',
+      ],
       ['attachments that are not URLs', { question: 'q', answer: 'a', attachments: ['not a url'] }, 'body.attachments.0'],
     ])('refuses %s with 422 naming the field', async (_what, body, field) => {
       const res = await createFaq(w.tA, body);
@@ -153,7 +174,11 @@ describe('knowledge base: FAQs, listing and search', () => {
     });
 
     it('says which content sources were given when there are two', async () => {
-      const res = await createFaq(w.tA, { question: 'q', answer: 'a', attachment: { filename: 'x', url: 'https://e.com/x', base64: 'AAAA' } });
+      const res = await createFaq(w.tA, {
+        question: 'q',
+        answer: 'a',
+        attachment: { filename: 'x', url: 'https://e.com/x', base64: 'AAAA' },
+      });
       expect(res.body.fields['body.attachment'].message).toBe('exactly one of file, url, base64 is required; got url and base64');
     });
 
@@ -181,7 +206,7 @@ describe('knowledge base: FAQs, listing and search', () => {
   });
 
   describe('GET and PATCH /knowledge-base/faq/{context_id}', () => {
-    it('gets an entry of the organization, and 404s another organization\'s', async () => {
+    it("gets an entry of the organization, and 404s another organization's", async () => {
       const own = await call('GET', `/knowledge-base/faq/${w.refund.context_id}`, w.tA);
       expect(own.status).toBe(200);
       expect(own.body).toEqual(w.refund);
@@ -201,7 +226,9 @@ describe('knowledge base: FAQs, listing and search', () => {
     });
 
     it('gives a changed text a new embedding', async () => {
-      const res = await call('PATCH', `/knowledge-base/faq/${w.refund.context_id}`, w.tA, { answer: 'Refunds are paid back to the card within 5 days.' });
+      const res = await call('PATCH', `/knowledge-base/faq/${w.refund.context_id}`, w.tA, {
+        answer: 'Refunds are paid back to the card within 5 days.',
+      });
       expect(res.status).toBe(200);
       expect(res.body.answer).toBe('Refunds are paid back to the card within 5 days.');
       const after = res.body.embedding ? res.body : await waitForEmbedding(w.refund.context_id, w.tA);
@@ -211,15 +238,19 @@ describe('knowledge base: FAQs, listing and search', () => {
     });
 
     it('replaces attachments with a list of URLs, and [] removes them (and the stored file)', async () => {
-      const res = await call('PATCH', `/knowledge-base/faq/${w.withFile.context_id}`, w.tA, { attachments: ['https://cdn.example.com/new.pdf'] });
+      const res = await call('PATCH', `/knowledge-base/faq/${w.withFile.context_id}`, w.tA, {
+        attachments: ['https://cdn.example.com/new.pdf'],
+      });
       expect(res.status).toBe(200);
-      expect(res.body.attachments).toEqual([{ link: { url: 'https://cdn.example.com/new.pdf', type: 'application/pdf', name: 'new.pdf' } }]);
+      expect(res.body.attachments).toEqual([
+        { link: { url: 'https://cdn.example.com/new.pdf', type: 'application/pdf', name: 'new.pdf' } },
+      ]);
       expect(() => readFileSync(join(w.withFile.dir, 'refund policy.pdf'))).toThrow();
       const cleared = await call('PATCH', `/knowledge-base/faq/${w.withFile.context_id}`, w.tA, { attachments: [] });
       expect(cleared.body.attachments).toBeNull();
     });
 
-    it('approves a self-learned entry, refuses a document chunk, and 404s another organization\'s entry', async () => {
+    it("approves a self-learned entry, refuses a document chunk, and 404s another organization's entry", async () => {
       const learned = await seed(w.orgA.id, 'self-learned');
       const approved = await call('PATCH', `/knowledge-base/faq/${learned}`, w.tA, { is_active: false });
       expect(approved.status).toBe(200);
@@ -241,7 +272,7 @@ describe('knowledge base: FAQs, listing and search', () => {
   });
 
   describe('GET /knowledge-base', () => {
-    it('lists the organization\'s entries newest first with the total count, filtered by type and is_active', async () => {
+    it("lists the organization's entries newest first with the total count, filtered by type and is_active", async () => {
       const all = await call('GET', '/knowledge-base?limit=1000', w.tA);
       expect(all.status).toBe(200);
       expect(all.body.count).toBe(all.body.data.length);
@@ -267,7 +298,12 @@ describe('knowledge base: FAQs, listing and search', () => {
       expect(res.body).toEqual({ data: [], count: 0 });
     });
 
-    it.each([['type=video', 'type'], ['is_active=maybe', 'is_active'], ['limit=1001', 'limit'], ['offset=-1', 'offset']])('refuses %s with 422', async (qs, field) => {
+    it.each([
+      ['type=video', 'type'],
+      ['is_active=maybe', 'is_active'],
+      ['limit=1001', 'limit'],
+      ['offset=-1', 'offset'],
+    ])('refuses %s with 422', async (qs, field) => {
       const res = await call('GET', `/knowledge-base?${qs}`, w.tA);
       expect(res.status).toBe(422);
       expect(Object.keys(res.body.fields)).toEqual([field]);
@@ -300,7 +336,7 @@ describe('knowledge base: FAQs, listing and search', () => {
       expect(shipping.body.data[0].question).toBe('Do you ship abroad?');
     });
 
-    it('never returns another organization\'s entries', async () => {
+    it("never returns another organization's entries", async () => {
       const a = await call('POST', '/knowledge-base/search', w.tA, { query: 'How do I get a refund?', k: 100 });
       expect(a.body.data.every((e: any) => e.org_id === w.orgA.id)).toBe(true);
       const b = await call('POST', '/knowledge-base/search', w.tB, { query: 'How do I get a refund?', k: 100 });
@@ -340,7 +376,9 @@ describe('knowledge base: FAQs, listing and search', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ context_id: w.hours.context_id });
       expect((await call('GET', `/knowledge-base/faq/${w.hours.context_id}`, w.tA)).status).toBe(404);
-      const rows = await stack.prisma.$queryRaw<unknown[]>`SELECT 1 FROM knowledge_base_entries WHERE context_id = ${w.hours.context_id}::uuid`;
+      const rows = await stack.prisma.$queryRaw<
+        unknown[]
+      >`SELECT 1 FROM knowledge_base_entries WHERE context_id = ${w.hours.context_id}::uuid`;
       expect(rows).toHaveLength(0);
       const again = await call('DELETE', `/knowledge-base/faq/${w.hours.context_id}`, w.tA);
       expect(again.status).toBe(404);
@@ -349,7 +387,11 @@ describe('knowledge base: FAQs, listing and search', () => {
 
     it('removes the files the FAQ stored', async () => {
       const bytes = Buffer.from('to be removed');
-      const res = await createFaq(w.tA, { question: 'Temp?', answer: 'Temp.', attachment: { filename: 't.txt', base64: bytes.toString('base64') } });
+      const res = await createFaq(w.tA, {
+        question: 'Temp?',
+        answer: 'Temp.',
+        attachment: { filename: 't.txt', base64: bytes.toString('base64') },
+      });
       const id = /kb-attachments\/[^/]+\/([^/]+)\//.exec(res.body.attachments[0].link.url)![1];
       const file = join(storageDir, 'kb-attachments', w.orgA.id, id, 't.txt');
       expect(readFileSync(file)).toEqual(bytes);
@@ -358,7 +400,7 @@ describe('knowledge base: FAQs, listing and search', () => {
       expect(existsSync(join(storageDir, 'kb-attachments', w.orgA.id, id))).toBe(false); // nor its folder
     });
 
-    it('answers 404 for an unknown id and for another organization\'s FAQ, which stays', async () => {
+    it("answers 404 for an unknown id and for another organization's FAQ, which stays", async () => {
       const unknown = await call('DELETE', `/knowledge-base/faq/${crypto.randomUUID()}`, w.tA);
       expect(unknown.status).toBe(404);
       const foreign = await call('DELETE', `/knowledge-base/faq/${w.refund.context_id}`, w.tB);
@@ -387,7 +429,13 @@ describe('knowledge base: FAQs, listing and search', () => {
   describe('the embedding worker', () => {
     it('runs each job in the trace of the request that enqueued it', async () => {
       const traceId = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
-      const res = await call('POST', '/knowledge-base/faq/create', w.tA, { question: 'Traced?', answer: 'Yes.' }, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+      const res = await call(
+        'POST',
+        '/knowledge-base/faq/create',
+        w.tA,
+        { question: 'Traced?', answer: 'Yes.' },
+        { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+      );
       expect(res.status).toBe(200);
       await waitForEmbedding(res.body.context_id, w.tA);
       const line = worker.lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'embedding job done' && l.trace_id === traceId);

@@ -33,7 +33,13 @@ describe('knowledge base: the service builds an index per large organization', (
   beforeAll(async () => {
     stack = await startStack({ NAMESPACE: `${testEnv.namespace()}-kbix` });
     storageRoot = mkdtempSync(join(tmpdir(), 'kb-org-index-e2e-'));
-    const env = { ...stack.env, HEALTH_HOST: '127.0.0.1', MEDIA_STORAGE_ROOT: storageRoot, KB_ORG_INDEX_MIN_ENTRIES: '3', KB_ORG_INDEX_INTERVAL_MS: '300' };
+    const env = {
+      ...stack.env,
+      HEALTH_HOST: '127.0.0.1',
+      MEDIA_STORAGE_ROOT: storageRoot,
+      KB_ORG_INDEX_MIN_ENTRIES: '3',
+      KB_ORG_INDEX_INTERVAL_MS: '300',
+    };
     const [kbHealth, workerHealth] = [await freePort(), await freePort()];
     kb = AppProcess.start('knowledge-base', { ...env, HEALTH_PORT: String(kbHealth) });
     worker = AppProcess.start('embedding-worker', { ...env, HEALTH_PORT: String(workerHealth) });
@@ -60,9 +66,22 @@ describe('knowledge base: the service builds an index per large organization', (
     for (const [question, answer] of faqs) {
       expect((await api(w.largeToken, 'POST', '/knowledge-base/faq/create', { question, answer, is_active: true })).status).toBe(200);
     }
-    expect((await api(w.smallToken, 'POST', '/knowledge-base/faq/create', { question: 'Can I return a gift?', answer: 'Never.', is_active: true })).status).toBe(200);
+    expect(
+      (
+        await api(w.smallToken, 'POST', '/knowledge-base/faq/create', {
+          question: 'Can I return a gift?',
+          answer: 'Never.',
+          is_active: true,
+        })
+      ).status,
+    ).toBe(200);
 
-    await until(() => indexValid(w.large.id), (valid) => valid === true, 20_000, "the large organization's index");
+    await until(
+      () => indexValid(w.large.id),
+      (valid) => valid === true,
+      20_000,
+      "the large organization's index",
+    );
     await new Promise((r) => setTimeout(r, 1_000)); // more runs of the job: still none for the small one
     expect(await indexValid(w.small.id)).toBeNull();
 

@@ -71,7 +71,10 @@ describe('knowledge base: the sweep re-queues lost embedding jobs', () => {
 
     await queue.obliterate({ force: true }); // the whole queue gone, as when Redis is flushed
     expect(await queue.getJob(jobB)).toBeUndefined();
-    await until('the sweep to restore both jobs', async () => (await queue.getJob(jobA)) !== undefined && (await queue.getJob(jobB)) !== undefined);
+    await until(
+      'the sweep to restore both jobs',
+      async () => (await queue.getJob(jobA)) !== undefined && (await queue.getJob(jobB)) !== undefined,
+    );
     expect(await queue.getJobCountByTypes('waiting')).toBe(2); // one job each: the ids make it idempotent
     await new Promise((r) => setTimeout(r, 1_200)); // more sweeps run: still one job each
     expect(await queue.getJobCountByTypes('waiting')).toBe(2);

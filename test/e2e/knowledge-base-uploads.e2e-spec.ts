@@ -62,7 +62,14 @@ describe('knowledge base: uploads', () => {
     const [kbHealth, workerHealth] = [await freePort(), await freePort()];
     procs.push(AppProcess.start('knowledge-base', { ...env, HEALTH_PORT: String(kbHealth) }));
     procs.push(AppProcess.start('embedding-worker', { ...env, HEALTH_PORT: String(workerHealth) }));
-    procs.push(AppProcess.start('media', { ...env, MEDIA_HTTP_PORT: String(mediaPort), MEDIA_HTTP_HOST: '127.0.0.1', MEDIA_JWT_KEYS: JSON.stringify(SIGNING_KEYS) }));
+    procs.push(
+      AppProcess.start('media', {
+        ...env,
+        MEDIA_HTTP_PORT: String(mediaPort),
+        MEDIA_HTTP_HOST: '127.0.0.1',
+        MEDIA_JWT_KEYS: JSON.stringify(SIGNING_KEYS),
+      }),
+    );
     await Promise.all([
       procs[0].waitReady(`http://127.0.0.1:${kbHealth}/health/ready`),
       procs[1].waitReady(`http://127.0.0.1:${workerHealth}/health/ready`),
@@ -83,11 +90,19 @@ describe('knowledge base: uploads', () => {
   it('takes a 9 MiB PDF as a multipart file: chunks it, stores it, and the media app serves it', async () => {
     const pdf = makePdf(['Q: Do you repair bikes?', 'A: Yes, in two days.', 'Q: Do you rent bikes?', 'A: By the hour.'], 9 * MiB);
     expect(pdf.length).toBeGreaterThan(9 * MiB);
-    const res = await api('POST', '/knowledge-base/document/create', form({ is_active: 'true' }, 'document', pdf, 'bike shop.pdf', 'application/pdf'));
+    const res = await api(
+      'POST',
+      '/knowledge-base/document/create',
+      form({ is_active: 'true' }, 'document', pdf, 'bike shop.pdf', 'application/pdf'),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       {
-        file_name: 'bike shop.pdf', status: 'success', reason: null, document_id: expect.any(String), chunks_count: 2,
+        file_name: 'bike shop.pdf',
+        status: 'success',
+        reason: null,
+        document_id: expect.any(String),
+        chunks_count: 2,
         file_path: `${mediaUrl}/app/media/kb-attachments/${w.orgA.id}/documents/${res.body[0].document_id}/bike%20shop.pdf`,
       },
     ]);
@@ -103,7 +118,9 @@ describe('knowledge base: uploads', () => {
 
   it('takes a 9 MiB PDF as base64 JSON (a 12 MiB body, over NATS max_payload many times)', async () => {
     const pdf = makePdf(['Opening hours are nine to five on weekdays.'], 9 * MiB);
-    const res = await api('POST', '/knowledge-base/document/create', { document: { filename: 'hours.pdf', base64: pdf.toString('base64') } });
+    const res = await api('POST', '/knowledge-base/document/create', {
+      document: { filename: 'hours.pdf', base64: pdf.toString('base64') },
+    });
     expect(res.status).toBe(200);
     expect(res.body[0]).toMatchObject({ status: 'success', chunks_count: 1 });
     expect((await download(res.body[0].file_path)).bytes.equals(pdf)).toBe(true);
@@ -114,24 +131,48 @@ describe('knowledge base: uploads', () => {
     const multi = await api('POST', '/knowledge-base/document/create', form({}, 'document', big, 'big.txt', 'text/plain'));
     expect(multi.status).toBe(413);
     expect(multi.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE_ERROR', status: 413, message: expect.stringMatching(/12582912 bytes/) });
-    const json = await api('POST', '/knowledge-base/document/create', { document: { filename: 'big.txt', base64: big.toString('base64') } });
+    const json = await api('POST', '/knowledge-base/document/create', {
+      document: { filename: 'big.txt', base64: big.toString('base64') },
+    });
     expect(json.status).toBe(413);
     expect(json.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE_ERROR', status: 413 });
-    const exe = await api('POST', '/knowledge-base/document/create', form({}, 'document', Buffer.from('MZ\x90\x00'), 'tool.exe', 'application/x-msdownload'));
+    const exe = await api(
+      'POST',
+      '/knowledge-base/document/create',
+      form({}, 'document', Buffer.from('MZ\x90\x00'), 'tool.exe', 'application/x-msdownload'),
+    );
     expect(exe.status).toBe(422);
     expect(exe.body.fields['body.document.filename'].message).toMatch(/unsupported document type/);
-    const raw = await fetch(`${stack.baseUrl}/v1/knowledge-base/document/create`, { method: 'POST', headers: { authorization: `Bearer ${w.tA}`, 'content-type': 'application/pdf' }, body: Buffer.from('%PDF') });
+    const raw = await fetch(`${stack.baseUrl}/v1/knowledge-base/document/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${w.tA}`, 'content-type': 'application/pdf' },
+      body: Buffer.from('%PDF'),
+    });
     expect(raw.status).toBe(415);
     expect(await raw.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE_ERROR', status: 415 });
   });
 
   it('creates an FAQ with a multipart attachment (attachment.file) stored in the media storage', async () => {
     const bytes = randomBytes(3 * MiB);
-    const res = await api('POST', '/knowledge-base/faq/create', form({ question: 'Where is the price list?', answer: 'Attached.', is_active: 'true' }, 'attachment.file', bytes, 'prices 2026.pdf', 'application/pdf'));
+    const res = await api(
+      'POST',
+      '/knowledge-base/faq/create',
+      form(
+        { question: 'Where is the price list?', answer: 'Attached.', is_active: 'true' },
+        'attachment.file',
+        bytes,
+        'prices 2026.pdf',
+        'application/pdf',
+      ),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ type: 'faq', question: 'Where is the price list?', is_active: true });
     const link = res.body.attachments[0].link;
-    expect(link).toEqual({ url: expect.stringMatching(new RegExp(`^${mediaUrl}/app/media/kb-attachments/${w.orgA.id}/[0-9a-f-]{36}/prices%202026\\.pdf$`)), type: 'application/pdf', name: 'prices 2026.pdf' });
+    expect(link).toEqual({
+      url: expect.stringMatching(new RegExp(`^${mediaUrl}/app/media/kb-attachments/${w.orgA.id}/[0-9a-f-]{36}/prices%202026\\.pdf$`)),
+      type: 'application/pdf',
+      name: 'prices 2026.pdf',
+    });
     const served = await download(link.url);
     expect(served.status).toBe(200);
     expect(served.bytes.equals(bytes)).toBe(true);
@@ -145,10 +186,24 @@ describe('knowledge base: uploads', () => {
   });
 
   it('refuses a multipart FAQ with two content sources or no question with 422', async () => {
-    const two = await api('POST', '/knowledge-base/faq/create', form({ question: 'q', answer: 'a', 'attachment.url': 'https://cdn.example.com/x.pdf' }, 'attachment', Buffer.from('x'), 'x.pdf', 'application/pdf'));
+    const two = await api(
+      'POST',
+      '/knowledge-base/faq/create',
+      form(
+        { question: 'q', answer: 'a', 'attachment.url': 'https://cdn.example.com/x.pdf' },
+        'attachment',
+        Buffer.from('x'),
+        'x.pdf',
+        'application/pdf',
+      ),
+    );
     expect(two.status).toBe(422);
     expect(two.body.fields['body.attachment'].message).toMatch(/exactly one of file, url, base64/);
-    const none = await api('POST', '/knowledge-base/faq/create', form({ answer: 'a' }, 'attachment', Buffer.from('x'), 'x.pdf', 'application/pdf'));
+    const none = await api(
+      'POST',
+      '/knowledge-base/faq/create',
+      form({ answer: 'a' }, 'attachment', Buffer.from('x'), 'x.pdf', 'application/pdf'),
+    );
     expect(none.status).toBe(422);
     expect(none.body.fields['body.question']).toBeDefined();
   });

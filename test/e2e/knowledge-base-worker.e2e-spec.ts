@@ -107,7 +107,11 @@ describe('knowledge base: embedding worker with the HTTP provider', () => {
 
   it('embeds through the provider and searches with it', async () => {
     const worker = await startWorker();
-    const res = await call('POST', '/knowledge-base/faq/create', w.t, { question: 'Where is the shop?', answer: 'On the main square.', is_active: true });
+    const res = await call('POST', '/knowledge-base/faq/create', w.t, {
+      question: 'Where is the shop?',
+      answer: 'On the main square.',
+      is_active: true,
+    });
     expect(res.status).toBe(200);
     let entry = res.body;
     await until('the embedding', async () => {
@@ -126,7 +130,10 @@ describe('knowledge base: embedding worker with the HTTP provider', () => {
     const first = await startWorker();
     hang = true;
     const before = requests.length;
-    const res = await call('POST', '/knowledge-base/faq/create', w.t, { question: 'Is there parking?', answer: 'Yes, behind the building.' });
+    const res = await call('POST', '/knowledge-base/faq/create', w.t, {
+      question: 'Is there parking?',
+      answer: 'Yes, behind the building.',
+    });
     expect(res.status).toBe(200);
     expect(res.body.embedding).toBeNull(); // pending: the worker is stuck on the provider
     expect(res.ms).toBeLessThan(3_000); // the create waited at most KB_CREATE_WAIT_FOR_EMBEDDING_MS, not for the provider

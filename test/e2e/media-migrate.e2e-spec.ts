@@ -1,6 +1,15 @@
 import { MediaTokenService } from '@mapi/media-feature';
 import { createOrg, createToken, setMediaSettings } from '@mapi/testing';
-import { LEGACY_PATH, LEGACY_STORAGE_URL, SIGNING_KEYS, download, pattern, postJson, startMediaStack, type MediaStack } from './support/media-stack';
+import {
+  LEGACY_PATH,
+  LEGACY_STORAGE_URL,
+  SIGNING_KEYS,
+  download,
+  pattern,
+  postJson,
+  startMediaStack,
+  type MediaStack,
+} from './support/media-stack';
 
 /** POST /v1/media/migrate-url and /batch end to end: gateway → NATS → media, links downloaded from the media app. */
 describe('POST /v1/media/migrate-url (+ /batch)', () => {
@@ -94,7 +103,10 @@ describe('POST /v1/media/migrate-url (+ /batch)', () => {
       expect((await download(priv)).status).toBe(401);
       const res = await one(w.tA, { url: `${LEGACY_STORAGE_URL}/message-media/${w.orgA.id}/docs/naïve café ü.pdf`, access: 'public' });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ url: `${stack.mediaUrl}/app/media/message-media/${w.orgA.id}/docs/na%C3%AFve%20caf%C3%A9%20%C3%BC.pdf`, access: 'public' });
+      expect(res.body).toEqual({
+        url: `${stack.mediaUrl}/app/media/message-media/${w.orgA.id}/docs/na%C3%AFve%20caf%C3%A9%20%C3%BC.pdf`,
+        access: 'public',
+      });
       const file = await download(res.body.url);
       expect(file.status).toBe(200);
       expect(file.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
@@ -102,7 +114,9 @@ describe('POST /v1/media/migrate-url (+ /batch)', () => {
 
     it('clamps expires_in_seconds to 60..604800', async () => {
       expect((await one(w.tA, { url: w.legacyPhoto, expires_in_seconds: 5 })).body.expires_in_seconds).toBe(60);
-      expect((await one(w.tA, { url: w.legacyPhoto, access: 'private', expires_in_seconds: 10_000_000 })).body.expires_in_seconds).toBe(604800);
+      expect((await one(w.tA, { url: w.legacyPhoto, access: 'private', expires_in_seconds: 10_000_000 })).body.expires_in_seconds).toBe(
+        604800,
+      );
     });
 
     it("follows the organization's settings when access / expiry are omitted", async () => {
@@ -113,10 +127,13 @@ describe('POST /v1/media/migrate-url (+ /batch)', () => {
       expect(priv.body).toMatchObject({ access: 'private', expires_in_seconds: 3600 });
       const withExpiry = await one(w.tPub, { url, expires_in_seconds: 120 });
       expect(withExpiry.status).toBe(422);
-      expect(withExpiry.body).toMatchObject({ code: 'VALIDATION_ERROR', fields: { 'body.expires_in_seconds': { message: 'expires_in_seconds is only valid with private access' } } });
+      expect(withExpiry.body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        fields: { 'body.expires_in_seconds': { message: 'expires_in_seconds is only valid with private access' } },
+      });
     });
 
-    it("refuses a file of another organization with 403 { error }, without revealing anything else", async () => {
+    it('refuses a file of another organization with 403 { error }, without revealing anything else', async () => {
       const res = await one(w.tB, { url: w.legacyPhoto });
       expect(res).toEqual({ status: 403, body: { error: 'This URL belongs to a different organization' } });
       const back = await one(w.tA, { url: `${LEGACY_STORAGE_URL}/message-media/${w.orgB.id}%2Fsecret.pdf` });
@@ -126,7 +143,11 @@ describe('POST /v1/media/migrate-url (+ /batch)', () => {
     it.each([
       ['a bucket the service does not own', () => `${LEGACY_STORAGE_URL}/avatars/${w.orgA.id}%2Fx.jpg`, /not a media bucket/],
       ['text that is not a URL', () => 'definitely not a url', /^Not a URL$/],
-      ['a URL of another host', () => `https://evil.example.com/storage/v1/object/public/message-media/${w.orgA.id}%2Fx.jpg`, /Not a legacy storage URL/],
+      [
+        'a URL of another host',
+        () => `https://evil.example.com/storage/v1/object/public/message-media/${w.orgA.id}%2Fx.jpg`,
+        /Not a legacy storage URL/,
+      ],
       ['a path with no file', () => `${LEGACY_STORAGE_URL}/message-media/${w.orgA.id}`, /does not name a file/],
       ['a traversal attempt', () => `${LEGACY_STORAGE_URL}/message-media/${w.orgA.id}%2F..%2F..%2Fetc%2Fpasswd`, /not allowed/],
       ['an empty string', () => '', /^Not a URL$/],
@@ -179,8 +200,10 @@ describe('POST /v1/media/migrate-url (+ /batch)', () => {
       expect(tokens.size).toBe(1);
     });
 
-    it('shares the batch token across files: it opens another of the organization\'s files', async () => {
-      const res = await batch(w.tA, { urls: [w.legacyPhoto, `${LEGACY_STORAGE_URL}/message-media/${w.orgA.id}%2Fdocs%2F100%252F%20real.txt`] });
+    it("shares the batch token across files: it opens another of the organization's files", async () => {
+      const res = await batch(w.tA, {
+        urls: [w.legacyPhoto, `${LEGACY_STORAGE_URL}/message-media/${w.orgA.id}%2Fdocs%2F100%252F%20real.txt`],
+      });
       expect(res.body.migrated_count).toBe(2);
       const [a, b] = res.body.results.map((r: any) => r.url);
       expect(jwtOf(a)).toBe(jwtOf(b));

@@ -10,7 +10,8 @@ import { LEGACY_STORAGE_URL, download, postJson, startMediaStack, type MediaStac
 describe('media with the S3 backend (s3rver process)', () => {
   let stack: MediaStack;
   const w: Record<string, any> = {};
-  const fileUrl = (name: string, jwt?: string) => `${stack.mediaUrl}/app/media/message-media/${w.org.id}/${name}${jwt ? `?jwt=${jwt}` : ''}`;
+  const fileUrl = (name: string, jwt?: string) =>
+    `${stack.mediaUrl}/app/media/message-media/${w.org.id}/${name}${jwt ? `?jwt=${jwt}` : ''}`;
 
   beforeAll(async () => {
     stack = await startMediaStack({ backend: 's3' });

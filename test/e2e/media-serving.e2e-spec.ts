@@ -75,7 +75,11 @@ describe('GET /app/media/<bucket_path>', () => {
     });
 
     it('serves the whole file for several ranges, a bad Range, or an If-Range that no longer matches', async () => {
-      const cases: Record<string, string>[] = [{ Range: 'bytes=0-1,5-6' }, { Range: 'items=0-1' }, { Range: 'bytes=0-1', 'If-Range': '"stale"' }];
+      const cases: Record<string, string>[] = [
+        { Range: 'bytes=0-1,5-6' },
+        { Range: 'items=0-1' },
+        { Range: 'bytes=0-1', 'If-Range': '"stale"' },
+      ];
       for (const headers of cases) {
         const res = await download(w.url, headers);
         expect(res.status).toBe(200);
@@ -144,14 +148,21 @@ describe('GET /app/media/<bucket_path>', () => {
     });
 
     it('an expired token, with a message that says so', async () => {
-      const expired = hs256({ alg: 'HS256', kid: 'k2' }, claims(w.orgA.id, { iat: 1_700_000_000, exp: 1_700_000_060 }), SIGNING_KEYS[0].secret);
+      const expired = hs256(
+        { alg: 'HS256', kid: 'k2' },
+        claims(w.orgA.id, { iat: 1_700_000_000, exp: 1_700_000_060 }),
+        SIGNING_KEYS[0].secret,
+      );
       const res = await refused(fileUrl(w.orgA.id, 'clip.mp4', expired), 401, 'UNAUTHORIZED_ERROR');
       expect(res.json().message).toMatch(/expired/);
     });
 
     it.each([
       ['alg none', () => `${b64({ alg: 'none', kid: 'k2' })}.${b64(claims(w.orgA.id))}.`],
-      ['a wrong key under a known kid', () => hs256({ alg: 'HS256', kid: 'k2' }, claims(w.orgA.id), 'an-attacker-secret-that-is-long-enough-000')],
+      [
+        'a wrong key under a known kid',
+        () => hs256({ alg: 'HS256', kid: 'k2' }, claims(w.orgA.id), 'an-attacker-secret-that-is-long-enough-000'),
+      ],
       ['an unknown kid', () => hs256({ alg: 'HS256', kid: 'k9' }, claims(w.orgA.id), SIGNING_KEYS[0].secret)],
       ['no kid', () => hs256({ alg: 'HS256' }, claims(w.orgA.id), SIGNING_KEYS[0].secret)],
       ['no exp', () => hs256({ alg: 'HS256', kid: 'k2' }, { ...claims(w.orgA.id), exp: undefined }, SIGNING_KEYS[0].secret)],
@@ -169,12 +180,19 @@ describe('GET /app/media/<bucket_path>', () => {
     it('a missing file with a valid token (404), buckets the service does not own and traversal (404)', async () => {
       await refused(fileUrl(w.orgA.id, 'nothing-here.jpg', w.jwtA), 404, 'NOT_FOUND_ERROR');
       await refused(`${stack.mediaUrl}/app/media/avatars/${w.orgA.id}/clip.mp4?jwt=${w.jwtA}`, 404, 'NOT_FOUND_ERROR');
-      await refused(`${stack.mediaUrl}/app/media/message-media/${w.orgA.id}/..%2F..%2F..%2Fetc%2Fpasswd?jwt=${w.jwtA}`, 404, 'NOT_FOUND_ERROR');
+      await refused(
+        `${stack.mediaUrl}/app/media/message-media/${w.orgA.id}/..%2F..%2F..%2Fetc%2Fpasswd?jwt=${w.jwtA}`,
+        404,
+        'NOT_FOUND_ERROR',
+      );
       await refused(`${stack.mediaUrl}/elsewhere`, 404, 'NOT_FOUND_ERROR');
     });
 
     it("a public link of one organization's file does not make another's public", async () => {
-      const res = await postJson(`${stack.apiUrl}/v1/media/migrate-url`, w.tA, { url: `${LEGACY_STORAGE_URL}/message-media/${w.orgA.id}%2Fclip.mp4`, access: 'public' });
+      const res = await postJson(`${stack.apiUrl}/v1/media/migrate-url`, w.tA, {
+        url: `${LEGACY_STORAGE_URL}/message-media/${w.orgA.id}%2Fclip.mp4`,
+        access: 'public',
+      });
       expect(res.status).toBe(200);
       expect((await download(res.body.url)).status).toBe(200);
       await refused(fileUrl(w.orgB.id), 401, 'UNAUTHORIZED_ERROR');

@@ -12,7 +12,7 @@ import { startStack, type Stack } from './support/stack';
  * Lea is a member of the phone limited to label VIP: chat A carries it, chat B and the group do not.
  * Gateway, chats, phones (sandbox network), members, inbox, queue and groups as processes.
  */
-describe('a member\'s reach on every route', () => {
+describe("a member's reach on every route", () => {
   let stack: Stack;
   let api: ReturnType<typeof client>;
   let lea: ConsoleSession;
@@ -27,10 +27,16 @@ describe('a member\'s reach on every route', () => {
   };
   const inbound = async (contact: string, body: string) => {
     const res = await api.post('/sandbox/messages', { chat_id: contact, body }, { 'x-phone': w.p1 });
-    await until(() => api.get(`/message/${encodeURIComponent(res.body.message_id)}`), (r) => r.status === 200, 15_000, 'inbound stored');
+    await until(
+      () => api.get(`/message/${encodeURIComponent(res.body.message_id)}`),
+      (r) => r.status === 200,
+      15_000,
+      'inbound stored',
+    );
     return res.body.message_id as string;
   };
-  const join = (email: string, body: Record<string, unknown>): Promise<ConsoleSession> => joinByInvitation(stack.baseUrl, api, { emails: [email], ...body }, 'correct horse battery');
+  const join = (email: string, body: Record<string, unknown>): Promise<ConsoleSession> =>
+    joinByInvitation(stack.baseUrl, api, { emails: [email], ...body }, 'correct horse battery');
   const listen = async (headers: Record<string, string>) => {
     const s = connect(stack.baseUrl, { transports: ['websocket'], reconnection: false, extraHeaders: headers });
     sockets.push(s);
@@ -44,7 +50,16 @@ describe('a member\'s reach on every route', () => {
   };
 
   beforeAll(async () => {
-    stack = await startStack({ REALTIME_REAUTH_INTERVAL_MS: '300', SESSION_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10', QUEUE_PHONE_SCAN_MS: '200' }, { services: ['phones', 'members', 'inbox', 'queue', 'groups'] });
+    stack = await startStack(
+      {
+        REALTIME_REAUTH_INTERVAL_MS: '300',
+        SESSION_SCAN_MS: '200',
+        QUEUE_SEND_INTERVAL_MS: '20',
+        QUEUE_SEND_JITTER_MS: '10',
+        QUEUE_PHONE_SCAN_MS: '200',
+      },
+      { services: ['phones', 'members', 'inbox', 'queue', 'groups'] },
+    );
     w.org = await createOrg(stack.prisma);
     w.token = (await createToken(stack.prisma, w.org.id)).token;
     api = client(stack.baseUrl, w.token);
@@ -52,8 +67,15 @@ describe('a member\'s reach on every route', () => {
     w.mA = await inbound(alice, 'order question');
     w.mB = await inbound(bob, 'hello from bob');
     expect((await api.patch('/chats/labels', { labels: 'VIP', chat_ids: [chatA] })).status).toBe(204);
-    w.group = (await api.post('/sandbox/groups', { subject: 'Ops', participants: [alice], admins: [alice] }, { 'x-phone': w.p1 })).body.chat_id;
-    await until(() => api.get(`/chats/${w.group}`), (r) => r.status === 200, 15_000, 'group stored');
+    w.group = (
+      await api.post('/sandbox/groups', { subject: 'Ops', participants: [alice], admins: [alice] }, { 'x-phone': w.p1 })
+    ).body.chat_id;
+    await until(
+      () => api.get(`/chats/${w.group}`),
+      (r) => r.status === 200,
+      15_000,
+      'group stored',
+    );
     lea = await join('lea@example.com', { role: 'member', orgPhones: [w.p1], labels: ['VIP'] });
     ada = await join('ada@example.com', { role: 'admin' });
     w.tA = (await api.post('/tickets/create', { chat_id: alice, subject: 'A' })).body.ticket.ticket_id;
@@ -83,7 +105,12 @@ describe('a member\'s reach on every route', () => {
 
   it('contacts: Lea sees the contacts of the chats she reaches only', async () => {
     const ids = (res: Answer) => (res.body.contacts as any[]).map((c) => c.contact_id);
-    await until(() => api.get('/contacts'), (r) => ids(r).includes(chatB), 10_000, 'contacts learnt');
+    await until(
+      () => api.get('/contacts'),
+      (r) => ids(r).includes(chatB),
+      10_000,
+      'contacts learnt',
+    );
     expect(ids(await lea.call('GET', '/contacts'))).toContain(chatA);
     expect(ids(await lea.call('GET', '/contacts'))).not.toContain(chatB);
     expect404(await lea.call('GET', `/contacts/${chatB}`));
@@ -125,7 +152,12 @@ describe('a member\'s reach on every route', () => {
     const toA = (await lea.call('POST', '/message/send', { chat_id: chatA, message: 'listed for Lea' })).body.queue_id;
     const toB = (await api.post('/message/send', { chat_id: chatB, message: 'not listed for Lea' })).body.queue_id;
     const ids = (r: any) => (r.body as any[]).map((j) => j.id);
-    const all = await until(() => api.get('/queue/jobs?limit=1000', { 'x-phone': w.p1 }), (r) => ids(r).includes(toA) && ids(r).includes(toB), 15_000, 'both jobs listed');
+    const all = await until(
+      () => api.get('/queue/jobs?limit=1000', { 'x-phone': w.p1 }),
+      (r) => ids(r).includes(toA) && ids(r).includes(toB),
+      15_000,
+      'both jobs listed',
+    );
     expect(all.status).toBe(200);
     const hers = await lea.call('GET', '/queue/jobs?limit=1000', undefined, { 'x-phone': w.p1 });
     expect(ids(hers)).toContain(toA);
@@ -136,15 +168,25 @@ describe('a member\'s reach on every route', () => {
     expect(ids(await api.get(`/queue/jobs?queue_id=${toB}`, { 'x-phone': w.p1 }))).toEqual([toB]);
   });
 
-  it('realtime: Lea\'s socket receives only the events of chat A; the token\'s receives both; re-authentication keeps her session\'s socket', async () => {
+  it("realtime: Lea's socket receives only the events of chat A; the token's receives both; re-authentication keeps her session's socket", async () => {
     const [mine, theirs] = [await listen({ cookie: lea.cookie }), await listen({ Authorization: `Bearer ${w.token}` })];
     const [leas, tokens] = [mine.got, theirs.got];
     await new Promise((r) => setTimeout(r, 1_000)); // a few re-authentications (every 300 ms here), by cookie
     const created = (got: { type: string; data: any }[]) => got.filter((g) => g.type === 'message.created').map((g) => g.data.chat_id);
     await inbound(bob, 'B again');
     await inbound(alice, 'A again');
-    await until(async () => created(leas), (c) => c.includes(chatA), 10_000, 'lea got A');
-    await until(async () => created(tokens), (c) => c.includes(chatA) && c.includes(chatB), 10_000, 'token got both');
+    await until(
+      async () => created(leas),
+      (c) => c.includes(chatA),
+      10_000,
+      'lea got A',
+    );
+    await until(
+      async () => created(tokens),
+      (c) => c.includes(chatA) && c.includes(chatB),
+      10_000,
+      'token got both',
+    );
     expect(new Set(created(leas))).toEqual(new Set([chatA]));
     expect(leas.every((g) => !g.data?.chat_id || g.data.chat_id === chatA)).toBe(true);
     expect(leas.filter((g) => g.type === 'error')).toEqual([]);

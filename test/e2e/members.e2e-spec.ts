@@ -15,13 +15,17 @@ describe('members: invitations, console sessions, access', () => {
   let other: ReturnType<typeof client>;
   const w: Record<string, any> = {};
   const PASSWORD = 'correct horse battery';
-  const tokenOf = (res: Answer, email: string) => (res.body.invitations.find((i: any) => i.email === email).invite_url as string).split('#token=')[1];
+  const tokenOf = (res: Answer, email: string) =>
+    (res.body.invitations.find((i: any) => i.email === email).invite_url as string).split('#token=')[1];
   const accept = (token: string, password = PASSWORD) => anonymous(stack.baseUrl, 'POST', '/auth/accept-invite', { token, password });
   const signIn = (email: string, password = PASSWORD) => anonymous(stack.baseUrl, 'POST', '/auth/sign-in', { email, password });
   const chatIds = (res: Answer) => (res.body.chats as any[]).map((c) => c.chat_id).sort();
 
   beforeAll(async () => {
-    stack = await startStack({ SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '3', SIGN_IN_MAX_FAILURES_PER_ADDRESS: '1000', SIGN_IN_WINDOW_SECONDS: '30' }, { services: ['phones', 'members'] });
+    stack = await startStack(
+      { SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '3', SIGN_IN_MAX_FAILURES_PER_ADDRESS: '1000', SIGN_IN_WINDOW_SECONDS: '30' },
+      { services: ['phones', 'members'] },
+    );
     w.org = await createOrg(stack.prisma);
     api = client(stack.baseUrl, (await createToken(stack.prisma, w.org.id)).token);
     w.otherOrg = await createOrg(stack.prisma);
@@ -30,7 +34,10 @@ describe('members: invitations, console sessions, access', () => {
     w.p2 = await createPhone(stack.prisma, w.org.id);
     w.spare = await createPhone(stack.prisma, w.org.id);
     [w.chat1, w.chat2] = [`${randomDigits()}@c.us`, `${randomDigits()}@c.us`];
-    for (const [phone, chatId] of [[w.p1, w.chat1], [w.p2, w.chat2]]) {
+    for (const [phone, chatId] of [
+      [w.p1, w.chat1],
+      [w.p2, w.chat2],
+    ]) {
       await createMessages(stack.prisma, w.org, phone, [{ chatId, timestamp: new Date() }]);
       await createChat(stack.prisma, w.org, phone, { chatId });
     }
@@ -41,7 +48,12 @@ describe('members: invitations, console sessions, access', () => {
   it('invites with a bearer token: pending rows and links back to the inviter (no SMTP server here)', async () => {
     const res = await api.post('/members/invite', { emails: ['amy@example.com'], orgPhones: [w.p1.org_phone.replace('@c.us', '')] });
     expect(res.status).toBe(200);
-    expect(res.body.addedMembers[0]).toMatchObject({ email: 'amy@example.com', role: 'member', org_phones: [w.p1.org_phone], is_active: false });
+    expect(res.body.addedMembers[0]).toMatchObject({
+      email: 'amy@example.com',
+      role: 'member',
+      org_phones: [w.p1.org_phone],
+      is_active: false,
+    });
     expect(res.body.invitations[0]).toMatchObject({ delivery: 'link' });
     w.amyLink = tokenOf(res, 'amy@example.com');
     w.amyId = res.body.addedMembers[0].user_id;
@@ -62,7 +74,7 @@ describe('members: invitations, console sessions, access', () => {
     w.bob = sessionOf(stack.baseUrl, await accept(w.bobLink));
   });
 
-  it('calls /v1 with the cookie: a member limited to one phone sees none of another phone\'s chats', async () => {
+  it("calls /v1 with the cookie: a member limited to one phone sees none of another phone's chats", async () => {
     expect(chatIds(await w.amy.call('GET', '/chats'))).toEqual([w.chat1]);
     expect((await w.amy.call('GET', '/chats', undefined, { 'x-phone': w.p2.phone_id })).status).toBe(401);
     expect((await w.amy.call('GET', `/chats/${w.chat2}`)).status).toBe(404);
@@ -91,21 +103,31 @@ describe('members: invitations, console sessions, access', () => {
     const list = await w.amy.call('GET', '/members');
     expect(ListMembersResponse.safeParse(list.body).success).toBe(true);
     expect(list.body.map((m: any) => m.email).sort()).toEqual(['amy@example.com', 'bob@example.com']);
-    for (const [method, path, body] of [['POST', '/members/invite', { emails: ['x@example.com'] }], ['PATCH', '/members/access', { emails: ['bob@example.com'], orgPhones: null, labels: null }], ['DELETE', '/members/bob@example.com'], ['GET', '/members/audit']] as const) {
+    for (const [method, path, body] of [
+      ['POST', '/members/invite', { emails: ['x@example.com'] }],
+      ['PATCH', '/members/access', { emails: ['bob@example.com'], orgPhones: null, labels: null }],
+      ['DELETE', '/members/bob@example.com'],
+      ['GET', '/members/audit'],
+    ] as const) {
       const res = await w.amy.call(method, path, body);
       expect(res.status).toBe(403);
       expectEnvelope(res.body, 'FORBIDDEN_ERROR', 403);
     }
   });
 
-  it('refuses a member the organization\'s administration: webhooks, adding, resetting and deleting phones, purging queues (403, nothing reaches the service)', async () => {
+  it("refuses a member the organization's administration: webhooks, adding, resetting and deleting phones, purging queues (403, nothing reaches the service)", async () => {
     const x = { 'x-phone': w.p1.phone_id };
     const before = await stack.prisma.phone.count({ where: { org_id: w.org.id } });
     for (const [method, path, body, headers] of [
-      ['GET', '/webhooks'], ['POST', '/webhooks', { hookUrl: 'https://example.com/hook', integrationName: 'message.created' }],
-      ['POST', '/webhooks/6f1c1b1e-0000-4000-8000-000000000000/secret/rotate'], ['DELETE', '/webhooks/6f1c1b1e-0000-4000-8000-000000000000'],
-      ['POST', '/phones/create', { phone_name: 'mine' }], ['POST', '/phones/reset', undefined, x], ['DELETE', '/phones/delete', undefined, x],
-      ['POST', '/message/queues/purge', {}, x], ['DELETE', '/queue/purge', undefined, x],
+      ['GET', '/webhooks'],
+      ['POST', '/webhooks', { hookUrl: 'https://example.com/hook', integrationName: 'message.created' }],
+      ['POST', '/webhooks/6f1c1b1e-0000-4000-8000-000000000000/secret/rotate'],
+      ['DELETE', '/webhooks/6f1c1b1e-0000-4000-8000-000000000000'],
+      ['POST', '/phones/create', { phone_name: 'mine' }],
+      ['POST', '/phones/reset', undefined, x],
+      ['DELETE', '/phones/delete', undefined, x],
+      ['POST', '/message/queues/purge', {}, x],
+      ['DELETE', '/queue/purge', undefined, x],
     ] as const) {
       const res = await w.amy.call(method, path, body, headers);
       expect({ path, status: res.status }).toEqual({ path, status: 403 });
@@ -119,9 +141,14 @@ describe('members: invitations, console sessions, access', () => {
     expect((await other.delete(`/members/${w.amyId}`)).status).toBe(404);
     expect((await other.delete('/members/amy@example.com')).status).toBe(404);
     expect422(await other.patch('/members/access', { emails: ['amy@example.com'], orgPhones: [], labels: [] }), 'body.emails');
-    expect422(await other.post('/members/invite', { emails: ['z@example.com'], orgPhones: [w.p1.org_phone.replace('@c.us', '')] }), 'body.orgPhones');
+    expect422(
+      await other.post('/members/invite', { emails: ['z@example.com'], orgPhones: [w.p1.org_phone.replace('@c.us', '')] }),
+      'body.orgPhones',
+    );
     expect((await other.get('/members/audit')).body).toEqual({ entries: [], count: 0 });
-    expect((await api.get('/members')).body.find((m: any) => m.email === 'amy@example.com')).toMatchObject({ org_phones: [w.p1.org_phone] });
+    expect((await api.get('/members')).body.find((m: any) => m.email === 'amy@example.com')).toMatchObject({
+      org_phones: [w.p1.org_phone],
+    });
   });
 
   it('records who did what: invitations, joins, access changes, and a phone deleted through the API', async () => {
@@ -133,7 +160,14 @@ describe('members: invitations, console sessions, access', () => {
       entries = await trail();
     }
     const seen = entries.map((e) => `${e.action} ${e.target} ${e.actor_type}`);
-    expect(seen).toEqual(expect.arrayContaining([`phone.deleted ${w.spare.phone_id} token`, 'member.invited amy@example.com token', 'member.joined amy@example.com member', 'member.access_updated amy@example.com member']));
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        `phone.deleted ${w.spare.phone_id} token`,
+        'member.invited amy@example.com token',
+        'member.joined amy@example.com member',
+        'member.access_updated amy@example.com member',
+      ]),
+    );
     expect(entries.find((e) => e.action === 'member.access_updated').actor_email).toBe('bob@example.com');
   });
 
@@ -183,7 +217,12 @@ describe('members: invitations, console sessions, access', () => {
     expect(chatIds(await amy.call('GET', '/chats'))).toEqual([w.chat1]);
     expect422(await api.patch('/members/role', { emails: ['amy@example.com'], role: 'owner' }), 'body.role');
     const entries = (await api.get('/members/audit?limit=100')).body.entries.filter((e: any) => e.action === 'member.role_updated');
-    expect(entries.map((e: any) => e.details)).toEqual(expect.arrayContaining([{ from: 'member', to: 'admin' }, { from: 'admin', to: 'member' }]));
+    expect(entries.map((e: any) => e.details)).toEqual(
+      expect.arrayContaining([
+        { from: 'member', to: 'admin' },
+        { from: 'admin', to: 'member' },
+      ]),
+    );
   });
 
   it('removes a member: their sessions end at once; the owner route needs owners or admins', async () => {
@@ -210,6 +249,9 @@ describe('members: invitations, console sessions, access', () => {
     expect422(await accept('not-a-real-token'), 'token');
     expect422(await anonymous(stack.baseUrl, 'POST', '/auth/sign-in', { email: 'bob@example.com' }), 'body.password');
     expect422(await anonymous(stack.baseUrl, 'POST', '/auth/sign-in', { email: 'bob', password: 'x' }), 'body.email');
-    expect422(await anonymous(stack.baseUrl, 'POST', '/auth/sign-in', { email: 'bob@example.com', password: 'x', org_id: 'nope' }), 'body.org_id');
+    expect422(
+      await anonymous(stack.baseUrl, 'POST', '/auth/sign-in', { email: 'bob@example.com', password: 'x', org_id: 'nope' }),
+      'body.org_id',
+    );
   });
 });

@@ -20,10 +20,24 @@ describe('message actions', () => {
   const chat = `${contact}@c.us`;
   const x = () => ({ 'x-phone': w.phoneId });
   const message = (id: string) => api.get(`/message/${encodeURIComponent(id)}`, x());
-  const messageWhere = (id: string, done: (m: any) => boolean, label: string) => until(() => message(id), (r) => r.status === 200 && done(r.body), 15_000, label).then((r) => r.body);
+  const messageWhere = (id: string, done: (m: any) => boolean, label: string) =>
+    until(
+      () => message(id),
+      (r) => r.status === 200 && done(r.body),
+      15_000,
+      label,
+    ).then((r) => r.body);
   const events = (type: string, messageId: string) =>
-    stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id, type }, orderBy: { seq: 'asc' } }).then((rows) => rows.filter((r) => (r.payload as any).message_id === messageId));
-  const eventsWhere = (type: string, messageId: string, n: number) => until(() => events(type, messageId), (e) => e.length >= n, 15_000, `${n} ${type}`);
+    stack.prisma.outboxEvent
+      .findMany({ where: { org_id: w.org.id, type }, orderBy: { seq: 'asc' } })
+      .then((rows) => rows.filter((r) => (r.payload as any).message_id === messageId));
+  const eventsWhere = (type: string, messageId: string, n: number) =>
+    until(
+      () => events(type, messageId),
+      (e) => e.length >= n,
+      15_000,
+      `${n} ${type}`,
+    );
   const inbound = async (body: string) => {
     const res = await api.post('/sandbox/messages', { chat_id: contact, body }, x());
     await messageWhere(res.body.message_id, () => true, 'inbound stored');
@@ -39,7 +53,16 @@ describe('message actions', () => {
   beforeAll(async () => {
     // QUEUE_PHONE_RETRY_MS: a phone's queue paused by an unreachable phone tries again after 0.5 s, not
     // 5 s, so the send held back below goes out soon after the phone is back (it cannot go while unreachable).
-    stack = await startStack({ SESSION_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10', QUEUE_PHONE_SCAN_MS: '200', QUEUE_PHONE_RETRY_MS: '500' }, { services: ['phones', 'queue'] });
+    stack = await startStack(
+      {
+        SESSION_SCAN_MS: '200',
+        QUEUE_SEND_INTERVAL_MS: '20',
+        QUEUE_SEND_JITTER_MS: '10',
+        QUEUE_PHONE_SCAN_MS: '200',
+        QUEUE_PHONE_RETRY_MS: '500',
+      },
+      { services: ['phones', 'queue'] },
+    );
     w.org = await createOrg(stack.prisma);
     api = client(stack.baseUrl, (await createToken(stack.prisma, w.org.id)).token);
     other = client(stack.baseUrl, (await createToken(stack.prisma, (await createOrg(stack.prisma)).id)).token);
@@ -50,7 +73,7 @@ describe('message actions', () => {
 
   afterAll(() => stack?.stop(), 60_000);
 
-  it('GET /message/{id}: by message_id and by queue id, the spec\'s message object', async () => {
+  it("GET /message/{id}: by message_id and by queue id, the spec's message object", async () => {
     const a = await inbound('hello there');
     const s = await sent('sent by the queue');
     const byId = await message(a.message_id);
@@ -121,7 +144,12 @@ describe('message actions', () => {
     expect((await api.post(`/message/${a.message_id}/forward`, { forward_chat_ids: [c1, `${c2}@c.us`, c1] }, h)).status).toBe(204);
     expect((await api.post(`/message/${a.message_id}/forward`, { forward_chat_ids: [c1, c2] }, h)).status).toBe(204);
     for (const c of [c1, c2]) {
-      const page = await until(() => api.get(`/chats/${c}/messages`, x()), (r) => r.body?.count >= 1, 15_000, `forward to ${c}`);
+      const page = await until(
+        () => api.get(`/chats/${c}/messages`, x()),
+        (r) => r.body?.count >= 1,
+        15_000,
+        `forward to ${c}`,
+      );
       await new Promise((r) => setTimeout(r, 300));
       const again = await api.get(`/chats/${c}/messages`, x());
       expect(again.body.count).toBe(1);
@@ -129,7 +157,7 @@ describe('message actions', () => {
     }
   });
 
-  it('pin: 204; the network\'s echo shows on GET /chats/{chat_id} (pinned_messages) with message.updated; unpin clears it', async () => {
+  it("pin: 204; the network's echo shows on GET /chats/{chat_id} (pinned_messages) with message.updated; unpin clears it", async () => {
     const a = await inbound('pin me');
     const pinned = () => api.get(`/chats/${contact}`, x()).then((r) => r.body?.pinned_messages ?? null);
     const before = await message(a.message_id);
@@ -181,7 +209,9 @@ describe('message actions', () => {
       expect(res.status).toBe(422);
       expect(res.body.fields[field]).toBeDefined();
     }
-    expect((await api.post('/sandbox/messages/react', { unique_id: delivered.body.unique_id, reaction: '🔥', from: member }, x())).status).toBe(200);
+    expect(
+      (await api.post('/sandbox/messages/react', { unique_id: delivered.body.unique_id, reaction: '🔥', from: member }, x())).status,
+    ).toBe(200);
     const [created] = await eventsWhere('reaction.created', delivered.body.message_id, 1);
     expect(created.payload).toMatchObject({ reaction: '🔥', sender_id: `${member}@c.us`, chat_id: group });
   });
@@ -191,7 +221,7 @@ describe('message actions', () => {
     let theirs: { message_id: string };
     beforeAll(async () => {
       target = await sent('target');
-      theirs = await inbound('not the phone\'s');
+      theirs = await inbound("not the phone's");
     });
     it.each([
       ['edit without edited_body', 'edit', {}, 'body.edited_body'],
@@ -213,7 +243,10 @@ describe('message actions', () => {
     it('a message_id that is too long, and actions the message does not allow, name message_id', async () => {
       const long = await api.post(`/message/${'a'.repeat(600)}/delete`, undefined, x());
       expect(long.status).toBe(422);
-      for (const [action, body] of [['edit', { edited_body: 'x' }], ['delete', undefined]] as const) {
+      for (const [action, body] of [
+        ['edit', { edited_body: 'x' }],
+        ['delete', undefined],
+      ] as const) {
         const res = await api.post(`/message/${theirs.message_id}/${action}`, body, x());
         expect(res.status).toBe(422);
         expect(res.body.fields.message_id.message).toMatch(/sent/);
@@ -222,7 +255,13 @@ describe('message actions', () => {
   });
 
   describe('reach', () => {
-    const actions: [string, unknown][] = [['edit', { edited_body: 'hijacked' }], ['delete', undefined], ['react', { reaction: '👎' }], ['pin', { pin: true }], ['forward', { forward_chat_ids: [randomDigits()] }]];
+    const actions: [string, unknown][] = [
+      ['edit', { edited_body: 'hijacked' }],
+      ['delete', undefined],
+      ['react', { reaction: '👎' }],
+      ['pin', { pin: true }],
+      ['forward', { forward_chat_ids: [randomDigits()] }],
+    ];
     let target: { message_id: string; queue_id: string };
     beforeAll(async () => {
       target = await sent('stays as it is');
@@ -230,10 +269,18 @@ describe('message actions', () => {
     const unchanged = async () => {
       const m = (await message(target.message_id)).body;
       expect(m).toMatchObject({ body: 'stays as it is', is_deleted: null, has_reaction: null });
-      expect(await stack.prisma.outboxEvent.count({ where: { org_id: w.org.id, type: { in: ['message.updated', 'message.deleted', 'reaction.created'] }, payload: { path: ['message_id'], equals: target.message_id } } })).toBe(0);
+      expect(
+        await stack.prisma.outboxEvent.count({
+          where: {
+            org_id: w.org.id,
+            type: { in: ['message.updated', 'message.deleted', 'reaction.created'] },
+            payload: { path: ['message_id'], equals: target.message_id },
+          },
+        }),
+      ).toBe(0);
     };
 
-    it('another organization\'s message is 404, as a missing one, and nothing changes', async () => {
+    it("another organization's message is 404, as a missing one, and nothing changes", async () => {
       for (const id of [target.message_id, target.queue_id]) {
         expect((await other.get(`/message/${id}`)).status).toBe(404);
         for (const [action, body] of actions) {
@@ -259,7 +306,12 @@ describe('message actions', () => {
     it('a disconnected or unreachable phone: 400 ERROR for every action; GET still answers; a queue id not sent yet is 404', async () => {
       for (const state of ['DISCONNECTED', 'UNREACHABLE']) {
         await api.post('/sandbox/phones/state', { state }, x());
-        await until(() => api.get('/phones', x()), (r) => r.body?.wa_state === state, 10_000, state);
+        await until(
+          () => api.get('/phones', x()),
+          (r) => r.body?.wa_state === state,
+          10_000,
+          state,
+        );
         for (const [action, body] of actions) {
           const res = await api.post(`/message/${target.message_id}/${action}`, body, x());
           expect(res.status).toBe(400);
@@ -271,7 +323,12 @@ describe('message actions', () => {
       expect(waiting.status).toBe(200);
       expect((await message(waiting.body.queue_id)).status).toBe(404);
       await api.post('/sandbox/phones/state', { state: 'CONNECTED' }, x());
-      await until(() => api.get('/phones', x()), (r) => r.body?.wa_state === 'CONNECTED', 10_000, 'connected');
+      await until(
+        () => api.get('/phones', x()),
+        (r) => r.body?.wa_state === 'CONNECTED',
+        10_000,
+        'connected',
+      );
       await unchanged();
       await messageWhere(waiting.body.queue_id, () => true, 'sent once connected');
     });

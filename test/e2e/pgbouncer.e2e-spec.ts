@@ -71,13 +71,28 @@ describe('the stack through PgBouncer (transaction mode)', () => {
     const before = await pooledTransactions();
     const chat = randomDigits();
     // Ingestion: the network delivers a message; the chats service stores it from JetStream.
-    expect((await api.post('/sandbox/messages', { chat_id: chat, body: 'hello through the pooler' }, { 'x-phone': phoneId })).status).toBeLessThan(300);
-    await until(() => api.get(`/chats/${chat}/messages`, { 'x-phone': phoneId }), (r) => r.body?.count === 1, 15_000, 'inbound stored');
+    expect(
+      (await api.post('/sandbox/messages', { chat_id: chat, body: 'hello through the pooler' }, { 'x-phone': phoneId })).status,
+    ).toBeLessThan(300);
+    await until(
+      () => api.get(`/chats/${chat}/messages`, { 'x-phone': phoneId }),
+      (r) => r.body?.count === 1,
+      15_000,
+      'inbound stored',
+    );
     // Sends: through the queue and the phone's session; the echo is ingested once.
     const sent = await api.post('/message/send', { chat_id: chat, message: 'reply through the pooler' }, { 'x-phone': phoneId });
     expect(sent.status).toBe(200);
-    const page = await until(() => api.get(`/chats/${chat}/messages`, { 'x-phone': phoneId }), (r) => r.body?.count === 2, 15_000, 'reply stored');
-    expect(page.body.messages.map((m: { body: string }) => m.body).sort()).toEqual(['hello through the pooler', 'reply through the pooler']);
+    const page = await until(
+      () => api.get(`/chats/${chat}/messages`, { 'x-phone': phoneId }),
+      (r) => r.body?.count === 2,
+      15_000,
+      'reply stored',
+    );
+    expect(page.body.messages.map((m: { body: string }) => m.body).sort()).toEqual([
+      'hello through the pooler',
+      'reply through the pooler',
+    ]);
     // Reads: the chat list.
     const chats = await api.get('/chats', { 'x-phone': phoneId });
     expect(chats.status).toBe(200);
@@ -89,16 +104,28 @@ describe('the stack through PgBouncer (transaction mode)', () => {
     expect(Number((await stack.prisma.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM outbox_events`)[0].n)).toBeGreaterThan(0);
     const direct = new Client({ connectionString: db.url });
     await direct.connect();
-    const listeners = await direct.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'outbox-wakeups'`, [dbName]);
+    const listeners = await direct.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'outbox-wakeups'`,
+      [dbName],
+    );
     await direct.end();
     expect(listeners.rows[0].n).toBeGreaterThanOrEqual(2); // chats and phones
     expect((await pooledTransactions()) - before).toBeGreaterThan(10);
   }, 60_000);
 
   it('knowledge-base search sets its HNSW settings per transaction (the pooler refuses startup options)', async () => {
-    const faq = await api.post('/knowledge-base/faq/create', { question: 'How do I get a refund?', answer: 'Write to billing within 30 days.', is_active: true });
+    const faq = await api.post('/knowledge-base/faq/create', {
+      question: 'How do I get a refund?',
+      answer: 'Write to billing within 30 days.',
+      is_active: true,
+    });
     expect(faq.status).toBe(200);
-    await until(() => api.get(`/knowledge-base/faq/${faq.body.context_id}`), (r) => !!r.body?.embedding, 15_000, 'embedded');
+    await until(
+      () => api.get(`/knowledge-base/faq/${faq.body.context_id}`),
+      (r) => !!r.body?.embedding,
+      15_000,
+      'embedded',
+    );
     const found = await api.post('/knowledge-base/search', { query: 'refund please', k: 3 });
     expect(found.status).toBe(200);
     expect(JSON.stringify(found.body)).toContain(faq.body.context_id);

@@ -18,9 +18,19 @@ describe('phones and chats under crashes', () => {
     const org = await createOrg(stack.prisma, { rate_limit_per_second: 1_000 });
     api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
     w.phoneId = (await api.post('/phones/create')).body.phone_id;
-    await until(() => api.get('/phones', { 'x-phone': w.phoneId }), (r) => r.body?.wa_state === 'QR', 10_000, 'QR');
+    await until(
+      () => api.get('/phones', { 'x-phone': w.phoneId }),
+      (r) => r.body?.wa_state === 'QR',
+      10_000,
+      'QR',
+    );
     await api.post('/sandbox/phones/scan', { number: randomDigits() }, { 'x-phone': w.phoneId });
-    await until(() => api.get('/phones', { 'x-phone': w.phoneId }), (r) => r.body?.wa_state === 'CONNECTED', 10_000, 'connected');
+    await until(
+      () => api.get('/phones', { 'x-phone': w.phoneId }),
+      (r) => r.body?.wa_state === 'CONNECTED',
+      10_000,
+      'connected',
+    );
     w.chat = randomDigits();
   }, 120_000);
 
@@ -28,16 +38,34 @@ describe('phones and chats under crashes', () => {
 
   it('runs each phone session on exactly one replica, and another takes it over within 15 s of a crash', async () => {
     const a = stack.apps.phones;
-    const owner = await until(async () => [a, replicaB].filter((p) => started(p, w.phoneId)), (o) => o.length > 0, 10_000, 'an owner');
+    const owner = await until(
+      async () => [a, replicaB].filter((p) => started(p, w.phoneId)),
+      (o) => o.length > 0,
+      10_000,
+      'an owner',
+    );
     expect(owner).toHaveLength(1);
     const survivor = owner[0] === a ? replicaB : a;
     await owner[0].kill();
     const killedAt = Date.now();
     // messages sent while no replica runs the session wait in the network
-    for (let i = 0; i < 5; i++) expect((await api.post('/sandbox/messages', { chat_id: w.chat, body: `during failover ${i}` }, { 'x-phone': w.phoneId })).status).toBe(200);
-    await until(async () => started(survivor, w.phoneId), (s) => s, 15_000, 'takeover');
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await api.post('/sandbox/messages', { chat_id: w.chat, body: `during failover ${i}` }, { 'x-phone': w.phoneId })).status,
+      ).toBe(200);
+    await until(
+      async () => started(survivor, w.phoneId),
+      (s) => s,
+      15_000,
+      'takeover',
+    );
     expect(Date.now() - killedAt).toBeLessThan(15_000);
-    const page = await until(() => count(w.chat), (b) => b?.count === 5, 10_000, 'held messages delivered');
+    const page = await until(
+      () => count(w.chat),
+      (b) => b?.count === 5,
+      10_000,
+      'held messages delivered',
+    );
     expect(new Set(page.messages.map((m: any) => m.body)).size).toBe(5);
   }, 60_000);
 
@@ -50,7 +78,12 @@ describe('phones and chats under crashes', () => {
     const rest = await Promise.all(Array.from({ length: total - 40 }, (_, i) => send(40 + i)));
     expect([...first, ...rest].every((r) => r.status === 200)).toBe(true);
     await stack.startService('chats');
-    const page = await until(() => count(chat), (b) => b?.count === total, 30_000, 'all messages stored');
+    const page = await until(
+      () => count(chat),
+      (b) => b?.count === total,
+      30_000,
+      'all messages stored',
+    );
     expect(new Set(page.messages.map((m: any) => m.body)).size).toBe(total);
     const created = await until(
       () => stack.prisma.outboxEvent.count({ where: { type: 'message.created', payload: { path: ['chat_id'], equals: `${chat}@c.us` } } }),

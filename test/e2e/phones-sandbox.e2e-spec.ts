@@ -68,7 +68,12 @@ describe('phones and the sandbox network', () => {
   it('stores an inbound text message, readable through GET messages in the spec shape', async () => {
     const sent = await api.post('/sandbox/messages', { chat_id: w.contact, body: 'Hello, is the shop open?' }, { 'x-phone': w.phoneId });
     expect(sent.status).toBe(200);
-    const page = await until(() => messages(w.contact), (r) => r.body?.count === 1, 10_000, 'message stored');
+    const page = await until(
+      () => messages(w.contact),
+      (r) => r.body?.count === 1,
+      10_000,
+      'message stored',
+    );
     const m = page.body.messages[0];
     expect(MessageSchema.safeParse(m).success).toBe(true);
     expect(m).toMatchObject({
@@ -85,23 +90,58 @@ describe('phones and the sandbox network', () => {
   });
 
   it('stores image messages with their media object', async () => {
-    const media = { dimensions: { ar: 1.5, height: 400, width: 600 }, filename: 'menu.jpg', mimetype: 'image/jpeg', path: 'https://files.example/menu.jpg', size: 2048, thumbnail: 'https://files.example/menu-thumb.jpg' };
+    const media = {
+      dimensions: { ar: 1.5, height: 400, width: 600 },
+      filename: 'menu.jpg',
+      mimetype: 'image/jpeg',
+      path: 'https://files.example/menu.jpg',
+      size: 2048,
+      thumbnail: 'https://files.example/menu-thumb.jpg',
+    };
     await api.post('/sandbox/messages', { chat_id: w.contact, type: 'image', body: null, media }, { 'x-phone': w.phoneId });
-    const page = await until(() => messages(w.contact), (r) => r.body?.count === 2, 10_000, 'image stored');
+    const page = await until(
+      () => messages(w.contact),
+      (r) => r.body?.count === 2,
+      10_000,
+      'image stored',
+    );
     expect(page.body.messages[0]).toMatchObject({ message_type: 'image', body: null, media, has_media: true });
   });
 
   it('advances the acks of a message the phone sent, only upwards', async () => {
-    const sent = await api.post('/sandbox/messages', { chat_id: w.contact, from_me: true, body: 'Yes, until 6pm' }, { 'x-phone': w.phoneId });
+    const sent = await api.post(
+      '/sandbox/messages',
+      { chat_id: w.contact, from_me: true, body: 'Yes, until 6pm' },
+      { 'x-phone': w.phoneId },
+    );
     w.sentUid = sent.body.unique_id;
-    await until(() => messages(w.contact), (r) => r.body?.messages?.[0]?.unique_id === w.sentUid, 10_000, 'sent stored');
-    for (const ack of [2, 3]) expect((await api.post('/sandbox/messages/ack', { unique_id: w.sentUid, ack }, { 'x-phone': w.phoneId })).status).toBe(200);
-    const page = await until(() => messages(w.contact), (r) => r.body?.messages?.[0]?.ack === '3', 10_000, 'ack 3');
-    expect(page.body.messages[0]).toMatchObject({ from_me: true, sender_phone: `${w.number}@c.us`, delivery_info: { delivered_count: 1, read_count: 1, pending: [] } });
+    await until(
+      () => messages(w.contact),
+      (r) => r.body?.messages?.[0]?.unique_id === w.sentUid,
+      10_000,
+      'sent stored',
+    );
+    for (const ack of [2, 3])
+      expect((await api.post('/sandbox/messages/ack', { unique_id: w.sentUid, ack }, { 'x-phone': w.phoneId })).status).toBe(200);
+    const page = await until(
+      () => messages(w.contact),
+      (r) => r.body?.messages?.[0]?.ack === '3',
+      10_000,
+      'ack 3',
+    );
+    expect(page.body.messages[0]).toMatchObject({
+      from_me: true,
+      sender_phone: `${w.number}@c.us`,
+      delivery_info: { delivered_count: 1, read_count: 1, pending: [] },
+    });
     const back = await api.post('/sandbox/messages/ack', { unique_id: w.sentUid, ack: 2 }, { 'x-phone': w.phoneId });
     expect(back.status).toBe(422);
     expect(back.body.fields['body.ack']).toBeDefined();
-    const inbound = await api.post('/sandbox/messages/ack', { unique_id: page.body.messages[1].unique_id, ack: 2 }, { 'x-phone': w.phoneId });
+    const inbound = await api.post(
+      '/sandbox/messages/ack',
+      { unique_id: page.body.messages[1].unique_id, ack: 2 },
+      { 'x-phone': w.phoneId },
+    );
     expect(inbound.status).toBe(422);
   });
 
@@ -116,7 +156,12 @@ describe('phones and the sandbox network', () => {
     ]);
     w.group = group.body.chat_id;
     await api.post('/sandbox/messages', { chat_id: w.group, from: b, body: 'hi team' }, { 'x-phone': w.phoneId });
-    const page = await until(() => messages(w.group), (r) => r.body?.count === 1, 10_000, 'group message');
+    const page = await until(
+      () => messages(w.group),
+      (r) => r.body?.count === 1,
+      10_000,
+      'group message',
+    );
     expect(page.body.messages[0]).toMatchObject({ sender_phone: `${b}@c.us`, author: `${b}@c.us`, chat_id: w.group });
     const stored = await until(
       () => stack.prisma.groupParticipant.findMany({ where: { phone_id: w.phoneId, chat_id: w.group }, orderBy: { contact_id: 'asc' } }),
@@ -153,7 +198,12 @@ describe('phones and the sandbox network', () => {
     await until(phoneState, (r) => r.body?.wa_state === 'UNREACHABLE', 10_000, 'unreachable');
     expect((await api.post('/phones/resync', undefined, { 'x-phone': w.phoneId })).status).toBe(400);
     await api.post('/sandbox/phones/state', { state: 'CONNECTED' }, { 'x-phone': w.phoneId });
-    await until(() => messages(w.contact), (r) => r.body?.count === before + 1, 10_000, 'held message delivered');
+    await until(
+      () => messages(w.contact),
+      (r) => r.body?.count === before + 1,
+      10_000,
+      'held message delivered',
+    );
   });
 
   it('publishes the domain events it wrote (outbox → JetStream)', async () => {
@@ -165,7 +215,15 @@ describe('phones and the sandbox network', () => {
     };
     const { rows } = await until(published, (r) => r.all, 10_000, 'events published');
     const types = new Set(rows.map((r) => r.type));
-    for (const t of ['org.phone.qr', 'org.phone.connected', 'org.phone.disconnected', 'chat.created', 'message.created', 'message.ack.updated']) expect(types).toContain(t);
+    for (const t of [
+      'org.phone.qr',
+      'org.phone.connected',
+      'org.phone.disconnected',
+      'chat.created',
+      'message.created',
+      'message.ack.updated',
+    ])
+      expect(types).toContain(t);
     const created = rows.filter((r) => r.type === 'message.created');
     expect(created.every((r) => MessageSchema.safeParse(r.payload).success)).toBe(true);
   });

@@ -26,12 +26,15 @@ async function clientRoutes(): Promise<ClientRoute[]> {
     const proto = Object.getPrototypeOf(api) as Record<string, unknown>;
     for (const name of Object.getOwnPropertyNames(proto).filter((n) => n !== 'constructor' && typeof proto[n] === 'function')) {
       const seen: { verb: string; path: string }[] = [];
-      const recorder = new Proxy({}, {
-        get: (_t, verb) => async (path: string) => {
-          seen.push({ verb: String(verb), path });
-          return { data: undefined, error: undefined, response: new Response(null, { status: 204 }) };
+      const recorder = new Proxy(
+        {},
+        {
+          get: (_t, verb) => async (path: string) => {
+            seen.push({ verb: String(verb), path });
+            return { data: undefined, error: undefined, response: new Response(null, { status: 204 }) };
+          },
         },
-      });
+      );
       const copy = Object.create(proto, { apiClient: { value: recorder } }) as Record<string, (...args: unknown[]) => Promise<unknown>>;
       await copy[name]({}, {}).catch(() => undefined);
       const method = `${group}.${name}`;
@@ -67,14 +70,19 @@ describe('the public @periskope/periskope-client against this service', () => {
     w.phone = await createPhone(stack.prisma, w.org.id);
     w.digits = w.phone.org_phone.replace('@c.us', '');
     w.chat = randomDigits();
-    await createMessages(stack.prisma, w.org, w.phone, [1, 2, 3, 4].map((m) => ({ chatId: `${w.chat}@c.us`, timestamp: new Date(Date.UTC(2026, 1, 1, 9, m)) })));
+    await createMessages(
+      stack.prisma,
+      w.org,
+      w.phone,
+      [1, 2, 3, 4].map((m) => ({ chatId: `${w.chat}@c.us`, timestamp: new Date(Date.UTC(2026, 1, 1, 9, m)) })),
+    );
     await createChat(stack.prisma, w.org, w.phone, { chatId: `${w.chat}@c.us`, unread: 3 });
     w.token = (await createToken(stack.prisma, w.org.id)).token;
   }, 120_000);
 
   afterAll(() => stack?.stop());
 
-  it('reads a chat\'s messages through chat.getChatMessages', async () => {
+  it("reads a chat's messages through chat.getChatMessages", async () => {
     const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
     const res = await client.chat.getChatMessages({ chat_id: w.chat, offset: 1, limit: 2 } as never);
     expect(res.status).toBe(200);
@@ -84,7 +92,7 @@ describe('the public @periskope/periskope-client against this service', () => {
     for (const m of data.messages) expect(MessageSchema.safeParse(m).success).toBe(true);
   });
 
-  it('lists chats, reads one, lists every chat\'s messages and marks a chat read through chat.*', async () => {
+  it("lists chats, reads one, lists every chat's messages and marks a chat read through chat.*", async () => {
     const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
     const chats = await client.chat.getChats({ limit: 10 } as never);
     expect(chats.status).toBe(200);
@@ -111,13 +119,27 @@ describe('the public @periskope/periskope-client against this service', () => {
     const chatId = `${w.chat}@c.us`;
     const messageId = `false_${chatId}_PC1`;
     await stack.prisma.messageReaction.create({
-      data: { org_id: w.org.id, phone_id: w.phone.phone_id, chat_id: chatId, message_id: messageId, sender_phone: `${w.chat}@c.us`, reaction_id: 'RPC1', reaction: '🎉', reacted_at: new Date() },
+      data: {
+        org_id: w.org.id,
+        phone_id: w.phone.phone_id,
+        chat_id: chatId,
+        message_id: messageId,
+        sender_phone: `${w.chat}@c.us`,
+        reaction_id: 'RPC1',
+        reaction: '🎉',
+        reacted_at: new Date(),
+      },
     });
     const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
     const res = await client.reaction.getReactions({ chat_id: w.chat, message_id: messageId });
     expect(res).toMatchObject({ status: 200, error: null });
     expect(res.data).toMatchObject({ from: 1, to: 1, count: 1, start_time: null, end_time: null });
-    expect(res.data?.reactions[0]).toMatchObject({ reaction_id: 'RPC1', reaction: '🎉', message_id: messageId, org_phone: w.phone.org_phone });
+    expect(res.data?.reactions[0]).toMatchObject({
+      reaction_id: 'RPC1',
+      reaction: '🎉',
+      message_id: messageId,
+      org_phone: w.phone.org_phone,
+    });
   });
 
   it('creates, lists, reads, updates and relabels contacts through contact.*', async () => {
@@ -137,7 +159,10 @@ describe('the public @periskope/periskope-client against this service', () => {
     const relabelled = await client.contact.updateLabels({ contact_ids: [id], labels: 'vip,gold' });
     expect(relabelled.status).toBe(204);
     expect(relabelled.error).toBeFalsy();
-    expect((await client.contact.getById({ contact_id: id })).data).toMatchObject({ contact_name: 'Renamed', label_ids: { vip: true, gold: true } });
+    expect((await client.contact.getById({ contact_id: id })).data).toMatchObject({
+      contact_name: 'Renamed',
+      label_ids: { vip: true, gold: true },
+    });
     const missing = await client.contact.getById({ contact_id: randomDigits() });
     expect(missing.status).toBe(404);
     expect(missing.error).toMatchObject({ code: 'NOT_FOUND_ERROR' });
@@ -150,28 +175,63 @@ describe('the public @periskope/periskope-client against this service', () => {
     const api = http(stack.baseUrl, w.token);
     const { phoneId } = await connectedSandboxPhone(api);
     const contact = randomDigits();
-    const typed = await api.post('/sandbox/messages', { chat_id: contact, body: 'typed on the phone', from_me: true }, { 'x-phone': phoneId });
+    const typed = await api.post(
+      '/sandbox/messages',
+      { chat_id: contact, body: 'typed on the phone', from_me: true },
+      { 'x-phone': phoneId },
+    );
     const messageId = typed.body.message_id as string;
     const client = new PeriskopeApi({ authToken: w.token, phone: phoneId, env: 'local' });
-    const got = await until(() => client.message.getById({ message_id: messageId }), (r) => r.status === 200, 15_000, 'message stored');
+    const got = await until(
+      () => client.message.getById({ message_id: messageId }),
+      (r) => r.status === 200,
+      15_000,
+      'message stored',
+    );
     expect(MessageSchema.safeParse(got.data).success).toBe(true);
     expect(got.data).toMatchObject({ message_id: messageId, body: 'typed on the phone', from_me: true });
 
-    expect(await client.message.edit({ message_id: messageId, edited_body: 'edited through the client' })).toMatchObject({ status: 204, error: null });
-    await until(() => client.message.getById({ message_id: messageId }), (r) => (r.data as any)?.prev_body === 'typed on the phone', 15_000, 'edit stored');
+    expect(await client.message.edit({ message_id: messageId, edited_body: 'edited through the client' })).toMatchObject({
+      status: 204,
+      error: null,
+    });
+    await until(
+      () => client.message.getById({ message_id: messageId }),
+      (r) => (r.data as any)?.prev_body === 'typed on the phone',
+      15_000,
+      'edit stored',
+    );
     expect((await client.message.getById({ message_id: messageId })).data).toMatchObject({ body: 'edited through the client' });
 
     expect(await client.message.react({ message_id: messageId, reaction: '🎉' })).toMatchObject({ status: 204, error: null });
-    await until(() => client.message.getById({ message_id: messageId }), (r) => (r.data as any)?.has_reaction === true, 15_000, 'reaction stored');
+    await until(
+      () => client.message.getById({ message_id: messageId }),
+      (r) => (r.data as any)?.has_reaction === true,
+      15_000,
+      'reaction stored',
+    );
     expect(await client.message.pin({ message_id: messageId, pin: true })).toMatchObject({ status: 204, error: null });
 
     const target = randomDigits();
-    expect(await client.message.forward({ message_id: messageId, forward_chat_ids: [`${target}@c.us`] })).toMatchObject({ status: 204, error: null });
-    const copy = await until(() => client.chat.getChatMessages({ chat_id: target } as never), (r) => (r.data as any)?.count === 1, 15_000, 'forwarded copy');
+    expect(await client.message.forward({ message_id: messageId, forward_chat_ids: [`${target}@c.us`] })).toMatchObject({
+      status: 204,
+      error: null,
+    });
+    const copy = await until(
+      () => client.chat.getChatMessages({ chat_id: target } as never),
+      (r) => (r.data as any)?.count === 1,
+      15_000,
+      'forwarded copy',
+    );
     expect((copy.data as any).messages[0]).toMatchObject({ body: 'edited through the client', is_forwarded: true });
 
     expect(await client.message.delete({ message_id: messageId })).toMatchObject({ status: 204, error: null });
-    await until(() => client.message.getById({ message_id: messageId }), (r) => (r.data as any)?.is_deleted === true, 15_000, 'deletion stored');
+    await until(
+      () => client.message.getById({ message_id: messageId }),
+      (r) => (r.data as any)?.is_deleted === true,
+      15_000,
+      'deletion stored',
+    );
     const missing = await client.message.getById({ message_id: `false_${contact}@c.us_3EB0NONE` });
     expect(missing.status).toBe(404);
     expect(missing.error).toMatchObject({ code: 'NOT_FOUND_ERROR' });
@@ -179,7 +239,13 @@ describe('the public @periskope/periskope-client against this service', () => {
 
   it('creates, lists, reads and updates tickets through ticket.*', async () => {
     const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
-    const created = await client.ticket.create({ chat_id: w.chat, subject: 'From the client', priority: 2, labels: 'Client', assignee: 'amy@example.com' } as never);
+    const created = await client.ticket.create({
+      chat_id: w.chat,
+      subject: 'From the client',
+      priority: 2,
+      labels: 'Client',
+      assignee: 'amy@example.com',
+    } as never);
     expect(created).toMatchObject({ status: 200, error: null });
     expect(TicketInfoSchema.safeParse(created.data).success).toBe(true);
     const ticketId = (created.data as any).ticket.ticket_id as string;
@@ -198,7 +264,11 @@ describe('the public @periskope/periskope-client against this service', () => {
   it('creates and reads private notes through note.* and chat.getNotesByChat', async () => {
     const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
     const made = await client.note.createInternalNote({ chat_id: w.chat, message: 'a private note' } as never);
-    expect(made).toMatchObject({ status: 200, error: null, data: { success: true, data: { body: 'a private note', is_private_note: true } } });
+    expect(made).toMatchObject({
+      status: 200,
+      error: null,
+      data: { success: true, data: { body: 'a private note', is_private_note: true } },
+    });
     const noteId = (made.data as any).data.message_id as string;
     const listed = await client.note.getNotes({ offset: 0, limit: 10 } as never);
     expect((listed.data as any).notes.map((n: any) => n.message_id)).toEqual([noteId]);
@@ -211,12 +281,24 @@ describe('the public @periskope/periskope-client against this service', () => {
   it('labels a chat and sets its custom properties and assignee through chat.updateLabels / chat.updateChatById', async () => {
     const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
     const api = http(stack.baseUrl, w.token);
-    const plan = (await api.post('/custom-properties/create', { property_name: 'Plan', property_value_type: 'dropdown', property_value: 'Free,Pro' })).body.property_id;
+    const plan = (
+      await api.post('/custom-properties/create', { property_name: 'Plan', property_value_type: 'dropdown', property_value: 'Free,Pro' })
+    ).body.property_id;
     expect(await client.chat.updateLabels({ chat_ids: [w.chat], labels: 'Client, VIP' })).toMatchObject({ status: 204, error: null });
-    const updated = await client.chat.updateChatById({ chat_id: w.chat, custom_properties: { plan: 'pro' }, assigned_to: 'amy@example.com' });
-    expect(updated).toMatchObject({ status: 200, error: null, data: { chat_id: `${w.chat}@c.us`, assigned_to: 'amy@example.com', custom_properties: { [plan]: 'Pro' } } });
+    const updated = await client.chat.updateChatById({
+      chat_id: w.chat,
+      custom_properties: { plan: 'pro' },
+      assigned_to: 'amy@example.com',
+    });
+    expect(updated).toMatchObject({
+      status: 200,
+      error: null,
+      data: { chat_id: `${w.chat}@c.us`, assigned_to: 'amy@example.com', custom_properties: { [plan]: 'Pro' } },
+    });
     expect(ChatViewSchema.safeParse(updated.data).success).toBe(true);
-    const labels = (await api.get('/labels')).body.labels.filter((l: any) => ['client', 'vip'].includes(l.name)).map((l: any) => l.label_id);
+    const labels = (await api.get('/labels')).body.labels
+      .filter((l: any) => ['client', 'vip'].includes(l.name))
+      .map((l: any) => l.label_id);
     expect(Object.keys(updated.data?.label_ids ?? {}).sort()).toEqual(labels.sort());
     const byLabel = await client.chat.getChats({ label: 'VIP' } as never);
     expect(byLabel.data?.chats?.map((c) => c.chat_id)).toEqual([`${w.chat}@c.us`]);
@@ -226,7 +308,12 @@ describe('the public @periskope/periskope-client against this service', () => {
 
   it('invites members, changes their access and removes one through member.*', async () => {
     const client = new PeriskopeApi({ authToken: w.token, phone: w.digits, env: 'local' });
-    const invited = await client.member.invite({ emails: ['Amy@Example.com', 'ben@example.com'], role: 'member', labels: ['VIP'], orgPhones: [w.digits] });
+    const invited = await client.member.invite({
+      emails: ['Amy@Example.com', 'ben@example.com'],
+      role: 'member',
+      labels: ['VIP'],
+      orgPhones: [w.digits],
+    });
     expect(invited).toMatchObject({ status: 200, error: null });
     expect(invited.data?.errors).toEqual([]);
     const rows = invited.data?.addedMembers ?? [];
@@ -251,7 +338,11 @@ describe('the public @periskope/periskope-client against this service', () => {
     const res = await client.chat.updateChatOverrideAccess({ access: { 'cara@example.com': true }, chat_ids: [w.chat] });
     expect(res).toMatchObject({ status: 204, error: null });
     expect((await client.chat.getChatById({ chat_id: w.chat })).data?.override_chat_access).toEqual({ 'cara@example.com': true });
-    const unknown = await client.chat.updateChatOverrideAccess({ access: { 'nobody@example.com': true }, chat_ids: [w.chat], replace: true });
+    const unknown = await client.chat.updateChatOverrideAccess({
+      access: { 'nobody@example.com': true },
+      chat_ids: [w.chat],
+      replace: true,
+    });
     expect(unknown).toMatchObject({ status: 422, error: { code: 'VALIDATION_ERROR' } });
     const missing = await client.chat.updateChatOverrideAccess({ access: { 'cara@example.com': false }, chat_ids: [randomDigits()] });
     expect(missing).toMatchObject({ status: 404, error: { code: 'NOT_FOUND_ERROR' } });
@@ -262,11 +353,16 @@ describe('the public @periskope/periskope-client against this service', () => {
     expect(routes.length).toBeGreaterThanOrEqual(69);
     expect(routes.filter((r) => r.verb === 'NONE')).toEqual([]);
     const doc = (await http(stack.baseUrl, w.token).get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-    const served = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((verb) => `${verb.toUpperCase()} ${shape(path)}`)));
+    const served = new Set(
+      Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((verb) => `${verb.toUpperCase()} ${shape(path)}`)),
+    );
     expect(routes.filter((r) => !served.has(`${r.verb} ${shape(r.path)}`))).toEqual([]);
     // called for real, by an organization with nothing in it (so no call changes anything): never the router's 404
     const empty = http(stack.baseUrl, (await createToken(stack.prisma, (await createOrg(stack.prisma)).id)).token);
-    const call = { GET: empty.get, POST: empty.post, PATCH: empty.patch, DELETE: empty.delete } as Record<string, (path: string, body?: unknown) => Promise<{ status: number; body: any }>>;
+    const call = { GET: empty.get, POST: empty.post, PATCH: empty.patch, DELETE: empty.delete } as Record<
+      string,
+      (path: string, body?: unknown) => Promise<{ status: number; body: any }>
+    >;
     const unrouted: string[] = [];
     for (const r of routes) {
       const path = r.path.replace(/\{[^}]+\}/g, '120363000000000000');
@@ -276,37 +372,60 @@ describe('the public @periskope/periskope-client against this service', () => {
     expect(unrouted).toEqual([]);
   });
 
-  it('surfaces our error envelope as the client\'s error (code and status)', async () => {
+  it("surfaces our error envelope as the client's error (code and status)", async () => {
     const client = new PeriskopeApi({ authToken: 'mapi_wrong', phone: w.digits, env: 'local' });
     const res = await client.chat.getChatMessages({ chat_id: w.chat } as never);
     expect(res.status).toBe(401);
     expect(res.error).toMatchObject({ code: 'UNAUTHORIZED_ERROR' });
   });
 
-  it('runs a group\'s lifecycle through group.* and reads its notifications through chat.getNotifications / getChatNotifications', async () => {
+  it("runs a group's lifecycle through group.* and reads its notifications through chat.getNotifications / getChatNotifications", async () => {
     const api = http(stack.baseUrl, w.token);
     const phoneId = (await api.post('/phones/create')).body.phone_id;
-    await until(() => api.get('/phones', { 'x-phone': phoneId }), (r) => r.body?.wa_state === 'QR', 10_000, 'QR');
+    await until(
+      () => api.get('/phones', { 'x-phone': phoneId }),
+      (r) => r.body?.wa_state === 'QR',
+      10_000,
+      'QR',
+    );
     const number = randomDigits();
     await api.post('/sandbox/phones/scan', { number }, { 'x-phone': phoneId });
-    await until(() => api.get('/phones', { 'x-phone': phoneId }), (r) => r.body?.wa_state === 'CONNECTED', 10_000, 'connected');
+    await until(
+      () => api.get('/phones', { 'x-phone': phoneId }),
+      (r) => r.body?.wa_state === 'CONNECTED',
+      10_000,
+      'connected',
+    );
     const client = new PeriskopeApi({ authToken: w.token, phone: number, env: 'local' });
     const member = randomDigits();
 
-    const created = await client.group.create({ group_name: 'Client group', participants: [member], options: { messagesAdminsOnly: false } });
+    const created = await client.group.create({
+      group_name: 'Client group',
+      participants: [member],
+      options: { messagesAdminsOnly: false },
+    });
     expect(created).toMatchObject({ status: 200, error: null });
     expect(ChatViewSchema.safeParse(created.data).success).toBe(true);
     const chatId = created.data?.chat_id as string;
     expect(created.data).toMatchObject({ chat_name: 'Client group', chat_type: 'group', org_phone: `${number}@c.us` });
 
     const invite = await client.group.generateInviteLink({ chat_id: chatId });
-    expect(invite).toMatchObject({ status: 200, error: null, data: { invite_link: expect.stringMatching(/^https:\/\/chat\.whatsapp\.com\//) } });
+    expect(invite).toMatchObject({
+      status: 200,
+      error: null,
+      data: { invite_link: expect.stringMatching(/^https:\/\/chat\.whatsapp\.com\//) },
+    });
     const settings = await client.group.updateSettings({ chat_id: chatId, name: 'Renamed by client', infoAdminsOnly: true });
     expect(settings).toMatchObject({ status: 200, error: null, data: { chat_id: chatId, chat_name: 'Renamed by client' } });
     const refused = await client.group.acceptGroupInvite({ invite_code: 'NoSuchCode1' });
     expect(refused).toMatchObject({ status: 400, error: { code: 'ERROR' } });
 
-    const inChat = await until(() => client.chat.getChatNotifications({ chat_id: chatId } as never), (r) => (r.data as any)?.count === 4, 10_000, 'notifications');
+    const inChat = await until(
+      () => client.chat.getChatNotifications({ chat_id: chatId } as never),
+      (r) => (r.data as any)?.count === 4,
+      10_000,
+      'notifications',
+    );
     expect((inChat.data as any).notifictions.map((n: any) => n.type).sort()).toEqual(['add', 'create', 'restrict', 'subject']);
     const all = await client.chat.getNotifications({ limit: 2 } as never);
     expect(all).toMatchObject({ status: 200, error: null, data: { from: 1, to: 2, count: 2 } });

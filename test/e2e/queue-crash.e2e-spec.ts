@@ -14,7 +14,14 @@ describe('send queue under failure', () => {
 
   beforeAll(async () => {
     stack = await startStack(
-      { SESSION_SCAN_MS: '200', QUEUE_PHONE_SCAN_MS: '200', QUEUE_JOB_LOCK_MS: '1500', QUEUE_SEND_INTERVAL_MS: '1', QUEUE_SEND_JITTER_MS: '0', QUEUE_FAULT_HOLD_AFTER_SEND_MS: '60000' },
+      {
+        SESSION_SCAN_MS: '200',
+        QUEUE_PHONE_SCAN_MS: '200',
+        QUEUE_JOB_LOCK_MS: '1500',
+        QUEUE_SEND_INTERVAL_MS: '1',
+        QUEUE_SEND_JITTER_MS: '0',
+        QUEUE_FAULT_HOLD_AFTER_SEND_MS: '60000',
+      },
       { services: ['phones', 'queue'] },
     );
     const org = await createOrg(stack.prisma);
@@ -27,11 +34,21 @@ describe('send queue under failure', () => {
   it('a worker killed mid-job: the job is retried by another process and the message exists once, same unique_id', async () => {
     const chat = randomDigits();
     const sent = await api.post('/message/send', { chat_id: chat, message: 'exactly once' }, { 'x-phone': phoneId });
-    const page = await until(() => api.get(`/chats/${chat}/messages`, { 'x-phone': phoneId }), (r) => r.body?.count === 1, 15_000, 'submitted');
+    const page = await until(
+      () => api.get(`/chats/${chat}/messages`, { 'x-phone': phoneId }),
+      (r) => r.body?.count === 1,
+      15_000,
+      'submitted',
+    );
     const uniqueId = page.body.messages[0].unique_id;
     await stack.apps.queue.kill(); // held after submitting: the job is active, its result not recorded
     await stack.startService('queue', { QUEUE_FAULT_HOLD_AFTER_SEND_MS: '0' });
-    const job = await until(() => api.get(`/queue/jobs?queue_id=${sent.body.queue_id}`, { 'x-phone': phoneId }), (r) => r.body?.[0]?.status === 'completed', 20_000, 'retried job completed');
+    const job = await until(
+      () => api.get(`/queue/jobs?queue_id=${sent.body.queue_id}`, { 'x-phone': phoneId }),
+      (r) => r.body?.[0]?.status === 'completed',
+      20_000,
+      'retried job completed',
+    );
     expect(job.body[0].unique_id).toBe(uniqueId);
     expect(job.body[0].attemptsStarted).toBeGreaterThanOrEqual(2);
     await new Promise((r) => setTimeout(r, 500));
@@ -44,7 +61,12 @@ describe('send queue under failure', () => {
     const chats = Array.from({ length: 200 }, () => randomDigits());
     const b = await api.post('/message/broadcast', { chat_ids: chats, message: 'race' }, { 'x-phone': phoneId });
     expect(b.status).toBe(200);
-    await until(() => api.get(`/queue/broadcast?broadcast_id=${b.body.broadcast_id}`, { 'x-phone': phoneId }), (r) => r.body?.completed >= 5, 15_000, 'worker busy');
+    await until(
+      () => api.get(`/queue/broadcast?broadcast_id=${b.body.broadcast_id}`, { 'x-phone': phoneId }),
+      (r) => r.body?.completed >= 5,
+      15_000,
+      'worker busy',
+    );
     const purged = await api.post('/message/queues/purge', {}, { 'x-phone': phoneId });
     expect(purged.body).toEqual({ purged: true, mode: 'all' });
     const atAnswer = (await api.get(`/queue/broadcast?broadcast_id=${b.body.broadcast_id}`, { 'x-phone': phoneId })).body;

@@ -20,7 +20,13 @@ describe('send queue: Redis comes back empty, no accepted send is lost or sent t
   beforeAll(async () => {
     redis = await PrivateRedis.start();
     stack = await startStack(
-      { REDIS_URL: redis.url, SESSION_SCAN_MS: '200', QUEUE_PHONE_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '150', QUEUE_SEND_JITTER_MS: '0' },
+      {
+        REDIS_URL: redis.url,
+        SESSION_SCAN_MS: '200',
+        QUEUE_PHONE_SCAN_MS: '200',
+        QUEUE_SEND_INTERVAL_MS: '150',
+        QUEUE_SEND_JITTER_MS: '0',
+      },
       { services: ['phones', 'queue'] },
     );
     ({ api, phoneId } = await orgWithSandboxPhone(stack));
@@ -43,7 +49,11 @@ describe('send queue: Redis comes back empty, no accepted send is lost or sent t
 
     await until(sent, (n) => n >= chats.length, 60_000, 'every message after the loss');
     await new Promise((r) => setTimeout(r, 1_000)); // a second copy would have shown by now
-    const rows = await stack.prisma.message.groupBy({ by: ['chat_id'], where: { phone_id: phoneId, body: 'survives an empty redis', from_me: true }, _count: true });
+    const rows = await stack.prisma.message.groupBy({
+      by: ['chat_id'],
+      where: { phone_id: phoneId, body: 'survives an empty redis', from_me: true },
+      _count: true,
+    });
     expect(rows).toHaveLength(chats.length);
     expect(rows.filter((r) => r._count !== 1)).toEqual([]);
     // The queue said what happened, once.
@@ -51,6 +61,11 @@ describe('send queue: Redis comes back empty, no accepted send is lost or sent t
     // New sends go on as before.
     const after = await api.post('/message/send', { chat_id: chats[0], message: 'after the loss' }, { 'x-phone': phoneId });
     expect(after.status).toBe(200);
-    await until(() => stack.prisma.message.count({ where: { phone_id: phoneId, body: 'after the loss' } }), (n) => n === 1, 20_000, 'a send after the loss');
+    await until(
+      () => stack.prisma.message.count({ where: { phone_id: phoneId, body: 'after the loss' } }),
+      (n) => n === 1,
+      20_000,
+      'a send after the loss',
+    );
   });
 });

@@ -18,11 +18,21 @@ describe('send queue', () => {
   const contact = randomDigits();
   const messagesOf = (chat: string) => api.get(`/chats/${chat}/messages`, { 'x-phone': phoneId });
   const sentMessage = async (queueId: string, chat = contact) =>
-    (await until(() => messagesOf(chat), (r) => r.body?.messages?.some((m: any) => m.sent_message_id === queueId), 15_000, `message ${queueId}`)).body.messages.find((m: any) => m.sent_message_id === queueId);
+    (
+      await until(
+        () => messagesOf(chat),
+        (r) => r.body?.messages?.some((m: any) => m.sent_message_id === queueId),
+        15_000,
+        `message ${queueId}`,
+      )
+    ).body.messages.find((m: any) => m.sent_message_id === queueId);
   const status = () => api.get('/queue', { 'x-phone': phoneId });
 
   beforeAll(async () => {
-    stack = await startStack({ SESSION_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10', QUEUE_PHONE_SCAN_MS: '200' }, { services: ['phones', 'queue'] });
+    stack = await startStack(
+      { SESSION_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10', QUEUE_PHONE_SCAN_MS: '200' },
+      { services: ['phones', 'queue'] },
+    );
     const org = await createOrg(stack.prisma);
     token = (await createToken(stack.prisma, org.id)).token;
     api = client(stack.baseUrl, token);
@@ -38,11 +48,35 @@ describe('send queue', () => {
     expect(SendAnswerSchema.safeParse(sent.body).success).toBe(true);
     expect(sent.body).toMatchObject({ queue_position: '1', unique_id: expect.stringMatching(/^3EB0[0-9A-F]+$/) });
     const m = await sentMessage(sent.body.queue_id);
-    expect(m).toMatchObject({ from_me: true, body: 'Your order shipped', chat_id: `${contact}@c.us`, ack: '1', unique_id: sent.body.unique_id });
-    const job = await until(() => api.get(`/queue/jobs?queue_id=${sent.body.queue_id}`, { 'x-phone': phoneId }), (r) => r.body?.[0]?.status === 'completed', 10_000, 'job completed');
-    expect(job.body[0]).toMatchObject({ id: sent.body.queue_id, unique_id: m.unique_id, message_id: m.message_id, phone_id: phoneId, data: { chat_id: `${contact}@c.us`, body: 'Your order shipped' } });
-    expect(await api.post('/sandbox/messages/ack', { unique_id: m.unique_id, ack: 3 }, { 'x-phone': phoneId })).toMatchObject({ status: 200 });
-    await until(() => messagesOf(contact), (r) => r.body.messages.find((x: any) => x.sent_message_id === sent.body.queue_id)?.ack === '3', 10_000, 'ack 3');
+    expect(m).toMatchObject({
+      from_me: true,
+      body: 'Your order shipped',
+      chat_id: `${contact}@c.us`,
+      ack: '1',
+      unique_id: sent.body.unique_id,
+    });
+    const job = await until(
+      () => api.get(`/queue/jobs?queue_id=${sent.body.queue_id}`, { 'x-phone': phoneId }),
+      (r) => r.body?.[0]?.status === 'completed',
+      10_000,
+      'job completed',
+    );
+    expect(job.body[0]).toMatchObject({
+      id: sent.body.queue_id,
+      unique_id: m.unique_id,
+      message_id: m.message_id,
+      phone_id: phoneId,
+      data: { chat_id: `${contact}@c.us`, body: 'Your order shipped' },
+    });
+    expect(await api.post('/sandbox/messages/ack', { unique_id: m.unique_id, ack: 3 }, { 'x-phone': phoneId })).toMatchObject({
+      status: 200,
+    });
+    await until(
+      () => messagesOf(contact),
+      (r) => r.body.messages.find((x: any) => x.sent_message_id === sent.body.queue_id)?.ack === '3',
+      10_000,
+      'ack 3',
+    );
   });
 
   it('without x-phone, a connected phone that has the chat sends; for an unknown chat it asks for x-phone (400)', async () => {
@@ -79,7 +113,7 @@ describe('send queue', () => {
     expect(badChat.body.fields['body.chat_id']).toBeDefined();
   });
 
-  it('another organization reaches neither the phone\'s queue nor its jobs (401)', async () => {
+  it("another organization reaches neither the phone's queue nor its jobs (401)", async () => {
     expect((await other.post('/message/send', { chat_id: contact, message: 'x' }, { 'x-phone': phoneId })).status).toBe(401);
     expect((await other.get('/queue', { 'x-phone': phoneId })).status).toBe(401);
     expect((await other.get('/queue/jobs', { 'x-phone': phoneId })).status).toBe(401);
@@ -88,17 +122,26 @@ describe('send queue', () => {
 
   it('broadcasts with templates; GET /queue/broadcast shows its progress', async () => {
     const chats = [randomDigits(), randomDigits(), randomDigits()];
-    const b = await api.post('/message/broadcast', { chat_ids: chats, message: 'Hi {{name}}', variables: [{ chat_id: chats[0], values: { name: 'Ana' } }] }, { 'x-phone': phoneId });
+    const b = await api.post(
+      '/message/broadcast',
+      { chat_ids: chats, message: 'Hi {{name}}', variables: [{ chat_id: chats[0], values: { name: 'Ana' } }] },
+      { 'x-phone': phoneId },
+    );
     expect(b.status).toBe(200);
     expect(b.body.jobs.map((j: any) => j.chat_id)).toEqual(chats.map((c) => `${c}@c.us`));
     expect((await sentMessage(b.body.jobs[0].queue_id, chats[0])).body).toBe('Hi Ana');
     expect((await sentMessage(b.body.jobs[1].queue_id, chats[1])).body).toBe('Hi {{name}}');
-    const progress = await until(() => api.get(`/queue/broadcast?broadcast_id=${b.body.broadcast_id}`, { 'x-phone': phoneId }), (r) => r.body?.completed === 3, 15_000, 'broadcast done');
+    const progress = await until(
+      () => api.get(`/queue/broadcast?broadcast_id=${b.body.broadcast_id}`, { 'x-phone': phoneId }),
+      (r) => r.body?.completed === 3,
+      15_000,
+      'broadcast done',
+    );
     expect(progress.body).toMatchObject({ total: 3, pending: 0, purged: 0, failed: 0 });
     expect((await api.get('/queue/broadcast?broadcast_id=nope', { 'x-phone': phoneId })).status).toBe(404);
   });
 
-  it('purge mode broadcast: the delayed broadcast\'s jobs go, echoed; nothing of it is sent', async () => {
+  it("purge mode broadcast: the delayed broadcast's jobs go, echoed; nothing of it is sent", async () => {
     const chats = [randomDigits(), randomDigits()];
     const b = await api.post('/message/broadcast', { chat_ids: chats, message: 'later', delay: 30 }, { 'x-phone': phoneId });
     const first = await sentMessage(b.body.jobs[0].queue_id, chats[0]); // the first goes at once; the second waits 30 s
@@ -112,7 +155,11 @@ describe('send queue', () => {
 
   it('purge modes queue_ids and all (empty body), and the legacy DELETE /queue/purge (204)', async () => {
     const later = new Date(Date.now() + 60_000).toISOString();
-    const b = await api.post('/message/broadcast', { chat_ids: [randomDigits(), randomDigits(), randomDigits()], message: 'scheduled', scheduled_at: later }, { 'x-phone': phoneId });
+    const b = await api.post(
+      '/message/broadcast',
+      { chat_ids: [randomDigits(), randomDigits(), randomDigits()], message: 'scheduled', scheduled_at: later },
+      { 'x-phone': phoneId },
+    );
     const [a, c, d] = b.body.jobs.map((j: any) => j.queue_id);
     expect((await status()).body.pending).toBe(3);
     const byIds = await api.post('/message/queues/purge', { queue_ids: [a] }, { 'x-phone': phoneId });
@@ -131,20 +178,41 @@ describe('send queue', () => {
     const none = await api.post('/message/queues/purge', {});
     expect(none.status).toBe(422);
     expect(none.body.fields['x-phone']).toBeDefined();
-    const both = await api.post('/message/queues/purge', { queue_ids: ['8d7d6c70-43a4-4d5e-9f0b-8f3cf2d7a111'], broadcast_id: 'b' }, { 'x-phone': phoneId });
+    const both = await api.post(
+      '/message/queues/purge',
+      { queue_ids: ['8d7d6c70-43a4-4d5e-9f0b-8f3cf2d7a111'], broadcast_id: 'b' },
+      { 'x-phone': phoneId },
+    );
     expect(both.status).toBe(422);
     const notUuid = await api.post('/message/queues/purge', { queue_ids: ['nope'] }, { 'x-phone': phoneId });
     expect(notUuid.status).toBe(422);
     await api.post('/sandbox/phones/state', { state: 'DISCONNECTED' }, { 'x-phone': phoneId });
-    await until(() => api.get('/phones', { 'x-phone': phoneId }), (r) => r.body?.wa_state === 'DISCONNECTED', 10_000, 'disconnected');
+    await until(
+      () => api.get('/phones', { 'x-phone': phoneId }),
+      (r) => r.body?.wa_state === 'DISCONNECTED',
+      10_000,
+      'disconnected',
+    );
     const off = await api.post('/message/queues/purge', {}, { 'x-phone': phoneId });
     expect(off).toMatchObject({ status: 400, body: { code: 'ERROR' } });
     await api.post('/sandbox/phones/state', { state: 'CONNECTED' }, { 'x-phone': phoneId });
-    await until(() => api.get('/phones', { 'x-phone': phoneId }), (r) => r.body?.wa_state === 'CONNECTED', 10_000, 'connected');
+    await until(
+      () => api.get('/phones', { 'x-phone': phoneId }),
+      (r) => r.body?.wa_state === 'CONNECTED',
+      10_000,
+      'connected',
+    );
   });
 
   it('a token scoped to one phone may purge without x-phone; a phone outside its scope is 401', async () => {
-    const scoped = client(stack.baseUrl, (await createToken(stack.prisma, (await stack.prisma.phone.findUniqueOrThrow({ where: { phone_id: phoneId } })).org_id, { phoneIds: [phoneId] })).token);
+    const scoped = client(
+      stack.baseUrl,
+      (
+        await createToken(stack.prisma, (await stack.prisma.phone.findUniqueOrThrow({ where: { phone_id: phoneId } })).org_id, {
+          phoneIds: [phoneId],
+        })
+      ).token,
+    );
     expect((await scoped.post('/message/queues/purge', {})).body).toEqual({ purged: true, mode: 'all' });
     const second = await connectedSandboxPhone(api);
     expect((await scoped.post('/message/queues/purge', {}, { 'x-phone': second.phoneId })).status).toBe(401);

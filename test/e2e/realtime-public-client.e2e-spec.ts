@@ -17,7 +17,8 @@ const portIsFree = (port: number) =>
 type Got = { type: string; data: any }[];
 
 /** The client's `on`, typed for the catalogue names only, also takes socket.io's own (connect, connect_error). */
-const on = (c: PeriskopeApi, type: string, cb: (...args: any[]) => void) => (c as unknown as { on(t: string, f: (...a: any[]) => void): void }).on(type, cb);
+const on = (c: PeriskopeApi, type: string, cb: (...args: any[]) => void) =>
+  (c as unknown as { on(t: string, f: (...a: any[]) => void): void }).on(type, cb);
 
 /**
  * Realtime events through the public client, unchanged (env 'local' → socket.io on
@@ -38,10 +39,20 @@ describe('realtime events to the public @periskope/periskope-client', () => {
   const connectedPhone = async () => {
     const created = await api.post('/phones/create', { phone_name: 'Desk' });
     const phoneId = created.body.phone_id;
-    await until(() => api.get('/phones', { 'x-phone': phoneId }), (r) => r.body?.wa_state === 'QR', 10_000, 'QR');
+    await until(
+      () => api.get('/phones', { 'x-phone': phoneId }),
+      (r) => r.body?.wa_state === 'QR',
+      10_000,
+      'QR',
+    );
     const number = randomDigits();
     await api.post('/sandbox/phones/scan', { number }, { 'x-phone': phoneId });
-    await until(() => api.get('/phones', { 'x-phone': phoneId }), (r) => r.body?.wa_state === 'CONNECTED', 10_000, 'connected');
+    await until(
+      () => api.get('/phones', { 'x-phone': phoneId }),
+      (r) => r.body?.wa_state === 'CONNECTED',
+      10_000,
+      'connected',
+    );
     return { phoneId, number };
   };
 
@@ -51,7 +62,8 @@ describe('realtime events to the public @periskope/periskope-client', () => {
     c.connect();
     clients.push(c);
     const got: Got = [];
-    for (const type of ['message.created', 'message.ack.updated', 'chat.created', 'org.phone.connected']) on(c, type, (data: unknown) => got.push({ type, data }));
+    for (const type of ['message.created', 'message.ack.updated', 'chat.created', 'org.phone.connected'])
+      on(c, type, (data: unknown) => got.push({ type, data }));
     await new Promise<void>((resolve, reject) => {
       on(c, 'connect', () => resolve());
       on(c, 'connect_error', (e: Error) => reject(e));
@@ -60,7 +72,10 @@ describe('realtime events to the public @periskope/periskope-client', () => {
   };
 
   const rawClient = async (token: string, phone?: string) => {
-    const s: Socket = connect(stack.baseUrl, { transports: ['websocket'], extraHeaders: { Authorization: `Bearer ${token}`, ...(phone ? { 'x-phone': phone } : {}) } });
+    const s: Socket = connect(stack.baseUrl, {
+      transports: ['websocket'],
+      extraHeaders: { Authorization: `Bearer ${token}`, ...(phone ? { 'x-phone': phone } : {}) },
+    });
     clients.push(s);
     const got: Got = [];
     s.onAny((type, data) => got.push({ type, data }));
@@ -120,21 +135,53 @@ describe('realtime events to the public @periskope/periskope-client', () => {
     expect(inbound.status).toBe(200);
     const created = await until(async () => p1.got.find((g) => g.type === 'message.created'), Boolean, 10_000, 'message.created');
     expect(MessageSchema.safeParse(created?.data).success).toBe(true);
-    expect(created?.data).toMatchObject({ message_id: inbound.body.message_id, body: 'Hello there', from_me: false, chat_id: `${w.contact}@c.us` });
+    expect(created?.data).toMatchObject({
+      message_id: inbound.body.message_id,
+      body: 'Hello there',
+      from_me: false,
+      chat_id: `${w.contact}@c.us`,
+    });
 
-    const sent = await api.post('/sandbox/messages', { chat_id: w.contact, from_me: true, body: 'Hi, how can we help?' }, { 'x-phone': w.p1.phoneId });
-    await until(async () => p1.got.filter((g) => g.type === 'message.created').length, (n) => n === 2, 10_000, 'sent message.created');
-    for (const ack of [2, 3]) expect((await api.post('/sandbox/messages/ack', { unique_id: sent.body.unique_id, ack }, { 'x-phone': w.p1.phoneId })).status).toBe(200);
-    const acks = await until(async () => p1.got.filter((g) => g.type === 'message.ack.updated'), (a) => a.length === 2, 10_000, 'two acks');
+    const sent = await api.post(
+      '/sandbox/messages',
+      { chat_id: w.contact, from_me: true, body: 'Hi, how can we help?' },
+      { 'x-phone': w.p1.phoneId },
+    );
+    await until(
+      async () => p1.got.filter((g) => g.type === 'message.created').length,
+      (n) => n === 2,
+      10_000,
+      'sent message.created',
+    );
+    for (const ack of [2, 3])
+      expect((await api.post('/sandbox/messages/ack', { unique_id: sent.body.unique_id, ack }, { 'x-phone': w.p1.phoneId })).status).toBe(
+        200,
+      );
+    const acks = await until(
+      async () => p1.got.filter((g) => g.type === 'message.ack.updated'),
+      (a) => a.length === 2,
+      10_000,
+      'two acks',
+    );
     expect(acks.map((a) => [a.data.unique_id, a.data.ack])).toEqual([
       [sent.body.unique_id, '2'],
       [sent.body.unique_id, '3'],
     ]);
 
     const onP2 = await api.post('/sandbox/messages', { chat_id: w.contact, body: 'to the second phone' }, { 'x-phone': w.p2.phoneId });
-    await until(async () => onlyP2.filter((g) => g.type === 'message.created'), (m) => m.length === 1, 10_000, 'p2 message');
+    await until(
+      async () => onlyP2.filter((g) => g.type === 'message.created'),
+      (m) => m.length === 1,
+      10_000,
+      'p2 message',
+    );
     expect(onlyP2.find((g) => g.type === 'message.created')?.data.message_id).toBe(onP2.body.message_id);
-    await until(async () => orgWide.filter((g) => g.type === 'message.created').length, (n) => n === 3, 10_000, 'org-wide sees both phones');
+    await until(
+      async () => orgWide.filter((g) => g.type === 'message.created').length,
+      (n) => n === 3,
+      10_000,
+      'org-wide sees both phones',
+    );
 
     await new Promise((r) => setTimeout(r, 500));
     expect(p1.got.some((g) => g.data?.message_id === onP2.body.message_id)).toBe(false);

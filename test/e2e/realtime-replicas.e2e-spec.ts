@@ -46,9 +46,19 @@ describe('realtime events across gateway replicas', () => {
     api = client(stack.baseUrl, w.token);
     const created = await api.post('/phones/create', { phone_name: 'Desk' });
     w.phoneId = created.body.phone_id;
-    await until(() => api.get('/phones', { 'x-phone': w.phoneId }), (r) => r.body?.wa_state === 'QR', 10_000, 'QR');
+    await until(
+      () => api.get('/phones', { 'x-phone': w.phoneId }),
+      (r) => r.body?.wa_state === 'QR',
+      10_000,
+      'QR',
+    );
     await api.post('/sandbox/phones/scan', { number: randomDigits() }, { 'x-phone': w.phoneId });
-    await until(() => api.get('/phones', { 'x-phone': w.phoneId }), (r) => r.body?.wa_state === 'CONNECTED', 10_000, 'connected');
+    await until(
+      () => api.get('/phones', { 'x-phone': w.phoneId }),
+      (r) => r.body?.wa_state === 'CONNECTED',
+      10_000,
+      'connected',
+    );
   }, 150_000);
 
   afterAll(async () => {
@@ -69,11 +79,18 @@ describe('realtime events across gateway replicas', () => {
       expect(res.status).toBe(200);
       (sent[`${chat}@c.us`] ??= []).push(res.body.message_id);
     }
-    for (const c of clients) await until(async () => c.created.length, (n) => n >= 20, 15_000, 'all events');
+    for (const c of clients)
+      await until(
+        async () => c.created.length,
+        (n) => n >= 20,
+        15_000,
+        'all events',
+      );
     await new Promise((r) => setTimeout(r, 300));
     for (const c of clients) {
       expect(c.created).toHaveLength(20);
-      for (const chat of Object.keys(sent)) expect(c.created.filter((m) => m.chat_id === chat).map((m) => m.message_id)).toEqual(sent[chat]);
+      for (const chat of Object.keys(sent))
+        expect(c.created.filter((m) => m.chat_id === chat).map((m) => m.message_id)).toEqual(sent[chat]);
     }
   });
 
@@ -84,6 +101,11 @@ describe('realtime events across gateway replicas', () => {
     expect(await second.stop('SIGTERM')).toBe(0);
     expect(await gone).toMatch(/io server disconnect|transport close/);
     const res = await api.post('/sandbox/messages', { chat_id: randomDigits(), body: 'after' }, { 'x-phone': w.phoneId });
-    await until(async () => onFirst.created.map((m) => m.message_id), (ids) => ids.includes(res.body.message_id), 10_000, 'delivered by the first replica');
+    await until(
+      async () => onFirst.created.map((m) => m.message_id),
+      (ids) => ids.includes(res.body.message_id),
+      10_000,
+      'delivered by the first replica',
+    );
   });
 });

@@ -33,8 +33,13 @@ describe('every service in replicas', () => {
     const port = await freePort();
     const proc = AppProcess.start('media', {
       ...stack.env,
-      MEDIA_HTTP_PORT: String(port), MEDIA_HTTP_HOST: '127.0.0.1', MEDIA_BASE_URL: `http://127.0.0.1:${port}`,
-      MEDIA_STORAGE_BACKEND: 'local', MEDIA_STORAGE_ROOT: mediaRoot, MEDIA_BUCKETS: 'message-media', MEDIA_LEGACY_STORAGE_URL: mediaBase,
+      MEDIA_HTTP_PORT: String(port),
+      MEDIA_HTTP_HOST: '127.0.0.1',
+      MEDIA_BASE_URL: `http://127.0.0.1:${port}`,
+      MEDIA_STORAGE_BACKEND: 'local',
+      MEDIA_STORAGE_ROOT: mediaRoot,
+      MEDIA_BUCKETS: 'message-media',
+      MEDIA_LEGACY_STORAGE_URL: mediaBase,
       MEDIA_JWT_KEYS: JSON.stringify([{ kid: 'k1', secret: 'replicas-test-signing-key-0123456789abcdef' }]),
     });
     medias.push(proc);
@@ -43,7 +48,13 @@ describe('every service in replicas', () => {
   };
   const startGateway = async (): Promise<{ proc: AppProcess; baseUrl: string }> => {
     const [port, health] = [await freePort(), await freePort()];
-    const proc = AppProcess.start('api-gateway', { ...stack.env, PORT: String(port), HOST: '127.0.0.1', HEALTH_PORT: String(health), HEALTH_HOST: '127.0.0.1' });
+    const proc = AppProcess.start('api-gateway', {
+      ...stack.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      HEALTH_PORT: String(health),
+      HEALTH_HOST: '127.0.0.1',
+    });
     const baseUrl = `http://127.0.0.1:${port}`;
     await proc.waitReady(`${baseUrl}/health/ready`);
     return { proc, baseUrl };
@@ -53,9 +64,19 @@ describe('every service in replicas', () => {
     [receiver, mediaRoot] = await Promise.all([startReceiver(), mkdtemp(join(tmpdir(), 'mapi-replicas-'))]);
     stack = await startStack(
       {
-        SESSION_SCAN_MS: '200', QUEUE_PHONE_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '0', QUEUE_JOB_LOCK_MS: '1500',
-        WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_CLAIM_LEASE_MS: '2000', WEBHOOK_RETRY_SCHEDULE_MS: '0,300,300',
-        EMBEDDING_JOB_LOCK_MS: '2000', RPC_TIMEOUT_MS: '5000', RPC_UNAVAILABLE_RETRY_MS: '20000', RATE_LIMIT_PER_SECOND: '100000',
+        SESSION_SCAN_MS: '200',
+        QUEUE_PHONE_SCAN_MS: '200',
+        QUEUE_SEND_INTERVAL_MS: '20',
+        QUEUE_SEND_JITTER_MS: '0',
+        QUEUE_JOB_LOCK_MS: '1500',
+        WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+        WEBHOOK_POLL_INTERVAL_MS: '50',
+        WEBHOOK_CLAIM_LEASE_MS: '2000',
+        WEBHOOK_RETRY_SCHEDULE_MS: '0,300,300',
+        EMBEDDING_JOB_LOCK_MS: '2000',
+        RPC_TIMEOUT_MS: '5000',
+        RPC_UNAVAILABLE_RETRY_MS: '20000',
+        RATE_LIMIT_PER_SECOND: '100000',
       },
       { services: ['phones', 'queue'] },
     );
@@ -63,7 +84,20 @@ describe('every service in replicas', () => {
     second = {};
     // The rest three at a time (each next one as soon as one is ready, not in waves that wait for
     // their slowest), so each comes up within its readiness timeout on a busy 2-core machine.
-    const rest = ['chats', 'queue', 'groups', 'inbox', 'inbox', 'groups', 'knowledge-base', 'knowledge-base', 'embedding-worker', 'embedding-worker', 'webhooks-dispatcher', 'webhooks-dispatcher'];
+    const rest = [
+      'chats',
+      'queue',
+      'groups',
+      'inbox',
+      'inbox',
+      'groups',
+      'knowledge-base',
+      'knowledge-base',
+      'embedding-worker',
+      'embedding-worker',
+      'webhooks-dispatcher',
+      'webhooks-dispatcher',
+    ];
     const place = (app: string, proc: AppProcess) => (first[app] ? (second[app] = proc) : (first[app] = proc));
     let gateway2!: { proc: AppProcess; baseUrl: string };
     await inWindow<unknown>([
@@ -110,7 +144,13 @@ describe('every service in replicas', () => {
     const failures: string[] = [];
     for (let attempt = 0; ; attempt++) {
       const api = apis[(i + attempt) % apis.length];
-      const res = await api.post('/message/send', { chat_id: chat, message: `${tag} ${chat}` }, { 'x-phone': phones[i % 2], 'idempotency-key': `${tag}-${chat}` }).catch((e: Error) => e);
+      const res = await api
+        .post(
+          '/message/send',
+          { chat_id: chat, message: `${tag} ${chat}` },
+          { 'x-phone': phones[i % 2], 'idempotency-key': `${tag}-${chat}` },
+        )
+        .catch((e: Error) => e);
       if (!(res instanceof Error) && res.status === 200) return { chat, queue_id: res.body.queue_id };
       failures.push(res instanceof Error ? String(res.cause ?? res.message) : `${res.status} ${JSON.stringify(res.body)}`);
       if (attempt > 20) throw new Error(`send ${chat}: ${failures.join('; ')}`);
@@ -118,20 +158,38 @@ describe('every service in replicas', () => {
     }
   };
   const createFaqs = (n: number, tag: string) =>
-    Promise.all(Array.from({ length: n }, async (_, i) => {
-      const res = await apis[i % 2].post('/knowledge-base/faq/create', { question: `${tag} question ${i}?`, answer: `answer ${i}` });
-      expect({ status: res.status, body: res.status === 200 ? null : res.body }).toEqual({ status: 200, body: null });
-      return res.body.context_id as string;
-    }));
+    Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const res = await apis[i % 2].post('/knowledge-base/faq/create', { question: `${tag} question ${i}?`, answer: `answer ${i}` });
+        expect({ status: res.status, body: res.status === 200 ? null : res.body }).toEqual({ status: 200, body: null });
+        return res.body.context_id as string;
+      }),
+    );
   const delivered = (tag: string) =>
     stack.prisma.message.findMany({ where: { from_me: true, body: { startsWith: `${tag} ` } }, select: { sent_message_id: true } });
   const allEmbedded = async (ids: string[]) =>
-    Number((await stack.prisma.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM knowledge_base_entries WHERE context_id = ANY(${ids}::uuid[]) AND embedding IS NOT NULL`)[0].n) === ids.length;
+    Number(
+      (
+        await stack.prisma.$queryRaw<
+          Array<{ n: bigint }>
+        >`SELECT count(*) AS n FROM knowledge_base_entries WHERE context_id = ANY(${ids}::uuid[]) AND embedding IS NOT NULL`
+      )[0].n,
+    ) === ids.length;
   /** Every message.created event of the outbox reached the receiver (duplicates only with the same id). */
   const webhooksComplete = async () => {
-    const events = await stack.prisma.$queryRaw<Array<{ event_id: string }>>`SELECT id::text AS event_id FROM outbox_events WHERE type = 'message.created'`;
-    const got = new Set<string>(receiver.requests.filter((r: { path: string }) => r.path === '/events').map((r: { headers: Record<string, string> }) => r.headers['webhook-id']));
-    return { events: events.length, missing: events.filter((e) => !got.has(e.event_id)).length, unknown: [...got].filter((id) => !events.some((e) => e.event_id === id)).length };
+    const events = await stack.prisma.$queryRaw<
+      Array<{ event_id: string }>
+    >`SELECT id::text AS event_id FROM outbox_events WHERE type = 'message.created'`;
+    const got = new Set<string>(
+      receiver.requests
+        .filter((r: { path: string }) => r.path === '/events')
+        .map((r: { headers: Record<string, string> }) => r.headers['webhook-id']),
+    );
+    return {
+      events: events.length,
+      missing: events.filter((e) => !got.has(e.event_id)).length,
+      unknown: [...got].filter((id) => !events.some((e) => e.event_id === id)).length,
+    };
   };
 
   it('spreads the work over both replicas of each service, with every answer, send, event and embedding once', async () => {
@@ -142,14 +200,21 @@ describe('every service in replicas', () => {
     const [sends, faqs, answers] = await Promise.all([
       Promise.all(Array.from({ length: 24 }, (_, i) => send(i, 'spread'))),
       createFaqs(16, 'spread'),
-      Promise.all(Array.from({ length: 56 }, async (_, i) => {
-        const [app, read] = reads[i % reads.length];
-        return { app, status: (await read(apis[Math.floor(i / reads.length) % 2])).status };
-      })),
+      Promise.all(
+        Array.from({ length: 56 }, async (_, i) => {
+          const [app, read] = reads[i % reads.length];
+          return { app, status: (await read(apis[Math.floor(i / reads.length) % 2])).status };
+        }),
+      ),
     ]);
     expect(answers.filter((a) => a.status !== expected.get(a.app))).toEqual([]);
 
-    await until(async () => (await delivered('spread')).length, (n) => n >= sends.length, 30_000, 'sends delivered');
+    await until(
+      async () => (await delivered('spread')).length,
+      (n) => n >= sends.length,
+      30_000,
+      'sends delivered',
+    );
     await until(() => allEmbedded(faqs), Boolean, 30_000, 'FAQs embedded');
     await until(webhooksComplete, (w) => w.events >= sends.length && w.missing === 0, 30_000, 'webhooks delivered');
     await sleep(500);
@@ -157,27 +222,35 @@ describe('every service in replicas', () => {
     expect(sent.map((m) => m.sent_message_id).sort()).toEqual(sends.map((s) => s.queue_id).sort());
     expect((await webhooksComplete()).unknown).toBe(0);
 
-    const work = Object.fromEntries(
-      SERVICES.map((app) => [app, [rpcLines(first[app]), rpcLines(second[app])]]),
-    );
+    const work = Object.fromEntries(SERVICES.map((app) => [app, [rpcLines(first[app]), rpcLines(second[app])]]));
     work['queue sends'] = [linesWith(first.queue, 'message sent'), linesWith(second.queue, 'message sent')];
-    work['embedding jobs'] = [linesWith(first['embedding-worker'], 'embedding job done'), linesWith(second['embedding-worker'], 'embedding job done')];
+    work['embedding jobs'] = [
+      linesWith(first['embedding-worker'], 'embedding job done'),
+      linesWith(second['embedding-worker'], 'embedding job done'),
+    ];
     const idle = Object.entries(work).filter(([, counts]) => counts.some((n) => n === 0));
     expect(idle).toEqual([]);
   }, 120_000);
 
   it('one replica of each SIGKILLed under load: every send once, every event delivered, every FAQ embedded', async () => {
     const faqs = await createFaqs(16, 'killed'); // their embedding jobs are queued or running when the workers die
-    const sending = Promise.all(Array.from({ length: 24 }, async (_, i) => {
-      await sleep(i * 40);
-      return send(i, 'killed');
-    }));
+    const sending = Promise.all(
+      Array.from({ length: 24 }, async (_, i) => {
+        await sleep(i * 40);
+        return send(i, 'killed');
+      }),
+    );
     await sleep(300);
     const victims = Object.entries(second);
     await Promise.all(victims.map(([, p]) => p.kill()));
     const sends = await sending;
 
-    await until(async () => (await delivered('killed')).length, (n) => n >= sends.length, 45_000, 'sends delivered');
+    await until(
+      async () => (await delivered('killed')).length,
+      (n) => n >= sends.length,
+      45_000,
+      'sends delivered',
+    );
     await until(() => allEmbedded(faqs), Boolean, 45_000, 'FAQs embedded');
     await until(webhooksComplete, (w) => w.missing === 0, 45_000, 'webhooks delivered');
     await sleep(1_000);

@@ -28,18 +28,33 @@ describe('restarts under load', () => {
     mediaRoot = await mkdtemp(join(tmpdir(), 'mapi-restarts-'));
     const mediaPort = await freePort();
     mediaEnv = {
-      MEDIA_HTTP_PORT: String(mediaPort), MEDIA_HTTP_HOST: '127.0.0.1', MEDIA_BASE_URL: `http://127.0.0.1:${mediaPort}`,
-      MEDIA_STORAGE_BACKEND: 'local', MEDIA_STORAGE_ROOT: mediaRoot, MEDIA_BUCKETS: 'message-media',
+      MEDIA_HTTP_PORT: String(mediaPort),
+      MEDIA_HTTP_HOST: '127.0.0.1',
+      MEDIA_BASE_URL: `http://127.0.0.1:${mediaPort}`,
+      MEDIA_STORAGE_BACKEND: 'local',
+      MEDIA_STORAGE_ROOT: mediaRoot,
+      MEDIA_BUCKETS: 'message-media',
       MEDIA_LEGACY_STORAGE_URL: 'https://legacy.example.com/storage/v1/object/public',
       MEDIA_JWT_KEYS: JSON.stringify([{ kid: 'k1', secret: 'restarts-test-signing-key-0123456789abcdef' }]),
     };
     stack = await startStack(
-      { SESSION_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10', QUEUE_PHONE_SCAN_MS: '200', RPC_TIMEOUT_MS: '30000', RPC_UNAVAILABLE_RETRY_MS: '25000', RATE_LIMIT_PER_SECOND: '100000' },
+      {
+        SESSION_SCAN_MS: '200',
+        QUEUE_SEND_INTERVAL_MS: '20',
+        QUEUE_SEND_JITTER_MS: '10',
+        QUEUE_PHONE_SCAN_MS: '200',
+        RPC_TIMEOUT_MS: '30000',
+        RPC_UNAVAILABLE_RETRY_MS: '25000',
+        RATE_LIMIT_PER_SECOND: '100000',
+      },
       { services: ['phones', 'queue'] },
     );
     // the other services in waves, so each comes up within its readiness timeout on a busy 2-core machine
     Object.assign(running, stack.apps);
-    for (const wave of [['groups', 'inbox'], ['knowledge-base', 'webhooks-dispatcher']]) {
+    for (const wave of [
+      ['groups', 'inbox'],
+      ['knowledge-base', 'webhooks-dispatcher'],
+    ]) {
       const started = await Promise.all(wave.map((app) => stack.startService(app)));
       wave.forEach((app, i) => (running[app] = started[i]));
     }
@@ -85,14 +100,24 @@ describe('restarts under load', () => {
     const reader = async (offset: number) => {
       for (let i = offset; loading; i++) {
         const [app, read] = reads[i % reads.length];
-        seen.push({ app, status: await read().then((r) => (r.status >= 500 ? `${r.status} ${r.body?.code} ${r.body?.message}` : r.status), (e: Error) => e.message) });
+        seen.push({
+          app,
+          status: await read().then(
+            (r) => (r.status >= 500 ? `${r.status} ${r.body?.code} ${r.body?.message}` : r.status),
+            (e: Error) => e.message,
+          ),
+        });
         await sleep(25);
       }
     };
     const sender = async () => {
       while (loading) {
         const chat = randomDigits();
-        const res = await api.post('/message/send', { chat_id: chat, message: `restart ${chat}` }, { 'x-phone': phoneId, 'idempotency-key': chat });
+        const res = await api.post(
+          '/message/send',
+          { chat_id: chat, message: `restart ${chat}` },
+          { 'x-phone': phoneId, 'idempotency-key': chat },
+        );
         sends.push({ chat, status: res.status, queue_id: res.body?.queue_id });
         await sleep(150);
       }
@@ -104,13 +129,21 @@ describe('restarts under load', () => {
       expect(await running[app].stop('SIGTERM')).toBe(0);
       await sleep(300); // no instance at all for a moment: requests wait in the gateway
       running[app] = app === 'media' ? await startMedia() : await stack.startService(app);
-      await until(async () => seen.filter((s, i) => i >= before && s.app === app).length, (n) => n >= 2, 30_000, `${app} answering again`);
+      await until(
+        async () => seen.filter((s, i) => i >= before && s.app === app).length,
+        (n) => n >= 2,
+        30_000,
+        `${app} answering again`,
+      );
     }
     loading = false;
     await load;
 
     const wrong = seen.filter((s) => s.status !== expected.get(s.app));
-    const tally = (xs: { app: string; status: number | string }[]) => Object.entries(xs.reduce<Record<string, number>>((a, x) => ({ ...a, [`${x.app} ${x.status}`]: (a[`${x.app} ${x.status}`] ?? 0) + 1 }), {}));
+    const tally = (xs: { app: string; status: number | string }[]) =>
+      Object.entries(
+        xs.reduce<Record<string, number>>((a, x) => ({ ...a, [`${x.app} ${x.status}`]: (a[`${x.app} ${x.status}`] ?? 0) + 1 }), {}),
+      );
     expect(tally(wrong)).toEqual([]);
     for (const app of expected.keys()) expect(seen.filter((s) => s.app === app).length).toBeGreaterThan(3);
     expect(sends.filter((s) => s.status !== 200)).toEqual([]);
@@ -123,7 +156,10 @@ describe('restarts under load', () => {
       'every send delivered',
     );
     await sleep(500);
-    const delivered = await stack.prisma.message.findMany({ where: { phone_id: phoneId, from_me: true, body: { startsWith: 'restart ' } }, select: { chat_id: true, sent_message_id: true } });
+    const delivered = await stack.prisma.message.findMany({
+      where: { phone_id: phoneId, from_me: true, body: { startsWith: 'restart ' } },
+      select: { chat_id: true, sent_message_id: true },
+    });
     expect(delivered).toHaveLength(sends.length);
     expect(new Set(delivered.map((m) => m.sent_message_id))).toEqual(new Set(sends.map((s) => s.queue_id)));
   }, 240_000);
@@ -133,7 +169,12 @@ describe('restarts under load', () => {
     // connection reaches it; what must not fail is what it already holds. These wait in the gateway
     // for a chats instance while the gateway itself is told to stop.
     expect(await running.chats.stop('SIGTERM')).toBe(0);
-    const inFlight = Array.from({ length: 12 }, () => api.get('/chats?limit=5').then((a) => a.status, (e: Error) => String(e.cause ?? e)));
+    const inFlight = Array.from({ length: 12 }, () =>
+      api.get('/chats?limit=5').then(
+        (a) => a.status,
+        (e: Error) => String(e.cause ?? e),
+      ),
+    );
     await sleep(1_000);
     const exited = stack.gateway.stop('SIGTERM');
     await sleep(300);

@@ -26,10 +26,23 @@ describe('sign-in throttle: forged X-Forwarded-For and parallel guesses', () => 
   const signIn = (base: string, from: string, body: object, headers: Record<string, string> = {}) =>
     new Promise<Reply>((resolve, reject) => {
       const url = new URL(`${base}/v1/auth/sign-in`);
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          localAddress: from,
+          headers: { 'content-type': 'application/json', ...headers },
+        },
+        (res) => {
+          let text = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (d: string) => (text += d))
+            .on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
+        },
+      );
       req.on('error', reject).end(JSON.stringify(body));
     });
   const addressKeys = () => redis.keys(`${stack.env.NAMESPACE}:signin:addr:*`);
@@ -38,7 +51,13 @@ describe('sign-in throttle: forged X-Forwarded-For and parallel guesses', () => 
     const port = await freePort();
     consoleUrl = `http://127.0.0.1:${port}`;
     stack = await startStack(
-      { SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '3', SIGN_IN_MAX_FAILURES_PER_ADDRESS: '5', SIGN_IN_WINDOW_SECONDS: '30', TRUST_PROXY_HOPS: '1', TRUST_PROXY_ADDRESSES: '127.0.0.1' },
+      {
+        SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '3',
+        SIGN_IN_MAX_FAILURES_PER_ADDRESS: '5',
+        SIGN_IN_WINDOW_SECONDS: '30',
+        TRUST_PROXY_HOPS: '1',
+        TRUST_PROXY_ADDRESSES: '127.0.0.1',
+      },
       { services: ['members'] },
     );
     await stack.startService('console', { PORT: String(port), HOST: '127.0.0.1', CONSOLE_GATEWAY_URL: stack.baseUrl });
@@ -57,16 +76,26 @@ describe('sign-in throttle: forged X-Forwarded-For and parallel guesses', () => 
 
   const forgedFailures = async (base: string, from: string, tag: string) => {
     for (let i = 0; i < 5; i++) {
-      const res = await signIn(base, from, { email: `${tag}${i}@example.com`, password: 'wrong password' }, { 'x-forwarded-for': `203.0.113.${i + 1}` });
+      const res = await signIn(
+        base,
+        from,
+        { email: `${tag}${i}@example.com`, password: 'wrong password' },
+        { 'x-forwarded-for': `203.0.113.${i + 1}` },
+      );
       expect(res.status).toBe(401);
     }
-    const refused = await signIn(base, from, { email: `${tag}9@example.com`, password: 'wrong password' }, { 'x-forwarded-for': '203.0.113.99, 198.51.100.1' });
+    const refused = await signIn(
+      base,
+      from,
+      { email: `${tag}9@example.com`, password: 'wrong password' },
+      { 'x-forwarded-for': '203.0.113.99, 198.51.100.1' },
+    );
     expect(refused.status).toBe(429);
     expectEnvelope(refused.body, 'RATE_LIMIT_ERROR', 429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   };
 
-  it('directly: a rotated X-Forwarded-For does not escape the per-address limit, and the address counted is the connection\'s', async () => {
+  it("directly: a rotated X-Forwarded-For does not escape the per-address limit, and the address counted is the connection's", async () => {
     await forgedFailures(stack.baseUrl, '127.0.0.2', 'direct');
     expect(await redis.get(`${stack.env.NAMESPACE}:signin:addr:127.0.0.2`)).toBe('5');
     expect((await addressKeys()).filter((k) => /203\.0\.113|198\.51\.100/.test(k))).toEqual([]);
@@ -81,7 +110,9 @@ describe('sign-in throttle: forged X-Forwarded-For and parallel guesses', () => 
   });
 
   it('a burst of parallel wrong guesses: at most the limit reach the password check, the rest are 429; the right password stays refused', async () => {
-    const burst = await Promise.all(Array.from({ length: 20 }, () => signIn(stack.baseUrl, '127.0.0.4', { email: 'amy@example.com', password: 'wrong password' })));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () => signIn(stack.baseUrl, '127.0.0.4', { email: 'amy@example.com', password: 'wrong password' })),
+    );
     const statuses = burst.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(17);

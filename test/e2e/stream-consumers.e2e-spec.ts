@@ -22,7 +22,8 @@ describe('stream consumers of started apps across a lost stream', () => {
   let receiver: any;
   let api: ReturnType<typeof client>;
   let phoneId: string;
-  const delivered = () => new Set(receiver.requests.filter((r: any) => r.path === '/hook').map((r: any) => JSON.parse(r.body).data?.body as string));
+  const delivered = () =>
+    new Set(receiver.requests.filter((r: any) => r.path === '/hook').map((r: any) => JSON.parse(r.body).data?.body as string));
   const ready = async (url: string) => {
     const res = await fetch(`${url}/health/ready`);
     return { status: res.status, body: (await res.json()) as any };
@@ -33,12 +34,16 @@ describe('stream consumers of started apps across a lost stream', () => {
     return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
   };
   const send = async (bodies: string[]) => {
-    for (const body of bodies) expect((await api.post('/sandbox/messages', { chat_id: randomDigits(), body }, { 'x-phone': phoneId })).status).toBe(200);
+    for (const body of bodies)
+      expect((await api.post('/sandbox/messages', { chat_id: randomDigits(), body }, { 'x-phone': phoneId })).status).toBe(200);
   };
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    stack = await startStack({ WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_POLL_INTERVAL_MS: '50', SESSION_SCAN_MS: '200' }, { services: ['phones', 'webhooks-dispatcher'] });
+    stack = await startStack(
+      { WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_POLL_INTERVAL_MS: '50', SESSION_SCAN_MS: '200' },
+      { services: ['phones', 'webhooks-dispatcher'] },
+    );
     nc = await connect({ servers: testEnv.natsUrl() });
     const org = await createOrg(stack.prisma);
     api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
@@ -54,7 +59,12 @@ describe('stream consumers of started apps across a lost stream', () => {
 
   it('goes unready while a consumer cannot consume, comes back by itself, and loses nothing published after', async () => {
     await send(['before']);
-    await until(async () => delivered(), (d) => d.has('before'), 15_000, 'the event before the break');
+    await until(
+      async () => delivered(),
+      (d) => d.has('before'),
+      15_000,
+      'the event before the break',
+    );
     const dispatcher = stack.healthUrl(stack.apps['webhooks-dispatcher']);
     const gateway = stack.healthUrl(stack.gateway);
     expect(await gauge(dispatcher, 'webhooks-dispatcher')).toBe(1);
@@ -65,23 +75,54 @@ describe('stream consumers of started apps across a lost stream', () => {
     const blocker = `${events}_BLOCKER`;
     await jsm.streams.add({ name: blocker, subjects: [`${stack.env.NAMESPACE}.events.>`], storage: StorageType.Memory });
     try {
-      const down = await until(() => ready(dispatcher), (r) => r.status === 503, 30_000, 'the dispatcher unready');
+      const down = await until(
+        () => ready(dispatcher),
+        (r) => r.status === 503,
+        30_000,
+        'the dispatcher unready',
+      );
       expect(down.body.checks.consumers).toMatchObject({ status: 'down', error: expect.stringMatching(/^webhooks-dispatcher down: /) });
       expect(down.body.checks.nats.status).toBe('up');
-      expect((await until(() => ready(gateway), (r) => r.status === 503, 30_000, 'the gateway unready')).body.checks.consumers.error).toMatch(/^realtime down: /);
+      expect(
+        (
+          await until(
+            () => ready(gateway),
+            (r) => r.status === 503,
+            30_000,
+            'the gateway unready',
+          )
+        ).body.checks.consumers.error,
+      ).toMatch(/^realtime down: /);
       expect(await gauge(dispatcher, 'webhooks-dispatcher')).toBe(0);
       expect((await fetch(`${dispatcher}/health/live`)).status).toBe(200);
     } finally {
       await jsm.streams.delete(blocker);
     }
 
-    await until(() => ready(dispatcher), (r) => r.status === 200, 30_000, 'the dispatcher ready again');
-    await until(() => ready(gateway), (r) => r.status === 200, 30_000, 'the gateway ready again');
+    await until(
+      () => ready(dispatcher),
+      (r) => r.status === 200,
+      30_000,
+      'the dispatcher ready again',
+    );
+    await until(
+      () => ready(gateway),
+      (r) => r.status === 200,
+      30_000,
+      'the gateway ready again',
+    );
     expect(await gauge(dispatcher, 'webhooks-dispatcher')).toBe(1);
     expect(await gauge(gateway, 'realtime')).toBe(1);
     const after = Array.from({ length: 20 }, (_, i) => `after ${i}`);
     await send(after);
-    await until(async () => delivered(), (d) => after.every((b) => d.has(b)), 20_000, 'every event after the break');
-    expect(stack.apps['webhooks-dispatcher'].lines.filter((l) => l.includes('"msg":"stream consumer down; restarting it"'))).toHaveLength(1);
+    await until(
+      async () => delivered(),
+      (d) => after.every((b) => d.has(b)),
+      20_000,
+      'every event after the break',
+    );
+    expect(stack.apps['webhooks-dispatcher'].lines.filter((l) => l.includes('"msg":"stream consumer down; restarting it"'))).toHaveLength(
+      1,
+    );
   });
 });

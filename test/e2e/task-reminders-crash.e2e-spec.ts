@@ -30,7 +30,8 @@ describe('task reminders survive a crash of the inbox service', () => {
     await proc.waitReady(`http://127.0.0.1:${port}/health/ready`);
     return proc;
   };
-  const reminderRows = () => prisma.outboxEvent.findMany({ where: { type: 'task.reminder' }, select: { id: true, created_at: true, payload: true } });
+  const reminderRows = () =>
+    prisma.outboxEvent.findMany({ where: { type: 'task.reminder' }, select: { id: true, created_at: true, payload: true } });
 
   beforeAll(async () => {
     db = await createTestDatabase('mapi_task_reminders_crash');
@@ -44,7 +45,14 @@ describe('task reminders survive a crash of the inbox service', () => {
         published.set(id, (published.get(id) ?? 0) + 1);
       }
     })();
-    env = { DATABASE_URL: db.url, NATS_URL: testEnv.natsUrl(), NAMESPACE: namespace, NODE_ENV: 'test', LOG_LEVEL: 'warn', TASK_REMINDER_BATCH: '100' };
+    env = {
+      DATABASE_URL: db.url,
+      NATS_URL: testEnv.natsUrl(),
+      NAMESPACE: namespace,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      TASK_REMINDER_BATCH: '100',
+    };
   });
 
   afterAll(async () => {
@@ -58,20 +66,32 @@ describe('task reminders survive a crash of the inbox service', () => {
     inbox = await start();
     const org = await createOrg(prisma);
     const ids = Array.from({ length: TOTAL }, () => newUuid());
-    await prisma.inboxTask.createMany({ data: ids.map((task_id, i) => ({ task_id, org_id: org.id, type: 'todo', title: `r${i}`, created_by: 'e2e', last_updated_by: 'e2e' })) });
+    await prisma.inboxTask.createMany({
+      data: ids.map((task_id, i) => ({ task_id, org_id: org.id, type: 'todo', title: `r${i}`, created_by: 'e2e', last_updated_by: 'e2e' })),
+    });
     // Armed in one statement once written (a slow insert must not eat into the lead time): r<i> is due at from + i ms.
     const from = Date.now() + 2_000;
     await prisma.$executeRaw`UPDATE inbox_tasks SET remind_at = to_timestamp((${from}::float8 + floor(substr(title, 2)::int * ${SPREAD_MS}::float8 / ${TOTAL})) / 1000)`;
     const tasks = ids.map((task_id, i) => ({ task_id, remind_at: new Date(from + Math.floor((i * SPREAD_MS) / TOTAL)) }));
     await prisma.$executeRaw`SELECT pg_notify('mapi_task_reminders', ${String(from)})`;
-    const fired = await until(() => prisma.outboxEvent.count({ where: { type: 'task.reminder' } }), (n) => n >= TOTAL / 5, 20_000, 'a fifth fired');
+    const fired = await until(
+      () => prisma.outboxEvent.count({ where: { type: 'task.reminder' } }),
+      (n) => n >= TOTAL / 5,
+      20_000,
+      'a fifth fired',
+    );
     expect(fired).toBeLessThan(TOTAL);
     await inbox.kill();
     const killedAt = Date.now();
     inbox = await start();
     const backAt = Date.now();
 
-    await until(() => prisma.outboxEvent.count({ where: { type: 'task.reminder' } }), (n) => n >= TOTAL, 30_000, 'all fired');
+    await until(
+      () => prisma.outboxEvent.count({ where: { type: 'task.reminder' } }),
+      (n) => n >= TOTAL,
+      30_000,
+      'all fired',
+    );
     await new Promise((r) => setTimeout(r, 1_000)); // a second firing of anything would show by now
     const rows = await reminderRows();
     expect(rows).toHaveLength(TOTAL);
@@ -91,9 +111,16 @@ describe('task reminders survive a crash of the inbox service', () => {
 
     // Published: every event id reached JetStream's subject (a relay killed between publish and cursor
     // republishes with the same id, which JetStream's duplicate window drops).
-    await until(async () => published.size, (n) => n >= TOTAL, 20_000, 'all published');
+    await until(
+      async () => published.size,
+      (n) => n >= TOTAL,
+      20_000,
+      'all published',
+    );
     expect(new Set(published.keys())).toEqual(new Set(rows.map((r) => r.id)));
-    process.stdout.write(`reminder crash test: ${TOTAL} reminders, 1 kill, down ${backAt - killedAt} ms, max lateness past max(remind_at, restart) ${Math.max(...late)} ms, ${[...published.values()].filter((n) => n > 1).length} republished ids\n`);
+    process.stdout.write(
+      `reminder crash test: ${TOTAL} reminders, 1 kill, down ${backAt - killedAt} ms, max lateness past max(remind_at, restart) ${Math.max(...late)} ms, ${[...published.values()].filter((n) => n > 1).length} republished ids\n`,
+    );
   });
 
   it('repeating reminders: with a kill -9 while they fire, each occurrence fires once and the next is armed exactly once', async () => {
@@ -101,13 +128,25 @@ describe('task reminders survive a crash of the inbox service', () => {
     const org = await createOrg(prisma);
     const ids = Array.from({ length: N }, () => newUuid());
     const setting = { remind_in: null, repeat: { frequency: 1, interval: 'days', end: 'never' } };
-    await prisma.inboxTask.createMany({ data: ids.map((task_id, i) => ({ task_id, org_id: org.id, type: 'todo', title: `r${i}`, reminder_setting: setting, created_by: 'e2e', last_updated_by: 'e2e' })) });
+    await prisma.inboxTask.createMany({
+      data: ids.map((task_id, i) => ({
+        task_id,
+        org_id: org.id,
+        type: 'todo',
+        title: `r${i}`,
+        reminder_setting: setting,
+        created_by: 'e2e',
+        last_updated_by: 'e2e',
+      })),
+    });
     const from = Date.now() + 1_500;
     await prisma.$executeRaw`
       UPDATE inbox_tasks SET remind_at = to_timestamp((${from}::float8 + floor(substr(title, 2)::int * 2000::float8 / ${N})) / 1000)
       WHERE org_id = ${org.id}::uuid`;
     await prisma.$executeRaw`UPDATE inbox_tasks SET reminder_series_at = remind_at WHERE org_id = ${org.id}::uuid`;
-    const first = new Map((await prisma.inboxTask.findMany({ where: { org_id: org.id } })).map((r) => [r.task_id, r.remind_at?.getTime() ?? 0]));
+    const first = new Map(
+      (await prisma.inboxTask.findMany({ where: { org_id: org.id } })).map((r) => [r.task_id, r.remind_at?.getTime() ?? 0]),
+    );
     await prisma.$executeRaw`SELECT pg_notify('mapi_task_reminders', ${String(from)})`;
     const ours = () => prisma.outboxEvent.count({ where: { type: 'task.reminder', org_id: org.id } });
     const fired = await until(ours, (n) => n >= N / 5, 20_000, 'a fifth fired');
@@ -127,6 +166,7 @@ describe('task reminders survive a crash of the inbox service', () => {
     // each event is the first occurrence; each row is armed once, at the second (not the third), pending again
     for (const [id, at] of perTask) expect(at).toEqual([new Date(first.get(id) ?? 0).toISOString()]);
     const rows = await prisma.inboxTask.findMany({ where: { org_id: org.id } });
-    for (const r of rows) expect([r.remind_at?.getTime(), r.reminder_index, r.reminder_fired_at]).toEqual([(first.get(r.task_id) ?? 0) + 86_400_000, 1, null]);
+    for (const r of rows)
+      expect([r.remind_at?.getTime(), r.reminder_index, r.reminder_fired_at]).toEqual([(first.get(r.task_id) ?? 0) + 86_400_000, 1, null]);
   });
 });

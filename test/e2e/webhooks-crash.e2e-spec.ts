@@ -27,7 +27,10 @@ describe('webhook delivery survives crashes', () => {
   let relay: ChildProcess | undefined;
 
   const startRelay = () =>
-    spawn(process.execPath, [join(__dirname, '../../bench/webhooks/outbox-relay-process.js')], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    spawn(process.execPath, [join(__dirname, '../../bench/webhooks/outbox-relay-process.js')], {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
   const killRelay = async () => {
     const r = relay;
     if (!r || r.exitCode !== null) return;
@@ -88,7 +91,14 @@ describe('webhook delivery survives crashes', () => {
       await prisma.$transaction((tx) =>
         writeEvents(
           tx,
-          stubEvents(Array.from({ length: BATCH }, (_, i) => ({ type: 'message.created' as const, org_id: org.id, phone_id: null, data: { n: written + i } }))),
+          stubEvents(
+            Array.from({ length: BATCH }, (_, i) => ({
+              type: 'message.created' as const,
+              org_id: org.id,
+              phone_id: null,
+              data: { n: written + i },
+            })),
+          ),
         ),
       );
       written += BATCH;
@@ -106,7 +116,12 @@ describe('webhook delivery survives crashes', () => {
       await new Promise((r) => setTimeout(r, 120));
     }
     // And once more while the tail is being delivered.
-    await until(async () => receiver.requests.length, (n) => n > TOTAL / 2, 60_000, 'half delivered');
+    await until(
+      async () => receiver.requests.length,
+      (n) => n > TOTAL / 2,
+      60_000,
+      'half delivered',
+    );
     await dispatcher.kill();
     kills.dispatcher++;
     dispatcher = AppProcess.start('webhooks-dispatcher', env);
@@ -116,7 +131,12 @@ describe('webhook delivery survives crashes', () => {
     const emitted = new Set((await prisma.outboxEvent.findMany({ select: { id: true } })).map((e) => e.id));
     expect(emitted.size).toBe(TOTAL);
     const ids = () => new Set(receiver.requests.map((r: any) => r.headers['webhook-id']));
-    await until(async () => ids().size, (n) => n >= TOTAL, 90_000, 'all ids delivered');
+    await until(
+      async () => ids().size,
+      (n) => n >= TOTAL,
+      90_000,
+      'all ids delivered',
+    );
 
     // Every request's id is an emitted event's, and a duplicate carries the same id as its body.
     for (const r of receiver.requests) {

@@ -23,7 +23,13 @@ describe('webhook delivery', () => {
   beforeAll(async () => {
     receiver = await startReceiver();
     stack = await startStack(
-      { WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_RETRY_SCHEDULE_MS: '0,300,300', WEBHOOK_POLL_INTERVAL_MS: '50', SESSION_SCAN_MS: '200', PHONE_LEASE_TTL_MS: '3000' },
+      {
+        WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+        WEBHOOK_RETRY_SCHEDULE_MS: '0,300,300',
+        WEBHOOK_POLL_INTERVAL_MS: '50',
+        SESSION_SCAN_MS: '200',
+        PHONE_LEASE_TTL_MS: '3000',
+      },
       { services: ['phones', 'webhooks-dispatcher'] },
     );
     const org = await createOrg(stack.prisma);
@@ -38,7 +44,10 @@ describe('webhook delivery', () => {
   });
 
   it('delivers the phone and message events of the organization, signed, to its subscriptions only', async () => {
-    const subs = await api.post('/webhooks', { hookUrl: `${receiver.url}/ok`, integrationName: ['org.phone.connected', 'message.created'] });
+    const subs = await api.post('/webhooks', {
+      hookUrl: `${receiver.url}/ok`,
+      integrationName: ['org.phone.connected', 'message.created'],
+    });
     expect(subs.status).toBe(201);
     w.connectedSub = subs.body[0];
     w.messageSub = subs.body[1];
@@ -46,21 +55,41 @@ describe('webhook delivery', () => {
 
     const phone = await api.post('/phones/create', { phone_name: 'Hooks' });
     w.phoneId = phone.body.phone_id;
-    await until(() => api.get('/phones', { 'x-phone': w.phoneId }), (r) => r.body?.wa_state === 'QR', 10_000, 'QR');
+    await until(
+      () => api.get('/phones', { 'x-phone': w.phoneId }),
+      (r) => r.body?.wa_state === 'QR',
+      10_000,
+      'QR',
+    );
     await api.post('/sandbox/phones/scan', { number: randomDigits() }, { 'x-phone': w.phoneId });
-    await until(async () => at('/ok').length, (n) => n >= 1, 15_000, 'connected event delivered');
+    await until(
+      async () => at('/ok').length,
+      (n) => n >= 1,
+      15_000,
+      'connected event delivered',
+    );
     const sent = await api.post('/sandbox/messages', { chat_id: randomDigits(), body: 'Hello hooks' }, { 'x-phone': w.phoneId });
     expect(sent.status).toBe(200);
-    await until(async () => at('/ok').filter((r: any) => JSON.parse(r.body).event_type === 'message.created').length, (n) => n >= 1, 15_000, 'message event');
+    await until(
+      async () => at('/ok').filter((r: any) => JSON.parse(r.body).event_type === 'message.created').length,
+      (n) => n >= 1,
+      15_000,
+      'message event',
+    );
 
     const connected = at('/ok').find((r: any) => JSON.parse(r.body).event_type === 'org.phone.connected');
     const message = at('/ok').find((r: any) => JSON.parse(r.body).event_type === 'message.created');
-    for (const [req, sub] of [[connected, w.connectedSub], [message, w.messageSub]]) {
+    for (const [req, sub] of [
+      [connected, w.connectedSub],
+      [message, w.messageSub],
+    ]) {
       const verified = new Webhook(sub.secret).verify(req.body, req.headers) as any;
       expect(verified.event_id).toBe(req.headers['webhook-id']);
       expect(verified.org_id).toBe(w.org.id);
       expect(req.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
-      expect(() => new Webhook(w.connectedSub === sub ? w.messageSub.secret : w.connectedSub.secret).verify(req.body, req.headers)).toThrow();
+      expect(() =>
+        new Webhook(w.connectedSub === sub ? w.messageSub.secret : w.connectedSub.secret).verify(req.body, req.headers),
+      ).toThrow();
     }
     const payload = JSON.parse(message.body);
     // The hosted service's envelope (event, data, org_id, previous_attributes, timestamp), our fields beside it.
@@ -75,8 +104,20 @@ describe('webhook delivery', () => {
   });
 
   it('shows each attempt in the delivery log', async () => {
-    const log = await until(() => api.get(`/webhooks/${w.messageSub.id}/deliveries`), (r) => r.body?.count >= 1, 5_000, 'log');
-    expect(log.body.attempts[0]).toMatchObject({ event_id: w.messageEvent.event_id, event_type: 'message.created', attempt: 1, success: true, status_code: 200, error: null });
+    const log = await until(
+      () => api.get(`/webhooks/${w.messageSub.id}/deliveries`),
+      (r) => r.body?.count >= 1,
+      5_000,
+      'log',
+    );
+    expect(log.body.attempts[0]).toMatchObject({
+      event_id: w.messageEvent.event_id,
+      event_type: 'message.created',
+      attempt: 1,
+      success: true,
+      status_code: 200,
+      error: null,
+    });
     expect(log.body.attempts[0].latency_ms).toBeGreaterThanOrEqual(0);
     expect((await other.get(`/webhooks/${w.messageSub.id}/deliveries`)).status).toBe(404);
   });
@@ -86,7 +127,12 @@ describe('webhook delivery', () => {
     const res = await api.post(`/webhooks/${w.messageSub.id}/redeliver`, { eventId: w.messageEvent.event_id });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ subscription_id: w.messageSub.id, event_id: w.messageEvent.event_id, scheduled: true });
-    await until(async () => at('/ok').length, (n) => n > before, 10_000, 'redelivery');
+    await until(
+      async () => at('/ok').length,
+      (n) => n > before,
+      10_000,
+      'redelivery',
+    );
     const again = at('/ok').at(-1);
     expect(again.headers['webhook-id']).toBe(w.messageEvent.event_id);
     expect(JSON.parse(again.body)).toEqual(w.messageEvent);
@@ -97,17 +143,30 @@ describe('webhook delivery', () => {
 
   it('replays the events of a time range', async () => {
     const before = at('/ok').length;
-    const res = await api.post(`/webhooks/${w.messageSub.id}/replay`, { from: new Date(Date.now() - 600_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
+    const res = await api.post(`/webhooks/${w.messageSub.id}/replay`, {
+      from: new Date(Date.now() - 600_000).toISOString(),
+      to: new Date(Date.now() + 60_000).toISOString(),
+    });
     expect(res.status).toBe(202);
     expect(res.body.scheduled).toBe(1);
-    await until(async () => at('/ok').length, (n) => n > before, 10_000, 'replay');
+    await until(
+      async () => at('/ok').length,
+      (n) => n > before,
+      10_000,
+      'replay',
+    );
   });
 
   it('retries failures on the schedule until a 2xx', async () => {
     receiver.script('/flaky', (_req: unknown, n: number) => ({ status: n < 3 ? 500 : 200, body: n < 3 ? 'boom' : 'fine' }));
     const sub = (await api.post('/webhooks', { hookUrl: `${receiver.url}/flaky`, integrationName: 'message.created' })).body[0];
     await api.post('/sandbox/messages', { chat_id: randomDigits(), body: 'retry me' }, { 'x-phone': w.phoneId });
-    const log = await until(() => api.get(`/webhooks/${sub.id}/deliveries`), (r) => r.body?.count >= 3, 15_000, '3 attempts');
+    const log = await until(
+      () => api.get(`/webhooks/${sub.id}/deliveries`),
+      (r) => r.body?.count >= 3,
+      15_000,
+      '3 attempts',
+    );
     expect(log.body.attempts.map((a: any) => [a.attempt, a.status_code, a.success])).toEqual([
       [3, 200, true],
       [2, 500, false],
@@ -122,7 +181,12 @@ describe('webhook delivery', () => {
     receiver.script('/gone', () => ({ status: 410 }));
     const sub = (await api.post('/webhooks', { hookUrl: `${receiver.url}/gone`, integrationName: 'message.created' })).body[0];
     await api.post('/sandbox/messages', { chat_id: randomDigits(), body: 'anyone there?' }, { 'x-phone': w.phoneId });
-    const got = await until(() => api.get(`/webhooks/${sub.id}`), (r) => r.body?.is_subscribed === false, 15_000, 'disabled');
+    const got = await until(
+      () => api.get(`/webhooks/${sub.id}`),
+      (r) => r.body?.is_subscribed === false,
+      15_000,
+      'disabled',
+    );
     expect(got.body.is_subscribed).toBe(false);
     const events = await stack.prisma.outboxEvent.findMany({ where: { org_id: w.org.id, type: 'webhook.subscription.disabled' } });
     expect(events.map((e) => (e.payload as any).id)).toContain(sub.id);
@@ -130,7 +194,12 @@ describe('webhook delivery', () => {
     // Later events are not sent to it.
     const count = at('/gone').length;
     await api.post('/sandbox/messages', { chat_id: randomDigits(), body: 'still?' }, { 'x-phone': w.phoneId });
-    await until(async () => at('/ok').filter((r: any) => JSON.parse(r.body).data?.body === 'still?').length, (n) => n === 1, 10_000, 'delivered elsewhere');
+    await until(
+      async () => at('/ok').filter((r: any) => JSON.parse(r.body).data?.body === 'still?').length,
+      (n) => n === 1,
+      10_000,
+      'delivered elsewhere',
+    );
     expect(at('/gone')).toHaveLength(count);
   });
 });

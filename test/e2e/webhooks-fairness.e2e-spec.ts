@@ -72,7 +72,10 @@ describe('per-endpoint fairness across dispatcher replicas', () => {
       dispatchers.push(p);
       await p.waitReady(`http://127.0.0.1:${port}/health/ready`);
     }
-    relay = spawn(process.execPath, [join(__dirname, '../../bench/webhooks/outbox-relay-process.js')], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    relay = spawn(process.execPath, [join(__dirname, '../../bench/webhooks/outbox-relay-process.js')], {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
   }, 90_000);
 
   afterAll(async () => {
@@ -90,11 +93,25 @@ describe('per-endpoint fairness across dispatcher replicas', () => {
 
   async function subscribe(orgId: string, url: string) {
     await prisma.webhookSubscription.create({
-      data: { org_id: orgId, integration_name: 'message.created', integration_id: orgId, integration_metadata: { id: orgId, name: url }, hook_url: url, secret: 'whsec_' + Buffer.alloc(32, 5).toString('base64') },
+      data: {
+        org_id: orgId,
+        integration_name: 'message.created',
+        integration_id: orgId,
+        integration_metadata: { id: orgId, name: url },
+        hook_url: url,
+        secret: 'whsec_' + Buffer.alloc(32, 5).toString('base64'),
+      },
     });
   }
   const emit = (orgId: string, n: number, tag: string) =>
-    prisma.$transaction((tx) => writeEvents(tx, stubEvents(Array.from({ length: n }, (_, i) => ({ type: 'message.created' as const, org_id: orgId, phone_id: null, data: { tag, i } })))));
+    prisma.$transaction((tx) =>
+      writeEvents(
+        tx,
+        stubEvents(
+          Array.from({ length: n }, (_, i) => ({ type: 'message.created' as const, org_id: orgId, phone_id: null, data: { tag, i } })),
+        ),
+      ),
+    );
 
   it('keeps the slow endpoint at its limit (both replicas together) and delivers the others promptly', async () => {
     const [slowOrg, orgA, orgB] = [await createOrg(prisma), await createOrg(prisma), await createOrg(prisma)];
@@ -103,7 +120,12 @@ describe('per-endpoint fairness across dispatcher replicas', () => {
     await subscribe(orgB.id, `${receivers.b.url}/hook`);
 
     await emit(slowOrg.id, SLOW_EVENTS, 'slow');
-    await until(async () => receivers.slow.state.open, (n) => n >= MAX_IN_FLIGHT, 15_000, 'slow endpoint saturated');
+    await until(
+      async () => receivers.slow.state.open,
+      (n) => n >= MAX_IN_FLIGHT,
+      15_000,
+      'slow endpoint saturated',
+    );
 
     // During the backlog (7 s: the slow endpoint's slots turn over once, both replicas racing for
     // them): one event for each other organization every 200 ms.
@@ -120,7 +142,13 @@ describe('per-endpoint fairness across dispatcher replicas', () => {
       });
       await new Promise((r) => setTimeout(r, 200));
     }
-    for (const k of ['a', 'b'] as const) await until(async () => receivers[k].requests.length, (n) => n >= written, 15_000, `${k} delivered`);
+    for (const k of ['a', 'b'] as const)
+      await until(
+        async () => receivers[k].requests.length,
+        (n) => n >= written,
+        15_000,
+        `${k} delivered`,
+      );
 
     const latencies = [...receivers.a.requests, ...receivers.b.requests].map((r: any) => r.at - Date.parse(JSON.parse(r.body).created_at));
     const slowDone = receivers.slow.requests.length;

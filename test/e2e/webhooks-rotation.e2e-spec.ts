@@ -38,9 +38,16 @@ describe('webhook secret rotation overlap', () => {
 
   /** Writes one event to the outbox (the stack's relay publishes it) and returns its delivery. */
   async function deliverOne(tag: string) {
-    await stack.prisma.$transaction((tx) => writeEvents(tx, stubEvents([{ type: 'message.created', org_id: orgId, phone_id: null, data: { tag } }])));
+    await stack.prisma.$transaction((tx) =>
+      writeEvents(tx, stubEvents([{ type: 'message.created', org_id: orgId, phone_id: null, data: { tag } }])),
+    );
     const match = (r: any) => JSON.parse(r.body).data?.tag === tag;
-    await until(async () => receiver.requests.filter(match).length, (n) => n >= 1, 15_000, `delivery ${tag}`);
+    await until(
+      async () => receiver.requests.filter(match).length,
+      (n) => n >= 1,
+      15_000,
+      `delivery ${tag}`,
+    );
     return receiver.requests.find(match);
   }
   const verifies = (secret: string, req: any) => {

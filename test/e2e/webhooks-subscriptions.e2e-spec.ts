@@ -27,7 +27,11 @@ describe('webhook subscriptions', () => {
   afterAll(() => stack?.stop());
 
   it('creates one subscription per event name, 201, each with its own secret shown once', async () => {
-    const res = await api.post('/webhooks', { hookUrl: URL_A, integrationName: ['message.created', 'message.ack.updated', 'chat.created'], name: 'CRM' });
+    const res = await api.post('/webhooks', {
+      hookUrl: URL_A,
+      integrationName: ['message.created', 'message.ack.updated', 'chat.created'],
+      name: 'CRM',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toHaveLength(3);
     for (const s of res.body) {
@@ -51,10 +55,20 @@ describe('webhook subscriptions', () => {
   });
 
   it('accepts a single event name as a string, and type / integrationType', async () => {
-    const res = await api.post('/webhooks', { hookUrl: URL_B, integrationName: 'org.phone.connected', type: 'custom', integrationType: 'zapier' });
+    const res = await api.post('/webhooks', {
+      hookUrl: URL_B,
+      integrationName: 'org.phone.connected',
+      type: 'custom',
+      integrationType: 'zapier',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toHaveLength(1);
-    expect(res.body[0]).toMatchObject({ integration_name: 'org.phone.connected', type: 'custom', integration_type: 'zapier', integration_metadata: { name: URL_B } });
+    expect(res.body[0]).toMatchObject({
+      integration_name: 'org.phone.connected',
+      type: 'custom',
+      integration_type: 'zapier',
+      integration_metadata: { name: URL_B },
+    });
     w.b = res.body[0];
   });
 
@@ -72,7 +86,7 @@ describe('webhook subscriptions', () => {
     expect(res.body.fields[field]).toBeDefined();
   });
 
-  it('lists the organization\'s subscriptions in the spec 2.3 shape, never another organization\'s', async () => {
+  it("lists the organization's subscriptions in the spec 2.3 shape, never another organization's", async () => {
     const res = await api.get('/webhooks');
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(4);
@@ -117,7 +131,7 @@ describe('webhook subscriptions', () => {
     expect(res.body.fields[field]).toMatchObject({ value });
   });
 
-  it('gets one subscription; unknown, malformed or another organization\'s ids are not found', async () => {
+  it("gets one subscription; unknown, malformed or another organization's ids are not found", async () => {
     const res = await api.get(`/webhooks/${w.b.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(Object.fromEntries(Object.entries(w.b).filter(([k]) => k !== 'secret')));
@@ -133,9 +147,18 @@ describe('webhook subscriptions', () => {
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ id: w.b.id, is_subscribed: false });
     expect((await api.get('/webhooks?is_subscribed=false')).body.map((s: any) => s.id)).toEqual([w.b.id]);
-    const moved = await api.patch(`/webhooks/${w.b.id}`, { hookUrl: 'http://hooks.example.org/new', integrationName: 'org.phone.qr', isSubscribed: true });
+    const moved = await api.patch(`/webhooks/${w.b.id}`, {
+      hookUrl: 'http://hooks.example.org/new',
+      integrationName: 'org.phone.qr',
+      isSubscribed: true,
+    });
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ hook_url: 'http://hooks.example.org/new', integration_name: 'org.phone.qr', is_subscribed: true, integration_metadata: { name: 'http://hooks.example.org/new' } });
+    expect(moved.body).toMatchObject({
+      hook_url: 'http://hooks.example.org/new',
+      integration_name: 'org.phone.qr',
+      is_subscribed: true,
+      integration_metadata: { name: 'http://hooks.example.org/new' },
+    });
     expect(Date.parse(moved.body.subscribed_at)).toBeGreaterThanOrEqual(Date.parse(w.b.subscribed_at));
   });
 
@@ -150,7 +173,7 @@ describe('webhook subscriptions', () => {
     expect(res.body.fields[field]).toBeDefined();
   });
 
-  it('cannot patch, rotate, read the log of, redeliver to, replay to or delete another organization\'s subscription', async () => {
+  it("cannot patch, rotate, read the log of, redeliver to, replay to or delete another organization's subscription", async () => {
     const id = w.otherSub.id;
     expect((await api.patch(`/webhooks/${id}`, { isSubscribed: false })).status).toBe(404);
     expect((await api.post(`/webhooks/${id}/secret/rotate`)).status).toBe(404);

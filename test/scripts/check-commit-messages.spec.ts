@@ -30,7 +30,12 @@ describe('scripts/check-commit-messages.js', () => {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: env(), encoding: 'utf8', stdio: 'pipe' }).trim();
   /** A commit with exactly this message (no hook, no clean-up beyond whitespace). */
   const commit = (message: string) => {
-    execFileSync('git', ['commit', '--allow-empty', '--no-verify', '--cleanup=whitespace', '-F', '-'], { cwd: dir, env: env(), input: message, stdio: 'pipe' });
+    execFileSync('git', ['commit', '--allow-empty', '--no-verify', '--cleanup=whitespace', '-F', '-'], {
+      cwd: dir,
+      env: env(),
+      input: message,
+      stdio: 'pipe',
+    });
     return git('rev-parse', 'HEAD');
   };
   const check = (...args: string[]) => {
@@ -121,7 +126,15 @@ describe('scripts/check-commit-messages.js', () => {
       commit('feat: on the branch');
       git('checkout', '-q', 'main');
       commit('fix: on main');
-      git('merge', '-q', '--no-ff', '--no-verify', '-m', `Merge branch 'feature' with a subject far longer than seventy-two characters.`, 'feature');
+      git(
+        'merge',
+        '-q',
+        '--no-ff',
+        '--no-verify',
+        '-m',
+        `Merge branch 'feature' with a subject far longer than seventy-two characters.`,
+        'feature',
+      );
       expect(check(`${base}..HEAD`).status).toBe(0);
 
       git('checkout', '-q', '-b', 'feature-2');
@@ -173,7 +186,9 @@ describe('scripts/check-commit-messages.js', () => {
       );
       expect(check(file).status).toBe(0);
       // Comment lines (a commit template's, say) are neither the subject nor its second line.
-      const templated = messageFile(`# A template comment, longer than seventy-two characters, ending with a period.\nfix: the subject\n# right below it\n`);
+      const templated = messageFile(
+        `# A template comment, longer than seventy-two characters, ending with a period.\nfix: the subject\n# right below it\n`,
+      );
       expect(check(templated).status).toBe(0);
     });
 
@@ -205,7 +220,8 @@ describe('scripts/check-commit-messages.js', () => {
       copyFileSync(join(ROOT, 'scripts/git-hooks/commit-msg'), join(dir, 'scripts/git-hooks/commit-msg'));
       chmodSync(join(dir, 'scripts/git-hooks/commit-msg'), 0o755);
       git('config', 'core.hooksPath', 'scripts/git-hooks');
-      const gitCommit = (...args: string[]) => spawnSync('git', ['commit', '--allow-empty', ...args], { cwd: dir, env: env(), encoding: 'utf8' });
+      const gitCommit = (...args: string[]) =>
+        spawnSync('git', ['commit', '--allow-empty', ...args], { cwd: dir, env: env(), encoding: 'utf8' });
       const before = git('rev-parse', 'HEAD');
 
       const refused = gitCommit('-m', 'fix: a message with a period.');
@@ -225,7 +241,11 @@ describe('scripts/check-commit-messages.js', () => {
       git('checkout', '-q', 'main');
       expect(gitCommit('-m', 'fix: on main').status).toBe(0);
       // git merge runs commit-msg too; its default subject here is over 72 characters.
-      const merge = spawnSync('git', ['merge', '--no-ff', '--no-edit', 'a-branch-with-a-name-long-enough-to-make-the-merge-subject-too-long'], { cwd: dir, env: env(), encoding: 'utf8' });
+      const merge = spawnSync(
+        'git',
+        ['merge', '--no-ff', '--no-edit', 'a-branch-with-a-name-long-enough-to-make-the-merge-subject-too-long'],
+        { cwd: dir, env: env(), encoding: 'utf8' },
+      );
       expect(merge.status).toBe(0);
       expect(git('log', '-1', '--format=%s').length).toBeGreaterThan(72);
     });

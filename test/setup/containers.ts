@@ -30,7 +30,9 @@ export async function startContainersIfNeeded(): Promise<void> {
     process.env.NATS_URL = `nats://${nats.getHost()}:${nats.getMappedPort(4222)}`;
   } catch (error) {
     await stopContainers();
-    throw new Error(`testcontainers could not start the test servers (${(error as Error).message}); set DATABASE_URL, REDIS_URL and NATS_URL instead`);
+    throw new Error(
+      `testcontainers could not start the test servers (${(error as Error).message}); set DATABASE_URL, REDIS_URL and NATS_URL instead`,
+    );
   }
 }
 

@@ -36,9 +36,25 @@ describe('admin CLI', () => {
   it('prints help without touching the database', async () => {
     const help = await run('help');
     expect(help.code).toBe(0);
-    const commands = ['org:create', 'org:list', 'token:create', 'token:revoke', 'token:list', 'phone:create', 'kb:self-learned', 'members:create-owner', 'import:hosted', 'import:cutover', 'seed:demo'];
+    const commands = [
+      'org:create',
+      'org:list',
+      'token:create',
+      'token:revoke',
+      'token:list',
+      'phone:create',
+      'kb:self-learned',
+      'members:create-owner',
+      'import:hosted',
+      'import:cutover',
+      'seed:demo',
+    ];
     for (const command of commands) expect(help.out).toContain(command);
-    expect(JSON.parse((await run('help', '--json')).out).commands.map((c: { command: string }) => c.command).sort()).toEqual([...commands].sort());
+    expect(
+      JSON.parse((await run('help', '--json')).out)
+        .commands.map((c: { command: string }) => c.command)
+        .sort(),
+    ).toEqual([...commands].sort());
     expect(opened).toHaveLength(0);
   });
 
@@ -74,7 +90,9 @@ describe('admin CLI', () => {
       expect(output.out).not.toContain(token);
       expect(output.out).not.toContain(row.token_hash);
     }
-    expect(JSON.parse(listed[1].out).tokens).toEqual([expect.objectContaining({ id: row.id, phone_scope: [phone.phone_id], revoked: false })]);
+    expect(JSON.parse(listed[1].out).tokens).toEqual([
+      expect.objectContaining({ id: row.id, phone_scope: [phone.phone_id], revoked: false }),
+    ]);
 
     expect((await run('token:revoke', '--id', row.id)).out).toMatch(/^Revoked token /);
     const again = await run('token:revoke', '--id', row.id);
@@ -104,7 +122,9 @@ describe('admin CLI', () => {
     expect(human.out).toContain('Messages added by this run: 0');
     // The owner's sign-in, with this run's new password (the previous one no longer works).
     const password = /^ {2}password: ([A-Za-z0-9]{24})$/m.exec(human.out)?.[1];
-    expect(human.out).toMatch(/^Console sign-in \(owner; a new password each run, shown only this once\):\n {2}email: {4}owner@demo\.example\.com$/m);
+    expect(human.out).toMatch(
+      /^Console sign-in \(owner; a new password each run, shown only this once\):\n {2}email: {4}owner@demo\.example\.com$/m,
+    );
     const owner = await t.prisma.member.findFirstOrThrow({ where: { org_id: seeded.org_id, role: 'owner' } });
     expect(await verifyPassword(owner.password_hash ?? '', password ?? '')).toBe(true);
     expect(await verifyPassword(owner.password_hash ?? '', seeded.console.password)).toBe(false);

@@ -38,7 +38,10 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
   const values = parse(name, rest);
   const prisma = io.openDatabase();
   try {
-    const output = await COMMANDS[name].run(values, createAdminUseCases(prisma), { readStdin: io.readStdin, progress: values.json ? undefined : io.progress });
+    const output = await COMMANDS[name].run(values, createAdminUseCases(prisma), {
+      readStdin: io.readStdin,
+      progress: values.json ? undefined : io.progress,
+    });
     io.out(values.json ? JSON.stringify(output.json) : output.text);
   } finally {
     await prisma.$disconnect();

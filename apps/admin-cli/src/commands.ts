@@ -41,7 +41,16 @@ export const COMMANDS: Record<string, Command> = {
       const text = orgs.length
         ? table(
             ['ID', 'NAME', 'PLAN', 'ACTIVE', 'RATE LIMIT', 'PHONES', 'TOKENS', 'CREATED'],
-            orgs.map((o) => [o.id, o.name, o.plan, o.plan_active ? 'yes' : 'no', o.rate_limit_per_second === null ? 'default' : `${o.rate_limit_per_second}/s`, String(o.phones), String(o.active_tokens), when(o.created_at)]),
+            orgs.map((o) => [
+              o.id,
+              o.name,
+              o.plan,
+              o.plan_active ? 'yes' : 'no',
+              o.rate_limit_per_second === null ? 'default' : `${o.rate_limit_per_second}/s`,
+              String(o.phones),
+              String(o.active_tokens),
+              when(o.created_at),
+            ]),
           )
         : 'No organizations yet. Create one with: org:create --name NAME';
       return { json: { organizations: orgs }, text };
@@ -92,7 +101,15 @@ export const COMMANDS: Record<string, Command> = {
       const text = tokens.length
         ? table(
             ['ID', 'NAME', 'PREFIX', 'SCOPE', 'STATUS', 'LAST USED', 'CREATED'],
-            tokens.map((t) => [t.id, t.name, prefix(t.prefix), t.phone_scope ? t.phone_scope.join(',') : 'all phones', t.revoked ? `revoked ${when(t.revoked_at)}` : 'active', when(t.last_used_at), when(t.created_at)]),
+            tokens.map((t) => [
+              t.id,
+              t.name,
+              prefix(t.prefix),
+              t.phone_scope ? t.phone_scope.join(',') : 'all phones',
+              t.revoked ? `revoked ${when(t.revoked_at)}` : 'active',
+              when(t.last_used_at),
+              when(t.created_at),
+            ]),
           )
         : 'No tokens. Create one with: token:create --org ID';
       return { json: { tokens }, text };
@@ -123,7 +140,10 @@ export const COMMANDS: Record<string, Command> = {
         answer: required(values, 'answer', '<text>'),
         active: values.active === true,
       });
-      return { json: e, text: `Added self-learned entry ${e.context_id} (${e.is_active ? 'active' : 'inactive, awaiting approval'}) to organization ${e.org_id}` };
+      return {
+        json: e,
+        text: `Added self-learned entry ${e.context_id} (${e.is_active ? 'active' : 'inactive, awaiting approval'}) to organization ${e.org_id}`,
+      };
     },
   },
   'members:create-owner': ownerCommand,
@@ -131,7 +151,8 @@ export const COMMANDS: Record<string, Command> = {
   'import:cutover': cutoverCommand,
   'seed:demo': {
     usage: 'seed:demo',
-    summary: 'seed "Demo Org" with phones, chats and messages (idempotent); print a new demo token and the owner\'s console sign-in (new password each run)',
+    summary:
+      'seed "Demo Org" with phones, chats and messages (idempotent); print a new demo token and the owner\'s console sign-in (new password each run)',
     options: {},
     async run(_values, admin) {
       const s = await admin.seedDemo.execute();
@@ -139,9 +160,15 @@ export const COMMANDS: Record<string, Command> = {
       const text = [
         `Demo organization "${s.org_name}" ${s.org_created ? 'created' : 'already present'}: ${s.org_id}`,
         'Phones:',
-        table(['  PHONE_ID', 'NUMBER', 'NAME'], s.phones.map((p) => [`  ${p.phone_id}`, p.org_phone, p.phone_name ?? '-'])),
+        table(
+          ['  PHONE_ID', 'NUMBER', 'NAME'],
+          s.phones.map((p) => [`  ${p.phone_id}`, p.org_phone, p.phone_name ?? '-']),
+        ),
         'Chats:',
-        table(['  PHONE_ID', 'CHAT_ID', 'NAME', 'TYPE', 'MESSAGES'], s.chats.map((c) => [`  ${c.phone_id}`, c.chat_id, c.chat_name, c.chat_type, String(c.messages)])),
+        table(
+          ['  PHONE_ID', 'CHAT_ID', 'NAME', 'TYPE', 'MESSAGES'],
+          s.chats.map((c) => [`  ${c.phone_id}`, c.chat_id, c.chat_name, c.chat_type, String(c.messages)]),
+        ),
         `Messages added by this run: ${s.messages_inserted}`,
         'Demo token (shown only this once; store it now):',
         '',
@@ -150,7 +177,11 @@ export const COMMANDS: Record<string, Command> = {
         `Try: curl -H "Authorization: Bearer ${s.token}" "${baseUrl()}/chats/${chat.chat_id}/messages"`,
         '',
         ...(s.console
-          ? ['Console sign-in (owner; a new password each run, shown only this once):', `  email:    ${s.console.email}`, `  password: ${s.console.password}`]
+          ? [
+              'Console sign-in (owner; a new password each run, shown only this once):',
+              `  email:    ${s.console.email}`,
+              `  password: ${s.console.password}`,
+            ]
           : ['Console sign-in: the demo organization has an owner set up by an operator; its password is unchanged.']),
       ].join('\n');
       return { json: s, text };

@@ -17,7 +17,8 @@ describe('describeError', () => {
   });
 
   it('keeps the last line of a Prisma error, with a hint', () => {
-    const message = 'Invalid `prisma.organization.findMany()` invocation in\n/x.js:5:1\n\n  4 code\n\nThe table `public.organizations` does not exist in the current database.';
+    const message =
+      'Invalid `prisma.organization.findMany()` invocation in\n/x.js:5:1\n\n  4 code\n\nThe table `public.organizations` does not exist in the current database.';
     expect(describeError(new PrismaClientKnownRequestError(message, 'P2021'))).toBe(
       'database error: The table `public.organizations` does not exist in the current database. (apply the migrations: npm run db:migrate)',
     );

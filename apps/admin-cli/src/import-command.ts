@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { AdminError } from '@mapi/admin-feature';
-import { CutoverRpc, GetImportRpc, ImportRowsSchema, ServiceError, StartImportRpc, type Import, type ImportRows, type RequestContext } from '@mapi/contracts';
+import {
+  CutoverRpc,
+  GetImportRpc,
+  ImportRowsSchema,
+  ServiceError,
+  StartImportRpc,
+  type Import,
+  type ImportRows,
+  type RequestContext,
+} from '@mapi/contracts';
 import { NatsRpcClient, connectNats } from '@mapi/platform';
 import { flag, optional, required, str, type Command, type Values } from './args';
 import { table } from './format';
@@ -19,7 +28,8 @@ async function rowsOf(values: Values): Promise<ImportRows | undefined> {
     throw new AdminError(`--rows ${file}: ${(error as Error).message}`);
   }
   const rows = ImportRowsSchema.safeParse(parsed);
-  if (!rows.success) throw new AdminError(`--rows ${file} must be a JSON object of tbl_org_workflows, tbl_org_tasks and tbl_org_labels row arrays`);
+  if (!rows.success)
+    throw new AdminError(`--rows ${file} must be a JSON object of tbl_org_workflows, tbl_org_tasks and tbl_org_labels row arrays`);
   return rows.data;
 }
 
@@ -34,7 +44,14 @@ export function progressLine(run: Import): string {
 }
 
 export function reportTable(run: Import): string {
-  const rows = Object.entries(run.report).map(([resource, c]) => [resource, String(c.read), String(c.created), String(c.updated), String(c.skipped), String(c.failed)]);
+  const rows = Object.entries(run.report).map(([resource, c]) => [
+    resource,
+    String(c.read),
+    String(c.created),
+    String(c.updated),
+    String(c.skipped),
+    String(c.failed),
+  ]);
   return rows.length ? table(['RESOURCE', 'READ', 'CREATED', 'UPDATED', 'SKIPPED', 'FAILED'], rows) : '(nothing read)';
 }
 
@@ -44,8 +61,10 @@ export function reportTable(run: Import): string {
  * interrupted or failed run at its checkpoint, or, after a completed one, brings what changed.
  */
 export const importCommand: Command = {
-  usage: 'import:hosted --org ID --from URL --token TOKEN [--phones a,b] [--since ISO] [--dry-run] [--rows FILE] [--rate N] [--concurrency N]',
-  summary: 'import an organization from the hosted service (or another deployment) over its public API; rerun to resume or to bring what changed',
+  usage:
+    'import:hosted --org ID --from URL --token TOKEN [--phones a,b] [--since ISO] [--dry-run] [--rows FILE] [--rate N] [--concurrency N]',
+  summary:
+    'import an organization from the hosted service (or another deployment) over its public API; rerun to resume or to bring what changed',
   options: { org: str, from: str, token: str, phones: str, since: str, 'dry-run': flag, rows: str, rate: str, concurrency: str },
   async run(values, admin, io) {
     const orgId = required(values, 'org', '<organization id>');
@@ -60,7 +79,10 @@ export const importCommand: Command = {
     const body = {
       from: required(values, 'from', '<source API base URL, e.g. https://api.example.com/v1>'),
       token: required(values, 'token', '<source API token>'),
-      phones: optional(values, 'phones')?.split(',').map((p) => p.trim()).filter(Boolean),
+      phones: optional(values, 'phones')
+        ?.split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
       since: optional(values, 'since'),
       dry_run: values['dry-run'] === true,
       rows: await rowsOf(values),
@@ -68,7 +90,9 @@ export const importCommand: Command = {
       concurrency: num('concurrency'),
     };
     const nc = await connectNats(process.env.NATS_URL || 'nats://127.0.0.1:4222', 'admin-cli').catch((error: Error) => {
-      throw new AdminError(`cannot reach NATS (${error.message}): the importer service runs the import; start the stack first (npm run up)`);
+      throw new AdminError(
+        `cannot reach NATS (${error.message}): the importer service runs the import; start the stack first (npm run up)`,
+      );
     });
     const rpc = new NatsRpcClient(nc, process.env.NAMESPACE || 'mapi', 30_000);
     const ctx: RequestContext = { org_id: orgId, token_id: randomUUID(), phone_scope: null, phone: null, member: null };
@@ -76,7 +100,7 @@ export const importCommand: Command = {
       let run = await rpc.call(StartImportRpc, { ctx, body }).catch(explain);
       io.progress?.(`import ${run.import_id} of ${run.source_url}${run.dry_run ? ' (dry run)' : ''}`);
       // A run whose replica died reads `interrupted` once its lease lapses: started again, it resumes.
-      for (let restarts = 0; ; ) {
+      for (let restarts = 0; ;) {
         while (run.status === 'running' || run.status === 'queued') {
           await new Promise((r) => setTimeout(r, POLL_MS));
           run = await rpc.call(GetImportRpc, { ctx, params: { import_id: run.import_id } }).catch(explain);
@@ -98,7 +122,8 @@ export const importCommand: Command = {
 
 function explain(error: unknown): never {
   const e = error as Partial<ServiceError> & Error;
-  if (e?.code === 'SERVICE_UNAVAILABLE_ERROR' || e?.code === 'TIMEOUT_ERROR') throw new AdminError(`the importer service does not answer (${e.message}): is it running (npm run up)?`);
+  if (e?.code === 'SERVICE_UNAVAILABLE_ERROR' || e?.code === 'TIMEOUT_ERROR')
+    throw new AdminError(`the importer service does not answer (${e.message}): is it running (npm run up)?`);
   throw error;
 }
 
@@ -117,7 +142,10 @@ export const cutoverCommand: Command = {
     try {
       const ctx: RequestContext = { org_id: orgId, token_id: randomUUID(), phone_scope: null, phone: null, member: null };
       const answer = await rpc.call(CutoverRpc, { ctx, params: { import_id: importId } }).catch(explain);
-      const lines = [`Switched on: ${answer.switched_on.webhooks ?? 0} webhooks, ${answer.switched_on.workflows ?? 0} workflows`, ...answer.failed.map((f) => `  not switched on: ${f.resource} ${f.id}: ${f.reason}`)];
+      const lines = [
+        `Switched on: ${answer.switched_on.webhooks ?? 0} webhooks, ${answer.switched_on.workflows ?? 0} workflows`,
+        ...answer.failed.map((f) => `  not switched on: ${f.resource} ${f.id}: ${f.reason}`),
+      ];
       if (answer.failed.length) throw new AdminError(`${lines.join('\n')}\nrun it again once the cause is fixed`);
       return { json: answer, text: lines.join('\n') };
     } finally {

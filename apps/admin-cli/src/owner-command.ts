@@ -13,7 +13,8 @@ async function passwordOf(values: Values, io: CommandIo): Promise<string | undef
 
 export const ownerCommand: Command = {
   usage: 'members:create-owner --org ID --email EMAIL [--password P | --password-stdin] [--name NAME] [--reset]',
-  summary: "create the organization's owner for the console (a strong password is generated and printed once unless one is given); --reset sets a new password for that owner",
+  summary:
+    "create the organization's owner for the console (a strong password is generated and printed once unless one is given); --reset sets a new password for that owner",
   options: { org: str, email: str, password: str, 'password-stdin': flag, name: str, reset: flag },
   async run(values, admin, io) {
     const orgId = required(values, 'org', '<organization id>');
@@ -28,9 +29,10 @@ export const ownerCommand: Command = {
     const what = o.created
       ? `Created owner ${o.email} (member ${o.member_id}) of organization ${o.org_id}`
       : `Set a new password for owner ${o.email} (member ${o.member_id}) of organization ${o.org_id}; console sessions ended: ${o.sessions_ended}`;
-    const password = o.password === undefined
-      ? ['Password: the one given (not shown).']
-      : ['Password (generated; shown only this once, store it now):', '', `  ${o.password}`];
+    const password =
+      o.password === undefined
+        ? ['Password: the one given (not shown).']
+        : ['Password (generated; shown only this once, store it now):', '', `  ${o.password}`];
     return { json: o, text: [what, ...password].join('\n') };
   },
 };

@@ -31,7 +31,10 @@ function buildInfo() {
   for (const f of FILES) {
     try {
       const full = path.join(ROOT, f);
-      dist[f] = { built: fs.statSync(full).mtime.toISOString(), sha1: createHash('sha1').update(fs.readFileSync(full)).digest('hex').slice(0, 10) };
+      dist[f] = {
+        built: fs.statSync(full).mtime.toISOString(),
+        sha1: createHash('sha1').update(fs.readFileSync(full)).digest('hex').slice(0, 10),
+      };
     } catch {
       dist[f] = null;
     }

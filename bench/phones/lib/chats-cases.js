@@ -15,7 +15,31 @@ const { ApplyIngest } = dist('apply-ingest.usecase.js');
 const { ingestRow } = dist('ingest-rows.js');
 const { learnContacts } = dist('learn-contacts.js');
 
-const COLS = ['org_id', 'phone_id', 'chat_id', 'message_id', 'unique_id', 'org_phone', 'sender_phone', 'from_me', 'body', 'message_type', 'timestamp', 'ack', 'delivery_info', 'mentioned_ids', 'media', 'fts', 'author', 'has_media', 'is_forwarded', 'quoted_message_id', 'sent_message_id', 'from', 'to'];
+const COLS = [
+  'org_id',
+  'phone_id',
+  'chat_id',
+  'message_id',
+  'unique_id',
+  'org_phone',
+  'sender_phone',
+  'from_me',
+  'body',
+  'message_type',
+  'timestamp',
+  'ack',
+  'delivery_info',
+  'mentioned_ids',
+  'media',
+  'fts',
+  'author',
+  'has_media',
+  'is_forwarded',
+  'quoted_message_id',
+  'sent_message_id',
+  'from',
+  'to',
+];
 const cols = COLS.map((c) => `"${c}"`).join(', ');
 /** A whole event's rows in one statement: one jsonb parameter, duplicates skipped. */
 const RAW_MESSAGES = `INSERT INTO messages (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::messages, $1::jsonb)
@@ -34,11 +58,26 @@ function chatsCases({ prisma, pool, nc, namespace, mkPhone, total }) {
   const rowsOf = (perEvent) => evs(perEvent).map((e) => e.messages.map((m) => ingestRow(e, m)));
   const outboxOf = () => {
     const phone = mkPhone();
-    return rowsOf(200).map((rs) => rs.map((r) => ({ type: 'message.created', org_id: phone.org_id, phone_id: phone.phone_id, data: mapMessage({ ...r, id: 1n, prev_body: null, updated_at: new Date() }) })));
+    return rowsOf(200).map((rs) =>
+      rs.map((r) => ({
+        type: 'message.created',
+        org_id: phone.org_id,
+        phone_id: phone.phone_id,
+        data: mapMessage({ ...r, id: 1n, prev_body: null, updated_at: new Date() }),
+      })),
+    );
   };
   // ensureChats' input for each event of 200: its distinct chats.
   const chatLists = () =>
-    evs(200).map((e) => [...new Set(e.messages.map((m) => m.chat_id))].map((chat_id) => ({ org_id: e.org_id, phone_id: e.phone_id, chat_id, chat_name: null, chat_type: 'user' })));
+    evs(200).map((e) =>
+      [...new Set(e.messages.map((m) => m.chat_id))].map((chat_id) => ({
+        org_id: e.org_id,
+        phone_id: e.phone_id,
+        chat_id,
+        chat_name: null,
+        chat_type: 'user',
+      })),
+    );
   return {
     'zod IngestEventSchema.safeParse (events of 200)': async () => {
       const e = evs(200);
@@ -73,7 +112,8 @@ function chatsCases({ prisma, pool, nc, namespace, mkPhone, total }) {
     'prisma message.createManyAndReturn, 200 rows/stmt': async () => {
       const rows = rowsOf(200);
       return async () => {
-        for (const data of rows) (await prisma.message.createManyAndReturn({ data, skipDuplicates: true, omit: { id: true, phone_id: true } })).map(mapMessage);
+        for (const data of rows)
+          (await prisma.message.createManyAndReturn({ data, skipDuplicates: true, omit: { id: true, phone_id: true } })).map(mapMessage);
       };
     },
     'prisma message.createMany (no RETURNING), 200 rows/stmt': async () => {
@@ -95,7 +135,9 @@ function chatsCases({ prisma, pool, nc, namespace, mkPhone, total }) {
       };
     },
     'pg: INSERT outbox_events .. jsonb_to_recordset, 200 events/stmt': async () => {
-      const batches = outboxOf().map((b) => JSON.stringify(b.map((e) => ({ org_id: e.org_id, type: e.type, phone_id: e.phone_id, payload: e.data }))));
+      const batches = outboxOf().map((b) =>
+        JSON.stringify(b.map((e) => ({ org_id: e.org_id, type: e.type, phone_id: e.phone_id, payload: e.data }))),
+      );
       return async () => {
         for (const b of batches) await pool.query(RAW_OUTBOX, [b]);
       };
@@ -127,7 +169,9 @@ function chatsCases({ prisma, pool, nc, namespace, mkPhone, total }) {
       await pool.query('CREATE INDEX ON outbox_marked (published_at, seq)');
       for (const b of outboxOf()) {
         await writeEvents(prisma, b);
-        await pool.query(`INSERT INTO outbox_marked SELECT *, NULL FROM outbox_events WHERE seq > (SELECT last_seq FROM outbox_cursor WHERE name = 'relay')`);
+        await pool.query(
+          `INSERT INTO outbox_marked SELECT *, NULL FROM outbox_events WHERE seq > (SELECT last_seq FROM outbox_cursor WHERE name = 'relay')`,
+        );
         await pool.query(`UPDATE outbox_cursor SET last_seq = (SELECT max(seq) FROM outbox_events) WHERE name = 'relay'`);
       }
       return () => relayByMark(pool, nc, namespace);
@@ -142,12 +186,22 @@ async function relayByMark(pool, nc, namespace) {
   try {
     for (;;) {
       await client.query('BEGIN');
-      const { rows } = await client.query('SELECT id, org_id, type, phone_id, payload::text AS payload, created_at FROM outbox_marked WHERE published_at IS NULL ORDER BY seq LIMIT 500 FOR UPDATE SKIP LOCKED');
+      const { rows } = await client.query(
+        'SELECT id, org_id, type, phone_id, payload::text AS payload, created_at FROM outbox_marked WHERE published_at IS NULL ORDER BY seq LIMIT 500 FOR UPDATE SKIP LOCKED',
+      );
       if (!rows.length) {
         await client.query('COMMIT');
         return;
       }
-      await Promise.all(rows.map((r) => js.publish(eventSubject(namespace, r.type), `${JSON.stringify({ event_id: r.id, event_type: r.type, org_id: r.org_id, phone_id: r.phone_id, created_at: r.created_at.toISOString() }).slice(0, -1)},"data":${r.payload}}`, { msgID: `m-${r.id}` })));
+      await Promise.all(
+        rows.map((r) =>
+          js.publish(
+            eventSubject(namespace, r.type),
+            `${JSON.stringify({ event_id: r.id, event_type: r.type, org_id: r.org_id, phone_id: r.phone_id, created_at: r.created_at.toISOString() }).slice(0, -1)},"data":${r.payload}}`,
+            { msgID: `m-${r.id}` },
+          ),
+        ),
+      );
       await client.query('SET LOCAL synchronous_commit = off');
       await client.query('UPDATE outbox_marked SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
       await client.query('COMMIT');

@@ -18,7 +18,17 @@ function eventOf(phone, count, seq, type = 'notify') {
   for (let k = 0; k < count; k++) {
     const i = seq + k;
     const chat = phone.chats[i % phone.chats.length];
-    messages.push({ chat_id: chat, unique_id: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`, from_me: false, sender_phone: chat, body: bodyOf(i), message_type: 'chat', timestamp, ack: 0, media: null });
+    messages.push({
+      chat_id: chat,
+      unique_id: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`,
+      from_me: false,
+      sender_phone: chat,
+      body: bodyOf(i),
+      message_type: 'chat',
+      timestamp,
+      ack: 0,
+      media: null,
+    });
   }
   return { org_id: phone.org_id, phone_id: phone.phone_id, org_phone: phone.org_phone, kind: 'messages-upsert', type, messages };
 }

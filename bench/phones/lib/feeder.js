@@ -8,7 +8,8 @@
  */
 const { randomBytes } = require('node:crypto');
 
-const WORDS = 'hello order shop open price delivery today thanks please when where address invoice ticket help status tomorrow morning'.split(' ');
+const WORDS =
+  'hello order shop open price delivery today thanks please when where address invoice ticket help status tomorrow morning'.split(' ');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function bodyOf(i) {

@@ -63,7 +63,10 @@ async function spotCheck({ baseUrl, token, pool, phone, chats }) {
   const out = [];
   for (const chatId of chats) {
     const api = await getMessages(baseUrl, token, phone.phone_id, chatId, 2000);
-    const { rows } = await pool.query('SELECT count(*)::int AS n FROM messages WHERE phone_id = $1 AND chat_id = $2', [phone.phone_id, chatId]);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM messages WHERE phone_id = $1 AND chat_id = $2', [
+      phone.phone_id,
+      chatId,
+    ]);
     out.push({ chat_id: chatId, status: api.status, api: api.body?.messages?.length ?? null, sql: rows[0].n });
   }
   return { ok: out.every((c) => c.status === 200 && c.api === c.sql && c.sql > 0), chats: out };

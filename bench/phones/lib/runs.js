@@ -18,21 +18,29 @@ async function commits(pool) {
 
 /** Rows read by sequential scans and fetched through indexes, per table (pg_stat_user_tables). */
 async function tableReads(pool) {
-  const { rows } = await pool.query('SELECT relname, seq_scan::bigint AS s, seq_tup_read::bigint AS r, coalesce(idx_tup_fetch, 0)::bigint AS f FROM pg_stat_user_tables');
+  const { rows } = await pool.query(
+    'SELECT relname, seq_scan::bigint AS s, seq_tup_read::bigint AS r, coalesce(idx_tup_fetch, 0)::bigint AS f FROM pg_stat_user_tables',
+  );
   return Object.fromEntries(rows.map((x) => [x.relname, { seq_scans: Number(x.s), seq_rows: Number(x.r), idx_rows: Number(x.f) }]));
 }
 
 function diffReads(a, b) {
   const out = {};
   for (const [t, v] of Object.entries(b)) {
-    const d = { seq_scans: v.seq_scans - (a[t]?.seq_scans ?? 0), seq_rows: v.seq_rows - (a[t]?.seq_rows ?? 0), idx_rows: v.idx_rows - (a[t]?.idx_rows ?? 0) };
+    const d = {
+      seq_scans: v.seq_scans - (a[t]?.seq_scans ?? 0),
+      seq_rows: v.seq_rows - (a[t]?.seq_rows ?? 0),
+      idx_rows: v.idx_rows - (a[t]?.idx_rows ?? 0),
+    };
     if (d.seq_rows + d.idx_rows > 0) out[t] = d;
   }
   return out;
 }
 
 async function outboxBacklog(pool) {
-  const { rows } = await pool.query(`SELECT count(*)::int AS n FROM outbox_events WHERE seq > (SELECT last_seq FROM outbox_cursor WHERE name = 'relay')`);
+  const { rows } = await pool.query(
+    `SELECT count(*)::int AS n FROM outbox_events WHERE seq > (SELECT last_seq FROM outbox_cursor WHERE name = 'relay')`,
+  );
   return rows[0].n;
 }
 
@@ -128,14 +136,27 @@ async function measure(ctx, { name, phones, offer, expected, drainMs, probe = tr
     throughput: drained && firstInsert.at ? (seen * 1000) / (lastSeen - firstInsert.at) : null,
     sustained_readable_rate: rateBetween(samples, 'readable', warm, offerEnd),
     sustained_handed_rate: rateBetween(samples, 'handed', warm, offerEnd),
-    backlog_at_offer_end: { phones_stage: backlogAt(samples, offerEnd, 'offered', 'handed'), chats_stage_events: atOrBefore(samples, offerEnd)?.js_pending ?? null },
+    backlog_at_offer_end: {
+      phones_stage: backlogAt(samples, offerEnd, 'offered', 'handed'),
+      chats_stage_events: atOrBefore(samples, offerEnd)?.js_pending ?? null,
+    },
     max_js_pending_events: Math.max(0, ...samples.map((x) => x.js_pending ?? 0)),
     lag_ms: lagSummary(lags),
     http_lag_ms: { ...lagSummary(http.lags), errors: http.errors, slowest_gets_ms: http.slowest },
     db_commits_per_1k: perK(txs),
-    cpu_s_per_1k: !drained ? {} : Object.fromEntries(Object.entries(cpu).filter(([k]) => !k.includes('%')).map(([k, v]) => [k, perK(v)])),
+    cpu_s_per_1k: !drained
+      ? {}
+      : Object.fromEntries(
+          Object.entries(cpu)
+            .filter(([k]) => !k.includes('%'))
+            .map(([k, v]) => [k, perK(v)]),
+        ),
     cpu_s: cpu,
-    cores_used: Object.fromEntries(Object.entries(cpu).filter(([k]) => !k.includes('%')).map(([k, v]) => [k, v / windowS])),
+    cores_used: Object.fromEntries(
+      Object.entries(cpu)
+        .filter(([k]) => !k.includes('%'))
+        .map(([k, v]) => [k, v / windowS]),
+    ),
     table_reads: reads,
     outbox_backlog_at_end: outboxAtEnd,
     outbox_left_after_settle: outboxLeft,

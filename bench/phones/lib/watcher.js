@@ -97,7 +97,14 @@ function sampler({ pool, watcher, phoneIds, consumerInfo, everyMs = 1000 }) {
         ),
         consumerInfo().catch(() => null),
       ]);
-      samples.push({ t: Date.now() - t0, offered: rows[0].offered, handed: rows[0].handed, readable: watcher.seen(phoneIds), js_pending: info ? info.num_pending + info.num_ack_pending : null, js_ack_pending: info ? info.num_ack_pending : null });
+      samples.push({
+        t: Date.now() - t0,
+        offered: rows[0].offered,
+        handed: rows[0].handed,
+        readable: watcher.seen(phoneIds),
+        js_pending: info ? info.num_pending + info.num_ack_pending : null,
+        js_ack_pending: info ? info.num_ack_pending : null,
+      });
       await sleep(everyMs);
     }
   })();

@@ -18,7 +18,11 @@ async function createSandboxPhone(prisma, pg, org, { contacts = 200, deleted = f
     ...(deleted ? { deleted_at: new Date() } : {}),
   });
   // What POST /v1/sandbox/phones/scan leaves behind: the network sees the phone paired and connected.
-  await pg.query(`INSERT INTO sandbox_devices (phone_id, org_id, number, state) VALUES ($1, $2, $3, 'CONNECTED')`, [phone.phone_id, org.id, number]);
+  await pg.query(`INSERT INTO sandbox_devices (phone_id, org_id, number, state) VALUES ($1, $2, $3, 'CONNECTED')`, [
+    phone.phone_id,
+    org.id,
+    number,
+  ]);
   const chats = Array.from({ length: contacts }, () => `${randomDigits()}@c.us`);
   return { phone_id: phone.phone_id, org_id: org.id, org_phone: phone.org_phone, number, chats };
 }

@@ -1,6 +1,18 @@
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, consumersIndicator, ensureStreams } from '@mapi/events';
-import { AddressPolicy, HttpSender, NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
+import {
+  AddressPolicy,
+  HttpSender,
+  NatsRpcClient,
+  bindHandlers,
+  connectNats,
+  createLogger,
+  loadConfig,
+  natsIndicator,
+  postgresIndicator,
+  startRpcService,
+  directDatabaseUrl,
+} from '@mapi/platform';
 import { loadAgentConfig } from './agent/agent-config';
 import { AiAgent } from './agent/ai-agent';
 import { AUTOMATION_HANDLERS } from './automation.handlers';
@@ -27,7 +39,13 @@ export async function bootstrapAutomationService(): Promise<void> {
   await ensureStreams(nc, ns);
   const metrics = new AutomationMetrics(prisma);
   const store = new RunStore(prisma, metrics);
-  const http = new HttpSender(new AddressPolicy(engine.AUTOMATION_HTTP_ALLOW_CIDRS), engine.AUTOMATION_HTTP_TIMEOUT_MS, undefined, 64, 'mapi-workflows/1');
+  const http = new HttpSender(
+    new AddressPolicy(engine.AUTOMATION_HTTP_ALLOW_CIDRS),
+    engine.AUTOMATION_HTTP_TIMEOUT_MS,
+    undefined,
+    64,
+    'mapi-workflows/1',
+  );
   const executor = new StepExecutor(store, rpc, logger, {
     batch: engine.AUTOMATION_STEP_BATCH,
     leaseMs: engine.AUTOMATION_STEP_LEASE_MS,
@@ -42,9 +60,23 @@ export async function bootstrapAutomationService(): Promise<void> {
     // first steps the intake hands over, running at once: four rounds' worth (200 by default, a whole intake batch)
     handoffMax: 4 * engine.AUTOMATION_STEP_BATCH,
   });
-  const retention = new RunRetention(prisma, logger, { retentionMs: engine.AUTOMATION_RUN_RETENTION_MS, intervalMs: engine.AUTOMATION_RETENTION_SWEEP_INTERVAL_MS, batchSize: engine.AUTOMATION_RETENTION_BATCH });
+  const retention = new RunRetention(prisma, logger, {
+    retentionMs: engine.AUTOMATION_RUN_RETENTION_MS,
+    intervalMs: engine.AUTOMATION_RETENTION_SWEEP_INTERVAL_MS,
+    batchSize: engine.AUTOMATION_RETENTION_BATCH,
+  });
   const limits = { runsPerMinute: engine.AUTOMATION_RUNS_PER_MINUTE, chatRunsPerMinute: engine.AUTOMATION_CHAT_RUNS_PER_MINUTE };
-  const intake = new EventIntake(nc, ns, prisma, store, limits, () => executor.due(), logger, engine.AUTOMATION_INTAKE_ACK_WAIT_MS, executor);
+  const intake = new EventIntake(
+    nc,
+    ns,
+    prisma,
+    store,
+    limits,
+    () => executor.due(),
+    logger,
+    engine.AUTOMATION_INTAKE_ACK_WAIT_MS,
+    executor,
+  );
   await startRpcService({
     name: 'automation',
     nc,
@@ -64,7 +96,15 @@ export async function bootstrapAutomationService(): Promise<void> {
       port: config.health.HEALTH_PORT,
       indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc), consumersIndicator()],
     },
-    stop: [() => intake.stop(), () => retention.stop(), () => executor.stop(), () => metrics.stop(), () => relay.stop(), () => rpc.close(), () => http.close()],
+    stop: [
+      () => intake.stop(),
+      () => retention.stop(),
+      () => executor.stop(),
+      () => metrics.stop(),
+      () => relay.stop(),
+      () => rpc.close(),
+      () => http.close(),
+    ],
     disconnect: [() => prisma.$disconnect()],
   });
 }

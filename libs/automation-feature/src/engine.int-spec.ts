@@ -48,7 +48,8 @@ describe('automation engine (integration)', () => {
     call = (async (contract: { subject: string }, payload: any) => {
       const failure = this.fail?.(contract.subject);
       if (failure) throw failure;
-      if (contract.subject === 'chats.v1.chats.get') return { chat_id: payload.params.chat_id, label_ids: this.chatLabels.get(payload.params.chat_id) ?? {} };
+      if (contract.subject === 'chats.v1.chats.get')
+        return { chat_id: payload.params.chat_id, label_ids: this.chatLabels.get(payload.params.chat_id) ?? {} };
       if (contract.subject === 'inbox.v1.labels.list') return { from: 1, to: 1, count: 1, labels: [{ label_id: 'label-1', name: 'vip' }] };
       if (contract.subject !== 'queue.v1.send') throw new Error(`unexpected RPC ${contract.subject}`);
       const key = payload.headers['idempotency-key'];
@@ -58,21 +59,56 @@ describe('automation engine (integration)', () => {
     }) as RpcCaller['call'];
   }
 
-  const send = (id: string, message: string, next: string | null = null): WorkflowActionInput => ({ id, action_metadata: { type: 'send_message_to_chat', metadata: { message, chat_id: 'trigger_chat' } }, next });
+  const send = (id: string, message: string, next: string | null = null): WorkflowActionInput => ({
+    id,
+    action_metadata: { type: 'send_message_to_chat', metadata: { message, chat_id: 'trigger_chat' } },
+    next,
+  });
   const workflow = async (actions: WorkflowActionInput[], meta: Record<string, unknown> = {}, orgId = org) =>
-    new WorkflowRepository(t.prisma).create(orgId, newUuid(), {
-      name: `wf ${randomSuffix(2)}`, trigger: 'message.created', is_active: true,
-      trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: actions[0]?.id ?? null, ...meta } as Prisma.InputJsonValue,
-      actions: actions as unknown as Prisma.InputJsonValue,
-    }, 'test');
+    new WorkflowRepository(t.prisma).create(
+      orgId,
+      newUuid(),
+      {
+        name: `wf ${randomSuffix(2)}`,
+        trigger: 'message.created',
+        is_active: true,
+        trigger_metadata: {
+          org_phones: [],
+          allow_internal_messages: false,
+          first_action_id: actions[0]?.id ?? null,
+          ...meta,
+        } as Prisma.InputJsonValue,
+        actions: actions as unknown as Prisma.InputJsonValue,
+      },
+      'test',
+    );
   const message = (over: Record<string, unknown> = {}, orgId = org): DomainEvent => ({
-    event_id: newUuid(), event_type: 'message.created', org_id: orgId, phone_id: 'phone-1', created_at: new Date().toISOString(),
-    data: { message_id: `m-${randomSuffix(3)}`, chat_id: `${Math.floor(Math.random() * 1e12)}@c.us`, org_phone: '14155550100', sender_phone: '14155550123', from_me: false, body: 'hello', ...over } as never,
+    event_id: newUuid(),
+    event_type: 'message.created',
+    org_id: orgId,
+    phone_id: 'phone-1',
+    created_at: new Date().toISOString(),
+    data: {
+      message_id: `m-${randomSuffix(3)}`,
+      chat_id: `${Math.floor(Math.random() * 1e12)}@c.us`,
+      org_phone: '14155550100',
+      sender_phone: '14155550123',
+      from_me: false,
+      body: 'hello',
+      ...over,
+    } as never,
   });
   const limits = { runsPerMinute: 10_000, chatRunsPerMinute: 100 };
   const runsOf = (workflowId: string) => t.prisma.automationRun.findMany({ where: { workflow_id: workflowId } });
   const executor = (db: PrismaClient, rpc: RpcCaller, leaseMs = 30_000, more: Partial<StepExecutorOptions> = {}) => {
-    const e = new StepExecutor(new RunStore(db), rpc, logger, { batch: 37, leaseMs, maxAttempts: 3, idlePollMs: 30_000, fallbackPollMs: 500, ...more });
+    const e = new StepExecutor(new RunStore(db), rpc, logger, {
+      batch: 37,
+      leaseMs,
+      maxAttempts: 3,
+      idlePollMs: 30_000,
+      fallbackPollMs: 500,
+      ...more,
+    });
     executors.push(e);
     return e;
   };
@@ -145,7 +181,10 @@ describe('automation engine (integration)', () => {
     const done = await t.prisma.outboxEvent.findMany({ where: { type: 'workflow.run.completed' } });
     const mine = done.filter((o) => (o.payload as { workflow_id: string }).workflow_id === wf.id);
     expect(mine).toHaveLength(120);
-    expect((mine[0].payload as { steps: { action_id: string; status: string }[] }).steps.map((s) => [s.action_id, s.status])).toEqual([['first', 'completed'], ['second', 'completed']]);
+    expect((mine[0].payload as { steps: { action_id: string; status: string }[] }).steps.map((s) => [s.action_id, s.status])).toEqual([
+      ['first', 'completed'],
+      ['second', 'completed'],
+    ]);
   }, 30_000);
 
   it('a step whose executor died after sending is run again once its lease ends, with the same key: one message', async () => {
@@ -221,11 +260,18 @@ describe('automation engine (integration)', () => {
     await startRuns(t.prisma, new RunStore(t.prisma), [message(), message()], limits);
     // another process holds a worker id's liveness lock, as an executor does (WorkerLiveness), and is killed
     const id = newUuid();
-    const child = spawn(process.execPath, ['-e', `
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const { Client } = require(${JSON.stringify(require.resolve('pg'))});
       const c = new Client({ connectionString: ${JSON.stringify(t.db.url)} });
       c.connect().then(() => c.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [${JSON.stringify(WORKER_LOCK_PREFIX)} + ${JSON.stringify(id)}])).then(() => console.log('locked'));
-      setInterval(() => undefined, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      setInterval(() => undefined, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
       child.on('exit', () => reject(new Error('the lock holder exited')));
@@ -263,18 +309,32 @@ describe('automation engine (integration)', () => {
     await repo.update(fresh, wf.id, { is_active: true }, 'test');
     expect(await fire()).toBe(1);
     // a change to the definition: the new first action is the one started
-    await repo.update(fresh, wf.id, { actions: [send('other', 'y')] as unknown as Prisma.InputJsonValue, trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: 'other' } as Prisma.InputJsonValue }, 'test');
+    await repo.update(
+      fresh,
+      wf.id,
+      {
+        actions: [send('other', 'y')] as unknown as Prisma.InputJsonValue,
+        trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: 'other' } as Prisma.InputJsonValue,
+      },
+      'test',
+    );
     expect(await fire()).toBe(1);
     expect(await repo.softDelete(fresh, wf.id, 'test')).toBe(true);
     expect(await fire()).toBe(0);
     const runs = await runsOf(wf.id);
     expect(runs).toHaveLength(3);
-    const firsts = await t.prisma.automationStep.findMany({ where: { run_id: { in: runs.map((r) => r.run_id) } }, select: { action_id: true } });
+    const firsts = await t.prisma.automationStep.findMany({
+      where: { run_id: { in: runs.map((r) => r.run_id) } },
+      select: { action_id: true },
+    });
     expect(firsts.map((s) => s.action_id).sort()).toEqual(['other', 'reply', 'reply']);
   });
 
   it('a delay makes the next step due later, and a new executor (a restart) runs it then', async () => {
-    const wf = await workflow([{ id: 'wait', action_metadata: { type: 'delay', metadata: { delay: '1 seconds' } }, next: 'reply' }, send('reply', 'later')]);
+    const wf = await workflow([
+      { id: 'wait', action_metadata: { type: 'delay', metadata: { delay: '1 seconds' } }, next: 'reply' },
+      send('reply', 'later'),
+    ]);
     await startRuns(t.prisma, new RunStore(t.prisma), [message()], limits);
     const services = new FakeServices();
     const first = executor(t.prisma, services);
@@ -292,18 +352,44 @@ describe('automation engine (integration)', () => {
   it('runs over the per-organization limit, and over the per-chat loop guard, are recorded as skipped; own messages start nothing', async () => {
     const busy = (await createOrg(t.prisma)).id;
     const wf = await workflow([send('reply', 'x')], {}, busy);
-    await startRuns(t.prisma, new RunStore(t.prisma), Array.from({ length: 5 }, () => message({}, busy)), { runsPerMinute: 3, chatRunsPerMinute: 100 });
+    await startRuns(
+      t.prisma,
+      new RunStore(t.prisma),
+      Array.from({ length: 5 }, () => message({}, busy)),
+      { runsPerMinute: 3, chatRunsPerMinute: 100 },
+    );
     const byStatus = (rows: { status: string; reason: string | null }[]) => rows.map((r) => `${r.status}:${r.reason ?? ''}`).sort();
-    expect(byStatus(await runsOf(wf.id))).toEqual([...Array(3).fill('running:'), ...Array(2).fill("skipped:over the organization's limit of 3 runs per minute")].sort());
+    expect(byStatus(await runsOf(wf.id))).toEqual(
+      [...Array(3).fill('running:'), ...Array(2).fill("skipped:over the organization's limit of 3 runs per minute")].sort(),
+    );
 
     const chatty = await workflow([send('reply', 'x')]);
     const chat = '14155559999@c.us';
-    await startRuns(t.prisma, new RunStore(t.prisma), Array.from({ length: 4 }, () => message({ chat_id: chat })), { runsPerMinute: 1000, chatRunsPerMinute: 2 });
-    expect(byStatus(await runsOf(chatty.id))).toEqual(['running:', 'running:', 'skipped:loop guard: over 2 runs of this workflow per chat per minute', 'skipped:loop guard: over 2 runs of this workflow per chat per minute']);
-    expect(await t.prisma.automationStep.count({ where: { run_id: { in: (await runsOf(chatty.id)).filter((r) => r.status === 'skipped').map((r) => r.run_id) } } })).toBe(0);
+    await startRuns(
+      t.prisma,
+      new RunStore(t.prisma),
+      Array.from({ length: 4 }, () => message({ chat_id: chat })),
+      { runsPerMinute: 1000, chatRunsPerMinute: 2 },
+    );
+    expect(byStatus(await runsOf(chatty.id))).toEqual([
+      'running:',
+      'running:',
+      'skipped:loop guard: over 2 runs of this workflow per chat per minute',
+      'skipped:loop guard: over 2 runs of this workflow per chat per minute',
+    ]);
+    expect(
+      await t.prisma.automationStep.count({
+        where: { run_id: { in: (await runsOf(chatty.id)).filter((r) => r.status === 'skipped').map((r) => r.run_id) } },
+      }),
+    ).toBe(0);
 
     const late = await workflow([send('reply', 'x')]);
-    await startRuns(t.prisma, new RunStore(t.prisma), [{ ...message(), created_at: new Date(Date.now() - 3_600_000).toISOString() }], limits);
+    await startRuns(
+      t.prisma,
+      new RunStore(t.prisma),
+      [{ ...message(), created_at: new Date(Date.now() - 3_600_000).toISOString() }],
+      limits,
+    );
     expect(await runsOf(late.id)).toHaveLength(0);
     await new WorkflowRepository(t.prisma).update(org, late.id, { is_active: false }, 'test');
 
@@ -342,7 +428,17 @@ describe('automation engine (integration)', () => {
 
   it("a condition on a message's chat labels reads the chat (chats service) and the label names (inbox) at that step", async () => {
     const wf = await workflow([
-      { id: 'vip', action_metadata: { type: 'validate_action', metadata: { operator: 'AND', conditions: [{ id: 'c', variable_name: 'chat.labels', variable_type: 'array', condition: 'IS_ANY_OF', value: ['VIP'] }] } }, next: 'reply' },
+      {
+        id: 'vip',
+        action_metadata: {
+          type: 'validate_action',
+          metadata: {
+            operator: 'AND',
+            conditions: [{ id: 'c', variable_name: 'chat.labels', variable_type: 'array', condition: 'IS_ANY_OF', value: ['VIP'] }],
+          },
+        },
+        next: 'reply',
+      },
       send('reply', 'welcome back'),
     ]);
     const [vip, plain] = [message(), message()];
@@ -355,7 +451,10 @@ describe('automation engine (integration)', () => {
   });
 
   it('deleting a workflow skips the steps of its runs not yet done', async () => {
-    const wf = await workflow([{ id: 'wait', action_metadata: { type: 'delay', metadata: { delay: '1 hours' } }, next: 'reply' }, send('reply', 'x')]);
+    const wf = await workflow([
+      { id: 'wait', action_metadata: { type: 'delay', metadata: { delay: '1 hours' } }, next: 'reply' },
+      send('reply', 'x'),
+    ]);
     await startRuns(t.prisma, new RunStore(t.prisma), [message()], limits);
     const services = new FakeServices();
     await drain(executor(t.prisma, services));
@@ -363,7 +462,10 @@ describe('automation engine (integration)', () => {
     const [run] = await runsOf(wf.id);
     expect(run.status).toBe('skipped');
     const steps = await t.prisma.automationStep.findMany({ where: { run_id: run.run_id }, orderBy: { created_at: 'asc' } });
-    expect(steps.map((s) => [s.action_id, s.status])).toEqual([['wait', 'completed'], ['reply', 'skipped']]);
+    expect(steps.map((s) => [s.action_id, s.status])).toEqual([
+      ['wait', 'completed'],
+      ['reply', 'skipped'],
+    ]);
     expect(await new WorkflowRepository(t.prisma).softDelete(org, wf.id, 'test')).toBe(false);
   });
 });

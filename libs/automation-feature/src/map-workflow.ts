@@ -11,7 +11,11 @@ export function mapWorkflow(row: WorkflowRow): Workflow {
     org_id: row.org_id,
     name: row.name,
     trigger: row.trigger,
-    trigger_metadata: { org_phones: meta.org_phones ?? [], allow_internal_messages: meta.allow_internal_messages ?? false, first_action_id: meta.first_action_id ?? null },
+    trigger_metadata: {
+      org_phones: meta.org_phones ?? [],
+      allow_internal_messages: meta.allow_internal_messages ?? false,
+      first_action_id: meta.first_action_id ?? null,
+    },
     actions: (row.actions ?? []) as WorkflowAction[],
     is_active: row.is_active,
     created_at: row.created_at.toISOString(),

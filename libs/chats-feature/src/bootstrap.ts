@@ -1,7 +1,17 @@
 import { PhoneDirectoryRpc } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, SessionCommands, consumersIndicator, ensureStreams } from '@mapi/events';
-import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
+import {
+  NatsRpcClient,
+  bindHandlers,
+  connectNats,
+  createLogger,
+  loadConfig,
+  natsIndicator,
+  postgresIndicator,
+  startRpcService,
+  directDatabaseUrl,
+} from '@mapi/platform';
 import { CHATS_HANDLERS } from './chats.handlers';
 import { ApplyIngest } from './ingest/apply-ingest.usecase';
 import { createIngestConsumer } from './ingest/ingest-consumer';
@@ -23,7 +33,9 @@ export async function bootstrapChatsService(): Promise<void> {
     namespace: config.app.NAMESPACE,
     logger,
     nodeEnv: config.app.NODE_ENV,
-    rpc: { handlers: bindHandlers(CHATS_HANDLERS, { prisma, phoneDirectory: (request) => rpc.call(PhoneDirectoryRpc, request), sessions }) },
+    rpc: {
+      handlers: bindHandlers(CHATS_HANDLERS, { prisma, phoneDirectory: (request) => rpc.call(PhoneDirectoryRpc, request), sessions }),
+    },
     start: async () => {
       await relay.start();
       await ingest.start();

@@ -116,7 +116,15 @@ export const CHATS_HANDLERS = [
   serve(DeleteMessageRpc, (d) => new DeleteMessage(new MessageRefRepository(d.prisma), d.sessions)),
   serve(ReactMessageRpc, (d) => new ReactMessage(new MessageRefRepository(d.prisma), d.sessions)),
   serve(PinMessageRpc, (d) => new PinMessage(new MessageRefRepository(d.prisma), d.sessions)),
-  serve(ForwardMessageRpc, (d) => new ForwardMessage(new MessageRefRepository(d.prisma), d.sessions, new ChatsInReach(new ChatPropertiesRepository(d.prisma), new ReachRepository(d.prisma)))),
+  serve(
+    ForwardMessageRpc,
+    (d) =>
+      new ForwardMessage(
+        new MessageRefRepository(d.prisma),
+        d.sessions,
+        new ChatsInReach(new ChatPropertiesRepository(d.prisma), new ReachRepository(d.prisma)),
+      ),
+  ),
   serve(AttachTicketRpc, (d) => new AttachTicket(new MessageRefRepository(d.prisma), d.prisma)),
   serve(FlagMessageRpc, (d) => new FlagMessage(new MessageRefRepository(d.prisma), d.prisma)),
   // chat labels and custom property values (internal: the inbox service validates, then sets)

@@ -26,7 +26,9 @@ export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
   // The same for a connection checked out between two queries: its next query fails, the pool drops it on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
   // (the adapter carries its own, newer @types/pg; at run time there is one pg and one Pool class)
-  const client = new PrismaClient({ adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0], { disposeExternalPool: true }) });
+  const client = new PrismaClient({
+    adapter: new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0], { disposeExternalPool: true }),
+  });
   pools.set(client, pool);
   return client;
 }

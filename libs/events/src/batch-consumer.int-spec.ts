@@ -50,7 +50,9 @@ describe('BatchConsumer', () => {
           await released; // the first batch is slow: the rest arrives meanwhile, a few at a time
         }
       },
-      (e) => { throw e; },
+      (e) => {
+        throw e;
+      },
     );
     await consumer.start();
     await publish([{ n: 0 }]);
@@ -75,7 +77,9 @@ describe('BatchConsumer', () => {
       nc,
       { stream, durable: 'c1', batchSize: 8, maxWeight: 10, weigh: (d) => (d as { w: number }).w, lingerMs: 20 },
       async (items) => void batches.push(items.map((i) => i.data.n)),
-      (e) => { throw e; },
+      (e) => {
+        throw e;
+      },
     );
     const items = Array.from({ length: 60 }, (_, n) => ({ n, w: n % 10 === 0 ? 25 : 1 })); // every 10th outweighs a batch alone
     await publish(items);
@@ -109,7 +113,10 @@ describe('BatchConsumer', () => {
     await publish(Array.from({ length: 500 }, (_, n) => ({ n }))); // 50 batches × 60 ms = 3 s, twice the ack wait
     await consumer.start();
     const watch = setInterval(() => {
-      void jsm.consumers.info(stream, 'slow').then((i) => (maxHeld = Math.max(maxHeld, i.num_ack_pending)), () => undefined);
+      void jsm.consumers.info(stream, 'slow').then(
+        (i) => (maxHeld = Math.max(maxHeld, i.num_ack_pending)),
+        () => undefined,
+      );
     }, 50);
     await until(() => handled >= 500);
     clearInterval(watch);

@@ -45,7 +45,14 @@ export class DueWorkLoop {
     private readonly logger: Logger,
     private readonly options: DueWorkLoopOptions,
   ) {
-    if (options.listenUrl) this.wakeups = new OutboxWakeups(options.listenUrl, (payload) => this.announce(payload === undefined ? undefined : Number(payload)), logger, 1_000, options.channel);
+    if (options.listenUrl)
+      this.wakeups = new OutboxWakeups(
+        options.listenUrl,
+        (payload) => this.announce(payload === undefined ? undefined : Number(payload)),
+        logger,
+        1_000,
+        options.channel,
+      );
   }
 
   async start(): Promise<void> {

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { metrics } from '@opentelemetry/api';
-import { MeterProvider, MetricReader, type GaugeMetricData, type HistogramMetricData, type SumMetricData } from '@opentelemetry/sdk-metrics';
+import {
+  MeterProvider,
+  MetricReader,
+  type GaugeMetricData,
+  type HistogramMetricData,
+  type SumMetricData,
+} from '@opentelemetry/sdk-metrics';
 import { randomSuffix, stubEvents, testEnv, useTestDatabase } from '@mapi/testing';
 import { connect, type NatsConnection } from 'nats';
 import pino from 'pino';
@@ -45,17 +51,23 @@ describe('outbox relay metrics (integration)', () => {
     const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }));
     expect(await backlog()).toBe(0);
     const org = randomUUID();
-    await writeEvents(t.prisma, stubEvents([
-      { type: 'message.created', org_id: org, data: { n: 1 } },
-      { type: 'message.created', org_id: org, data: { n: 2 } },
-      { type: 'chat.created', org_id: org, data: { n: 3 } },
-    ]));
+    await writeEvents(
+      t.prisma,
+      stubEvents([
+        { type: 'message.created', org_id: org, data: { n: 1 } },
+        { type: 'message.created', org_id: org, data: { n: 2 } },
+        { type: 'chat.created', org_id: org, data: { n: 3 } },
+      ]),
+    );
     expect(await backlog()).toBe(3);
     expect(await relay.relayOnce()).toBe(3);
     const got = await collect();
     expect((got.get('mapi.outbox.backlog') as GaugeMetricData).dataPoints[0].value).toBe(0);
     const published = got.get('mapi.outbox.events.published') as SumMetricData;
-    expect(Object.fromEntries(published.dataPoints.map((p) => [p.attributes.event_type, p.value]))).toEqual({ 'message.created': 2, 'chat.created': 1 });
+    expect(Object.fromEntries(published.dataPoints.map((p) => [p.attributes.event_type, p.value]))).toEqual({
+      'message.created': 2,
+      'chat.created': 1,
+    });
     const lag = (got.get('mapi.outbox.relay.lag') as HistogramMetricData).dataPoints[0].value;
     expect(lag.count).toBe(3);
     expect(lag.max).toBeLessThan(10);

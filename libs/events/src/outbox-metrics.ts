@@ -17,7 +17,10 @@ export class OutboxMetrics {
     ...metricOptions(METRICS.outboxRelayLag),
     advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
   });
-  private readonly backlog: ObservableGauge = meter().createObservableGauge(METRICS.outboxBacklog.name, metricOptions(METRICS.outboxBacklog));
+  private readonly backlog: ObservableGauge = meter().createObservableGauge(
+    METRICS.outboxBacklog.name,
+    metricOptions(METRICS.outboxBacklog),
+  );
   private readonly observe = async (result: ObservableResult) => {
     const [row] = await this.prisma.$queryRaw<{ n: bigint }[]>`
       SELECT GREATEST(0, coalesce((SELECT max(seq) FROM outbox_events), 0) - coalesce((SELECT last_seq FROM outbox_cursor WHERE name = 'relay'), 0)) AS n`;

@@ -75,7 +75,12 @@ describe('writeEvents', () => {
 
 describe('OutboxRelay.relayOnce', () => {
   it('publishes unpublished events in write order with Nats-Msg-Id = event id, then moves the cursor past them', async () => {
-    const events = Array.from({ length: 25 }, (_, i) => ({ type: 'message.created' as const, org_id: org, phone_id: 'p1', data: { n: i } }));
+    const events = Array.from({ length: 25 }, (_, i) => ({
+      type: 'message.created' as const,
+      org_id: org,
+      phone_id: 'p1',
+      data: { n: i },
+    }));
     await writeEvents(t.prisma, stubEvents(events));
     const written = await unpublished();
     const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }));
@@ -101,7 +106,10 @@ describe('OutboxRelay.relayOnce', () => {
 describe('OutboxRelay.pruneOnce', () => {
   it('deletes published rows older than the retention window, and never an unpublished one', async () => {
     await t.prisma.outboxEvent.deleteMany({});
-    await writeEvents(t.prisma, stubEvents(Array.from({ length: 4 }, (_, i) => ({ type: 'chat.created' as const, org_id: org, data: { i } }))));
+    await writeEvents(
+      t.prisma,
+      stubEvents(Array.from({ length: 4 }, (_, i) => ({ type: 'chat.created' as const, org_id: org, data: { i } }))),
+    );
     const rows = await t.prisma.outboxEvent.findMany({ orderBy: { seq: 'asc' } });
     const hour = 3600_000;
     await t.prisma.outboxCursor.update({ where: { name: 'relay' }, data: { last_seq: rows[1].seq } }); // rows 0 and 1 are published
@@ -116,9 +124,12 @@ describe('OutboxRelay.pruneOnce', () => {
     expect(await relay.pruneOnce()).toBe(1); // row 2, now published and 5 h old
   });
 
-  it('prunes more than one statement\'s worth in a round', async () => {
+  it("prunes more than one statement's worth in a round", async () => {
     await t.prisma.outboxEvent.deleteMany({});
-    await writeEvents(t.prisma, stubEvents(Array.from({ length: 25 }, (_, i) => ({ type: 'chat.created' as const, org_id: org, data: { i } }))));
+    await writeEvents(
+      t.prisma,
+      stubEvents(Array.from({ length: 25 }, (_, i) => ({ type: 'chat.created' as const, org_id: org, data: { i } }))),
+    );
     await t.prisma.$executeRaw`UPDATE outbox_events SET created_at = now() - interval '2 hours'`;
     await t.prisma.$executeRaw`UPDATE outbox_cursor SET last_seq = (SELECT max(seq) FROM outbox_events) WHERE name = 'relay'`;
     const relay = new OutboxRelay(t.prisma, nc, namespace, pino({ level: 'silent' }), { keepPublishedMs: 3600_000 });
@@ -147,7 +158,9 @@ describe('the outbox lock: seq order is commit order', () => {
     );
     await wrote;
     let secondDone = false;
-    const second = writeEvents(t.prisma, stubEvents([{ type: 'chat.created', org_id: org, data: { who: 'second' } }])).then(() => (secondDone = true));
+    const second = writeEvents(t.prisma, stubEvents([{ type: 'chat.created', org_id: org, data: { who: 'second' } }])).then(
+      () => (secondDone = true),
+    );
     await sleep(300);
     expect(secondDone).toBe(false); // waiting for the lock, not committed ahead of the first
     expect(await relayOf().relayOnce()).toBe(0); // nothing visible yet, so nothing to skip over
@@ -210,7 +223,13 @@ describe('OutboxRelay rounds that find nothing', () => {
     try {
       expect(await relay.relayOnce()).toBe(0);
       expect(transactions).not.toHaveBeenCalled();
-      await writeEvents(t.prisma, stubEvents([{ type: 'chat.created', org_id: org, data: { probe: 1 } }, { type: 'chat.created', org_id: org, data: { probe: 2 } }]));
+      await writeEvents(
+        t.prisma,
+        stubEvents([
+          { type: 'chat.created', org_id: org, data: { probe: 1 } },
+          { type: 'chat.created', org_id: org, data: { probe: 2 } },
+        ]),
+      );
       expect(await relay.relayOnce()).toBe(2);
       expect(transactions).toHaveBeenCalledTimes(1);
       expect(await relay.relayOnce()).toBe(0);
@@ -221,7 +240,7 @@ describe('OutboxRelay rounds that find nothing', () => {
   });
 });
 
-describe('OutboxRelay rounds after this process\'s own commit (no probe)', () => {
+describe("OutboxRelay rounds after this process's own commit (no probe)", () => {
   it('go straight to the turn: publish what follows the cursor, or find nothing when another round took it', async () => {
     await t.prisma.outboxEvent.deleteMany({});
     const relay = relayOf();

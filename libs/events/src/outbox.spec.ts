@@ -36,7 +36,10 @@ describe('eventRowsParam (the rows writeEvents inserts)', () => {
       { type: 'org.phone.updated', org_id: 'o1', data: { phone_id: 'p2' } },
     ];
     const rows = JSON.parse(eventRowsParam(standIns as EventInput[]));
-    expect(rows.map((r: { n: number; type: string; phone_id: string | null }) => [r.n, r.type, r.phone_id])).toEqual([[0, 'message.created', 'p1'], [1, 'org.phone.updated', null]]);
+    expect(rows.map((r: { n: number; type: string; phone_id: string | null }) => [r.n, r.type, r.phone_id])).toEqual([
+      [0, 'message.created', 'p1'],
+      [1, 'org.phone.updated', null],
+    ]);
     expect(rows[0].id).not.toBe(rows[1].id);
     expect(rows.map((r: { payload: unknown }) => r.payload)).toEqual([{ body: 'a' }, { phone_id: 'p2' }]);
     expect(typeof typedWriterChecks).toBe('function');

@@ -70,7 +70,17 @@ export type { EventInput };
 
 /** The one parameter of INSERT_EVENTS_SQL: the events as rows, numbered in order, each with a new id. */
 export function eventRowsParam(events: readonly EventInput[]): string {
-  return JSON.stringify(events.map((e, n) => ({ n, id: randomUUID(), org_id: e.org_id, type: e.type, phone_id: e.phone_id ?? null, payload: e.data ?? null, previous: e.previous ?? null })));
+  return JSON.stringify(
+    events.map((e, n) => ({
+      n,
+      id: randomUUID(),
+      org_id: e.org_id,
+      type: e.type,
+      phone_id: e.phone_id ?? null,
+      payload: e.data ?? null,
+      previous: e.previous ?? null,
+    })),
+  );
 }
 
 /**
@@ -148,7 +158,12 @@ export class OutboxRelay {
     const watchMs = options.watchMs ?? 2_000;
     if (watchMs > 0) {
       const stream = streamNames(namespace).events;
-      const replay = new OutboxReplay(prisma, () => nc.jetstreamManager(), stream, () => this.wake());
+      const replay = new OutboxReplay(
+        prisma,
+        () => nc.jetstreamManager(),
+        stream,
+        () => this.wake(),
+      );
       this.watch = new StreamWatch(nc, stream, replay, logger, { intervalMs: watchMs });
     }
   }
@@ -271,7 +286,21 @@ export class OutboxRelay {
       // what it missed was committed later, and that commit's wake-up comes after this round began.
       // The payload stays JSON text and is spliced into the event as is: parsing it only to serialize it
       // again was a third of the relay's CPU. The text is valid JSON (Postgres wrote it from jsonb).
-      const read = await tx.$queryRaw<({ last_seq: bigint } & ({ seq: bigint; id: string; org_id: string; type: string; phone_id: string | null; payload: string; previous: string | null; created_at: Date } | { seq: null }))[]>`
+      const read = await tx.$queryRaw<
+        ({ last_seq: bigint } & (
+          | {
+              seq: bigint;
+              id: string;
+              org_id: string;
+              type: string;
+              phone_id: string | null;
+              payload: string;
+              previous: string | null;
+              created_at: Date;
+            }
+          | { seq: null }
+        ))[]
+      >`
         WITH turn AS (SELECT last_seq FROM outbox_cursor WHERE name = 'relay' FOR UPDATE SKIP LOCKED)
         SELECT turn.last_seq, e.* FROM turn LEFT JOIN LATERAL (
           SELECT seq, id, org_id, type, phone_id, payload::text AS payload, previous_attributes::text AS previous, created_at FROM outbox_events
@@ -287,7 +316,13 @@ export class OutboxRelay {
       // Published in seq order on one connection, so the stream keeps that order; acks awaited together.
       await Promise.all(
         rows.map((r) => {
-          const head = { event_id: r.id, event_type: r.type as EventName, org_id: r.org_id, phone_id: r.phone_id, created_at: r.created_at.toISOString() };
+          const head = {
+            event_id: r.id,
+            event_type: r.type as EventName,
+            org_id: r.org_id,
+            phone_id: r.phone_id,
+            created_at: r.created_at.toISOString(),
+          };
           const event = `${JSON.stringify(head).slice(0, -1)},"data":${r.payload},"previous_attributes":${r.previous ?? 'null'}}`;
           return js.publish(eventSubject(this.namespace, r.type), encoder.encode(event), { msgID: r.id }).then(() => undefined);
         }),

@@ -1,4 +1,11 @@
-import { Errors, readSessionAnswer, sessionSubject, type SessionAnswer, type SessionCommand, type SimpleSessionCommand } from '@mapi/contracts';
+import {
+  Errors,
+  readSessionAnswer,
+  sessionSubject,
+  type SessionAnswer,
+  type SessionCommand,
+  type SimpleSessionCommand,
+} from '@mapi/contracts';
 import { JSONCodec, type NatsConnection } from 'nats';
 
 const codec = JSONCodec<unknown>();
@@ -33,9 +40,13 @@ export class SessionCommands {
   /** Like send, but a missing session or a disconnected phone is the spec's 400 ERROR. */
   async require(phoneId: string, cmd: SimpleSessionCommand['cmd'] | SessionCommand): Promise<SessionAnswer & { ok: true }> {
     const answer = await this.send(phoneId, cmd);
-    if (answer === 'no-session') throw Errors.phoneUnavailable('The phone\'s server is unreachable: its session is not running');
-    if (!answer.ok && answer.reason === 'unavailable') throw Errors.unavailable(`Temporarily unavailable: the phone's session cannot reach its database; retry shortly`);
-    if (!answer.ok) throw Errors.phoneUnavailable(answer.reason === 'disconnected' ? 'The phone is disconnected' : `The phone's session failed: ${answer.message}`);
+    if (answer === 'no-session') throw Errors.phoneUnavailable("The phone's server is unreachable: its session is not running");
+    if (!answer.ok && answer.reason === 'unavailable')
+      throw Errors.unavailable(`Temporarily unavailable: the phone's session cannot reach its database; retry shortly`);
+    if (!answer.ok)
+      throw Errors.phoneUnavailable(
+        answer.reason === 'disconnected' ? 'The phone is disconnected' : `The phone's session failed: ${answer.message}`,
+      );
     return answer;
   }
 }

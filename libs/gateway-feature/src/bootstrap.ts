@@ -5,7 +5,16 @@ import multipart from '@fastify/multipart';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ChatCopiesInReachRpc, ROUTES, type RouteContract } from '@mapi/contracts';
-import { PinoNestLogger, createLogger, loadConfig, onShutdownSignal, parseConfig, startHealthServer, traceIncomingRequests, type Logger } from '@mapi/platform';
+import {
+  PinoNestLogger,
+  createLogger,
+  loadConfig,
+  onShutdownSignal,
+  parseConfig,
+  startHealthServer,
+  traceIncomingRequests,
+  type Logger,
+} from '@mapi/platform';
 import { startRealtime } from '@mapi/realtime-feature';
 import { GatewayRuntime, type GatewayConfig } from './gateway-runtime';
 import { registerCompression } from './http/compression';
@@ -47,7 +56,10 @@ export async function createGatewayApp(runtime: GatewayRuntime, routes: readonly
     },
   });
   // bodyParser off: registerJsonBodyParser installs the JSON parser (empty body allowed, 422 on malformed).
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { logger: new PinoNestLogger(logger), bodyParser: false });
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, {
+    logger: new PinoNestLogger(logger),
+    bodyParser: false,
+  });
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger));
   const fastify = app.getHttpAdapter().getInstance();
   // multipart/form-data for the routes whose contract has `upload` (others answer 415); the file size
@@ -114,7 +126,12 @@ export async function bootstrapGateway(): Promise<NestFastifyApplication> {
   traceIncomingRequests(gateway.app.getHttpServer(), { ignore: (url) => url.startsWith('/health') });
   await gateway.app.listen(config.http.PORT, config.http.HOST);
   // GET /metrics (and the health checks) on HEALTH_PORT, like every other app, not on the public API port
-  const health = await startHealthServer({ host: config.health.HEALTH_HOST, port: config.health.HEALTH_PORT, indicators: runtime.indicators, isShuttingDown: gateway.isShuttingDown });
+  const health = await startHealthServer({
+    host: config.health.HEALTH_HOST,
+    port: config.health.HEALTH_PORT,
+    indicators: runtime.indicators,
+    isShuttingDown: gateway.isShuttingDown,
+  });
   logger.info({ port: config.http.PORT, health_port: (health.address() as AddressInfo).port }, 'api-gateway listening');
 
   onShutdownSignal(logger, async () => {

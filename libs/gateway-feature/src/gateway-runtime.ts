@@ -51,7 +51,12 @@ export class GatewayRuntime {
     const recordUse = async (tokenId: string, usedAt: Date) => {
       await rpc.call(TouchApiTokenRpc, { body: { token_id: tokenId, used_at: usedAt.toISOString() } });
     };
-    this.authenticator = new Authenticator(new TokenRepository(prisma, recordUse), config.auth.AUTH_CACHE_TTL_MS, logger, new RpcSessionLookup(rpc));
+    this.authenticator = new Authenticator(
+      new TokenRepository(prisma, recordUse),
+      config.auth.AUTH_CACHE_TTL_MS,
+      logger,
+      new RpcSessionLookup(rpc),
+    );
     this.phoneResolver = new PhoneResolver(new PhoneDirectoryClient(rpc), config.auth.AUTH_CACHE_TTL_MS);
     this.rateLimiter = new RateLimiter(redis, config.app.NAMESPACE);
     this.signInThrottle = new SignInThrottle(redis, config.app.NAMESPACE, config.console, logger);
@@ -63,7 +68,9 @@ export class GatewayRuntime {
     redis.on('error', (err) => outageLog(logger).warn('redis connection error', { err: err.message }));
     await redis.connect().catch((err) => logger.warn({ err: err.message }, 'redis not reachable at start; will retry'));
     const nc = await connectNats(config.nats.NATS_URL, 'api-gateway');
-    const rpc = new NatsRpcClient(nc, config.app.NAMESPACE, config.nats.RPC_TIMEOUT_MS, { unavailableRetryMs: config.nats.RPC_UNAVAILABLE_RETRY_MS });
+    const rpc = new NatsRpcClient(nc, config.app.NAMESPACE, config.nats.RPC_TIMEOUT_MS, {
+      unavailableRetryMs: config.nats.RPC_UNAVAILABLE_RETRY_MS,
+    });
     return new GatewayRuntime(config, logger, prisma, redis, nc, rpc);
   }
 

@@ -61,7 +61,11 @@ describe('gateway (integration)', () => {
     await prisma?.$disconnect();
   });
 
-  const call = async (method: string, path: string, init: { body?: string; headers?: Record<string, string>; auth?: string | null } = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    init: { body?: string; headers?: Record<string, string>; auth?: string | null } = {},
+  ) => {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     if (init.auth !== null) headers.authorization = `Bearer ${init.auth ?? token}`;
     const res = await fetch(`${base}/v1${path}`, { method, headers, body: init.body });
@@ -78,7 +82,10 @@ describe('gateway (integration)', () => {
   });
 
   it('forwards only the request headers a route asks for', async () => {
-    const res = await call('POST', '/test/echo', { body: JSON.stringify({ text: 'hi' }), headers: { ...json, 'idempotency-key': 'k-1', 'x-other': 'no' } });
+    const res = await call('POST', '/test/echo', {
+      body: JSON.stringify({ text: 'hi' }),
+      headers: { ...json, 'idempotency-key': 'k-1', 'x-other': 'no' },
+    });
     expect(res.body.idempotency_key).toBe('k-1');
   });
 
@@ -107,7 +114,7 @@ describe('gateway (integration)', () => {
     expect(res.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE_ERROR', status: 415 });
   });
 
-  it('answers the router\'s refusals (a too-long path parameter, a malformed URL) with 422 in the envelope', async () => {
+  it("answers the router's refusals (a too-long path parameter, a malformed URL) with 422 in the envelope", async () => {
     for (const path of [`/test/items/${'x'.repeat(3000)}`, '/test/items/%E0%A4%A']) {
       const res = await call('GET', path);
       expect(res.status).toBe(422);
@@ -160,7 +167,12 @@ describe('gateway (integration)', () => {
   it('answers an uncaught service error with 500 UNKNOWN_ERROR whose id is logged, never the internals', async () => {
     const res = await call('GET', '/test/boom');
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ code: 'UNKNOWN_ERROR', status: 500, message: expect.stringContaining(res.body.error_id), error_id: expect.any(String) });
+    expect(res.body).toEqual({
+      code: 'UNKNOWN_ERROR',
+      status: 500,
+      message: expect.stringContaining(res.body.error_id),
+      error_id: expect.any(String),
+    });
     expect(res.text).not.toContain('secret internals');
     expect(res.text).not.toContain('boom.ts');
     const logged = svcLog.lines.map((l) => JSON.parse(l)).find((l) => l.error_id === res.body.error_id);
@@ -168,7 +180,9 @@ describe('gateway (integration)', () => {
   });
 
   it('limits requests per token per second across the organization setting, with 429 and Retry-After', async () => {
-    const results = await Promise.all(Array.from({ length: 8 }, () => call('POST', '/test/echo', { auth: limitedToken, body: '{"text":"a"}', headers: json })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => call('POST', '/test/echo', { auth: limitedToken, body: '{"text":"a"}', headers: json })),
+    );
     const denied = results.filter((r) => r.status === 429);
     expect(denied.length).toBeGreaterThanOrEqual(2);
     for (const r of denied) {
@@ -181,7 +195,9 @@ describe('gateway (integration)', () => {
   });
 
   it('counts a route with its own limit (RATE_LIMIT_ROUTES) in its own bucket', async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, () => call('POST', '/test/limited', { body: '{"text":"a"}', headers: json })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => call('POST', '/test/limited', { body: '{"text":"a"}', headers: json })),
+    );
     expect(results.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(2);
     expect(results.every((r) => r.headers.get('x-ratelimit-limit') === '2')).toBe(true);
     const other = await call('POST', '/test/echo', { body: '{"text":"a"}', headers: json });
@@ -209,7 +225,11 @@ describe('gateway (integration)', () => {
     expect((await fetch(`${base}/health/live`)).status).toBe(200);
     const ready = await fetch(`${base}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(((await ready.json()) as any).checks).toMatchObject({ postgres: { status: 'up' }, redis: { status: 'up' }, nats: { status: 'up' } });
+    expect(((await ready.json()) as any).checks).toMatchObject({
+      postgres: { status: 'up' },
+      redis: { status: 'up' },
+      nats: { status: 'up' },
+    });
     const broken = await GatewayRuntime.open(loadGatewayConfig({ ...env, REDIS_URL: 'redis://127.0.0.1:1' }), createLogger('t', 'silent'));
     try {
       const report = await checkReadiness(broken.indicators, 1_000);

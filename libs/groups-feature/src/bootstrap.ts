@@ -1,6 +1,16 @@
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, SessionCommands } from '@mapi/events';
-import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
+import {
+  NatsRpcClient,
+  bindHandlers,
+  connectNats,
+  createLogger,
+  loadConfig,
+  natsIndicator,
+  postgresIndicator,
+  startRpcService,
+  directDatabaseUrl,
+} from '@mapi/platform';
 import { GROUPS_HANDLERS } from './groups.handlers';
 
 /** Starts the groups service: participant actions through the acting phone's session. */

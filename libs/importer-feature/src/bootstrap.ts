@@ -1,6 +1,16 @@
 import { createPrismaClient } from '@mapi/db';
 import { createStorage } from '@mapi/storage';
-import { AddressPolicy, NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
+import {
+  AddressPolicy,
+  NatsRpcClient,
+  bindHandlers,
+  connectNats,
+  createLogger,
+  loadConfig,
+  natsIndicator,
+  postgresIndicator,
+  startRpcService,
+} from '@mapi/platform';
 import { loadImporterConfig } from './config';
 import { IMPORTER_HANDLERS } from './importer.handlers';
 import { FailureRepository } from './repositories/failure-repository';
@@ -23,7 +33,9 @@ export async function bootstrapImporterService(): Promise<void> {
     failures: new FailureRepository(prisma),
     rpc,
     policy: new AddressPolicy(own.IMPORT_SOURCE_ALLOW_CIDRS),
-    media: own.IMPORT_MEDIA ? { storage: createStorage(own.storage), mediaBaseUrl: own.MEDIA_BASE_URL, maxBytes: own.IMPORT_MEDIA_MAX_BYTES } : null,
+    media: own.IMPORT_MEDIA
+      ? { storage: createStorage(own.storage), mediaBaseUrl: own.MEDIA_BASE_URL, maxBytes: own.IMPORT_MEDIA_MAX_BYTES }
+      : null,
     logger,
   });
   await startRpcService({

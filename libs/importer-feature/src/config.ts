@@ -8,9 +8,21 @@ export const ImporterConfigSchema = z.object({
   IMPORT_SOURCE_ALLOW_CIDRS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
   /** Largest media file copied from the source; a larger one fails (reported) and keeps the source's link. */
-  IMPORT_MEDIA_MAX_BYTES: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).default(100 * 1024 * 1024)),
+  IMPORT_MEDIA_MAX_BYTES: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(100 * 1024 * 1024),
+  ),
   /** Whether message media is copied into our storage (`false`: messages keep the source's links). */
   IMPORT_MEDIA: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).default('true')).transform((v) => v === 'true'),
   /** Public origin of media links (`<this>/app/media/<bucket>/<org_id>/...`), as in the media service. */

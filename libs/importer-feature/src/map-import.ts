@@ -26,7 +26,12 @@ export function mapImport(row: ImportRunRow, now = new Date()): Import {
     source_org_id: row.source_org,
     dry_run: row.dry_run,
     status: lapsed ? 'interrupted' : (row.status as Import['status']),
-    options: { phones: options.phones ?? null, since: options.since ?? null, rate: options.rate ?? 20, concurrency: options.concurrency ?? 4 },
+    options: {
+      phones: options.phones ?? null,
+      since: options.since ?? null,
+      rate: options.rate ?? 20,
+      concurrency: options.concurrency ?? 4,
+    },
     progress: { step: progress.step ?? null, chats_done: progress.chats_done ?? 0, chats_total: progress.chats_total ?? null },
     report: (row.report ?? {}) as Record<string, ImportCounts>,
     error: (row.error as Import['error']) ?? null,

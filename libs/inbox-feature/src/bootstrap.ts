@@ -1,7 +1,17 @@
 import { PhoneDirectoryRpc } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay } from '@mapi/events';
-import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
+import {
+  NatsRpcClient,
+  bindHandlers,
+  connectNats,
+  createLogger,
+  loadConfig,
+  natsIndicator,
+  postgresIndicator,
+  startRpcService,
+  directDatabaseUrl,
+} from '@mapi/platform';
 import { RpcChatLookup } from './chat-lookup';
 import { RpcChatProperties } from './chat-properties';
 import { INBOX_HANDLERS } from './inbox.handlers';
@@ -25,7 +35,16 @@ export async function bootstrapInboxService(): Promise<void> {
     namespace: ns,
     logger,
     nodeEnv: config.app.NODE_ENV,
-    rpc: { handlers: bindHandlers(INBOX_HANDLERS, { prisma, chats: new RpcChatLookup(rpc), attacher: new RpcMessageAttacher(rpc), chatProperties: new RpcChatProperties(rpc), reach: new RpcChatReach(rpc), phones: (request) => rpc.call(PhoneDirectoryRpc, request) }) },
+    rpc: {
+      handlers: bindHandlers(INBOX_HANDLERS, {
+        prisma,
+        chats: new RpcChatLookup(rpc),
+        attacher: new RpcMessageAttacher(rpc),
+        chatProperties: new RpcChatProperties(rpc),
+        reach: new RpcChatReach(rpc),
+        phones: (request) => rpc.call(PhoneDirectoryRpc, request),
+      }),
+    },
     start: async () => {
       await relay.start();
       await reminders.start();

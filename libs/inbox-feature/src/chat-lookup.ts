@@ -13,7 +13,10 @@ export interface ChatLookup {
 }
 
 /** The context narrowed to one phone, as an `x-phone` header would narrow it. */
-export const onPhone = (ctx: RequestContext, phoneId: string, orgPhone: string | null = null): RequestContext => ({ ...ctx, phone: { phone_id: phoneId, org_phone: orgPhone } });
+export const onPhone = (ctx: RequestContext, phoneId: string, orgPhone: string | null = null): RequestContext => ({
+  ...ctx,
+  phone: { phone_id: phoneId, org_phone: orgPhone },
+});
 
 /** The phones a request reaches: the x-phone phone, else the token's (null: every phone of the organization). */
 export const phonesInReach = (ctx: RequestContext): string[] | null => (ctx.phone ? [ctx.phone.phone_id] : ctx.phone_scope);

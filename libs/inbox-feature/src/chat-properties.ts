@@ -1,4 +1,12 @@
-import { ChatsInReachRpc, DropCustomPropertyRpc, DropLabelCopiesRpc, RenameLabelCopiesRpc, SetChatPropertiesRpc, type RequestContext, type SetChatPropertiesRequest } from '@mapi/contracts';
+import {
+  ChatsInReachRpc,
+  DropCustomPropertyRpc,
+  DropLabelCopiesRpc,
+  RenameLabelCopiesRpc,
+  SetChatPropertiesRpc,
+  type RequestContext,
+  type SetChatPropertiesRequest,
+} from '@mapi/contracts';
 import type { NatsRpcClient } from '@mapi/platform';
 
 /**

@@ -12,7 +12,12 @@ export interface CreateOnce {
  * derives from the organization, the operation and the key, so a retry finds what the first request made
  * and two racing requests collide on the primary key: one row, one event.
  */
-export function createOnce(ctx: RequestContext, operation: string, headers: Record<string, string> | undefined, body: unknown): CreateOnce | null {
+export function createOnce(
+  ctx: RequestContext,
+  operation: string,
+  headers: Record<string, string> | undefined,
+  body: unknown,
+): CreateOnce | null {
   const key = validateIdempotencyKey(headers?.['idempotency-key']);
   if (key === undefined) return null;
   const hash = requestFingerprint({ phone: ctx.phone?.phone_id ?? null, scope: ctx.phone_scope, body });

@@ -3,7 +3,16 @@ import { checkPropertyValues, readOptions, readValue } from './custom-property-v
 import type { CustomPropertyRow } from './repositories/custom-property-repository';
 
 const def = (id: string, name: string, type: string, over: Partial<CustomPropertyRow> = {}): CustomPropertyRow => ({
-  property_id: id, org_id: 'org', property_name: name, property_value_type: type, property_value: [], is_required: false, type: 'chat', created_by: null, created_at: new Date(), ...over,
+  property_id: id,
+  org_id: 'org',
+  property_name: name,
+  property_value_type: type,
+  property_value: [],
+  is_required: false,
+  type: 'chat',
+  created_by: null,
+  created_at: new Date(),
+  ...over,
 });
 const defs = [
   def('p-tier', 'Tier', 'dropdown', { property_value: ['Gold', 'Silver'] }),
@@ -26,20 +35,44 @@ const fieldsOf = (values: Record<string, string | null>) => {
 
 describe('checkPropertyValues', () => {
   it('keys values by property id, naming a property by id or by name in any case, each read as its type', () => {
-    expect(checkPropertyValues(defs, { tier: 'gold', 'p-seats': ' 12.5 ', vip: 'TRUE', RENEWAL: '2026-03-01', Notes: '  as typed  ', region: 'EU' })).toEqual({
-      'p-tier': 'Gold', 'p-seats': '12.5', 'p-vip': 'true', 'p-renewal': '2026-03-01', 'p-notes': '  as typed  ', 'p-region': 'EU',
+    expect(
+      checkPropertyValues(defs, {
+        tier: 'gold',
+        'p-seats': ' 12.5 ',
+        vip: 'TRUE',
+        RENEWAL: '2026-03-01',
+        Notes: '  as typed  ',
+        region: 'EU',
+      }),
+    ).toEqual({
+      'p-tier': 'Gold',
+      'p-seats': '12.5',
+      'p-vip': 'true',
+      'p-renewal': '2026-03-01',
+      'p-notes': '  as typed  ',
+      'p-region': 'EU',
     });
     expect(checkPropertyValues(defs, { renewal: '2026-03-01T10:00:00+02:00' })).toEqual({ 'p-renewal': '2026-03-01T08:00:00.000Z' });
   });
 
   it('clears a value with null or "", except a required property\'s', () => {
     expect(checkPropertyValues(defs, { Tier: null, notes: '' })).toEqual({ 'p-tier': null, 'p-notes': null });
-    expect(fieldsOf({ region: '' })).toEqual({ 'body.custom_properties.region': { message: 'Region is required: its value cannot be cleared' } });
+    expect(fieldsOf({ region: '' })).toEqual({
+      'body.custom_properties.region': { message: 'Region is required: its value cannot be cleared' },
+    });
     expect(Object.keys(fieldsOf({ 'p-region': null }) ?? {})).toEqual(['body.custom_properties.p-region']);
   });
 
   it('422 with one field per bad key: unknown property, wrong type, value not an option, one property twice', () => {
-    const fields = fieldsOf({ colour: 'red', seats: 'many', vip: 'yes', renewal: '2026-02-30', tier: 'Bronze', Notes: 'ok', 'p-notes': 'again' });
+    const fields = fieldsOf({
+      colour: 'red',
+      seats: 'many',
+      vip: 'yes',
+      renewal: '2026-02-30',
+      tier: 'Bronze',
+      Notes: 'ok',
+      'p-notes': 'again',
+    });
     expect(Object.keys(fields ?? {}).sort()).toEqual(
       ['colour', 'seats', 'vip', 'renewal', 'tier', 'p-notes'].map((k) => `body.custom_properties.${k}`).sort(),
     );

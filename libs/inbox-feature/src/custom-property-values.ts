@@ -22,7 +22,10 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** One value read as its property's type: the text to keep, or why it is not one. */
-export function readValue(p: Pick<CustomPropertyRow, 'property_value_type' | 'property_value'>, raw: string): { value: string } | { problem: string } {
+export function readValue(
+  p: Pick<CustomPropertyRow, 'property_value_type' | 'property_value'>,
+  raw: string,
+): { value: string } | { problem: string } {
   const v = raw.trim();
   switch (p.property_value_type) {
     case 'number':
@@ -50,7 +53,10 @@ export function readValue(p: Pick<CustomPropertyRow, 'property_value_type' | 'pr
  * clearing a required property, or two keys naming one property: 422 with one field per key,
  * `body.custom_properties.<key>`.
  */
-export function checkPropertyValues(definitions: readonly CustomPropertyRow[], values: Readonly<Record<string, string | null>>): Record<string, string | null> {
+export function checkPropertyValues(
+  definitions: readonly CustomPropertyRow[],
+  values: Readonly<Record<string, string | null>>,
+): Record<string, string | null> {
   const byId = new Map(definitions.map((d) => [d.property_id, d]));
   const byName = new Map(definitions.map((d) => [d.property_name.toLowerCase(), d]));
   const out: Record<string, string | null> = {};

@@ -82,7 +82,10 @@ const serve = rpcHandler<InboxDeps>();
 
 /** What the inbox service answers: one line per operation, its contract and its use case. */
 export const INBOX_HANDLERS = [
-  serve(CreateTicketRpc, (d) => new CreateTicket(new TicketRepository(d.prisma), d.chats, d.attacher, new CustomPropertyRepository(d.prisma))),
+  serve(
+    CreateTicketRpc,
+    (d) => new CreateTicket(new TicketRepository(d.prisma), d.chats, d.attacher, new CustomPropertyRepository(d.prisma)),
+  ),
   serve(ListTicketsRpc, (d) => new ListTickets(new TicketRepository(d.prisma), d.reach, new CustomPropertyRepository(d.prisma))),
   serve(GetTicketRpc, (d) => new GetTicket(new TicketRepository(d.prisma), d.chats, d.reach)),
   serve(UpdateTicketRpc, (d) => new UpdateTicket(new TicketRepository(d.prisma), d.chats, d.reach, new CustomPropertyRepository(d.prisma))),
@@ -101,7 +104,10 @@ export const INBOX_HANDLERS = [
   serve(UpdateCustomPropertyRpc, (d) => new UpdateCustomProperty(new CustomPropertyRepository(d.prisma))),
   serve(DeleteCustomPropertyRpc, (d) => new DeleteCustomProperty(new CustomPropertyRepository(d.prisma), d.chatProperties)),
   serve(UpdateChatLabelsRpc, (d) => new UpdateChatLabels(new LabelRepository(d.prisma), d.chatProperties)),
-  serve(UpdateChatRpc, (d) => new UpdateChat(new LabelRepository(d.prisma), new CustomPropertyRepository(d.prisma), d.chatProperties, d.chats)),
+  serve(
+    UpdateChatRpc,
+    (d) => new UpdateChat(new LabelRepository(d.prisma), new CustomPropertyRepository(d.prisma), d.chatProperties, d.chats),
+  ),
   serve(CreateTaskRpc, (d) => new CreateTask(new TaskRepository(d.prisma), new TicketRepository(d.prisma), d.chats)),
   serve(ListTasksRpc, (d) => new ListTasks(new TaskRepository(d.prisma), d.reach)),
   serve(GetTaskRpc, (d) => new GetTask(new TaskRepository(d.prisma), d.reach)),

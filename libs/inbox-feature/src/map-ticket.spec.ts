@@ -28,17 +28,31 @@ const row = (over: Partial<TicketJson> = {}): TicketJson => ({
   ...over,
 });
 
-describe('mapTicketJson (the listing\'s rows without Date objects)', () => {
+describe("mapTicketJson (the listing's rows without Date objects)", () => {
   it.each([
     ['every column set', row()],
-    ['nulls and no values', row({ first_assigned_at: null, due_date: null, closed_at: null, closed_by: null, assignee: null, custom_properties: {}, labels: [] })],
-    ['timestamps Postgres would not write in UTC', row({ created_at: '2026-11-26T20:00:00.123456+02:00', last_updated_at: '2026-11-26T18:00:00Z' })],
+    [
+      'nulls and no values',
+      row({ first_assigned_at: null, due_date: null, closed_at: null, closed_by: null, assignee: null, custom_properties: {}, labels: [] }),
+    ],
+    [
+      'timestamps Postgres would not write in UTC',
+      row({ created_at: '2026-11-26T20:00:00.123456+02:00', last_updated_at: '2026-11-26T18:00:00Z' }),
+    ],
   ])('gives the same object, key for key and in order, as mapTicket of the revived row: %s', (_, j) => {
     expect(JSON.stringify(mapTicketJson(j))).toBe(JSON.stringify(mapTicket(reviveTicket(structuredClone(j)))));
   });
 
   it('writes timestamps as toISOString does: milliseconds truncated, Z', () => {
-    const texts = ['2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00.5+00:00', '2026-01-01T00:00:00.12+00:00', '2026-01-01T00:00:00.9999996+00:00', '2026-02-28T23:59:59.000001+00:00', '0099-01-01T00:00:00.123456+00:00', '2026-06-01T12:00:00.1+05:30'];
+    const texts = [
+      '2026-01-01T00:00:00+00:00',
+      '2026-01-01T00:00:00.5+00:00',
+      '2026-01-01T00:00:00.12+00:00',
+      '2026-01-01T00:00:00.9999996+00:00',
+      '2026-02-28T23:59:59.000001+00:00',
+      '0099-01-01T00:00:00.123456+00:00',
+      '2026-06-01T12:00:00.1+05:30',
+    ];
     for (const t of texts) expect(isoFromPg(t)).toBe(new Date(t).toISOString());
     for (let i = 0; i < 1000; i++) {
       const ms = (i * 3_999_999_937) % 4e12;

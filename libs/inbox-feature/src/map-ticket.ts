@@ -27,7 +27,13 @@ const labelIds = (labels: string[]): Record<string, boolean> => Object.fromEntri
  */
 export function eventChat(view: ChatView): Chat {
   const picked = Object.fromEntries(Object.keys(ChatSchema.shape).map((k) => [k, (view as Record<string, unknown>)[k] ?? null])) as Chat;
-  return { ...picked, org_phone: view.org_phone ?? '', unread_count: view.message_unread_count, created_at: view.created_at, updated_at: view.updated_at };
+  return {
+    ...picked,
+    org_phone: view.org_phone ?? '',
+    unread_count: view.message_unread_count,
+    created_at: view.created_at,
+    updated_at: view.updated_at,
+  };
 }
 
 /**
@@ -35,7 +41,10 @@ export function eventChat(view: ChatView): Chat {
  * GET /tickets' items): every column present, null where nothing is kept; with its chat and messages
  * when given (the events carry them).
  */
-export function mapTicket(row: TicketRow, related: { chat?: ChatView; quoted_message?: Message | null; attached_messages?: Message[] } = {}): Ticket {
+export function mapTicket(
+  row: TicketRow,
+  related: { chat?: ChatView; quoted_message?: Message | null; attached_messages?: Message[] } = {},
+): Ticket {
   const { chat, ...messages } = related;
   return {
     ticket_id: row.ticket_id,
@@ -51,7 +60,9 @@ export function mapTicket(row: TicketRow, related: { chat?: ChatView; quoted_mes
     due_date: iso(row.due_date),
     first_assigned_at: iso(row.first_assigned_at),
     closed_at: iso(row.closed_at),
-    close_ticket_metadata: row.closed_at ? { closed_by: row.closed_by, closed_at: iso(row.closed_at), closed_message: null, send_reply_message_id: null } : null,
+    close_ticket_metadata: row.closed_at
+      ? { closed_by: row.closed_by, closed_at: iso(row.closed_at), closed_message: null, send_reply_message_id: null }
+      : null,
     custom_properties: ticketValues(row),
     label_ids: labelIds(row.labels),
     response_time: null,
@@ -88,7 +99,9 @@ export function mapTicketJson(j: TicketJson): Ticket {
     due_date: isoFromPgOrNull(j.due_date),
     first_assigned_at: isoFromPgOrNull(j.first_assigned_at),
     closed_at: closedAt,
-    close_ticket_metadata: closedAt ? { closed_by: j.closed_by, closed_at: closedAt, closed_message: null, send_reply_message_id: null } : null,
+    close_ticket_metadata: closedAt
+      ? { closed_by: j.closed_by, closed_at: closedAt, closed_message: null, send_reply_message_id: null }
+      : null,
     custom_properties: ticketValues(j),
     label_ids: labelIds(j.labels),
     response_time: null,

@@ -14,13 +14,24 @@ const check = (asked: ChatCopy[][]): ChatReachCheck => ({
     return new Set(copies.filter((c) => Number(c.chat_id.slice(1)) % 3 === 0).map((c) => `${c.phone_id}\u0000${c.chat_id}`));
   },
 });
-const base: RequestContext = { org_id: '00000000-0000-4000-8000-000000000001', token_id: '00000000-0000-4000-8000-000000000002', phone_scope: ['p1'], phone: null };
+const base: RequestContext = {
+  org_id: '00000000-0000-4000-8000-000000000001',
+  token_id: '00000000-0000-4000-8000-000000000002',
+  phone_scope: ['p1'],
+  phone: null,
+};
 const member = (role: 'member' | 'admin' | 'owner'): RequestContext => ({
   ...base,
-  member: { member_id: '00000000-0000-4000-8000-000000000003', session_id: '00000000-0000-4000-8000-000000000004', email: 'amy@example.com', role, label_ids: ['vip'] },
+  member: {
+    member_id: '00000000-0000-4000-8000-000000000003',
+    session_id: '00000000-0000-4000-8000-000000000004',
+    email: 'amy@example.com',
+    role,
+    label_ids: ['vip'],
+  },
 });
 
-describe('a member\'s reach over the inbox\'s rows', () => {
+describe("a member's reach over the inbox's rows", () => {
   it('pages over the rows within reach only, one check per batch read, skipping `offset` of them', async () => {
     const calls: number[][] = [];
     const asked: ChatCopy[][] = [];
@@ -36,10 +47,13 @@ describe('a member\'s reach over the inbox\'s rows', () => {
     const calls: number[][] = [];
     const page = await visiblePage(check([]), member('member'), fetch(calls), 0, 60);
     expect(page).toHaveLength(60);
-    expect(calls).toEqual([[0, 120], [120, 120]]);
+    expect(calls).toEqual([
+      [0, 120],
+      [120, 120],
+    ]);
   });
 
-  it('tokens, owners and admins: the inbox\'s own page as before, the chats service never asked', async () => {
+  it("tokens, owners and admins: the inbox's own page as before, the chats service never asked", async () => {
     for (const c of [base, member('admin'), member('owner')]) {
       const calls: number[][] = [];
       expect((await visiblePage(noReach, c, fetch(calls), 5, 3)).map((r) => r.id)).toEqual([5, 6, 7]);
@@ -49,7 +63,7 @@ describe('a member\'s reach over the inbox\'s rows', () => {
     }
   });
 
-  it('one row: out of reach is null (answered as missing); a to-do of no chat follows the member\'s phones', async () => {
+  it("one row: out of reach is null (answered as missing); a to-do of no chat follows the member's phones", async () => {
     const c = member('member');
     expect(await visibleRow(check([]), c, rows[3])).toBe(rows[3]);
     expect(await visibleRow(check([]), c, rows[4])).toBeNull();

@@ -44,7 +44,9 @@ export class RpcChatReach implements ChatReachCheck {
 export async function visibleRows<T extends ChatRow>(check: ChatReachCheck, ctx: RequestContext, rows: T[]): Promise<T[]> {
   if (!isMember(ctx) || !rows.length) return rows;
   const copies = rows.flatMap((r) => (r.phone_id && r.chat_id ? [{ phone_id: r.phone_id, chat_id: r.chat_id }] : []));
-  const ok = copies.length ? await check.reached(ctx, [...new Map(copies.map((c) => [key(c.phone_id, c.chat_id), c])).values()]) : new Set<string>();
+  const ok = copies.length
+    ? await check.reached(ctx, [...new Map(copies.map((c) => [key(c.phone_id, c.chat_id), c])).values()])
+    : new Set<string>();
   const phones = phonesInReach(ctx);
   return rows.filter((r) =>
     r.phone_id && r.chat_id ? ok.has(key(r.phone_id, r.chat_id)) : !r.phone_id || !phones || phones.includes(r.phone_id),
@@ -73,7 +75,7 @@ export async function visiblePage<T extends ChatRow>(
   const batch = Math.min(1000, Math.max(100, 2 * (offset + limit)));
   const page: T[] = [];
   let skipped = 0;
-  for (let read = 0; ; ) {
+  for (let read = 0; ;) {
     const rows = await fetch(read, batch);
     read += rows.length;
     for (const row of await visibleRows(check, ctx, rows)) {

@@ -26,23 +26,42 @@ describe('inbox tasks (integration)', () => {
       if (!view) throw Errors.notFound('Chat not found');
       return view;
     },
-    message: async (_ctx, phoneId, messageId) => messages.find((m) => (m as any).phone_id === phoneId && m.message_id === messageId) ?? null,
+    message: async (_ctx, phoneId, messageId) =>
+      messages.find((m) => (m as any).phone_id === phoneId && m.message_id === messageId) ?? null,
   };
   const tasks = () => new TaskRepository(t.prisma);
   const ctx = (org: string, scope: string[] | null = null, phone: string | null = null): RequestContext => ({
-    org_id: org, token_id: w.token, phone_scope: scope, phone: phone ? { phone_id: phone, org_phone: null } : null,
+    org_id: org,
+    token_id: w.token,
+    phone_scope: scope,
+    phone: phone ? { phone_id: phone, org_phone: null } : null,
   });
   const view = (org: string, phone: string, chatId: string) =>
-    ({ chat_id: chatId, org_id: org, phone_id: phone, org_phone: `${phone.slice(-6)}@c.us`, label_ids: {}, message_unread_count: 0, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }) as unknown as ChatView;
-  const create = (c: RequestContext, body: Record<string, unknown>) => new CreateTask(tasks(), new TicketRepository(t.prisma), chats).execute({ ctx: c, body: body as any });
-  const list = (c: RequestContext, query: Record<string, unknown> = {}) => new ListTasks(tasks(), noReach).execute({ ctx: c, query: { offset: 0, limit: 2000, ...query } });
+    ({
+      chat_id: chatId,
+      org_id: org,
+      phone_id: phone,
+      org_phone: `${phone.slice(-6)}@c.us`,
+      label_ids: {},
+      message_unread_count: 0,
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+    }) as unknown as ChatView;
+  const create = (c: RequestContext, body: Record<string, unknown>) =>
+    new CreateTask(tasks(), new TicketRepository(t.prisma), chats).execute({ ctx: c, body: body as any });
+  const list = (c: RequestContext, query: Record<string, unknown> = {}) =>
+    new ListTasks(tasks(), noReach).execute({ ctx: c, query: { offset: 0, limit: 2000, ...query } });
   const get = (c: RequestContext, id: string) => new GetTask(tasks(), noReach).execute({ ctx: c, params: { task_id: id } });
-  const update = (c: RequestContext, id: string, body: Record<string, unknown>) => new UpdateTask(tasks(), noReach).execute({ ctx: c, params: { task_id: id }, body });
+  const update = (c: RequestContext, id: string, body: Record<string, unknown>) =>
+    new UpdateTask(tasks(), noReach).execute({ ctx: c, params: { task_id: id }, body });
   const remove = (c: RequestContext, id: string) => new DeleteTask(tasks(), noReach).execute({ ctx: c, params: { task_id: id } });
   const events = (org: string, type: string) => t.prisma.outboxEvent.findMany({ where: { org_id: org, type }, orderBy: { seq: 'asc' } });
   const ids = (r: { tasks: { task_id: string }[] }) => r.tasks.map((x) => x.task_id);
   const status = async (p: Promise<unknown>) => {
-    const err = await p.then(() => null, (e: unknown) => e);
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ServiceError);
     return (err as ServiceError).status;
   };
@@ -58,14 +77,39 @@ describe('inbox tasks (integration)', () => {
     messages.push({ message_id: w.m1, chat_id: w.a, org_phone: 'x@c.us', sender_phone: '123', phone_id: w.p1 } as unknown as Message);
     w.ticket = newUuid();
     await new TicketRepository(t.prisma).insert(t.prisma, w.org, {
-      ticket_id: w.ticket, phone_id: w.p2, chat_id: w.b, subject: 's', status: 'open', priority: 1, assignee: null, assigned_by: null, first_assigned_at: null,
-      raised_by: null, quoted_message_id: null, attached_message_ids: [], due_date: null, labels: [], last_updated_by: null,
+      ticket_id: w.ticket,
+      phone_id: w.p2,
+      chat_id: w.b,
+      subject: 's',
+      status: 'open',
+      priority: 1,
+      assignee: null,
+      assigned_by: null,
+      first_assigned_at: null,
+      raised_by: null,
+      quoted_message_id: null,
+      attached_message_ids: [],
+      due_date: null,
+      labels: [],
+      last_updated_by: null,
     });
   });
 
-  it('creates a todo with its defaults and task.created carrying the registry\'s object', async () => {
+  it("creates a todo with its defaults and task.created carrying the registry's object", async () => {
     const task = await create(ctx(w.org), { title: 'Call back' });
-    expect(task).toMatchObject({ type: 'todo', title: 'Call back', status: 'open', priority: 1, notes: null, chat_id: null, association: null, associated_object_metadata: null, completed_metadata: null, created_by: w.token, remind_at: null });
+    expect(task).toMatchObject({
+      type: 'todo',
+      title: 'Call back',
+      status: 'open',
+      priority: 1,
+      notes: null,
+      chat_id: null,
+      association: null,
+      associated_object_metadata: null,
+      completed_metadata: null,
+      created_by: w.token,
+      remind_at: null,
+    });
     const [event] = await events(w.org, 'task.created');
     expect(registryPayload(event)).toEqual(task);
     expect(event.phone_id).toBeNull();
@@ -73,18 +117,39 @@ describe('inbox tasks (integration)', () => {
   });
 
   it('associates a chat, a message of it, or a ticket, each as its phone holds it (AssociatedObjectMetadataType)', async () => {
-    const chat = await create(ctx(w.org), { title: 'Chat', association: { chat_id: w.a }, priority: 4, assignee: 'amy@example.com', due_date: '2026-01-02T00:00:00.000Z' });
-    expect(chat).toMatchObject({ type: 'chat', chat_id: w.a, association: { type: 'chat', chat_id: w.a, message_id: null, ticket_id: null }, associated_object_metadata: { type: 'chat', index: 'chat_id', id: w.a, object: { chat_id: w.a, org_id: w.org } } });
+    const chat = await create(ctx(w.org), {
+      title: 'Chat',
+      association: { chat_id: w.a },
+      priority: 4,
+      assignee: 'amy@example.com',
+      due_date: '2026-01-02T00:00:00.000Z',
+    });
+    expect(chat).toMatchObject({
+      type: 'chat',
+      chat_id: w.a,
+      association: { type: 'chat', chat_id: w.a, message_id: null, ticket_id: null },
+      associated_object_metadata: { type: 'chat', index: 'chat_id', id: w.a, object: { chat_id: w.a, org_id: w.org } },
+    });
     const msg = await create(ctx(w.org), { title: 'Msg', association: { chat_id: w.a, message_id: w.m1 }, status: 'closed' });
-    expect(msg).toMatchObject({ type: 'message', chat_id: w.a, association: { message_id: w.m1 }, associated_object_metadata: { type: 'message', index: 'message_id', id: w.m1, object: { message_id: w.m1, is_private_note: false } } });
+    expect(msg).toMatchObject({
+      type: 'message',
+      chat_id: w.a,
+      association: { message_id: w.m1 },
+      associated_object_metadata: { type: 'message', index: 'message_id', id: w.m1, object: { message_id: w.m1, is_private_note: false } },
+    });
     expect(msg.completed_metadata).toMatchObject({ completed_by: w.token });
     const tk = await create(ctx(w.org), { title: 'Ticket', association: { ticket_id: w.ticket } });
-    expect(tk).toMatchObject({ type: 'ticket', chat_id: w.b, association: { type: 'ticket', ticket_id: w.ticket, chat_id: w.b }, associated_object_metadata: { type: 'ticket', index: 'ticket_id', id: w.ticket } });
+    expect(tk).toMatchObject({
+      type: 'ticket',
+      chat_id: w.b,
+      association: { type: 'ticket', ticket_id: w.ticket, chat_id: w.b },
+      associated_object_metadata: { type: 'ticket', index: 'ticket_id', id: w.ticket },
+    });
     expect((await t.prisma.inboxTask.findUniqueOrThrow({ where: { task_id: tk.task_id } })).phone_id).toBe(w.p2);
     Object.assign(w, { chatTask: chat.task_id, msgTask: msg.task_id, ticketTask: tk.task_id });
   });
 
-  it('refuses objects out of reach or another organization\'s (404) and a message of another chat (422), writing nothing', async () => {
+  it("refuses objects out of reach or another organization's (404) and a message of another chat (422), writing nothing", async () => {
     const before = await t.prisma.inboxTask.count();
     expect(await status(create(ctx(w.org, [w.p2]), { title: 'x', association: { chat_id: w.a } }))).toBe(404);
     expect(await status(create(ctx(w.org, [w.p1]), { title: 'x', association: { ticket_id: w.ticket } }))).toBe(404);
@@ -113,7 +178,7 @@ describe('inbox tasks (integration)', () => {
     w.theirs = theirs.task_id;
   });
 
-  it('reads one task in reach; out of reach, missing and another organization\'s are 404', async () => {
+  it("reads one task in reach; out of reach, missing and another organization's are 404", async () => {
     expect(await get(ctx(w.org), w.chatTask)).toMatchObject({ task_id: w.chatTask, title: 'Chat' });
     expect(await get(ctx(w.org, [w.p2]), w.todo)).toMatchObject({ task_id: w.todo });
     expect(await status(get(ctx(w.org, [w.p2]), w.chatTask))).toBe(404);
@@ -125,10 +190,24 @@ describe('inbox tasks (integration)', () => {
   it('updates only what changes (task.updated with previous_attributes); a new remind_at re-arms; closing/reopening sets/clears completed_metadata', async () => {
     const at = new Date(Date.now() + 3_600_000).toISOString();
     const done = await update(ctx(w.org), w.chatTask, { title: 'Chat!', notes: 'n', remind_at: at, status: 'closed', assignee: null });
-    expect(done).toMatchObject({ title: 'Chat!', notes: 'n', remind_at: at, status: 'closed', assignee: null, completed_metadata: { completed_by: w.token } });
+    expect(done).toMatchObject({
+      title: 'Chat!',
+      notes: 'n',
+      remind_at: at,
+      status: 'closed',
+      assignee: null,
+      completed_metadata: { completed_by: w.token },
+    });
     const [event] = await events(w.org, 'task.updated');
     expect(registryPayload(event)).toEqual(done);
-    expect(event.previous_attributes).toMatchObject({ title: 'Chat', notes: null, remind_at: null, status: 'open', assignee: 'amy@example.com', completed_metadata: null });
+    expect(event.previous_attributes).toMatchObject({
+      title: 'Chat',
+      notes: null,
+      remind_at: null,
+      status: 'open',
+      assignee: 'amy@example.com',
+      completed_metadata: null,
+    });
     await t.prisma.inboxTask.update({ where: { task_id: w.chatTask }, data: { reminder_fired_at: new Date() } });
     const reopened = await update(ctx(w.org), w.chatTask, { status: 'open', remind_at: new Date(Date.now() + 7_200_000).toISOString() });
     expect(reopened.completed_metadata).toBeNull();

@@ -1,5 +1,16 @@
 import { base64Length } from '@mapi/contracts';
-import { bindHandlers, connectNats, createLogger, directDatabaseUrl, loadConfig, natsIndicator, postgresIndicator, redisIndicator, startRpcService, type Logger } from '@mapi/platform';
+import {
+  bindHandlers,
+  connectNats,
+  createLogger,
+  directDatabaseUrl,
+  loadConfig,
+  natsIndicator,
+  postgresIndicator,
+  redisIndicator,
+  startRpcService,
+  type Logger,
+} from '@mapi/platform';
 import { createStorage } from '@mapi/storage';
 import { MediaAttachmentStore } from './attachments/attachment-store';
 import { loadKbStorageConfig, loadKnowledgeBaseConfig } from './config';
@@ -30,11 +41,20 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
       : createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, ownSearch);
   const directory = new KbOrgIndexDirectory(prisma);
   await directory.refresh();
-  const queue = new EmbeddingQueue({ redisUrl: config.redis.REDIS_URL, namespace: config.app.NAMESPACE, attempts: kb.EMBEDDING_JOB_ATTEMPTS });
+  const queue = new EmbeddingQueue({
+    redisUrl: config.redis.REDIS_URL,
+    namespace: config.app.NAMESPACE,
+    attempts: kb.EMBEDDING_JOB_ATTEMPTS,
+  });
   await queue.ready();
   const storage = createStorage(storageConfig);
   const nc = await connectNats(config.nats.NATS_URL, 'knowledge-base');
-  const requeue = new RequeueLostEmbeddings(new KbEntryRepository(prisma), queue, { afterMs: kb.KB_EMBEDDING_SWEEP_AFTER_MS, batch: 1_000 }, logger);
+  const requeue = new RequeueLostEmbeddings(
+    new KbEntryRepository(prisma),
+    queue,
+    { afterMs: kb.KB_EMBEDDING_SWEEP_AFTER_MS, batch: 1_000 },
+    logger,
+  );
   const sweep = periodic('embedding sweep', kb.KB_EMBEDDING_SWEEP_INTERVAL_MS, logger, async () => {
     const r = await requeue.run();
     if (r.requeued || r.failed) logger.info(r, 'embedding sweep');
@@ -92,7 +112,12 @@ export async function bootstrapKnowledgeBaseService(): Promise<void> {
 }
 
 /** Runs `job` every `intervalMs` (0: never) once started, one run at a time; `stop` waits for a run under way unless told not to. */
-function periodic(name: string, intervalMs: number, logger: Logger, job: () => Promise<void>): { start(): void; stop(wait?: boolean): Promise<void> } {
+function periodic(
+  name: string,
+  intervalMs: number,
+  logger: Logger,
+  job: () => Promise<void>,
+): { start(): void; stop(wait?: boolean): Promise<void> } {
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
   return {

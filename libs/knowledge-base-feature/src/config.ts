@@ -56,7 +56,10 @@ export const KnowledgeBaseConfigSchema = z
     /** How often each replica checks for organizations to index (0: never; one build at a time across replicas). */
     KB_ORG_INDEX_INTERVAL_MS: int(300_000),
     /** maintenance_work_mem of the session that builds an organization's index (≈ 2 KB per 384-d entry). */
-    KB_ORG_INDEX_MAINTENANCE_WORK_MEM: z.string().regex(/^\d+\s*(kB|MB|GB)$/).default('256MB'),
+    KB_ORG_INDEX_MAINTENANCE_WORK_MEM: z
+      .string()
+      .regex(/^\d+\s*(kB|MB|GB)$/)
+      .default('256MB'),
   })
   .superRefine((c, ctx) => {
     if (c.EMBEDDING_PROVIDER === 'openai' && !c.EMBEDDING_HTTP_BASE_URL) {

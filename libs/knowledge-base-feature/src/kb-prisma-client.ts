@@ -23,7 +23,9 @@ export const hnswSettings = (efSearch: number) => ({ 'hnsw.iterative_scan': 'rel
 export function createKbPrismaClient(url: string, poolSize: number, search: KbSearchSettings): PrismaClient {
   if (search.perTransaction) return createPrismaClient({ url, poolSize });
   const u = new URL(url);
-  const extra = Object.entries(hnswSettings(search.efSearch)).map(([k, v]) => `-c ${k}=${v}`).join(' ');
+  const extra = Object.entries(hnswSettings(search.efSearch))
+    .map(([k, v]) => `-c ${k}=${v}`)
+    .join(' ');
   const existing = u.searchParams.get('options');
   u.searchParams.set('options', existing ? `${existing} ${extra}` : extra);
   return createPrismaClient({ url: u.toString(), poolSize });

@@ -52,9 +52,15 @@ const fetchLimits = ({ kb }: KnowledgeBaseDeps) => ({
 
 /** What the knowledge-base service answers: one line per operation, its contract and its use case. */
 export const KNOWLEDGE_BASE_HANDLERS = [
-  serve(CreateFaqRpc, (d) => new CreateFaq(d.entries, d.store, d.kb.KB_ATTACHMENT_MAX_BYTES, d.queue, d.kb.KB_CREATE_WAIT_FOR_EMBEDDING_MS, d.logger)),
+  serve(
+    CreateFaqRpc,
+    (d) => new CreateFaq(d.entries, d.store, d.kb.KB_ATTACHMENT_MAX_BYTES, d.queue, d.kb.KB_CREATE_WAIT_FOR_EMBEDDING_MS, d.logger),
+  ),
   serve(GetFaqRpc, (d) => new GetFaq(d.entries)),
-  serve(UpdateFaqRpc, (d) => new UpdateFaq(d.entries, d.store, d.kb.KB_ATTACHMENT_MAX_BYTES, d.queue, d.kb.KB_CREATE_WAIT_FOR_EMBEDDING_MS, d.logger)),
+  serve(
+    UpdateFaqRpc,
+    (d) => new UpdateFaq(d.entries, d.store, d.kb.KB_ATTACHMENT_MAX_BYTES, d.queue, d.kb.KB_CREATE_WAIT_FOR_EMBEDDING_MS, d.logger),
+  ),
   serve(DeleteFaqRpc, (d) => new DeleteFaq(d.entries, d.store, d.logger)),
   serve(ListKbEntriesRpc, (d) => new ListKbEntries(d.entries)),
   serve(CreateDocumentRpc, (d) => new CreateDocument(d.entries, d.store, d.queue, fetchLimits(d), d.logger)),

@@ -1,5 +1,15 @@
 import { createPrismaClient } from '@mapi/db';
-import { bindHandlers, connectNats, createLogger, listenRpcServer, loadConfig, natsIndicator, onShutdownSignal, postgresIndicator, startHealthServer } from '@mapi/platform';
+import {
+  bindHandlers,
+  connectNats,
+  createLogger,
+  listenRpcServer,
+  loadConfig,
+  natsIndicator,
+  onShutdownSignal,
+  postgresIndicator,
+  startHealthServer,
+} from '@mapi/platform';
 import { createStorage, type ObjectStorage } from '@mapi/storage';
 import { loadMediaConfig, type MediaConfig } from './config';
 import { buildMediaHttpServer } from './http/media-http-server';
@@ -15,7 +25,11 @@ import { MediaTokenService } from './tokens/media-token-service';
 export const storageIndicator = (storage: ObjectStorage) => ({ name: 'storage', check: () => storage.check() });
 
 export function mediaLinksFrom(config: MediaConfig): MediaLinks {
-  return new MediaLinks({ mediaBaseUrl: config.MEDIA_BASE_URL, legacyStorageUrl: config.MEDIA_LEGACY_STORAGE_URL, buckets: config.MEDIA_BUCKETS });
+  return new MediaLinks({
+    mediaBaseUrl: config.MEDIA_BASE_URL,
+    legacyStorageUrl: config.MEDIA_LEGACY_STORAGE_URL,
+    buckets: config.MEDIA_BUCKETS,
+  });
 }
 
 /**
@@ -62,9 +76,23 @@ export async function bootstrapMediaService(): Promise<void> {
     logger,
   });
   await http.listen({ host: media.MEDIA_HTTP_HOST, port: media.MEDIA_HTTP_PORT });
-  const health = await startHealthServer({ host: config.health.HEALTH_HOST, port: config.health.HEALTH_PORT, indicators, isShuttingDown: () => shuttingDown });
+  const health = await startHealthServer({
+    host: config.health.HEALTH_HOST,
+    port: config.health.HEALTH_PORT,
+    indicators,
+    isShuttingDown: () => shuttingDown,
+  });
   const healthAddress = health.address();
-  logger.info({ port: media.MEDIA_HTTP_PORT, health_port: typeof healthAddress === 'object' && healthAddress ? healthAddress.port : null, base_url: media.MEDIA_BASE_URL, storage: storage.kind, buckets: media.MEDIA_BUCKETS }, 'media service ready');
+  logger.info(
+    {
+      port: media.MEDIA_HTTP_PORT,
+      health_port: typeof healthAddress === 'object' && healthAddress ? healthAddress.port : null,
+      base_url: media.MEDIA_BASE_URL,
+      storage: storage.kind,
+      buckets: media.MEDIA_BUCKETS,
+    },
+    'media service ready',
+  );
 
   onShutdownSignal(logger, async () => {
     shuttingDown = true;

@@ -23,7 +23,9 @@ describe('loadMediaConfig', () => {
 
   it('refuses to start in production without keys, and anywhere with a short secret', () => {
     expect(() => loadMediaConfig({ NODE_ENV: 'production' })).toThrow(/MEDIA_JWT_KEYS: required in production/);
-    expect(() => loadMediaConfig({ MEDIA_JWT_KEYS: JSON.stringify([{ kid: 'a', secret: 'short' }]) })).toThrow(/MEDIA_JWT_KEYS.*at least 32 bytes/);
+    expect(() => loadMediaConfig({ MEDIA_JWT_KEYS: JSON.stringify([{ kid: 'a', secret: 'short' }]) })).toThrow(
+      /MEDIA_JWT_KEYS.*at least 32 bytes/,
+    );
     expect(loadMediaConfig({ NODE_ENV: 'production', MEDIA_JWT_KEYS: KEYS }).signingKeys[0].kid).toBe('a');
   });
 

@@ -14,9 +14,7 @@ const int = (def: number, max = Number.MAX_SAFE_INTEGER) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().nonnegative().max(max).default(def));
 
 const baseUrl = (def: string) =>
-  z
-    .preprocess((v) => (v === '' ? undefined : v), z.url().default(def))
-    .transform((u) => u.replace(/\/+$/, ''));
+  z.preprocess((v) => (v === '' ? undefined : v), z.url().default(def)).transform((u) => u.replace(/\/+$/, ''));
 
 export const MediaConfigSchema = z
   .object({
@@ -31,7 +29,12 @@ export const MediaConfigSchema = z
     MEDIA_BUCKETS: z
       .string()
       .default('message-media,kb-attachments')
-      .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean))
+      .transform((s) =>
+        s
+          .split(',')
+          .map((b) => b.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'bucket names: letters, digits, _ . -')).min(1)),
     /** JSON list of {kid, secret[, retired_at]}; the first is the current signing key. */
     MEDIA_JWT_KEYS: z.string().optional(),

@@ -14,8 +14,10 @@ export function requireManager(ctx: RequestContext): void {
  * token could otherwise mint itself a wider one (403).
  */
 export function requireTokenManager(ctx: RequestContext): void {
-  if (ctx.member && ctx.member.role === 'member') throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'Only owners and admins can manage API tokens');
-  if (ctx.phone_scope !== null) throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'A token limited to some phones cannot manage API tokens');
+  if (ctx.member && ctx.member.role === 'member')
+    throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'Only owners and admins can manage API tokens');
+  if (ctx.phone_scope !== null)
+    throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'A token limited to some phones cannot manage API tokens');
 }
 
 /** Who is acting, for the audit trail: the signed-in member, else the bearer token. */
@@ -53,7 +55,9 @@ export async function resolveAccess(
       }
     }
     if (unknown.length) {
-      throw Errors.validation({ 'body.orgPhones': { message: 'not a phone of this organization (give numbers without @c.us, or phone_ids)', value: unknown } });
+      throw Errors.validation({
+        'body.orgPhones': { message: 'not a phone of this organization (give numbers without @c.us, or phone_ids)', value: unknown },
+      });
     }
     access.phones_limited = true;
   }

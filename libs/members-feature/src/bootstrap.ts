@@ -1,6 +1,15 @@
 import { PhoneDirectoryRpc, SetChatAccessRpc } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
-import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
+import {
+  NatsRpcClient,
+  bindHandlers,
+  connectNats,
+  createLogger,
+  loadConfig,
+  natsIndicator,
+  postgresIndicator,
+  startRpcService,
+} from '@mapi/platform';
 import { loadMembersConfig } from './config';
 import { NO_MAILER, SmtpInviteMailer } from './mail/invite-mailer';
 import { MEMBERS_HANDLERS } from './members.handlers';
@@ -15,7 +24,10 @@ export async function bootstrapMembersService(): Promise<void> {
   const nc = await connectNats(config.nats.NATS_URL, 'members');
   const rpc = new NatsRpcClient(nc, ns, config.nats.RPC_TIMEOUT_MS);
   const mailer = own.SMTP_HOST ? new SmtpInviteMailer(own, logger) : NO_MAILER;
-  logger.info({ smtp: mailer.configured }, mailer.configured ? 'invitations are mailed' : 'no SMTP_HOST: invitation links go back to the inviter');
+  logger.info(
+    { smtp: mailer.configured },
+    mailer.configured ? 'invitations are mailed' : 'no SMTP_HOST: invitation links go back to the inviter',
+  );
   await startRpcService({
     name: 'members',
     nc,

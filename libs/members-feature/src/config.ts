@@ -23,8 +23,10 @@ export const MembersConfigSchema = z
     SMTP_TLS_REJECT_UNAUTHORIZED: bool(true),
   })
   .superRefine((c, ctx) => {
-    if (c.SMTP_HOST && !c.SMTP_FROM) ctx.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'SMTP_FROM is required when SMTP_HOST is set' });
-    if (c.SMTP_USER && !c.SMTP_PASSWORD) ctx.addIssue({ code: 'custom', path: ['SMTP_PASSWORD'], message: 'SMTP_PASSWORD is required when SMTP_USER is set' });
+    if (c.SMTP_HOST && !c.SMTP_FROM)
+      ctx.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'SMTP_FROM is required when SMTP_HOST is set' });
+    if (c.SMTP_USER && !c.SMTP_PASSWORD)
+      ctx.addIssue({ code: 'custom', path: ['SMTP_PASSWORD'], message: 'SMTP_PASSWORD is required when SMTP_USER is set' });
   });
 export type MembersConfig = z.infer<typeof MembersConfigSchema>;
 

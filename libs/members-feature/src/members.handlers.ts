@@ -66,7 +66,10 @@ const tokens = (d: MembersDeps) => new TokenRepository(d.prisma);
 /** What the members service answers: one line per operation, its contract and its use case. */
 export const MEMBERS_HANDLERS = [
   serve(ListMembersRpc, (d) => new ListMembers(members(d))),
-  serve(InviteMembersRpc, (d) => new InviteMembers(members(d), new InvitationRepository(d.prisma), audit(d), d.directory, d.mailer, d.invites)),
+  serve(
+    InviteMembersRpc,
+    (d) => new InviteMembers(members(d), new InvitationRepository(d.prisma), audit(d), d.directory, d.mailer, d.invites),
+  ),
   serve(UpdateMemberAccessRpc, (d) => new UpdateMemberAccess(members(d), audit(d), d.directory)),
   serve(UpdateMemberRoleRpc, (d) => new UpdateMemberRole(members(d), audit(d))),
   serve(UpdateChatAccessRpc, (d) => new UpdateChatAccess(members(d), audit(d), d.setChatAccess)),
@@ -78,7 +81,10 @@ export const MEMBERS_HANDLERS = [
   serve(RevokeApiTokenRpc, (d) => new RevokeApiToken(tokens(d), members(d), audit(d))),
   serve(TouchApiTokenRpc, (d) => new TouchApiToken(tokens(d))),
   serve(SignInRpc, (d) => new SignIn(members(d), sessions(d), d.sessionTtlSeconds)),
-  serve(AcceptInvitationRpc, (d) => new AcceptInvite(members(d), new InvitationRepository(d.prisma), sessions(d), audit(d), d.sessionTtlSeconds)),
+  serve(
+    AcceptInvitationRpc,
+    (d) => new AcceptInvite(members(d), new InvitationRepository(d.prisma), sessions(d), audit(d), d.sessionTtlSeconds),
+  ),
   serve(SignOutRpc, (d) => new SignOut(sessions(d))),
   serve(SignOutEverywhereRpc, (d) => new SignOutEverywhere(sessions(d))),
   serve(MeRpc, (d) => new Me(members(d), sessions(d))),

@@ -10,12 +10,16 @@ export async function openSession(sessions: SessionRepository, member: MemberRec
   const session_token = newSecret();
   const csrf_token = newSecret();
   const expires = new Date(Date.now() + ttlSeconds * 1000);
-  await sessions.create(member.org_id, {
-    session_id: randomUUID(),
-    member_id: member.member_id,
-    token_hash: sha256Hex(session_token),
-    csrf_hash: sha256Hex(csrf_token),
-    expires_at: expires,
-  }, db);
+  await sessions.create(
+    member.org_id,
+    {
+      session_id: randomUUID(),
+      member_id: member.member_id,
+      token_hash: sha256Hex(session_token),
+      csrf_hash: sha256Hex(csrf_token),
+      expires_at: expires,
+    },
+    db,
+  );
   return { member: mapMember(member), org_id: member.org_id, csrf_token, expires_at: expires.toISOString(), session_token };
 }

@@ -1,6 +1,19 @@
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, SessionCommands, StreamWatch, ensureStreams, streamNames } from '@mapi/events';
-import { ConfigError, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, outageLog, parseConfig, postgresIndicator, redisIndicator, startRpcService, directDatabaseUrl } from '@mapi/platform';
+import {
+  ConfigError,
+  bindHandlers,
+  connectNats,
+  createLogger,
+  loadConfig,
+  natsIndicator,
+  outageLog,
+  parseConfig,
+  postgresIndicator,
+  redisIndicator,
+  startRpcService,
+  directDatabaseUrl,
+} from '@mapi/platform';
 import { Redis } from 'ioredis';
 import { PhonesConfigSchema } from './config';
 import { parseBaileysConfig } from './baileys/config';
@@ -46,7 +59,11 @@ export async function bootstrapPhonesService(): Promise<void> {
     publisher: new IngestPublisher(nc, ns, ingestLog),
     states: new PhoneStateUpdater(prisma),
     factory: (p) =>
-      p.connector === 'baileys' ? baileys(p) : p.connector === 'sandbox' && phonesConfig.SANDBOX_ENABLED ? new SandboxConnector(p.phone_id, p.org_id, network, nc, ns) : null,
+      p.connector === 'baileys'
+        ? baileys(p)
+        : p.connector === 'sandbox' && phonesConfig.SANDBOX_ENABLED
+          ? new SandboxConnector(p.phone_id, p.org_id, network, nc, ns)
+          : null,
     logger,
     scanMs: phonesConfig.SESSION_SCAN_MS,
   });

@@ -4,7 +4,10 @@ import { z } from 'zod';
 /** Settings of the phones service (validated at start with the platform's groups). */
 export const PhonesConfigSchema = z.object({
   /** Serve the sandbox network and its control API (/v1/sandbox/*). On by default for development. */
-  SANDBOX_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  SANDBOX_ENABLED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Connector of phones created through the API: sandbox (default) or baileys (later). */
   DEFAULT_CONNECTOR: z.enum(['sandbox', 'baileys']).default('sandbox'),
   /** How long a replica's claim on a phone session lasts without renewal: the takeover time after a crash. */

@@ -2,7 +2,17 @@ import { Redis } from 'ioredis';
 import { createPrismaClient } from '@mapi/db';
 import { ChoosePhoneRpc, PhoneDirectoryRpc } from '@mapi/contracts';
 import { SessionCommands } from '@mapi/events';
-import { NatsRpcClient, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, redisIndicator, startRpcService } from '@mapi/platform';
+import {
+  NatsRpcClient,
+  bindHandlers,
+  connectNats,
+  createLogger,
+  loadConfig,
+  natsIndicator,
+  postgresIndicator,
+  redisIndicator,
+  startRpcService,
+} from '@mapi/platform';
 import { loadQueueConfig, type QueueConfig } from './config';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import { QueueDepthGauge } from './metrics/queue-depth-gauge';
@@ -45,7 +55,12 @@ export async function bootstrapQueueService(): Promise<void> {
   const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: Math.min(config.database.DATABASE_POOL_SIZE, 4) });
   const record = new SendRecord(prisma);
   const queues = new SendQueues(redis, queuesOptions(namespace, q, record));
-  const rebuild = new QueueRebuild(queues, record, { namespace, maxWaitMs: q.QUEUE_MAX_WAIT_MS, keepFinishedMs: q.QUEUE_KEEP_FINISHED_S * 1000 }, logger);
+  const rebuild = new QueueRebuild(
+    queues,
+    record,
+    { namespace, maxWaitMs: q.QUEUE_MAX_WAIT_MS, keepFinishedMs: q.QUEUE_KEEP_FINISHED_S * 1000 },
+    logger,
+  );
   // Every replica checks each scan that Redis still holds the queues the record has (docs/decisions/0077).
   let rebuildTimer: NodeJS.Timeout | undefined;
   let failing = false; // logged once per outage, not at every scan
@@ -61,15 +76,43 @@ export async function bootstrapQueueService(): Promise<void> {
     }
   };
   const purger = new QueuePurger(queues);
-  const choosePhone: ChoosePhone = async (ctx, chatId) => (await rpc.call(ChoosePhoneRpc, { ctx, chat_id: chatId, need_admin: false })).phone_id;
-  const deps: QueueDeps = { queues, purger, gate: new PhoneGate((request) => rpc.call(PhoneDirectoryRpc, request), sessions), choosePhone, sendReach: sendReachOverRpc(rpc), jobsReach: jobsReachOverRpc(rpc), idempotency: new IdempotencyStore(redis, namespace, q.QUEUE_IDEMPOTENCY_TTL_S), logger };
+  const choosePhone: ChoosePhone = async (ctx, chatId) =>
+    (await rpc.call(ChoosePhoneRpc, { ctx, chat_id: chatId, need_admin: false })).phone_id;
+  const deps: QueueDeps = {
+    queues,
+    purger,
+    gate: new PhoneGate((request) => rpc.call(PhoneDirectoryRpc, request), sessions),
+    choosePhone,
+    sendReach: sendReachOverRpc(rpc),
+    jobsReach: jobsReachOverRpc(rpc),
+    idempotency: new IdempotencyStore(redis, namespace, q.QUEUE_IDEMPOTENCY_TTL_S),
+    logger,
+  };
 
   const workers = q.QUEUE_WORKER_ENABLED
     ? new SendWorkers(
         queues,
-        new SendProcessor(queues, sessions, { jitterMs: q.QUEUE_SEND_JITTER_MS, phoneRetryMs: q.QUEUE_PHONE_RETRY_MS, maxWaitMs: q.QUEUE_MAX_WAIT_MS, holdAfterSendMs: q.QUEUE_FAULT_HOLD_AFTER_SEND_MS }, logger),
+        new SendProcessor(
+          queues,
+          sessions,
+          {
+            jitterMs: q.QUEUE_SEND_JITTER_MS,
+            phoneRetryMs: q.QUEUE_PHONE_RETRY_MS,
+            maxWaitMs: q.QUEUE_MAX_WAIT_MS,
+            holdAfterSendMs: q.QUEUE_FAULT_HOLD_AFTER_SEND_MS,
+          },
+          logger,
+        ),
         purger,
-        { namespace, record, connection: bullConnection(config.redis.REDIS_URL), intervalMs: q.QUEUE_SEND_INTERVAL_MS, lockMs: q.QUEUE_JOB_LOCK_MS, scanMs: q.QUEUE_PHONE_SCAN_MS, idleMs: q.QUEUE_WORKER_IDLE_MS },
+        {
+          namespace,
+          record,
+          connection: bullConnection(config.redis.REDIS_URL),
+          intervalMs: q.QUEUE_SEND_INTERVAL_MS,
+          lockMs: q.QUEUE_JOB_LOCK_MS,
+          scanMs: q.QUEUE_PHONE_SCAN_MS,
+          idleMs: q.QUEUE_WORKER_IDLE_MS,
+        },
         logger,
       )
     : undefined;

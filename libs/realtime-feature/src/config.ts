@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
-const int = (def: number, min = 0) =>
-  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).default(def));
+const int = (def: number, min = 0) => z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).default(def));
 
 /** Settings of the realtime (socket.io) endpoint; every limit is per gateway replica. */
 export const RealtimeConfigSchema = z.object({

@@ -12,9 +12,15 @@ export class ConnectionLimits {
 
   /** Takes a slot for `tokenId` or throws a 429 refusal; pair every success with one `release`. */
   acquire(tokenId: string): void {
-    if (this.total >= this.maxTotal) throw new HandshakeRefusal('RATE_LIMIT_ERROR', 429, `Too many realtime connections on this server (limit ${this.maxTotal}); retry later`);
+    if (this.total >= this.maxTotal)
+      throw new HandshakeRefusal(
+        'RATE_LIMIT_ERROR',
+        429,
+        `Too many realtime connections on this server (limit ${this.maxTotal}); retry later`,
+      );
     const held = this.perToken.get(tokenId) ?? 0;
-    if (held >= this.maxPerToken) throw new HandshakeRefusal('RATE_LIMIT_ERROR', 429, `Too many realtime connections for this token (limit ${this.maxPerToken})`);
+    if (held >= this.maxPerToken)
+      throw new HandshakeRefusal('RATE_LIMIT_ERROR', 429, `Too many realtime connections for this token (limit ${this.maxPerToken})`);
     this.perToken.set(tokenId, held + 1);
     this.total += 1;
   }

@@ -20,7 +20,13 @@ async function until(check: () => boolean, what: string, timeoutMs = 15_000) {
 }
 const publish = async (from: number, to: number) => {
   for (let n = from; n < to; n++) {
-    const event = { event_id: randomUUID(), org_id: 'org-a', event_type: 'message.created', created_at: new Date().toISOString(), data: { n } } as unknown as DomainEvent;
+    const event = {
+      event_id: randomUUID(),
+      org_id: 'org-a',
+      event_type: 'message.created',
+      created_at: new Date().toISOString(),
+      data: { n },
+    } as unknown as DomainEvent;
     await publishDurable(nc.jetstream(), eventSubject(namespace, 'message.created'), event, event.event_id);
   }
 };
@@ -32,7 +38,12 @@ beforeAll(async () => {
 beforeEach(async () => {
   namespace = `${testEnv.namespace()}-es-${randomSuffix(3)}`;
   received = [];
-  stream = new EventStream(nc, namespace, (e) => received.push((e.data as unknown as { n: number }).n), createLogger('event-stream-spec', 'silent'));
+  stream = new EventStream(
+    nc,
+    namespace,
+    (e) => received.push((e.data as unknown as { n: number }).n),
+    createLogger('event-stream-spec', 'silent'),
+  );
   await stream.start();
 });
 afterEach(async () => {
@@ -73,10 +84,21 @@ describe('realtime event stream across a nats-server restart on an empty store',
     const own = await connectNats(nats.url, 'event-stream-restart-spec');
     const ns = `${testEnv.namespace()}-esr-${randomSuffix(3)}`;
     const got: number[] = [];
-    const reader = new EventStream(own, ns, (e) => got.push((e.data as unknown as { n: number }).n), createLogger('event-stream-spec', 'silent'));
+    const reader = new EventStream(
+      own,
+      ns,
+      (e) => got.push((e.data as unknown as { n: number }).n),
+      createLogger('event-stream-spec', 'silent'),
+    );
     const send = async (from: number, to: number) => {
       for (let n = from; n < to; n++) {
-        const event = { event_id: randomUUID(), org_id: 'org-a', event_type: 'message.created', created_at: new Date().toISOString(), data: { n } } as unknown as DomainEvent;
+        const event = {
+          event_id: randomUUID(),
+          org_id: 'org-a',
+          event_type: 'message.created',
+          created_at: new Date().toISOString(),
+          data: { n },
+        } as unknown as DomainEvent;
         await publishDurable(own.jetstream(), eventSubject(ns, 'message.created'), event, event.event_id);
       }
     };

@@ -25,7 +25,13 @@ export class EventStream {
     private readonly onEvent: (event: DomainEvent) => void,
     private readonly logger: Logger,
   ) {
-    this.runner = new ResilientConsumer({ name: 'realtime', nc, open: () => this.open(), drain: (messages) => this.drain(messages), log: logger });
+    this.runner = new ResilientConsumer({
+      name: 'realtime',
+      nc,
+      open: () => this.open(),
+      drain: (messages) => this.drain(messages),
+      log: logger,
+    });
   }
 
   start(): Promise<void> {
@@ -39,7 +45,8 @@ export class EventStream {
     const stream = streamNames(this.namespace).events;
     const jsm = await this.nc.jetstreamManager();
     const info = await jsm.streams.info(stream);
-    if (this.streamCreated === undefined) this.lastSeq = info.state.last_seq; // first start: new events only
+    if (this.streamCreated === undefined)
+      this.lastSeq = info.state.last_seq; // first start: new events only
     else if (info.created !== this.streamCreated) this.lastSeq = Math.max(0, info.state.first_seq - 1); // a new stream: all of it
     this.streamCreated = info.created;
     // An explicit start sequence rather than DeliverPolicy.New: the ordered consumer recreates

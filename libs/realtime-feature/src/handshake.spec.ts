@@ -4,12 +4,24 @@ import { HandshakeRefusal, authorizeHandshake, type HandshakePrincipal } from '.
 
 describe('authorizeHandshake', () => {
   const principal: HandshakePrincipal = { token_id: 't1', org_id: 'org-a', phone_scope: ['p1', 'p2'] };
-  const auth = { authenticate: jest.fn(async (h: string | undefined) => (h === 'Bearer good' ? principal : Promise.reject(Errors.unauthorized('Invalid bearer token')))) };
+  const auth = {
+    authenticate: jest.fn(async (h: string | undefined) =>
+      h === 'Bearer good' ? principal : Promise.reject(Errors.unauthorized('Invalid bearer token')),
+    ),
+  };
   const phones = { resolve: jest.fn(async (_p: HandshakePrincipal, h: string | undefined) => (h ? { phone_id: h } : null)) };
 
   it('uses the x-phone phone when given, else the token scope', async () => {
-    await expect(authorizeHandshake({ authorization: 'Bearer good', 'x-phone': 'p2' }, auth, phones)).resolves.toEqual({ org_id: 'org-a', token_id: 't1', phone_ids: ['p2'] });
-    await expect(authorizeHandshake({ authorization: 'Bearer good' }, auth, phones)).resolves.toEqual({ org_id: 'org-a', token_id: 't1', phone_ids: ['p1', 'p2'] });
+    await expect(authorizeHandshake({ authorization: 'Bearer good', 'x-phone': 'p2' }, auth, phones)).resolves.toEqual({
+      org_id: 'org-a',
+      token_id: 't1',
+      phone_ids: ['p2'],
+    });
+    await expect(authorizeHandshake({ authorization: 'Bearer good' }, auth, phones)).resolves.toEqual({
+      org_id: 'org-a',
+      token_id: 't1',
+      phone_ids: ['p1', 'p2'],
+    });
     expect(phones.resolve).toHaveBeenLastCalledWith(principal, undefined, false);
   });
 

@@ -47,7 +47,12 @@ export async function authorizeHandshake(
     const phone = await phones.resolve(principal, first(headers['x-phone']), false);
     const phone_ids = phone ? [phone.phone_id] : principal.phone_scope;
     const member = principal.member?.role === 'member' ? principal.member : null;
-    return { org_id: principal.org_id, token_id: principal.token_id, phone_ids, ...(member ? { member, phone: phone?.phone_id ?? null } : {}) };
+    return {
+      org_id: principal.org_id,
+      token_id: principal.token_id,
+      phone_ids,
+      ...(member ? { member, phone: phone?.phone_id ?? null } : {}),
+    };
   } catch (error) {
     if (error instanceof ServiceError) throw new HandshakeRefusal(error.code, error.status, error.message);
     throw new HandshakeRefusal('SERVICE_UNAVAILABLE_ERROR', 503, 'Could not check the token now; retry');

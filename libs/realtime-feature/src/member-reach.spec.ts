@@ -2,10 +2,24 @@ import type { ChatCopy, RequestContext } from '@mapi/contracts';
 import type { DomainEvent } from '@mapi/events';
 import { MemberReachFilter, chatOf } from './member-reach';
 
-const member = (labels: string[] | null) => ({ member_id: '00000000-0000-4000-8000-000000000001', session_id: '00000000-0000-4000-8000-000000000002', email: 'amy@example.com', role: 'member' as const, label_ids: labels });
-const ctx = (labels: string[] | null): RequestContext => MemberReachFilter.context({ org_id: 'org', token_id: 't', phone_ids: ['p1'] }, member(labels), null);
+const member = (labels: string[] | null) => ({
+  member_id: '00000000-0000-4000-8000-000000000001',
+  session_id: '00000000-0000-4000-8000-000000000002',
+  email: 'amy@example.com',
+  role: 'member' as const,
+  label_ids: labels,
+});
+const ctx = (labels: string[] | null): RequestContext =>
+  MemberReachFilter.context({ org_id: 'org', token_id: 't', phone_ids: ['p1'] }, member(labels), null);
 const ev = (type: string, phone: string | null, chat: string | null, n: number) =>
-  ({ event_id: `e${n}`, event_type: type, org_id: 'org', phone_id: phone, created_at: '', data: chat ? { chat_id: chat, n } : { n } }) as unknown as DomainEvent;
+  ({
+    event_id: `e${n}`,
+    event_type: type,
+    org_id: 'org',
+    phone_id: phone,
+    created_at: '',
+    data: chat ? { chat_id: chat, n } : { n },
+  }) as unknown as DomainEvent;
 
 /** Answers by the labels of the ctx asked with: label vip reaches chat `vip`, no label limit reaches all. */
 function setup() {
@@ -25,7 +39,14 @@ function setup() {
 describe('MemberReachFilter', () => {
   it('sends in order what the member reaches, asking once per copy; events of no chat by phone', async () => {
     const { asked, sent, filter, offer } = setup();
-    [ev('message.created', 'p1', 'vip', 1), ev('message.created', 'p1', 'plain', 2), ev('message.created', 'p1', 'vip', 3), ev('phone.updated', 'p1', null, 4), ev('phone.updated', 'p2', null, 5), ev('workflow.created', null, null, 6)].forEach(offer);
+    [
+      ev('message.created', 'p1', 'vip', 1),
+      ev('message.created', 'p1', 'plain', 2),
+      ev('message.created', 'p1', 'vip', 3),
+      ev('phone.updated', 'p1', null, 4),
+      ev('phone.updated', 'p2', null, 5),
+      ev('workflow.created', null, null, 6),
+    ].forEach(offer);
     await filter.idle();
     expect(sent).toEqual([1, 3, 4]);
     expect(asked.map((a) => a.copies)).toEqual([['p1:vip'], ['p1:plain']]);

@@ -35,8 +35,18 @@ export class MemberReachFilter {
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  static context(sub: { org_id: string; token_id: string; phone_ids: string[] | null }, member: MemberPrincipal, phone: string | null): RequestContext {
-    return { org_id: sub.org_id, token_id: sub.token_id, phone_scope: sub.phone_ids, phone: phone ? { phone_id: phone, org_phone: null } : null, member };
+  static context(
+    sub: { org_id: string; token_id: string; phone_ids: string[] | null },
+    member: MemberPrincipal,
+    phone: string | null,
+  ): RequestContext {
+    return {
+      org_id: sub.org_id,
+      token_id: sub.token_id,
+      phone_scope: sub.phone_ids,
+      phone: phone ? { phone_id: phone, org_phone: null } : null,
+      member,
+    };
   }
 
   /** Queues the decision on `event`; `send` runs (in arrival order) when the member may see it. */
@@ -57,7 +67,11 @@ export class MemberReachFilter {
    * the events offered from now on, with the cached answers dropped.
    */
   update(ctx: RequestContext): void {
-    if (JSON.stringify([ctx.phone_scope, ctx.phone, ctx.member?.label_ids ?? null]) === JSON.stringify([this.ctx.phone_scope, this.ctx.phone, this.ctx.member?.label_ids ?? null])) return;
+    if (
+      JSON.stringify([ctx.phone_scope, ctx.phone, ctx.member?.label_ids ?? null]) ===
+      JSON.stringify([this.ctx.phone_scope, this.ctx.phone, this.ctx.member?.label_ids ?? null])
+    )
+      return;
     this.ctx = ctx;
     this.cache.clear();
   }

@@ -20,7 +20,13 @@ const principals: Record<string, HandshakePrincipal> = {
   ada: { token_id: 't-ada', org_id: 'org-a', phone_scope: ['phone-a1'], member: memberOf('admin', 'ada@example.com', null) },
 };
 function memberOf(role: 'member' | 'admin', email: string, labels: string[] | null) {
-  return { member_id: '00000000-0000-4000-8000-00000000000a', session_id: '00000000-0000-4000-8000-00000000000b', email, role, label_ids: labels };
+  return {
+    member_id: '00000000-0000-4000-8000-00000000000a',
+    session_id: '00000000-0000-4000-8000-00000000000b',
+    email,
+    role,
+    label_ids: labels,
+  };
 }
 /** The chats service's answer for amy's socket: the copies granted here; every question recorded. */
 const reachable = new Set(['phone-a1:vip', 'phone-a2:far']);
@@ -42,7 +48,8 @@ const auth = {
 const phones = {
   resolve: async (p: HandshakePrincipal, header: string | undefined) => {
     if (!header) return null;
-    if (!phonesOf[p.org_id].includes(header) || (p.phone_scope && !p.phone_scope.includes(header))) throw Errors.unauthorized(`Phone ${header} is not accessible with this token`);
+    if (!phonesOf[p.org_id].includes(header) || (p.phone_scope && !p.phone_scope.includes(header)))
+      throw Errors.unauthorized(`Phone ${header} is not accessible with this token`);
     return { phone_id: header };
   },
 };
@@ -67,7 +74,11 @@ describe('realtime server (socket.io on an HTTP server, events from JetStream)',
   const sockets: Socket[] = [];
 
   const open = (token: string, phone?: string, transports: string[] = ['websocket']) => {
-    const s = connect(url, { transports, reconnection: false, extraHeaders: { Authorization: `Bearer ${token}`, ...(phone ? { 'x-phone': phone } : {}) } });
+    const s = connect(url, {
+      transports,
+      reconnection: false,
+      extraHeaders: { Authorization: `Bearer ${token}`, ...(phone ? { 'x-phone': phone } : {}) },
+    });
     sockets.push(s);
     return s;
   };
@@ -130,7 +141,12 @@ describe('realtime server (socket.io on an HTTP server, events from JetStream)',
     await until(() => gotA.length === 6);
     expect(gotA.map((g) => g.type)).toEqual([...Array(5).fill('message.created'), 'message.ack.updated']);
     expect(gotA.map((g) => g.data.message_id)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm0']);
-    expect(gotA[5].meta).toMatchObject({ event_id: ack.event_id, event_type: 'message.ack.updated', org_id: 'org-a', phone_id: 'phone-a1' });
+    expect(gotA[5].meta).toMatchObject({
+      event_id: ack.event_id,
+      event_type: 'message.ack.updated',
+      org_id: 'org-a',
+      phone_id: 'phone-a1',
+    });
     expect(gotA[5].meta.data).toBeUndefined();
     await new Promise((r) => setTimeout(r, 200));
     expect(gotB).toEqual([]);
@@ -151,7 +167,7 @@ describe('realtime server (socket.io on an HTTP server, events from JetStream)',
     expect(got.map((g) => g.map((x) => x.data.n))).toEqual([[1, 2, 3], [1], [2]]);
   });
 
-  it('a member\'s socket gets only the events of chats within reach, in order, one question per chat; admins and tokens by rooms', async () => {
+  it("a member's socket gets only the events of chats within reach, in order, one question per chat; admins and tokens by rooms", async () => {
     const [amy, ada, all] = [open('amy'), open('ada'), open('a')];
     await Promise.all([amy, ada, all].map(connected));
     const got = [amy, ada, all].map(collect);
@@ -168,8 +184,14 @@ describe('realtime server (socket.io on an HTTP server, events from JetStream)',
     rt.server.deliver({ ...chat('phone-b1', 'vip', 8), org_id: 'org-b' } as unknown as DomainEvent);
     await until(() => got[2].length === 7 && got[0].length === 4);
     await new Promise((r) => setTimeout(r, 150));
-    expect(got.map((g) => g.map((x) => x.data.n))).toEqual([[1, 3, 5, 7], [1, 2, 5, 7], [1, 2, 3, 4, 5, 6, 7]]);
-    expect(asked).toEqual(['phone-a1:vip', 'phone-a1:plain', 'phone-a2:far', 'phone-a2:plain'].map((copy) => ({ email: 'amy@example.com', copy })));
+    expect(got.map((g) => g.map((x) => x.data.n))).toEqual([
+      [1, 3, 5, 7],
+      [1, 2, 5, 7],
+      [1, 2, 3, 4, 5, 6, 7],
+    ]);
+    expect(asked).toEqual(
+      ['phone-a1:vip', 'phone-a1:plain', 'phone-a2:far', 'phone-a2:plain'].map((copy) => ({ email: 'amy@example.com', copy })),
+    );
     // a label change of the chat drops the cached answer: the next event of it is asked again
     reachable.delete('phone-a1:vip');
     rt.server.deliver(chat('phone-a1', 'vip', 9, 'chat.label.updated'));
@@ -182,7 +204,7 @@ describe('realtime server (socket.io on an HTTP server, events from JetStream)',
     reachable.add('phone-a1:vip');
   });
 
-  it('drops a member\'s socket with a reason when its reach cannot be checked (never sends unchecked)', async () => {
+  it("drops a member's socket with a reason when its reach cannot be checked (never sends unchecked)", async () => {
     const amy = open('amy');
     await connected(amy);
     const got = collect(amy);

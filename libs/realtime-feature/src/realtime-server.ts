@@ -53,16 +53,30 @@ export class RealtimeServer {
   private readonly limits: ConnectionLimits;
   private closing = false;
   private reauthTimer?: NodeJS.Timeout;
-  private readonly connectionsGauge = meter().createObservableGauge(METRICS.realtimeConnections.name, metricOptions(METRICS.realtimeConnections));
+  private readonly connectionsGauge = meter().createObservableGauge(
+    METRICS.realtimeConnections.name,
+    metricOptions(METRICS.realtimeConnections),
+  );
   private readonly observeConnections = (result: ObservableResult) => result.observe(this.connections);
   readonly stats = { delivered: 0, dropped_slow: 0, dropped_revoked: 0 };
 
-  constructor(httpServer: HttpServer, private readonly deps: RealtimeDeps) {
+  constructor(
+    httpServer: HttpServer,
+    private readonly deps: RealtimeDeps,
+  ) {
     const { config } = deps;
     this.limits = new ConnectionLimits(config.REALTIME_MAX_CONNECTIONS, config.REALTIME_MAX_CONNECTIONS_PER_TOKEN);
-    this.io = new Server(httpServer, { path: '/socket.io', transports: ['polling', 'websocket'], serveClient: false, maxHttpBufferSize: 64 * 1024 });
+    this.io = new Server(httpServer, {
+      path: '/socket.io',
+      transports: ['polling', 'websocket'],
+      serveClient: false,
+      maxHttpBufferSize: 64 * 1024,
+    });
     this.io.use((socket, next) => {
-      this.admit(socket as RealtimeSocket).then(() => next(), (err: Error) => next(err));
+      this.admit(socket as RealtimeSocket).then(
+        () => next(),
+        (err: Error) => next(err),
+      );
     });
     this.io.on('connection', (socket) => this.onConnection(socket as RealtimeSocket));
     // mapi.realtime.connections (GET /metrics of the gateway): this replica's open connections
@@ -92,7 +106,8 @@ export class RealtimeServer {
     socket.conn.once('close', release);
     socket.data.sub = sub;
     if (sub.member) {
-      if (!this.deps.copiesInReach) throw new HandshakeRefusal('SERVICE_UNAVAILABLE_ERROR', 503, 'Member sessions cannot subscribe here now; retry');
+      if (!this.deps.copiesInReach)
+        throw new HandshakeRefusal('SERVICE_UNAVAILABLE_ERROR', 503, 'Member sessions cannot subscribe here now; retry');
       const ctx = MemberReachFilter.context(sub, sub.member, sub.phone ?? null);
       socket.data.reach = new MemberReachFilter(ctx, this.deps.copiesInReach, this.deps.memberReachTtlMs ?? 5_000, () =>
         this.drop(socket, 'SERVICE_UNAVAILABLE_ERROR', 'Disconnected: could not check which chats this member may see; reconnect'),

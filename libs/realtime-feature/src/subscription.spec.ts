@@ -1,7 +1,8 @@
 import { roomsFor, roomsOf } from './subscription';
 
 describe('rooms: who may see an event', () => {
-  const seen = (sub: Parameters<typeof roomsOf>[0], event: Parameters<typeof roomsFor>[0]) => roomsOf(sub).some((r) => roomsFor(event).includes(r));
+  const seen = (sub: Parameters<typeof roomsOf>[0], event: Parameters<typeof roomsFor>[0]) =>
+    roomsOf(sub).some((r) => roomsFor(event).includes(r));
   const org = { org_id: 'org-a', token_id: 't' };
 
   it('an unscoped socket sees every event of its organization, with or without a phone', () => {

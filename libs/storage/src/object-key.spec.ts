@@ -1,4 +1,12 @@
-import { InvalidObjectKeyError, assertObjectKey, formatObjectKey, nameProblem, ownerOf, parseObjectKey, segmentProblem } from './object-key';
+import {
+  InvalidObjectKeyError,
+  assertObjectKey,
+  formatObjectKey,
+  nameProblem,
+  ownerOf,
+  parseObjectKey,
+  segmentProblem,
+} from './object-key';
 
 const ORG = '5b0c3f0e-4a47-4c5e-9a57-1f5f0d7a0c11';
 
@@ -32,11 +40,31 @@ describe('object keys', () => {
 });
 
 describe('nameProblem (one regex on the whole name before any split)', () => {
-  const slow = (name: string) => name.split('/').map(segmentProblem).find((p) => p !== null) ?? null;
+  const slow = (name: string) =>
+    name
+      .split('/')
+      .map(segmentProblem)
+      .find((p) => p !== null) ?? null;
   it.each([
-    `${ORG}/a.jpg`, `${ORG}/.hidden/..x/x..`, `${ORG}/...`, `${ORG}//a`, `${ORG}/`, `/${ORG}/a`, `${ORG}/./a`, `${ORG}/../a`,
-    `${ORG}/a/.`, `${ORG}/a/..`, '.', '..', '', `${ORG}/a\0b`, `${ORG}/${'x'.repeat(255)}`, `${ORG}/${'x'.repeat(256)}`,
-    `${ORG}/${'é'.repeat(127)}`, `${ORG}/${'é'.repeat(128)}`, `${ORG}/${'x'.repeat(80)}/${'y'.repeat(80)}`,
+    `${ORG}/a.jpg`,
+    `${ORG}/.hidden/..x/x..`,
+    `${ORG}/...`,
+    `${ORG}//a`,
+    `${ORG}/`,
+    `/${ORG}/a`,
+    `${ORG}/./a`,
+    `${ORG}/../a`,
+    `${ORG}/a/.`,
+    `${ORG}/a/..`,
+    '.',
+    '..',
+    '',
+    `${ORG}/a\0b`,
+    `${ORG}/${'x'.repeat(255)}`,
+    `${ORG}/${'x'.repeat(256)}`,
+    `${ORG}/${'é'.repeat(127)}`,
+    `${ORG}/${'é'.repeat(128)}`,
+    `${ORG}/${'x'.repeat(80)}/${'y'.repeat(80)}`,
   ])('answers like checking each segment: %s', (name) => {
     expect(nameProblem(name)).toBe(slow(name));
   });

@@ -59,7 +59,8 @@ export function assertObjectKey(key: ObjectKey): ObjectKey {
   if (key.name.indexOf('/') < 0) throw new InvalidObjectKeyError('an object name is <org_id>/<file...>');
   const problem = nameProblem(key.name);
   if (problem) throw new InvalidObjectKeyError(problem);
-  if ((key.bucket.length + 1 + key.name.length) * 3 > MAX_KEY_BYTES && Buffer.byteLength(`${key.bucket}/${key.name}`) > MAX_KEY_BYTES) throw new InvalidObjectKeyError(`key longer than ${MAX_KEY_BYTES} bytes`);
+  if ((key.bucket.length + 1 + key.name.length) * 3 > MAX_KEY_BYTES && Buffer.byteLength(`${key.bucket}/${key.name}`) > MAX_KEY_BYTES)
+    throw new InvalidObjectKeyError(`key longer than ${MAX_KEY_BYTES} bytes`);
   return key;
 }
 

@@ -132,7 +132,8 @@ describe.each(backends)('ObjectStorage: %s', (_name, start) => {
 
   describe('list', () => {
     beforeAll(async () => {
-      for (const name of ['b/2.txt', 'b/1.txt', 'a.txt', 'b/sub/3.txt', 'é.txt', 'c d.txt']) await storage.write(key(name, orgA, 'kb-attachments'), name);
+      for (const name of ['b/2.txt', 'b/1.txt', 'a.txt', 'b/sub/3.txt', 'é.txt', 'c d.txt'])
+        await storage.write(key(name, orgA, 'kb-attachments'), name);
       await storage.write(key('b/other-org.txt', orgB, 'kb-attachments'), 'x');
       await storage.write(key('b/other-bucket.txt', orgA, 'message-media'), 'x');
     });
@@ -147,7 +148,9 @@ describe.each(backends)('ObjectStorage: %s', (_name, start) => {
     });
 
     it('filters by a name prefix (string prefix, folders included)', async () => {
-      expect(names(await storage.list('kb-attachments', orgA, { prefix: 'b/' }))).toEqual(['b/1.txt', 'b/2.txt', 'b/sub/3.txt'].map((n) => `${orgA}/${n}`));
+      expect(names(await storage.list('kb-attachments', orgA, { prefix: 'b/' }))).toEqual(
+        ['b/1.txt', 'b/2.txt', 'b/sub/3.txt'].map((n) => `${orgA}/${n}`),
+      );
       expect(names(await storage.list('kb-attachments', orgA, { prefix: 'b/s' }))).toEqual([`${orgA}/b/sub/3.txt`]);
       expect(names(await storage.list('kb-attachments', orgA, { prefix: 'c ' }))).toEqual([`${orgA}/c d.txt`]);
       expect(names(await storage.list('kb-attachments', orgA, { prefix: 'zzz' }))).toEqual([]);
@@ -222,7 +225,7 @@ describe('S3 backend failures against an s3rver process', () => {
     storage.client.destroy();
   });
 
-  it('records the extension\'s type when a write names none, and reports a generic recorded type as unknown', async () => {
+  it("records the extension's type when a write names none, and reports a generic recorded type as unknown", async () => {
     const org = randomUUID();
     const storage = make();
     const written = await storage.write({ bucket: 'message-media', name: `${org}/doc.pdf` }, 'x');

@@ -10,7 +10,12 @@ const ORG = '5b0c3f0e-4a47-4c5e-9a57-1f5f0d7a0c11';
 function fakeS3() {
   const objects = new Map<string, { body: Buffer; type?: string; etag: string }>();
   const requests: { method: string; path: string; auth: string; range?: string }[] = [];
-  const body = (req: IncomingMessage) => new Promise<Buffer>((r) => { const c: Buffer[] = []; req.on('data', (d) => c.push(d)); req.on('end', () => r(Buffer.concat(c))); });
+  const body = (req: IncomingMessage) =>
+    new Promise<Buffer>((r) => {
+      const c: Buffer[] = [];
+      req.on('data', (d) => c.push(d));
+      req.on('end', () => r(Buffer.concat(c)));
+    });
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url!, 'http://x').pathname);
     requests.push({ method: req.method!, path, auth: String(req.headers.authorization), range: req.headers.range });
@@ -22,12 +27,18 @@ function fakeS3() {
       objects.set(path, { body: data, type: req.headers['content-type'], etag });
       return res.writeHead(200, { ETag: etag }).end();
     }
-    if (req.method === 'DELETE') return objects.delete(path), res.writeHead(204).end();
+    if (req.method === 'DELETE') return (objects.delete(path), res.writeHead(204).end());
     if (!obj) {
       if (req.method === 'HEAD') return res.writeHead(404).end();
-      return res.writeHead(404, { 'content-type': 'application/xml' }).end('<?xml version="1.0"?><Error><Code>NoSuchKey</Code><Message>none</Message></Error>');
+      return res
+        .writeHead(404, { 'content-type': 'application/xml' })
+        .end('<?xml version="1.0"?><Error><Code>NoSuchKey</Code><Message>none</Message></Error>');
     }
-    const headers = { ETag: obj.etag, 'Last-Modified': new Date('2026-01-01T00:00:00Z').toUTCString(), 'Content-Type': obj.type ?? 'binary/octet-stream' };
+    const headers = {
+      ETag: obj.etag,
+      'Last-Modified': new Date('2026-01-01T00:00:00Z').toUTCString(),
+      'Content-Type': obj.type ?? 'binary/octet-stream',
+    };
     const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
     const slice = m ? obj.body.subarray(Number(m[1]), Number(m[2]) + 1) : obj.body;
     res.writeHead(m ? 206 : 200, { ...headers, 'Content-Length': String(slice.length) });
@@ -36,7 +47,11 @@ function fakeS3() {
   return { server, objects, requests };
 }
 
-const text = async (s: Readable | null) => { const c: Buffer[] = []; for await (const x of s!) c.push(x as Buffer); return Buffer.concat(c).toString(); };
+const text = async (s: Readable | null) => {
+  const c: Buffer[] = [];
+  for await (const x of s!) c.push(x as Buffer);
+  return Buffer.concat(c).toString();
+};
 
 describe('S3Storage (against a local fake S3 endpoint)', () => {
   let fake: ReturnType<typeof fakeS3>;
@@ -70,7 +85,12 @@ describe('S3Storage (against a local fake S3 endpoint)', () => {
   });
 
   it('stats (with the recorded type) and reads whole or by range', async () => {
-    expect(await storage.stat(key)).toEqual({ size: 11, etag: expect.any(String), lastModified: new Date('2026-01-01T00:00:00Z'), contentType: 'image/jpeg' });
+    expect(await storage.stat(key)).toEqual({
+      size: 11,
+      etag: expect.any(String),
+      lastModified: new Date('2026-01-01T00:00:00Z'),
+      contentType: 'image/jpeg',
+    });
     expect(await text(await storage.read(key))).toBe('hello world');
     expect(await text(await storage.read(key, { start: 6, end: 10 }))).toBe('world');
     expect(fake.requests.at(-1)!.range).toBe('bytes=6-10');

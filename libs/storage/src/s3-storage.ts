@@ -112,7 +112,13 @@ export class S3Storage implements ObjectStorage {
     // Always record a type (the extension's when none is given), so every reader of the bucket gets one.
     const contentType = options.contentType ?? contentTypeFor(key.name);
     const out = await this.client.send(
-      new PutObjectCommand({ Bucket: this.options.bucket, Key: this.key(key), Body: body, ContentType: contentType, ContentLength: body.byteLength }),
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.key(key),
+        Body: body,
+        ContentType: contentType,
+        ContentLength: body.byteLength,
+      }),
     );
     return { size: body.byteLength, etag: out.ETag ?? '""', lastModified: new Date(), contentType };
   }

@@ -21,7 +21,14 @@ describe('storageConfigSchema', () => {
     });
     expect(config).toEqual({
       backend: 's3',
-      s3: { endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', bucket: 'media', accessKeyId: 'minio', secretAccessKey: 'minio-secret', forcePathStyle: false },
+      s3: {
+        endpoint: 'http://127.0.0.1:9000',
+        region: 'us-east-1',
+        bucket: 'media',
+        accessKeyId: 'minio',
+        secretAccessKey: 'minio-secret',
+        forcePathStyle: false,
+      },
     });
     const storage = createStorage(config);
     expect(storage).toBeInstanceOf(S3Storage);

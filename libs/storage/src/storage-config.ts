@@ -3,7 +3,9 @@ import { LocalFsStorage } from './local-fs-storage';
 import type { ObjectStorage } from './object-storage';
 import { S3Storage } from './s3-storage';
 
-const bool = z.preprocess((v) => (v === '' || v === undefined ? undefined : v), z.enum(['true', 'false']).default('true')).transform((v) => v === 'true');
+const bool = z
+  .preprocess((v) => (v === '' || v === undefined ? undefined : v), z.enum(['true', 'false']).default('true'))
+  .transform((v) => v === 'true');
 const optional = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 
 /**
@@ -44,9 +46,7 @@ export function storageConfigSchema(prefix: string) {
     });
 }
 
-export type StorageConfig =
-  | { backend: 'local'; root: string }
-  | { backend: 's3'; s3: ConstructorParameters<typeof S3Storage>[0] };
+export type StorageConfig = { backend: 'local'; root: string } | { backend: 's3'; s3: ConstructorParameters<typeof S3Storage>[0] };
 
 export function createStorage(config: StorageConfig): ObjectStorage {
   return config.backend === 'local' ? new LocalFsStorage(config.root) : new S3Storage(config.s3);

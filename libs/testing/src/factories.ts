@@ -9,7 +9,11 @@ export async function createOrg(prisma: PrismaClient, overrides: Partial<Prisma.
 }
 
 /** The media service's defaults for an organization (its own media_settings table). */
-export async function setMediaSettings(prisma: PrismaClient, orgId: string, settings: { access_default?: string; link_expiry_seconds?: number }) {
+export async function setMediaSettings(
+  prisma: PrismaClient,
+  orgId: string,
+  settings: { access_default?: string; link_expiry_seconds?: number },
+) {
   return prisma.mediaSettings.upsert({ where: { org_id: orgId }, create: { org_id: orgId, ...settings }, update: settings });
 }
 
@@ -75,7 +79,11 @@ export interface MessageSeed {
 }
 
 /** A stored message in the shape the chats service reads (spec 2.1 ids and defaults). */
-export function messageRow(org: { id: string }, phone: { phone_id: string; org_phone: string }, seed: MessageSeed): Prisma.MessageUncheckedCreateInput {
+export function messageRow(
+  org: { id: string },
+  phone: { phone_id: string; org_phone: string },
+  seed: MessageSeed,
+): Prisma.MessageUncheckedCreateInput {
   const fromMe = seed.fromMe ?? false;
   const uniqueId = `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
   const body = seed.body === undefined ? `hello ${uniqueId.slice(-4)}` : seed.body;
@@ -142,7 +150,10 @@ export const seededMinute = (m: number) => new Date(Date.UTC(2026, 0, 1, 10, m))
  */
 export async function seedSharedAndSoloChats(prisma: PrismaClient, unread: { p1?: number; p2?: number } = {}) {
   const w = { ...(await createTwoPhoneOrgAndOther(prisma)), shared: `${randomDigits()}@c.us`, solo: `${randomDigits()}@c.us` };
-  await createMessages(prisma, w.org, w.p1, [{ chatId: w.shared, timestamp: seededMinute(1) }, { chatId: w.solo, timestamp: seededMinute(5) }]);
+  await createMessages(prisma, w.org, w.p1, [
+    { chatId: w.shared, timestamp: seededMinute(1) },
+    { chatId: w.solo, timestamp: seededMinute(5) },
+  ]);
   await createMessages(prisma, w.org, w.p2, [{ chatId: w.shared, timestamp: seededMinute(7) }]);
   await createMessages(prisma, w.other, w.q, [{ chatId: w.shared, timestamp: seededMinute(9) }]);
   await createChat(prisma, w.org, w.p1, { chatId: w.shared, unread: unread.p1 });

@@ -18,6 +18,11 @@ export function phoneDirectoryFromDb(prisma: PrismaClient): PhoneDirectory {
       },
       orderBy: [{ created_at: 'asc' }, { phone_id: 'asc' }],
     });
-    return rows.map((p) => ({ phone_id: p.phone_id, org_phone: p.org_phone, wa_state: p.wa_state, created_at: p.created_at.toISOString() }));
+    return rows.map((p) => ({
+      phone_id: p.phone_id,
+      org_phone: p.org_phone,
+      wa_state: p.wa_state,
+      created_at: p.created_at.toISOString(),
+    }));
   };
 }

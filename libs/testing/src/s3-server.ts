@@ -30,9 +30,13 @@ export async function startS3Server(bucket = 'mapi-media-test', timeoutMs = 20_0
   const bin = require.resolve('s3rver/bin/s3rver.js');
   // --no-vhost-buckets: path-style only, as the backend is configured (MEDIA_S3_FORCE_PATH_STYLE).
   // --openssl-legacy-provider: s3rver makes list continuation tokens with DES, which OpenSSL 3 only has there.
-  const child: ChildProcess = spawn(process.execPath, ['--openssl-legacy-provider', bin, '-d', dir, '-a', '127.0.0.1', '-p', '0', '--no-vhost-buckets', '--configure-bucket', bucket], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--openssl-legacy-provider', bin, '-d', dir, '-a', '127.0.0.1', '-p', '0', '--no-vhost-buckets', '--configure-bucket', bucket],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const lines: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {

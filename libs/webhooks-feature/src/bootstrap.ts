@@ -1,6 +1,16 @@
 import { createPrismaClient } from '@mapi/db';
 import { consumersIndicator, ensureStreams } from '@mapi/events';
-import { AddressPolicy, HttpSender, bindHandlers, connectNats, createLogger, loadConfig, natsIndicator, postgresIndicator, startRpcService } from '@mapi/platform';
+import {
+  AddressPolicy,
+  HttpSender,
+  bindHandlers,
+  connectNats,
+  createLogger,
+  loadConfig,
+  natsIndicator,
+  postgresIndicator,
+  startRpcService,
+} from '@mapi/platform';
 import { Pool } from 'pg';
 import { loadWebhooksConfig } from './config';
 import { systemClock } from './delivery/clock';
@@ -31,7 +41,12 @@ export async function bootstrapWebhooksService(): Promise<void> {
   await ensureStreams(nc, config.app.NAMESPACE);
   const clock = systemClock;
   const store = new DeliveryStore(pool);
-  const sender = new HttpSender(new AddressPolicy(wh.WEBHOOK_ALLOW_CIDRS), wh.WEBHOOK_DELIVERY_TIMEOUT_MS, undefined, wh.WEBHOOK_CONCURRENCY);
+  const sender = new HttpSender(
+    new AddressPolicy(wh.WEBHOOK_ALLOW_CIDRS),
+    wh.WEBHOOK_DELIVERY_TIMEOUT_MS,
+    undefined,
+    wh.WEBHOOK_CONCURRENCY,
+  );
   const worker = wh.WEBHOOK_ROLES.includes('delivery')
     ? new DeliveryWorker(
         store,
@@ -54,10 +69,19 @@ export async function bootstrapWebhooksService(): Promise<void> {
   const wake = () => worker?.wake();
 
   const intake = wh.WEBHOOK_ROLES.includes('intake')
-    ? new EventIntake(nc, config.app.NAMESPACE, store, clock, wake, logger, { batchSize: wh.WEBHOOK_INTAKE_BATCH, lingerMs: 10, ackWaitMs: wh.WEBHOOK_INTAKE_ACK_WAIT_MS })
+    ? new EventIntake(nc, config.app.NAMESPACE, store, clock, wake, logger, {
+        batchSize: wh.WEBHOOK_INTAKE_BATCH,
+        lingerMs: 10,
+        ackWaitMs: wh.WEBHOOK_INTAKE_ACK_WAIT_MS,
+      })
     : undefined;
   const sweeper = wh.WEBHOOK_ROLES.includes('delivery')
-    ? new RetentionSweeper(pool, clock, { retentionMs: wh.WEBHOOK_RETENTION_MS, intervalMs: wh.WEBHOOK_RETENTION_SWEEP_INTERVAL_MS }, logger)
+    ? new RetentionSweeper(
+        pool,
+        clock,
+        { retentionMs: wh.WEBHOOK_RETENTION_MS, intervalMs: wh.WEBHOOK_RETENTION_SWEEP_INTERVAL_MS },
+        logger,
+      )
     : undefined;
 
   await startRpcService({

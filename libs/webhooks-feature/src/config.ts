@@ -9,7 +9,12 @@ const list = (def: string) =>
   z
     .string()
     .default(def)
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    );
 
 /** The webhooks service's own variables (WEBHOOK_*); see docs/services/webhooks.md. */
 export const WebhooksConfigSchema = z.object({

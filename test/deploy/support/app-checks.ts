@@ -1,7 +1,6 @@
 import { byKind, find, type K8sObject } from './render';
 import { containersOf, podSpec, probePort, quantity, selects, settingsConfigMap, type Container } from './workloads';
 
-
 /** The setting that holds the port of an app's health endpoints: its HTTP port, or HEALTH_PORT. */
 export const HEALTH_PORT_SETTING: Record<string, string> = { 'api-gateway': 'PORT', media: 'MEDIA_HTTP_PORT' };
 export const healthPortSetting = (app: string): string => HEALTH_PORT_SETTING[app] ?? 'HEALTH_PORT';
@@ -31,7 +30,8 @@ export function appProblems(objects: K8sObject[], app: string, timing: ShutdownT
   const deployment = find(objects, 'Deployment', app);
   if (!deployment) return [`${app}: no Deployment`];
   const spec = podSpec(deployment);
-  const container = (spec.containers ?? []).find((c: Container) => c.command?.join(' ') === `node apps/${app}/dist/main.js`) as Container | undefined;
+  const container = (spec.containers ?? []).find((c: Container) => c.command?.join(' ') === `node apps/${app}/dist/main.js`) as
+    Container | undefined;
   if (!container) return [`${app}: no container runs node apps/${app}/dist/main.js`];
 
   const podLabels = deployment.spec.template?.metadata?.labels ?? {};
@@ -40,7 +40,10 @@ export function appProblems(objects: K8sObject[], app: string, timing: ShutdownT
 
   const portSetting = healthPortSetting(app);
   const configuredPort = Number(settingValue(objects, container, portSetting));
-  for (const [probe, path] of [['readinessProbe', '/health/ready'], ['livenessProbe', '/health/live']] as const) {
+  for (const [probe, path] of [
+    ['readinessProbe', '/health/ready'],
+    ['livenessProbe', '/health/live'],
+  ] as const) {
     const p = container[probe];
     if (p?.httpGet?.path !== path) problems.push(`${app}: ${probe} is not an HTTP GET of ${path}`);
     else if (probePort(container, p) !== configuredPort) {
@@ -55,9 +58,12 @@ export function appProblems(objects: K8sObject[], app: string, timing: ShutdownT
     else if (request > limit) problems.push(`${app}: ${resource} request is above its limit`);
   }
 
-  const hpas = byKind(objects, 'HorizontalPodAutoscaler').filter((h) => h.spec?.scaleTargetRef?.kind === 'Deployment' && h.spec.scaleTargetRef.name === app);
+  const hpas = byKind(objects, 'HorizontalPodAutoscaler').filter(
+    (h) => h.spec?.scaleTargetRef?.kind === 'Deployment' && h.spec.scaleTargetRef.name === app,
+  );
   const scaled = byKind(objects, 'ScaledObject').filter((s) => s.spec?.scaleTargetRef?.name === app);
-  if (hpas.length + scaled.length !== 1) problems.push(`${app}: ${hpas.length} HPAs and ${scaled.length} ScaledObjects target it; exactly one autoscaler expected`);
+  if (hpas.length + scaled.length !== 1)
+    problems.push(`${app}: ${hpas.length} HPAs and ${scaled.length} ScaledObjects target it; exactly one autoscaler expected`);
   for (const hpa of hpas) {
     const { minReplicas = 1, maxReplicas, metrics = [] } = hpa.spec;
     if (!(maxReplicas >= minReplicas)) problems.push(`${app}: HPA maxReplicas ${maxReplicas} below minReplicas ${minReplicas}`);
@@ -69,10 +75,15 @@ export function appProblems(objects: K8sObject[], app: string, timing: ShutdownT
 
   problems.push(...securityProblems(app, spec, containersOf(deployment)));
 
-  const preStopSeconds = Number(container.lifecycle?.preStop?.exec?.command?.[0] === 'sleep' ? container.lifecycle.preStop.exec.command[1] : 0);
+  const preStopSeconds = Number(
+    container.lifecycle?.preStop?.exec?.command?.[0] === 'sleep' ? container.lifecycle.preStop.exec.command[1] : 0,
+  );
   const grace = spec.terminationGracePeriodSeconds ?? 30;
   const needed = preStopSeconds + timing.appDeadlineSeconds + timing.marginSeconds;
-  if (grace < needed) problems.push(`${app}: terminationGracePeriodSeconds ${grace} < preStop ${preStopSeconds} s + app deadline ${timing.appDeadlineSeconds} s + margin ${timing.marginSeconds} s`);
+  if (grace < needed)
+    problems.push(
+      `${app}: terminationGracePeriodSeconds ${grace} < preStop ${preStopSeconds} s + app deadline ${timing.appDeadlineSeconds} s + margin ${timing.marginSeconds} s`,
+    );
   return problems;
 }
 

@@ -1,7 +1,6 @@
 import { parse } from 'yaml';
 import { readRepoFile } from './repo';
 
-
 export interface ComposeService {
   image?: string;
   build?: unknown;

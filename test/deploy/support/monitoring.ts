@@ -15,7 +15,21 @@ export function exportedSeries(catalogue: Catalogue = METRICS): Map<string, Metr
   return new Map(Object.values(catalogue).flatMap((m) => prometheusSeries(m).map((s) => [s, m] as const)));
 }
 
-const NOT_METRICS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'offset', 'bool', 'and', 'or', 'unless', 'inf', 'nan']);
+const NOT_METRICS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'offset',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'inf',
+  'nan',
+]);
 
 /**
  * The metric names a PromQL expression selects: identifiers outside strings, label matchers,
@@ -33,7 +47,13 @@ export function promqlMetricNames(expr: string): string[] {
   for (const m of s.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*/g)) {
     const before = s[(m.index ?? 0) - 1] ?? ' ';
     if (/[0-9.]/.test(before)) continue; // 1e3, 5m
-    if (s.slice((m.index ?? 0) + m[0].length).trimStart().startsWith('(')) continue;
+    if (
+      s
+        .slice((m.index ?? 0) + m[0].length)
+        .trimStart()
+        .startsWith('(')
+    )
+      continue;
     if (NOT_METRICS.has(m[0].toLowerCase())) continue;
     names.add(m[0]);
   }
@@ -43,7 +63,9 @@ export function promqlMetricNames(expr: string): string[] {
 /** For each selection of a metric in the expression, the value its matchers require for `label` ('' when none). */
 function requiredLabel(expr: string, label: string): string[] {
   return promqlMetricNames(expr).flatMap((name) =>
-    [...expr.matchAll(new RegExp(`(?<![\\w:])${name}(?![\\w:])\\s*(\\{[^}]*\\})?`, 'g'))].map((m) => new RegExp(`[{,]\\s*${label}\\s*=\\s*"([^"]*)"`).exec(m[1] ?? '')?.[1] ?? ''),
+    [...expr.matchAll(new RegExp(`(?<![\\w:])${name}(?![\\w:])\\s*(\\{[^}]*\\})?`, 'g'))].map(
+      (m) => new RegExp(`[{,]\\s*${label}\\s*=\\s*"([^"]*)"`).exec(m[1] ?? '')?.[1] ?? '',
+    ),
   );
 }
 
@@ -75,7 +97,10 @@ export function scrapeProblems(objects: K8sObject[], apps: string[]): string[] {
     }
     const scraped = monitors.some((monitor) =>
       byKind(objects, 'Service')
-        .filter((service) => selects(monitor.spec.selector, service.metadata.labels) && selects({ matchLabels: service.spec.selector }, pods.labels))
+        .filter(
+          (service) =>
+            selects(monitor.spec.selector, service.metadata.labels) && selects({ matchLabels: service.spec.selector }, pods.labels),
+        )
         .some((service) =>
           (monitor.spec.endpoints ?? []).some((endpoint: { port?: string; path?: string }) => {
             const port = (service.spec.ports ?? []).find((p: { name?: string }) => p.name === endpoint.port);
@@ -84,14 +109,16 @@ export function scrapeProblems(objects: K8sObject[], apps: string[]): string[] {
           }),
         ),
     );
-    if (!scraped) problems.push(`${app}: no ServiceMonitor selects a Service that selects its pods on HEALTH_PORT=${pods.healthPort} at /metrics`);
+    if (!scraped)
+      problems.push(`${app}: no ServiceMonitor selects a Service that selects its pods on HEALTH_PORT=${pods.healthPort} at /metrics`);
   }
   return problems;
 }
 
 /** An ingress rule that admits only the Prometheus namespace (no pod selector). */
 export const ruleFromPrometheusOnly = (rule: any, namespace = 'monitoring'): boolean =>
-  Boolean(rule.from?.length) && rule.from.every((f: any) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === namespace && !f.podSelector);
+  Boolean(rule.from?.length) &&
+  rule.from.every((f: any) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === namespace && !f.podSelector);
 
 /** Prometheus's namespace may reach each app's health port, and that port only. */
 export function prometheusPolicyProblems(objects: K8sObject[], apps: string[]): string[] {
@@ -101,11 +128,14 @@ export function prometheusPolicyProblems(objects: K8sObject[], apps: string[]): 
   for (const policy of policies) {
     const rules = policy.spec.ingress;
     const ports = [...new Set(rules.flatMap((r: any) => (r.ports ?? [{ port: 'every port' }]).map((p: { port: unknown }) => p.port)))];
-    if (!rules.every((r: unknown) => ruleFromPrometheusOnly(r))) problems.push(`NetworkPolicy ${policy.metadata.name}: a rule admits more than the Prometheus namespace`);
+    if (!rules.every((r: unknown) => ruleFromPrometheusOnly(r)))
+      problems.push(`NetworkPolicy ${policy.metadata.name}: a rule admits more than the Prometheus namespace`);
     for (const app of apps) {
       const pods = appPods(objects, app);
       if (pods && selects(policy.spec.podSelector, pods.labels) && (ports.length !== 1 || ports[0] !== pods.healthPort)) {
-        problems.push(`NetworkPolicy ${policy.metadata.name}: lets Prometheus reach ${app} on ${ports.join(', ')}, not only HEALTH_PORT=${pods.healthPort}`);
+        problems.push(
+          `NetworkPolicy ${policy.metadata.name}: lets Prometheus reach ${app} on ${ports.join(', ')}, not only HEALTH_PORT=${pods.healthPort}`,
+        );
       }
     }
   }
@@ -128,7 +158,12 @@ export function dashboardQueries(dashboard: { panels: any[]; templating?: any })
   const panels = dashboard.panels.flatMap((p) => [p, ...(p.panels ?? [])]);
   return [
     ...panels.flatMap((p) => (p.targets ?? []).map((t: { expr: string }) => ({ where: `panel "${p.title}"`, expr: t.expr }))),
-    ...(dashboard.templating?.list ?? []).filter((v: any) => v.type === 'query').map((v: any) => ({ where: `variable ${v.name}`, expr: String(v.query?.query ?? v.query).replace(/^label_values\((.*),\s*\w+\)$/, '$1') })),
+    ...(dashboard.templating?.list ?? [])
+      .filter((v: any) => v.type === 'query')
+      .map((v: any) => ({
+        where: `variable ${v.name}`,
+        expr: String(v.query?.query ?? v.query).replace(/^label_values\((.*),\s*\w+\)$/, '$1'),
+      })),
   ];
 }
 
@@ -146,7 +181,8 @@ export function dashboardProblems(dashboard: { panels: any[]; templating?: any }
       if (metric) shown.add(metric.name);
       else problems.push(`${where}: ${name} is not a metric the apps export`);
     }
-    if (!requiredLabel(expr, 'namespace').every((v) => v === '$namespace') && !where.startsWith('variable')) problems.push(`${where}: a selector does not filter on namespace="$namespace"`);
+    if (!requiredLabel(expr, 'namespace').every((v) => v === '$namespace') && !where.startsWith('variable'))
+      problems.push(`${where}: a selector does not filter on namespace="$namespace"`);
   }
   for (const metric of Object.values(catalogue)) if (!shown.has(metric.name)) problems.push(`${metric.name}: no panel shows it`);
   return problems;
@@ -165,7 +201,8 @@ export function kedaPrometheusProblems(objects: K8sObject[], catalogue: Catalogu
   for (const scaled of byKind(objects, 'ScaledObject')) {
     const app = scaled.spec.scaleTargetRef?.name;
     const triggers: { type: string; metadata: Record<string, string> }[] = scaled.spec.triggers ?? [];
-    for (const t of triggers.filter((x) => !['prometheus', 'cpu', 'memory'].includes(x.type))) problems.push(`${app}: a ${t.type} trigger, not the exported metrics`);
+    for (const t of triggers.filter((x) => !['prometheus', 'cpu', 'memory'].includes(x.type)))
+      problems.push(`${app}: a ${t.type} trigger, not the exported metrics`);
     const prometheus = triggers.filter((t) => t.type === 'prometheus');
     if (!prometheus.length) problems.push(`${app}: no prometheus trigger`);
     for (const { metadata } of prometheus) {
@@ -174,12 +211,15 @@ export function kedaPrometheusProblems(objects: K8sObject[], catalogue: Catalogu
       for (const name of names) {
         const metric = series.get(name);
         if (!metric) problems.push(`${app}: the query reads ${name}, which the apps do not export`);
-        else if (!metric.apps.includes(app)) problems.push(`${app}: the query reads ${name}, which ${app} does not export (${metric.apps.join(', ')} do)`);
+        else if (!metric.apps.includes(app))
+          problems.push(`${app}: the query reads ${name}, which ${app} does not export (${metric.apps.join(', ')} do)`);
       }
       const namespaces = requiredLabel(metadata.query ?? '', 'namespace');
-      if (!namespaces.length || namespaces.some((n) => n !== namespace)) problems.push(`${app}: the query's selectors must require namespace="${namespace}" (found ${JSON.stringify(namespaces)})`);
+      if (!namespaces.length || namespaces.some((n) => n !== namespace))
+        problems.push(`${app}: the query's selectors must require namespace="${namespace}" (found ${JSON.stringify(namespaces)})`);
       if (!(Number(metadata.threshold) > 0)) problems.push(`${app}: threshold ${metadata.threshold} is not a positive number`);
-      if (!/^https?:\/\/[^/]+/.test(metadata.serverAddress ?? '')) problems.push(`${app}: serverAddress ${metadata.serverAddress} is not a URL`);
+      if (!/^https?:\/\/[^/]+/.test(metadata.serverAddress ?? ''))
+        problems.push(`${app}: serverAddress ${metadata.serverAddress} is not a URL`);
     }
     problems.push(...scrapeProblems(objects, [app]).map((p) => `${app}: scaled on metrics nobody scrapes (${p})`));
   }

@@ -22,7 +22,8 @@ export function renderKustomization(dir: string): K8sObject[] {
     out = execFileSync('kubectl', ['kustomize', join(ROOT, dir)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
     const e = error as { code?: string; stderr?: string; message: string };
-    if (e.code === 'ENOENT') throw new Error('kubectl is not installed: the deployment tests render the manifests with `kubectl kustomize`');
+    if (e.code === 'ENOENT')
+      throw new Error('kubectl is not installed: the deployment tests render the manifests with `kubectl kustomize`');
     throw new Error(`kubectl kustomize ${dir} failed:\n${e.stderr ?? e.message}`);
   }
   return parseAllDocuments(out).map((doc) => {

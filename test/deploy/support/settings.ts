@@ -15,7 +15,7 @@ export function settingsInCode(): Map<string, string[]> {
     if (name.startsWith('TEST_')) return;
     found.set(name, [...new Set([...(found.get(name) ?? []), file])]);
   };
-  add('NODE_OPTIONS', 'node itself (the importer\'s heap cap)');
+  add('NODE_OPTIONS', "node itself (the importer's heap cap)");
   const sources = [...walkFiles('libs', (p) => p.endsWith('.ts')), ...walkFiles('apps', (p) => p.endsWith('.ts'))]
     .filter((p) => /^(libs|apps)\/[^/]+\/src\//.test(p) && !p.includes('/generated/') && !isTestFile(p))
     .map((file) => ({ file, text: readRepoFile(file) }));
@@ -23,7 +23,10 @@ export function settingsInCode(): Map<string, string[]> {
   const prefixed = new Map<string, string[]>();
   for (const { text } of sources) {
     for (const fn of text.matchAll(/function (\w+)\(prefix: string\)/g)) {
-      prefixed.set(fn[1], [...text.matchAll(/\[`\$\{prefix\}([A-Z0-9_]+)`\]/g)].map((m) => m[1]));
+      prefixed.set(
+        fn[1],
+        [...text.matchAll(/\[`\$\{prefix\}([A-Z0-9_]+)`\]/g)].map((m) => m[1]),
+      );
     }
   }
   for (const { file, text } of sources) {
@@ -33,7 +36,8 @@ export function settingsInCode(): Map<string, string[]> {
       for (const m of text.matchAll(/(?:^|[{,])\s*([A-Z][A-Z0-9_]*[A-Z0-9])\s*:\s*[A-Za-z_][\w.\s]*\(/gm)) add(m[1], file);
     }
     for (const [fn, suffixes] of prefixed) {
-      for (const call of text.matchAll(new RegExp(`\\b${fn}\\(\\s*'([A-Z0-9_]*)'\\s*\\)`, 'g'))) suffixes.forEach((suffix) => add(call[1] + suffix, file));
+      for (const call of text.matchAll(new RegExp(`\\b${fn}\\(\\s*'([A-Z0-9_]*)'\\s*\\)`, 'g')))
+        suffixes.forEach((suffix) => add(call[1] + suffix, file));
     }
   }
   return found;

@@ -1,6 +1,5 @@
 import { byKind, find, type K8sObject } from './render';
 
-
 export interface Container {
   name: string;
   command?: string[];

@@ -24,8 +24,12 @@ export interface ConsolePagesWorld {
 }
 
 /** An invitation accepted through the API: the new member's console session. */
-export const joinAs = (stack: Stack, as: ReturnType<typeof client>, body: { emails: [string] } & Record<string, unknown>, password: string): Promise<ConsoleSession> =>
-  joinByInvitation(stack.baseUrl, as, body, password);
+export const joinAs = (
+  stack: Stack,
+  as: ReturnType<typeof client>,
+  body: { emails: [string] } & Record<string, unknown>,
+  password: string,
+): Promise<ConsoleSession> => joinByInvitation(stack.baseUrl, as, body, password);
 
 /**
  * The world of console-pages.e2e: the real stack (phones, members, queue, inbox, webhooks dispatcher,
@@ -64,7 +68,12 @@ export async function startConsolePagesWorld(password: string, watch: (p: Page) 
   [w.chatA, w.chatB] = [randomDigits(), randomDigits()];
   await api.post('/sandbox/messages', { chat_id: w.chatA, body: 'Where is my refund?' }, { 'x-phone': w.a.phoneId });
   await api.post('/sandbox/messages', { chat_id: w.chatB, body: 'Hello from B' }, { 'x-phone': w.b.phoneId });
-  await until(() => api.get('/chats'), (r) => r.body?.chats?.length === 2, 10_000, 'both chats');
+  await until(
+    () => api.get('/chats'),
+    (r) => r.body?.chats?.length === 2,
+    10_000,
+    'both chats',
+  );
   await Promise.all([joinAs(stack, api, { emails: ['admin@example.com'], role: 'admin' }, password), consoleStarted]);
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();

@@ -21,7 +21,13 @@ const parse = async (res: Response): Promise<Answer> => {
 };
 
 /** One request without a bearer token: JSON body, extra headers (cookie, x-csrf-token) as given. */
-export async function anonymous(baseUrl: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+export async function anonymous(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const h: Record<string, string> = { ...headers };
   if (body !== undefined) h['content-type'] = 'application/json';
   return parse(await fetch(`${baseUrl}/v1${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) }));
@@ -55,7 +61,12 @@ interface Inviter {
  * A member invited through the API (`body`: `{emails: [one], role?, orgPhones?, labels?}`) who accepts
  * at once with `password`: their console session.
  */
-export async function joinByInvitation(baseUrl: string, inviter: Inviter, body: { emails: [string] } & Record<string, unknown>, password: string): Promise<ConsoleSession> {
+export async function joinByInvitation(
+  baseUrl: string,
+  inviter: Inviter,
+  body: { emails: [string] } & Record<string, unknown>,
+  password: string,
+): Promise<ConsoleSession> {
   const res = await inviter.post('/members/invite', body);
   if (res.status !== 200) throw new Error(`invite: ${res.status} ${JSON.stringify(res.body)}`);
   const token = (res.body.invitations[0].invite_url as string).split('#token=')[1];

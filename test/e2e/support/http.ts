@@ -35,7 +35,14 @@ export async function until<T>(fn: () => Promise<T>, done: (v: T) => boolean, ti
 }
 
 /** One request with a bearer token; the body is sent as given when a string (e.g. malformed JSON), else as JSON. */
-export async function callApi(baseUrl: string, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+export async function callApi(
+  baseUrl: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const res = await fetch(`${baseUrl}/v1${path}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },

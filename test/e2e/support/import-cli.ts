@@ -11,10 +11,14 @@ export interface CliRun {
 /** `npm run admin -- import:hosted …` of stack B (its database, NATS and namespace), as an operator runs it. */
 export function importCli(target: Stack, args: string[], onStderr?: (line: string) => void): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, '..', '..', '..', 'apps', 'admin-cli', 'dist', 'main.js'), 'import:hosted', ...args], {
-      env: { ...process.env, DATABASE_URL: target.env.DATABASE_URL, NATS_URL: target.env.NATS_URL, NAMESPACE: target.env.NAMESPACE },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(__dirname, '..', '..', '..', 'apps', 'admin-cli', 'dist', 'main.js'), 'import:hosted', ...args],
+      {
+        env: { ...process.env, DATABASE_URL: target.env.DATABASE_URL, NATS_URL: target.env.NATS_URL, NAMESPACE: target.env.NAMESPACE },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

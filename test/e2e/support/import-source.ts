@@ -48,25 +48,42 @@ export async function seedSourceOrg(stack: Stack, options: { chats: number; perC
   for (const chatId of [...chats, group]) {
     const files: { name: string; bytes: string }[] = [];
     const seeds: MessageSeed[] = Array.from({ length: options.perChat }, (_, i) => {
-      const at = new Date(start + (n++) * 1000);
+      const at = new Date(start + n++ * 1000);
       const kind = i % 50;
       const overrides =
-        kind === 1 ? { prev_body: 'before the edit', ack: 3 }
-        : kind === 2 ? { is_deleted: true, body: null, fts: null }
-        : kind === 3 ? { is_starred: true }
-        : kind === 4 ? { flag_status: true, flag_response_time: 42 }
-        : kind === 5 ? { has_reaction: true }
-        : kind === 6 ? mediaOverrides(options.media.baseUrl, `${org.id}/${chatId}/m${n}/photo ${n}.jpg`, files)
-        : {};
+        kind === 1
+          ? { prev_body: 'before the edit', ack: 3 }
+          : kind === 2
+            ? { is_deleted: true, body: null, fts: null }
+            : kind === 3
+              ? { is_starred: true }
+              : kind === 4
+                ? { flag_status: true, flag_response_time: 42 }
+                : kind === 5
+                  ? { has_reaction: true }
+                  : kind === 6
+                    ? mediaOverrides(options.media.baseUrl, `${org.id}/${chatId}/m${n}/photo ${n}.jpg`, files)
+                    : {};
       return { chatId, fromMe: i % 3 === 0, timestamp: at, overrides: overrides as MessageSeed['overrides'] };
     });
     const stored = await createMessages(p, org, rows[0], seeds);
     const withMedia = stored.filter((m) => m.has_media);
-    await Promise.all(withMedia.map((m, i) => options.media.storage.write({ bucket: 'message-media', name: files[i].name }, files[i].bytes)));
+    await Promise.all(
+      withMedia.map((m, i) => options.media.storage.write({ bucket: 'message-media', name: files[i].name }, files[i].bytes)),
+    );
     withMedia.forEach((m, i) => media.set(m.message_id, files[i]));
     const reacted = stored.filter((m) => m.has_reaction);
     await p.messageReaction.createMany({
-      data: reacted.map((m, i) => ({ phone_id: rows[0].phone_id, message_id: m.message_id, sender_phone: chatId === group ? `${randomDigits()}@c.us` : chatId, org_id: org.id, chat_id: chatId, reaction_id: `R${i}${m.unique_id}`, reaction: '👍', reacted_at: new Date((m.timestamp as Date).getTime() + 500) })),
+      data: reacted.map((m, i) => ({
+        phone_id: rows[0].phone_id,
+        message_id: m.message_id,
+        sender_phone: chatId === group ? `${randomDigits()}@c.us` : chatId,
+        org_id: org.id,
+        chat_id: chatId,
+        reaction_id: `R${i}${m.unique_id}`,
+        reaction: '👍',
+        reacted_at: new Date((m.timestamp as Date).getTime() + 500),
+      })),
     });
     await createChat(p, org, rows[0], { chatId, chatName: chatId === group ? 'Imported group' : `Customer ${chatId.slice(0, 6)}` });
   }
@@ -81,18 +98,32 @@ export async function seedSourceOrg(stack: Stack, options: { chats: number; perC
   ]);
   void label;
   ok('chat labels', await a.patch('/chats/labels', { chat_ids: chats.slice(0, 3), labels: 'vip,lead' }));
-  ok('chat values', await a.patch(`/chats/${chats[1]}`, { custom_properties: { [property.property_id]: 'gold' }, assigned_to: 'agent@example.com' }));
+  ok(
+    'chat values',
+    await a.patch(`/chats/${chats[1]}`, { custom_properties: { [property.property_id]: 'gold' }, assigned_to: 'agent@example.com' }),
+  );
   const quoted = (await a.get(`/chats/${chats[0]}/messages?limit=1`)).body.messages[0].message_id as string;
   await Promise.all([
-    a.post('/tickets/create', { chat_id: chats[0], subject: 'Refund', quoted_message_id: quoted, priority: 3, labels: 'vip' }).then((r) => ok('ticket', r)),
+    a
+      .post('/tickets/create', { chat_id: chats[0], subject: 'Refund', quoted_message_id: quoted, priority: 3, labels: 'vip' })
+      .then((r) => ok('ticket', r)),
     a.post('/tickets/create', { chat_id: chats[2], subject: 'Question', status: 'closed' }).then((r) => ok('ticket 2', r)),
-    a.post('/note/create', { chat_id: chats[0], message: 'called the customer' }, { 'x-phone': phones[0].phoneId }).then((r) => ok('note', r)),
+    a
+      .post('/note/create', { chat_id: chats[0], message: 'called the customer' }, { 'x-phone': phones[0].phoneId })
+      .then((r) => ok('note', r)),
     a.post('/knowledge-base/faq/create', { question: 'Opening hours?', answer: 'Nine to five.' }).then((r) => ok('faq', r)),
-    a.post('/webhooks', { hookUrl: 'https://hooks.example.com/source', integrationName: ['message.created', 'ticket.created'] }).then((r) => ok('webhook', r)),
-    a.post('/workflows/create', {
-      name: 'Greeting', trigger: 'message.created', is_active: true, trigger_metadata: { first_action_id: 'reply' },
-      actions: [{ id: 'reply', action_metadata: { type: 'send_message_to_chat', metadata: { message: 'hello' } }, next: null }],
-    }).then((r) => ok('workflow', r)),
+    a
+      .post('/webhooks', { hookUrl: 'https://hooks.example.com/source', integrationName: ['message.created', 'ticket.created'] })
+      .then((r) => ok('webhook', r)),
+    a
+      .post('/workflows/create', {
+        name: 'Greeting',
+        trigger: 'message.created',
+        is_active: true,
+        trigger_metadata: { first_action_id: 'reply' },
+        actions: [{ id: 'reply', action_metadata: { type: 'send_message_to_chat', metadata: { message: 'hello' } }, next: null }],
+      })
+      .then((r) => ok('workflow', r)),
   ]);
   return { orgId: org.id, token, phones, chats, group, messages: (options.chats + 1) * options.perChat + 1, media };
 }
@@ -102,6 +133,13 @@ function mediaOverrides(baseUrl: string, name: string, files: { name: string; by
   const bytes = `image bytes of ${name}`;
   files.push({ name, bytes });
   const path = mediaLink(baseUrl, { bucket: 'message-media', name });
-  const media = { path, mimetype: 'image/jpeg', size: bytes.length, filename: name.split('/').pop() ?? name, thumbnail: '', dimensions: { ar: 1, height: 64, width: 64 } };
+  const media = {
+    path,
+    mimetype: 'image/jpeg',
+    size: bytes.length,
+    filename: name.split('/').pop() ?? name,
+    thumbnail: '',
+    dimensions: { ar: 1, height: 64, width: 64 },
+  };
   return { has_media: true, message_type: 'image', media };
 }

@@ -80,7 +80,14 @@ export async function startMediaStack(options: { backend?: 'local' | 's3' } = {}
     apiUrl,
     mediaUrl,
     storage: s3
-      ? new S3Storage({ endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true })
+      ? new S3Storage({
+          endpoint: s3.endpoint,
+          region: s3.region,
+          bucket: s3.bucket,
+          accessKeyId: s3.accessKeyId,
+          secretAccessKey: s3.secretAccessKey,
+          forcePathStyle: true,
+        })
       : new LocalFsStorage(root),
     prisma,
     media,

@@ -41,7 +41,10 @@ export async function inWindow<T>(starts: (() => Promise<T>)[], concurrent = 3):
   return results;
 }
 
-export async function startStack(extraEnv: Record<string, string> = {}, options: { gatewayPort?: number; services?: string[] } = {}): Promise<Stack> {
+export async function startStack(
+  extraEnv: Record<string, string> = {},
+  options: { gatewayPort?: number; services?: string[] } = {},
+): Promise<Stack> {
   const port = options.gatewayPort ?? (await freePort());
   // A database per stack: each stack's outbox relays publish every unpublished event they find, so
   // stacks sharing a database (test files run in parallel) would take each other's events.
@@ -70,7 +73,13 @@ export async function startStack(extraEnv: Record<string, string> = {}, options:
   };
   const services = await Promise.all(['chats', ...(options.services ?? [])].map((app) => launch(app)));
   const gatewayHealthPort = await freePort();
-  const gateway = AppProcess.start('api-gateway', { ...env, PORT: String(port), HOST: '127.0.0.1', HEALTH_PORT: String(gatewayHealthPort), HEALTH_HOST: '127.0.0.1' });
+  const gateway = AppProcess.start('api-gateway', {
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    HEALTH_PORT: String(gatewayHealthPort),
+    HEALTH_HOST: '127.0.0.1',
+  });
   healthUrls.set(gateway, `http://127.0.0.1:${gatewayHealthPort}`);
   const baseUrl = `http://127.0.0.1:${port}`;
   try {

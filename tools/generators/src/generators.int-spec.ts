@@ -12,15 +12,33 @@ jest.setTimeout(180_000);
 
 const ROOT = resolve(__dirname, '../../..');
 const COPIED = [
-  'package.json', 'nx.json', 'tsconfig.base.json', 'tsconfig.json', 'jest.config.js', '.swcrc', 'eslint.config.mjs', 'docker-compose.yml',
-  'apps', 'libs', 'tools', 'prisma/schema', 'deploy', 'test/boundaries',
+  'package.json',
+  'nx.json',
+  'tsconfig.base.json',
+  'tsconfig.json',
+  'jest.config.js',
+  '.swcrc',
+  'eslint.config.mjs',
+  'docker-compose.yml',
+  'apps',
+  'libs',
+  'tools',
+  'prisma/schema',
+  'deploy',
+  'test/boundaries',
 ];
 
 describe('nx g @mapi/generators:service and :operation in a scratch workspace', () => {
   let scratch: string;
   const run = (command: string, args: string[]) =>
-    execFileSync(command, args, { cwd: scratch, env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_SKIP_NX_CACHE: 'true' }, encoding: 'utf8', stdio: 'pipe' });
-  const nxg = (generator: string, ...options: string[]) => run('node', [join(scratch, 'node_modules/nx/dist/bin/nx.js'), 'g', `@mapi/generators:${generator}`, ...options, '--no-interactive']);
+    execFileSync(command, args, {
+      cwd: scratch,
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_SKIP_NX_CACHE: 'true' },
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+  const nxg = (generator: string, ...options: string[]) =>
+    run('node', [join(scratch, 'node_modules/nx/dist/bin/nx.js'), 'g', `@mapi/generators:${generator}`, ...options, '--no-interactive']);
   const read = (path: string) => readFileSync(join(scratch, path), 'utf8');
 
   beforeAll(() => {
@@ -40,7 +58,12 @@ describe('nx g @mapi/generators:service and :operation in a scratch workspace', 
   });
 
   it('makes the service: app, feature library with tags, tables file, deployment, listed where services are', () => {
-    for (const file of ['apps/billing/src/main.ts', 'apps/billing/src/instrument.ts', 'libs/billing-feature/src/bootstrap.ts', 'deploy/base/apps/billing/deployment.yaml']) {
+    for (const file of [
+      'apps/billing/src/main.ts',
+      'apps/billing/src/instrument.ts',
+      'libs/billing-feature/src/bootstrap.ts',
+      'deploy/base/apps/billing/deployment.yaml',
+    ]) {
       expect(existsSync(join(scratch, file))).toBe(true);
     }
     expect(JSON.parse(read('libs/billing-feature/project.json')).tags).toEqual(['scope:billing', 'type:feature']);
@@ -98,7 +121,11 @@ it('lists the generated operations in the OpenAPI document', () => {
       `const { projects } = require('./jest.config.js');\nmodule.exports = { ...projects.find((p) => p.displayName === 'unit'), roots: ['<rootDir>/libs', '<rootDir>/test/boundaries'], maxWorkers: 2 };\n`,
     );
     const out = run('node', [
-      join(scratch, 'node_modules/jest/bin/jest.js'), '-c', 'jest.generated.js', '--ci', '--runTestsByPath',
+      join(scratch, 'node_modules/jest/bin/jest.js'),
+      '-c',
+      'jest.generated.js',
+      '--ci',
+      '--runTestsByPath',
       'libs/billing-feature/src/usecases/get-invoice/get-invoice.usecase.spec.ts',
       'libs/inbox-feature/src/usecases/archive-note/archive-note.usecase.spec.ts',
       'test/boundaries/generated.spec.ts',

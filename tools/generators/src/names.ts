@@ -1,6 +1,9 @@
 /** `archive-note` → `ArchiveNote`. */
 export function pascal(kebab: string): string {
-  return kebab.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+  return kebab
+    .split('-')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
 }
 
 /** `archive-note` → `archiveNote`. */

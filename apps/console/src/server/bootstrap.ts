@@ -20,8 +20,16 @@ export async function bootstrapConsole(webDir = join(__dirname, '..', 'web')): P
   let shuttingDown = false;
   // Ready once listening: the pages are in memory. The gateway is not a dependency of readiness
   // (the console still serves its pages, and says so, while the gateway restarts).
-  const listening: HealthIndicator = { name: 'http', check: async () => void (server.listening || Promise.reject(new Error('not listening'))) };
-  const health = await startHealthServer({ host: config.health.HEALTH_HOST, port: config.health.HEALTH_PORT, indicators: [listening], isShuttingDown: () => shuttingDown });
+  const listening: HealthIndicator = {
+    name: 'http',
+    check: async () => void (server.listening || Promise.reject(new Error('not listening'))),
+  };
+  const health = await startHealthServer({
+    host: config.health.HEALTH_HOST,
+    port: config.health.HEALTH_PORT,
+    indicators: [listening],
+    isShuttingDown: () => shuttingDown,
+  });
   await new Promise<void>((resolve) => server.listen(config.http.PORT, config.http.HOST, resolve));
   logger.info({ port: config.http.PORT, gateway: own.CONSOLE_GATEWAY_URL, files: assets.size }, 'console listening');
   onShutdownSignal(logger, async () => {

@@ -8,7 +8,10 @@ import { loadAssets } from './assets';
 import { createConsoleServer } from './console-server';
 import { upstreamPath } from './proxy';
 
-const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+const listen = (server: Server) =>
+  new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 describe('the console server: pages under /console/, /v1 and the socket forwarded to the gateway', () => {
@@ -25,11 +28,13 @@ describe('the console server: pages under /console/, /v1 and the socket forwarde
     writeFileSync(join(dir, 'assets', 'index-abc.js'), script);
     gateway = createServer((req, res) => {
       let body = '';
-      req.on('data', (d) => (body += d)).on('end', () => {
-        seen.push({ method: req.method, url: req.url, headers: req.headers, body });
-        res.writeHead(201, { 'content-type': 'application/json', 'set-cookie': 'mapi_csrf=1; Path=/' });
-        res.end(JSON.stringify({ ok: true }));
-      });
+      req
+        .on('data', (d) => (body += d))
+        .on('end', () => {
+          seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+          res.writeHead(201, { 'content-type': 'application/json', 'set-cookie': 'mapi_csrf=1; Path=/' });
+          res.end(JSON.stringify({ ok: true }));
+        });
     });
     const gatewayUrl = await listen(gateway);
     server = createConsoleServer({ assets: loadAssets(dir), gateway: { base: new URL(gatewayUrl), timeoutMs: 2_000 } });
@@ -74,20 +79,32 @@ describe('the console server: pages under /console/, /v1 and the socket forwarde
   });
 
   it('forwards /v1 with its body, cookies and headers, and the client address appended to x-forwarded-for', async () => {
-    const res = await fetch(`${base}/v1/auth/sign-in?x=1`, { method: 'POST', headers: { cookie: 'mapi_session=s', 'x-csrf-token': 't', 'x-forwarded-for': '203.0.113.9', 'content-type': 'application/json' }, body: '{"email":"a@b.c"}' });
+    const res = await fetch(`${base}/v1/auth/sign-in?x=1`, {
+      method: 'POST',
+      headers: { cookie: 'mapi_session=s', 'x-csrf-token': 't', 'x-forwarded-for': '203.0.113.9', 'content-type': 'application/json' },
+      body: '{"email":"a@b.c"}',
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('set-cookie')).toBe('mapi_csrf=1; Path=/');
     const last = seen[seen.length - 1];
     expect(last).toMatchObject({ method: 'POST', url: '/v1/auth/sign-in?x=1', body: '{"email":"a@b.c"}' });
-    expect(last.headers).toMatchObject({ cookie: 'mapi_session=s', 'x-csrf-token': 't', 'x-forwarded-for': '203.0.113.9, 127.0.0.1', 'x-forwarded-proto': 'http' });
+    expect(last.headers).toMatchObject({
+      cookie: 'mapi_session=s',
+      'x-csrf-token': 't',
+      'x-forwarded-for': '203.0.113.9, 127.0.0.1',
+      'x-forwarded-proto': 'http',
+    });
   });
 
-  it('maps the socket at /v1/socket.io to the gateway\'s /socket.io (where the Path=/v1 cookie goes along)', async () => {
+  it("maps the socket at /v1/socket.io to the gateway's /socket.io (where the Path=/v1 cookie goes along)", async () => {
     expect(upstreamPath('/v1/socket.io/?EIO=4&transport=polling')).toBe('/socket.io/?EIO=4&transport=polling');
     expect(upstreamPath('/v1/phones/all')).toBe('/v1/phones/all');
     expect(upstreamPath('/v1/socket.iox')).toBe('/v1/socket.iox');
     await fetch(`${base}/v1/socket.io/?EIO=4&transport=polling`, { headers: { cookie: 'mapi_session=s' } });
-    expect(seen[seen.length - 1]).toMatchObject({ url: '/socket.io/?EIO=4&transport=polling', headers: expect.objectContaining({ cookie: 'mapi_session=s' }) });
+    expect(seen[seen.length - 1]).toMatchObject({
+      url: '/socket.io/?EIO=4&transport=polling',
+      headers: expect.objectContaining({ cookie: 'mapi_session=s' }),
+    });
   });
 
   it('answers 502 with the error envelope while the gateway is down', async () => {

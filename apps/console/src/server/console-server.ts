@@ -10,7 +10,8 @@ export const BASE = '/console/';
  * scripts are never needed; the QR is an image from a data: URL.
  */
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
@@ -70,7 +71,8 @@ export function createConsoleServer(options: { assets: Map<string, Asset>; gatew
     if (!path.startsWith(BASE)) return notFound(res);
     const file = path.slice(BASE.length);
     const asset = assets.get(file);
-    if (asset && file !== 'index.html') return sendAsset(req, res, asset, asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (asset && file !== 'index.html')
+      return sendAsset(req, res, asset, asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     // A missing hashed file is a 404 (a stale page must not get HTML for its script).
     if (file.startsWith('assets/')) return notFound(res);
     sendAsset(req, res, index, 'no-cache');

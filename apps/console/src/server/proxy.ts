@@ -2,7 +2,17 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import type { Duplex } from 'node:stream';
 
 /** Headers of one hop only (RFC 9110 7.6.1): never forwarded. `upgrade`/`connection` are set again for websockets. */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-connection'];
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+];
 
 export interface ProxyTarget {
   /** The gateway's base URL, e.g. http://127.0.0.1:8080. */
@@ -43,7 +53,13 @@ function sendUnavailable(res: ServerResponse): void {
 /** Forwards one HTTP request to the gateway, streaming both bodies. */
 export function proxyRequest(target: ProxyTarget, req: IncomingMessage, res: ServerResponse): void {
   const upstream = httpRequest(
-    { host: target.base.hostname, port: target.base.port || 80, method: req.method, path: upstreamPath(req.url ?? '/'), headers: forwardedHeaders(req, false) },
+    {
+      host: target.base.hostname,
+      port: target.base.port || 80,
+      method: req.method,
+      path: upstreamPath(req.url ?? '/'),
+      headers: forwardedHeaders(req, false),
+    },
     (answer) => {
       const headers = { ...answer.headers };
       for (const name of HOP_BY_HOP) delete headers[name];
@@ -60,19 +76,36 @@ export function proxyRequest(target: ProxyTarget, req: IncomingMessage, res: Ser
 
 /** Forwards a websocket upgrade (the realtime socket) and then pipes the two connections together. */
 export function proxyUpgrade(target: ProxyTarget, req: IncomingMessage, socket: Duplex, head: Buffer): void {
-  const upstream = httpRequest({ host: target.base.hostname, port: target.base.port || 80, method: req.method, path: upstreamPath(req.url ?? '/'), headers: forwardedHeaders(req, true) });
+  const upstream = httpRequest({
+    host: target.base.hostname,
+    port: target.base.port || 80,
+    method: req.method,
+    path: upstreamPath(req.url ?? '/'),
+    headers: forwardedHeaders(req, true),
+  });
   const refuse = () => socket.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
   upstream.setTimeout(target.timeoutMs, () => upstream.destroy(new Error('gateway timeout')));
   upstream.on('error', refuse);
   upstream.on('response', (answer) => {
     // The gateway refused the upgrade (e.g. 400/401): pass its answer on and close.
-    const lines = [`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}`, ...Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}`), 'connection: close', '', ''];
+    const lines = [
+      `HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}`,
+      ...Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}`),
+      'connection: close',
+      '',
+      '',
+    ];
     socket.write(lines.join('\r\n'));
     answer.pipe(socket);
   });
   upstream.on('upgrade', (answer, gateway, gatewayHead) => {
     upstream.setTimeout(0);
-    const lines = [`HTTP/1.1 101 Switching Protocols`, ...Object.entries(answer.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => `${k}: ${x}`) : [`${k}: ${v}`])), '', ''];
+    const lines = [
+      `HTTP/1.1 101 Switching Protocols`,
+      ...Object.entries(answer.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => `${k}: ${x}`) : [`${k}: ${v}`])),
+      '',
+      '',
+    ];
     socket.write(lines.join('\r\n'));
     if (gatewayHead.length) socket.write(gatewayHead);
     if (head.length) gateway.write(head);

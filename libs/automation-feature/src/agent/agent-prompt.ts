@@ -46,16 +46,25 @@ const SOURCES_LINE = /^[\s*_#>-]*sources?[\s*_]*:[\s*_]*(.*?)[\s*_]*$/i;
  * the cited entry numbers (only those given, each once, in order).
  */
 export function parseAnswer(raw: string, entryCount: number): ParsedAnswer {
-  const text = raw.replace(/<think>[\s\S]*?<\/think>/gi, '').replace(/^[\s\S]*<\/think>/i, '').trim();
+  const text = raw
+    .replace(/<think>[\s\S]*?<\/think>/gi, '')
+    .replace(/^[\s\S]*<\/think>/i, '')
+    .trim();
   if (!text) return { kind: 'cannot_answer', reason: 'the model answered nothing' };
-  if (new RegExp(`\\b${CANNOT_ANSWER}\\b`, 'i').test(text)) return { kind: 'cannot_answer', reason: 'the model said the knowledge base does not answer the message' };
+  if (new RegExp(`\\b${CANNOT_ANSWER}\\b`, 'i').test(text))
+    return { kind: 'cannot_answer', reason: 'the model said the knowledge base does not answer the message' };
   const lines = text.split(/\r?\n/);
   let at = -1;
-  for (let i = lines.length - 1; i >= 0; i--) if (SOURCES_LINE.test(lines[i])) { at = i; break; }
+  for (let i = lines.length - 1; i >= 0; i--)
+    if (SOURCES_LINE.test(lines[i])) {
+      at = i;
+      break;
+    }
   if (at < 0) return { kind: 'cannot_answer', reason: 'the model cited no knowledge-base entry (no SOURCES line)' };
   const cited = [...(SOURCES_LINE.exec(lines[at])?.[1] ?? '').matchAll(/\d+/g)].map((m) => Number(m[0]));
   const sources = [...new Set(cited.filter((n) => n >= 1 && n <= entryCount))];
-  if (!sources.length) return { kind: 'cannot_answer', reason: `the model cited no entry it was given (SOURCES: ${cited.join(', ') || 'none'})` };
+  if (!sources.length)
+    return { kind: 'cannot_answer', reason: `the model cited no entry it was given (SOURCES: ${cited.join(', ') || 'none'})` };
   const reply = lines
     .filter((_, i) => i !== at)
     .join('\n')

@@ -23,6 +23,10 @@ export class AgentSwitchRepository {
 
   set(orgId: string, phoneId: string, enabled: boolean, by: string): Promise<AgentSwitchRow> {
     const data = { enabled, updated_by: by, updated_at: new Date() };
-    return this.prisma.automationAgentSwitch.upsert({ where: { org_id_phone_id: { org_id: orgId, phone_id: phoneId } }, create: { org_id: orgId, phone_id: phoneId, ...data }, update: data });
+    return this.prisma.automationAgentSwitch.upsert({
+      where: { org_id_phone_id: { org_id: orgId, phone_id: phoneId } },
+      create: { org_id: orgId, phone_id: phoneId, ...data },
+      update: data,
+    });
   }
 }

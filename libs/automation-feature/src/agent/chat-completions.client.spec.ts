@@ -7,8 +7,19 @@ describe('ChatCompletionsClient against an OpenAI-compatible server', () => {
   let model: ChatModelServer;
   const KEY = 'sk-test-secret-123';
   const client = (over: Partial<ConstructorParameters<typeof ChatCompletionsClient>[0]> = {}) =>
-    new ChatCompletionsClient({ baseUrl: `${model.baseUrl}/`, model: 'tiny', apiKey: KEY, timeoutMs: 2_000, maxTokens: 200, temperature: 0.2, ...over });
-  const messages = buildMessages([{ question: 'What are your opening hours?', answer: 'We are open 9 to 5, Monday to Friday.' }], 'What are the opening hours on Monday?');
+    new ChatCompletionsClient({
+      baseUrl: `${model.baseUrl}/`,
+      model: 'tiny',
+      apiKey: KEY,
+      timeoutMs: 2_000,
+      maxTokens: 200,
+      temperature: 0.2,
+      ...over,
+    });
+  const messages = buildMessages(
+    [{ question: 'What are your opening hours?', answer: 'We are open 9 to 5, Monday to Friday.' }],
+    'What are the opening hours on Monday?',
+  );
 
   beforeAll(async () => {
     model = await startChatModelServer();
@@ -34,13 +45,20 @@ describe('ChatCompletionsClient against an OpenAI-compatible server', () => {
 
   it('5xx and timeouts are ModelUnavailableError (retried); a 401 is an ActionError whose message never holds the key', async () => {
     model.mode = 'error';
-    await expect(client().complete(messages)).rejects.toThrow(new ModelUnavailableError(`the model server (${model.baseUrl}/chat/completions) answered 500: {"error":{"message":"model crashed"}}`));
+    await expect(client().complete(messages)).rejects.toThrow(
+      new ModelUnavailableError(`the model server (${model.baseUrl}/chat/completions) answered 500: {"error":{"message":"model crashed"}}`),
+    );
     model.mode = 'hang';
     const started = Date.now();
     await expect(client({ timeoutMs: 300 }).complete(messages)).rejects.toThrow(/did not answer within 300 ms/);
     expect(Date.now() - started).toBeLessThan(1_500);
     model.mode = 'unauthorized';
-    const refused = (await client().complete(messages).then(() => new Error('answered'), (e: Error) => e)) as Error;
+    const refused = (await client()
+      .complete(messages)
+      .then(
+        () => new Error('answered'),
+        (e: Error) => e,
+      )) as Error;
     expect(refused).toBeInstanceOf(ActionError);
     expect(refused.message).toMatch(/refused the request with 401/);
     expect(refused.message).toContain('[redacted]');

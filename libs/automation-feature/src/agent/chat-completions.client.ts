@@ -47,8 +47,11 @@ export class ChatCompletionsClient {
       });
     } catch (err) {
       const e = err as Error;
-      if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new ModelUnavailableError(`the model server (${this.url}) did not answer within ${o.timeoutMs} ms`);
-      throw new ModelUnavailableError(`the model server (${this.url}) could not be reached: ${this.scrub((e.cause as Error | undefined)?.message ?? e.message)}`);
+      if (e.name === 'TimeoutError' || e.name === 'AbortError')
+        throw new ModelUnavailableError(`the model server (${this.url}) did not answer within ${o.timeoutMs} ms`);
+      throw new ModelUnavailableError(
+        `the model server (${this.url}) could not be reached: ${this.scrub((e.cause as Error | undefined)?.message ?? e.message)}`,
+      );
     }
     let text: string;
     try {
@@ -56,7 +59,8 @@ export class ChatCompletionsClient {
     } catch (err) {
       throw new ModelUnavailableError(`the model server (${this.url}) broke off its answer: ${this.scrub((err as Error).message)}`);
     }
-    if (res.status >= 500 || res.status === 429) throw new ModelUnavailableError(`the model server (${this.url}) answered ${res.status}: ${this.excerpt(text)}`);
+    if (res.status >= 500 || res.status === 429)
+      throw new ModelUnavailableError(`the model server (${this.url}) answered ${res.status}: ${this.excerpt(text)}`);
     if (!res.ok) throw new ActionError(`the model server (${this.url}) refused the request with ${res.status}: ${this.excerpt(text)}`);
     let content: unknown;
     try {
@@ -64,7 +68,8 @@ export class ChatCompletionsClient {
     } catch {
       throw new ActionError(`the model server (${this.url}) answered something that is not JSON: ${this.excerpt(text)}`);
     }
-    if (typeof content !== 'string') throw new ActionError(`the model server (${this.url}) answered no choices[0].message.content: ${this.excerpt(text)}`);
+    if (typeof content !== 'string')
+      throw new ActionError(`the model server (${this.url}) answered no choices[0].message.content: ${this.excerpt(text)}`);
     return content;
   }
 

@@ -15,7 +15,11 @@ export function refusalOf(workflow: Pick<Workflow, 'trigger' | 'trigger_metadata
     const hit = phones.some((p) => p === event.phone_id || (orgPhone !== '' && digits(p) === orgPhone));
     if (!hit) return 'the event is not of a phone in trigger_metadata.org_phones';
   }
-  if ((MESSAGE_TRIGGERS as string[]).includes(workflow.trigger) && event.data.from_me === true && !workflow.trigger_metadata.allow_internal_messages) {
+  if (
+    (MESSAGE_TRIGGERS as string[]).includes(workflow.trigger) &&
+    event.data.from_me === true &&
+    !workflow.trigger_metadata.allow_internal_messages
+  ) {
     return 'the message was sent by this organization (from_me) and allow_internal_messages is not set';
   }
   return null;

@@ -29,7 +29,9 @@ export class AutomationMetrics {
   private readonly due = meter().createObservableGauge(METRICS.workflowStepsDue.name, metricOptions(METRICS.workflowStepsDue));
   private readonly observe = async (result: ObservableResult) => {
     if (!this.prisma) return;
-    const [row] = await this.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM automation_steps WHERE status = 'pending' AND due_at <= now()`;
+    const [row] = await this.prisma.$queryRaw<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM automation_steps WHERE status = 'pending' AND due_at <= now()`;
     result.observe(row?.n ?? 0);
   };
 

@@ -1,4 +1,12 @@
-import { GetChatRpc, ListLabelsRpc, isConditionGroup, type ConditionGroup, type ConditionLeaf, type WorkflowActionInput, type WorkflowDefinition } from '@mapi/contracts';
+import {
+  GetChatRpc,
+  ListLabelsRpc,
+  isConditionGroup,
+  type ConditionGroup,
+  type ConditionLeaf,
+  type WorkflowActionInput,
+  type WorkflowDefinition,
+} from '@mapi/contracts';
 import type { RunRow } from '../repositories/run-repository';
 import { actionById } from './graph';
 import { actionCtx, type RpcCaller } from './actions/action-context';
@@ -36,6 +44,8 @@ export async function chatFacts(rpc: RpcCaller, run: RunRow): Promise<Record<str
   const chat = await rpc.call(GetChatRpc, { ctx, params: { chat_id: run.chat_id } });
   const catalogue = await rpc.call(ListLabelsRpc, { ctx, query: { offset: 0, limit: 2000, type: 'chat' } });
   const names = new Map(catalogue.labels.map((l) => [l.label_id, l.name]));
-  const labels = Object.entries(chat.label_ids).filter(([, on]) => on).map(([id]) => names.get(id) ?? id);
+  const labels = Object.entries(chat.label_ids)
+    .filter(([, on]) => on)
+    .map(([id]) => names.get(id) ?? id);
   return { ...chat, labels };
 }

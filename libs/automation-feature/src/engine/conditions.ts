@@ -28,8 +28,15 @@ export function asInstant(v: unknown): number | null {
 /** An array's items as lower-case text: an array, a comma-separated text, or the keys of `{name: true}` (label_ids). */
 function asList(v: unknown): string[] | null {
   if (Array.isArray(v)) return v.map((x) => String(x).trim().toLowerCase());
-  if (typeof v === 'string') return v.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean);
-  if (v && typeof v === 'object') return Object.entries(v as Record<string, unknown>).filter(([, on]) => on !== false && on !== null).map(([k]) => k.toLowerCase());
+  if (typeof v === 'string')
+    return v
+      .split(',')
+      .map((x) => x.trim().toLowerCase())
+      .filter(Boolean);
+  if (v && typeof v === 'object')
+    return Object.entries(v as Record<string, unknown>)
+      .filter(([, on]) => on !== false && on !== null)
+      .map(([k]) => k.toLowerCase());
   return null;
 }
 
@@ -41,17 +48,29 @@ function asBool(v: unknown): boolean | null {
 
 function compare(a: number, b: number, op: string): boolean {
   switch (op) {
-    case 'GREATER_THAN': return a > b;
-    case 'GREATER_THAN_OR_EQUAL': return a >= b;
-    case 'LESS_THAN': return a < b;
-    case 'LESS_THAN_OR_EQUAL': return a <= b;
-    default: return false;
+    case 'GREATER_THAN':
+      return a > b;
+    case 'GREATER_THAN_OR_EQUAL':
+      return a >= b;
+    case 'LESS_THAN':
+      return a < b;
+    case 'LESS_THAN_OR_EQUAL':
+      return a <= b;
+    default:
+      return false;
   }
 }
 
 /** Hour, minute, second and weekday of an instant in a time zone. */
 function localParts(at: number, timeZone: string): { seconds: number; day: string } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit', second: '2-digit', weekday: 'long' }).formatToParts(new Date(at));
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    weekday: 'long',
+  }).formatToParts(new Date(at));
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '0';
   return { seconds: Number(get('hour')) * 3600 + Number(get('minute')) * 60 + Number(get('second')), day: get('weekday').toLowerCase() };
 }
@@ -78,12 +97,18 @@ export function evaluateLeaf(leaf: ConditionLeaf, data: WorkflowData): boolean {
       const want = leaf.value.toLowerCase();
       if (text === undefined) return false;
       switch (leaf.condition) {
-        case 'CONTAINS': return text.includes(want);
-        case 'NCONTAINS': return !text.includes(want);
-        case 'EQUALS': return text === want;
-        case 'NEQUALS': return text !== want;
-        case 'STARTS_WITH': return text.startsWith(want);
-        case 'ENDS_WITH': return text.endsWith(want);
+        case 'CONTAINS':
+          return text.includes(want);
+        case 'NCONTAINS':
+          return !text.includes(want);
+        case 'EQUALS':
+          return text === want;
+        case 'NEQUALS':
+          return text !== want;
+        case 'STARTS_WITH':
+          return text.startsWith(want);
+        case 'ENDS_WITH':
+          return text.endsWith(want);
       }
       return false;
     }

@@ -31,8 +31,8 @@ export class TriggerWorkflows {
     const number = digits(event.data.org_phone);
     const hits = [
       ...this.everyPhone,
-      ...(typeof event.phone_id === 'string' ? this.byPhone.get(`id:${event.phone_id}`) ?? [] : []),
-      ...(number ? this.byPhone.get(`num:${number}`) ?? [] : []),
+      ...(typeof event.phone_id === 'string' ? (this.byPhone.get(`id:${event.phone_id}`) ?? []) : []),
+      ...(number ? (this.byPhone.get(`num:${number}`) ?? []) : []),
     ];
     return [...new Set(hits)].sort((a, b) => a - b).map((i) => this.all[i]);
   }
@@ -60,7 +60,10 @@ export class EnabledWorkflows {
     const signatures = new Map(probes.map((p) => [p.org_id, p.signature]));
     const stale = orgIds.filter((org) => this.byOrg.get(org)?.signature !== (signatures.get(org) ?? '0'));
     if (stale.length) {
-      const rows = await tx.automationWorkflow.findMany({ where: { org_id: { in: stale }, is_active: true, deleted_at: null }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+      const rows = await tx.automationWorkflow.findMany({
+        where: { org_id: { in: stale }, is_active: true, deleted_at: null },
+        orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+      });
       const fresh = new Map(stale.map((org) => [org, new Map<string, Workflow[]>()]));
       for (const w of rows.map(mapWorkflow)) {
         const byTrigger = fresh.get(w.org_id);

@@ -31,7 +31,15 @@ export const EngineConfigSchema = z.object({
   /** Runs deleted per statement, so no sweep holds long locks. */
   AUTOMATION_RETENTION_BATCH: int(1_000, 1, 100_000),
   /** notify_http: address ranges exempt from the SSRF block (comma-separated CIDRs, e.g. 127.0.0.1/32 for a local receiver); empty: public addresses only. */
-  AUTOMATION_HTTP_ALLOW_CIDRS: z.string().default('').transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+  AUTOMATION_HTTP_ALLOW_CIDRS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
   /** notify_http: an attempt with no answer by then is a timeout (retried). */
   AUTOMATION_HTTP_TIMEOUT_MS: int(10_000, 100, 120_000),
 });

@@ -35,7 +35,14 @@ export interface Started {
  * `workflows` (the intake's cache, probed for changes in this transaction) or, without it, are read.
  * With `handoff`, first steps are claimed for the local executor in the same transaction (`handed`).
  */
-export async function startRuns(prisma: PrismaClient, store: RunStore, events: DomainEvent[], limits: IntakeLimits, workflows: EnabledWorkflows = new EnabledWorkflows(), handoff: HandoffClaim | null = null): Promise<Started> {
+export async function startRuns(
+  prisma: PrismaClient,
+  store: RunStore,
+  events: DomainEvent[],
+  limits: IntakeLimits,
+  workflows: EnabledWorkflows = new EnabledWorkflows(),
+  handoff: HandoffClaim | null = null,
+): Promise<Started> {
   const candidates = events.map((e) => ({ e, triggers: triggersOf(e.event_type, e) as string[] })).filter((c) => c.triggers.length > 0);
   const none: Started = { due: 0, handed: [] };
   if (!candidates.length) return none;
@@ -45,12 +52,29 @@ export async function startRuns(prisma: PrismaClient, store: RunStore, events: D
     const byOrg = await workflows.of(tx, orgIds);
     const starts = new Map<string, RunStart>();
     for (const { e, triggers } of candidates) {
-      const event: TriggerEvent = { event_id: e.event_id, event_type: e.event_type, phone_id: e.phone_id, created_at: e.created_at, data: e.data as unknown as Record<string, unknown>, previous_attributes: (e.previous_attributes ?? null) as Record<string, unknown> | null };
+      const event: TriggerEvent = {
+        event_id: e.event_id,
+        event_type: e.event_type,
+        phone_id: e.phone_id,
+        created_at: e.created_at,
+        data: e.data as unknown as Record<string, unknown>,
+        previous_attributes: (e.previous_attributes ?? null) as Record<string, unknown> | null,
+      };
       for (const trigger of triggers) {
         for (const w of byOrg.get(e.org_id)?.get(trigger)?.candidates(event) ?? []) {
           const run_id = runIdOf(w.org_id, w.id, e.event_id);
           if (starts.has(run_id) || refusalOf(w, event) !== null || happenedBefore(e, w)) continue;
-          starts.set(run_id, { run_id, workflow: w, event: { event_id: e.event_id, event_type: e.event_type, phone_id: e.phone_id, chat_id: eventChatId(event), raw: event as unknown as Prisma.InputJsonValue } });
+          starts.set(run_id, {
+            run_id,
+            workflow: w,
+            event: {
+              event_id: e.event_id,
+              event_type: e.event_type,
+              phone_id: e.phone_id,
+              chat_id: eventChatId(event),
+              raw: event as unknown as Prisma.InputJsonValue,
+            },
+          });
         }
       }
     }
@@ -60,7 +84,9 @@ export async function startRuns(prisma: PrismaClient, store: RunStore, events: D
     await skipStarted(tx, skips);
     const skippedIds = new Set(skips.map((s) => s.run_id));
     const steps = inserted.steps.filter((s) => !skippedIds.has(s.run_id));
-    const completed = inserted.runs.filter((r) => !skippedIds.has(r.run_id) && !r.workflow.trigger_metadata.first_action_id).map((r) => ({ run_id: r.run_id, org_id: r.workflow.org_id }));
+    const completed = inserted.runs
+      .filter((r) => !skippedIds.has(r.run_id) && !r.workflow.trigger_metadata.first_action_id)
+      .map((r) => ({ run_id: r.run_id, org_id: r.workflow.org_id }));
     await finishStarts(tx, completed, steps.length > 0);
     ended = { skipped: skips.length, completed: completed.length };
     return { due: steps.filter((s) => !s.claimed).length, handed: steps.filter((s) => s.claimed).map(({ claimed: _claimed, ...s }) => s) };
@@ -110,7 +136,9 @@ export class EventIntake {
         log: logger,
       },
       async (items) => {
-        const events = items.map((i) => i.data).filter((e): e is DomainEvent => Boolean(e && typeof e === 'object' && e.event_id && e.org_id && e.event_type));
+        const events = items
+          .map((i) => i.data)
+          .filter((e): e is DomainEvent => Boolean(e && typeof e === 'object' && e.event_id && e.org_id && e.event_type));
         const { due, handed } = await startRuns(prisma, store, events, limits, this.workflows, taker?.offer() ?? null);
         if (handed.length) taker?.take(handed);
         if (due) onStepsDue();
@@ -127,4 +155,3 @@ export class EventIntake {
     return this.consumer.stop();
   }
 }
-

@@ -3,9 +3,20 @@ import { refusalOf } from './admission';
 import { decide, walk } from './graph';
 import { workflowData } from './workflow-data';
 
-const cond = (value: string) => ({ operator: 'AND', conditions: [{ id: 'c', variable_name: 'message.body', variable_type: 'string', condition: 'CONTAINS', value }] });
-const act = (id: string, type: string, metadata: unknown, next: string | null = null): WorkflowActionInput => ({ id, action_metadata: { type, metadata }, next });
-const msg = (body: string, over: Record<string, unknown> = {}) => ({ event_type: 'message.created', phone_id: 'p1', data: { chat_id: '1@c.us', org_phone: '14155550100', body, from_me: false, ...over } });
+const cond = (value: string) => ({
+  operator: 'AND',
+  conditions: [{ id: 'c', variable_name: 'message.body', variable_type: 'string', condition: 'CONTAINS', value }],
+});
+const act = (id: string, type: string, metadata: unknown, next: string | null = null): WorkflowActionInput => ({
+  id,
+  action_metadata: { type, metadata },
+  next,
+});
+const msg = (body: string, over: Record<string, unknown> = {}) => ({
+  event_type: 'message.created',
+  phone_id: 'p1',
+  data: { chat_id: '1@c.us', org_phone: '14155550100', body, from_me: false, ...over },
+});
 const data = (body: string) => workflowData('message.created', msg(body));
 
 const graph: WorkflowDefinition = {
@@ -13,7 +24,19 @@ const graph: WorkflowDefinition = {
   trigger_metadata: { first_action_id: 'gate' },
   actions: [
     act('gate', 'validate_action', cond('help'), 'split'),
-    { id: 'split', action_metadata: { type: 'split_path', metadata: { paths: [{ id: 'urgent', condition_action_id: 'is-urgent' }, { id: 'price', condition_action_id: 'is-price' }, { id: 'rest', condition_action_id: 'always' }] } } },
+    {
+      id: 'split',
+      action_metadata: {
+        type: 'split_path',
+        metadata: {
+          paths: [
+            { id: 'urgent', condition_action_id: 'is-urgent' },
+            { id: 'price', condition_action_id: 'is-price' },
+            { id: 'rest', condition_action_id: 'always' },
+          ],
+        },
+      },
+    },
     act('is-urgent', 'validate_action', cond('urgent'), 'label'),
     act('is-price', 'validate_action', cond('price'), 'wait'),
     act('always', 'validate_action', { operator: 'AND', conditions: [] }, null),
@@ -31,14 +54,41 @@ describe('decide', () => {
   });
 
   it('split_path takes the first path whose condition holds, continuing after that condition', () => {
-    expect(decide(graph, byId('split'), data('urgent price help'))).toEqual({ kind: 'split', path_id: 'urgent', condition_action_id: 'is-urgent', next: 'label' });
-    expect(decide(graph, byId('split'), data('price help'))).toEqual({ kind: 'split', path_id: 'price', condition_action_id: 'is-price', next: 'wait' });
-    expect(decide(graph, byId('split'), data('help'))).toEqual({ kind: 'split', path_id: 'rest', condition_action_id: 'always', next: null });
+    expect(decide(graph, byId('split'), data('urgent price help'))).toEqual({
+      kind: 'split',
+      path_id: 'urgent',
+      condition_action_id: 'is-urgent',
+      next: 'label',
+    });
+    expect(decide(graph, byId('split'), data('price help'))).toEqual({
+      kind: 'split',
+      path_id: 'price',
+      condition_action_id: 'is-price',
+      next: 'wait',
+    });
+    expect(decide(graph, byId('split'), data('help'))).toEqual({
+      kind: 'split',
+      path_id: 'rest',
+      condition_action_id: 'always',
+      next: null,
+    });
   });
 
   it('a split where no path holds ends the path', () => {
-    const noDefault = { ...graph, actions: graph.actions.map((a) => (a.id === 'split' ? { ...a, action_metadata: { type: 'split_path', metadata: { paths: [{ id: 'urgent', condition_action_id: 'is-urgent' }] } } } : a)) };
-    expect(decide(noDefault, noDefault.actions[1], data('help'))).toEqual({ kind: 'split', path_id: null, condition_action_id: null, next: null });
+    const noDefault = {
+      ...graph,
+      actions: graph.actions.map((a) =>
+        a.id === 'split'
+          ? { ...a, action_metadata: { type: 'split_path', metadata: { paths: [{ id: 'urgent', condition_action_id: 'is-urgent' }] } } }
+          : a,
+      ),
+    };
+    expect(decide(noDefault, noDefault.actions[1], data('help'))).toEqual({
+      kind: 'split',
+      path_id: null,
+      condition_action_id: null,
+      next: null,
+    });
   });
 
   it('delay makes the next action due later; other actions run then continue', () => {
@@ -49,7 +99,7 @@ describe('decide', () => {
 });
 
 describe('walk (dry run)', () => {
-  it('lists the path a run takes, with the split\'s paths taken and not taken', () => {
+  it("lists the path a run takes, with the split's paths taken and not taken", () => {
     expect(walk(graph, data('price, help'))).toEqual([
       { action_id: 'gate', type: 'validate_action', outcome: 'condition_passed' },
       { action_id: 'split', type: 'split_path', outcome: 'path_taken' },
@@ -71,7 +121,10 @@ describe('walk (dry run)', () => {
 });
 
 describe('refusalOf: why a workflow does not take an event (before any condition)', () => {
-  const wf = (meta: Record<string, unknown> = {}, trigger = 'message.created') => ({ trigger, trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: null, ...meta } });
+  const wf = (meta: Record<string, unknown> = {}, trigger = 'message.created') => ({
+    trigger,
+    trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: null, ...meta },
+  });
 
   it('loop guard: a message the organization sent itself fires message triggers only with allow_internal_messages', () => {
     expect(refusalOf(wf(), msg('x', { from_me: true }))).toMatch(/from_me/);
@@ -88,16 +141,28 @@ describe('refusalOf: why a workflow does not take an event (before any condition
 });
 
 describe('needsChat', () => {
-  const labelCond = (name: string) => ({ operator: 'AND', conditions: [{ id: 'c', variable_name: name, variable_type: 'array', condition: 'IS_ANY_OF', value: ['vip'] }] });
+  const labelCond = (name: string) => ({
+    operator: 'AND',
+    conditions: [{ id: 'c', variable_name: name, variable_type: 'array', condition: 'IS_ANY_OF', value: ['vip'] }],
+  });
   it('is true where a condition reads a chat field the event does not carry, on a non-chat trigger', async () => {
     const { needsChat } = await import('./chat-facts');
     expect(needsChat(graph, act('x', 'validate_action', labelCond('chat.labels')))).toBe(true);
-    expect(needsChat(graph, act('x', 'validate_action', { operator: 'OR', conditions: [cond('a'), labelCond('chat.custom_properties.tier')] }))).toBe(true);
+    expect(
+      needsChat(graph, act('x', 'validate_action', { operator: 'OR', conditions: [cond('a'), labelCond('chat.custom_properties.tier')] })),
+    ).toBe(true);
     expect(needsChat(graph, act('x', 'validate_action', labelCond('chat.chat_id')))).toBe(false);
     expect(needsChat(graph, byId('gate'))).toBe(false);
     expect(needsChat(graph, byId('reply'))).toBe(false);
     expect(needsChat({ ...graph, trigger: 'chat.label.updated' }, act('x', 'validate_action', labelCond('chat.labels')))).toBe(false);
-    const withSplit = { ...graph, actions: [...graph.actions, act('lbl', 'validate_action', labelCond('chat.label_ids'), null), { id: 's2', action_metadata: { type: 'split_path', metadata: { paths: [{ id: 'p', condition_action_id: 'lbl' }] } } }] };
+    const withSplit = {
+      ...graph,
+      actions: [
+        ...graph.actions,
+        act('lbl', 'validate_action', labelCond('chat.label_ids'), null),
+        { id: 's2', action_metadata: { type: 'split_path', metadata: { paths: [{ id: 'p', condition_action_id: 'lbl' }] } } },
+      ],
+    };
     expect(needsChat(withSplit, withSplit.actions[withSplit.actions.length - 1])).toBe(true);
   });
 });

@@ -70,7 +70,11 @@ export function walk(def: WorkflowDefinition, data: WorkflowData): WalkEntry[] {
       out.push({ action_id: id, type, outcome: d.path_id ? 'path_taken' : 'path_not_taken' });
       for (const p of SplitPathMetadata.parse(action.action_metadata.metadata).paths) {
         const target = actionById(def, p.condition_action_id);
-        out.push({ action_id: p.condition_action_id, type: target?.action_metadata.type ?? 'validate_action', outcome: p.id === d.path_id ? 'path_taken' : 'path_not_taken' });
+        out.push({
+          action_id: p.condition_action_id,
+          type: target?.action_metadata.type ?? 'validate_action',
+          outcome: p.id === d.path_id ? 'path_taken' : 'path_not_taken',
+        });
       }
     } else out.push({ action_id: id, type, outcome: d.kind === 'delay' ? 'would_wait' : 'would_run' });
     id = d.next;

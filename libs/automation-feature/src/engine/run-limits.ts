@@ -56,8 +56,10 @@ export async function overLimits(tx: Tx, runs: RunStart[], limits: IntakeLimits)
     const org = r.workflow.org_id;
     const chatKey = r.event.chat_id ? `${r.workflow.id}|${r.event.chat_id}` : null;
     let reason: string | null = null;
-    if ((orgCount.get(org) ?? 0) >= limits.runsPerMinute) reason = `over the organization's limit of ${limits.runsPerMinute} runs per minute`;
-    else if (chatKey && (chatCount.get(chatKey) ?? 0) >= limits.chatRunsPerMinute) reason = `loop guard: over ${limits.chatRunsPerMinute} runs of this workflow per chat per minute`;
+    if ((orgCount.get(org) ?? 0) >= limits.runsPerMinute)
+      reason = `over the organization's limit of ${limits.runsPerMinute} runs per minute`;
+    else if (chatKey && (chatCount.get(chatKey) ?? 0) >= limits.chatRunsPerMinute)
+      reason = `loop guard: over ${limits.chatRunsPerMinute} runs of this workflow per chat per minute`;
     if (reason) {
       skips.push({ run_id: r.run_id, org_id: org, reason });
       continue;

@@ -13,12 +13,27 @@ describe('RunRetention (integration)', () => {
     const started = new Date(Date.now() - (finishedAgoMs ?? 0) - 1_000);
     await t.prisma.automationRun.create({
       data: {
-        run_id, org_id: org, workflow_id: newUuid(), event_id: newUuid(), event_type: 'message.created', event: {}, definition: {}, status,
-        started_at: started, finished_at: finishedAgoMs === null ? null : new Date(Date.now() - finishedAgoMs),
+        run_id,
+        org_id: org,
+        workflow_id: newUuid(),
+        event_id: newUuid(),
+        event_type: 'message.created',
+        event: {},
+        definition: {},
+        status,
+        started_at: started,
+        finished_at: finishedAgoMs === null ? null : new Date(Date.now() - finishedAgoMs),
       },
     });
     await t.prisma.automationStep.createMany({
-      data: ['a', 'b'].map((action_id) => ({ step_id: newUuid(), run_id, org_id: org, action_id, action_type: 'delay', status: status === 'running' && action_id === 'b' ? 'pending' : 'completed' })),
+      data: ['a', 'b'].map((action_id) => ({
+        step_id: newUuid(),
+        run_id,
+        org_id: org,
+        action_id,
+        action_type: 'delay',
+        status: status === 'running' && action_id === 'b' ? 'pending' : 'completed',
+      })),
     });
     return run_id;
   };
@@ -30,7 +45,19 @@ describe('RunRetention (integration)', () => {
     const kept = [await run(a, 'completed', 29 * DAY), await run(b, 'running', null), await run(a, 'failed', 1_000)];
     // a run that started long ago and still runs (a long delay) is never swept
     const longRunning = newUuid();
-    await t.prisma.automationRun.create({ data: { run_id: longRunning, org_id: a, workflow_id: newUuid(), event_id: newUuid(), event_type: 'x', event: {}, definition: {}, status: 'running', started_at: new Date(Date.now() - 60 * DAY) } });
+    await t.prisma.automationRun.create({
+      data: {
+        run_id: longRunning,
+        org_id: a,
+        workflow_id: newUuid(),
+        event_id: newUuid(),
+        event_type: 'x',
+        event: {},
+        definition: {},
+        status: 'running',
+        started_at: new Date(Date.now() - 60 * DAY),
+      },
+    });
     kept.push(longRunning);
 
     const sweeper = new RunRetention(t.prisma, logger, { retentionMs: 30 * DAY, intervalMs: 3_600_000, batchSize: 3 });
@@ -46,7 +73,10 @@ describe('RunRetention (integration)', () => {
     const org = (await createOrg(t.prisma)).id;
     for (let i = 0; i < 40; i++) await run(org, 'completed', 40 * DAY);
     const options = { retentionMs: 30 * DAY, intervalMs: 3_600_000, batchSize: 5 };
-    const counts = await Promise.all([new RunRetention(t.prisma, logger, options).sweep(), new RunRetention(t.prisma, logger, options).sweep()]);
+    const counts = await Promise.all([
+      new RunRetention(t.prisma, logger, options).sweep(),
+      new RunRetention(t.prisma, logger, options).sweep(),
+    ]);
     expect(counts[0] + counts[1]).toBe(40);
     expect(await t.prisma.automationRun.count({ where: { org_id: org } })).toBe(0);
   });

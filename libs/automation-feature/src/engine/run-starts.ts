@@ -51,10 +51,18 @@ export async function insertStarts(tx: Tx, starts: RunStart[], handoff: HandoffC
   const runs = starts.map((s) => {
     const first = !!s.workflow.trigger_metadata.first_action_id;
     return {
-      run_id: s.run_id, org_id: s.workflow.org_id, workflow_id: s.workflow.id, event_id: s.event.event_id, event_type: s.event.event_type,
-      phone_id: s.event.phone_id, chat_id: s.event.chat_id, event: s.event.raw,
+      run_id: s.run_id,
+      org_id: s.workflow.org_id,
+      workflow_id: s.workflow.id,
+      event_id: s.event.event_id,
+      event_type: s.event.event_type,
+      phone_id: s.event.phone_id,
+      chat_id: s.event.chat_id,
+      event: s.event.raw,
       definition: { trigger: s.workflow.trigger, trigger_metadata: s.workflow.trigger_metadata, actions: s.workflow.actions },
-      status: first ? 'running' : 'completed', started_at: now, finished_at: first ? null : now,
+      status: first ? 'running' : 'completed',
+      started_at: now,
+      finished_at: first ? null : now,
     };
   });
   let room = handoff?.room ?? 0;
@@ -64,7 +72,16 @@ export async function insertStarts(tx: Tx, starts: RunStart[], handoff: HandoffC
     const action = first ? s.workflow.actions.find((a) => a.id === first) : undefined;
     if (!action) return [];
     const claimed = room-- > 0;
-    return [{ step_id: randomUUID(), run_id: s.run_id, org_id: s.workflow.org_id, action_id: action.id, action_type: action.action_metadata.type, claimed_by: claimed ? owner : null }];
+    return [
+      {
+        step_id: randomUUID(),
+        run_id: s.run_id,
+        org_id: s.workflow.org_id,
+        action_id: action.id,
+        action_type: action.action_metadata.type,
+        claimed_by: claimed ? owner : null,
+      },
+    ];
   });
   const written = await tx.$queryRaw<{ run_id: string }[]>`
     WITH runs AS (
@@ -87,7 +104,17 @@ export async function insertStarts(tx: Tx, starts: RunStart[], handoff: HandoffC
   const isNew = new Set(written.map((w) => w.run_id));
   return {
     runs: starts.filter((s) => isNew.has(s.run_id)),
-    steps: steps.filter((s) => isNew.has(s.run_id)).map((s) => ({ step_id: s.step_id, run_id: s.run_id, org_id: s.org_id, action_id: s.action_id, action_type: s.action_type, attempts: s.claimed_by ? 1 : 0, claimed: !!s.claimed_by })),
+    steps: steps
+      .filter((s) => isNew.has(s.run_id))
+      .map((s) => ({
+        step_id: s.step_id,
+        run_id: s.run_id,
+        org_id: s.org_id,
+        action_id: s.action_id,
+        action_type: s.action_type,
+        attempts: s.claimed_by ? 1 : 0,
+        claimed: !!s.claimed_by,
+      })),
   };
 }
 
@@ -109,5 +136,8 @@ export async function finishStarts(tx: Tx, completed: { run_id: string; org_id: 
   if (anySteps) await tx.$executeRaw`SELECT pg_notify(${STEP_CHANNEL}, '')`;
   if (!completed.length) return;
   const rows = await tx.automationRun.findMany({ where: { OR: completed.map((c) => ({ org_id: c.org_id, run_id: c.run_id })) } });
-  await writeEvents(tx, rows.map((run) => runEvent({ ...run, steps: [] })));
+  await writeEvents(
+    tx,
+    rows.map((run) => runEvent({ ...run, steps: [] })),
+  );
 }

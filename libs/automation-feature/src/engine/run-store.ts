@@ -61,7 +61,12 @@ export class RunStore {
    * executor counts as due in `ownerCheckMs` (capped by its lease), so a survivor looks again soon
    * after its owner may have died.
    */
-  async claim(limit: number, leaseMs: number, owner: string | null = null, ownerCheckMs = 200): Promise<{ steps: ClaimedStep[]; nextDueInMs: number | null }> {
+  async claim(
+    limit: number,
+    leaseMs: number,
+    owner: string | null = null,
+    ownerCheckMs = 200,
+  ): Promise<{ steps: ClaimedStep[]; nextDueInMs: number | null }> {
     return this.prisma.$transaction(async (tx) => {
       // each owner's session lock tried for this transaction only (released at commit): taken ⇒ its session is gone
       const dead = await tx.$queryRaw<{ id: string }[]>`
@@ -135,7 +140,11 @@ export class RunStore {
       const finals = items.filter((i) => i.outcome.status !== 'retry');
       const done = new Set<string>();
       if (retries.length) {
-        const rows = retries.map(({ step, outcome }) => ({ ...keyOf(step), error: (outcome as { error: string }).error, ms: (outcome as { retry_in_ms: number }).retry_in_ms }));
+        const rows = retries.map(({ step, outcome }) => ({
+          ...keyOf(step),
+          error: (outcome as { error: string }).error,
+          ms: (outcome as { retry_in_ms: number }).retry_in_ms,
+        }));
         const got = await tx.$queryRaw<{ step_id: string }[]>`
           UPDATE automation_steps s SET claimed_until = NULL, claimed_by = NULL, error = v.error, due_at = now() + make_interval(secs => v.ms / 1000.0), started_at = COALESCE(s.started_at, v.began_at)
           FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(step_id uuid, org_id uuid, attempts int, error text, ms float8, began_at timestamptz)
@@ -158,9 +167,20 @@ export class RunStore {
         for (const g of got) done.add(g.step_id);
       }
       const mine = finals.filter((i) => done.has(i.step.step_id));
-      const nexts = mine.flatMap(({ step, outcome }) => (outcome.status === 'completed' && outcome.next
-        ? [{ step_id: randomUUID(), run_id: step.run_id, org_id: step.org_id, action_id: outcome.next.action_id, action_type: outcome.next.action_type, delay_ms: outcome.next.delay_ms }]
-        : []));
+      const nexts = mine.flatMap(({ step, outcome }) =>
+        outcome.status === 'completed' && outcome.next
+          ? [
+              {
+                step_id: randomUUID(),
+                run_id: step.run_id,
+                org_id: step.org_id,
+                action_id: outcome.next.action_id,
+                action_type: outcome.next.action_type,
+                delay_ms: outcome.next.delay_ms,
+              },
+            ]
+          : [],
+      );
       if (nexts.length) {
         await tx.$executeRaw`
           INSERT INTO automation_steps (step_id, run_id, org_id, action_id, action_type, due_at)
@@ -169,12 +189,14 @@ export class RunStore {
           ON CONFLICT (run_id, action_id) DO NOTHING`;
       }
       if (nexts.length || retries.some((r) => done.has(r.step.step_id))) await tx$notify(tx);
-      const finishing = mine.filter(({ outcome }) => !(outcome.status === 'completed' && outcome.next)).map(({ step, outcome }) => ({
-        run_id: step.run_id,
-        org_id: step.org_id,
-        status: outcome.status === 'failed' ? 'failed' : 'completed',
-        reason: outcome.status === 'failed' ? outcome.error : outcome.status === 'skipped' ? outcome.reason : null,
-      }));
+      const finishing = mine
+        .filter(({ outcome }) => !(outcome.status === 'completed' && outcome.next))
+        .map(({ step, outcome }) => ({
+          run_id: step.run_id,
+          org_id: step.org_id,
+          status: outcome.status === 'failed' ? 'failed' : 'completed',
+          reason: outcome.status === 'failed' ? outcome.error : outcome.status === 'skipped' ? outcome.reason : null,
+        }));
       if (finishing.length) ended.push(...(await this.finish(tx, finishing)));
       return items.map((i) => done.has(i.step.step_id));
     }, TX_OPTIONS);
@@ -197,7 +219,10 @@ export class RunStore {
     ]);
     const stepsOf = new Map<string, StepRow[]>();
     for (const s of steps) stepsOf.set(s.run_id, [...(stepsOf.get(s.run_id) ?? []), s]);
-    await writeEvents(tx, rows.map((run) => runEvent({ ...run, steps: stepsOf.get(run.run_id) ?? [] })));
+    await writeEvents(
+      tx,
+      rows.map((run) => runEvent({ ...run, steps: stepsOf.get(run.run_id) ?? [] })),
+    );
     return rows.map((r) => r.status as RunStatus);
   }
 
@@ -209,11 +234,21 @@ export class RunStore {
   }
 }
 
-const keyOf = (step: ClaimedStep) => ({ step_id: step.step_id, org_id: step.org_id, attempts: step.attempts, began_at: step.began_at === undefined ? null : new Date(step.began_at).toISOString() });
+const keyOf = (step: ClaimedStep) => ({
+  step_id: step.step_id,
+  org_id: step.org_id,
+  attempts: step.attempts,
+  began_at: step.began_at === undefined ? null : new Date(step.began_at).toISOString(),
+});
 const tx$notify = (tx: Tx) => tx.$executeRaw`SELECT pg_notify(${STEP_CHANNEL}, '')`;
 
 /** The workflow.run.completed / failed event of a run that ended, with its steps. */
 export function runEvent(run: RunRow & { steps: StepRow[] }): EventInput {
   const data: WorkflowRun = mapRun(run);
-  return { type: run.status === 'failed' ? 'workflow.run.failed' : 'workflow.run.completed', org_id: run.org_id, phone_id: run.phone_id, data };
+  return {
+    type: run.status === 'failed' ? 'workflow.run.failed' : 'workflow.run.completed',
+    org_id: run.org_id,
+    phone_id: run.phone_id,
+    data,
+  };
 }

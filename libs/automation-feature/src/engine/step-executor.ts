@@ -77,7 +77,13 @@ export class StepExecutor implements FirstStepTaker {
         return { more: ran > 0 && nextDueInMs === 0, nextDueInMs };
       },
       logger,
-      { idlePollMs: options.idlePollMs, fallbackPollMs: options.fallbackPollMs, listenUrl: options.listenUrl, channel: STEP_CHANNEL, what: 'claiming workflow steps' },
+      {
+        idlePollMs: options.idlePollMs,
+        fallbackPollMs: options.fallbackPollMs,
+        listenUrl: options.listenUrl,
+        channel: STEP_CHANNEL,
+        what: 'claiming workflow steps',
+      },
     );
   }
 
@@ -117,7 +123,9 @@ export class StepExecutor implements FirstStepTaker {
       const runs = await this.store.runs(steps.map((s) => ({ org_id: s.org_id, run_id: s.run_id })));
       await Promise.all(steps.map((s) => this.execute(s, runs.get(`${s.org_id}|${s.run_id}`), Date.now())));
     })()
-      .catch((err) => this.logger.error({ err }, 'reading the runs of handed-over steps failed; they are claimed again when their lease ends'))
+      .catch((err) =>
+        this.logger.error({ err }, 'reading the runs of handed-over steps failed; they are claimed again when their lease ends'),
+      )
       .finally(() => {
         this.handedOpen -= steps.length;
         this.handedWork.delete(work);
@@ -137,7 +145,12 @@ export class StepExecutor implements FirstStepTaker {
 
   /** One round: claim, run, record. Exposed for tests (two executors racing, a claim abandoned). */
   async round(): Promise<{ ran: number; nextDueInMs: number | null }> {
-    const { steps, nextDueInMs } = await this.store.claim(this.options.batch, this.options.leaseMs, this.workerId, this.options.ownerCheckMs);
+    const { steps, nextDueInMs } = await this.store.claim(
+      this.options.batch,
+      this.options.leaseMs,
+      this.workerId,
+      this.options.ownerCheckMs,
+    );
     if (steps.length) {
       const claimedAt = Date.now();
       const runs = await this.store.runs(steps.map((s) => ({ org_id: s.org_id, run_id: s.run_id })));
@@ -150,14 +163,17 @@ export class StepExecutor implements FirstStepTaker {
     try {
       if (!read || read.run.status !== 'running') return void (await this.store.skip(step, 'the run no longer runs'));
       const metrics = this.options.metrics;
-      if (metrics && step.attempts === 1 && isFirstAction(read.run, step)) metrics.firstActionStarted(claimedAt - Date.parse(String((read.run.event as { created_at?: string }).created_at)));
+      if (metrics && step.attempts === 1 && isFirstAction(read.run, step))
+        metrics.firstActionStarted(claimedAt - Date.parse(String((read.run.event as { created_at?: string }).created_at)));
       const earlier = read.steps.filter((s) => s.step_id !== step.step_id);
       step.began_at = Date.now();
       const began = performance.now();
       const outcome = await runStep(this.rpc, step, read.run, earlier, this.options.maxAttempts, this.options.services);
       metrics?.step(step.action_type, outcome.status, (performance.now() - began) / 1000);
-      if (this.options.holdAfterActionMs && !FLOW.includes(step.action_type)) await new Promise((r) => setTimeout(r, this.options.holdAfterActionMs));
-      if (!(await this.writer.write(step, outcome))) this.logger.warn({ step_id: step.step_id }, 'a step\'s claim ended before its outcome was recorded; the next claim records it');
+      if (this.options.holdAfterActionMs && !FLOW.includes(step.action_type))
+        await new Promise((r) => setTimeout(r, this.options.holdAfterActionMs));
+      if (!(await this.writer.write(step, outcome)))
+        this.logger.warn({ step_id: step.step_id }, "a step's claim ended before its outcome was recorded; the next claim records it");
     } catch (err) {
       // recording failed (database down): the lease ends and the step is claimed again, same idempotency key
       this.logger.error({ err, step_id: step.step_id }, 'running a workflow step failed; it will be claimed again');

@@ -31,7 +31,14 @@ const describe = (err: unknown) => (err instanceof Error ? err.message : String(
  * service that does the work, with the step's idempotency key. A failure a retry cannot mend (a 4xx,
  * no chat) fails the step; a passing one (5xx, timeout) retries, up to `maxAttempts`.
  */
-export async function runStep(rpc: RpcCaller, step: ClaimedStep, run: RunRow, earlier: StepRow[], maxAttempts: number, services: ActionServices = {}): Promise<StepOutcome> {
+export async function runStep(
+  rpc: RpcCaller,
+  step: ClaimedStep,
+  run: RunRow,
+  earlier: StepRow[],
+  maxAttempts: number,
+  services: ActionServices = {},
+): Promise<StepOutcome> {
   const definition = run.definition as unknown as WorkflowDefinition;
   const action = actionById(definition, step.action_id);
   if (!action) return { status: 'failed', error: `the run's definition has no action ${step.action_id}` };
@@ -49,28 +56,49 @@ export async function runStep(rpc: RpcCaller, step: ClaimedStep, run: RunRow, ea
       case 'condition':
         return { status: 'completed', result: { passed: decision.passed }, next: nextOf(decision.next) };
       case 'split':
-        return { status: 'completed', result: { path_id: decision.path_id, condition_action_id: decision.condition_action_id }, next: nextOf(decision.next) };
+        return {
+          status: 'completed',
+          result: { path_id: decision.path_id, condition_action_id: decision.condition_action_id },
+          next: nextOf(decision.next),
+        };
       case 'delay':
         return { status: 'completed', result: { delay_ms: decision.delay_ms }, next: nextOf(decision.next, decision.delay_ms) };
     }
-    const context: ActionContext = { run, event, action_id: action.id, metadata: (action.action_metadata.metadata ?? {}) as Record<string, unknown>, earlier };
+    const context: ActionContext = {
+      run,
+      event,
+      action_id: action.id,
+      metadata: (action.action_metadata.metadata ?? {}) as Record<string, unknown>,
+      earlier,
+    };
     const result = await perform(rpc, action.action_metadata.type, context, services);
     return { status: 'completed', result: result as Prisma.InputJsonValue, next: nextOf(decision.next) };
   } catch (err) {
     if (err instanceof StepSkipped) return { status: 'skipped', reason: err.message, result: err.result as Prisma.InputJsonValue };
-    if (passing(err) && step.attempts < maxAttempts) return { status: 'retry', error: describe(err), retry_in_ms: RETRY_MS[Math.min(step.attempts - 1, RETRY_MS.length - 1)] };
-    return { status: 'failed', error: describe(err), result: err instanceof ServiceError ? (err.toEnvelope() as unknown as Prisma.InputJsonValue) : undefined };
+    if (passing(err) && step.attempts < maxAttempts)
+      return { status: 'retry', error: describe(err), retry_in_ms: RETRY_MS[Math.min(step.attempts - 1, RETRY_MS.length - 1)] };
+    return {
+      status: 'failed',
+      error: describe(err),
+      result: err instanceof ServiceError ? (err.toEnvelope() as unknown as Prisma.InputJsonValue) : undefined,
+    };
   }
 }
 
 function perform(rpc: RpcCaller, type: string, c: ActionContext, services: ActionServices): Promise<Record<string, unknown>> {
   switch (type) {
-    case 'send_message_to_chat': return sendMessage(rpc, c);
-    case 'add_chat_label': return changeChatLabels(rpc, c, 'add');
-    case 'remove_chat_label': return changeChatLabels(rpc, c, 'remove');
-    case 'create_ticket': return createTicket(rpc, c);
-    case 'close_ticket': return closeTicket(rpc, c);
-    case 'ai_prompt': return runAiAgent(rpc, c, services.agent);
+    case 'send_message_to_chat':
+      return sendMessage(rpc, c);
+    case 'add_chat_label':
+      return changeChatLabels(rpc, c, 'add');
+    case 'remove_chat_label':
+      return changeChatLabels(rpc, c, 'remove');
+    case 'create_ticket':
+      return createTicket(rpc, c);
+    case 'close_ticket':
+      return closeTicket(rpc, c);
+    case 'ai_prompt':
+      return runAiAgent(rpc, c, services.agent);
     default:
       if (MORE_ACTIONS[type]) return MORE_ACTIONS[type](rpc, c, services);
       // definitions are checked on create and update (definitionIssues): only a stored row changed by hand gets here

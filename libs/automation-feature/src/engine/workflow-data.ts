@@ -12,7 +12,8 @@ export interface TriggerEvent {
 
 export type WorkflowData = Record<string, Record<string, unknown> | null>;
 
-const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const obj = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 function chatOf(chatId: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> | null {
@@ -44,7 +45,8 @@ export function workflowData(trigger: WorkflowTrigger | string, event: TriggerEv
     };
   }
   if (trigger.startsWith('ticket.')) return { ...base, ticket: d, chat: chatOf(str(d.chat_id)) };
-  if (trigger === 'reaction.added') return { ...base, reaction: d, chat: chatOf(str(d.chat_id)), message: d.message_id ? { message_id: d.message_id } : null };
+  if (trigger === 'reaction.added')
+    return { ...base, reaction: d, chat: chatOf(str(d.chat_id)), message: d.message_id ? { message_id: d.message_id } : null };
   if (trigger.startsWith('chat.')) return { ...base, chat: d };
   if (trigger.startsWith('task.')) return { ...base, task: d, associated_object: obj(d.associated_object_metadata) };
   return base;

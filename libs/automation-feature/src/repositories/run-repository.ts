@@ -39,8 +39,16 @@ export type RunWithSteps = RunRow & { steps: StepRow[] };
 export class RunRepository {
   constructor(private readonly prisma: Prisma.TransactionClient | PrismaClient) {}
 
-  async list(orgId: string, workflowId: string, status: string | undefined, offset: number, limit: number, firstCondition?: 'passed' | 'failed'): Promise<RunWithSteps[]> {
-    if (firstCondition) return this.withSteps(orgId, await this.listByFirstCondition(orgId, workflowId, status, offset, limit, firstCondition === 'passed'));
+  async list(
+    orgId: string,
+    workflowId: string,
+    status: string | undefined,
+    offset: number,
+    limit: number,
+    firstCondition?: 'passed' | 'failed',
+  ): Promise<RunWithSteps[]> {
+    if (firstCondition)
+      return this.withSteps(orgId, await this.listByFirstCondition(orgId, workflowId, status, offset, limit, firstCondition === 'passed'));
     const runs = await this.prisma.automationRun.findMany({
       where: { org_id: orgId, workflow_id: workflowId, ...(status ? { status } : {}) },
       orderBy: [{ started_at: 'desc' }, { run_id: 'desc' }],
@@ -55,7 +63,14 @@ export class RunRepository {
    * with `passed` as asked: walked newest first over (org_id, workflow_id, started_at, run_id), each
    * probed by its step's unique (run_id, action_id).
    */
-  private listByFirstCondition(orgId: string, workflowId: string, status: string | undefined, offset: number, limit: number, passed: boolean): Promise<RunRow[]> {
+  private listByFirstCondition(
+    orgId: string,
+    workflowId: string,
+    status: string | undefined,
+    offset: number,
+    limit: number,
+    passed: boolean,
+  ): Promise<RunRow[]> {
     return this.prisma.$queryRaw<RunRow[]>`
       SELECT r.* FROM automation_runs r
       WHERE r.org_id = ${orgId}::uuid AND r.workflow_id = ${workflowId}::uuid
@@ -75,7 +90,10 @@ export class RunRepository {
 
   private async withSteps(orgId: string, runs: RunRow[]): Promise<RunWithSteps[]> {
     if (!runs.length) return [];
-    const steps = await this.prisma.automationStep.findMany({ where: { org_id: orgId, run_id: { in: runs.map((r) => r.run_id) } }, orderBy: [{ created_at: 'asc' }, { step_id: 'asc' }] });
+    const steps = await this.prisma.automationStep.findMany({
+      where: { org_id: orgId, run_id: { in: runs.map((r) => r.run_id) } },
+      orderBy: [{ created_at: 'asc' }, { step_id: 'asc' }],
+    });
     const byRun = new Map<string, StepRow[]>();
     for (const s of steps) byRun.set(s.run_id, [...(byRun.get(s.run_id) ?? []), s]);
     return runs.map((r) => ({ ...r, steps: byRun.get(r.run_id) ?? [] }));

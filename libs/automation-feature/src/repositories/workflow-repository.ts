@@ -46,20 +46,29 @@ export class WorkflowRepository {
 
   /** The changed workflow, or null when the organization has no such (undeleted) workflow. */
   async update(orgId: string, id: string, fields: Partial<WorkflowFields>, by: string): Promise<WorkflowRow | null> {
-    const { count } = await this.prisma.automationWorkflow.updateMany({ where: { org_id: orgId, id, deleted_at: null }, data: { ...fields, updated_by: by, updated_at: new Date() } });
+    const { count } = await this.prisma.automationWorkflow.updateMany({
+      where: { org_id: orgId, id, deleted_at: null },
+      data: { ...fields, updated_by: by, updated_at: new Date() },
+    });
     return count ? this.find(orgId, id) : null;
   }
 
   /** Marks it deleted and skips its runs' steps not yet done, in one transaction; false when there was none. */
   softDelete(orgId: string, id: string, by: string): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.automationWorkflow.updateMany({ where: { org_id: orgId, id, deleted_at: null }, data: { deleted_at: new Date(), is_active: false, updated_by: by } });
+      const { count } = await tx.automationWorkflow.updateMany({
+        where: { org_id: orgId, id, deleted_at: null },
+        data: { deleted_at: new Date(), is_active: false, updated_by: by },
+      });
       if (!count) return false;
       await tx.$executeRaw`
         UPDATE automation_steps s SET status = 'skipped', error = 'the workflow was deleted', finished_at = now()
         FROM automation_runs r
         WHERE s.run_id = r.run_id AND r.org_id = ${orgId}::uuid AND r.workflow_id = ${id}::uuid AND s.org_id = ${orgId}::uuid AND s.status = 'pending'`;
-      await tx.automationRun.updateMany({ where: { org_id: orgId, workflow_id: id, status: 'running' }, data: { status: 'skipped', reason: 'the workflow was deleted', finished_at: new Date() } });
+      await tx.automationRun.updateMany({
+        where: { org_id: orgId, workflow_id: id, status: 'running' },
+        data: { status: 'skipped', reason: 'the workflow was deleted', finished_at: new Date() },
+      });
       return true;
     });
   }

@@ -16,7 +16,11 @@ describe('member chat reach (integration)', () => {
   const at = (m: number) => new Date(Date.UTC(2026, 0, 1, 10, m));
   let views: ChatViewRepository;
   let messages: MessageRepository;
-  const amy = (labels: string[] | null, grantPhone: string | null = null): MemberChatAccess => ({ email: 'amy@example.com', labels, grantPhone });
+  const amy = (labels: string[] | null, grantPhone: string | null = null): MemberChatAccess => ({
+    email: 'amy@example.com',
+    labels,
+    grantPhone,
+  });
   const chats = async (phoneIds: string[] | null, member: MemberChatAccess | null, org = w.org.id) =>
     (await views.list(org, { phoneIds, member, offset: 0, limit: 50 })).map((c) => c.chat_id).sort();
   const allMessages = async (phoneIds: string[] | null, member: MemberChatAccess | null) =>
@@ -43,10 +47,13 @@ describe('member chat reach (integration)', () => {
     w.vipLabel = newUuid();
     await props.set(w.org.id, [w.vip, w.far], null, { labels: [{ label_id: w.vipLabel, name: 'vip' }] });
     // the other organization labels and grants its copy of `plain` to the same email: nothing of ours changes
-    await props.set(w.other.id, [w.plain], null, { labels: [{ label_id: newUuid(), name: 'vip' }], override_chat_access: { 'amy@example.com': true } });
+    await props.set(w.other.id, [w.plain], null, {
+      labels: [{ label_id: newUuid(), name: 'vip' }],
+      override_chat_access: { 'amy@example.com': true },
+    });
   });
 
-  it('labels narrow: only chats carrying one of the member\'s labels, by name or by id, on the member\'s phones', async () => {
+  it("labels narrow: only chats carrying one of the member's labels, by name or by id, on the member's phones", async () => {
     expect(await chats([w.p1.phone_id], amy(['vip']))).toEqual([w.vip]);
     expect(await chats([w.p1.phone_id], amy([w.vipLabel]))).toEqual([w.vip]);
     expect(await chats(null, amy(['vip']))).toEqual([w.far, w.vip].sort());
@@ -67,18 +74,26 @@ describe('member chat reach (integration)', () => {
     expect(far?.copies.map((c) => c.phone_id)).toEqual([w.p2.phone_id]);
     expect(await views.findOne(w.org.id, w.vip, [w.p1.phone_id], amy(['vip']))).toBeNull();
     expect(await views.findOne(w.org.id, w.vip, [w.p1.phone_id], null)).not.toBeNull();
-    const farMessages = await messages.listByChat(w.org.id, { chatId: w.far, phoneIds: [w.p1.phone_id], member: amy(['vip']), offset: 0, limit: 10 });
+    const farMessages = await messages.listByChat(w.org.id, {
+      chatId: w.far,
+      phoneIds: [w.p1.phone_id],
+      member: amy(['vip']),
+      offset: 0,
+      limit: 10,
+    });
     expect(farMessages).toHaveLength(1);
-    expect(await messages.listByChat(w.org.id, { chatId: w.vip, phoneIds: [w.p1.phone_id], member: amy(['vip']), offset: 0, limit: 10 })).toEqual([]);
+    expect(
+      await messages.listByChat(w.org.id, { chatId: w.vip, phoneIds: [w.p1.phone_id], member: amy(['vip']), offset: 0, limit: 10 }),
+    ).toEqual([]);
     expect(await allMessages([w.p1.phone_id], amy(['vip']))).toEqual([w.far]);
   });
 
-  it('with x-phone, a grant reaches only that phone\'s copy', async () => {
+  it("with x-phone, a grant reaches only that phone's copy", async () => {
     expect(await chats([w.p1.phone_id], amy(['vip'], w.p1.phone_id))).toEqual([]);
     expect(await chats([w.p2.phone_id], amy(['vip'], w.p2.phone_id))).toEqual([w.far]);
   });
 
-  it('another organization\'s labels and overrides for the same email and chat id reach nothing of ours, and ours nothing of theirs', async () => {
+  it("another organization's labels and overrides for the same email and chat id reach nothing of ours, and ours nothing of theirs", async () => {
     expect(await chats([w.p1.phone_id], amy(['nobody']))).toEqual([w.far]);
     expect(await chats(null, amy(['nobody']), w.other.id)).toEqual([w.plain]);
     expect(await chats(null, { email: 'ben@example.com', labels: ['nobody'], grantPhone: null }, w.other.id)).toEqual([]);

@@ -7,10 +7,18 @@ import { mapChatView } from './map-chat';
  * Chat rows to chat objects: their latest messages in one read, group members in one more, then
  * mapChatView. A group whose participants no phone has reported yet has `members: null`.
  */
-export async function toChatViews(orgId: string, rows: ChatViewRow[], chats: ChatViewRepository, messages: MessageRepository): Promise<ChatView[]> {
+export async function toChatViews(
+  orgId: string,
+  rows: ChatViewRow[],
+  chats: ChatViewRepository,
+  messages: MessageRepository,
+): Promise<ChatView[]> {
   const groups = rows.filter((r) => r.chat_type === 'group');
   const [latest, members] = await Promise.all([
-    messages.byIds(orgId, rows.flatMap((r) => (r.latest_message_id ? [r.latest_message_id] : []))),
+    messages.byIds(
+      orgId,
+      rows.flatMap((r) => (r.latest_message_id ? [r.latest_message_id] : [])),
+    ),
     chats.members(orgId, groups),
   ]);
   const byChat = new Map<string, GroupMemberRow[]>();

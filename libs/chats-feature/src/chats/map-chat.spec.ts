@@ -47,15 +47,40 @@ describe('mapChatView', () => {
   });
 
   it('reads no unread messages as 0, and an unknown stored type as unknown', () => {
-    const view = mapChatView(row({ chat_type: 'broadcast', copies: [{ phone_id: 'phone-b', org_phone: null, unread_count: 0, latest_message_at: null }] }), null, null);
+    const view = mapChatView(
+      row({ chat_type: 'broadcast', copies: [{ phone_id: 'phone-b', org_phone: null, unread_count: 0, latest_message_at: null }] }),
+      null,
+      null,
+    );
     expect(view.message_unread_count).toBe(0);
     expect(view.chat_type).toBe('unknown');
     expect(view.is_group).toBe(false);
   });
 
-  it('renders the organization\'s team-inbox values: label ids as a map, custom properties, assignee, access overrides', () => {
-    const view = mapChatView(row({ properties: { assigned_to: 'amy@example.com', custom_properties: { p1: 'gold' }, override_chat_access: { 'bob@example.com': true }, label_ids: ['l1', 'l2'] } }), null, null);
-    expect(view).toMatchObject({ label_ids: { l1: true, l2: true }, custom_properties: { p1: 'gold' }, assigned_to: 'amy@example.com', override_chat_access: { 'bob@example.com': true } });
-    expect(mapChatView(row(), null, null)).toMatchObject({ label_ids: {}, custom_properties: {}, assigned_to: null, override_chat_access: null });
+  it("renders the organization's team-inbox values: label ids as a map, custom properties, assignee, access overrides", () => {
+    const view = mapChatView(
+      row({
+        properties: {
+          assigned_to: 'amy@example.com',
+          custom_properties: { p1: 'gold' },
+          override_chat_access: { 'bob@example.com': true },
+          label_ids: ['l1', 'l2'],
+        },
+      }),
+      null,
+      null,
+    );
+    expect(view).toMatchObject({
+      label_ids: { l1: true, l2: true },
+      custom_properties: { p1: 'gold' },
+      assigned_to: 'amy@example.com',
+      override_chat_access: { 'bob@example.com': true },
+    });
+    expect(mapChatView(row(), null, null)).toMatchObject({
+      label_ids: {},
+      custom_properties: {},
+      assigned_to: null,
+      override_chat_access: null,
+    });
   });
 });

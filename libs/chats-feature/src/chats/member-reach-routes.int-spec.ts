@@ -37,13 +37,29 @@ const t = useTestDatabase('member_reach_routes');
 describe('member reach on every chats route (integration)', () => {
   const w: Record<string, any> = {};
   const page = { offset: 0, limit: 50 };
-  const member = (role: 'member' | 'admin', email: string, labels: string[] | null) => ({ member_id: newUuid(), session_id: newUuid(), email, role, label_ids: labels });
-  const ctx = (extra: Partial<RequestContext> = {}): RequestContext => ({ org_id: w.org.id, token_id: randomUUID(), phone_scope: null, phone: null, ...extra });
+  const member = (role: 'member' | 'admin', email: string, labels: string[] | null) => ({
+    member_id: newUuid(),
+    session_id: newUuid(),
+    email,
+    role,
+    label_ids: labels,
+  });
+  const ctx = (extra: Partial<RequestContext> = {}): RequestContext => ({
+    org_id: w.org.id,
+    token_id: randomUUID(),
+    phone_scope: null,
+    phone: null,
+    ...extra,
+  });
   const amy = () => ctx({ phone_scope: [w.p1.phone_id], member: member('member', 'amy@example.com', ['vip']) });
   const ada = () => ctx({ phone_scope: [w.p1.phone_id], member: member('admin', 'ada@example.com', null) });
   const ben = () => ctx({ phone_scope: [w.p1.phone_id], member: member('member', 'ben@example.com', null) });
   const token = () => ctx({ phone_scope: [w.p1.phone_id] });
-  const status = (p: Promise<unknown>) => p.then(() => 200, (e: unknown) => (e instanceof ServiceError ? e.status : Promise.reject(e)));
+  const status = (p: Promise<unknown>) =>
+    p.then(
+      () => 200,
+      (e: unknown) => (e instanceof ServiceError ? e.status : Promise.reject(e)),
+    );
   const sorted = (a: string[]) => [...new Set(a)].sort();
 
   beforeAll(async () => {
@@ -90,19 +106,34 @@ describe('member reach on every chats route (integration)', () => {
       ],
     });
     const note = (chatId: string, n: number) => ({
-      org_id: w.org.id, phone_id: w.p1.phone_id, org_phone: w.p1.org_phone, chat_id: chatId, type: 'add', author: null, recipientids: [], body: null,
-      unique_id: `n${n}-${randomDigits()}`, timestamp: new Date(Date.UTC(2026, 0, 1, 10, n)),
+      org_id: w.org.id,
+      phone_id: w.p1.phone_id,
+      org_phone: w.p1.org_phone,
+      chat_id: chatId,
+      type: 'add',
+      author: null,
+      recipientids: [],
+      body: null,
+      unique_id: `n${n}-${randomDigits()}`,
+      timestamp: new Date(Date.UTC(2026, 0, 1, 10, n)),
     });
     await p.chatNotification.createMany({ data: [note(w.grp, 1), note(w.grpPlain, 2)] });
     const reaction = (m: any, n: number) => ({
-      org_id: w.org.id, phone_id: m.phone_id, message_id: m.message_id, chat_id: m.chat_id, sender_phone: `${randomDigits()}@c.us`,
-      reaction_id: `r${n}`, reaction: '👍', reacted_at: new Date(Date.UTC(2026, 0, 1, 11, n)),
+      org_id: w.org.id,
+      phone_id: m.phone_id,
+      message_id: m.message_id,
+      chat_id: m.chat_id,
+      sender_phone: `${randomDigits()}@c.us`,
+      reaction_id: `r${n}`,
+      reaction: '👍',
+      reacted_at: new Date(Date.UTC(2026, 0, 1, 11, n)),
     });
     await p.messageReaction.createMany({ data: [reaction(w.m.vip, 1), reaction(w.m.plain, 2), reaction(w.m.far, 3)] });
   });
 
-  it('GET /message/{id}: a message of a chat outside the member\'s labels or denied is 404; a granted one is found', async () => {
-    const get = (c: RequestContext, m: any) => status(new GetMessage(new MessageRefRepository(t.prisma)).execute({ ctx: c, params: { message_id: m.message_id } }));
+  it("GET /message/{id}: a message of a chat outside the member's labels or denied is 404; a granted one is found", async () => {
+    const get = (c: RequestContext, m: any) =>
+      status(new GetMessage(new MessageRefRepository(t.prisma)).execute({ ctx: c, params: { message_id: m.message_id } }));
     expect(await get(amy(), w.m.vip)).toBe(200);
     expect(await get(amy(), w.m.far)).toBe(200);
     expect(await get(amy(), w.m.plain)).toBe(404);
@@ -118,10 +149,18 @@ describe('member reach on every chats route (integration)', () => {
     const r = recordingSessions();
     const refs = new MessageRefRepository(t.prisma);
     const targets = new ChatsInReach(new ChatPropertiesRepository(t.prisma), new ReachRepository(t.prisma));
-    const edit = (c: RequestContext, m: any) => status(new EditMessage(refs, r.sessions).execute({ ctx: c, params: { message_id: m.message_id }, body: { edited_body: 'changed' } }));
-    const del = (c: RequestContext, m: any) => status(new DeleteMessage(refs, r.sessions).execute({ ctx: c, params: { message_id: m.message_id } }));
+    const edit = (c: RequestContext, m: any) =>
+      status(new EditMessage(refs, r.sessions).execute({ ctx: c, params: { message_id: m.message_id }, body: { edited_body: 'changed' } }));
+    const del = (c: RequestContext, m: any) =>
+      status(new DeleteMessage(refs, r.sessions).execute({ ctx: c, params: { message_id: m.message_id } }));
     const forward = (c: RequestContext, m: any, to: string[]) =>
-      status(new ForwardMessage(refs, r.sessions, targets).execute({ ctx: c, params: { message_id: m.message_id }, body: { forward_chat_ids: to } }));
+      status(
+        new ForwardMessage(refs, r.sessions, targets).execute({
+          ctx: c,
+          params: { message_id: m.message_id },
+          body: { forward_chat_ids: to },
+        }),
+      );
     expect([await edit(amy(), w.m.plain), await del(amy(), w.m.denied), await forward(amy(), w.m.plain, [w.vip])]).toEqual([404, 404, 404]);
     expect(await forward(amy(), w.m.vip, [w.vip, w.plain])).toBe(404);
     expect(await forward(amy(), w.m.vip, [w.vip, `${randomDigits()}@c.us`])).toBe(404);
@@ -133,8 +172,10 @@ describe('member reach on every chats route (integration)', () => {
   });
 
   it('POST /chats/{chat_id}/read: 404 and unread kept outside reach; a granted chat on another phone is marked', async () => {
-    const read = (c: RequestContext, chatId: string) => status(new ReadChat(new ChatRepository(t.prisma)).execute({ ctx: c, params: { chat_id: chatId } }));
-    const unread = async (chatId: string) => (await t.prisma.chat.findMany({ where: { org_id: w.org.id, chat_id: chatId } })).map((c) => c.unread_count);
+    const read = (c: RequestContext, chatId: string) =>
+      status(new ReadChat(new ChatRepository(t.prisma)).execute({ ctx: c, params: { chat_id: chatId } }));
+    const unread = async (chatId: string) =>
+      (await t.prisma.chat.findMany({ where: { org_id: w.org.id, chat_id: chatId } })).map((c) => c.unread_count);
     expect(await read(amy(), w.plain)).toBe(404);
     expect(await read(amy(), w.denied)).toBe(404);
     expect(await unread(w.plain)).toEqual([3]);
@@ -146,21 +187,26 @@ describe('member reach on every chats route (integration)', () => {
 
   it('notifications and reactions: only those of chats within reach', async () => {
     const notes = new NotificationRepository(t.prisma);
-    const all = async (c: RequestContext) => (await new ListNotifications(notes).execute({ ctx: c, query: page } as any)).notifictions.map((n) => n.chat_id);
+    const all = async (c: RequestContext) =>
+      (await new ListNotifications(notes).execute({ ctx: c, query: page } as any)).notifictions.map((n) => n.chat_id);
     const ofChat = async (c: RequestContext, chatId: string) =>
       (await new ListChatNotifications(notes).execute({ ctx: c, params: { chat_id: chatId }, query: page } as any)).notifictions.length;
     expect(await all(amy())).toEqual([w.grp]);
     expect(await ofChat(amy(), w.grpPlain)).toBe(0);
     expect(sorted((await all(token())) as string[])).toEqual(sorted([w.grp, w.grpPlain]));
     expect(await ofChat(ada(), w.grpPlain)).toBe(1);
-    const reactions = async (c: RequestContext) => (await new ListReactions(new ReactionRepository(t.prisma)).execute({ ctx: c, query: page } as any)).reactions.map((r) => r.message_id);
+    const reactions = async (c: RequestContext) =>
+      (await new ListReactions(new ReactionRepository(t.prisma)).execute({ ctx: c, query: page } as any)).reactions.map(
+        (r) => r.message_id,
+      );
     expect(sorted(await reactions(amy()))).toEqual(sorted([w.m.vip.message_id, w.m.far.message_id]));
     expect(sorted(await reactions(token()))).toEqual(sorted([w.m.vip.message_id, w.m.plain.message_id]));
   });
 
-  it('contacts: a member\'s are those of the chats they reach (1-1 or a group they see); others 404 and unchanged', async () => {
+  it("contacts: a member's are those of the chats they reach (1-1 or a group they see); others 404 and unchanged", async () => {
     const contacts = new ContactRepository(t.prisma);
-    const list = async (c: RequestContext) => (await new ListContacts(contacts).execute({ ctx: c, query: page } as any)).contacts.map((x: any) => x.contact_id).sort();
+    const list = async (c: RequestContext) =>
+      (await new ListContacts(contacts).execute({ ctx: c, query: page } as any)).contacts.map((x: any) => x.contact_id).sort();
     const get = (c: RequestContext, id: string) => new GetContact(contacts).execute({ ctx: c, params: { contact_id: id } });
     expect(await list(amy())).toEqual(sorted([w.vip, w.far, w.inGrp]));
     expect(await list(token())).toEqual(sorted([w.vip, w.plain, w.inGrp, w.inGrpPlain]));
@@ -169,13 +215,17 @@ describe('member reach on every chats route (integration)', () => {
     expect(await status(get(amy(), w.inGrpPlain))).toBe(404);
     expect(await get(amy(), w.far)).toMatchObject({ contact_id: w.far });
     expect(await status(get(token(), w.far))).toBe(404);
-    const update = (c: RequestContext, id: string) => status(new UpdateContact(contacts).execute({ ctx: c, params: { contact_id: id }, body: { contact_name: 'Changed' } } as any));
-    const relabel = (c: RequestContext, ids: string[]) => status(new UpdateContactLabels(contacts).execute({ ctx: c, body: { contact_ids: ids, labels: 'new' } } as any));
+    const update = (c: RequestContext, id: string) =>
+      status(new UpdateContact(contacts).execute({ ctx: c, params: { contact_id: id }, body: { contact_name: 'Changed' } } as any));
+    const relabel = (c: RequestContext, ids: string[]) =>
+      status(new UpdateContactLabels(contacts).execute({ ctx: c, body: { contact_ids: ids, labels: 'new' } } as any));
     expect(await update(amy(), w.plain)).toBe(404);
     expect(await relabel(amy(), [w.vip, w.plain])).toBe(404);
     const plain = await t.prisma.contact.findUnique({ where: { org_id_contact_id: { org_id: w.org.id, contact_id: w.plain } } });
     expect(plain).toMatchObject({ contact_name: null, labels: ['old'] });
-    expect((await t.prisma.contact.findUnique({ where: { org_id_contact_id: { org_id: w.org.id, contact_id: w.vip } } }))?.labels).toEqual(['old']);
+    expect((await t.prisma.contact.findUnique({ where: { org_id_contact_id: { org_id: w.org.id, contact_id: w.vip } } }))?.labels).toEqual([
+      'old',
+    ]);
     expect(await update(amy(), w.far)).toBe(200);
     expect(await relabel(amy(), [w.vip, w.inGrp])).toBe(200);
     expect(await relabel(token(), [w.plain])).toBe(200);
@@ -185,7 +235,8 @@ describe('member reach on every chats route (integration)', () => {
     const props = new ChatPropertiesRepository(t.prisma);
     const reach = new ReachRepository(t.prisma);
     const fresh = `${randomDigits()}@c.us`;
-    const missing = async (c: RequestContext, ids: string[], toSend = false) => (await new ChatsInReach(props, reach).execute({ ctx: c, body: { chat_ids: ids, to_send: toSend } })).missing.sort();
+    const missing = async (c: RequestContext, ids: string[], toSend = false) =>
+      (await new ChatsInReach(props, reach).execute({ ctx: c, body: { chat_ids: ids, to_send: toSend } })).missing.sort();
     const everything = [w.vip, w.plain, w.far, w.denied, fresh];
     expect(await missing(amy(), everything)).toEqual(sorted([w.plain, w.denied, fresh]));
     expect(await missing(amy(), everything, true)).toEqual(sorted([w.plain, w.denied, fresh]));
@@ -193,12 +244,21 @@ describe('member reach on every chats route (integration)', () => {
     expect(await missing(ben(), everything, true)).toEqual([]);
     expect(await missing(token(), everything, true)).toEqual(sorted([w.far, fresh]));
     const copies = async (c: RequestContext) =>
-      (await new CopiesInReach(reach).execute({ ctx: c, body: { copies: [w.p1, w.p2].flatMap((ph) => [w.vip, w.plain, w.far, w.denied].map((chat_id) => ({ phone_id: ph.phone_id, chat_id }))) } }))
-        .reached.map((x) => `${x.phone_id}:${x.chat_id}`).sort();
+      (
+        await new CopiesInReach(reach).execute({
+          ctx: c,
+          body: {
+            copies: [w.p1, w.p2].flatMap((ph) => [w.vip, w.plain, w.far, w.denied].map((chat_id) => ({ phone_id: ph.phone_id, chat_id }))),
+          },
+        })
+      ).reached
+        .map((x) => `${x.phone_id}:${x.chat_id}`)
+        .sort();
     expect(await copies(amy())).toEqual([`${w.p1.phone_id}:${w.vip}`, `${w.p2.phone_id}:${w.far}`].sort());
     expect(await copies(token())).toEqual([w.vip, w.plain, w.denied].map((id) => `${w.p1.phone_id}:${id}`).sort());
     expect(await copies({ ...amy(), org_id: w.other.id })).toEqual([]);
-    const set = (c: RequestContext, ids: string[]) => status(new SetChatProperties(props).execute({ ctx: c, body: { chat_ids: ids, assigned_to: 'amy@example.com' } }));
+    const set = (c: RequestContext, ids: string[]) =>
+      status(new SetChatProperties(props).execute({ ctx: c, body: { chat_ids: ids, assigned_to: 'amy@example.com' } }));
     expect(await set(amy(), [w.vip, w.plain])).toBe(404);
     expect(await t.prisma.chatProperties.findFirst({ where: { org_id: w.org.id, chat_id: w.vip } })).toMatchObject({ assigned_to: null });
     expect(await set(amy(), [w.vip, w.far])).toBe(200);

@@ -22,7 +22,9 @@ const ended = (p: StoredPin, now: number) => !p.pinned || p.expires_at === null 
 
 /** The stored value as entries (anything unreadable counts as none). */
 export function storedPins(value: unknown): StoredPin[] {
-  return Array.isArray(value) ? (value as StoredPin[]).filter((p) => p && typeof p.message_id === 'string' && typeof p.at === 'number') : [];
+  return Array.isArray(value)
+    ? (value as StoredPin[]).filter((p) => p && typeof p.message_id === 'string' && typeof p.at === 'number')
+    : [];
 }
 
 /**

@@ -26,7 +26,10 @@ function reasonOf(error: z.ZodError): string {
  * Validates each item of a batch on its own: a bad one is answered failed with why, the others go on
  * (a strict batch schema would refuse the whole request for one bad record).
  */
-export function validateItems<S extends z.ZodType>(items: readonly unknown[], schema: S): { valid: ValidItem<z.infer<S>>[]; results: Results } {
+export function validateItems<S extends z.ZodType>(
+  items: readonly unknown[],
+  schema: S,
+): { valid: ValidItem<z.infer<S>>[]; results: Results } {
   const results: Results = items.map(() => null);
   const valid: ValidItem<z.infer<S>>[] = [];
   items.forEach((raw, index) => {
@@ -49,7 +52,11 @@ export function answer(results: Results, items: readonly unknown[]): { results: 
  * phones service's directory: an item naming a phone of another organization, a deleted or unknown
  * one, is answered failed and writes nothing.
  */
-export async function phonesOfOrg(directory: PhoneDirectory, orgId: string, phoneIds: Iterable<string>): Promise<Map<string, string | null>> {
+export async function phonesOfOrg(
+  directory: PhoneDirectory,
+  orgId: string,
+  phoneIds: Iterable<string>,
+): Promise<Map<string, string | null>> {
   const ids = [...new Set(phoneIds)];
   if (!ids.length) return new Map();
   const entries = await directory({ org_id: orgId, phone_ids: ids, connected: false });
@@ -58,12 +65,15 @@ export async function phonesOfOrg(directory: PhoneDirectory, orgId: string, phon
 
 export const notOurPhone = (phoneId: string) => `phone ${phoneId} is not a phone of this organization`;
 
-
 /** JSON with object keys sorted at every depth (jsonb answers keys in its own order). */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object' && !(value instanceof Date)) {
-    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, canonical(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => [k, canonical(v)]),
+    );
   }
   return value;
 }
@@ -88,8 +98,13 @@ interface ErrorShape {
 export function dataRefusal(error: unknown, depth = 0): string | null {
   if (!error || typeof error !== 'object' || depth > 5) return null;
   const e = error as ErrorShape;
-  for (const [code, message] of [[e.meta?.code, e.meta?.message], [e.originalCode, e.originalMessage], [e.code, e.message]]) {
-    if (typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code)) return `${code} ${typeof message === 'string' ? message : ''}`.trim();
+  for (const [code, message] of [
+    [e.meta?.code, e.meta?.message],
+    [e.originalCode, e.originalMessage],
+    [e.code, e.message],
+  ]) {
+    if (typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code))
+      return `${code} ${typeof message === 'string' ? message : ''}`.trim();
   }
   return dataRefusal(e.meta?.driverAdapterError?.cause, depth + 1) ?? dataRefusal(e.cause, depth + 1);
 }
@@ -100,7 +115,10 @@ export function dataRefusal(error: unknown, depth = 0): string | null {
  * with the database's reason while the rest lands. Items are validated before; this is the net for
  * what only the database tells.
  */
-export async function writeInHalves(items: readonly unknown[], write: (items: readonly unknown[]) => Promise<ImportBatchResponse>): Promise<ImportBatchResponse> {
+export async function writeInHalves(
+  items: readonly unknown[],
+  write: (items: readonly unknown[]) => Promise<ImportBatchResponse>,
+): Promise<ImportBatchResponse> {
   try {
     return await write(items);
   } catch (error) {

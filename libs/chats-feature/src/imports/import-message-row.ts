@@ -11,7 +11,8 @@ const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null
 /** delivery_info as spec 2.1 gives it, or the one ingestion would start from at that ack. */
 function deliveryOf(m: MessageObject, ack: number): Prisma.InputJsonValue {
   const d = m.delivery_info as { delivered_count?: unknown; read_count?: unknown; pending?: unknown } | null | undefined;
-  const ok = d && typeof d === 'object' && typeof d.delivered_count === 'number' && typeof d.read_count === 'number' && Array.isArray(d.pending);
+  const ok =
+    d && typeof d === 'object' && typeof d.delivered_count === 'number' && typeof d.read_count === 'number' && Array.isArray(d.pending);
   return ok ? (d as Prisma.InputJsonValue) : deliveryInfo(ack, m.chat_id);
 }
 
@@ -20,7 +21,10 @@ function deliveryOf(m: MessageObject, ack: number): Prisma.InputJsonValue {
  * phone: every column the row keeps, by the same name. fts is computed here as ingestion does
  * (ftsOf), so search behaves alike for imported and live rows.
  */
-export function importMessageRow(org: { org_id: string; phone_id: string; org_phone: string }, m: MessageObject): Prisma.MessageCreateManyInput {
+export function importMessageRow(
+  org: { org_id: string; phone_id: string; org_phone: string },
+  m: MessageObject,
+): Prisma.MessageCreateManyInput {
   const ack = m.ack === null || m.ack === undefined ? 0 : Number(m.ack);
   const body = orNull(m.body);
   return {

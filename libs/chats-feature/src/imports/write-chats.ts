@@ -31,7 +31,8 @@ export interface ImportedChatValues {
   labels: [string, string][];
 }
 
-const keys = (rows: { phone_id: string; chat_id: string }[]) => JSON.stringify(rows.map(({ phone_id, chat_id }) => ({ phone_id, chat_id })));
+const keys = (rows: { phone_id: string; chat_id: string }[]) =>
+  JSON.stringify(rows.map(({ phone_id, chat_id }) => ({ phone_id, chat_id })));
 
 /** The stored copies among the given (phone, chat) keys, locked (applyPin changes pins under the same lock). */
 export async function storedCopies(tx: Tx, orgId: string, copies: { phone_id: string; chat_id: string }[]): Promise<ImportedChatCopy[]> {
@@ -54,7 +55,8 @@ export async function storedValues(tx: Tx, orgId: string, chatIds: string[]): Pr
   const props = await tx.$queryRaw<{ chat_id: string; assigned_to: string | null; custom_properties: Record<string, string> | null }[]>`
     SELECT chat_id, assigned_to, custom_properties FROM chat_properties
     WHERE org_id = ${orgId}::uuid AND chat_id = ANY(${chatIds}::text[]) ORDER BY chat_id FOR UPDATE`;
-  for (const p of props) out.set(p.chat_id, { chat_id: p.chat_id, assigned_to: p.assigned_to, custom_properties: p.custom_properties ?? {}, labels: [] });
+  for (const p of props)
+    out.set(p.chat_id, { chat_id: p.chat_id, assigned_to: p.assigned_to, custom_properties: p.custom_properties ?? {}, labels: [] });
   const labels = await tx.$queryRaw<{ chat_id: string; label_id: string; label_name: string }[]>`
     SELECT chat_id, label_id::text AS label_id, label_name FROM chat_labels
     WHERE org_id = ${orgId}::uuid AND chat_id = ANY(${chatIds}::text[]) ORDER BY chat_id, label_id`;
@@ -100,7 +102,11 @@ export interface ImportedParticipant {
 }
 
 /** The stored participants of the given copies. */
-export async function storedParticipants(tx: Tx, orgId: string, copies: { phone_id: string; chat_id: string }[]): Promise<ImportedParticipant[]> {
+export async function storedParticipants(
+  tx: Tx,
+  orgId: string,
+  copies: { phone_id: string; chat_id: string }[],
+): Promise<ImportedParticipant[]> {
   if (!copies.length) return [];
   return tx.$queryRawUnsafe<ImportedParticipant[]>(
     `SELECT g.phone_id, g.chat_id, g.contact_id, g.is_admin, g.is_super_admin
@@ -129,7 +135,11 @@ export async function writeParticipants(tx: Tx, orgId: string, participants: Imp
 export async function writeChats(tx: Tx, orgId: string, copies: ChatCopyWrite[], values: ImportedChatValues[]): Promise<void> {
   if (copies.length) await tx.$executeRawUnsafe(WRITE_COPIES, orgId, JSON.stringify(copies));
   if (!values.length) return;
-  await tx.$executeRawUnsafe(WRITE_PROPERTIES, orgId, JSON.stringify(values.map(({ chat_id, assigned_to, custom_properties }) => ({ chat_id, assigned_to, custom_properties }))));
+  await tx.$executeRawUnsafe(
+    WRITE_PROPERTIES,
+    orgId,
+    JSON.stringify(values.map(({ chat_id, assigned_to, custom_properties }) => ({ chat_id, assigned_to, custom_properties }))),
+  );
   await tx.$executeRawUnsafe(DROP_LABELS, orgId, JSON.stringify(values.map((v) => v.chat_id)));
   const labels = values.flatMap((v) => v.labels.map(([label_id, label_name]) => ({ chat_id: v.chat_id, label_id, label_name })));
   if (labels.length) await tx.$executeRawUnsafe(ADD_LABELS, orgId, JSON.stringify(labels));

@@ -55,6 +55,9 @@ function withoutNulls(row: Prisma.MessageCreateManyInput): Record<string, unknow
 export async function upsertImportedMessages(tx: Tx, rows: Prisma.MessageCreateManyInput[]): Promise<WrittenMessages> {
   if (!rows.length) return { created: [], updated: [] };
   const [{ j }] = await tx.$queryRawUnsafe<{ j: string }[]>(UPSERT, JSON.stringify(rows.map(withoutNulls)));
-  const out = (JSON.parse(j) as (Omit<WrittenMessage, 'timestamp'> & { created: boolean; timestamp: string })[]).map((r) => ({ ...r, timestamp: new Date(r.timestamp) }));
+  const out = (JSON.parse(j) as (Omit<WrittenMessage, 'timestamp'> & { created: boolean; timestamp: string })[]).map((r) => ({
+    ...r,
+    timestamp: new Date(r.timestamp),
+  }));
   return { created: out.filter((r) => r.created), updated: out.filter((r) => !r.created) };
 }

@@ -57,7 +57,12 @@ const UPDATE_AND_UPSERT = `WITH updated AS (${UPDATE_MESSAGES} RETURNING 1) ${UP
 export async function applyChanges(tx: Tx, changes: ChangeIn[], out: OutEvent[]): Promise<void> {
   if (!changes.length) return;
   const keys = changes.map((e) => ({ phone_id: e.phone_id, message_id: messageIdOf(e) }));
-  const messages = new Map(parseJsonRows(await tx.$queryRawUnsafe<{ j: string }[]>(LOCK_MESSAGES, JSON.stringify(keys))).map((m) => [keyOf(m.phone_id, m.message_id), m]));
+  const messages = new Map(
+    parseJsonRows(await tx.$queryRawUnsafe<{ j: string }[]>(LOCK_MESSAGES, JSON.stringify(keys))).map((m) => [
+      keyOf(m.phone_id, m.message_id),
+      m,
+    ]),
+  );
   const reacted = keys.filter((_, i) => changes[i].kind === 'reaction' && messages.has(keyOf(keys[i].phone_id, keys[i].message_id)));
   const reactions = new Map<string, Map<string, ReactionRow>>(); // message key → sender → reaction
   if (reacted.length) {
@@ -88,17 +93,31 @@ export async function applyChanges(tx: Tx, changes: ChangeIn[], out: OutEvent[])
       const senders = sendersOf(reactions, key);
       const before = senders.get(e.reaction.sender_phone);
       const at = new Date(e.reaction.timestamp);
-      if (before && (before.reacted_at > at || (before.reaction === e.reaction.reaction && before.reaction_id === e.reaction.reaction_id))) continue;
+      if (before && (before.reacted_at > at || (before.reaction === e.reaction.reaction && before.reaction_id === e.reaction.reaction_id)))
+        continue;
       const row: ReactionRow = {
-        phone_id: e.phone_id, message_id: current.message_id, sender_phone: e.reaction.sender_phone,
-        org_id: before?.org_id ?? e.org_id, chat_id: before?.chat_id ?? current.chat_id,
-        reaction_id: e.reaction.reaction_id, reaction: e.reaction.reaction, reacted_at: at, updated_at: now,
+        phone_id: e.phone_id,
+        message_id: current.message_id,
+        sender_phone: e.reaction.sender_phone,
+        org_id: before?.org_id ?? e.org_id,
+        chat_id: before?.chat_id ?? current.chat_id,
+        reaction_id: e.reaction.reaction_id,
+        reaction: e.reaction.reaction,
+        reacted_at: at,
+        updated_at: now,
       };
       senders.set(row.sender_phone, row);
       changedReactions.set(`${key}\u0000${row.sender_phone}`, row);
       const data = mapReaction(row, e, e.org_phone);
       if (!before) out.push({ type: 'reaction.created', org_id: e.org_id, phone_id: e.phone_id, data });
-      else out.push({ type: 'reaction.updated', org_id: e.org_id, phone_id: e.phone_id, data, previous: previousAttributes(mapReaction(before, e, e.org_phone), data) });
+      else
+        out.push({
+          type: 'reaction.updated',
+          org_id: e.org_id,
+          phone_id: e.phone_id,
+          data,
+          previous: previousAttributes(mapReaction(before, e, e.org_phone), data),
+        });
       const standing = [...senders.values()].some((r) => r.reaction !== '');
       if (standing !== Boolean(current.has_reaction)) next = { ...current, has_reaction: standing, updated_at: now };
     }
@@ -108,7 +127,17 @@ export async function applyChanges(tx: Tx, changes: ChangeIn[], out: OutEvent[])
     }
   }
   const updates = JSON.stringify(
-    [...changedMessages].flatMap((k) => messages.get(k) ?? []).map((m) => ({ phone_id: m.phone_id, message_id: m.message_id, body: m.body, prev_body: m.prev_body, is_deleted: m.is_deleted, has_reaction: m.has_reaction, updated_at: m.updated_at })),
+    [...changedMessages]
+      .flatMap((k) => messages.get(k) ?? [])
+      .map((m) => ({
+        phone_id: m.phone_id,
+        message_id: m.message_id,
+        body: m.body,
+        prev_body: m.prev_body,
+        is_deleted: m.is_deleted,
+        has_reaction: m.has_reaction,
+        updated_at: m.updated_at,
+      })),
   );
   const upserts = JSON.stringify([...changedReactions.values()]);
   // Both in one statement when both are needed (a run of reactions and edits: one round trip less inside

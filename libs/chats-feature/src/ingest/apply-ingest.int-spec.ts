@@ -9,9 +9,24 @@ let seq = 0;
 
 function msg(chatId: string, overrides: Partial<IngestMessage> = {}): IngestMessage {
   seq += 1;
-  return { chat_id: chatId, unique_id: `U${seq}`, from_me: false, sender_phone: chatId, body: `hello ${seq}`, message_type: 'chat', timestamp: new Date(1_700_000_000_000 + seq * 1000).toISOString(), ack: 1, ...overrides };
+  return {
+    chat_id: chatId,
+    unique_id: `U${seq}`,
+    from_me: false,
+    sender_phone: chatId,
+    body: `hello ${seq}`,
+    message_type: 'chat',
+    timestamp: new Date(1_700_000_000_000 + seq * 1000).toISOString(),
+    ack: 1,
+    ...overrides,
+  };
 }
-const upsert = (p: Phone, messages: IngestMessage[], type: 'notify' | 'append' = 'notify'): IngestEvent => ({ ...p, kind: 'messages-upsert', type, messages });
+const upsert = (p: Phone, messages: IngestMessage[], type: 'notify' | 'append' = 'notify'): IngestEvent => ({
+  ...p,
+  kind: 'messages-upsert',
+  type,
+  messages,
+});
 const chat = () => `${randomDigits()}@c.us`;
 
 async function newPhone(): Promise<Phone> {
@@ -35,9 +50,18 @@ describe('ApplyIngest', () => {
     expect(await t.prisma.message.count({ where: { phone_id: b.phone_id } })).toBe(1);
     expect(await t.prisma.chat.count({ where: { phone_id: { in: [a.phone_id, b.phone_id] } } })).toBe(3);
     const outA = await outbox(a.org_id);
-    expect(outA.filter((e) => e.type === 'chat.created').map((e) => e.data.chat_id).sort()).toEqual([c1, c2].sort());
+    expect(
+      outA
+        .filter((e) => e.type === 'chat.created')
+        .map((e) => e.data.chat_id)
+        .sort(),
+    ).toEqual([c1, c2].sort());
     const createdA = outA.filter((e) => e.type === 'message.created');
-    expect(createdA.map((e) => e.data.unique_id)).toEqual((events[0] as { messages: IngestMessage[] }).messages.map((m) => m.unique_id).concat((events[2] as { messages: IngestMessage[] }).messages[0].unique_id));
+    expect(createdA.map((e) => e.data.unique_id)).toEqual(
+      (events[0] as { messages: IngestMessage[] }).messages
+        .map((m) => m.unique_id)
+        .concat((events[2] as { messages: IngestMessage[] }).messages[0].unique_id),
+    );
     expect(createdA.every((e) => e.phone_id === a.phone_id && e.data.org_id === a.org_id)).toBe(true);
     const outB = await outbox(b.org_id);
     expect(outB.map((e) => e.type)).toEqual(['chat.created', 'message.created']);
@@ -47,10 +71,21 @@ describe('ApplyIngest', () => {
   it('emits the same message object as the stored row maps to (the JSON-returned rows lose nothing)', async () => {
     const p = await newPhone();
     const group = `${randomDigits(18)}@g.us`;
-    const m = msg(group, { sender_phone: '111@c.us', author: '111@c.us', mentioned_ids: ['222@c.us'], is_forwarded: true, quoted_message_id: 'Q1', media: { url: 'https://x/y.jpg', mimetype: 'image/jpeg', filename: 'y.jpg', size: 10 } as never, body: 'Ünïcode "quoted" \\ text' });
+    const m = msg(group, {
+      sender_phone: '111@c.us',
+      author: '111@c.us',
+      mentioned_ids: ['222@c.us'],
+      is_forwarded: true,
+      quoted_message_id: 'Q1',
+      media: { url: 'https://x/y.jpg', mimetype: 'image/jpeg', filename: 'y.jpg', size: 10 } as never,
+      body: 'Ünïcode "quoted" \\ text',
+    });
     await new ApplyIngest(t.prisma).execute([upsert(p, [m])]);
     await new ApplyIngest(t.prisma).execute([upsert(p, [{ ...m, ack: 3 }])]);
-    const stored = await t.prisma.message.findFirstOrThrow({ where: { phone_id: p.phone_id, unique_id: m.unique_id }, omit: { id: true, phone_id: true } });
+    const stored = await t.prisma.message.findFirstOrThrow({
+      where: { phone_id: p.phone_id, unique_id: m.unique_id },
+      omit: { id: true, phone_id: true },
+    });
     const out = (await outbox(p.org_id)).filter((e) => e.type.startsWith('message.'));
     expect(out.map((e) => e.type)).toEqual(['message.created', 'message.ack.updated']);
     expect(out[1].data).toEqual(JSON.parse(JSON.stringify(mapMessage(stored))));
@@ -93,11 +128,22 @@ describe('ApplyIngest', () => {
     await new ApplyIngest(t.prisma).execute([
       { ...p, kind: 'receipt', chat_id: group.chat_id, unique_id: group.unique_id, from_me: true, ack: 3, participant: '111@c.us', at: 5 },
     ]);
-    await new ApplyIngest(t.prisma).execute([upsert(p, [{ ...single, ack: -1 }, { ...group, ack: 4 }])]);
+    await new ApplyIngest(t.prisma).execute([
+      upsert(p, [
+        { ...single, ack: -1 },
+        { ...group, ack: 4 },
+      ]),
+    ]);
     const rows = await t.prisma.message.findMany({ where: { phone_id: p.phone_id }, orderBy: { id: 'asc' } });
     expect(rows.map((r) => r.ack)).toEqual([-1, 4]);
     expect(rows[0].delivery_info).toEqual({ delivered_count: 0, read_count: 0, pending: [] });
-    expect(rows[1].delivery_info).toEqual({ delivered_count: 1, read_count: 1, pending: [], delivered: { '111@c.us': 5 }, read: { '111@c.us': 5 } });
+    expect(rows[1].delivery_info).toEqual({
+      delivered_count: 1,
+      read_count: 1,
+      pending: [],
+      delivered: { '111@c.us': 5 },
+      read: { '111@c.us': 5 },
+    });
   });
 
   it('emits no message.created for history (append), and applies events in order around a run of upserts', async () => {

@@ -40,7 +40,7 @@ export class ApplyIngest {
     await this.prisma.$transaction(
       async (tx) => {
         const out: OutEvent[] = [];
-        for (let i = 0; i < events.length; ) {
+        for (let i = 0; i < events.length;) {
           let j = i;
           while (j < events.length && events[j].kind === 'messages-upsert') j++;
           if (j > i) {
@@ -83,7 +83,10 @@ export class ApplyIngest {
     }
     await ensureChats(tx, [...chats.values()], out);
     await learnContacts(tx, upserts);
-    const created = await insertNewMessages(tx, [...fresh.values()].map((f) => f.row));
+    const created = await insertNewMessages(
+      tx,
+      [...fresh.values()].map((f) => f.row),
+    );
     await recordActivity(tx, created, (row) => fresh.get(`${row.phone_id}\u0000${row.message_id}`)?.notify ?? false);
     const createdKeys = new Set<string>();
     for (const row of created) {
@@ -108,15 +111,36 @@ export class ApplyIngest {
       case 'group-notifications':
         return applyNotifications(tx, e, out);
       case 'chats-upsert':
-        return ensureChats(tx, e.chats.map((c) => ({ ...c, org_id: e.org_id, phone_id: e.phone_id, org_phone: e.org_phone })), out);
+        return ensureChats(
+          tx,
+          e.chats.map((c) => ({ ...c, org_id: e.org_id, phone_id: e.phone_id, org_phone: e.org_phone })),
+          out,
+        );
       case 'groups-upsert':
-        await ensureChats(tx, e.groups.map((g) => ({ org_id: e.org_id, phone_id: e.phone_id, org_phone: e.org_phone, chat_id: g.chat_id, chat_name: g.subject, chat_type: 'group' })), out);
+        await ensureChats(
+          tx,
+          e.groups.map((g) => ({
+            org_id: e.org_id,
+            phone_id: e.phone_id,
+            org_phone: e.org_phone,
+            chat_id: g.chat_id,
+            chat_name: g.subject,
+            chat_type: 'group',
+          })),
+          out,
+        );
         for (const g of e.groups) {
-          await tx.groupParticipant.deleteMany({ where: { phone_id: e.phone_id, chat_id: g.chat_id, contact_id: { notIn: g.participants.map((p) => p.id) } } });
+          await tx.groupParticipant.deleteMany({
+            where: { phone_id: e.phone_id, chat_id: g.chat_id, contact_id: { notIn: g.participants.map((p) => p.id) } },
+          });
           for (const p of g.participants) {
             const key = { phone_id: e.phone_id, chat_id: g.chat_id, contact_id: p.id };
             const flags = { is_admin: p.admin, is_super_admin: p.super_admin ?? false, updated_at: new Date() };
-            await tx.groupParticipant.upsert({ where: { phone_id_chat_id_contact_id: key }, create: { ...key, org_id: e.org_id, ...flags }, update: flags });
+            await tx.groupParticipant.upsert({
+              where: { phone_id_chat_id_contact_id: key },
+              create: { ...key, org_id: e.org_id, ...flags },
+              update: flags,
+            });
           }
         }
         return applyGroupSettings(tx, e);
@@ -137,12 +161,22 @@ export class ApplyIngest {
       if (next === null) return;
       info = isGroupChatId(e.chat_id) ? (current.delivery_info as Prisma.InputJsonValue) : deliveryInfo(next, e.chat_id);
     }
-    const row = await tx.message.update({ where, data: { ack: next ?? current.ack, delivery_info: info, updated_at: new Date() }, omit: omitKeys });
+    const row = await tx.message.update({
+      where,
+      data: { ack: next ?? current.ack, delivery_info: info, updated_at: new Date() },
+      omit: omitKeys,
+    });
     out.push(messageEvent('message.ack.updated', row, current));
   }
 }
 
-type DeliveryMaps = { delivered_count: number; read_count: number; pending: string[]; delivered?: Record<string, number>; read?: Record<string, number> };
+type DeliveryMaps = {
+  delivered_count: number;
+  read_count: number;
+  pending: string[];
+  delivered?: Record<string, number>;
+  read?: Record<string, number>;
+};
 
 /** A group receipt: the participant joins the delivered (ack 2) or read (ack ≥ 3) map. */
 function withParticipant(info: DeliveryMaps, participant: string, ack: number, at: number): Prisma.InputJsonValue {
@@ -150,5 +184,11 @@ function withParticipant(info: DeliveryMaps, participant: string, ack: number, a
   const read = { ...(info.read ?? {}) };
   if (ack >= 2) delivered[participant] ??= at;
   if (ack >= 3) read[participant] ??= at;
-  return { delivered_count: Object.keys(delivered).length, read_count: Object.keys(read).length, pending: info.pending ?? [], delivered, read };
+  return {
+    delivered_count: Object.keys(delivered).length,
+    read_count: Object.keys(read).length,
+    pending: info.pending ?? [],
+    delivered,
+    read,
+  };
 }

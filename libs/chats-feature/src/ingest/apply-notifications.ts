@@ -22,5 +22,6 @@ export async function applyNotifications(tx: Tx, e: NotificationsIn, out: OutEve
                 ${n.map((x) => x.timestamp)}::timestamptz[]) AS x(chat_id, type, author, recipients, body, unique_id, at)
     ON CONFLICT (phone_id, chat_id, unique_id) DO NOTHING
     RETURNING *`;
-  for (const row of rows) out.push({ type: 'chat.notification.created', org_id: row.org_id, phone_id: row.phone_id, data: notificationEvent(row) });
+  for (const row of rows)
+    out.push({ type: 'chat.notification.created', org_id: row.org_id, phone_id: row.phone_id, data: notificationEvent(row) });
 }

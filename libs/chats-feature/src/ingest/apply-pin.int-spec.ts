@@ -12,25 +12,44 @@ async function phoneWithMessage(): Promise<{ p: Phone; m: IngestMessage; id: str
   const org = await createOrg(t.prisma);
   const phone = await createPhone(t.prisma, org.id);
   const p = { org_id: org.id, phone_id: phone.phone_id, org_phone: phone.org_phone as string };
-  const m: IngestMessage = { chat_id: `${randomDigits()}@c.us`, unique_id: `P${randomDigits(8)}`, from_me: false, sender_phone: '15550001111@c.us', body: 'the address', message_type: 'chat', timestamp: new Date().toISOString(), ack: 1 };
+  const m: IngestMessage = {
+    chat_id: `${randomDigits()}@c.us`,
+    unique_id: `P${randomDigits(8)}`,
+    from_me: false,
+    sender_phone: '15550001111@c.us',
+    body: 'the address',
+    message_type: 'chat',
+    timestamp: new Date().toISOString(),
+    ack: 1,
+  };
   await new ApplyIngest(t.prisma).execute([{ ...p, kind: 'messages-upsert', type: 'notify', messages: [m] }]);
   return { p, m, id: `false_${m.chat_id}_${m.unique_id}` };
 }
 const pin = (p: Phone, m: IngestMessage, pinned: boolean, at: number, days = 7): IngestEvent => ({
-  ...p, kind: 'pin', chat_id: m.chat_id, unique_id: m.unique_id, from_me: m.from_me, pin: pinned,
-  at: new Date(at).toISOString(), expires_at: pinned ? new Date(at + days * DAY).toISOString() : null,
+  ...p,
+  kind: 'pin',
+  chat_id: m.chat_id,
+  unique_id: m.unique_id,
+  from_me: m.from_me,
+  pin: pinned,
+  at: new Date(at).toISOString(),
+  expires_at: pinned ? new Date(at + days * DAY).toISOString() : null,
 });
 const updates = async (orgId: string) => {
   const rows = await t.prisma.outboxEvent.findMany({ where: { org_id: orgId, type: 'message.updated' }, orderBy: { seq: 'asc' } });
   rows.forEach(registryPayload); // each is its registry object
-  return rows.map((r) => ({ data: r.payload as Record<string, unknown>, previous: r.previous_attributes as Record<string, unknown> | null }));
+  return rows.map((r) => ({
+    data: r.payload as Record<string, unknown>,
+    previous: r.previous_attributes as Record<string, unknown> | null,
+  }));
 };
 const pinsShown = async (p: Phone, chatId: string) => {
   const row = await new ChatViewRepository(t.prisma).findOne(p.org_id, chatId, [p.phone_id]);
   if (!row) throw new Error(`no chat ${chatId}`);
   return mapChatView(row, null, null).pinned_messages;
 };
-const stored = (p: Phone, chatId: string) => t.prisma.chat.findUniqueOrThrow({ where: { phone_id_chat_id: { phone_id: p.phone_id, chat_id: chatId } } });
+const stored = (p: Phone, chatId: string) =>
+  t.prisma.chat.findUniqueOrThrow({ where: { phone_id_chat_id: { phone_id: p.phone_id, chat_id: chatId } } });
 
 describe('pins (ingest kind pin)', () => {
   it('records a pin on the chat, shows it on the chat object, and emits message.updated once, even when redelivered', async () => {
@@ -59,7 +78,9 @@ describe('pins (ingest kind pin)', () => {
     expect(await updates(p.org_id)).toHaveLength(2);
     await apply(pin(p, m, true, at + 2_000, 1));
     expect(await pinsShown(p, m.chat_id)).toEqual([{ message_id: id, pinned_at: at + 2_000, expires_at: at + 2_000 + DAY }]);
-    expect((await stored(p, m.chat_id)).pinned_messages).toEqual([{ message_id: id, at: at + 2_000, pinned: true, expires_at: at + 2_000 + DAY }]);
+    expect((await stored(p, m.chat_id)).pinned_messages).toEqual([
+      { message_id: id, at: at + 2_000, pinned: true, expires_at: at + 2_000 + DAY },
+    ]);
   });
 
   it('does not show an expired pin, and drops a pin of a message or chat the phone does not hold', async () => {

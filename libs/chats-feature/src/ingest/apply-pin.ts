@@ -29,7 +29,10 @@ export async function applyPin(tx: Tx, e: PinEvent, out: OutEvent[]): Promise<vo
   const next = withPinChange(storedPins(chats[0].pinned_messages), { message_id, at, pinned: e.pin, expires_at });
   if (!next) return;
   const now = new Date();
-  await tx.chat.update({ where: { phone_id_chat_id: { phone_id: e.phone_id, chat_id: e.chat_id } }, data: { pinned_messages: next as unknown as Prisma.InputJsonValue, updated_at: now } });
+  await tx.chat.update({
+    where: { phone_id_chat_id: { phone_id: e.phone_id, chat_id: e.chat_id } },
+    data: { pinned_messages: next as unknown as Prisma.InputJsonValue, updated_at: now },
+  });
   const row = await tx.message.update({ where, data: { updated_at: now }, omit: { id: true } });
   out.push(messageEvent('message.updated', row, { updated_at: message.updated_at }));
 }

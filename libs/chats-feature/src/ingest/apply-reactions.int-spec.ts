@@ -10,12 +10,25 @@ async function phoneWithMessage(): Promise<{ p: Phone; m: IngestMessage }> {
   const phone = await createPhone(t.prisma, org.id);
   const p = { org_id: org.id, phone_id: phone.phone_id, org_phone: phone.org_phone as string };
   const chat = `${randomDigits()}@c.us`;
-  const m: IngestMessage = { chat_id: chat, unique_id: `R${randomDigits(8)}`, from_me: true, sender_phone: p.org_phone, body: 'lunch?', message_type: 'chat', timestamp: new Date().toISOString(), ack: 2 };
+  const m: IngestMessage = {
+    chat_id: chat,
+    unique_id: `R${randomDigits(8)}`,
+    from_me: true,
+    sender_phone: p.org_phone,
+    body: 'lunch?',
+    message_type: 'chat',
+    timestamp: new Date().toISOString(),
+    ack: 2,
+  };
   await new ApplyIngest(t.prisma).execute([{ ...p, kind: 'messages-upsert', type: 'notify', messages: [m] }]);
   return { p, m };
 }
 const reaction = (p: Phone, m: IngestMessage, sender: string, emoji: string, at: number): IngestEvent => ({
-  ...p, kind: 'reaction', chat_id: m.chat_id, unique_id: m.unique_id, from_me: m.from_me,
+  ...p,
+  kind: 'reaction',
+  chat_id: m.chat_id,
+  unique_id: m.unique_id,
+  from_me: m.from_me,
   reaction: { reaction_id: `RX${at}`, sender_phone: sender, reaction: emoji, timestamp: new Date(at).toISOString() },
 });
 const events = async (orgId: string, prefix: string) => {
@@ -47,7 +60,13 @@ describe('reactions', () => {
       ['reaction.updated', '111@c.us', ''],
       ['reaction.updated', '222@c.us', ''],
     ]);
-    expect(out[0].data).toMatchObject({ message_id: `true_${m.chat_id}_${m.unique_id}`, chat_id: m.chat_id, org_id: p.org_id, org_phone: p.org_phone, timestamp: new Date(1_000).toISOString() });
+    expect(out[0].data).toMatchObject({
+      message_id: `true_${m.chat_id}_${m.unique_id}`,
+      chat_id: m.chat_id,
+      org_id: p.org_id,
+      org_phone: p.org_phone,
+      timestamp: new Date(1_000).toISOString(),
+    });
   });
 
   it('ignores a repeated or an older report, and a reaction to a message it does not have', async () => {
@@ -65,12 +84,33 @@ describe('reactions', () => {
 describe('poll results', () => {
   it('stores a changed tally as poll_results and emits message.updated once per change', async () => {
     const { p, m } = await phoneWithMessage();
-    const tally = [{ name: 'Yes', voters: ['111@c.us'] }, { name: 'No', voters: [] }];
-    const poll = (results: typeof tally): IngestEvent => ({ ...p, kind: 'poll-results', chat_id: m.chat_id, unique_id: m.unique_id, from_me: true, poll_results: results });
+    const tally = [
+      { name: 'Yes', voters: ['111@c.us'] },
+      { name: 'No', voters: [] },
+    ];
+    const poll = (results: typeof tally): IngestEvent => ({
+      ...p,
+      kind: 'poll-results',
+      chat_id: m.chat_id,
+      unique_id: m.unique_id,
+      from_me: true,
+      poll_results: results,
+    });
     await new ApplyIngest(t.prisma).execute([poll(tally)]);
     await new ApplyIngest(t.prisma).execute([poll(tally)]);
-    await new ApplyIngest(t.prisma).execute([poll([{ name: 'Yes', voters: [] }, { name: 'No', voters: ['111@c.us'] }])]);
+    await new ApplyIngest(t.prisma).execute([
+      poll([
+        { name: 'Yes', voters: [] },
+        { name: 'No', voters: ['111@c.us'] },
+      ]),
+    ]);
     const out = await events(p.org_id, 'message.updated');
-    expect(out.map((e) => e.data.poll_results)).toEqual([tally, [{ name: 'Yes', voters: [] }, { name: 'No', voters: ['111@c.us'] }]]);
+    expect(out.map((e) => e.data.poll_results)).toEqual([
+      tally,
+      [
+        { name: 'Yes', voters: [] },
+        { name: 'No', voters: ['111@c.us'] },
+      ],
+    ]);
   });
 });

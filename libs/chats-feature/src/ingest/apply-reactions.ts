@@ -13,6 +13,10 @@ const messageKey = (e: { phone_id: string; from_me: boolean; chat_id: string; un
 export async function applyPollResults(tx: Tx, e: PollIn, out: OutEvent[]): Promise<void> {
   const current = await tx.message.findUnique({ where: messageKey(e), select: { poll_results: true, updated_at: true } });
   if (!current || JSON.stringify(current.poll_results) === JSON.stringify(e.poll_results)) return;
-  const row = await tx.message.update({ where: messageKey(e), data: { poll_results: e.poll_results, updated_at: new Date() }, omit: { id: true } });
+  const row = await tx.message.update({
+    where: messageKey(e),
+    data: { poll_results: e.poll_results, updated_at: new Date() },
+    omit: { id: true },
+  });
   out.push(messageEvent('message.updated', row, current));
 }

@@ -34,7 +34,14 @@ const RENAME_CHATS = `UPDATE chats c SET chat_name = x.chat_name, updated_at = n
 
 /** A chat a message arrived in, before the connector has told its name. */
 export function chatOfMessage(who: { org_id: string; phone_id: string; org_phone: string }, chatId: string): ChatSeen {
-  return { org_id: who.org_id, phone_id: who.phone_id, org_phone: who.org_phone, chat_id: chatId, chat_name: null, chat_type: isGroupChatId(chatId) ? 'group' : 'user' };
+  return {
+    org_id: who.org_id,
+    phone_id: who.phone_id,
+    org_phone: who.org_phone,
+    chat_id: chatId,
+    chat_name: null,
+    chat_type: isGroupChatId(chatId) ? 'group' : 'user',
+  };
 }
 
 /** Stores chats not seen before (emitting chat.created, with the whole chat object, for each) and renames known ones. */
@@ -47,5 +54,9 @@ export async function ensureChats(tx: Tx, chats: ChatSeen[], out: OutEvent[]): P
     out.push({ type: 'chat.created', org_id: c.org_id, phone_id: c.phone_id, data });
   }
   const named = new Map(chats.filter((c) => c.chat_name).map((c) => [`${c.phone_id}\u0000${c.chat_id}`, c]));
-  if (named.size) await tx.$executeRawUnsafe(RENAME_CHATS, JSON.stringify([...named.values()].map(({ phone_id, chat_id, chat_name }) => ({ phone_id, chat_id, chat_name }))));
+  if (named.size)
+    await tx.$executeRawUnsafe(
+      RENAME_CHATS,
+      JSON.stringify([...named.values()].map(({ phone_id, chat_id, chat_name }) => ({ phone_id, chat_id, chat_name }))),
+    );
 }

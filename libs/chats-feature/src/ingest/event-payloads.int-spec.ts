@@ -27,21 +27,36 @@ async function publishAll(): Promise<{ subject: string; event: DomainEvent }[]> 
   for (let n = await relay.relayOnce(); n > 0; n = await relay.relayOnce()) total += n;
   const consumer = await nc.jetstream().consumers.get(streamNames(namespace).events);
   const out: { subject: string; event: DomainEvent }[] = [];
-  for await (const m of await consumer.fetch({ max_messages: total, expires: 2_000 })) out.push({ subject: m.subject, event: codec.decode(m.data) });
+  for await (const m of await consumer.fetch({ max_messages: total, expires: 2_000 }))
+    out.push({ subject: m.subject, event: codec.decode(m.data) });
   return out;
 }
 
 describe('the events an ingest writes, as published', () => {
-  it('carry, for every kind, the object the registry defines for it, on the kind\'s versioned subject', async () => {
+  it("carry, for every kind, the object the registry defines for it, on the kind's versioned subject", async () => {
     const org = await createOrg(t.prisma);
     const row = await createPhone(t.prisma, org.id);
     const p = { org_id: org.id, phone_id: row.phone_id, org_phone: row.org_phone as string };
     const chat = `${randomDigits()}@c.us`;
     const at = (s: number) => new Date(1_700_000_000_000 + s * 1000).toISOString();
-    const mine: IngestMessage = { chat_id: chat, unique_id: 'P1', from_me: true, sender_phone: p.org_phone, body: 'hi', message_type: 'chat', timestamp: at(1), ack: 1 };
+    const mine: IngestMessage = {
+      chat_id: chat,
+      unique_id: 'P1',
+      from_me: true,
+      sender_phone: p.org_phone,
+      body: 'hi',
+      message_type: 'chat',
+      timestamp: at(1),
+      ack: 1,
+    };
     const theirs: IngestMessage = { ...mine, unique_id: 'P2', from_me: false, sender_phone: chat, body: 'hello', timestamp: at(2) };
     const key = (m: IngestMessage) => ({ chat_id: chat, unique_id: m.unique_id, from_me: m.from_me });
-    const react = (emoji: string, s: number): IngestEvent => ({ ...p, kind: 'reaction', ...key(mine), reaction: { reaction_id: `RX${s}`, sender_phone: chat, reaction: emoji, timestamp: at(s) } });
+    const react = (emoji: string, s: number): IngestEvent => ({
+      ...p,
+      kind: 'reaction',
+      ...key(mine),
+      reaction: { reaction_id: `RX${s}`, sender_phone: chat, reaction: emoji, timestamp: at(s) },
+    });
     await new ApplyIngest(t.prisma).execute([
       { ...p, kind: 'messages-upsert', type: 'notify', messages: [mine, theirs] },
       { ...p, kind: 'receipt', ...key(mine), ack: 3 },
@@ -82,7 +97,8 @@ describe('the events an ingest writes, as published', () => {
     expect(previous['4:message.updated']).toMatchObject({ body: 'hello', prev_body: null });
     expect(previous['6:reaction.updated']).toMatchObject({ reaction: '👍', reaction_id: 'RX5' });
     expect(previous['7:message.updated']).toMatchObject({ poll_results: null });
-    for (const key of ['0:chat.created', '1:message.created', '2:message.created', '5:reaction.created', '8:message.deleted']) expect(previous[key]).toBeNull();
+    for (const key of ['0:chat.created', '1:message.created', '2:message.created', '5:reaction.created', '8:message.deleted'])
+      expect(previous[key]).toBeNull();
   });
 
   it('a message read again with a higher ack reports the ack it replaced', async () => {
@@ -90,7 +106,16 @@ describe('the events an ingest writes, as published', () => {
     const row = await createPhone(t.prisma, org.id);
     const p = { org_id: org.id, phone_id: row.phone_id, org_phone: row.org_phone as string };
     const chat = `${randomDigits()}@c.us`;
-    const sent: IngestMessage = { chat_id: chat, unique_id: 'R1', from_me: true, sender_phone: p.org_phone, body: 'yo', message_type: 'chat', timestamp: new Date().toISOString(), ack: 1 };
+    const sent: IngestMessage = {
+      chat_id: chat,
+      unique_id: 'R1',
+      from_me: true,
+      sender_phone: p.org_phone,
+      body: 'yo',
+      message_type: 'chat',
+      timestamp: new Date().toISOString(),
+      ack: 1,
+    };
     await new ApplyIngest(t.prisma).execute([{ ...p, kind: 'messages-upsert', type: 'notify', messages: [sent] }]);
     await new ApplyIngest(t.prisma).execute([{ ...p, kind: 'messages-upsert', type: 'append', messages: [{ ...sent, ack: 3 }] }]);
     // As written (the relay splices the column into the event as the first test shows).

@@ -7,9 +7,30 @@ export type PhoneMessageRow = MessageRow & { phone_id: string };
 
 // Every column ingestRow fills; updated_at is set here (the column's default would need it absent).
 const COLUMNS = [
-  'org_id', 'phone_id', 'chat_id', 'message_id', 'unique_id', 'org_phone', 'sender_phone', 'from_me', 'body',
-  'message_type', 'timestamp', 'updated_at', 'ack', 'delivery_info', 'mentioned_ids', 'media', 'fts', 'author',
-  'has_media', 'is_forwarded', 'quoted_message_id', 'sent_message_id', 'from', 'to',
+  'org_id',
+  'phone_id',
+  'chat_id',
+  'message_id',
+  'unique_id',
+  'org_phone',
+  'sender_phone',
+  'from_me',
+  'body',
+  'message_type',
+  'timestamp',
+  'updated_at',
+  'ack',
+  'delivery_info',
+  'mentioned_ids',
+  'media',
+  'fts',
+  'author',
+  'has_media',
+  'is_forwarded',
+  'quoted_message_id',
+  'sent_message_id',
+  'from',
+  'to',
 ] as const;
 /**
  * A returned row as one JSON text: Prisma's raw-query result mapping costs per column and row (with

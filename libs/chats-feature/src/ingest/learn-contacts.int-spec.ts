@@ -10,9 +10,24 @@ let seq = 0;
 
 function msg(chatId: string, overrides: Partial<IngestMessage> = {}): IngestMessage {
   seq += 1;
-  return { chat_id: chatId, unique_id: `C${seq}`, from_me: false, sender_phone: chatId, body: `hello ${seq}`, message_type: 'chat', timestamp: new Date(1_700_000_000_000 + seq * 1000).toISOString(), ack: 1, ...overrides };
+  return {
+    chat_id: chatId,
+    unique_id: `C${seq}`,
+    from_me: false,
+    sender_phone: chatId,
+    body: `hello ${seq}`,
+    message_type: 'chat',
+    timestamp: new Date(1_700_000_000_000 + seq * 1000).toISOString(),
+    ack: 1,
+    ...overrides,
+  };
 }
-const upsert = (p: Phone, messages: IngestMessage[], type: 'notify' | 'append' = 'notify'): IngestEvent => ({ ...p, kind: 'messages-upsert', type, messages });
+const upsert = (p: Phone, messages: IngestMessage[], type: 'notify' | 'append' = 'notify'): IngestEvent => ({
+  ...p,
+  kind: 'messages-upsert',
+  type,
+  messages,
+});
 const person = () => `${randomDigits()}@c.us`;
 async function newPhone(orgId?: string): Promise<Phone> {
   const org = orgId ?? (await createOrg(t.prisma)).id;
@@ -28,7 +43,14 @@ describe('ingestion learns contacts', () => {
     const group = `1203630${randomDigits(11)}@g.us`;
     await new ApplyIngest(t.prisma).execute([
       upsert(p, [msg(alice, { sender_name: 'Alice' }), msg(bob, { from_me: true, sender_phone: p.org_phone, sender_name: 'Phone owner' })]),
-      upsert(p, [msg(group, { sender_phone: carol, author: carol, sender_name: 'Carol' }), msg(group, { from_me: true, sender_phone: p.org_phone })], 'append'),
+      upsert(
+        p,
+        [
+          msg(group, { sender_phone: carol, author: carol, sender_name: 'Carol' }),
+          msg(group, { from_me: true, sender_phone: p.org_phone }),
+        ],
+        'append',
+      ),
     ]);
     const rows = await contactsOf(p.org_id);
     expect(rows.map((r) => [r.contact_id, r.pushname, r.contact_name, r.phone_ids])).toEqual([
@@ -67,10 +89,13 @@ describe('ingestion learns contacts', () => {
     expect((await contactsOf(a.org_id))[0].phone_ids).toEqual([a.phone_id, b.phone_id].sort());
   });
 
-  it('keeps each organization\'s contact apart, even for the same number', async () => {
+  it("keeps each organization's contact apart, even for the same number", async () => {
     const [a, b] = [await newPhone(), await newPhone()];
     const alice = person();
-    await new ApplyIngest(t.prisma).execute([upsert(a, [msg(alice, { sender_name: 'Alice' })]), upsert(b, [msg(alice, { sender_name: 'Alicia' })])]);
+    await new ApplyIngest(t.prisma).execute([
+      upsert(a, [msg(alice, { sender_name: 'Alice' })]),
+      upsert(b, [msg(alice, { sender_name: 'Alicia' })]),
+    ]);
     expect((await contactsOf(a.org_id)).map((r) => [r.pushname, r.phone_ids])).toEqual([['Alice', [a.phone_id]]]);
     expect((await contactsOf(b.org_id)).map((r) => [r.pushname, r.phone_ids])).toEqual([['Alicia', [b.phone_id]]]);
   });

@@ -5,14 +5,32 @@ const ORG = '00000000-0000-4000-8000-000000000001';
 const OTHER = '00000000-0000-4000-8000-000000000002';
 const me = '440000000001@c.us';
 const m = (chat_id: string, over: Partial<IngestMessage> = {}): IngestMessage => ({
-  chat_id, unique_id: 'U', from_me: false, sender_phone: chat_id, body: 'hi', message_type: 'chat', timestamp: '2026-01-01T00:00:00Z', ack: 1, ...over,
+  chat_id,
+  unique_id: 'U',
+  from_me: false,
+  sender_phone: chat_id,
+  body: 'hi',
+  message_type: 'chat',
+  timestamp: '2026-01-01T00:00:00Z',
+  ack: 1,
+  ...over,
 });
 
 describe('contactsSeen', () => {
   it('takes every inbound sender and 1-1 partner once per organization, with the latest push name, sorted', () => {
     const seen = contactsSeen([
-      { org_id: ORG, phone_id: 'phone-b', org_phone: me, messages: [m('447700900449@c.us', { sender_name: 'Old' }), m('447700900449@c.us', { sender_name: 'New' })] },
-      { org_id: ORG, phone_id: 'phone-a', org_phone: me, messages: [m('447700900449@c.us'), m('120363@g.us', { sender_phone: '447700900448@c.us', sender_name: ' Grace ' })] },
+      {
+        org_id: ORG,
+        phone_id: 'phone-b',
+        org_phone: me,
+        messages: [m('447700900449@c.us', { sender_name: 'Old' }), m('447700900449@c.us', { sender_name: 'New' })],
+      },
+      {
+        org_id: ORG,
+        phone_id: 'phone-a',
+        org_phone: me,
+        messages: [m('447700900449@c.us'), m('120363@g.us', { sender_phone: '447700900448@c.us', sender_name: ' Grace ' })],
+      },
       { org_id: OTHER, phone_id: 'phone-c', org_phone: '440000000002@c.us', messages: [m('447700900449@c.us', { sender_name: 'Theirs' })] },
     ]);
     expect(seen).toEqual([

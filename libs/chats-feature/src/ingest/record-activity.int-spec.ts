@@ -9,9 +9,24 @@ let seq = 0;
 
 function msg(chatId: string, at: number, overrides: Partial<IngestMessage> = {}): IngestMessage {
   seq += 1;
-  return { chat_id: chatId, unique_id: `A${seq}`, from_me: false, sender_phone: chatId, body: `hi ${seq}`, message_type: 'chat', timestamp: new Date(at).toISOString(), ack: 1, ...overrides };
+  return {
+    chat_id: chatId,
+    unique_id: `A${seq}`,
+    from_me: false,
+    sender_phone: chatId,
+    body: `hi ${seq}`,
+    message_type: 'chat',
+    timestamp: new Date(at).toISOString(),
+    ack: 1,
+    ...overrides,
+  };
 }
-const upsert = (p: Phone, messages: IngestMessage[], type: 'notify' | 'append' = 'notify'): IngestEvent => ({ ...p, kind: 'messages-upsert', type, messages });
+const upsert = (p: Phone, messages: IngestMessage[], type: 'notify' | 'append' = 'notify'): IngestEvent => ({
+  ...p,
+  kind: 'messages-upsert',
+  type,
+  messages,
+});
 
 /** Ingestion keeps each chat's listing state (latest message, activity, unread count, number) on its row. */
 describe('chat activity from ingestion', () => {
@@ -26,8 +41,15 @@ describe('chat activity from ingestion', () => {
 
     await ingest.execute([upsert(p, [msg(chat, base + 1000), msg(chat, base + 3000)])]);
     let [row] = await repo.list(org.id, { phoneIds: null, offset: 0, limit: 10 });
-    expect(row).toMatchObject({ chat_id: chat, org_phone: p.org_phone, latest_message_at: new Date(base + 3000), activity_at: new Date(base + 3000) });
-    expect(row.copies).toEqual([{ phone_id: p.phone_id, org_phone: p.org_phone, unread_count: 2, latest_message_at: new Date(base + 3000), pinned_messages: null }]);
+    expect(row).toMatchObject({
+      chat_id: chat,
+      org_phone: p.org_phone,
+      latest_message_at: new Date(base + 3000),
+      activity_at: new Date(base + 3000),
+    });
+    expect(row.copies).toEqual([
+      { phone_id: p.phone_id, org_phone: p.org_phone, unread_count: 2, latest_message_at: new Date(base + 3000), pinned_messages: null },
+    ]);
 
     // an older message (history) moves nothing; a redelivered batch changes nothing
     await ingest.execute([upsert(p, [msg(chat, base + 2000)], 'append')]);

@@ -6,7 +6,13 @@ const row = (phone: string, chat: string, id: string, at: number, fromMe = false
 
 describe('foldActivity', () => {
   it('keeps the newest message per phone and chat (a later arrival wins a tie) and counts live inbound messages', () => {
-    const rows = [row('p1', 'a', 'm1', 1000), row('p1', 'a', 'm2', 3000), row('p1', 'a', 'm3', 3000), row('p1', 'a', 'm0', 500), row('p2', 'a', 'x', 10)];
+    const rows = [
+      row('p1', 'a', 'm1', 1000),
+      row('p1', 'a', 'm2', 3000),
+      row('p1', 'a', 'm3', 3000),
+      row('p1', 'a', 'm0', 500),
+      row('p2', 'a', 'x', 10),
+    ];
     expect(foldActivity(rows, () => true)).toEqual([
       { phone_id: 'p1', chat_id: 'a', message_id: 'm3', ts: new Date(3000).toISOString(), unread_add: 4, unread_reset: null },
       { phone_id: 'p2', chat_id: 'a', message_id: 'x', ts: new Date(10).toISOString(), unread_add: 1, unread_reset: null },

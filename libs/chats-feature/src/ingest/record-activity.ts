@@ -30,7 +30,15 @@ export function foldActivity(created: readonly ActivityRow[], isLive: (row: Acti
     const at = row.timestamp.getTime();
     let a = byChat.get(key);
     if (!a) {
-      a = { phone_id: row.phone_id, chat_id: row.chat_id, message_id: row.message_id, ts: row.timestamp.toISOString(), at, unread_add: 0, unread_reset: null };
+      a = {
+        phone_id: row.phone_id,
+        chat_id: row.chat_id,
+        message_id: row.message_id,
+        ts: row.timestamp.toISOString(),
+        at,
+        unread_add: 0,
+        unread_reset: null,
+      };
       byChat.set(key, a);
     } else if (at >= a.at) {
       Object.assign(a, { message_id: row.message_id, ts: row.timestamp.toISOString(), at });

@@ -6,7 +6,11 @@ import type { Prisma } from '@mapi/db';
  * tbl_chat_reactions). `msg_id` is the key of the message reacted to, in the form of the message's
  * `id`; the reaction's own network key, ack and read state are not kept here (null).
  */
-export function mapReaction(row: Prisma.MessageReactionModel, reacted: { from_me: boolean; unique_id: string }, orgPhone: string): Reaction {
+export function mapReaction(
+  row: Prisma.MessageReactionModel,
+  reacted: { from_me: boolean; unique_id: string },
+  orgPhone: string,
+): Reaction {
   return {
     reaction_id: row.reaction_id,
     message_id: row.message_id,

@@ -20,11 +20,31 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
 
   const kinds: MessageSeed['overrides'][] = [
     { body: odd, fts: odd, message_type: 'chat', ack: 3, mentioned_ids: ['1@c.us', '2@c.us'] },
-    { message_type: 'image', has_media: true, media_key: 'k', ack: -1,
-      media: { filename: 'a.jpg', mimetype: 'image/jpeg', thumbnail: 'https://x/a-thumb.jpg', dimensions: { ar: 1.5, height: 800, width: 1200 }, size: 123, tiny: 1e-7, big: 1e21, path: 'https://x/a.jpg' } },
+    {
+      message_type: 'image',
+      has_media: true,
+      media_key: 'k',
+      ack: -1,
+      media: {
+        filename: 'a.jpg',
+        mimetype: 'image/jpeg',
+        thumbnail: 'https://x/a-thumb.jpg',
+        dimensions: { ar: 1.5, height: 800, width: 1200 },
+        size: 123,
+        tiny: 1e-7,
+        big: 1e21,
+        path: 'https://x/a.jpg',
+      },
+    },
     { has_reaction: true, ack: 0 },
     { has_quoted_msg: true, quoted_message_id: 'true_1@c.us_ABC', message_type: 'chat' },
-    { message_ticket_id: 'ticket-1', performed_by: 'agent@example.com', flag_status: true, flag_response_time: 0.30000000000000004, flag_metadata: { by: 'x', at: [1, 2.5] } },
+    {
+      message_ticket_id: 'ticket-1',
+      performed_by: 'agent@example.com',
+      flag_status: true,
+      flag_response_time: 0.30000000000000004,
+      flag_metadata: { by: 'x', at: [1, 2.5] },
+    },
     { prev_body: 'before the edit', body: 'after the edit', updated_at: at('2026-03-01T10:00:00.999Z') },
     { is_deleted: true, body: null, fts: null, message_type: 'revoked' },
     { broadcast: true, broadcast_id: 'b-1', is_status: true, author: '3@c.us', forwarding_score: 4, is_forwarded: true },
@@ -33,9 +53,28 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
     { vcards: { not: 'an array' } },
     { vcards: Prisma.JsonNull, media: Prisma.JsonNull, raw_data: Prisma.JsonNull },
     { delivery_info: { delivered_count: 2, read_count: 1, pending: [], delivered: { '10': 1, '2': 2, 'a@c.us': 3 }, read: {} } },
-    { sent_message_id: '0b7f6c9e-1111-4a4a-9b9b-123456789abc', from_me: true, device_type: 'web', duration: '12', is_gif: true, is_ephemeral: false, is_starred: true },
-    { interactive: { buttons: [{ id: 'b', text: 'Yes' }] }, invite_v4: { code: 'x' }, links: [{ link: 'https://x' }], location: { latitude: 1.25, longitude: -3 },
-      order_id: 'o-1', poll_info: { options: ['a', 'b'] }, poll_results: { a: 1 }, raw_data: { deep: { deeper: [null, true, 'x'] } }, token: 't', from: '1@c.us', to: '2@c.us' },
+    {
+      sent_message_id: '0b7f6c9e-1111-4a4a-9b9b-123456789abc',
+      from_me: true,
+      device_type: 'web',
+      duration: '12',
+      is_gif: true,
+      is_ephemeral: false,
+      is_starred: true,
+    },
+    {
+      interactive: { buttons: [{ id: 'b', text: 'Yes' }] },
+      invite_v4: { code: 'x' },
+      links: [{ link: 'https://x' }],
+      location: { latitude: 1.25, longitude: -3 },
+      order_id: 'o-1',
+      poll_info: { options: ['a', 'b'] },
+      poll_results: { a: 1 },
+      raw_data: { deep: { deeper: [null, true, 'x'] } },
+      token: 't',
+      from: '1@c.us',
+      to: '2@c.us',
+    },
     { body: '', fts: '', timestamp: at('0999-01-02T03:04:05.678Z'), updated_at: at('0999-01-02T03:04:05.006Z') },
     { timestamp: at('2100-12-31T23:59:59.999Z'), updated_at: at('2100-12-31T23:59:59.999Z') },
     // values Postgres writes otherwise than JavaScript: left to JSON.parse + JSON.stringify (row not ok)
@@ -65,8 +104,18 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
     repo = new MessageRepository(prisma);
     Object.assign(w, await createTwoPhoneOrgAndOther(prisma));
     w.chat = `${randomDigits()}@c.us`;
-    await createMessages(prisma, w.org, w.p1, kinds.map((overrides, i) => ({ chatId: w.chat, timestamp: new Date(Date.UTC(2026, 1, 1, 0, 0, i, 123)), overrides })));
-    await createMessages(prisma, w.org, w.p2, kinds.map((overrides, i) => ({ chatId: w.chat, timestamp: new Date(Date.UTC(2026, 1, 2, 0, 0, i)), overrides })));
+    await createMessages(
+      prisma,
+      w.org,
+      w.p1,
+      kinds.map((overrides, i) => ({ chatId: w.chat, timestamp: new Date(Date.UTC(2026, 1, 1, 0, 0, i, 123)), overrides })),
+    );
+    await createMessages(
+      prisma,
+      w.org,
+      w.p2,
+      kinds.map((overrides, i) => ({ chatId: w.chat, timestamp: new Date(Date.UTC(2026, 1, 2, 0, 0, i)), overrides })),
+    );
     await prisma.$executeRaw`UPDATE messages SET flag_response_time = substr(order_id, 8)::float8 WHERE org_id = ${w.org.id}::uuid AND order_id LIKE 'float8:%'`;
     // a number JavaScript cannot hold exactly (both reads round it the same way, through JSON.parse)
     await prisma.$executeRaw`UPDATE messages SET media = media || '{"size": 12345678901234567890}'::jsonb WHERE org_id = ${w.org.id}::uuid AND chat_id = ${w.chat} AND message_type = 'image'`;
@@ -80,7 +129,10 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
        SELECT $1::uuid, $2, $3, 'false_' || $3 || '_U' || g, 'U' || g, $4, $3, g % 2 = 0, 'body ' || g, 'chat', now() - g * interval '1.5 second',
               CASE WHEN g % 3 = 0 THEN jsonb_build_array('v' || g, g) END
        FROM generate_series(1, ${DEFERRED_JOIN_FROM_OFFSET + 50}) g`,
-      w.org.id, w.p1.phone_id, w.deep, w.p1.org_phone,
+      w.org.id,
+      w.p1.phone_id,
+      w.deep,
+      w.p1.org_phone,
     );
   });
 
@@ -107,10 +159,14 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
   });
 
   it('writes a NaN, Infinity or -Infinity flag_response_time as null, as JSON.stringify of mapMessage over the row Prisma reads does', async () => {
-    const stored = await prisma.message.findMany({ where: { org_id: w.org.id, order_id: { startsWith: 'float8:' } }, orderBy: [{ timestamp: 'desc' }, { id: 'desc' }] });
+    const stored = await prisma.message.findMany({
+      where: { org_id: w.org.id, order_id: { startsWith: 'float8:' } },
+      orderBy: [{ timestamp: 'desc' }, { id: 'desc' }],
+    });
     expect(stored.map((r) => r.flag_response_time)).toEqual([-Infinity, Infinity, NaN, -Infinity, Infinity, NaN]);
-    const built = (await repo.listByChatReady(w.org.id, { chatId: w.chat, phoneIds: null, offset: 0, limit: 2000 }))
-      .filter((text) => JSON.parse(text).order_id?.startsWith('float8:'));
+    const built = (await repo.listByChatReady(w.org.id, { chatId: w.chat, phoneIds: null, offset: 0, limit: 2000 })).filter((text) =>
+      JSON.parse(text).order_id?.startsWith('float8:'),
+    );
     expect(built).toEqual(stored.map((r) => JSON.stringify(mapMessage(r))));
     expect(built.map((text) => JSON.parse(text).flag_response_time)).toEqual([null, null, null, null, null, null]);
   });
@@ -135,7 +191,12 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
   it("answers GET messages' large pages (ReadyJson) with the bytes JSON.stringify gives for the mapped page", async () => {
     const useCase = new ListChatMessages(repo);
     const ctx = { org_id: w.org.id, token_id: '6d0f8a5e-7b8c-4c1d-9e2f-0a1b2c3d4e5f', phone_scope: null, phone: null };
-    for (const [chatId, offset, limit] of [[w.chat, 0, 2000], [w.chat, 3, 101], [w.chat, 500, 200], [w.deep, DEFERRED_JOIN_FROM_OFFSET + 5, 1000]] as const) {
+    for (const [chatId, offset, limit] of [
+      [w.chat, 0, 2000],
+      [w.chat, 3, 101],
+      [w.chat, 500, 200],
+      [w.deep, DEFERRED_JOIN_FROM_OFFSET + 5, 1000],
+    ] as const) {
       const answer = await useCase.execute({ ctx, params: { chat_id: chatId }, query: { offset, limit } });
       expect(answer).toBeInstanceOf(ReadyJson);
       const rows = await repo.listByChat(w.org.id, { chatId, phoneIds: null, offset, limit });
@@ -159,7 +220,9 @@ describe('the message object built by Postgres = mapMessage (integration)', () =
     const scoped = await both(w.org.id, { chatId: w.chat, phoneIds: [w.p2.phone_id], offset: 0, limit: 2000 });
     expect(scoped.built).toHaveLength(kinds.length);
     expect(scoped.built).toEqual(scoped.mapped);
-    const others = (await repo.listByChatReady(w.other.id, { chatId: w.chat, phoneIds: null, offset: 0, limit: 2000 })).map((t) => JSON.parse(t));
+    const others = (await repo.listByChatReady(w.other.id, { chatId: w.chat, phoneIds: null, offset: 0, limit: 2000 })).map((t) =>
+      JSON.parse(t),
+    );
     expect(others.map((m) => m.body)).toEqual(['another organization']);
     expect(await repo.listByChatReady(w.org.id, { chatId: w.chat, phoneIds: [w.q.phone_id], offset: 0, limit: 2000 })).toEqual([]);
     expect(await repo.listByChatReady(w.org.id, { chatId: w.chat, phoneIds: [], offset: 0, limit: 2000 })).toEqual([]);

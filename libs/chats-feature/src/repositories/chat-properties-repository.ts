@@ -30,7 +30,8 @@ export interface ChatPropertyChanges {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 /** JSON with its keys sorted, so equal objects compare equal whatever order their keys were written in. */
-const sortedKeys = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1))) as T;
+const sortedKeys = <T extends Record<string, unknown>>(o: T): T =>
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1))) as T;
 
 const NONE: ChatPropertyValues = { assigned_to: null, custom_properties: {}, override_chat_access: null, label_ids: [] };
 
@@ -51,7 +52,6 @@ export function applyChanges(before: ChatPropertyValues, c: ChatPropertyChanges)
     label_ids: c.labels === undefined ? before.label_ids : [...new Set(c.labels.map((l) => l.label_id))].sort(),
   };
 }
-
 
 /**
  * The chats service's side of chat labels and custom property values (`chat_properties`,
@@ -83,7 +83,13 @@ export class ChatPropertiesRepository {
    * transaction, for each chat whose labels / values changed, with the chat's most recently active
    * copy within reach. Answers how many chats changed.
    */
-  async set(orgId: string, chatIds: string[], phoneIds: string[] | null, changes: ChatPropertyChanges, member: MemberChatAccess | null = null): Promise<number | null> {
+  async set(
+    orgId: string,
+    chatIds: string[],
+    phoneIds: string[] | null,
+    changes: ChatPropertyChanges,
+    member: MemberChatAccess | null = null,
+  ): Promise<number | null> {
     const ids = [...new Set(chatIds)].sort();
     const reach = { phoneIds, member };
     if (reachesNothing(reach)) return null;
@@ -103,11 +109,31 @@ export class ChatPropertiesRepository {
         after.custom_properties = sortedKeys(after.custom_properties);
         const labels = !same(was.label_ids, after.label_ids);
         const custom = !same(sortedKeys(was.custom_properties), after.custom_properties);
-        if (!labels && !custom && was.assigned_to === after.assigned_to && same(was.override_chat_access && sortedKeys(was.override_chat_access), after.override_chat_access)) continue;
+        if (
+          !labels &&
+          !custom &&
+          was.assigned_to === after.assigned_to &&
+          same(was.override_chat_access && sortedKeys(was.override_chat_access), after.override_chat_access)
+        )
+          continue;
         changed.push({ chatId: copy.chat_id, after, labels });
         const data = withProperties(copy, after);
-        if (labels) events.push({ type: 'chat.label.updated', org_id: orgId, phone_id: copy.phone_id, data, previous: { label_ids: asMap(was.label_ids) } });
-        if (custom) events.push({ type: 'chat.custom_properties.updated', org_id: orgId, phone_id: copy.phone_id, data, previous: { custom_properties: was.custom_properties } });
+        if (labels)
+          events.push({
+            type: 'chat.label.updated',
+            org_id: orgId,
+            phone_id: copy.phone_id,
+            data,
+            previous: { label_ids: asMap(was.label_ids) },
+          });
+        if (custom)
+          events.push({
+            type: 'chat.custom_properties.updated',
+            org_id: orgId,
+            phone_id: copy.phone_id,
+            data,
+            previous: { custom_properties: was.custom_properties },
+          });
       }
       if (!changed.length) return 0;
       await tx.$executeRaw`
@@ -155,7 +181,8 @@ export class ChatPropertiesRepository {
 
   /** A catalogue label deleted: chats lose it (by id), or contacts (by name). How many rows changed. */
   async dropLabel(orgId: string, type: string, labelId: string, name: string): Promise<number> {
-    if (type === 'chat') return this.prisma.$executeRaw`DELETE FROM chat_labels WHERE org_id = ${orgId}::uuid AND label_id = ${labelId}::uuid`;
+    if (type === 'chat')
+      return this.prisma.$executeRaw`DELETE FROM chat_labels WHERE org_id = ${orgId}::uuid AND label_id = ${labelId}::uuid`;
     if (type !== 'contact') return 0;
     return this.prisma.$executeRaw`
       UPDATE contacts SET labels = array_remove(labels, ${name}), updated_at = now() WHERE org_id = ${orgId}::uuid AND ${name} = ANY(labels)`;
@@ -174,12 +201,21 @@ async function lockValues(tx: Tx, orgId: string, ids: string[]): Promise<Map<str
   await tx.$executeRaw`
     INSERT INTO chat_properties (org_id, chat_id) SELECT ${orgId}::uuid, id FROM unnest(${ids}::text[]) AS id ORDER BY id
     ON CONFLICT (org_id, chat_id) DO NOTHING`;
-  const rows = await tx.$queryRaw<{ chat_id: string; assigned_to: string | null; custom_properties: Record<string, string>; override_chat_access: Record<string, unknown> | null }[]>`
+  const rows = await tx.$queryRaw<
+    {
+      chat_id: string;
+      assigned_to: string | null;
+      custom_properties: Record<string, string>;
+      override_chat_access: Record<string, unknown> | null;
+    }[]
+  >`
     SELECT chat_id, assigned_to, custom_properties, override_chat_access FROM chat_properties
     WHERE org_id = ${orgId}::uuid AND chat_id = ANY(${ids}::text[]) ORDER BY chat_id FOR UPDATE`;
   const labels = await tx.$queryRaw<{ chat_id: string; label_id: string }[]>`
     SELECT chat_id, label_id::text AS label_id FROM chat_labels WHERE org_id = ${orgId}::uuid AND chat_id = ANY(${ids}::text[]) ORDER BY chat_id, label_id`;
-  const byChat = new Map<string, ChatPropertyValues>(rows.map((r) => [r.chat_id, { ...r, custom_properties: r.custom_properties ?? {}, label_ids: [] }]));
+  const byChat = new Map<string, ChatPropertyValues>(
+    rows.map((r) => [r.chat_id, { ...r, custom_properties: r.custom_properties ?? {}, label_ids: [] }]),
+  );
   for (const l of labels) byChat.get(l.chat_id)?.label_ids.push(l.label_id);
   return byChat;
 }

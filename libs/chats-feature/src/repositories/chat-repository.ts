@@ -37,13 +37,23 @@ export class ChatRepository {
     if (member) {
       const copies = await this.prisma.$queryRaw<{ phone_id: string }[]>`
         SELECT c.phone_id FROM chats c WHERE c.org_id = ${orgId}::uuid AND c.chat_id = ${chatId} ${reachSql(orgId, { phoneIds, member }, 'c')}`;
-      return copies.length ? this.markRead(orgId, chatId, copies.map((c) => c.phone_id)) : 0;
+      return copies.length
+        ? this.markRead(
+            orgId,
+            chatId,
+            copies.map((c) => c.phone_id),
+          )
+        : 0;
     }
     if (phoneIds && phoneIds.length === 0) return 0;
     const scope = phoneIds ? { phone_id: { in: phoneIds } } : {};
     const where = { org_id: orgId, chat_id: chatId, ...scope };
     const seen = await this.prisma.chat.count({ where });
-    if (seen) await this.prisma.chat.updateMany({ where: { ...where, unread_count: { not: 0 } }, data: { unread_count: 0, updated_at: new Date() } });
+    if (seen)
+      await this.prisma.chat.updateMany({
+        where: { ...where, unread_count: { not: 0 } },
+        data: { unread_count: 0, updated_at: new Date() },
+      });
     return seen;
   }
 }

@@ -1,4 +1,13 @@
-import { createChat, createMessages, createOrg, createPhone, randomDigits, seededMinute as at, seedSharedAndSoloChats, useTestDatabase } from '@mapi/testing';
+import {
+  createChat,
+  createMessages,
+  createOrg,
+  createPhone,
+  randomDigits,
+  seededMinute as at,
+  seedSharedAndSoloChats,
+  useTestDatabase,
+} from '@mapi/testing';
 import { ChatMemberSchema } from '@mapi/contracts';
 import { mapMember } from '../chats/map-chat';
 import { ChatRepository } from './chat-repository';
@@ -20,19 +29,32 @@ describe('ChatViewRepository (integration)', () => {
     await createMessages(p, w.org, w.p1, [{ chatId: w.group, timestamp: at(3) }]);
     await createChat(p, w.org, w.p1, { chatId: w.group, chatName: 'Team' });
     await createChat(p, w.org, w.p1, { chatId: w.empty, createdAt: at(4) });
-    await p.groupParticipant.createMany({ data: ['111@c.us', '222@c.us'].map((c, i) => ({ org_id: w.org.id, phone_id: w.p1.phone_id, chat_id: w.group, contact_id: c, is_admin: i === 0 })) });
+    await p.groupParticipant.createMany({
+      data: ['111@c.us', '222@c.us'].map((c, i) => ({
+        org_id: w.org.id,
+        phone_id: w.p1.phone_id,
+        chat_id: w.group,
+        contact_id: c,
+        is_admin: i === 0,
+      })),
+    });
   });
 
   it('lists each chat id once, most recently active first, from the most recent copy, with every copy in reach', async () => {
     const rows = await repo.list(w.org.id, { phoneIds: null, offset: 0, limit: 10 });
     expect(rows.map((r) => r.chat_id)).toEqual([w.shared, w.solo, w.empty, w.group]);
     expect(rows[0]).toMatchObject({ phone_id: w.p2.phone_id, org_phone: w.p2.org_phone, latest_message_at: at(7) });
-    expect(rows[0].copies.map((c) => [c.phone_id, c.unread_count]).sort()).toEqual([[w.p1.phone_id, 2], [w.p2.phone_id, 5]].sort());
+    expect(rows[0].copies.map((c) => [c.phone_id, c.unread_count]).sort()).toEqual(
+      [
+        [w.p1.phone_id, 2],
+        [w.p2.phone_id, 5],
+      ].sort(),
+    );
     expect(rows.every((r) => r.org_id === w.org.id)).toBe(true);
     expect(rows[2]).toMatchObject({ latest_message_id: null, latest_message_at: null, activity_at: at(4) });
   });
 
-  it('narrows to phones in reach; an empty scope or another organization\'s phone reads nothing', async () => {
+  it("narrows to phones in reach; an empty scope or another organization's phone reads nothing", async () => {
     const one = await repo.list(w.org.id, { phoneIds: [w.p1.phone_id], offset: 0, limit: 10 });
     expect(one.map((r) => r.chat_id)).toEqual([w.solo, w.empty, w.group, w.shared]);
     expect(one[3]).toMatchObject({ phone_id: w.p1.phone_id, latest_message_at: at(1) });
@@ -43,7 +65,9 @@ describe('ChatViewRepository (integration)', () => {
   });
 
   it('filters by type and by activity time (inclusive), and pages consistently', async () => {
-    expect((await repo.list(w.org.id, { phoneIds: null, chatType: 'group', offset: 0, limit: 10 })).map((r) => r.chat_id)).toEqual([w.group]);
+    expect((await repo.list(w.org.id, { phoneIds: null, chatType: 'group', offset: 0, limit: 10 })).map((r) => r.chat_id)).toEqual([
+      w.group,
+    ]);
     const timed = await repo.list(w.org.id, { phoneIds: null, start: at(3).toISOString(), end: at(5).toISOString(), offset: 0, limit: 10 });
     expect(timed.map((r) => r.chat_id)).toEqual([w.solo, w.empty, w.group]);
     const all = await repo.list(w.org.id, { phoneIds: null, offset: 0, limit: 10 });
@@ -57,10 +81,24 @@ describe('ChatViewRepository (integration)', () => {
     const g = `1203630${randomDigits(11)}@g.us`;
     // p1 created the group (the connector's upsert stored its settings); p2 is a member whose copy came from a notification
     await createChat(p, w.org, w.p1, { chatId: g, chatName: 'Ops' });
-    await p.chat.update({ where: { phone_id_chat_id: { phone_id: w.p1.phone_id, chat_id: g } }, data: { group_description: 'night shift', messages_admins_only: true, info_admins_only: true, add_members_admins_only: true, activity_at: at(20) } });
+    await p.chat.update({
+      where: { phone_id_chat_id: { phone_id: w.p1.phone_id, chat_id: g } },
+      data: {
+        group_description: 'night shift',
+        messages_admins_only: true,
+        info_admins_only: true,
+        add_members_admins_only: true,
+        activity_at: at(20),
+      },
+    });
     await createChat(p, w.org, w.p2, { chatId: g });
     await p.chat.update({ where: { phone_id_chat_id: { phone_id: w.p2.phone_id, chat_id: g } }, data: { activity_at: at(30) } });
-    const settings = { group_description: 'night shift', messages_admins_only: true, info_admins_only: true, add_members_admins_only: true };
+    const settings = {
+      group_description: 'night shift',
+      messages_admins_only: true,
+      info_admins_only: true,
+      add_members_admins_only: true,
+    };
     const [seen] = await repo.list(w.org.id, { phoneIds: null, chatId: g, offset: 0, limit: 1 });
     expect(seen).toMatchObject({ phone_id: w.p2.phone_id, ...settings });
     // the member phone alone in reach: the settings still come from a copy in reach only, so none here
@@ -74,23 +112,46 @@ describe('ChatViewRepository (integration)', () => {
 
   it('reads group members of a copy', async () => {
     const members = await repo.members(w.org.id, [{ phone_id: w.p1.phone_id, chat_id: w.group }]);
-    expect(members.map((m) => [m.contact_id, m.is_admin])).toEqual([['111@c.us', true], ['222@c.us', false]]);
+    expect(members.map((m) => [m.contact_id, m.is_admin])).toEqual([
+      ['111@c.us', true],
+      ['222@c.us', false],
+    ]);
     expect(await repo.members(w.other.id, [{ phone_id: w.p1.phone_id, chat_id: w.group }])).toEqual([]);
   });
 
-  it('gives group members their contact of the organization (names, labels), another organization\'s never', async () => {
-    await t.prisma.contact.create({ data: { org_id: w.org.id, contact_id: '111@c.us', pushname: 'Pat', contact_name: 'Patricia', labels: ['vip'], phone_ids: [w.p1.phone_id] } });
-    await t.prisma.contact.create({ data: { org_id: w.other.id, contact_id: '222@c.us', pushname: 'Not ours', phone_ids: [w.q.phone_id] } });
+  it("gives group members their contact of the organization (names, labels), another organization's never", async () => {
+    await t.prisma.contact.create({
+      data: {
+        org_id: w.org.id,
+        contact_id: '111@c.us',
+        pushname: 'Pat',
+        contact_name: 'Patricia',
+        labels: ['vip'],
+        phone_ids: [w.p1.phone_id],
+      },
+    });
+    await t.prisma.contact.create({
+      data: { org_id: w.other.id, contact_id: '222@c.us', pushname: 'Not ours', phone_ids: [w.q.phone_id] },
+    });
     const members = await repo.members(w.org.id, [{ phone_id: w.p1.phone_id, chat_id: w.group }]);
-    expect(members.map((m) => [m.contact_id, m.contact_name, m.pushname, m.labels])).toEqual([['111@c.us', 'Patricia', 'Pat', ['vip']], ['222@c.us', null, null, null]]);
+    expect(members.map((m) => [m.contact_id, m.contact_name, m.pushname, m.labels])).toEqual([
+      ['111@c.us', 'Patricia', 'Pat', ['vip']],
+      ['222@c.us', null, null, null],
+    ]);
     const [pat, other] = members.map((m) => mapMember(w.org.id, w.p1.org_phone, m));
-    expect(pat).toMatchObject({ contact_name: 'Patricia', periskope_name: 'Patricia', pushname: 'Pat', label_ids: { vip: true }, is_internal: false });
+    expect(pat).toMatchObject({
+      contact_name: 'Patricia',
+      periskope_name: 'Patricia',
+      pushname: 'Pat',
+      label_ids: { vip: true },
+      is_internal: false,
+    });
     expect(other).toMatchObject({ contact_name: null, pushname: null, label_ids: null, is_internal: null, updated_at: null });
     expect(ChatMemberSchema.safeParse(pat).success).toBe(true);
     expect(ChatMemberSchema.safeParse(other).success).toBe(true);
   });
 
-  it('marks read only the copies in reach of the caller\'s organization', async () => {
+  it("marks read only the copies in reach of the caller's organization", async () => {
     const chats = new ChatRepository(t.prisma);
     expect(await chats.markRead(w.other.id, w.solo, null)).toBe(0);
     expect(await chats.markRead(w.org.id, w.shared, [w.p2.phone_id])).toBe(1);
@@ -108,7 +169,9 @@ describe('ChatViewRepository (integration)', () => {
     await t.prisma.$executeRawUnsafe(
       `INSERT INTO chats (org_id, phone_id, chat_id, chat_type, org_phone, activity_at)
        SELECT $1::uuid, $2, (1000000000 + g)::text || '@c.us', 'user', $3, now() - g * interval '1 second' FROM generate_series(1, 30000) g`,
-      org.id, phone.phone_id, phone.org_phone,
+      org.id,
+      phone.phone_id,
+      phone.org_phone,
     );
     await t.prisma.$executeRawUnsafe('ANALYZE chats');
     const [plan] = await t.prisma.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(

@@ -27,9 +27,13 @@ const words = (text: string): string => (text.toLowerCase().match(/[\p{L}\p{N}]+
 function teamFilters(orgId: string, f: ChatFilter, inScope: (alias: string) => Prisma.Sql): Prisma.Sql[] {
   const out: Prisma.Sql[] = [];
   if (f.assignedTo === 'none') {
-    out.push(Prisma.sql`AND NOT EXISTS (SELECT 1 FROM chat_properties ap WHERE ap.org_id = ${orgId}::uuid AND ap.chat_id = c.chat_id AND ap.assigned_to IS NOT NULL)`);
+    out.push(
+      Prisma.sql`AND NOT EXISTS (SELECT 1 FROM chat_properties ap WHERE ap.org_id = ${orgId}::uuid AND ap.chat_id = c.chat_id AND ap.assigned_to IS NOT NULL)`,
+    );
   } else if (f.assignedTo !== undefined) {
-    out.push(Prisma.sql`AND EXISTS (SELECT 1 FROM chat_properties ap WHERE ap.org_id = ${orgId}::uuid AND ap.chat_id = c.chat_id AND lower(ap.assigned_to) = ${f.assignedTo.toLowerCase()})`);
+    out.push(
+      Prisma.sql`AND EXISTS (SELECT 1 FROM chat_properties ap WHERE ap.org_id = ${orgId}::uuid AND ap.chat_id = c.chat_id AND lower(ap.assigned_to) = ${f.assignedTo.toLowerCase()})`,
+    );
   }
   if (f.unread !== undefined) {
     const any = Prisma.sql`EXISTS (SELECT 1 FROM chats u WHERE u.org_id = ${orgId}::uuid AND u.chat_id = c.chat_id AND u.unread_count > 0 ${inScope('u')})`;
@@ -49,8 +53,10 @@ function teamFilters(orgId: string, f: ChatFilter, inScope: (alias: string) => P
                    AND (ct.contact_name ILIKE ${contains(text)} OR ct.pushname ILIKE ${contains(text)}))`,
       ...(number && /^[\d\s()+-]+$/.test(text) ? [Prisma.sql`split_part(c.chat_id, '@', 1) LIKE ${contains(number)}`] : []),
       ...(tokens
-        ? [Prisma.sql`EXISTS (SELECT 1 FROM messages sm WHERE sm.org_id = ${orgId}::uuid AND sm.chat_id = c.chat_id
-                        AND sm.fts LIKE ${contains(tokens)} ${inScope('sm')})`]
+        ? [
+            Prisma.sql`EXISTS (SELECT 1 FROM messages sm WHERE sm.org_id = ${orgId}::uuid AND sm.chat_id = c.chat_id
+                        AND sm.fts LIKE ${contains(tokens)} ${inScope('sm')})`,
+          ]
         : []),
     ];
     out.push(Prisma.sql`AND (${Prisma.join(either, ' OR ')})`);
@@ -164,7 +170,9 @@ export class ChatViewRepository {
       f.label === undefined ? Prisma.empty : labelFilter(orgId, f.label),
       ...teamFilters(orgId, f, inScope),
     ];
-    const rows = await this.prisma.$queryRaw<{ j: string; copies: string; props: string | null; labels: string | null; settings: string | null; flags: number }[]>`
+    const rows = await this.prisma.$queryRaw<
+      { j: string; copies: string; props: string | null; labels: string | null; settings: string | null; flags: number }[]
+    >`
       WITH page AS (
         SELECT c.org_id, c.phone_id, c.chat_id, c.chat_name, c.chat_type, c.org_phone, c.created_at, c.updated_at,
                c.latest_message_id::text AS latest_message_id, c.latest_message_at, c.activity_at,
@@ -201,20 +209,34 @@ export class ChatViewRepository {
       const r = JSON.parse(j) as Json<Omit<ChatViewRow, 'copies' | 'properties'>>;
       return {
         ...r,
-        ...(settings ? (JSON.parse(settings) as Pick<ChatViewRow, 'group_description' | 'info_admins_only' | 'messages_admins_only' | 'add_members_admins_only'>) : {}),
+        ...(settings
+          ? (JSON.parse(settings) as Pick<
+              ChatViewRow,
+              'group_description' | 'info_admins_only' | 'messages_admins_only' | 'add_members_admins_only'
+            >)
+          : {}),
         created_at: new Date(r.created_at),
         updated_at: new Date(r.updated_at),
         latest_message_at: date(r.latest_message_at),
         activity_at: new Date(r.activity_at),
         copies: (JSON.parse(copies) as Json<ChatCopy>[]).map((c) => ({ ...c, latest_message_at: date(c.latest_message_at) })),
         flag_count: flags,
-        properties: { ...NO_PROPERTIES, ...(props ? (JSON.parse(props) as Omit<ChatPropertyValues, 'label_ids'>) : {}), label_ids: labels ? (JSON.parse(labels) as string[]) : [] },
+        properties: {
+          ...NO_PROPERTIES,
+          ...(props ? (JSON.parse(props) as Omit<ChatPropertyValues, 'label_ids'>) : {}),
+          label_ids: labels ? (JSON.parse(labels) as string[]) : [],
+        },
       };
     });
   }
 
   /** The chat as one phone within reach sees it, or null when none has it (or it is another organization's). */
-  async findOne(orgId: string, chatId: string, phoneIds: string[] | null, member: MemberChatAccess | null = null): Promise<ChatViewRow | null> {
+  async findOne(
+    orgId: string,
+    chatId: string,
+    phoneIds: string[] | null,
+    member: MemberChatAccess | null = null,
+  ): Promise<ChatViewRow | null> {
     const [row] = await this.list(orgId, { phoneIds, member, chatId, offset: 0, limit: 1 });
     return row ?? null;
   }

@@ -1,6 +1,15 @@
 import { MessageSchema, pagePositions, ReadyJson, type ListAllMessagesRequest } from '@mapi/contracts';
 import { Prisma, createPrismaClient, type PrismaClient } from '@mapi/db';
-import { createChat, createMessages, createOrg, createPhone, createTwoPhoneOrgAndOther, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
+import {
+  createChat,
+  createMessages,
+  createOrg,
+  createPhone,
+  createTwoPhoneOrgAndOther,
+  randomDigits,
+  testEnv,
+  type MessageSeed,
+} from '@mapi/testing';
 import { mapMessage } from '../messages/map-message';
 import { ListAllMessages } from '../usecases/list-all-messages/list-all-messages.usecase';
 import { SQL_BUILT_PAGES_FROM } from '../messages/ready-messages-page';
@@ -21,14 +30,31 @@ describe('GET /chats/messages: Postgres-written messages = mapMessage (integrati
 
   const kinds: MessageSeed['overrides'][] = [
     { body: odd, fts: odd, message_type: 'chat', ack: 3, mentioned_ids: ['1@c.us', '2@c.us'] },
-    { message_type: 'image', has_media: true, media_key: 'k', ack: -1,
-      media: { filename: 'a.jpg', mimetype: 'image/jpeg', thumbnail: 'https://x/a-thumb.jpg', path: 'https://x/a.jpg', dimensions: { ar: 1.5, height: 800, width: 1200 }, size: 123, tiny: 1e-7, big: 1e21 } },
+    {
+      message_type: 'image',
+      has_media: true,
+      media_key: 'k',
+      ack: -1,
+      media: {
+        filename: 'a.jpg',
+        mimetype: 'image/jpeg',
+        thumbnail: 'https://x/a-thumb.jpg',
+        path: 'https://x/a.jpg',
+        dimensions: { ar: 1.5, height: 800, width: 1200 },
+        size: 123,
+        tiny: 1e-7,
+        big: 1e21,
+      },
+    },
     { message_ticket_id: 'ticket-1', flag_status: true, flag_response_time: 0.30000000000000004, flag_metadata: { by: 'x', at: [1, 2.5] } },
     { prev_body: 'before the edit', body: 'after the edit', updated_at: new Date('2026-03-01T10:00:00.999Z') },
     { is_deleted: true, body: null, fts: null, message_type: 'revoked' },
     { vcards: ['BEGIN:VCARD\nFN:A\nEND:VCARD', 1, null, { a: 1 }, 'second'], message_type: 'vcard' },
     { vcards: Prisma.JsonNull, media: Prisma.JsonNull, raw_data: Prisma.JsonNull },
-    { delivery_info: { delivered_count: 2, read_count: 1, pending: [], delivered: { '10': 1, '2': 2, 'a@c.us': 3 }, read: {} }, raw_data: { deep: { deeper: [null, true, 'x'] } } },
+    {
+      delivery_info: { delivered_count: 2, read_count: 1, pending: [], delivered: { '10': 1, '2': 2, 'a@c.us': 3 }, read: {} },
+      raw_data: { deep: { deeper: [null, true, 'x'] } },
+    },
     { body: '', fts: '', timestamp: new Date('0999-01-02T03:04:05.678Z'), updated_at: new Date('0999-01-02T03:04:05.006Z') },
     // float8 values JSON has no number for (stored below with raw SQL): null, as JSON.stringify writes them
     { order_id: 'float8:NaN' },
@@ -44,8 +70,18 @@ describe('GET /chats/messages: Postgres-written messages = mapMessage (integrati
     messages = new MessageRepository(prisma);
     Object.assign(w, await createTwoPhoneOrgAndOther(prisma));
     w.base = randomDigits(8);
-    await createMessages(prisma, w.org, w.p1, kinds.map((overrides, i) => ({ chatId: chatOf(i), timestamp: stamp(i, 0), overrides })));
-    await createMessages(prisma, w.org, w.p2, kinds.slice(0, 4).map((overrides, i) => ({ chatId: chatOf(i), timestamp: stamp(i, 1), overrides })));
+    await createMessages(
+      prisma,
+      w.org,
+      w.p1,
+      kinds.map((overrides, i) => ({ chatId: chatOf(i), timestamp: stamp(i, 0), overrides })),
+    );
+    await createMessages(
+      prisma,
+      w.org,
+      w.p2,
+      kinds.slice(0, 4).map((overrides, i) => ({ chatId: chatOf(i), timestamp: stamp(i, 1), overrides })),
+    );
     await prisma.$executeRaw`UPDATE messages SET media = media || '{"size": 12345678901234567890}'::jsonb WHERE org_id = ${w.org.id}::uuid AND message_type = 'image'`;
     await prisma.$executeRaw`UPDATE messages SET flag_response_time = substr(order_id, 8)::float8 WHERE org_id = ${w.org.id}::uuid AND order_id LIKE 'float8:%'`;
     for (let i = 0; i < kinds.length; i++) await createChat(prisma, w.org, w.p1, { chatId: chatOf(i) });
@@ -60,13 +96,15 @@ describe('GET /chats/messages: Postgres-written messages = mapMessage (integrati
        SELECT $1::uuid, $2, 'c' || (g % 7) || '@c.us', 'false_c_U' || g, 'U' || g, $3, 'c@c.us', g % 2 = 0, 'body ' || g, 'chat', now() - (g / 3) * interval '1.5 second',
               CASE WHEN g % 3 = 0 THEN jsonb_build_array('v' || g, g) END
        FROM generate_series(1, ${DEFERRED_JOIN_FROM_OFFSET + 50}) g`,
-      w.deepOrg.id, w.d.phone_id, w.d.org_phone,
+      w.deepOrg.id,
+      w.d.phone_id,
+      w.d.org_phone,
     );
   });
 
   afterAll(() => prisma?.$disconnect());
 
-  describe('the organization\'s page (GET /chats/messages)', () => {
+  describe("the organization's page (GET /chats/messages)", () => {
     /** The page both ways: JSON.stringify of mapMessage over listAll's rows, and the texts Postgres wrote (as they are sent). */
     const both = async (orgId: string, page: OrgPage) => ({
       mapped: (await messages.listAll(orgId, page)).map((row) => JSON.stringify(mapMessage(row))),
@@ -78,9 +116,17 @@ describe('GET /chats/messages: Postgres-written messages = mapMessage (integrati
       expect(built).toHaveLength(kinds.length + 4);
       expect(built).toEqual(mapped);
       expect(built.map((t) => JSON.parse(t).body)).toContain(odd);
-      const floats = await prisma.message.findMany({ where: { org_id: w.org.id, order_id: { startsWith: 'float8:' } }, select: { flag_response_time: true } });
+      const floats = await prisma.message.findMany({
+        where: { org_id: w.org.id, order_id: { startsWith: 'float8:' } },
+        select: { flag_response_time: true },
+      });
       expect(floats.map((r) => r.flag_response_time).sort()).toEqual([-Infinity, Infinity, NaN].sort());
-      expect(built.map((t) => JSON.parse(t)).filter((m) => m.order_id?.startsWith('float8:')).map((m) => m.flag_response_time)).toEqual([null, null, null]);
+      expect(
+        built
+          .map((t) => JSON.parse(t))
+          .filter((m) => m.order_id?.startsWith('float8:'))
+          .map((m) => m.flag_response_time),
+      ).toEqual([null, null, null]);
       for (const text of built) expect(MessageSchema.safeParse(JSON.parse(text)).error?.issues ?? []).toEqual([]);
     });
 
@@ -95,14 +141,22 @@ describe('GET /chats/messages: Postgres-written messages = mapMessage (integrati
       const deep = await both(w.deepOrg.id, { phoneIds: null, offset: DEFERRED_JOIN_FROM_OFFSET + 10, limit: 30 });
       expect(deep.built).toHaveLength(30);
       expect(deep.built).toEqual(deep.mapped);
-      expect((await messages.listAllReady(w.other.id, { phoneIds: null, offset: 0, limit: 2000 })).map((t) => JSON.parse(t).body)).toEqual(['another organization']);
+      expect((await messages.listAllReady(w.other.id, { phoneIds: null, offset: 0, limit: 2000 })).map((t) => JSON.parse(t).body)).toEqual([
+        'another organization',
+      ]);
       expect(await messages.listAllReady(w.org.id, { phoneIds: [w.q.phone_id], offset: 0, limit: 2000 })).toEqual([]);
       expect(await messages.listAllReady(w.org.id, { phoneIds: [], offset: 0, limit: 2000 })).toEqual([]);
     });
 
     it('answers a page over SQL_BUILT_PAGES_FROM as ReadyJson: the bytes JSON.stringify writes of the mapped page; smaller ones mapped', async () => {
       const useCase = new ListAllMessages(messages);
-      const ctx = { org_id: w.org.id, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null, member: null } as unknown as ListAllMessagesRequest['ctx'];
+      const ctx = {
+        org_id: w.org.id,
+        token_id: '00000000-0000-4000-8000-000000000000',
+        phone_scope: null,
+        phone: null,
+        member: null,
+      } as unknown as ListAllMessagesRequest['ctx'];
       const query = (limit: number, offset = 0) => ({ limit, offset }) as ListAllMessagesRequest['query'];
       const expected = async (limit: number, offset = 0) => {
         const rows = (await messages.listAll(w.org.id, { phoneIds: null, offset, limit })).map(mapMessage);

@@ -47,17 +47,33 @@ export class ContactRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   /** A page ordered by contact_id (the primary key's order within the organization). */
-  list(orgId: string, phoneIds: string[] | null, offset: number, limit: number, member: MemberChatAccess | null = null): Promise<ContactRow[]> {
+  list(
+    orgId: string,
+    phoneIds: string[] | null,
+    offset: number,
+    limit: number,
+    member: MemberChatAccess | null = null,
+  ): Promise<ContactRow[]> {
     if (member) {
       return this.prisma.$queryRaw<ContactRow[]>`
         SELECT ct.* FROM contacts ct WHERE ct.org_id = ${orgId}::uuid ${memberContactSql(orgId, phoneIds, member)}
         ORDER BY ct.contact_id OFFSET ${offset} LIMIT ${limit}`;
     }
     if (phoneIds && !phoneIds.length) return Promise.resolve([]);
-    return this.prisma.contact.findMany({ where: { org_id: orgId, ...inReach(phoneIds) }, orderBy: { contact_id: 'asc' }, skip: offset, take: limit });
+    return this.prisma.contact.findMany({
+      where: { org_id: orgId, ...inReach(phoneIds) },
+      orderBy: { contact_id: 'asc' },
+      skip: offset,
+      take: limit,
+    });
   }
 
-  async find(orgId: string, contactId: string, phoneIds: string[] | null, member: MemberChatAccess | null = null): Promise<ContactRow | null> {
+  async find(
+    orgId: string,
+    contactId: string,
+    phoneIds: string[] | null,
+    member: MemberChatAccess | null = null,
+  ): Promise<ContactRow | null> {
     if (member) {
       const rows = await this.prisma.$queryRaw<ContactRow[]>`
         SELECT ct.* FROM contacts ct WHERE ct.org_id = ${orgId}::uuid AND ct.contact_id = ${contactId} ${memberContactSql(orgId, phoneIds, member)}`;
@@ -89,7 +105,13 @@ export class ContactRepository {
   }
 
   /** Changes a contact in reach; null (nothing changed) when there is none. */
-  async update(orgId: string, contactId: string, phoneIds: string[] | null, changes: ContactChanges, member: MemberChatAccess | null = null): Promise<ContactRow | null> {
+  async update(
+    orgId: string,
+    contactId: string,
+    phoneIds: string[] | null,
+    changes: ContactChanges,
+    member: MemberChatAccess | null = null,
+  ): Promise<ContactRow | null> {
     if (member) {
       // a member's reach is checked first; the change then applies to the contact as a whole
       if (!(await this.find(orgId, contactId, phoneIds, member))) return null;
@@ -107,7 +129,13 @@ export class ContactRepository {
    * Replaces the labels of every contact given, all or nothing: false (nothing changed) when any of
    * them is not a contact in reach. The check and the change share one transaction, with the rows locked.
    */
-  async relabel(orgId: string, contactIds: string[], phoneIds: string[] | null, labels: string[], member: MemberChatAccess | null = null): Promise<boolean> {
+  async relabel(
+    orgId: string,
+    contactIds: string[],
+    phoneIds: string[] | null,
+    labels: string[],
+    member: MemberChatAccess | null = null,
+  ): Promise<boolean> {
     if (!member && phoneIds && !phoneIds.length) return false;
     const ids = [...new Set(contactIds)].sort();
     const narrow = member
@@ -129,7 +157,12 @@ export class ContactRepository {
    * the same contact): the API's name, is_internal and labels when given, and the creating phones
    * join its phone_ids. One statement, so concurrent creates of one contact do not collide.
    */
-  async create(orgId: string, contactId: string, phoneIds: string[], values: Required<Pick<ContactChanges, 'contact_name'>> & ContactChanges): Promise<ContactRow> {
+  async create(
+    orgId: string,
+    contactId: string,
+    phoneIds: string[],
+    values: Required<Pick<ContactChanges, 'contact_name'>> & ContactChanges,
+  ): Promise<ContactRow> {
     const rows = await this.prisma.$queryRaw<ContactRow[]>`
       INSERT INTO contacts AS c (org_id, contact_id, contact_name, is_internal, labels, phone_ids, is_imported, created_at, updated_at)
       VALUES (${orgId}::uuid, ${contactId}, ${values.contact_name}, ${values.is_internal ?? false}, ${values.labels ?? []}::text[],

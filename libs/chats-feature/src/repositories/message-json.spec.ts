@@ -28,7 +28,15 @@ describe('messageFromJson', () => {
   });
 
   it('reads a float8 flag_response_time row_to_json wrote as a string (NaN, ±Infinity) as the number Prisma gives; numbers and null as they are', () => {
-    const read = (value: unknown) => messageFromJson(JSON.stringify({ id: 1, timestamp: '2024-05-01T10:00:00+00:00', updated_at: '2024-05-01T10:00:00+00:00', flag_response_time: value })).row.flag_response_time;
+    const read = (value: unknown) =>
+      messageFromJson(
+        JSON.stringify({
+          id: 1,
+          timestamp: '2024-05-01T10:00:00+00:00',
+          updated_at: '2024-05-01T10:00:00+00:00',
+          flag_response_time: value,
+        }),
+      ).row.flag_response_time;
     expect([read('NaN'), read('Infinity'), read('-Infinity'), read(1.5), read(null)]).toEqual([NaN, Infinity, -Infinity, 1.5, null]);
   });
 });

@@ -1,7 +1,12 @@
 import type { MessageRow } from './message-repository';
 
 /** A messages row as `row_to_json(m)` gives it: timestamps as ISO text, the surrogate key and phone as-is. */
-type MessageJson = Omit<MessageRow, 'timestamp' | 'updated_at'> & { id: number | string; phone_id: string; timestamp: string; updated_at: string };
+type MessageJson = Omit<MessageRow, 'timestamp' | 'updated_at'> & {
+  id: number | string;
+  phone_id: string;
+  timestamp: string;
+  updated_at: string;
+};
 
 /**
  * A messages row read as one JSON text (`row_to_json(m)::text`) back to the row Prisma would give:

@@ -31,7 +31,8 @@ export interface OrgPage {
 /** `AND m.phone_id = ANY(...)` for a phone scope (nothing for every phone), with a member's labels and overrides. */
 const inReach = (orgId: string, page: { phoneIds: string[] | null; member?: MemberChatAccess | null }) =>
   reachSql(orgId, { phoneIds: page.phoneIds, member: page.member ?? null }, 'm');
-const nothing = (page: { phoneIds: string[] | null; member?: MemberChatAccess | null }) => reachesNothing({ phoneIds: page.phoneIds, member: page.member ?? null });
+const nothing = (page: { phoneIds: string[] | null; member?: MemberChatAccess | null }) =>
+  reachesNothing({ phoneIds: page.phoneIds, member: page.member ?? null });
 
 /** From this offset on, pages are read with a deferred join (see listByChat). */
 export const DEFERRED_JOIN_FROM_OFFSET = 1_000;
@@ -53,7 +54,12 @@ const joinOf = (shape: PageRowShape) =>
  * text per row (`j`, in `shape`). From DEFERRED_JOIN_FROM_OFFSET on, the offset is walked in the
  * index alone (ids only), then just the page's rows are read.
  */
-function newestFirstSql(orgId: string, filters: Prisma.Sql[], page: { offset: number; limit: number }, shape: PageRowShape = 'row'): Prisma.Sql {
+function newestFirstSql(
+  orgId: string,
+  filters: Prisma.Sql[],
+  page: { offset: number; limit: number },
+  shape: PageRowShape = 'row',
+): Prisma.Sql {
   const where = Prisma.sql`m.org_id = ${orgId}::uuid ${Prisma.join(filters, ' ')}`;
   return page.offset < DEFERRED_JOIN_FROM_OFFSET
     ? Prisma.sql`
@@ -147,9 +153,11 @@ export class MessageRepository {
     if (!ids.length) return new Map();
     const rows = await this.prisma.$queryRaw<{ j: string }[]>`
       SELECT row_to_json(m)::text AS j FROM messages m WHERE m.org_id = ${orgId}::uuid AND m.id = ANY(${ids}::bigint[])`;
-    return new Map(rows.map((r) => {
-      const { id, row } = messageFromJson(r.j);
-      return [id, row];
-    }));
+    return new Map(
+      rows.map((r) => {
+        const { id, row } = messageFromJson(r.j);
+        return [id, row];
+      }),
+    );
   }
 }

@@ -11,7 +11,12 @@ export function recordingSessions(): { sessions: SessionCommands; sent: { phoneI
   const sessions = {
     require: async (phoneId: string, cmd: SessionCommand) => {
       sent.push({ phoneId, cmd });
-      return { ok: true as const, ...(cmd.cmd === 'message-forward' ? { sent: { unique_id: `FWD${sent.length}`, timestamp: new Date().toISOString(), duplicate: false } } : {}) };
+      return {
+        ok: true as const,
+        ...(cmd.cmd === 'message-forward'
+          ? { sent: { unique_id: `FWD${sent.length}`, timestamp: new Date().toISOString(), duplicate: false } }
+          : {}),
+      };
     },
   } as unknown as SessionCommands;
   return { sessions, sent };

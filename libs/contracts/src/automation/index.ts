@@ -28,6 +28,14 @@ export * from './import-workflows/import-workflows.contract';
 
 /** The automation service's public routes: workflows and their run log (issue 19). */
 export const AUTOMATION_ROUTES: readonly RouteContract[] = [
-  CreateWorkflowRoute, ListWorkflowsRoute, GetRunRoute, GetWorkflowRoute, UpdateWorkflowRoute, DeleteWorkflowRoute, DryRunWorkflowRoute, ListRunsRoute,
-  GetAiAgentRoute, UpdateAiAgentRoute,
+  CreateWorkflowRoute,
+  ListWorkflowsRoute,
+  GetRunRoute,
+  GetWorkflowRoute,
+  UpdateWorkflowRoute,
+  DeleteWorkflowRoute,
+  DryRunWorkflowRoute,
+  ListRunsRoute,
+  GetAiAgentRoute,
+  UpdateAiAgentRoute,
 ];

@@ -42,10 +42,22 @@ export * from './import-messages/import-messages.contract';
 export * from './import-reactions/import-reactions.contract';
 
 /** The chats service's public routes (the gateway serves every route of every service's list). */
-export const CHATS_ROUTES: readonly RouteContract[] = [ListChatMessagesRoute, ListAllMessagesRoute, ListChatsRoute, GetChatRoute, ReadChatRoute, ListReactionsRoute,
+export const CHATS_ROUTES: readonly RouteContract[] = [
+  ListChatMessagesRoute,
+  ListAllMessagesRoute,
+  ListChatsRoute,
+  GetChatRoute,
+  ReadChatRoute,
+  ListReactionsRoute,
   ...CONTACTS_ROUTES,
   // message actions (GET /message/{message_id}, POST /message/{message_id}/<action>)
-  GetMessageRoute, EditMessageRoute, DeleteMessageRoute, ForwardMessageRoute, ReactMessageRoute, PinMessageRoute,
+  GetMessageRoute,
+  EditMessageRoute,
+  DeleteMessageRoute,
+  ForwardMessageRoute,
+  ReactMessageRoute,
+  PinMessageRoute,
   // group notifications (GET /chats/notifications, GET /chats/{chat_id}/notifications)
-  ListAllNotificationsRoute, ListChatNotificationsRoute,
+  ListAllNotificationsRoute,
+  ListChatNotificationsRoute,
 ];

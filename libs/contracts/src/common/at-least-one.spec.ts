@@ -14,6 +14,10 @@ describe('atLeastOneOf', () => {
   it('one field is enough, and a null counts as given (it clears the field)', () => {
     expect(UpdateLabelBody.safeParse({ color: '#aabbcc' }).success).toBe(true);
     expect(UpdateChatBody.safeParse({ assigned_to: null }).success).toBe(true);
-    expect(UpdateChatBody.safeParse({ other: 1 }).error?.issues.map((i) => i.path[0])).toEqual(['labels', 'custom_properties', 'assigned_to']);
+    expect(UpdateChatBody.safeParse({ other: 1 }).error?.issues.map((i) => i.path[0])).toEqual([
+      'labels',
+      'custom_properties',
+      'assigned_to',
+    ]);
   });
 });

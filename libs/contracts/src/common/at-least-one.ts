@@ -7,6 +7,7 @@ import type { z } from 'zod';
 export function atLeastOneOf<K extends string>(keys: readonly K[]) {
   return (body: Partial<Record<K, unknown>>, ctx: z.RefinementCtx): void => {
     if (keys.some((k) => body[k] !== undefined)) return;
-    for (const k of keys) ctx.addIssue({ code: 'custom', path: [k], message: `At least one of ${keys.join(', ')} is required: ${k} is missing` });
+    for (const k of keys)
+      ctx.addIssue({ code: 'custom', path: [k], message: `At least one of ${keys.join(', ')} is required: ${k} is missing` });
   };
 }

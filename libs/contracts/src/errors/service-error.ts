@@ -29,10 +29,8 @@ export class ServiceError extends Error {
 }
 
 export const Errors = {
-  phoneUnavailable: (message = 'The phone is disconnected or its server is unreachable') =>
-    new ServiceError(ErrorCode.ERROR, 400, message),
-  unauthorized: (message = 'Invalid or missing bearer token') =>
-    new ServiceError(ErrorCode.UNAUTHORIZED_ERROR, 401, message),
+  phoneUnavailable: (message = 'The phone is disconnected or its server is unreachable') => new ServiceError(ErrorCode.ERROR, 400, message),
+  unauthorized: (message = 'Invalid or missing bearer token') => new ServiceError(ErrorCode.UNAUTHORIZED_ERROR, 401, message),
   validation: (fields: Record<string, ErrorField>, message = 'Invalid request') =>
     new ServiceError(ErrorCode.VALIDATION_ERROR, 422, message, fields),
   notFound: (message: string) => new ServiceError(ErrorCode.NOT_FOUND_ERROR, 404, message),

@@ -7,11 +7,7 @@ export type InputLocation = 'body' | 'query' | 'params' | 'headers';
  * Maps zod issues to the envelope's `fields` (spec part 7): body fields keyed `body.<path>`;
  * query, path and header parameters keyed by their bare name and carrying the `value` received.
  */
-export function issuesToFields(
-  location: InputLocation,
-  issues: readonly z.core.$ZodIssue[],
-  raw: unknown,
-): Record<string, ErrorField> {
+export function issuesToFields(location: InputLocation, issues: readonly z.core.$ZodIssue[], raw: unknown): Record<string, ErrorField> {
   const fields: Record<string, ErrorField> = {};
   for (const issue of issues) {
     const path = issue.path.map(String);

@@ -22,7 +22,9 @@ describe('defineEvent subject naming: events.v<N>.<name>', () => {
     ['a trailing segment', 'events.v1.message.created.x'],
     ['a wildcard', 'events.v1.>'],
   ])('rejects a subject with %s', (_what, subject) => {
-    expect(() => defineEvent({ name: 'message.created', subject, summary: 's', data: z.object({}) })).toThrow(`${subject} must look like events.v<N>.message.created`);
+    expect(() => defineEvent({ name: 'message.created', subject, summary: 's', data: z.object({}) })).toThrow(
+      `${subject} must look like events.v<N>.message.created`,
+    );
   });
 });
 
@@ -43,7 +45,7 @@ describe('EVENTS (the registry)', () => {
     }
   });
 
-  it('knows its names, and still gives an unknown name (a newer release\'s) a subject under events.', () => {
+  it("knows its names, and still gives an unknown name (a newer release's) a subject under events.", () => {
     expect(isEventName('reaction.created')).toBe(true);
     expect(isEventName('toString')).toBe(false);
     expect(eventSubjectOf('org.phone.qr')).toBe('events.v1.org.phone.qr');

@@ -87,7 +87,9 @@ export function previousAttributes<T extends object>(before: T, after: T): Parti
 }
 
 /** The events whose payload is the message object (spec 2.1). */
-export type MessageEventName = { [N in EventName]: (typeof EVENTS)[N]['data'] extends typeof MessageCreatedEvent.data ? N : never }[EventName];
+export type MessageEventName = {
+  [N in EventName]: (typeof EVENTS)[N]['data'] extends typeof MessageCreatedEvent.data ? N : never;
+}[EventName];
 /** The events whose payload is the phone object. */
 export type PhoneEventName = { [N in EventName]: (typeof EVENTS)[N]['data'] extends typeof PhoneUpdatedEvent.data ? N : never }[EventName];
 

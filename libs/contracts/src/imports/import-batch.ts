@@ -39,8 +39,12 @@ export type ImportBatchResponse = z.infer<typeof ImportBatchResponse>;
 export const MAX_IMPORT_BATCH = 500;
 
 /** What every import RPC takes: a batch of items in the target organization's name (each item checked by its owner). */
-export const ImportBatchRequest = z.object({ ctx: RequestContextSchema, body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }) });
+export const ImportBatchRequest = z.object({
+  ctx: RequestContextSchema,
+  body: z.object({ items: z.array(z.unknown()).max(MAX_IMPORT_BATCH) }),
+});
 export type ImportBatchRequest = z.infer<typeof ImportBatchRequest>;
 
 /** An owner's import RPC (`<service>.v1.import.<what>`, internal, no route): a batch in, one result per item out. */
-export const importBatchRpc = (subject: string, service: string) => defineRpc({ subject, service, request: ImportBatchRequest, response: ImportBatchResponse });
+export const importBatchRpc = (subject: string, service: string) =>
+  defineRpc({ subject, service, request: ImportBatchRequest, response: ImportBatchResponse });

@@ -16,4 +16,11 @@ export * from './list-failures/list-failures.contract';
 export * from './cutover/cutover.contract';
 
 /** The importer's public routes (docs/services/imports.md). */
-export const IMPORTS_ROUTES: readonly RouteContract[] = [StartImportRoute, ListImportsRoute, GetImportRoute, GetIdMapRoute, ListImportFailuresRoute, CutoverRoute];
+export const IMPORTS_ROUTES: readonly RouteContract[] = [
+  StartImportRoute,
+  ListImportsRoute,
+  GetImportRoute,
+  GetIdMapRoute,
+  ListImportFailuresRoute,
+  CutoverRoute,
+];

@@ -32,8 +32,15 @@ export * from './import-tasks/import-tasks.contract';
 
 /** The inbox service's public routes: tickets and private notes. */
 export const INBOX_ROUTES: readonly RouteContract[] = [
-  ListTicketsRoute, CreateTicketRoute, GetTicketRoute, UpdateTicketRoute, DeleteTicketRoute,
-  CreateNoteRoute, ListNotesRoute, GetNoteRoute, ListChatNotesRoute,
+  ListTicketsRoute,
+  CreateTicketRoute,
+  GetTicketRoute,
+  UpdateTicketRoute,
+  DeleteTicketRoute,
+  CreateNoteRoute,
+  ListNotesRoute,
+  GetNoteRoute,
+  ListChatNotesRoute,
   ...LABELS_ROUTES,
   ...TASK_ROUTES,
 ];

@@ -25,7 +25,14 @@ export * from './update-chat/update-chat.contract';
 
 /** The inbox's label, custom property and chat-property routes (issue 17 item 5). */
 export const LABELS_ROUTES: readonly RouteContract[] = [
-  ListLabelsRoute, CreateLabelRoute, UpdateLabelRoute, DeleteLabelRoute,
-  ListCustomPropertiesRoute, CreateCustomPropertyRoute, UpdateCustomPropertyRoute, DeleteCustomPropertyRoute,
-  UpdateChatLabelsRoute, UpdateChatRoute,
+  ListLabelsRoute,
+  CreateLabelRoute,
+  UpdateLabelRoute,
+  DeleteLabelRoute,
+  ListCustomPropertiesRoute,
+  CreateCustomPropertyRoute,
+  UpdateCustomPropertyRoute,
+  DeleteCustomPropertyRoute,
+  UpdateChatLabelsRoute,
+  UpdateChatRoute,
 ];

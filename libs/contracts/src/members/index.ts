@@ -38,8 +38,19 @@ export * from './touch-api-token/touch-api-token.contract';
 
 /** The members service's public routes: members (the public client's), API tokens and the console's sign-in. */
 export const MEMBERS_ROUTES: readonly RouteContract[] = [
-  ListMembersRoute, InviteMembersRoute, UpdateMemberAccessRoute, UpdateMemberRoleRoute, ListAuditRoute, DeleteMemberRoute,
+  ListMembersRoute,
+  InviteMembersRoute,
+  UpdateMemberAccessRoute,
+  UpdateMemberRoleRoute,
+  ListAuditRoute,
+  DeleteMemberRoute,
   UpdateChatAccessRoute,
-  ListApiTokensRoute, CreateApiTokenRoute, RevokeApiTokenRoute,
-  SignInRoute, AcceptInvitationRoute, SignOutRoute, SignOutEverywhereRoute, MeRoute,
+  ListApiTokensRoute,
+  CreateApiTokenRoute,
+  RevokeApiTokenRoute,
+  SignInRoute,
+  AcceptInvitationRoute,
+  SignOutRoute,
+  SignOutEverywhereRoute,
+  MeRoute,
 ];

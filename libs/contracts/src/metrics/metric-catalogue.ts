@@ -26,7 +26,18 @@ export interface MetricDefinition {
 }
 
 /** The apps that answer RPCs over NATS (every service but the gateway and the embedding worker). */
-const RPC_APPS = ['automation', 'chats', 'groups', 'inbox', 'knowledge-base', 'media', 'members', 'phones', 'queue', 'webhooks-dispatcher'] as const;
+const RPC_APPS = [
+  'automation',
+  'chats',
+  'groups',
+  'inbox',
+  'knowledge-base',
+  'media',
+  'members',
+  'phones',
+  'queue',
+  'webhooks-dispatcher',
+] as const;
 /** The apps that run an outbox relay (libs/events): one publishes at a time, all report. */
 const RELAY_APPS = ['automation', 'chats', 'groups', 'inbox', 'phones'] as const;
 
@@ -182,7 +193,7 @@ export const METRICS = {
     name: 'mapi.workflow.steps.due',
     kind: 'gauge',
     unit: '{step}',
-    description: 'Workflow steps due and not yet done (the executors\' backlog; each replica reports the same figure)',
+    description: "Workflow steps due and not yet done (the executors' backlog; each replica reports the same figure)",
     apps: ['automation'],
   },
 } as const satisfies Record<string, MetricDefinition>;

@@ -36,7 +36,10 @@ describe('buildOpenApi with the real routes', () => {
     const responses = doc.paths['/media/migrate-url'].post.responses;
     const errorBody = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] };
     expect(responses['403'].content['application/json'].schema).toMatchObject(errorBody);
-    expect(responses['422'].content['application/json'].schema.oneOf).toEqual([{ $ref: '#/components/schemas/Error' }, expect.objectContaining(errorBody)]);
+    expect(responses['422'].content['application/json'].schema.oneOf).toEqual([
+      { $ref: '#/components/schemas/Error' },
+      expect.objectContaining(errorBody),
+    ]);
     expect(doc.paths['/media/migrate-url/batch'].post.responses['403']).toBeUndefined();
   });
 
@@ -122,13 +125,35 @@ describe('buildOpenApi: the event catalogue as OpenAPI 3.1 webhooks', () => {
     }
   });
 
-  it('describes the delivered body: the hosted service\'s envelope with the event\'s name, its payload as data, our fields beside it', () => {
+  it("describes the delivered body: the hosted service's envelope with the event's name, its payload as data, our fields beside it", () => {
     for (const name of EVENT_NAMES) {
       const schema = body(name);
-      expect(keysOf(schema)).toEqual(['created_at', 'data', 'event', 'event_id', 'event_type', 'org_id', 'phone_id', 'previous_attributes', 'timestamp']);
+      expect(keysOf(schema)).toEqual([
+        'created_at',
+        'data',
+        'event',
+        'event_id',
+        'event_type',
+        'org_id',
+        'phone_id',
+        'previous_attributes',
+        'timestamp',
+      ]);
       expect(schema.properties.event.const).toBe(name);
       expect(schema.properties.event_type.const).toBe(name);
-      expect(schema.required).toEqual(expect.arrayContaining(['event', 'data', 'org_id', 'previous_attributes', 'timestamp', 'event_id', 'event_type', 'phone_id', 'created_at']));
+      expect(schema.required).toEqual(
+        expect.arrayContaining([
+          'event',
+          'data',
+          'org_id',
+          'previous_attributes',
+          'timestamp',
+          'event_id',
+          'event_type',
+          'phone_id',
+          'created_at',
+        ]),
+      );
     }
   });
 

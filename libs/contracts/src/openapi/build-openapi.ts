@@ -19,7 +19,7 @@ function parametersOf(route: RouteContract): JsonSchema[] {
     // coercion, so their defaults show.
     const json = toSchema(obj, where === 'path' ? 'input' : 'output') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, schema] of Object.entries(json.properties ?? {})) {
-      out.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name) && !('default' in schema), schema });
+      out.push({ name, in: where, required: where === 'path' || ((json.required ?? []).includes(name) && !('default' in schema)), schema });
     }
   };
   add('path', route.params);

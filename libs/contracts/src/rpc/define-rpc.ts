@@ -20,9 +20,7 @@ const registry = new Map<string, RpcContract>();
  * Defines an RPC and enters it in the registry: a subject is defined once in a process (a second
  * definition of the same subject throws), and registeredRpcs() lists every contract defined so far.
  */
-export function defineRpc<Req extends z.ZodType, Res extends z.ZodType>(
-  contract: RpcContract<Req, Res>,
-): RpcContract<Req, Res> {
+export function defineRpc<Req extends z.ZodType, Res extends z.ZodType>(contract: RpcContract<Req, Res>): RpcContract<Req, Res> {
   if (!SUBJECT.test(contract.subject)) {
     throw new Error(`RPC subject ${contract.subject} must look like <service>.v<N>.<name>`);
   }

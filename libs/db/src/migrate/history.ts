@@ -56,12 +56,7 @@ export async function recordApplied(client: ClientBase, name: string, checksum: 
  * `logs` and `rolled_back_at` set, i.e. in the state `prisma migrate resolve --rolled-back` leaves.
  * Prisma therefore treats it as not applied (and not as a blocking failed migration), and so do we.
  */
-export async function recordRolledBack(
-  client: ClientBase,
-  name: string,
-  checksum: string,
-  logs: string,
-): Promise<void> {
+export async function recordRolledBack(client: ClientBase, name: string, checksum: string, logs: string): Promise<void> {
   await client.query(
     `INSERT INTO _prisma_migrations
        (id, checksum, migration_name, logs, started_at, rolled_back_at, applied_steps_count)

@@ -60,7 +60,7 @@ interface HistoryRow {
 const history = (): Promise<HistoryRow[]> => query<HistoryRow>('SELECT * FROM _prisma_migrations ORDER BY started_at, migration_name');
 
 describe('applyMigrations', () => {
-  it('creates every table and Prisma bookkeeping rows with the files\' checksums on an empty database', async () => {
+  it("creates every table and Prisma bookkeeping rows with the files' checksums on an empty database", async () => {
     const dir = resolveMigrationsDir(__dirname);
     const files = readMigrations(dir);
     const log = jest.fn();
@@ -98,7 +98,9 @@ describe('applyMigrations', () => {
       { column_name: 'started_at', data_type: 'timestamp with time zone', len: null, is_nullable: 'NO', column_default: 'now()' },
       { column_name: 'applied_steps_count', data_type: 'integer', len: null, is_nullable: 'NO', column_default: '0' },
     ]);
-    const pk = await query(`SELECT conname::text AS name FROM pg_constraint WHERE conrelid = '_prisma_migrations'::regclass AND contype = 'p'`);
+    const pk = await query(
+      `SELECT conname::text AS name FROM pg_constraint WHERE conrelid = '_prisma_migrations'::regclass AND contype = 'p'`,
+    );
     expect(pk).toEqual([{ name: '_prisma_migrations_pkey' }]);
   });
 
@@ -222,4 +224,3 @@ describe('applyMigrations', () => {
     expect(rows.map((r) => r.tablename)).toEqual(['_prisma_migrations', 'a']);
   });
 });
-

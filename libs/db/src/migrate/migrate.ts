@@ -1,12 +1,5 @@
 import { Client, type ClientBase } from 'pg';
-import {
-  CREATE_MIGRATIONS_TABLE,
-  MIGRATION_LOCK_KEY,
-  readHistory,
-  recordApplied,
-  recordRolledBack,
-  type MigrationRecord,
-} from './history';
+import { CREATE_MIGRATIONS_TABLE, MIGRATION_LOCK_KEY, readHistory, recordApplied, recordRolledBack, type MigrationRecord } from './history';
 import { checksumMatches, readMigrations, resolveMigrationsDir, type MigrationFile } from './migration-files';
 
 export { resolveMigrationsDir } from './migration-files';
@@ -76,7 +69,7 @@ export function planPending(
       `Refusing to migrate: _prisma_migrations records failed migration(s) that never finished:\n${list}\n` +
         'The database may be partly migrated. Repair it by hand, then mark each one rolled back ' +
         '(`prisma migrate resolve --rolled-back <name>`, or UPDATE _prisma_migrations SET rolled_back_at = now() ' +
-        'WHERE migration_name = \'<name>\' AND finished_at IS NULL) or applied (`prisma migrate resolve --applied <name>`).',
+        "WHERE migration_name = '<name>' AND finished_at IS NULL) or applied (`prisma migrate resolve --applied <name>`).",
     );
   }
   const applied = history.filter((row) => row.finished_at !== null && row.rolled_back_at === null);
@@ -118,9 +111,7 @@ async function applyOne(client: ClientBase, migration: MigrationFile): Promise<v
 }
 
 async function acquireLock(client: ClientBase, timeoutMs: number, log: (line: string) => void): Promise<void> {
-  const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-    MIGRATION_LOCK_KEY,
-  ]);
+  const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY]);
   if (rows[0]?.locked) return;
   log('waiting for the migration lock: another runner is migrating this database');
   await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);

@@ -78,7 +78,12 @@ export class BatchConsumer<T> {
       ...(this.options.filterSubject ? { filter_subject: this.options.filterSubject } : {}),
     };
     try {
-      await jsm.consumers.add(this.options.stream, { durable_name: this.options.durable, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, ...settings });
+      await jsm.consumers.add(this.options.stream, {
+        durable_name: this.options.durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ...settings,
+      });
     } catch {
       await jsm.consumers.update(this.options.stream, this.options.durable, settings); // exists: bring its settings up to date
     }

@@ -29,7 +29,10 @@ const observe = (result: ObservableResult) => {
 export function trackConsumer(consumer: { status(): ConsumerStatus }): () => void {
   if (!gaugeCreated) {
     // The project's meter by the catalogue's name (this data lib may not import libs/platform's meter()).
-    metrics.getMeter(METER_NAME).createObservableGauge(METRICS.streamConsumerUp.name, metricOptions(METRICS.streamConsumerUp)).addCallback(observe);
+    metrics
+      .getMeter(METER_NAME)
+      .createObservableGauge(METRICS.streamConsumerUp.name, metricOptions(METRICS.streamConsumerUp))
+      .addCallback(observe);
     gaugeCreated = true;
   }
   running.add(consumer);

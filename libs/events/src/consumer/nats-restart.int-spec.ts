@@ -40,15 +40,28 @@ describe('a stream consumer across nats-server restarts', () => {
     const seen = new Set<number>();
     const consumer = new BatchConsumer<{ n: number }>(
       nc,
-      { stream: streamNames(namespace).ingest, durable: 'probe', batchSize: 20, ensureStream: () => ensureStreams(nc, namespace), backoffMs: { first: 100, max: 500 } },
+      {
+        stream: streamNames(namespace).ingest,
+        durable: 'probe',
+        batchSize: 20,
+        ensureStream: () => ensureStreams(nc, namespace),
+        backoffMs: { first: 100, max: 500 },
+      },
       async (items) => items.forEach((i) => seen.add(i.data.n)),
       () => undefined,
     );
     await consumer.start();
     const publish = async (from: number, to: number) => {
-      for (let n = from; n < to; n++) await nc.jetstream().publish(ingestSubject(namespace, 'probe'), codec.encode({ n }), { msgID: `m-${n}` });
+      for (let n = from; n < to; n++)
+        await nc.jetstream().publish(ingestSubject(namespace, 'probe'), codec.encode({ n }), { msgID: `m-${n}` });
     };
-    const ready = () => consumersIndicator().check().then(() => true, () => false);
+    const ready = () =>
+      consumersIndicator()
+        .check()
+        .then(
+          () => true,
+          () => false,
+        );
 
     await publish(0, 10);
     await until(() => seen.size === 10, 'the first messages');
@@ -62,7 +75,18 @@ describe('a stream consumer across nats-server restarts', () => {
     await until(() => seen.size === 20, 'the messages after the kill');
 
     await nats.restart({ empty: true });
-    await until(async () => consumer.status().state === 'up' && (await nc.jetstreamManager().then((m) => m.streams.info(streamNames(namespace).ingest)).then(() => true, () => false)), 'the stream re-created and consumed');
+    await until(
+      async () =>
+        consumer.status().state === 'up' &&
+        (await nc
+          .jetstreamManager()
+          .then((m) => m.streams.info(streamNames(namespace).ingest))
+          .then(
+            () => true,
+            () => false,
+          )),
+      'the stream re-created and consumed',
+    );
     await publish(20, 40);
     await until(() => seen.size === 40, 'the messages after the empty restart');
     expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, n) => n));

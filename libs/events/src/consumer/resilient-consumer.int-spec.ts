@@ -27,7 +27,13 @@ const ensureStream = async () => {
 const publish = async (from: number, to: number) => {
   for (let n = from; n < to; n++) await nc.jetstream().publish(subject, codec.encode({ n }));
 };
-const readiness = () => consumersIndicator().check().then(() => 'up', (e: Error) => e.message);
+const readiness = () =>
+  consumersIndicator()
+    .check()
+    .then(
+      () => 'up',
+      (e: Error) => e.message,
+    );
 
 beforeAll(async () => {
   nc = await connect({ servers: testEnv.natsUrl() });
@@ -56,7 +62,9 @@ describe('a stream consumer restarts itself when its subscription breaks', () =>
       nc,
       { stream, durable, batchSize: 10, lingerMs: 5, ensureStream, log, backoffMs: { first: 50, max: 400 } },
       async (items) => items.forEach((i) => seen.add(i.data.n)),
-      (e) => { throw e; },
+      (e) => {
+        throw e;
+      },
     );
     await consumer.start();
     return { consumer, seen };

@@ -97,7 +97,8 @@ export class ResilientConsumer {
   }
 
   private up(): void {
-    if (this.state === 'down') this.options.log.info({ consumer: this.options.name, down_ms: Date.now() - this.downSince }, 'stream consumer resumed');
+    if (this.state === 'down')
+      this.options.log.info({ consumer: this.options.name, down_ms: Date.now() - this.downSince }, 'stream consumer resumed');
     this.state = 'up';
     this.lastError = undefined;
   }

@@ -27,7 +27,10 @@ export class OutboxReplay implements StreamReplaySource {
   async consumed(floor: number, info: StreamInfo): Promise<void> {
     if (info.state.messages === 0) return; // an empty stream names no event: keep the floor read before
     // Through `floor` consumed; a floor before the stream's first message means nothing of it is.
-    const seq = floor >= info.state.first_seq ? await this.outboxSeqAt(floor) : await this.outboxSeqAt(info.state.first_seq).then((s) => (s === null ? null : s - 1n));
+    const seq =
+      floor >= info.state.first_seq
+        ? await this.outboxSeqAt(floor)
+        : await this.outboxSeqAt(info.state.first_seq).then((s) => (s === null ? null : s - 1n));
     if (seq !== null) this.floorSeq = seq;
   }
 

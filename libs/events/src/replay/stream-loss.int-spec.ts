@@ -47,7 +47,11 @@ describe('the events stream lost with nats-server’s store', () => {
   });
 
   const write = async (from: number, to: number) => {
-    const events = Array.from({ length: to - from }, (_, i) => ({ type: 'chat.created' as const, org_id: org, data: { chat_id: `${from + i}@c.us` } }));
+    const events = Array.from({ length: to - from }, (_, i) => ({
+      type: 'chat.created' as const,
+      org_id: org,
+      data: { chat_id: `${from + i}@c.us` },
+    }));
     await t.prisma.$transaction((tx) => writeEvents(tx, stubEvents(events)));
     await until(async () => (await unpublishedEvents(t.prisma)) === 0, 'the relay to publish');
   };
@@ -91,7 +95,8 @@ describe('the events stream lost with nats-server’s store', () => {
     await ensureStreams(nc, ns);
     const s = streamNames(ns).events;
     try {
-      for (let i = 0; i < 10; i++) await nc.jetstream().publish(eventSubject(ns, 'chat.created'), codec.encode({ event_id: `e${i}` }), { msgID: `e${i}` });
+      for (let i = 0; i < 10; i++)
+        await nc.jetstream().publish(eventSubject(ns, 'chat.created'), codec.encode({ event_id: `e${i}` }), { msgID: `e${i}` });
       await jsm.consumers.add(s, { durable_name: 'ahead', ack_policy: AckPolicy.Explicit });
       await jsm.consumers.add(s, { durable_name: 'behind', ack_policy: AckPolicy.Explicit });
       const take = async (durable: string, n: number) => {

@@ -99,7 +99,10 @@ export class StreamWatch {
       const known = this.known;
       if (known && (info.created !== known.created || info.state.last_seq < known.lastSeq)) {
         const replayed = await this.source.replay(info);
-        this.logger.warn({ stream: this.stream, replayed, created: info.created, was: known }, 'stream lost messages; what was not consumed is published again');
+        this.logger.warn(
+          { stream: this.stream, replayed, created: info.created, was: known },
+          'stream lost messages; what was not consumed is published again',
+        );
         this.known = { created: info.created, lastSeq: info.state.last_seq };
         return 'replayed';
       }
@@ -110,7 +113,8 @@ export class StreamWatch {
     } catch (err) {
       // NATS away, or the stream not created again yet: the next round (or the reconnect) tries again.
       const message = (err as Error).message;
-      if (message !== this.lastError) this.logger.warn({ stream: this.stream, err: message }, 'stream watch: cannot read the stream; retrying');
+      if (message !== this.lastError)
+        this.logger.warn({ stream: this.stream, err: message }, 'stream watch: cannot read the stream; retrying');
       this.lastError = message;
       return 'unavailable';
     }

@@ -189,10 +189,11 @@ function sessionSetup(role: AuthenticatedSession['role'] = 'member', ttlMs = 5_0
 }
 
 const cookie = (token = SESSION_TOKEN) => `theme=dark; mapi_session=${token}; mapi_csrf=${CSRF_TOKEN}`;
-const withSession = (auth: Authenticator, credentials: RequestCredentials) => auth.authenticate(undefined, { cookie: cookie(), ...credentials });
+const withSession = (auth: Authenticator, credentials: RequestCredentials) =>
+  auth.authenticate(undefined, { cookie: cookie(), ...credentials });
 
 describe('Authenticator: console sessions', () => {
-  it('accepts the session cookie where a bearer token is: the member\'s principal, its phones as the scope', async () => {
+  it("accepts the session cookie where a bearer token is: the member's principal, its phones as the scope", async () => {
     const { auth, sessions } = sessionSetup('member');
     const principal = await withSession(auth, { method: 'GET' });
     expect(principal).toEqual({
@@ -200,7 +201,13 @@ describe('Authenticator: console sessions', () => {
       org_id: PRINCIPAL.org_id,
       phone_scope: ['phone-1'],
       rate_limit_per_second: 7,
-      member: { member_id: 'a1b2c3d4-0000-4000-8000-000000000002', session_id: 'f1d2c3b4-0000-4000-8000-000000000001', email: 'amy@example.com', role: 'member', label_ids: null },
+      member: {
+        member_id: 'a1b2c3d4-0000-4000-8000-000000000002',
+        session_id: 'f1d2c3b4-0000-4000-8000-000000000001',
+        email: 'amy@example.com',
+        role: 'member',
+        label_ids: null,
+      },
     });
     expect(sessions.lookups).toEqual([sha256(SESSION_TOKEN)]);
   });
@@ -275,7 +282,7 @@ describe('Authenticator: console sessions', () => {
     expect((await rejection(withSession(auth, { method: 'GET' }))).status).toBe(401);
   });
 
-  it('forgets a member\'s sessions at once on sign-out (this replica)', async () => {
+  it("forgets a member's sessions at once on sign-out (this replica)", async () => {
     const { auth, sessions } = sessionSetup();
     await withSession(auth, { method: 'GET' });
     sessions.live.clear();
@@ -294,11 +301,13 @@ describe('owner/admin-only routes (checkRole) for the principals the authenticat
   const openRoute = ROUTES.find((r) => r.method === 'GET' && r.path === '/chats');
 
   it('has admin-only routes to check, and GET /chats is not one', () => {
-    expect(adminRoutes.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['POST /members/invite', 'POST /phones/create', 'DELETE /phones/delete']));
+    expect(adminRoutes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['POST /members/invite', 'POST /phones/create', 'DELETE /phones/delete']),
+    );
     expect(openRoute?.role).toBeUndefined();
   });
 
-  it('refuses a member\'s session on every admin-only route with 403', async () => {
+  it("refuses a member's session on every admin-only route with 403", async () => {
     const principal = await withSession(sessionSetup('member').auth, { method: 'GET' });
     for (const route of adminRoutes) {
       let error: unknown = null;
@@ -312,7 +321,7 @@ describe('owner/admin-only routes (checkRole) for the principals the authenticat
     }
   });
 
-  it.each(['owner', 'admin'] as const)('lets an %s\'s session through', async (role) => {
+  it.each(['owner', 'admin'] as const)("lets an %s's session through", async (role) => {
     const principal = await withSession(sessionSetup(role).auth, { method: 'GET' });
     for (const route of adminRoutes) expect(() => checkRole(route, principal)).not.toThrow();
   });

@@ -74,13 +74,18 @@ export class Authenticator {
     if (!entry) {
       const session = /^[A-Za-z0-9_-]{20,100}$/.test(sessionToken) ? await sessions.find(hash) : null;
       const principal = session && (await this.sessionPrincipal(session));
-      if (!session || !principal) throw Errors.unauthorized('The console session has ended, or the organization has no active Pro or Enterprise plan: sign in again');
+      if (!session || !principal)
+        throw Errors.unauthorized('The console session has ended, or the organization has no active Pro or Enterprise plan: sign in again');
       entry = { principal, csrf_hash: session.csrf_hash };
       this.sessionCache.set(hash, entry);
     }
     if (!SAFE_METHODS.has((credentials.method ?? 'GET').toUpperCase())) {
       if (!credentials.csrf || !sameHash(hashApiToken(credentials.csrf), entry.csrf_hash)) {
-        throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'Missing or wrong x-csrf-token: send the session\'s CSRF token (the mapi_csrf cookie) with every change');
+        throw new ServiceError(
+          ErrorCode.FORBIDDEN_ERROR,
+          403,
+          "Missing or wrong x-csrf-token: send the session's CSRF token (the mapi_csrf cookie) with every change",
+        );
       }
     }
     return entry.principal;

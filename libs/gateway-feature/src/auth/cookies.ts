@@ -26,7 +26,10 @@ const attributes = (path: string, maxAge: number, httpOnly: boolean, { secure }:
  */
 export function sessionCookies(sessionToken: string, csrfToken: string, expiresAt: Date, options: CookieOptions): string[] {
   const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
-  return [`${SESSION_COOKIE}=${sessionToken}${attributes('/v1', maxAge, true, options)}`, `${CSRF_COOKIE}=${csrfToken}${attributes('/', maxAge, false, options)}`];
+  return [
+    `${SESSION_COOKIE}=${sessionToken}${attributes('/v1', maxAge, true, options)}`,
+    `${CSRF_COOKIE}=${csrfToken}${attributes('/', maxAge, false, options)}`,
+  ];
 }
 
 export function clearedCookies(options: CookieOptions): string[] {

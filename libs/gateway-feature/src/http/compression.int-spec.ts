@@ -31,7 +31,14 @@ describe('gateway compression (integration)', () => {
   beforeAll(async () => {
     prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
     token = (await createToken(prisma, (await createOrg(prisma)).id)).token;
-    const env = { ...process.env, DATABASE_URL: testEnv.databaseUrl(), REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: `gz${randomSuffix(3)}`, AUTH_CACHE_TTL_MS: '0' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: testEnv.databaseUrl(),
+      REDIS_URL: testEnv.redisUrl(),
+      NATS_URL: testEnv.natsUrl(),
+      NAMESPACE: `gz${randomSuffix(3)}`,
+      AUTH_CACHE_TTL_MS: '0',
+    };
     stack = await startTestGateway({ env, gatewayLog: sink(), serviceLog: sink() });
   });
 
@@ -43,7 +50,11 @@ describe('gateway compression (integration)', () => {
   const echo = (acceptEncoding: string | null, body: unknown = { text }) =>
     exchange(`${stack.base}/v1/test/echo`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
+      },
       body: Buffer.from(JSON.stringify(body)),
     });
 
@@ -88,20 +99,27 @@ describe('gateway compression (integration)', () => {
     ['gzip', 'gzip', gunzipSync],
     ['br;q=0.9, gzip;q=0.5', 'br', brotliDecompressSync],
     ['*', 'br', brotliDecompressSync],
-  ])('takes a large answer (≥ 64 KiB) compressed by the service for Accept-Encoding %s, with its length known', async (accept, encoding, decode) => {
-    const large = Array.from({ length: 4000 }, (_, i) => `line ${i} of a long message body`).join('\n');
-    const res = await echo(accept, { text: large });
-    expect(res.status).toBe(200);
-    expect(res.headers['content-encoding']).toBe(encoding);
-    expect(String(res.headers.vary)).toMatch(/accept-encoding/i);
-    // compressed before the NATS hop: a whole buffer with its length, not the plugin's chunked stream
-    expect(Number(res.headers['content-length'])).toBe(res.body.length);
-    expect(JSON.parse(decode(res.body).toString('utf8'))).toMatchObject({ text: large });
-  });
+  ])(
+    'takes a large answer (≥ 64 KiB) compressed by the service for Accept-Encoding %s, with its length known',
+    async (accept, encoding, decode) => {
+      const large = Array.from({ length: 4000 }, (_, i) => `line ${i} of a long message body`).join('\n');
+      const res = await echo(accept, { text: large });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(String(res.headers.vary)).toMatch(/accept-encoding/i);
+      // compressed before the NATS hop: a whole buffer with its length, not the plugin's chunked stream
+      expect(Number(res.headers['content-length'])).toBe(res.body.length);
+      expect(JSON.parse(decode(res.body).toString('utf8'))).toMatchObject({ text: large });
+    },
+  );
 
   it('sends a large answer plain for x-no-compression, identity, or a refused encoding', async () => {
     const large = Array.from({ length: 4000 }, (_, i) => `line ${i}`).join('\n');
-    const cases: Record<string, string>[] = [{ 'accept-encoding': 'gzip', 'x-no-compression': '1' }, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }];
+    const cases: Record<string, string>[] = [
+      { 'accept-encoding': 'gzip', 'x-no-compression': '1' },
+      { 'accept-encoding': 'identity' },
+      { 'accept-encoding': 'br;q=0, gzip;q=0' },
+    ];
     for (const headers of cases) {
       const res = await exchange(`${stack.base}/v1/test/echo`, {
         method: 'POST',

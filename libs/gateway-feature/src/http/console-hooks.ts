@@ -11,7 +11,7 @@ export function checkRole(route: RouteContract, principal: Principal): void {
     throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'Only owners and admins can do this');
   }
   if (route.role === 'owner' && principal.member && principal.member.role !== 'owner') {
-    throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'Only the organization\'s owners can do this');
+    throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, "Only the organization's owners can do this");
   }
 }
 
@@ -20,7 +20,11 @@ export function checkRole(route: RouteContract, principal: Principal): void {
  * and never into the body. Returns the body to send.
  */
 export function issueSession(body: Buffer, reply: FastifyReply, options: CookieOptions): string {
-  const { session_token, ...answer } = JSON.parse(body.toString('utf8')) as { session_token: string; csrf_token: string; expires_at: string };
+  const { session_token, ...answer } = JSON.parse(body.toString('utf8')) as {
+    session_token: string;
+    csrf_token: string;
+    expires_at: string;
+  };
   reply.header('set-cookie', sessionCookies(session_token, answer.csrf_token, new Date(answer.expires_at), options));
   reply.header('cache-control', 'no-store');
   return JSON.stringify(answer);
@@ -36,7 +40,14 @@ export function clearSession(reply: FastifyReply, principal: Principal, auth: Au
  * An audited route answered 2xx: one entry in the organization's trail (members.v1.audit.record),
  * sent after the answer so it adds no latency; a failure is logged (the change itself is done).
  */
-export function recordAudit(route: RouteContract, principal: Principal, params: Record<string, unknown> | undefined, phoneId: string | undefined, rpc: NatsRpcClient, logger: Logger): void {
+export function recordAudit(
+  route: RouteContract,
+  principal: Principal,
+  params: Record<string, unknown> | undefined,
+  phoneId: string | undefined,
+  rpc: NatsRpcClient,
+  logger: Logger,
+): void {
   if (!route.audit) return;
   const { action, target } = route.audit;
   const value = target === 'x-phone' ? phoneId : target ? params?.[target] : undefined;
@@ -49,5 +60,7 @@ export function recordAudit(route: RouteContract, principal: Principal, params: 
     target: value === undefined || value === null ? null : String(value),
     details: { route: `${route.method} ${route.path}` },
   };
-  rpc.call(RecordAuditRpc, { body }).catch((err) => logger.warn({ err: (err as Error).message, action }, 'could not record an audit entry'));
+  rpc
+    .call(RecordAuditRpc, { body })
+    .catch((err) => logger.warn({ err: (err as Error).message, action }, 'could not record an audit entry'));
 }

@@ -7,7 +7,13 @@ import { createOrg, createTestDatabase, randomSuffix, testEnv, type TestDatabase
 import { toServiceError } from './error-mapping';
 
 const logger = createLogger('db-unavailable', 'warn', new Writable({ write: (_c, _e, done) => done() }));
-const caught = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e);
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e,
+  );
 
 /**
  * A database that cannot serve (unreachable, out of connections) is a 503 the client retries, not a 500

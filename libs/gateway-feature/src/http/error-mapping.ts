@@ -23,7 +23,11 @@ export function toServiceError(error: unknown, logger: Logger): ServiceError {
     return new ServiceError('PAYLOAD_TOO_LARGE_ERROR', 413, 'Request body is too large');
   }
   if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
-    return new ServiceError('UNSUPPORTED_MEDIA_TYPE_ERROR', 415, 'Unsupported Content-Type: send application/json (or multipart/form-data where a route takes a file)');
+    return new ServiceError(
+      'UNSUPPORTED_MEDIA_TYPE_ERROR',
+      415,
+      'Unsupported Content-Type: send application/json (or multipart/form-data where a route takes a file)',
+    );
   }
   if (e.code?.startsWith('FST_ERR_CTP_') || e.code === 'MALFORMED_JSON') {
     return Errors.validation({ body: { message: 'Request body is not valid JSON' } }, 'Malformed JSON body');

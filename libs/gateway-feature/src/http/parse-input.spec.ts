@@ -19,7 +19,11 @@ describe('parseInput', () => {
   });
 
   it('refuses a JSON null body with 422 on body, even where the body is optional', () => {
-    expect(refusal(() => parseInput(OptionalBody, null, 'body'))).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', fields: { body: { message: expect.any(String) } } });
+    expect(refusal(() => parseInput(OptionalBody, null, 'body'))).toMatchObject({
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      fields: { body: { message: expect.any(String) } },
+    });
   });
 
   it('refuses a NUL character (Postgres text cannot hold it) in any body string or key, and in parameters, with 422 naming the field', () => {
@@ -27,9 +31,15 @@ describe('parseInput', () => {
     expect(refusal(() => parseInput(Body, { name: 'a\u0000b', tags: ['ok', 'x\u0000'], meta: { 'k\u0000': 1 } }, 'body'))).toMatchObject({
       status: 422,
       code: 'VALIDATION_ERROR',
-      fields: { 'body.name': { message: expect.stringContaining('NUL') }, 'body.tags.1': expect.any(Object), 'body.meta.k\u0000': expect.any(Object) },
+      fields: {
+        'body.name': { message: expect.stringContaining('NUL') },
+        'body.tags.1': expect.any(Object),
+        'body.meta.k\u0000': expect.any(Object),
+      },
     });
-    expect(refusal(() => parseInput(z.object({ type: z.string().optional() }), { type: 'x\u0000' }, 'query')).fields).toEqual({ type: { message: expect.stringContaining('NUL'), value: null } });
+    expect(refusal(() => parseInput(z.object({ type: z.string().optional() }), { type: 'x\u0000' }, 'query')).fields).toEqual({
+      type: { message: expect.stringContaining('NUL'), value: null },
+    });
     expect(parseInput(Body, { name: 'plain' }, 'body')).toEqual({ name: 'plain' });
   });
 

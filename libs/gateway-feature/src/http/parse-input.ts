@@ -8,7 +8,12 @@ import type { z } from 'zod';
 export function parseInput<S extends z.ZodType>(schema: S | undefined, raw: unknown, location: InputLocation): z.infer<S> | undefined {
   if (!schema) return undefined;
   const nul = nulPaths(raw);
-  if (nul.length) throw Errors.validation(Object.fromEntries(nul.map((path) => [fieldKey(location, path), { message: NUL_MESSAGE, ...(location === 'body' ? {} : { value: null }) }])));
+  if (nul.length)
+    throw Errors.validation(
+      Object.fromEntries(
+        nul.map((path) => [fieldKey(location, path), { message: NUL_MESSAGE, ...(location === 'body' ? {} : { value: null }) }]),
+      ),
+    );
   const result = schema.safeParse(raw === undefined && location !== 'body' ? {} : raw);
   if (result.success) return result.data;
   throw Errors.validation(issuesToFields(location, result.error.issues, raw));
@@ -32,4 +37,5 @@ function nulPaths(value: unknown, path: string[] = [], out: string[][] = []): st
   return out;
 }
 
-const fieldKey = (location: InputLocation, path: string[]) => (location === 'body' ? (path.length ? `body.${path.join('.')}` : 'body') : (path[0] ?? location));
+const fieldKey = (location: InputLocation, path: string[]) =>
+  location === 'body' ? (path.length ? `body.${path.join('.')}` : 'body') : (path[0] ?? location);

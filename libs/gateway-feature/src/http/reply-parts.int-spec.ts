@@ -34,7 +34,14 @@ describe('gateway: a chunked reply written as its parts (integration)', () => {
   beforeAll(async () => {
     prisma = createPrismaClient({ url: testEnv.databaseUrl(), poolSize: 2 });
     token = (await createToken(prisma, (await createOrg(prisma)).id)).token;
-    const env = { ...process.env, DATABASE_URL: testEnv.databaseUrl(), REDIS_URL: testEnv.redisUrl(), NATS_URL: testEnv.natsUrl(), NAMESPACE: `parts${randomSuffix(3)}`, AUTH_CACHE_TTL_MS: '0' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: testEnv.databaseUrl(),
+      REDIS_URL: testEnv.redisUrl(),
+      NATS_URL: testEnv.natsUrl(),
+      NAMESPACE: `parts${randomSuffix(3)}`,
+      AUTH_CACHE_TTL_MS: '0',
+    };
     stack = await startTestGateway({ env, gatewayLog: sink(), serviceLog: sink() });
   });
 
@@ -44,7 +51,11 @@ describe('gateway: a chunked reply written as its parts (integration)', () => {
   });
 
   const echo = (headers: Record<string, string>) =>
-    exchange(`${stack.base}/v1/test/echo`, { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, Buffer.from(JSON.stringify({ text: large })));
+    exchange(
+      `${stack.base}/v1/test/echo`,
+      { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+      Buffer.from(JSON.stringify({ text: large })),
+    );
 
   it('sends a large plain answer byte for byte, with its content-length and the route headers', async () => {
     const cases: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip', 'x-no-compression': '1' }];

@@ -71,7 +71,11 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
   const rawBody = async (req: FastifyRequest): Promise<unknown> => {
     if (!req.isMultipart?.()) return req.body;
     if (!route.upload) {
-      throw new ServiceError(ErrorCode.UNSUPPORTED_MEDIA_TYPE_ERROR, 415, 'Unsupported Content-Type: this route takes application/json only');
+      throw new ServiceError(
+        ErrorCode.UNSUPPORTED_MEDIA_TYPE_ERROR,
+        415,
+        'Unsupported Content-Type: this route takes application/json only',
+      );
     }
     return readMultipartBody(req, route.upload, deps.maxUploadFileBytes);
   };
@@ -99,16 +103,35 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
       const query = parseInput(route.query, req.query, 'query');
       const body = parseInput(route.body, await rawBody(req), 'body');
       // counted before the service checks the password (given back if it succeeds), so a burst of parallel guesses cannot all pass
-      const attempt = route.throttle === 'sign-in' ? await deps.signInThrottle.attempt(String((body as { email: string }).email), req.ip) : null;
-      const phone = route.phone === 'none' || !principal ? null : await deps.phones.resolve(principal, header(req, 'x-phone'), route.phone === 'required');
+      const attempt =
+        route.throttle === 'sign-in' ? await deps.signInThrottle.attempt(String((body as { email: string }).email), req.ip) : null;
+      const phone =
+        route.phone === 'none' || !principal
+          ? null
+          : await deps.phones.resolve(principal, header(req, 'x-phone'), route.phone === 'required');
       if (phone) reply.header('x-service-phone-id', phone.phone_id);
       const ctx: RequestContext | undefined = principal
-        ? { org_id: principal.org_id, token_id: principal.token_id, phone_scope: principal.phone_scope, phone, member: principal.member ?? null }
+        ? {
+            org_id: principal.org_id,
+            token_id: principal.token_id,
+            phone_scope: principal.phone_scope,
+            phone,
+            member: principal.member ?? null,
+          }
         : undefined;
-      const headers = route.headers ? Object.fromEntries(route.headers.flatMap((n) => (header(req, n) === undefined ? [] : [[n, header(req, n)]]))) : undefined;
+      const headers = route.headers
+        ? Object.fromEntries(route.headers.flatMap((n) => (header(req, n) === undefined ? [] : [[n, header(req, n)]])))
+        : undefined;
       // a JSON answer passed on as it is may come back compressed by the service (large pages: no plain bytes on the hop)
-      const acceptEncoding = route.response && route.session !== 'issue' ? preferredEncoding(header(req, 'accept-encoding'), header(req, 'x-no-compression')) : undefined;
-      const raw = await deps.rpc.callRaw(route.rpc, { ctx, params, query, body, headers }, { requestId: String(req.id), timeoutMs: route.upload?.timeoutMs, acceptEncoding });
+      const acceptEncoding =
+        route.response && route.session !== 'issue'
+          ? preferredEncoding(header(req, 'accept-encoding'), header(req, 'x-no-compression'))
+          : undefined;
+      const raw = await deps.rpc.callRaw(
+        route.rpc,
+        { ctx, params, query, body, headers },
+        { requestId: String(req.id), timeoutMs: route.upload?.timeoutMs, acceptEncoding },
+      );
       const status = raw.httpStatus ?? route.successStatus;
       if (attempt && status < 300) await attempt.succeeded();
       reply.status(status);

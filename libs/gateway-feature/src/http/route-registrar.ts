@@ -46,12 +46,22 @@ export function registerGatewayRoutes(fastify: FastifyInstance, options: Registr
     const started = (req as { startedAt?: number }).startedAt ?? performance.now();
     const ms = performance.now() - started;
     accessLog.info(
-      { method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms), org_id: reply.getHeader('x-service-org-id') },
+      {
+        method: req.method,
+        url: req.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(ms),
+        org_id: reply.getHeader('x-service-org-id'),
+      },
       'request',
     );
     const route = req.routeOptions.url;
     nameServerSpan(req.method, route);
-    duration.record(ms / 1000, { 'http.request.method': req.method, 'http.response.status_code': reply.statusCode, ...(route ? { 'http.route': route } : {}) });
+    duration.record(ms / 1000, {
+      'http.request.method': req.method,
+      'http.response.status_code': reply.statusCode,
+      ...(route ? { 'http.route': route } : {}),
+    });
     done();
   });
 

@@ -30,12 +30,15 @@ describe('trustProxyOption', () => {
     expect(t('not an address', 0)).toBe(false);
   });
 
-  it.each([['TRUST_PROXY_HOPS', '-1'], ['TRUST_PROXY_HOPS', 'true'], ['TRUST_PROXY_ADDRESSES', ''], ['TRUST_PROXY_ADDRESSES', 'loopback,example.com'], ['TRUST_PROXY_ADDRESSES', '10.0.0.0/33']])(
-    'refuses %s=%s at start',
-    (name, value) => {
-      const parsed = TrustProxyConfigSchema.safeParse({ [name]: value });
-      expect(parsed.success).toBe(false);
-      expect(parsed.error?.issues[0].path).toEqual([name]);
-    },
-  );
+  it.each([
+    ['TRUST_PROXY_HOPS', '-1'],
+    ['TRUST_PROXY_HOPS', 'true'],
+    ['TRUST_PROXY_ADDRESSES', ''],
+    ['TRUST_PROXY_ADDRESSES', 'loopback,example.com'],
+    ['TRUST_PROXY_ADDRESSES', '10.0.0.0/33'],
+  ])('refuses %s=%s at start', (name, value) => {
+    const parsed = TrustProxyConfigSchema.safeParse({ [name]: value });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0].path).toEqual([name]);
+  });
 });

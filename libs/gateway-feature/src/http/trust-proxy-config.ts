@@ -33,7 +33,10 @@ export const TrustProxyConfigSchema = z.object({
     .string()
     .default('loopback')
     .transform((s, ctx) => {
-      const entries = s.split(',').map((e) => e.trim()).filter(Boolean);
+      const entries = s
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean);
       if (!entries.length) {
         ctx.addIssue({ code: 'custom', message: 'must name at least one address, CIDR or range (loopback, linklocal, uniquelocal)' });
         return z.NEVER;

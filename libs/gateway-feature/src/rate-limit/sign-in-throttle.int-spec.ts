@@ -9,10 +9,24 @@ describe('SignInThrottle', () => {
   let redis: Redis;
   const ns = `${testEnv.namespace()}-${randomSuffix(3)}`;
   const throttle = () =>
-    new SignInThrottle(redis, ns, ConsoleAuthConfigSchema.parse({ SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '2', SIGN_IN_MAX_FAILURES_PER_ADDRESS: '3', SIGN_IN_WINDOW_SECONDS: '60' }), createLogger('test', 'silent'));
+    new SignInThrottle(
+      redis,
+      ns,
+      ConsoleAuthConfigSchema.parse({
+        SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '2',
+        SIGN_IN_MAX_FAILURES_PER_ADDRESS: '3',
+        SIGN_IN_WINDOW_SECONDS: '60',
+      }),
+      createLogger('test', 'silent'),
+    );
   const refusal = async (p: Promise<SignInAttempt>) => {
-    const err = await p.then(() => null, (e: unknown) => e);
-    return err instanceof ServiceError ? { status: err.status, code: err.code, retryAfter: (err as { retryAfter?: number }).retryAfter } : null;
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    return err instanceof ServiceError
+      ? { status: err.status, code: err.code, retryAfter: (err as { retryAfter?: number }).retryAfter }
+      : null;
   };
 
   beforeAll(() => {

@@ -93,10 +93,14 @@ export class SignInThrottle {
     }
     if (waitMs < 0) return { succeeded: () => this.credit(keys.map(([k]) => k)) };
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    throw Object.assign(new ServiceError(ErrorCode.RATE_LIMIT_ERROR, 429, `Too many failed sign-ins: try again in ${seconds} seconds`), { retryAfter: seconds });
+    throw Object.assign(new ServiceError(ErrorCode.RATE_LIMIT_ERROR, 429, `Too many failed sign-ins: try again in ${seconds} seconds`), {
+      retryAfter: seconds,
+    });
   }
 
   private async credit(keys: string[]): Promise<void> {
-    await this.run.mapiSignInCredit(keys.length, ...keys).catch((err: Error) => this.logger.warn({ err: err.message }, 'could not give back a successful sign-in attempt'));
+    await this.run
+      .mapiSignInCredit(keys.length, ...keys)
+      .catch((err: Error) => this.logger.warn({ err: err.message }, 'could not give back a successful sign-in attempt'));
   }
 }

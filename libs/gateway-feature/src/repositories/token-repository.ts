@@ -39,7 +39,10 @@ export class TokenRepository {
 
   /** The organization of a console session, when its plan is paid and active (the same rule as a token's). */
   async usableOrganization(orgId: string): Promise<{ rate_limit_per_second: number | null } | null> {
-    const org = await this.prisma.organization.findUnique({ where: { id: orgId }, select: { plan: true, plan_active: true, rate_limit_per_second: true } });
+    const org = await this.prisma.organization.findUnique({
+      where: { id: orgId },
+      select: { plan: true, plan_active: true, rate_limit_per_second: true },
+    });
     if (!org || !org.plan_active || !PAID_PLANS.has(org.plan)) return null;
     return { rate_limit_per_second: org.rate_limit_per_second };
   }

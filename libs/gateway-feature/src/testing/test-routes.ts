@@ -11,7 +11,12 @@ export const EchoRpc = defineRpc({
   subject: 'testecho.v1.echo',
   service: 'testecho',
   request: z.object({ ctx: RequestContextSchema, body: EchoBody, headers: z.record(z.string(), z.string()).optional() }),
-  response: z.object({ text: z.string(), org_id: z.string(), phone_id: z.string().nullable(), idempotency_key: z.string().nullable().optional() }),
+  response: z.object({
+    text: z.string(),
+    org_id: z.string(),
+    phone_id: z.string().nullable(),
+    idempotency_key: z.string().nullable().optional(),
+  }),
 });
 export const OptionalBodyRpc = defineRpc({
   subject: 'testecho.v1.optional',
@@ -21,9 +26,19 @@ export const OptionalBodyRpc = defineRpc({
 });
 export const SlowRpc = defineRpc({ subject: 'testecho.v1.slow', service: 'testecho', request: ctxOnly, response: z.object({}) });
 export const BoomRpc = defineRpc({ subject: 'testecho.v1.boom', service: 'testecho', request: ctxOnly, response: z.object({}) });
-export const StatusRpc = defineRpc({ subject: 'testecho.v1.status', service: 'testecho', request: ctxOnly, response: z.object({ ok: z.boolean() }) });
+export const StatusRpc = defineRpc({
+  subject: 'testecho.v1.status',
+  service: 'testecho',
+  request: ctxOnly,
+  response: z.object({ ok: z.boolean() }),
+});
 export const UploadBody = z.object({
-  document: z.object({ filename: z.string().min(1), file: z.string().min(1).optional(), base64: z.string().optional(), mimetype: z.string().optional() }),
+  document: z.object({
+    filename: z.string().min(1),
+    file: z.string().min(1).optional(),
+    base64: z.string().optional(),
+    mimetype: z.string().optional(),
+  }),
   is_active: z.boolean({ error: 'is_active must be a boolean' }).default(false),
   note: z.string().optional(),
 });
@@ -31,24 +46,71 @@ export const UploadRpc = defineRpc({
   subject: 'testecho.v1.upload',
   service: 'testecho',
   request: z.object({ ctx: RequestContextSchema, body: UploadBody }),
-  response: z.object({ filename: z.string(), mimetype: z.string().nullable(), size: z.number(), sha256: z.string(), is_active: z.boolean(), note: z.string().nullable() }),
+  response: z.object({
+    filename: z.string(),
+    mimetype: z.string().nullable(),
+    size: z.number(),
+    sha256: z.string(),
+    is_active: z.boolean(),
+    note: z.string().nullable(),
+  }),
 });
 export const NobodyRpc = defineRpc({ subject: 'testnobody.v1.none', service: 'testnobody', request: ctxOnly, response: z.object({}) });
 
-const route = (over: Partial<Parameters<typeof defineRoute>[0]> & Pick<Parameters<typeof defineRoute>[0], 'operationId' | 'method' | 'path' | 'rpc'>) =>
-  defineRoute({ tag: 'test', summary: over.operationId, phone: 'none', successStatus: 200, response: z.object({}), ...over });
+const route = (
+  over: Partial<Parameters<typeof defineRoute>[0]> & Pick<Parameters<typeof defineRoute>[0], 'operationId' | 'method' | 'path' | 'rpc'>,
+) => defineRoute({ tag: 'test', summary: over.operationId, phone: 'none', successStatus: 200, response: z.object({}), ...over });
 
 export const TEST_ROUTES = [
-  route({ operationId: 'echo', method: 'POST', path: '/test/echo', rpc: EchoRpc, body: EchoBody, phone: 'optional', response: EchoRpc.response, headers: ['idempotency-key'] }),
+  route({
+    operationId: 'echo',
+    method: 'POST',
+    path: '/test/echo',
+    rpc: EchoRpc,
+    body: EchoBody,
+    phone: 'optional',
+    response: EchoRpc.response,
+    headers: ['idempotency-key'],
+  }),
   route({ operationId: 'limited', method: 'POST', path: '/test/limited', rpc: EchoRpc, body: EchoBody, response: EchoRpc.response }),
-  route({ operationId: 'optional', method: 'POST', path: '/test/optional', rpc: OptionalBodyRpc, body: OptionalBodyRpc.request.shape.body, response: OptionalBodyRpc.response }),
+  route({
+    operationId: 'optional',
+    method: 'POST',
+    path: '/test/optional',
+    rpc: OptionalBodyRpc,
+    body: OptionalBodyRpc.request.shape.body,
+    response: OptionalBodyRpc.response,
+  }),
   route({ operationId: 'slow', method: 'GET', path: '/test/slow', rpc: SlowRpc }),
   route({ operationId: 'boom', method: 'GET', path: '/test/boom', rpc: BoomRpc }),
   route({ operationId: 'status', method: 'GET', path: '/test/status', rpc: StatusRpc, response: StatusRpc.response }),
-  route({ operationId: 'item', method: 'GET', path: '/test/items/{id}', rpc: StatusRpc, params: z.object({ id: z.string().min(1) }), response: StatusRpc.response }),
+  route({
+    operationId: 'item',
+    method: 'GET',
+    path: '/test/items/{id}',
+    rpc: StatusRpc,
+    params: z.object({ id: z.string().min(1) }),
+    response: StatusRpc.response,
+  }),
   route({ operationId: 'nobody', method: 'GET', path: '/test/nobody', rpc: NobodyRpc }),
-  route({ operationId: 'upload', method: 'POST', path: '/test/upload', rpc: UploadRpc, body: UploadBody, response: UploadRpc.response, upload: { fileField: 'document', booleanFields: ['is_active'] } }),
-  route({ operationId: 'resync', method: 'POST', path: '/test/needs-phone', rpc: OptionalBodyRpc, phone: 'required', successStatus: 204, response: undefined }),
+  route({
+    operationId: 'upload',
+    method: 'POST',
+    path: '/test/upload',
+    rpc: UploadRpc,
+    body: UploadBody,
+    response: UploadRpc.response,
+    upload: { fileField: 'document', booleanFields: ['is_active'] },
+  }),
+  route({
+    operationId: 'resync',
+    method: 'POST',
+    path: '/test/needs-phone',
+    rpc: OptionalBodyRpc,
+    phone: 'required',
+    successStatus: 204,
+    response: undefined,
+  }),
 ];
 
 const serve = rpcHandler<void>();

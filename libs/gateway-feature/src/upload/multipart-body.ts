@@ -41,7 +41,9 @@ export async function readMultipartBody(req: FastifyRequest, upload: RouteUpload
   const booleans = new Set(upload.booleanFields ?? []);
   let file: { bytes: Buffer; filename: string; mimetype: string } | undefined;
   try {
-    const parts = req.parts({ limits: { fileSize: maxFileBytes, files: 5, fields: MAX_TEXT_FIELDS, fieldSize: MAX_TEXT_FIELD_BYTES, parts: MAX_TEXT_FIELDS + 5 } });
+    const parts = req.parts({
+      limits: { fileSize: maxFileBytes, files: 5, fields: MAX_TEXT_FIELDS, fieldSize: MAX_TEXT_FIELD_BYTES, parts: MAX_TEXT_FIELDS + 5 },
+    });
     for await (const part of parts) {
       const path = pathOf(part.fieldname);
       if (part.type === 'file') {

@@ -14,7 +14,15 @@ export const UploadConfigSchema = z.object({
    * as large as this file in base64 (the global BODY_LIMIT_BYTES still applies to every other route).
    * Keep it at least the knowledge base's KB_DOCUMENT_MAX_BYTES, which then answers with its own 413.
    */
-  UPLOAD_MAX_FILE_BYTES: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(1024 * MiB).default(20 * MiB)),
+  UPLOAD_MAX_FILE_BYTES: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1024 * MiB)
+      .default(20 * MiB),
+  ),
 });
 export type UploadConfig = z.infer<typeof UploadConfigSchema>;
 

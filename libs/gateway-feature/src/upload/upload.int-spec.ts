@@ -45,7 +45,11 @@ describe('gateway uploads (integration)', () => {
   });
 
   const send = async (path: string, body: string | FormData, headers: Record<string, string> = {}, auth: string | null = token) => {
-    const res = await fetch(`${base}/v1${path}`, { method: 'POST', headers: { ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...headers }, body });
+    const res = await fetch(`${base}/v1${path}`, {
+      method: 'POST',
+      headers: { ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...headers },
+      body,
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
@@ -58,15 +62,28 @@ describe('gateway uploads (integration)', () => {
 
   it('takes a multipart file of several MiB (over NATS max_payload) with its text fields', async () => {
     const bytes = randomBytes(2.5 * MiB);
-    const res = await send('/test/upload', form({ is_active: 'true', note: 'hello' }, [['document', bytes, 'manual.pdf', 'application/pdf']]));
+    const res = await send(
+      '/test/upload',
+      form({ is_active: 'true', note: 'hello' }, [['document', bytes, 'manual.pdf', 'application/pdf']]),
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ filename: 'manual.pdf', mimetype: 'application/pdf', size: bytes.length, sha256: sha(bytes), is_active: true, note: 'hello' });
+    expect(res.body).toEqual({
+      filename: 'manual.pdf',
+      mimetype: 'application/pdf',
+      size: bytes.length,
+      sha256: sha(bytes),
+      is_active: true,
+      note: 'hello',
+    });
   });
 
   it('accepts the other part names and lets text parts name the file', async () => {
     const bytes = Buffer.from('# Title\n\nSome text');
     for (const part of ['file', 'document.file', 'document[file]']) {
-      const res = await send('/test/upload', form({ 'document[filename]': 'notes.md', 'document.mimetype': 'text/markdown' }, [[part, bytes, 'upload.bin']]));
+      const res = await send(
+        '/test/upload',
+        form({ 'document[filename]': 'notes.md', 'document.mimetype': 'text/markdown' }, [[part, bytes, 'upload.bin']]),
+      );
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ filename: 'notes.md', mimetype: 'text/markdown', size: bytes.length, is_active: false });
     }
@@ -74,7 +91,9 @@ describe('gateway uploads (integration)', () => {
 
   it('takes a JSON body with the file in base64 larger than BODY_LIMIT_BYTES on an upload route', async () => {
     const bytes = randomBytes(2 * MiB);
-    const res = await send('/test/upload', JSON.stringify({ document: { filename: 'big.bin', base64: bytes.toString('base64') } }), { 'content-type': 'application/json' });
+    const res = await send('/test/upload', JSON.stringify({ document: { filename: 'big.bin', base64: bytes.toString('base64') } }), {
+      'content-type': 'application/json',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ size: bytes.length, sha256: sha(bytes) });
   });
@@ -84,7 +103,11 @@ describe('gateway uploads (integration)', () => {
     const multi = await send('/test/upload', form({}, [['document', big, 'big.bin']]));
     expect(multi.status).toBe(413);
     expect(multi.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE_ERROR', status: 413, message: expect.stringMatching(/3145728 bytes/) });
-    const json = await send('/test/upload', JSON.stringify({ document: { filename: 'big.bin', base64: randomBytes(4 * MiB).toString('base64') } }), { 'content-type': 'application/json' });
+    const json = await send(
+      '/test/upload',
+      JSON.stringify({ document: { filename: 'big.bin', base64: randomBytes(4 * MiB).toString('base64') } }),
+      { 'content-type': 'application/json' },
+    );
     expect(json.status).toBe(413);
     expect(json.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE_ERROR', status: 413 });
   });
@@ -99,14 +122,43 @@ describe('gateway uploads (integration)', () => {
   });
 
   it.each([
-    ['two files', () => form({}, [['document', Buffer.from('a'), 'a.txt'], ['file', Buffer.from('b'), 'b.txt']]), 'body.document', /only one file/],
+    [
+      'two files',
+      () =>
+        form({}, [
+          ['document', Buffer.from('a'), 'a.txt'],
+          ['file', Buffer.from('b'), 'b.txt'],
+        ]),
+      'body.document',
+      /only one file/,
+    ],
     ['a file in another part', () => form({}, [['photo', Buffer.from('a'), 'a.png']]), 'body.photo', /unexpected file part/],
     ['no file at all', () => form({ note: 'x' }), 'body.document', /./],
-    ['a boolean field that is not true/false', () => form({ is_active: 'maybe' }, [['document', Buffer.from('a'), 'a.txt']]), 'body.is_active', /boolean/],
+    [
+      'a boolean field that is not true/false',
+      () => form({ is_active: 'maybe' }, [['document', Buffer.from('a'), 'a.txt']]),
+      'body.is_active',
+      /boolean/,
+    ],
     ['an empty file', () => form({}, [['document', Buffer.alloc(0), 'empty.txt']]), 'body.document.file', /./],
-    ['a field name that would reach the prototype', () => form({ '__proto__[polluted]': 'yes' }, [['document', Buffer.from('a'), 'a.txt']]), 'body.__proto__[polluted]', /not a valid field name/],
-    ['a field that conflicts with another', () => form({ note: 'text', 'note[part]': 'more' }, [['document', Buffer.from('a'), 'a.txt']]), 'body.note.part', /conflicts/],
-    ['the file given as a part and as text', () => form({ 'document[file]': 'YQ==' }, [['document', Buffer.from('a'), 'a.txt']]), 'body.document.file', /given twice/],
+    [
+      'a field name that would reach the prototype',
+      () => form({ '__proto__[polluted]': 'yes' }, [['document', Buffer.from('a'), 'a.txt']]),
+      'body.__proto__[polluted]',
+      /not a valid field name/,
+    ],
+    [
+      'a field that conflicts with another',
+      () => form({ note: 'text', 'note[part]': 'more' }, [['document', Buffer.from('a'), 'a.txt']]),
+      'body.note.part',
+      /conflicts/,
+    ],
+    [
+      'the file given as a part and as text',
+      () => form({ 'document[file]': 'YQ==' }, [['document', Buffer.from('a'), 'a.txt']]),
+      'body.document.file',
+      /given twice/,
+    ],
   ])('answers 422 with fields for %s', async (_what, make, field, message) => {
     const res = await send('/test/upload', make());
     expect(res.status).toBe(422);

@@ -29,7 +29,7 @@ export async function phoneForNewGroup(rpc: NatsRpcClient, ctx: RequestContext):
   if (phone) return phone;
   if (ctx.phone_scope && ctx.phone_scope.length === 0) throw Errors.phoneUnavailable('The token reaches no phone');
   const [first] = await rpc.call(PhoneDirectoryRpc, { org_id: ctx.org_id, phone_ids: ctx.phone_scope, connected: true });
-  if (!first?.org_phone) throw Errors.phoneUnavailable('No connected phone within the token\'s scope: connect one or name it with x-phone');
+  if (!first?.org_phone) throw Errors.phoneUnavailable("No connected phone within the token's scope: connect one or name it with x-phone");
   return { phone_id: first.phone_id, org_phone: first.org_phone };
 }
 
@@ -58,7 +58,10 @@ export async function storedGroup(
       throw err;
     });
     if (chat && ready(chat)) return chat;
-    if (Date.now() > until) throw Errors.timeout('The network made the change, but the group has not reached the chats store yet: read it with GET /chats/{chat_id}');
+    if (Date.now() > until)
+      throw Errors.timeout(
+        'The network made the change, but the group has not reached the chats store yet: read it with GET /chats/{chat_id}',
+      );
     await new Promise((r) => setTimeout(r, pause));
   }
 }

@@ -28,7 +28,11 @@ async function source(files: Record<string, string>, options: { refuse?: string[
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       const { urls } = JSON.parse(Buffer.concat(chunks).toString()) as { urls: string[] };
-      const results = urls.map((u, index) => (options.refuse?.some((r) => u.includes(r)) ? { index, success: false, error: 'File not of this organization' } : { index, success: true, url: `${u}?jwt=fresh` }));
+      const results = urls.map((u, index) =>
+        options.refuse?.some((r) => u.includes(r))
+          ? { index, success: false, error: 'File not of this organization' }
+          : { index, success: true, url: `${u}?jwt=fresh` },
+      );
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results }));
     }
     const name = decodeURIComponent(url.pathname.replace('/app/media/message-media/', ''));
@@ -57,24 +61,49 @@ function jobOf(dryRun = false) {
   return { job: job as unknown as ImportJob, report: job.report, failures };
 }
 
-const message = (id: string, path: string | null) => ({ message_id: id, media: path === null ? null : { path, mimetype: 'image/jpeg', size: 3 } });
+const message = (id: string, path: string | null) => ({
+  message_id: id,
+  media: path === null ? null : { path, mimetype: 'image/jpeg', size: 3 },
+});
 
 describe('MediaCopier', () => {
   const root = mkdtempSync(join(tmpdir(), 'import-media-'));
   const storage = new LocalFsStorage(root);
   afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const copier = (base: string, maxBytes = 1_000) => new MediaCopier(new SourceClient({ baseUrl: `${base}/v1`, token: 'tok', policy: new AddressPolicy(['127.0.0.1/32']), rate: 1000, concurrency: 4, attempts: 3, timeoutMs: 2000 }), { storage, mediaBaseUrl: OURS, maxBytes });
+  const copier = (base: string, maxBytes = 1_000) =>
+    new MediaCopier(
+      new SourceClient({
+        baseUrl: `${base}/v1`,
+        token: 'tok',
+        policy: new AddressPolicy(['127.0.0.1/32']),
+        rate: 1000,
+        concurrency: 4,
+        attempts: 3,
+        timeoutMs: 2000,
+      }),
+      { storage, mediaBaseUrl: OURS, maxBytes },
+    );
 
   it('copies each file under our organization through a fresh link, and links our copy', async () => {
     const files = { [`${SOURCE_ORG}/chat@c.us/M1/a photo.jpg`]: 'one', [`${SOURCE_ORG}/chat@c.us/M2/b.jpg`]: 'two' };
     const s = await source(files);
     try {
-      const page: { message_id: string; media?: { path: string } | null }[] = [message('M1', s.link(`${SOURCE_ORG}/chat@c.us/M1/a photo.jpg`)), message('M2', `${s.link(`${SOURCE_ORG}/chat@c.us/M2/b.jpg`)}?jwt=stale`), message('M3', null), { message_id: 'M4' }, message('M5', 'media/some-org/M5.jpeg')];
+      const page: { message_id: string; media?: { path: string } | null }[] = [
+        message('M1', s.link(`${SOURCE_ORG}/chat@c.us/M1/a photo.jpg`)),
+        message('M2', `${s.link(`${SOURCE_ORG}/chat@c.us/M2/b.jpg`)}?jwt=stale`),
+        message('M3', null),
+        { message_id: 'M4' },
+        message('M5', 'media/some-org/M5.jpeg'),
+      ];
       const { job, report } = jobOf();
       await copier(s.origin).copy(job, page);
       expect(report.of('media')).toEqual({ read: 2, created: 2, updated: 0, skipped: 0, failed: 0 });
       expect(page[0].media?.path).toBe(`${OURS}/app/media/message-media/${OUR_ORG}/chat%40c.us/M1/a%20photo.jpg`);
-      expect(page[1].media).toEqual({ path: `${OURS}/app/media/message-media/${OUR_ORG}/chat%40c.us/M2/b.jpg`, mimetype: 'image/jpeg', size: 3 });
+      expect(page[1].media).toEqual({
+        path: `${OURS}/app/media/message-media/${OUR_ORG}/chat%40c.us/M2/b.jpg`,
+        mimetype: 'image/jpeg',
+        size: 3,
+      });
       const stored = await storage.read({ bucket: 'message-media', name: `${OUR_ORG}/chat@c.us/M1/a photo.jpg` });
       expect(stored && (await streamText(stored))).toBe('one');
       // One batch call for the page; each file read by its fresh link (the stale token dropped).
@@ -105,7 +134,11 @@ describe('MediaCopier', () => {
       expect(report.of('media')).toMatchObject({ read: 4, created: 1, failed: 3 });
       expect(page[0].media?.path.startsWith(OURS)).toBe(true);
       expect(page.slice(1).map((m) => m.media?.path)).toEqual(links.slice(1));
-      expect(failures.map((f) => [f.resource, f.source_id])).toEqual([['media', 'M1'], ['media', 'M2'], ['media', 'M3']]);
+      expect(failures.map((f) => [f.resource, f.source_id])).toEqual([
+        ['media', 'M1'],
+        ['media', 'M2'],
+        ['media', 'M3'],
+      ]);
       expect(failures[0].reason).toMatch(/would not hand out a link.*File not of this organization/);
       expect(failures[1].reason).toMatch(/answered 404/);
       expect(failures[2].reason).toMatch(/larger than 10 bytes/);

@@ -44,7 +44,10 @@ export function keyOfLink(link: string): ObjectKey | null {
   const at = path.indexOf(MEDIA_PATH);
   if (at < 0) return null;
   try {
-    const segments = path.slice(at + MEDIA_PATH.length).split('/').map(decodeURIComponent);
+    const segments = path
+      .slice(at + MEDIA_PATH.length)
+      .split('/')
+      .map(decodeURIComponent);
     return assertObjectKey({ bucket: segments[0], name: segments.slice(1).join('/') });
   } catch {
     return null;
@@ -52,7 +55,8 @@ export function keyOfLink(link: string): ObjectKey | null {
 }
 
 /** The same file's key here: the first segment of a name is its organization. */
-export const keyHere = (from: ObjectKey, orgId: string): ObjectKey => assertObjectKey({ bucket: from.bucket, name: `${orgId}/${from.name.split('/').slice(1).join('/')}` });
+export const keyHere = (from: ObjectKey, orgId: string): ObjectKey =>
+  assertObjectKey({ bucket: from.bucket, name: `${orgId}/${from.name.split('/').slice(1).join('/')}` });
 
 /**
  * Brings the files of imported messages into our storage, so their links keep working after the
@@ -88,7 +92,9 @@ export class MediaCopier {
     if (job.dryRun) results.push(...pending.map((c) => this.result(c, 'created')));
     else results.push(...(await this.fetchAll(job, pending)));
     job.report.add('media', results);
-    const failures = results.filter((r) => r.outcome === 'failed').map((r) => ({ resource: 'media', source_id: r.source_id, reason: r.reason ?? 'refused' }));
+    const failures = results
+      .filter((r) => r.outcome === 'failed')
+      .map((r) => ({ resource: 'media', source_id: r.source_id, reason: r.reason ?? 'refused' }));
     if (!job.dryRun && failures.length) await job.parts.failures.record(job.orgId, job.run.import_id, failures);
   }
 
@@ -129,7 +135,11 @@ export class MediaCopier {
     const out: ({ url: string } | { error: string })[] = [];
     for (let i = 0; i < pending.length; i += BATCH) {
       const part = pending.slice(i, i + BATCH);
-      const answer = await this.source.post<BatchAnswer>('/media/migrate-url/batch', { urls: part.map((c) => c.link), access: 'private', expires_in_seconds: LINK_SECONDS });
+      const answer = await this.source.post<BatchAnswer>('/media/migrate-url/batch', {
+        urls: part.map((c) => c.link),
+        access: 'private',
+        expires_in_seconds: LINK_SECONDS,
+      });
       part.forEach((c, j) => {
         const r = answer?.results?.find((x) => x.index === j);
         if (!answer) out.push({ url: c.link });

@@ -13,7 +13,13 @@ export class FailureRepository {
   async record(orgId: string, importId: string, failures: readonly FailureIn[]): Promise<void> {
     if (!failures.length) return;
     await this.prisma.importFailure.createMany({
-      data: failures.map((f) => ({ org_id: orgId, import_id: importId, resource: f.resource, source_id: f.source_id.slice(0, 300), reason: f.reason.slice(0, 1000) })),
+      data: failures.map((f) => ({
+        org_id: orgId,
+        import_id: importId,
+        resource: f.resource,
+        source_id: f.source_id.slice(0, 300),
+        reason: f.reason.slice(0, 1000),
+      })),
       skipDuplicates: true,
     });
   }
@@ -22,7 +28,12 @@ export class FailureRepository {
     const where = { org_id: orgId, import_id: importId };
     const [count, failures] = await Promise.all([
       this.prisma.importFailure.count({ where }),
-      this.prisma.importFailure.findMany({ where, orderBy: [{ at: 'asc' }, { resource: 'asc' }, { source_id: 'asc' }], skip: offset, take: limit }),
+      this.prisma.importFailure.findMany({
+        where,
+        orderBy: [{ at: 'asc' }, { resource: 'asc' }, { source_id: 'asc' }],
+        skip: offset,
+        take: limit,
+      }),
     ]);
     return { count, failures };
   }

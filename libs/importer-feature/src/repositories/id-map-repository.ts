@@ -5,11 +5,20 @@ export class IdMapRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   async load(orgId: string, source: string, resource: string): Promise<Map<string, string>> {
-    const rows = await this.prisma.importIdMap.findMany({ where: { org_id: orgId, source, resource }, select: { source_id: true, target_id: true } });
+    const rows = await this.prisma.importIdMap.findMany({
+      where: { org_id: orgId, source, resource },
+      select: { source_id: true, target_id: true },
+    });
     return new Map(rows.map((r) => [r.source_id, r.target_id]));
   }
 
-  async record(orgId: string, source: string, importId: string, resource: string, pairs: readonly { source_id: string; target_id: string }[]): Promise<void> {
+  async record(
+    orgId: string,
+    source: string,
+    importId: string,
+    resource: string,
+    pairs: readonly { source_id: string; target_id: string }[],
+  ): Promise<void> {
     if (!pairs.length) return;
     await this.prisma.$transaction(
       pairs.map((p) =>
@@ -23,7 +32,12 @@ export class IdMapRepository {
   }
 
   /** Whether the source had each of these switched on (webhooks, workflows: imported switched off). */
-  async recordSwitches(orgId: string, source: string, resource: string, switches: readonly { source_id: string; on: boolean }[]): Promise<void> {
+  async recordSwitches(
+    orgId: string,
+    source: string,
+    resource: string,
+    switches: readonly { source_id: string; on: boolean }[],
+  ): Promise<void> {
     if (!switches.length) return;
     await this.prisma.$executeRaw`
       UPDATE import_id_map m SET on_at_source = x.on
@@ -41,12 +55,17 @@ export class IdMapRepository {
   }
 
   async switchedOn(orgId: string, source: string, resource: string, sourceId: string): Promise<void> {
-    await this.prisma.importIdMap.updateMany({ where: { org_id: orgId, source, resource, source_id: sourceId }, data: { switched_on_at: new Date() } });
+    await this.prisma.importIdMap.updateMany({
+      where: { org_id: orgId, source, resource, source_id: sourceId },
+      data: { switched_on_at: new Date() },
+    });
   }
 
   /** The ids of a source that were not kept (target differs from source), a page of them. */
   async changedPage(orgId: string, source: string, offset: number, limit: number) {
-    const count = await this.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM import_id_map WHERE org_id = ${orgId}::uuid AND source = ${source} AND target_id <> source_id`;
+    const count = await this.prisma.$queryRaw<
+      { n: bigint }[]
+    >`SELECT count(*) AS n FROM import_id_map WHERE org_id = ${orgId}::uuid AND source = ${source} AND target_id <> source_id`;
     const entries = await this.prisma.$queryRaw<{ resource: string; source_id: string; target_id: string }[]>`
       SELECT resource, source_id, target_id FROM import_id_map
       WHERE org_id = ${orgId}::uuid AND source = ${source} AND target_id <> source_id
@@ -55,7 +74,10 @@ export class IdMapRepository {
   }
 
   async marks(orgId: string, source: string): Promise<Map<string, number>> {
-    const rows = await this.prisma.importChatMark.findMany({ where: { org_id: orgId, source }, select: { chat_id: true, latest_ms: true } });
+    const rows = await this.prisma.importChatMark.findMany({
+      where: { org_id: orgId, source },
+      select: { chat_id: true, latest_ms: true },
+    });
     return new Map(rows.map((r) => [r.chat_id, Number(r.latest_ms)]));
   }
 

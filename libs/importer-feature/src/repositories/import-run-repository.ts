@@ -34,7 +34,12 @@ export class ImportRunRepository {
     const now = new Date();
     const { count } = await this.prisma.importRun.updateMany({
       where: { org_id: orgId, import_id: importId, OR: [{ lease_until: null }, { lease_until: { lt: now } }] },
-      data: { status: 'running', lease_until: new Date(now.getTime() + LEASE_MS), updated_at: now, error: null as unknown as Prisma.InputJsonValue },
+      data: {
+        status: 'running',
+        lease_until: new Date(now.getTime() + LEASE_MS),
+        updated_at: now,
+        error: null as unknown as Prisma.InputJsonValue,
+      },
     });
     return count === 1;
   }

@@ -60,7 +60,11 @@ export class ImportJob {
   ) {
     this.report = new Report((run.report ?? {}) as never);
     const cp = (run.checkpoint ?? {}) as Partial<Checkpoint>;
-    this.checkpoint = { done: cp.done ?? [], partial: cp.partial ?? {}, progress: cp.progress ?? { step: null, chats_done: 0, chats_total: null } };
+    this.checkpoint = {
+      done: cp.done ?? [],
+      partial: cp.partial ?? {},
+      progress: cp.progress ?? { step: null, chats_done: 0, chats_total: null },
+    };
     this.sourceOrg = run.source_org;
   }
 
@@ -93,7 +97,10 @@ export class ImportJob {
       this.checkpoint.progress.step = null;
       await this.finish('completed', null);
     } catch (error) {
-      const e = error instanceof SourceError ? { code: error.code, message: error.message } : { code: 'IMPORT_FAILED', message: (error as Error).message };
+      const e =
+        error instanceof SourceError
+          ? { code: error.code, message: error.message }
+          : { code: 'IMPORT_FAILED', message: (error as Error).message };
       this.parts.logger.warn({ import_id: this.run.import_id, code: e.code, err: e.message }, 'import stopped');
       await this.finish('failed', e);
     } finally {
@@ -127,14 +134,23 @@ export class ImportJob {
       if (known) item.target_id = known;
     }
     const results = this.dryRun
-      ? items.map((i): ImportItemResult => ({ source_id: i.source_id, target_id: i.target_id ?? null, outcome: i.target_id ? 'skipped' : 'created' }))
+      ? items.map((i): ImportItemResult => ({
+          source_id: i.source_id,
+          target_id: i.target_id ?? null,
+          outcome: i.target_id ? 'skipped' : 'created',
+        }))
       : await this.parts.owners.write(resource, items);
     this.report.add(resource, results);
-    const failures = results.filter((r) => r.outcome === 'failed').map((r) => ({ resource, source_id: r.source_id, reason: r.reason ?? 'refused' }));
+    const failures = results
+      .filter((r) => r.outcome === 'failed')
+      .map((r) => ({ resource, source_id: r.source_id, reason: r.reason ?? 'refused' }));
     if (!this.dryRun) {
       await this.parts.failures.record(this.orgId, this.run.import_id, failures);
       if (map) {
-        const fresh = results.filter((r) => r.target_id && map.get(r.source_id) !== r.target_id) as { source_id: string; target_id: string }[];
+        const fresh = results.filter((r) => r.target_id && map.get(r.source_id) !== r.target_id) as {
+          source_id: string;
+          target_id: string;
+        }[];
         await this.parts.idMap.record(this.orgId, this.sourceKey, this.run.import_id, resource, fresh);
         for (const r of fresh) map.set(r.source_id, r.target_id);
       }

@@ -25,7 +25,15 @@ export class ImportLauncher {
   private readonly running = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly parts: { runs: ImportRunRepository; idMap: IdMapRepository; failures: FailureRepository; rpc: NatsRpcClient; policy: AddressPolicy; media: MediaCopierOptions | null; logger: Logger },
+    private readonly parts: {
+      runs: ImportRunRepository;
+      idMap: IdMapRepository;
+      failures: FailureRepository;
+      rpc: NatsRpcClient;
+      policy: AddressPolicy;
+      media: MediaCopierOptions | null;
+      logger: Logger;
+    },
   ) {}
 
   isRunning(importId: string): boolean {
@@ -35,9 +43,23 @@ export class ImportLauncher {
   launch(input: LaunchInput): void {
     const { run } = input;
     const ctx: RequestContext = { org_id: run.org_id, token_id: run.import_id, phone_scope: null, phone: null, member: null };
-    const source = new SourceClient({ baseUrl: run.source_url, token: input.token, policy: this.parts.policy, rate: input.rate, concurrency: input.concurrency });
+    const source = new SourceClient({
+      baseUrl: run.source_url,
+      token: input.token,
+      policy: this.parts.policy,
+      rate: input.rate,
+      concurrency: input.concurrency,
+    });
     const job = new ImportJob(
-      { runs: this.parts.runs, idMap: this.parts.idMap, failures: this.parts.failures, owners: new Owners(this.parts.rpc, ctx), source, media: this.parts.media ? new MediaCopier(source, this.parts.media) : null, logger: this.parts.logger },
+      {
+        runs: this.parts.runs,
+        idMap: this.parts.idMap,
+        failures: this.parts.failures,
+        owners: new Owners(this.parts.rpc, ctx),
+        source,
+        media: this.parts.media ? new MediaCopier(source, this.parts.media) : null,
+        logger: this.parts.logger,
+      },
       run,
       input.rows,
     );

@@ -7,7 +7,13 @@ import type { NatsConnection } from 'nats';
 import { z } from 'zod';
 import { Owners, OWNER_RPCS } from './owners';
 
-const ctx: RequestContext = { org_id: '33333333-3333-4333-8333-333333333333', token_id: 'import-run', phone_scope: null, phone: null, member: null };
+const ctx: RequestContext = {
+  org_id: '33333333-3333-4333-8333-333333333333',
+  token_id: 'import-run',
+  phone_scope: null,
+  phone: null,
+  member: null,
+};
 // The labels owner's subject, answered by a stand-in that takes any body.
 const LabelsRpc = { ...OWNER_RPCS.labels, request: z.unknown() };
 
@@ -16,7 +22,7 @@ const LabelsRpc = { ...OWNER_RPCS.labels, request: z.unknown() };
  * its database away) is sent again with back-off and written once it can; any other refusal, or an
  * owner unavailable past the retries, ends the write with that error (the run stops, a rerun resumes).
  */
-describe('Owners: batches to an owner\'s import RPC (integration)', () => {
+describe("Owners: batches to an owner's import RPC (integration)", () => {
   const logger = createLogger('owners-spec', 'warn', new Writable({ write: (_c, _e, done) => done() }));
   let nc: NatsConnection;
   let seen: { items: number; ctx: RequestContext }[];
@@ -53,7 +59,7 @@ describe('Owners: batches to an owner\'s import RPC (integration)', () => {
     await nc.drain();
   });
 
-  it('splits a write into batches of 500 in the target organization\'s name, answering in order', async () => {
+  it("splits a write into batches of 500 in the target organization's name, answering in order", async () => {
     const ns = `owners${randomBytes(3).toString('hex')}`;
     answer = () => 'ok';
     const server = await serve(ns);
@@ -90,14 +96,24 @@ describe('Owners: batches to an owner\'s import RPC (integration)', () => {
     const ns = `owners${randomBytes(3).toString('hex')}`;
     const server = await serve(ns);
     const rpc = new NatsRpcClient(nc, ns, 5_000);
-    const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: { status?: number; message?: string }) => e);
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => {
+          throw new Error('expected a failure');
+        },
+        (e: { status?: number; message?: string }) => e,
+      );
     try {
       answer = () => 'unavailable';
-      expect(await failure(new Owners(rpc, ctx, 5_000, { attempts: 3, firstMs: 20 }).write('labels', items(1)))).toMatchObject({ status: 503 });
+      expect(await failure(new Owners(rpc, ctx, 5_000, { attempts: 3, firstMs: 20 }).write('labels', items(1)))).toMatchObject({
+        status: 503,
+      });
       expect(seen).toHaveLength(3);
       seen = [];
       answer = () => 'refused';
-      expect(await failure(new Owners(rpc, ctx, 5_000, { attempts: 3, firstMs: 20 }).write('labels', items(1)))).toMatchObject({ status: 404 });
+      expect(await failure(new Owners(rpc, ctx, 5_000, { attempts: 3, firstMs: 20 }).write('labels', items(1)))).toMatchObject({
+        status: 404,
+      });
       expect(seen).toHaveLength(1);
     } finally {
       await server.close();

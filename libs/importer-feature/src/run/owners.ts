@@ -1,7 +1,23 @@
 import {
-  ImportChatsRpc, ImportContactsRpc, ImportCustomPropertiesRpc, ImportDocumentsRpc, ImportFaqsRpc, ImportLabelsRpc, ImportMessagesRpc, ImportNotesRpc,
-  ImportPhonesRpc, ImportReactionsRpc, ImportSubscriptionsRpc, ImportTasksRpc, ImportTicketsRpc, ImportWorkflowsRpc,
-  MAX_IMPORT_BATCH, ServiceError, type ImportBatchResponse, type ImportItemResult, type RequestContext,
+  ImportChatsRpc,
+  ImportContactsRpc,
+  ImportCustomPropertiesRpc,
+  ImportDocumentsRpc,
+  ImportFaqsRpc,
+  ImportLabelsRpc,
+  ImportMessagesRpc,
+  ImportNotesRpc,
+  ImportPhonesRpc,
+  ImportReactionsRpc,
+  ImportSubscriptionsRpc,
+  ImportTasksRpc,
+  ImportTicketsRpc,
+  ImportWorkflowsRpc,
+  MAX_IMPORT_BATCH,
+  ServiceError,
+  type ImportBatchResponse,
+  type ImportItemResult,
+  type RequestContext,
 } from '@mapi/contracts';
 import type { NatsRpcClient } from '@mapi/platform';
 

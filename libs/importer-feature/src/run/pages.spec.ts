@@ -37,11 +37,13 @@ describe('readPages', () => {
 
   it('refuses a listing that keeps answering full pages past its count', async () => {
     const { source, calls } = sourceOf((_o, l) => ({ count: 4, things: Array.from({ length: l }, (_, i) => i) }));
-    await expect(readPages(source, '/things', 'things', 2, async () => undefined, { maxItems: 4 })).rejects.toMatchObject({ code: 'SOURCE_BAD_RESPONSE' });
+    await expect(readPages(source, '/things', 'things', 2, async () => undefined, { maxItems: 4 })).rejects.toMatchObject({
+      code: 'SOURCE_BAD_RESPONSE',
+    });
     expect(calls.length).toBeLessThan(10);
   });
 
-  it('refuses an answer without the listing\'s key', async () => {
+  it("refuses an answer without the listing's key", async () => {
     const { source } = sourceOf(() => ({ data: [] }));
     await expect(readPages(source, '/chats', 'chats', 2, async () => undefined)).rejects.toBeInstanceOf(SourceError);
   });
@@ -51,6 +53,8 @@ describe('readArray', () => {
   it('reads a list, null on 404, refuses anything else', async () => {
     expect(await readArray(sourceOf(() => [1, 2]).source, '/webhooks')).toEqual([1, 2]);
     expect(await readArray(sourceOf(() => null).source, '/webhooks')).toBeNull();
-    await expect(readArray(sourceOf(() => ({ phones: [] })).source, '/phones/all')).rejects.toMatchObject({ code: 'SOURCE_NOT_HOSTED_API' });
+    await expect(readArray(sourceOf(() => ({ phones: [] })).source, '/phones/all')).rejects.toMatchObject({
+      code: 'SOURCE_NOT_HOSTED_API',
+    });
   });
 });

@@ -22,10 +22,15 @@ export async function readPages<T>(
     const page = await source.get<Record<string, unknown>>(path, { ...options.query, offset, limit });
     if (page === null) return offset === (options.startAt ?? 0) ? null : total;
     const items = page[key];
-    if (!Array.isArray(items)) throw new SourceError('SOURCE_NOT_HOSTED_API', `GET ${path} answered without its "${key}" list: is --from the hosted API?`);
+    if (!Array.isArray(items))
+      throw new SourceError('SOURCE_NOT_HOSTED_API', `GET ${path} answered without its "${key}" list: is --from the hosted API?`);
     if (typeof page.count === 'number') count = page.count;
     const ceiling = Math.max(count ?? 0, options.maxItems ?? 10_000_000);
-    if (pages * limit > ceiling + limit * 2) throw new SourceError('SOURCE_BAD_RESPONSE', `GET ${path} kept answering full pages past its count (${count}): a listing that never ends`);
+    if (pages * limit > ceiling + limit * 2)
+      throw new SourceError(
+        'SOURCE_BAD_RESPONSE',
+        `GET ${path} kept answering full pages past its count (${count}): a listing that never ends`,
+      );
     if (items.length) await each(items as T[], offset);
     total += items.length;
     offset += items.length;
@@ -37,6 +42,7 @@ export async function readPages<T>(
 export async function readArray<T>(source: SourceClient, path: string): Promise<T[] | null> {
   const answer = await source.get<unknown>(path);
   if (answer === null) return null;
-  if (!Array.isArray(answer)) throw new SourceError('SOURCE_NOT_HOSTED_API', `GET ${path} did not answer a list: is --from the hosted API?`);
+  if (!Array.isArray(answer))
+    throw new SourceError('SOURCE_NOT_HOSTED_API', `GET ${path} did not answer a list: is --from the hosted API?`);
   return answer as T[];
 }

@@ -20,13 +20,24 @@ async function serve(handlers: Handler[]) {
   return { base, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Handler => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-};
+const json =
+  (body: unknown, status = 200, headers: Record<string, string> = {}): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
 
 const client = (base: string, extra: Partial<ConstructorParameters<typeof SourceClient>[0]> = {}) =>
-  new SourceClient({ baseUrl: base, token: 'tok', policy: new AddressPolicy(['127.0.0.1/32']), rate: 1000, concurrency: 4, attempts: 4, timeoutMs: 2000, ...extra });
+  new SourceClient({
+    baseUrl: base,
+    token: 'tok',
+    policy: new AddressPolicy(['127.0.0.1/32']),
+    rate: 1000,
+    concurrency: 4,
+    attempts: 4,
+    timeoutMs: 2000,
+    ...extra,
+  });
 
 describe('SourceClient', () => {
   it('reads JSON with the bearer token and the query', async () => {
@@ -68,7 +79,11 @@ describe('SourceClient', () => {
   it('gives up on a source that keeps failing, saying a rerun resumes', async () => {
     const s = await serve([json({}, 502)]);
     try {
-      await expect(client(s.base, { attempts: 2 }).get('/x')).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE', retryable: true, message: expect.stringContaining('rerun to resume') });
+      await expect(client(s.base, { attempts: 2 }).get('/x')).rejects.toMatchObject({
+        code: 'SOURCE_UNAVAILABLE',
+        retryable: true,
+        message: expect.stringContaining('rerun to resume'),
+      });
     } finally {
       await s.close();
     }
@@ -104,13 +119,16 @@ describe('SourceClient', () => {
     };
     const s = await serve([html]);
     try {
-      await expect(client(s.base).get('/phones/all')).rejects.toMatchObject({ code: 'SOURCE_NOT_HOSTED_API', message: expect.stringContaining('HTML') });
+      await expect(client(s.base).get('/phones/all')).rejects.toMatchObject({
+        code: 'SOURCE_NOT_HOSTED_API',
+        message: expect.stringContaining('HTML'),
+      });
     } finally {
       await s.close();
     }
   });
 
-  it('downloads a file: the API token only to the API origin, a link\'s token kept out of errors', async () => {
+  it("downloads a file: the API token only to the API origin, a link's token kept out of errors", async () => {
     const api = await serve([json({})]);
     const files = await serve([
       (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end('bytes'),

@@ -45,7 +45,11 @@ export class SourceClient {
     this.base = new URL(options.baseUrl.replace(/\/+$/, '') + '/');
   }
 
-  async get<T>(path: string, query: Record<string, string | number | undefined> = {}, headers: Record<string, string> = {}): Promise<SourceAnswer<T>> {
+  async get<T>(
+    path: string,
+    query: Record<string, string | number | undefined> = {},
+    headers: Record<string, string> = {},
+  ): Promise<SourceAnswer<T>> {
     const url = this.urlOf(path);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
     return (await this.request(url, { method: 'GET', headers: this.apiHeaders(headers) }, classify)) as SourceAnswer<T>;
@@ -54,7 +58,11 @@ export class SourceClient {
   /** A JSON POST of the API (the source's own operations, e.g. refreshing media links); null for 404. */
   async post<T>(path: string, body: unknown): Promise<SourceAnswer<T>> {
     const payload = Buffer.from(JSON.stringify(body));
-    return (await this.request(this.urlOf(path), { method: 'POST', headers: this.apiHeaders({ 'content-type': 'application/json' }), body: payload }, classify)) as SourceAnswer<T>;
+    return (await this.request(
+      this.urlOf(path),
+      { method: 'POST', headers: this.apiHeaders({ 'content-type': 'application/json' }), body: payload },
+      classify,
+    )) as SourceAnswer<T>;
   }
 
   /**
@@ -71,7 +79,10 @@ export class SourceClient {
       throw new FileFetchError(`not a URL: ${link.slice(0, 200)}`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FileFetchError(`not an http(s) link: ${url.protocol}`);
-    const headers: Record<string, string> = { 'user-agent': 'mapi-importer/1', ...(url.origin === this.base.origin ? { authorization: `Bearer ${this.options.token}` } : {}) };
+    const headers: Record<string, string> = {
+      'user-agent': 'mapi-importer/1',
+      ...(url.origin === this.base.origin ? { authorization: `Bearer ${this.options.token}` } : {}),
+    };
     const answer = await this.request(url, { method: 'GET', headers, maxBytes }, classifyFile);
     return answer as { body: Buffer; contentType: string | undefined };
   }
@@ -99,7 +110,11 @@ export class SourceClient {
       this.pacer.pause(wait);
       await sleep(wait);
     }
-    throw new SourceError('SOURCE_UNAVAILABLE', `${lastError?.message ?? 'the source did not answer'} (after ${attempts} attempts; rerun to resume)`, true);
+    throw new SourceError(
+      'SOURCE_UNAVAILABLE',
+      `${lastError?.message ?? 'the source did not answer'} (after ${attempts} attempts; rerun to resume)`,
+      true,
+    );
   }
 
   private once(url: URL, init: RequestInit, classifier: Classifier): Promise<Outcome> {
@@ -120,7 +135,11 @@ export class SourceClient {
           size += chunk.length;
           if (size > maxBytes) {
             req.destroy();
-            reject(classifier === classifyFile ? new FileFetchError(`the file is larger than ${maxBytes} bytes`) : new SourceError('SOURCE_BAD_RESPONSE', `the source's answer to ${where} is larger than the importer accepts`));
+            reject(
+              classifier === classifyFile
+                ? new FileFetchError(`the file is larger than ${maxBytes} bytes`)
+                : new SourceError('SOURCE_BAD_RESPONSE', `the source's answer to ${where} is larger than the importer accepts`),
+            );
           } else chunks.push(chunk);
         });
         res.on('error', () => resolve(retry(new SourceError('SOURCE_UNREACHABLE', `the connection broke while reading ${where}`, true))));
@@ -133,20 +152,34 @@ export class SourceClient {
         });
       });
       // The whole answer within the timeout: a body that trickles forever is cut as surely as a silent one.
-      const overdue = () => req.destroy(new SourceError('SOURCE_UNREACHABLE', `${where} did not finish within ${timeoutMs / 1000} s`, true));
+      const overdue = () =>
+        req.destroy(new SourceError('SOURCE_UNREACHABLE', `${where} did not finish within ${timeoutMs / 1000} s`, true));
       const deadline = setTimeout(overdue, timeoutMs);
       req.on('close', () => clearTimeout(deadline));
       req.on('timeout', overdue);
       req.on('error', (error) => {
         if (error instanceof SourceError && error.code === 'SOURCE_ADDRESS_BLOCKED') reject(error);
         else if (error instanceof SourceError) resolve(retry(error));
-        else resolve(retry(new SourceError('SOURCE_UNREACHABLE', `cannot reach ${url.host}: ${(error as NodeJS.ErrnoException).code ?? error.message}`, true)));
+        else
+          resolve(
+            retry(
+              new SourceError(
+                'SOURCE_UNREACHABLE',
+                `cannot reach ${url.host}: ${(error as NodeJS.ErrnoException).code ?? error.message}`,
+                true,
+              ),
+            ),
+          );
       });
       req.end(init.body);
     });
   }
 
-  private readonly lookup = (hostname: string, options: object, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+  private readonly lookup = (
+    hostname: string,
+    options: object,
+    callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, []);
       for (const a of addresses) {
@@ -161,7 +194,10 @@ export class SourceClient {
 }
 
 const blockedError = (host: string, why: string) =>
-  new SourceError('SOURCE_ADDRESS_BLOCKED', `the source ${host} is not allowed: ${why}; an operator may allow it with IMPORT_SOURCE_ALLOW_CIDRS`);
+  new SourceError(
+    'SOURCE_ADDRESS_BLOCKED',
+    `the source ${host} is not allowed: ${why}; an operator may allow it with IMPORT_SOURCE_ALLOW_CIDRS`,
+  );
 
 type Outcome = { kind: 'ok'; body: unknown } | { kind: 'missing' } | { kind: 'retry'; error: SourceError; waitMs?: number };
 type Classifier = (res: http.IncomingMessage, body: Buffer, where: string) => Outcome;
@@ -180,28 +216,47 @@ const retry = (error: SourceError, waitMs?: number): Outcome => ({ kind: 'retry'
 
 function classify(res: http.IncomingMessage, body: Buffer, where: string): Outcome {
   const status = res.statusCode ?? 0;
-  if (status === 429) return retry(new SourceError('SOURCE_UNAVAILABLE', `the source kept answering 429 to ${where}`, true), waitFrom(res) ?? undefined);
-  if (status >= 500) return retry(new SourceError('SOURCE_UNAVAILABLE', `the source answered ${status} to ${where}`, true), status === 503 ? (waitFrom(res) ?? undefined) : undefined);
-  if (status === 401) throw new SourceError('SOURCE_UNAUTHORIZED', 'the source refused the token (401): check --token, and that it is an API token of the organization to import');
-  if (status === 403) throw new SourceError('SOURCE_FORBIDDEN', `the token may not use ${where} (403): use a token of the organization that reaches every phone`);
+  if (status === 429)
+    return retry(new SourceError('SOURCE_UNAVAILABLE', `the source kept answering 429 to ${where}`, true), waitFrom(res) ?? undefined);
+  if (status >= 500)
+    return retry(
+      new SourceError('SOURCE_UNAVAILABLE', `the source answered ${status} to ${where}`, true),
+      status === 503 ? (waitFrom(res) ?? undefined) : undefined,
+    );
+  if (status === 401)
+    throw new SourceError(
+      'SOURCE_UNAUTHORIZED',
+      'the source refused the token (401): check --token, and that it is an API token of the organization to import',
+    );
+  if (status === 403)
+    throw new SourceError(
+      'SOURCE_FORBIDDEN',
+      `the token may not use ${where} (403): use a token of the organization that reaches every phone`,
+    );
   if (status === 404) return { kind: 'missing' };
   if (status < 200 || status >= 300) throw new SourceError('SOURCE_BAD_RESPONSE', `the source answered ${status} to ${where}`);
   const type = String(res.headers['content-type'] ?? '');
   if (!/json/i.test(type)) {
     const looksHtml = /^\s*</.test(body.subarray(0, 64).toString('utf8'));
-    throw new SourceError('SOURCE_NOT_HOSTED_API', `${where} answered ${looksHtml ? 'HTML' : type || 'no content type'}, not the API's JSON: check --from (the API's base URL, ending in /v1)`);
+    throw new SourceError(
+      'SOURCE_NOT_HOSTED_API',
+      `${where} answered ${looksHtml ? 'HTML' : type || 'no content type'}, not the API's JSON: check --from (the API's base URL, ending in /v1)`,
+    );
   }
   try {
     return { kind: 'ok', body: JSON.parse(body.toString('utf8')) };
   } catch {
-    return retry(new SourceError('SOURCE_BAD_RESPONSE', `${where} answered JSON that does not parse (${body.length} bytes, truncated?)`, true));
+    return retry(
+      new SourceError('SOURCE_BAD_RESPONSE', `${where} answered JSON that does not parse (${body.length} bytes, truncated?)`, true),
+    );
   }
 }
 
 /** A file's answer: its bytes on 2xx; 429 and 5xx retried; anything else refused for this file. */
 function classifyFile(res: http.IncomingMessage, body: Buffer, where: string): Outcome {
   const status = res.statusCode ?? 0;
-  if (status === 429 || status >= 500) return retry(new SourceError('SOURCE_UNAVAILABLE', `the source answered ${status} to ${where}`, true), waitFrom(res) ?? undefined);
+  if (status === 429 || status >= 500)
+    return retry(new SourceError('SOURCE_UNAVAILABLE', `the source answered ${status} to ${where}`, true), waitFrom(res) ?? undefined);
   if (status < 200 || status >= 300) throw new FileFetchError(`the source answered ${status} for the file`);
   const type = res.headers['content-type'];
   return { kind: 'ok', body: { body, contentType: typeof type === 'string' ? type : undefined } };

@@ -22,7 +22,10 @@ export async function eachItem<S extends z.ZodType>(
 ): Promise<ImportItemResult[]> {
   const results: ImportItemResult[] = [];
   for (const raw of items) {
-    const sourceId = raw && typeof raw === 'object' && typeof (raw as { source_id?: unknown }).source_id === 'string' ? (raw as { source_id: string }).source_id : '';
+    const sourceId =
+      raw && typeof raw === 'object' && typeof (raw as { source_id?: unknown }).source_id === 'string'
+        ? (raw as { source_id: string }).source_id
+        : '';
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       results.push({ source_id: sourceId, target_id: null, outcome: 'failed', reason: itemReason(parsed.error) });
@@ -48,4 +51,5 @@ export const date = (v: unknown): Date | null => {
   return Number.isFinite(at.getTime()) ? at : null;
 };
 export const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-export const record = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+export const record = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;

@@ -22,7 +22,13 @@ export interface KeptIds {
  * The row of this organization an item names (docs/services/inbox.md "Import"): the id map's
  * `target_id` when given, else the source's id. Another organization's row is never read.
  */
-export function findKept<Row>(table: KeptIdTable<Row>, idField: string, orgId: string, ids: KeptIds, valid: (id: string) => boolean): Promise<Row | null> {
+export function findKept<Row>(
+  table: KeptIdTable<Row>,
+  idField: string,
+  orgId: string,
+  ids: KeptIds,
+  valid: (id: string) => boolean,
+): Promise<Row | null> {
   const id = ids.target_id ?? ids.source_id;
   return valid(id) ? table.findFirst({ where: { org_id: orgId, [idField]: id } }) : Promise.resolve(null);
 }
@@ -31,7 +37,12 @@ export function findKept<Row>(table: KeptIdTable<Row>, idField: string, orgId: s
  * The id a new row takes: the id map's target_id, else the source's id, when it is valid here and
  * no row (of any organization) has it; else a new uuid. Only the id's being taken is asked.
  */
-export async function newKeptId(table: KeptIdTable<unknown>, idField: string, ids: KeptIds, valid: (id: string) => boolean): Promise<string> {
+export async function newKeptId(
+  table: KeptIdTable<unknown>,
+  idField: string,
+  ids: KeptIds,
+  valid: (id: string) => boolean,
+): Promise<string> {
   const wanted = ids.target_id ?? ids.source_id;
   if (valid(wanted) && (await table.count({ where: { [idField]: wanted } })) === 0) return wanted;
   return randomUUID();
@@ -41,7 +52,12 @@ const stable = (v: unknown): unknown => {
   if (v instanceof Date) return v.toISOString();
   if (v === undefined) return null;
   if (Array.isArray(v)) return v.map(stable);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, stable((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, stable((v as Record<string, unknown>)[k])]),
+    );
   return v;
 };
 

@@ -38,13 +38,21 @@ export function fireDueReminders(prisma: PrismaClient, limit: number): Promise<R
       UPDATE inbox_tasks t SET reminder_fired_at = now() FROM due WHERE t.task_id = due.task_id
       RETURNING t.task_id`;
     const fired = claimed.length
-      ? await tx.inboxTask.findMany({ where: { task_id: { in: claimed.map((c) => c.task_id) } }, orderBy: [{ remind_at: 'asc' }, { task_id: 'asc' }] })
+      ? await tx.inboxTask.findMany({
+          where: { task_id: { in: claimed.map((c) => c.task_id) } },
+          orderBy: [{ remind_at: 'asc' }, { task_id: 'asc' }],
+        })
       : [];
     const nexts = fired.flatMap((row) => {
       const repeat = repeatOf(row.reminder_setting);
       if (!repeat || !row.remind_at) return [];
       // reminder_fired_at is the database's now (the claim set it): the next occurrence is the first after it
-      const next = nextOccurrence(row.reminder_series_at ?? row.remind_at, repeat, row.reminder_index, row.reminder_fired_at ?? row.remind_at);
+      const next = nextOccurrence(
+        row.reminder_series_at ?? row.remind_at,
+        repeat,
+        row.reminder_index,
+        row.reminder_fired_at ?? row.remind_at,
+      );
       return next ? [{ id: row.task_id, ...next }] : [];
     });
     if (nexts.length) {
@@ -59,7 +67,10 @@ export function fireDueReminders(prisma: PrismaClient, limit: number): Promise<R
       SELECT (EXTRACT(EPOCH FROM (min(remind_at) - now())) * 1000)::float8 AS ms FROM inbox_tasks
       WHERE remind_at IS NOT NULL AND reminder_fired_at IS NULL AND status <> 'closed'`;
     // last: writeEvents holds the outbox lock until the commit
-    await writeEvents(tx, fired.map((row) => ({ type: 'task.reminder' as const, org_id: row.org_id, phone_id: row.phone_id, data: mapTask(row) })));
+    await writeEvents(
+      tx,
+      fired.map((row) => ({ type: 'task.reminder' as const, org_id: row.org_id, phone_id: row.phone_id, data: mapTask(row) })),
+    );
     return { fired, rearmed, nextDueInMs: next?.ms ?? null };
   });
 }

@@ -28,7 +28,14 @@ describe('task reminders (integration)', () => {
 
   const insertTasks = async (org: string, n: number, remindAt: (i: number) => Date | null, extra: Record<string, unknown> = {}) => {
     const rows = Array.from({ length: n }, (_, i) => ({
-      task_id: newUuid(), org_id: org, type: 'todo', title: `t${i}`, remind_at: remindAt(i), created_by: 'tok', last_updated_by: 'tok', ...extra,
+      task_id: newUuid(),
+      org_id: org,
+      type: 'todo',
+      title: `t${i}`,
+      remind_at: remindAt(i),
+      created_by: 'tok',
+      last_updated_by: 'tok',
+      ...extra,
     }));
     await t.prisma.inboxTask.createMany({ data: rows });
     return rows.map((r) => r.task_id);
@@ -78,9 +85,17 @@ describe('task reminders (integration)', () => {
     expect(round.fired).toEqual([]);
     expect(round.nextDueInMs).toBeGreaterThan(50_000);
     expect(round.nextDueInMs).toBeLessThanOrEqual(60_000);
-    await new UpdateTask(new TaskRepository(t.prisma), noReach).execute({ ctx: ctx(w.org), params: { task_id: future }, body: { remind_at: new Date(Date.now() - 10).toISOString() } });
+    await new UpdateTask(new TaskRepository(t.prisma), noReach).execute({
+      ctx: ctx(w.org),
+      params: { task_id: future },
+      body: { remind_at: new Date(Date.now() - 10).toISOString() },
+    });
     expect((await fireDueReminders(a, 100)).fired.map((r) => r.task_id)).toEqual([future]);
-    await new UpdateTask(new TaskRepository(t.prisma), noReach).execute({ ctx: ctx(w.org), params: { task_id: future }, body: { remind_at: new Date(Date.now() - 5).toISOString() } });
+    await new UpdateTask(new TaskRepository(t.prisma), noReach).execute({
+      ctx: ctx(w.org),
+      params: { task_id: future },
+      body: { remind_at: new Date(Date.now() - 5).toISOString() },
+    });
     expect((await fireDueReminders(b, 100)).fired.map((r) => r.task_id)).toEqual([future]);
     expect((await fireDueReminders(b, 100)).fired).toEqual([]);
     expect((await reminders()).map((e) => (e.payload as { task_id: string }).task_id)).toEqual([future, future]);
@@ -98,38 +113,53 @@ describe('task reminders (integration)', () => {
     const [{ start }] = await t.prisma.$queryRaw<{ start: Date }[]>`
       UPDATE inbox_tasks SET remind_at = date_trunc('milliseconds', now()) - interval '1 day' + interval '3 seconds', reminder_series_at = date_trunc('milliseconds', now()) - interval '1 day' + interval '3 seconds'
       RETURNING remind_at AS start`;
-    const race = () => Promise.all([a, b].map(async (db) => {
-      let n = 0;
-      for (let r = await fireDueReminders(db, 23); r.fired.length; r = await fireDueReminders(db, 23)) n += r.fired.length;
-      return n;
-    }));
+    const race = () =>
+      Promise.all(
+        [a, b].map(async (db) => {
+          let n = 0;
+          for (let r = await fireDueReminders(db, 23); r.fired.length; r = await fireDueReminders(db, 23)) n += r.fired.length;
+          return n;
+        }),
+      );
     expect((await race()).reduce((x, y) => x + y)).toBe(300);
     const armed = await t.prisma.inboxTask.findMany({ where: { task_id: { in: [...never, ...two] } } });
-    for (const row of armed) expect(row).toMatchObject({ remind_at: new Date(start.getTime() + DAY), reminder_index: 1, reminder_fired_at: null });
+    for (const row of armed)
+      expect(row).toMatchObject({ remind_at: new Date(start.getTime() + DAY), reminder_index: 1, reminder_fired_at: null });
     // the event shows the occurrence that fired
     const first = await reminders();
     expect(first).toHaveLength(300);
-    expect(new Set(first.map((e) => (registryPayload(e) as { task_id: string; remind_at: string }).remind_at))).toEqual(new Set([start.toISOString()]));
+    expect(new Set(first.map((e) => (registryPayload(e) as { task_id: string; remind_at: string }).remind_at))).toEqual(
+      new Set([start.toISOString()]),
+    );
     expect((await fireDueReminders(a, 100)).fired).toEqual([]);
     await new Promise((r) => setTimeout(r, start.getTime() + DAY - Date.now() + 300));
     expect((await race()).reduce((x, y) => x + y)).toBe(300);
     const after = await t.prisma.inboxTask.findMany({ where: { task_id: { in: [...never, ...two] } } });
-    for (const row of after.filter((r) => (never as string[]).includes(r.task_id))) expect(row).toMatchObject({ remind_at: new Date(start.getTime() + 2 * DAY), reminder_index: 2, reminder_fired_at: null });
+    for (const row of after.filter((r) => (never as string[]).includes(r.task_id)))
+      expect(row).toMatchObject({ remind_at: new Date(start.getTime() + 2 * DAY), reminder_index: 2, reminder_fired_at: null });
     // a series of two has ended: its last reminder stays fired
-    for (const row of after.filter((r) => (two as string[]).includes(r.task_id))) expect(row).toMatchObject({ remind_at: new Date(start.getTime() + DAY), reminder_index: 1, reminder_fired_at: expect.any(Date) });
+    for (const row of after.filter((r) => (two as string[]).includes(r.task_id)))
+      expect(row).toMatchObject({ remind_at: new Date(start.getTime() + DAY), reminder_index: 1, reminder_fired_at: expect.any(Date) });
     const events = await reminders();
     expect(events).toHaveLength(600);
     const perTask = new Map<string, number>();
-    for (const e of events) perTask.set((e.payload as { task_id: string }).task_id, (perTask.get((e.payload as { task_id: string }).task_id) ?? 0) + 1);
+    for (const e of events)
+      perTask.set((e.payload as { task_id: string }).task_id, (perTask.get((e.payload as { task_id: string }).task_id) ?? 0) + 1);
     expect([...perTask.values()].every((n) => n === 2)).toBe(true);
   });
 
   it('occurrences missed while nothing ran fire once (late), and the next armed is the first still ahead', async () => {
     await t.prisma.outboxEvent.deleteMany({});
     const start = new Date(Date.now() - 10 * 86_400_000 - 60_000);
-    const [id] = await insertTasks(w.org, 1, () => start, { reminder_setting: { remind_in: null, repeat: { frequency: 1, interval: 'weeks', end: 'never' } }, reminder_series_at: start });
+    const [id] = await insertTasks(w.org, 1, () => start, {
+      reminder_setting: { remind_in: null, repeat: { frequency: 1, interval: 'weeks', end: 'never' } },
+      reminder_series_at: start,
+    });
     expect((await fireDueReminders(a, 10)).fired.map((r) => r.task_id)).toEqual([id]);
-    expect(await t.prisma.inboxTask.findUniqueOrThrow({ where: { task_id: id } })).toMatchObject({ remind_at: new Date(start.getTime() + 14 * 86_400_000), reminder_index: 2 });
+    expect(await t.prisma.inboxTask.findUniqueOrThrow({ where: { task_id: id } })).toMatchObject({
+      remind_at: new Date(start.getTime() + 14 * 86_400_000),
+      reminder_index: 2,
+    });
     expect(await reminders()).toHaveLength(1);
   });
 
@@ -137,7 +167,13 @@ describe('task reminders (integration)', () => {
     await t.prisma.outboxEvent.deleteMany({});
     await t.prisma.inboxTask.deleteMany({});
     const fired: number[] = [];
-    poller = new ReminderPoller(a, logger, { batch: 100, idlePollMs: 60_000, fallbackPollMs: 60_000, listenUrl: t.db.url, onFired: (r) => fired.push(...r.fired.map(() => Date.now())) });
+    poller = new ReminderPoller(a, logger, {
+      batch: 100,
+      idlePollMs: 60_000,
+      fallbackPollMs: 60_000,
+      listenUrl: t.db.url,
+      onFired: (r) => fired.push(...r.fired.map(() => Date.now())),
+    });
     await poller.start();
     await new Promise((r) => setTimeout(r, 300)); // its first round found nothing: asleep for 60 s
     const at = new Date(Date.now() + 700);

@@ -10,8 +10,14 @@ describe('repeating reminders', () => {
     expect(occurrence(start, repeat({ frequency: 2, interval: 'days' }), 3)).toEqual(at('2026-02-06T09:00:00.000Z'));
     expect(occurrence(start, repeat({ frequency: 1, interval: 'weeks' }), 2)).toEqual(at('2026-02-14T09:00:00.000Z'));
     const monthly = repeat({ frequency: 1, interval: 'months' });
-    expect([1, 2, 3].map((i) => occurrence(start, monthly, i).toISOString())).toEqual(['2026-02-28T09:00:00.000Z', '2026-03-31T09:00:00.000Z', '2026-04-30T09:00:00.000Z']);
-    expect(occurrence(at('2028-02-29T00:00:00.000Z'), repeat({ frequency: 1, interval: 'years' }), 1)).toEqual(at('2029-02-28T00:00:00.000Z'));
+    expect([1, 2, 3].map((i) => occurrence(start, monthly, i).toISOString())).toEqual([
+      '2026-02-28T09:00:00.000Z',
+      '2026-03-31T09:00:00.000Z',
+      '2026-04-30T09:00:00.000Z',
+    ]);
+    expect(occurrence(at('2028-02-29T00:00:00.000Z'), repeat({ frequency: 1, interval: 'years' }), 1)).toEqual(
+      at('2029-02-28T00:00:00.000Z'),
+    );
   });
 
   it('the next occurrence is the first after the given instant: passed ones are skipped', () => {

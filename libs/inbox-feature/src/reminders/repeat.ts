@@ -44,7 +44,8 @@ function withinEnd(repeat: ReminderRepeat, index: number, at: Date): boolean {
  * when the series has ended.
  */
 export function nextOccurrence(start: Date, repeat: ReminderRepeat, index: number, after: Date): { at: Date; index: number } | null {
-  const stepMs = repeat.interval === 'days' ? repeat.frequency * DAY_MS : repeat.interval === 'weeks' ? repeat.frequency * 7 * DAY_MS : null;
+  const stepMs =
+    repeat.interval === 'days' ? repeat.frequency * DAY_MS : repeat.interval === 'weeks' ? repeat.frequency * 7 * DAY_MS : null;
   let k = index + 1;
   if (stepMs) {
     k = Math.max(k, Math.floor((after.getTime() - start.getTime()) / stepMs) + 1);

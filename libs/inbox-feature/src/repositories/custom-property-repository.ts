@@ -27,7 +27,10 @@ export class CustomPropertyRepository {
 
   /** Every definition of the organization (of one type: chat, ticket; absent: all), oldest first. */
   list(orgId: string, type?: string): Promise<CustomPropertyRow[]> {
-    return this.prisma.inboxCustomProperty.findMany({ where: { org_id: orgId, ...(type ? { type } : {}) }, orderBy: [{ created_at: 'asc' }, { property_id: 'asc' }] });
+    return this.prisma.inboxCustomProperty.findMany({
+      where: { org_id: orgId, ...(type ? { type } : {}) },
+      orderBy: [{ created_at: 'asc' }, { property_id: 'asc' }],
+    });
   }
 
   count(orgId: string): Promise<number> {
@@ -51,7 +54,10 @@ export class CustomPropertyRepository {
   /** The definition after the change; 'missing' when the organization has no such property, 'name-taken' on a name clash. */
   async update(orgId: string, propertyId: string, changes: CustomPropertyChanges): Promise<CustomPropertyRow | 'missing' | 'name-taken'> {
     try {
-      const { count } = await this.prisma.inboxCustomProperty.updateMany({ where: { org_id: orgId, property_id: propertyId }, data: changes });
+      const { count } = await this.prisma.inboxCustomProperty.updateMany({
+        where: { org_id: orgId, property_id: propertyId },
+        data: changes,
+      });
       if (!count) return 'missing';
     } catch (e) {
       if (isNameTaken(e)) return 'name-taken';

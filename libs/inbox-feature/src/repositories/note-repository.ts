@@ -36,9 +36,15 @@ export class NoteRepository {
   /** A page, newest first (timestamp, then note_id). */
   list(orgId: string, phoneIds: string[] | null, filter: NoteFilter, offset: number, limit: number): Promise<NoteRow[]> {
     if (phoneIds && !phoneIds.length) return Promise.resolve([]);
-    const time = filter.start_time || filter.end_time
-      ? { timestamp: { ...(filter.start_time ? { gte: new Date(filter.start_time) } : {}), ...(filter.end_time ? { lte: new Date(filter.end_time) } : {}) } }
-      : {};
+    const time =
+      filter.start_time || filter.end_time
+        ? {
+            timestamp: {
+              ...(filter.start_time ? { gte: new Date(filter.start_time) } : {}),
+              ...(filter.end_time ? { lte: new Date(filter.end_time) } : {}),
+            },
+          }
+        : {};
     return this.prisma.inboxNote.findMany({
       where: { org_id: orgId, ...inReach(phoneIds), ...(filter.chat_id ? { chat_id: filter.chat_id } : {}), ...time },
       orderBy: [{ timestamp: 'desc' }, { note_id: 'desc' }],
@@ -57,7 +63,11 @@ export class NoteRepository {
     return this.prisma.inboxNote.findFirst({ where: { org_id: orgId, note_id: noteId } });
   }
 
-  insert(tx: Db, orgId: string, note: Omit<NoteRow, 'org_id' | 'updated_at' | 'request_hash'> & { request_hash?: string | null }): Promise<NoteRow> {
+  insert(
+    tx: Db,
+    orgId: string,
+    note: Omit<NoteRow, 'org_id' | 'updated_at' | 'request_hash'> & { request_hash?: string | null },
+  ): Promise<NoteRow> {
     return tx.inboxNote.create({ data: { ...note, org_id: orgId, updated_at: note.timestamp } });
   }
 

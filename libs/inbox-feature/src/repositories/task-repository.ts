@@ -31,7 +31,10 @@ export interface TaskRow {
   last_updated_at: Date;
 }
 
-export type NewTask = Omit<TaskRow, 'org_id' | 'created_at' | 'last_updated_at' | 'reminder_fired_at' | 'reminder_setting' | 'reminder_index' | 'associated_object_metadata'> & {
+export type NewTask = Omit<
+  TaskRow,
+  'org_id' | 'created_at' | 'last_updated_at' | 'reminder_fired_at' | 'reminder_setting' | 'reminder_index' | 'associated_object_metadata'
+> & {
   associated_object_metadata: Prisma.InputJsonValue | null;
   reminder_setting: Prisma.InputJsonValue | null;
 };
@@ -40,7 +43,19 @@ export type NewTask = Omit<TaskRow, 'org_id' | 'created_at' | 'last_updated_at' 
 export type TaskChanges = Partial<
   Pick<
     TaskRow,
-    'title' | 'notes' | 'status' | 'priority' | 'assignee' | 'due_date' | 'remind_at' | 'reminder_fired_at' | 'reminder_series_at' | 'reminder_index' | 'completed_at' | 'completed_by' | 'last_updated_by'
+    | 'title'
+    | 'notes'
+    | 'status'
+    | 'priority'
+    | 'assignee'
+    | 'due_date'
+    | 'remind_at'
+    | 'reminder_fired_at'
+    | 'reminder_series_at'
+    | 'reminder_index'
+    | 'completed_at'
+    | 'completed_by'
+    | 'last_updated_by'
   >
 > & { reminder_setting?: Prisma.InputJsonValue | null };
 
@@ -68,10 +83,12 @@ export const REMINDER_CHANNEL = 'mapi_task_reminders';
  * The tasks in reach: those of the phones in reach, and todo tasks (no phone: every token of the
  * organization reaches them). Null reach: every task of the organization.
  */
-const inReach = (phoneIds: string[] | null): Prisma.InboxTaskWhereInput => (phoneIds ? { OR: [{ phone_id: { in: phoneIds } }, { phone_id: null }] } : {});
+const inReach = (phoneIds: string[] | null): Prisma.InboxTaskWhereInput =>
+  phoneIds ? { OR: [{ phone_id: { in: phoneIds } }, { phone_id: null }] } : {};
 
 /** Whether a row's reminder is pending: set, not fired, and the task not closed. */
-export const reminderPending = (row: Pick<TaskRow, 'remind_at' | 'reminder_fired_at' | 'status'>) => !!row.remind_at && !row.reminder_fired_at && row.status !== 'closed';
+export const reminderPending = (row: Pick<TaskRow, 'remind_at' | 'reminder_fired_at' | 'status'>) =>
+  !!row.remind_at && !row.reminder_fired_at && row.status !== 'closed';
 
 /**
  * Tasks of the inbox service. The organization is part of every signature and every query;
@@ -83,7 +100,10 @@ export class TaskRepository {
 
   /** A page, newest first (created_at, then task_id), filtered as asked. */
   list(orgId: string, phoneIds: string[] | null, filter: TaskFilter, offset: number, limit: number): Promise<TaskRow[]> {
-    const due = { ...(filter.due_before ? { lte: new Date(filter.due_before) } : {}), ...(filter.due_after ? { gte: new Date(filter.due_after) } : {}) };
+    const due = {
+      ...(filter.due_before ? { lte: new Date(filter.due_before) } : {}),
+      ...(filter.due_after ? { gte: new Date(filter.due_after) } : {}),
+    };
     return this.prisma.inboxTask.findMany({
       where: {
         org_id: orgId,
@@ -117,12 +137,22 @@ export class TaskRepository {
   }
 
   insert(tx: Db, orgId: string, task: NewTask): Promise<TaskRow> {
-    return tx.inboxTask.create({ data: { ...task, org_id: orgId, associated_object_metadata: task.associated_object_metadata ?? undefined, reminder_setting: jsonOrNull(task.reminder_setting) } });
+    return tx.inboxTask.create({
+      data: {
+        ...task,
+        org_id: orgId,
+        associated_object_metadata: task.associated_object_metadata ?? undefined,
+        reminder_setting: jsonOrNull(task.reminder_setting),
+      },
+    });
   }
 
   update(tx: Db, orgId: string, taskId: string, changes: TaskChanges, at: Date): Promise<TaskRow> {
     // the caller holds the row (findForUpdate) of this organization
-    return tx.inboxTask.update({ where: { task_id: taskId, org_id: orgId }, data: { ...changes, reminder_setting: jsonOrNull(changes.reminder_setting), last_updated_at: at } });
+    return tx.inboxTask.update({
+      where: { task_id: taskId, org_id: orgId },
+      data: { ...changes, reminder_setting: jsonOrNull(changes.reminder_setting), last_updated_at: at },
+    });
   }
 
   delete(tx: Db, orgId: string, taskId: string): Promise<TaskRow> {

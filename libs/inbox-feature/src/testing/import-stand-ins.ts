@@ -23,7 +23,10 @@ export function chatsOf(held: HeldChat[]): ChatLookup {
 
 /** The phones service's directory over a list. */
 export function phonesOf(phones: { org: string; phone: string; number: string | null }[]): PhoneDirectory {
-  return async ({ org_id }) => phones.filter((p) => p.org === org_id).map((p) => ({ phone_id: p.phone, org_phone: p.number, wa_state: 'UNPAIRED', created_at: '2026-01-01T00:00:00.000Z' }));
+  return async ({ org_id }) =>
+    phones
+      .filter((p) => p.org === org_id)
+      .map((p) => ({ phone_id: p.phone, org_phone: p.number, wa_state: 'UNPAIRED', created_at: '2026-01-01T00:00:00.000Z' }));
 }
 
 /** The importer's context: the target organization, every phone, no member; token_id the import's id. */

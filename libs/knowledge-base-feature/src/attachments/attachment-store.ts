@@ -19,7 +19,10 @@ const ID = /^[0-9a-f-]{36}$/;
 
 /** A file name safe as one key segment: no separators, no dot-only names, at most 200 characters. */
 export function safeFileName(name: string): string {
-  const base = name.replace(/[/\\\0]/g, '_').replace(/^\.+$/, '_').trim();
+  const base = name
+    .replace(/[/\\\0]/g, '_')
+    .replace(/^\.+$/, '_')
+    .trim();
   const cut = (base || 'file').slice(0, 200);
   return segmentProblem(cut) ? 'file' : cut;
 }

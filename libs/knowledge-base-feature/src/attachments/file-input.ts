@@ -53,7 +53,9 @@ export function decodeInlineFile(input: FileInput, field: 'document' | 'attachme
   if (payload.length > base64Length(maxBytes) + 1024) throw tooBig(); // surely too large, even with whitespace
   const compact = payload.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.length === 0) {
-    throw Errors.validation({ [`body.${field}.${input.base64 !== undefined ? 'base64' : 'file'}`]: { message: 'not valid base64 (or a base64 data URL)' } });
+    throw Errors.validation({
+      [`body.${field}.${input.base64 !== undefined ? 'base64' : 'file'}`]: { message: 'not valid base64 (or a base64 data URL)' },
+    });
   }
   const bytes = Buffer.from(compact, 'base64');
   if (bytes.length > maxBytes) throw tooBig();
@@ -64,7 +66,15 @@ export function decodeInlineFile(input: FileInput, field: 'document' | 'attachme
 export function isPrivateAddress(address: string): boolean {
   if (isIP(address) === 4) {
     const [a, b] = address.split('.').map(Number);
-    return a === 10 || a === 127 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 10 ||
+      a === 127 ||
+      a === 0 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   const v6 = address.toLowerCase();
   if (v6.startsWith('::ffff:')) return isPrivateAddress(v6.slice(7));
@@ -112,6 +122,8 @@ export async function fetchFile(url: string, field: 'document' | 'attachment', o
     chunks.push(Buffer.from(chunk));
   }
   const header = res.headers.get('content-type')?.split(';')[0]?.trim();
-  return { bytes: Buffer.concat(chunks), mimetype: header && header !== 'application/octet-stream' ? header : guessMimetype(target.pathname) };
+  return {
+    bytes: Buffer.concat(chunks),
+    mimetype: header && header !== 'application/octet-stream' ? header : guessMimetype(target.pathname),
+  };
 }
-

@@ -4,7 +4,12 @@ describe('chunkText', () => {
   it('makes question/answer pairs of a Q:/A: text, answers spanning lines', () => {
     const text = 'Shop FAQ\n\nQ: Do you ship abroad?\nA: Yes, to the EU.\nAnd to Norway.\n\nQ: Can I pay by card?\nA: Visa and Mastercard.';
     expect(chunkText(text)).toEqual([
-      { question: 'Do you ship abroad?', answer: 'Yes, to the EU.\nAnd to Norway.', source: 'qa', tokenCount: estimateTokens('Yes, to the EU.\nAnd to Norway.') },
+      {
+        question: 'Do you ship abroad?',
+        answer: 'Yes, to the EU.\nAnd to Norway.',
+        source: 'qa',
+        tokenCount: estimateTokens('Yes, to the EU.\nAnd to Norway.'),
+      },
       { question: 'Can I pay by card?', answer: 'Visa and Mastercard.', source: 'qa', tokenCount: 5 },
     ]);
   });

@@ -28,7 +28,10 @@ const HEADING = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
 export function chunkText(text: string): TextChunk[] {
   const qa = qaPairs(text);
   if (qa.length > 0) return qa;
-  const paragraphs = text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (paragraphs.length > 1) return paragraphChunks(paragraphs);
   return windows(text).map((w, i) => chunk(`${firstSentence(w)} (part ${i + 1})`, w, 'text'));
 }

@@ -5,7 +5,7 @@ describe('extractText: PDF', () => {
   // pdf.js copies a Buffer input into Node's shared pool; when that copy lands at a non-zero
   // offset, a reader that ignores byteOffset reads the wrong bytes ("bad XRef entry"). Each read
   // here first shifts the pool by a different amount, so both offsets (zero and not) are covered.
-  it('reads a small valid PDF whatever the state of Node\'s buffer pool', async () => {
+  it("reads a small valid PDF whatever the state of Node's buffer pool", async () => {
     const pdf = makePdf(['Q: Is there a vegan menu?', 'A: Yes, every day.', 'Q: Do you deliver?', 'A: Within 5 km.']);
     for (let shift = 0; shift < 12; shift++) {
       Buffer.allocUnsafe(1 + shift * 97);

@@ -60,7 +60,10 @@ export async function extractText(kind: DocumentKind, bytes: Buffer): Promise<st
       if (bytes.includes(0)) throw unreadable(kind === 'markdown' ? 'Markdown' : 'text', 'it contains binary data');
       text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   }
-  text = text.replace(/\r\n?/g, '\n').replace(/[ \t]+\n/g, '\n').trim();
+  text = text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+\n/g, '\n')
+    .trim();
   if (!text) throw Errors.validation({ 'body.document': { message: 'no text could be extracted from the document' } });
   return text;
 }

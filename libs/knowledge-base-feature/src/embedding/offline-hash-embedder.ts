@@ -2,8 +2,10 @@ import { EMBEDDING_DIMENSIONS, l2Normalize, type EmbeddingProvider } from './emb
 
 // Words that carry little meaning get a small weight so that "how do I ..." questions match on content.
 const STOPWORDS = new Set(
-  ('a an and are as at be by can do does for from has have how i if in is it its me my of on or our so that the their ' +
-    'there this to was we what when where which who why will with you your').split(' '),
+  (
+    'a an and are as at be by can do does for from has have how i if in is it its me my of on or our so that the their ' +
+    'there this to was we what when where which who why will with you your'
+  ).split(' '),
 );
 
 /** FNV-1a, 32 bits: fast, stable across processes and versions (the vectors are stored). */
@@ -17,7 +19,10 @@ function fnv1a(text: string): number {
 }
 
 export function tokenize(text: string): string[] {
-  const plain = text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  const plain = text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '');
   return plain.match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
@@ -59,6 +64,6 @@ export class OfflineHashEmbedder implements EmbeddingProvider {
       vector[h % EMBEDDING_DIMENSIONS] += sign * (total >= 1 ? 1 + Math.log(total) : total);
     }
     const unit = l2Normalize(vector);
-    return unit.every((x) => x === 0) ? (unit.map((_, i) => (i === 0 ? 1 : 0))) : unit.map((x) => Math.round(x * 1e7) / 1e7);
+    return unit.every((x) => x === 0) ? unit.map((_, i) => (i === 0 ? 1 : 0)) : unit.map((x) => Math.round(x * 1e7) / 1e7);
   }
 }

@@ -15,13 +15,17 @@ describe('OpenAiCompatibleEmbedder against a local /v1/embeddings server', () =>
   const seen: Seen[] = [];
   let script: Array<(req: Seen, res: ServerResponse) => void> = [];
   const vectorFor = (text: string, dims = 384) => Array.from({ length: dims }, (_, i) => ((text.length + i) % 7) - 3);
-  const ok = (dims = 384) => (req: Seen, res: ServerResponse) => {
-    // Answer in reverse order: clients must use `index`, not position.
-    const data = req.body.input.map((t, index) => ({ object: 'embedding', index, embedding: vectorFor(t, dims) })).reverse();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: req.body.model }));
-  };
-  const status = (code: number, headers: Record<string, string> = {}) => (_req: Seen, res: ServerResponse) =>
-    res.writeHead(code, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error: { message: `status ${code}` } }));
+  const ok =
+    (dims = 384) =>
+    (req: Seen, res: ServerResponse) => {
+      // Answer in reverse order: clients must use `index`, not position.
+      const data = req.body.input.map((t, index) => ({ object: 'embedding', index, embedding: vectorFor(t, dims) })).reverse();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: req.body.model }));
+    };
+  const status =
+    (code: number, headers: Record<string, string> = {}) =>
+    (_req: Seen, res: ServerResponse) =>
+      res.writeHead(code, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error: { message: `status ${code}` } }));
 
   beforeAll(async () => {
     server = createServer((req: IncomingMessage, res) => {
@@ -43,12 +47,26 @@ describe('OpenAiCompatibleEmbedder against a local /v1/embeddings server', () =>
   });
 
   const embedder = (o: Partial<OpenAiCompatibleOptions> = {}) =>
-    new OpenAiCompatibleEmbedder({ baseUrl, model: 'text-embedding-3-small', apiKey: 'sk-test', sendDimensions: true, batchSize: 2, maxRetries: 2, retryBaseMs: 10, timeoutMs: 2_000, ...o });
+    new OpenAiCompatibleEmbedder({
+      baseUrl,
+      model: 'text-embedding-3-small',
+      apiKey: 'sk-test',
+      sendDimensions: true,
+      batchSize: 2,
+      maxRetries: 2,
+      retryBaseMs: 10,
+      timeoutMs: 2_000,
+      ...o,
+    });
 
   it('posts model, input, dimensions and the key to /embeddings, in batches, and orders vectors by index', async () => {
     const vectors = await embedder().embed(['a', 'bb', 'ccc']);
     expect(seen.map((s) => s.body.input)).toEqual([['a', 'bb'], ['ccc']]);
-    expect(seen[0]).toMatchObject({ auth: 'Bearer sk-test', path: '/v1/embeddings', body: { model: 'text-embedding-3-small', dimensions: 384, encoding_format: 'float' } });
+    expect(seen[0]).toMatchObject({
+      auth: 'Bearer sk-test',
+      path: '/v1/embeddings',
+      body: { model: 'text-embedding-3-small', dimensions: 384, encoding_format: 'float' },
+    });
     expect(vectors).toHaveLength(3);
     const norm = Math.hypot(...vectorFor('bb'));
     expect(vectors[1][0]).toBeCloseTo(vectorFor('bb')[0] / norm, 10);
@@ -69,9 +87,11 @@ describe('OpenAiCompatibleEmbedder against a local /v1/embeddings server', () =>
     expect(seen).toHaveLength(3);
   });
 
-  it('gives up after maxRetries with the provider\'s status in the error, retryable', async () => {
+  it("gives up after maxRetries with the provider's status in the error, retryable", async () => {
     script = [status(500), status(500), status(500), ok()];
-    const error = await embedder().embed(['x']).catch((e) => e);
+    const error = await embedder()
+      .embed(['x'])
+      .catch((e) => e);
     expect(error).toBeInstanceOf(EmbeddingError);
     expect(error.message).toMatch(/answered 500/);
     expect(error.retryable).toBe(true);
@@ -80,27 +100,35 @@ describe('OpenAiCompatibleEmbedder against a local /v1/embeddings server', () =>
 
   it('does not retry a 401', async () => {
     script = [status(401)];
-    const error = await embedder().embed(['x']).catch((e) => e);
+    const error = await embedder()
+      .embed(['x'])
+      .catch((e) => e);
     expect(error).toMatchObject({ retryable: false, message: expect.stringMatching(/answered 401/) });
     expect(seen).toHaveLength(1);
   });
 
   it('refuses vectors of another dimension, saying how to fix it', async () => {
     script = [ok(768)];
-    const error = await embedder().embed(['x']).catch((e) => e);
+    const error = await embedder()
+      .embed(['x'])
+      .catch((e) => e);
     expect(error).toMatchObject({ retryable: false });
     expect(error.message).toMatch(/768-dimensional vectors; 384 are required/);
   });
 
   it('treats a server that does not answer in time as retryable', async () => {
     script = [() => undefined, () => undefined];
-    const error = await embedder({ timeoutMs: 100, maxRetries: 1 }).embed(['x']).catch((e) => e);
+    const error = await embedder({ timeoutMs: 100, maxRetries: 1 })
+      .embed(['x'])
+      .catch((e) => e);
     expect(error).toMatchObject({ retryable: true, message: expect.stringMatching(/unreachable/) });
     expect(seen).toHaveLength(2);
   });
 
   it('treats an unreachable server as retryable', async () => {
-    const error = await embedder({ baseUrl: 'http://127.0.0.1:1/v1', maxRetries: 0 }).embed(['x']).catch((e) => e);
+    const error = await embedder({ baseUrl: 'http://127.0.0.1:1/v1', maxRetries: 0 })
+      .embed(['x'])
+      .catch((e) => e);
     expect(error).toMatchObject({ retryable: true });
   });
 });

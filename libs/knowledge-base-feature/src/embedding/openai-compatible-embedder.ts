@@ -83,7 +83,10 @@ export class OpenAiCompatibleEmbedder implements EmbeddingProvider {
     const answer = (await res.json().catch(() => ({}))) as EmbeddingsAnswer;
     const data = answer.data;
     if (!Array.isArray(data) || data.length !== input.length) {
-      throw new EmbeddingError(`embedding provider answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${input.length} inputs`, true);
+      throw new EmbeddingError(
+        `embedding provider answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${input.length} inputs`,
+        true,
+      );
     }
     const ordered = [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     return ordered.map((item) => {

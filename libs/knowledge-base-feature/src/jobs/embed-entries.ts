@@ -21,7 +21,13 @@ export class EmbedEntries {
     const vectors = await this.provider.embed(rows.map(embeddingText));
     let embedded = 0;
     for (let i = 0; i < rows.length; i++) {
-      const saved = await this.entries.saveEmbedding(data.org_id, rows[i].context_id, rows[i].content_version, toVectorLiteral(vectors[i]), this.provider.model);
+      const saved = await this.entries.saveEmbedding(
+        data.org_id,
+        rows[i].context_id,
+        rows[i].content_version,
+        toVectorLiteral(vectors[i]),
+        this.provider.model,
+      );
       if (saved) embedded++;
     }
     const skipped = data.context_ids.length - embedded;

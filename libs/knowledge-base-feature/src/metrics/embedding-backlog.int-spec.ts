@@ -21,7 +21,10 @@ describe('EmbeddingBacklog (integration)', () => {
   let worker: Worker<EmbeddingJobData> | undefined;
 
   beforeAll(async () => {
-    queue = new Queue<EmbeddingJobData>(EMBEDDING_QUEUE, { connection: bullConnection(testEnv.redisUrl()), prefix: queuePrefix(namespace) });
+    queue = new Queue<EmbeddingJobData>(EMBEDDING_QUEUE, {
+      connection: bullConnection(testEnv.redisUrl()),
+      prefix: queuePrefix(namespace),
+    });
     entries = new KbEntryRepository(t.prisma);
     backlog = new EmbeddingBacklog(queue, t.prisma, 0);
   });
@@ -33,7 +36,18 @@ describe('EmbeddingBacklog (integration)', () => {
   });
 
   const faqs = (n: number) =>
-    entries.insertMany(org, Array.from({ length: n }, (_, i) => ({ type: 'faq' as const, question: `q${i}?`, answer: `a${i}`, is_active: true, attachments: null, document_id: null, metadata: null })));
+    entries.insertMany(
+      org,
+      Array.from({ length: n }, (_, i) => ({
+        type: 'faq' as const,
+        question: `q${i}?`,
+        answer: `a${i}`,
+        is_active: true,
+        attachments: null,
+        document_id: null,
+        metadata: null,
+      })),
+    );
 
   it('is zero for an empty queue and table', async () => {
     expect(await backlog.read()).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0, pending_entries: 0 });
@@ -74,7 +88,9 @@ describe('EmbeddingBacklog (integration)', () => {
   });
 
   it('fails (no made-up figure) when Redis is unreachable', async () => {
-    const broken = new Queue(EMBEDDING_QUEUE, { connection: { host: '127.0.0.1', port: 1, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null } });
+    const broken = new Queue(EMBEDDING_QUEUE, {
+      connection: { host: '127.0.0.1', port: 1, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null },
+    });
     broken.on('error', () => undefined);
     await expect(new EmbeddingBacklog(broken, t.prisma, 0).read()).rejects.toThrow();
     await broken.close().catch(() => undefined);

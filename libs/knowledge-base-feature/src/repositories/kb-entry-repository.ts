@@ -128,7 +128,13 @@ export class KbEntryRepository {
    * (KbOrgIndexDirectory says which organizations have one) is the one planned; `distance` (the score) is
    * always the full-precision one and the k found are sorted by it.
    */
-  async search(orgId: string, vectorLiteral: string, k: number, filter: ListFilter, walk: OrgIndexKind = 'vector'): Promise<Array<KbEntryRow & { distance: number }>> {
+  async search(
+    orgId: string,
+    vectorLiteral: string,
+    k: number,
+    filter: ListFilter,
+    walk: OrgIndexKind = 'vector',
+  ): Promise<Array<KbEntryRow & { distance: number }>> {
     const sql = searchSql(orgId, vectorLiteral, k, filter, walk);
     // Direct to Postgres: on the pg pool under the client, without Prisma's per-query work (≈ 0.3 ms of
     // CPU per search); pg decodes these columns as Prisma does (timestamptz → Date, jsonb, text[], float8).
@@ -138,7 +144,8 @@ export class KbEntryRepository {
     const query = this.prisma.$queryRaw<Array<KbEntryRow & { distance: number }>>(sql);
     const s = hnswSettings(this.searchSettings.efSearch);
     const [, rows] = await this.prisma.$transaction([
-      this.prisma.$queryRaw`SELECT set_config('hnsw.iterative_scan', ${s['hnsw.iterative_scan']}, true), set_config('hnsw.ef_search', ${s['hnsw.ef_search']}, true)`,
+      this.prisma
+        .$queryRaw`SELECT set_config('hnsw.iterative_scan', ${s['hnsw.iterative_scan']}, true), set_config('hnsw.ef_search', ${s['hnsw.ef_search']}, true)`,
       query,
     ]);
     return rows;
@@ -205,7 +212,9 @@ function whereOf(orgId: string, filter: ListFilter): Prisma.Sql {
  */
 export function searchSql(orgId: string, vectorLiteral: string, k: number, filter: ListFilter, walk: OrgIndexKind = 'vector'): Prisma.Sql {
   const order =
-    walk === 'halfvec' ? Prisma.sql`${Prisma.raw(HALFVEC_EXPRESSION)} <=> ${vectorLiteral}::halfvec(${Prisma.raw(String(EMBEDDING_DIMENSIONS))})` : Prisma.sql`embedding <=> ${vectorLiteral}::vector`;
+    walk === 'halfvec'
+      ? Prisma.sql`${Prisma.raw(HALFVEC_EXPRESSION)} <=> ${vectorLiteral}::halfvec(${Prisma.raw(String(EMBEDDING_DIMENSIONS))})`
+      : Prisma.sql`embedding <=> ${vectorLiteral}::vector`;
   return Prisma.sql`
       WITH nearest AS MATERIALIZED (
         SELECT ${COLUMNS}, embedding <=> ${vectorLiteral}::vector AS distance

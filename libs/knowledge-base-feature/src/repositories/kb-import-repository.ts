@@ -36,7 +36,9 @@ export class KbImportRepository {
   async idFor(orgId: string, sourceId: string, targetId: string | undefined): Promise<string> {
     for (const id of [targetId, sourceId]) {
       if (!id || !UUID.test(id)) continue;
-      const rows = await this.prisma.$queryRaw<{ org_id: string }[]>`SELECT org_id::text AS org_id FROM knowledge_base_entries WHERE context_id = ${id}::uuid`;
+      const rows = await this.prisma.$queryRaw<
+        { org_id: string }[]
+      >`SELECT org_id::text AS org_id FROM knowledge_base_entries WHERE context_id = ${id}::uuid`;
       if (!rows.length || rows[0].org_id === orgId) return id;
     }
     return derivedId(orgId, sourceId);
@@ -45,7 +47,9 @@ export class KbImportRepository {
   /** A document's id here: kept unless another organization's entries have it. */
   async documentIdFor(orgId: string, documentId: string | null): Promise<string | null> {
     if (!documentId || !UUID.test(documentId)) return null;
-    const rows = await this.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM knowledge_base_entries WHERE document_id = ${documentId}::uuid AND org_id <> ${orgId}::uuid`;
+    const rows = await this.prisma.$queryRaw<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM knowledge_base_entries WHERE document_id = ${documentId}::uuid AND org_id <> ${orgId}::uuid`;
     return rows[0].n ? derivedId(orgId, `document/${documentId}`) : documentId;
   }
 
@@ -78,4 +82,3 @@ export class KbImportRepository {
     return rows[0]?.content_version ?? 0;
   }
 }
-

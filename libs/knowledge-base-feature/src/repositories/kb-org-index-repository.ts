@@ -10,7 +10,8 @@ import { EMBEDDING_DIMENSIONS } from '../embedding/embedding-provider';
 export const ORG_INDEX_PREFIXES = { halfvec: 'kb_entries_hnsw_half_', vector: 'kb_entries_hnsw_org_' } as const;
 export type OrgIndexKind = keyof typeof ORG_INDEX_PREFIXES;
 /** The index built for an organization now (the halfvec kind). */
-export const orgIndexName = (orgId: string, kind: OrgIndexKind = 'halfvec') => `${ORG_INDEX_PREFIXES[kind]}${uuid(orgId).replace(/-/g, '')}`;
+export const orgIndexName = (orgId: string, kind: OrgIndexKind = 'halfvec') =>
+  `${ORG_INDEX_PREFIXES[kind]}${uuid(orgId).replace(/-/g, '')}`;
 /** The expression the halfvec indexes are built on; a search must order by exactly this to be planned on them. */
 export const HALFVEC_EXPRESSION = `(embedding::halfvec(${EMBEDDING_DIMENSIONS}))`;
 
@@ -23,7 +24,9 @@ function uuid(orgId: string): string {
 }
 /** The kind of an index named by orgIndexName, or null for any other name. */
 export const kindOfIndex = (name: string): OrgIndexKind | null =>
-  (Object.keys(ORG_INDEX_PREFIXES) as OrgIndexKind[]).find((k) => name.startsWith(ORG_INDEX_PREFIXES[k]) && /^[0-9a-f]{32}$/.test(name.slice(ORG_INDEX_PREFIXES[k].length))) ?? null;
+  (Object.keys(ORG_INDEX_PREFIXES) as OrgIndexKind[]).find(
+    (k) => name.startsWith(ORG_INDEX_PREFIXES[k]) && /^[0-9a-f]{32}$/.test(name.slice(ORG_INDEX_PREFIXES[k].length)),
+  ) ?? null;
 /** The organization of an index named by orgIndexName. */
 export const orgOfIndex = (name: string) => {
   const kind = kindOfIndex(name);
@@ -61,7 +64,8 @@ export class KbOrgIndexRepository {
     client.on('error', () => undefined); // a dropped connection fails the statement under way; nothing else listens
     await client.connect();
     try {
-      const [{ locked }] = (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [ORG_INDEX_LOCK_KEY])).rows;
+      const [{ locked }] = (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [ORG_INDEX_LOCK_KEY]))
+        .rows;
       if (!locked) return null;
       return await fn(new KbOrgIndexSession(client));
     } finally {
@@ -85,7 +89,9 @@ export class KbOrgIndexSession {
   }
 
   async count(orgId: string): Promise<number> {
-    const rows = (await this.client.query<{ n: number }>('SELECT count(*)::int AS n FROM knowledge_base_entries WHERE org_id = $1::uuid', [uuid(orgId)])).rows;
+    const rows = (
+      await this.client.query<{ n: number }>('SELECT count(*)::int AS n FROM knowledge_base_entries WHERE org_id = $1::uuid', [uuid(orgId)])
+    ).rows;
     return rows[0]?.n ?? 0;
   }
 

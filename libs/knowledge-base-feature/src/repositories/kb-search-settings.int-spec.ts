@@ -21,7 +21,8 @@ describe('KbEntryRepository.search: HNSW settings, direct and behind a pooler', 
 
   beforeAll(async () => {
     // 1 in 4 rows is the target organization's: ef_search (40 by default) candidates hold ~10 of them.
-    const insert = (org: string, n: number) => t.prisma.$executeRawUnsafe(`
+    const insert = (org: string, n: number) =>
+      t.prisma.$executeRawUnsafe(`
       INSERT INTO knowledge_base_entries (org_id, type, question, answer, is_active, embedding)
       SELECT '${org}'::uuid, 'faq', 'q' || i, 'a', true,
              (SELECT array_agg(random()::real) FROM generate_series(1, 384) WHERE i > 0)::vector
@@ -56,7 +57,9 @@ describe('KbEntryRepository.search: HNSW settings, direct and behind a pooler', 
     expect(rows).toHaveLength(k);
     expect(rows.every((r) => r.org_id === target)).toBe(true);
     // Pool of one: the same connection, next transaction. No startup option either (a pooler refuses them).
-    const [after] = await prisma.$queryRaw<Array<{ scan: string; ef: string }>>`SELECT current_setting('hnsw.iterative_scan') AS scan, current_setting('hnsw.ef_search') AS ef`;
+    const [after] = await prisma.$queryRaw<
+      Array<{ scan: string; ef: string }>
+    >`SELECT current_setting('hnsw.iterative_scan') AS scan, current_setting('hnsw.ef_search') AS ef`;
     expect(after).toEqual({ scan: 'off', ef: '40' });
   });
 

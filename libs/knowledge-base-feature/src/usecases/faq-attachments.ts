@@ -21,7 +21,9 @@ export async function buildAttachments(
   }
   if (attachment) {
     if (attachment.url !== undefined) {
-      out.push({ link: { url: attachment.url, type: attachment.mimetype ?? guessMimetype(attachment.filename), name: attachment.filename } });
+      out.push({
+        link: { url: attachment.url, type: attachment.mimetype ?? guessMimetype(attachment.filename), name: attachment.filename },
+      });
     } else {
       const file = decodeInlineFile(attachment, 'attachment', maxBytes);
       out.push({ link: await store.put('attachment', orgId, attachment.filename, file.bytes, file.mimetype) });

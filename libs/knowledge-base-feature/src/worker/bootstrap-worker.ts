@@ -27,7 +27,10 @@ export async function bootstrapEmbeddingWorker(): Promise<void> {
   const config = loadConfig(['app', 'database', 'redis', 'health', 'telemetry']);
   const kb = loadKnowledgeBaseConfig();
   const logger = createLogger('embedding-worker', config.telemetry.LOG_LEVEL);
-  const prisma = createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, { efSearch: kb.KB_SEARCH_EF_SEARCH, perTransaction: config.database.DATABASE_POOLER === 'pgbouncer' });
+  const prisma = createKbPrismaClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, {
+    efSearch: kb.KB_SEARCH_EF_SEARCH,
+    perTransaction: config.database.DATABASE_POOLER === 'pgbouncer',
+  });
   const provider = createEmbeddingProvider(kb);
   const embed = new EmbedEntries(new KbEntryRepository(prisma), provider, logger);
   const tracer = trace.getTracer('embedding-worker');
@@ -35,19 +38,27 @@ export async function bootstrapEmbeddingWorker(): Promise<void> {
   const worker = new Worker<EmbeddingJobData>(
     EMBEDDING_QUEUE,
     (job) =>
-      tracer.startActiveSpan('kb.embed', { attributes: { 'job.id': job.id ?? '', 'kb.entries': job.data.context_ids.length } }, extractJobTrace(job.data.trace), async (span) => {
-        try {
-          const result = await embed.run(job.data);
-          logger.info({ job_id: job.id, org_id: job.data.org_id, attempt: job.attemptsMade + 1, ...result }, 'embedding job done');
-          return result;
-        } catch (error) {
-          span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-          logger.warn({ job_id: job.id, org_id: job.data.org_id, attempt: job.attemptsMade + 1, err: (error as Error).message }, 'embedding job failed');
-          throw error;
-        } finally {
-          span.end();
-        }
-      }),
+      tracer.startActiveSpan(
+        'kb.embed',
+        { attributes: { 'job.id': job.id ?? '', 'kb.entries': job.data.context_ids.length } },
+        extractJobTrace(job.data.trace),
+        async (span) => {
+          try {
+            const result = await embed.run(job.data);
+            logger.info({ job_id: job.id, org_id: job.data.org_id, attempt: job.attemptsMade + 1, ...result }, 'embedding job done');
+            return result;
+          } catch (error) {
+            span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+            logger.warn(
+              { job_id: job.id, org_id: job.data.org_id, attempt: job.attemptsMade + 1, err: (error as Error).message },
+              'embedding job failed',
+            );
+            throw error;
+          } finally {
+            span.end();
+          }
+        },
+      ),
     {
       connection: bullConnection(config.redis.REDIS_URL),
       prefix: queuePrefix(config.app.NAMESPACE),
@@ -62,18 +73,27 @@ export async function bootstrapEmbeddingWorker(): Promise<void> {
   await worker.waitUntilReady();
   void worker.run();
   // Read-only: the queue's counts for GET /metrics.
-  const counts = new Queue(EMBEDDING_QUEUE, { connection: bullConnection(config.redis.REDIS_URL), prefix: queuePrefix(config.app.NAMESPACE) });
+  const counts = new Queue(EMBEDDING_QUEUE, {
+    connection: bullConnection(config.redis.REDIS_URL),
+    prefix: queuePrefix(config.app.NAMESPACE),
+  });
   const stopMetrics = registerEmbeddingMetrics(new EmbeddingBacklog(counts, prisma));
 
   let shuttingDown = false;
   const health = await startHealthServer({
     host: config.health.HEALTH_HOST,
     port: config.health.HEALTH_PORT,
-    indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), redisIndicator(async () => ((await worker.getBackend().client) as unknown as { ping(): Promise<string> }).ping())],
+    indicators: [
+      postgresIndicator(() => prisma.$queryRaw`SELECT 1`),
+      redisIndicator(async () => ((await worker.getBackend().client) as unknown as { ping(): Promise<string> }).ping()),
+    ],
     isShuttingDown: () => shuttingDown,
   });
   const address = health.address();
-  logger.info({ health_port: typeof address === 'object' && address ? address.port : null, provider: provider.model }, 'embedding worker ready');
+  logger.info(
+    { health_port: typeof address === 'object' && address ? address.port : null, provider: provider.model },
+    'embedding worker ready',
+  );
 
   onShutdownSignal(logger, async () => {
     shuttingDown = true;

@@ -84,10 +84,12 @@ export class MediaFileHandler {
         grant = await this.options.tokens.verify(jwts[0]);
       } catch (error) {
         if (!(error instanceof MediaTokenError)) throw error;
-        const message = error.reason === 'expired' ? 'The link has expired: migrate the URL again for a new one' : 'The link token is not valid';
+        const message =
+          error.reason === 'expired' ? 'The link has expired: migrate the URL again for a new one' : 'The link token is not valid';
         throw new Refusal(401, MediaErrorCode.UNAUTHORIZED_ERROR, message);
       }
-      if (grant.orgId.toLowerCase() !== owner) throw new Refusal(403, MediaErrorCode.FORBIDDEN_ERROR, 'The link token belongs to a different organization');
+      if (grant.orgId.toLowerCase() !== owner)
+        throw new Refusal(403, MediaErrorCode.FORBIDDEN_ERROR, 'The link token belongs to a different organization');
       // A shared cache must not keep serving the file after the token has expired.
       const remaining = Math.max(0, Math.floor((grant.expiresAt.getTime() - this.now().getTime()) / 1000));
       return `private, max-age=${Math.min(remaining, this.options.privateMaxAgeSeconds)}`;
@@ -113,7 +115,13 @@ export class MediaFileHandler {
       .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox")
       .header('Content-Disposition', `inline; filename*=UTF-8''${encodeURIComponent(fileName)}`);
 
-    if (isNotModified({ ifNoneMatch: header(req, 'if-none-match'), ifModifiedSince: header(req, 'if-modified-since') }, info.etag, info.lastModified)) {
+    if (
+      isNotModified(
+        { ifNoneMatch: header(req, 'if-none-match'), ifModifiedSince: header(req, 'if-modified-since') },
+        info.etag,
+        info.lastModified,
+      )
+    ) {
       return reply.status(304).send();
     }
     reply.header('Content-Type', info.contentType ?? contentTypeFor(key.name));
@@ -126,7 +134,11 @@ export class MediaFileHandler {
         .header('Content-Range', `bytes */${info.size}`)
         .header('Cache-Control', 'no-store')
         .type('application/json; charset=utf-8')
-        .send({ code: MediaErrorCode.RANGE_NOT_SATISFIABLE_ERROR, message: `The range is outside the file (${info.size} bytes)`, status: 416 });
+        .send({
+          code: MediaErrorCode.RANGE_NOT_SATISFIABLE_ERROR,
+          message: `The range is outside the file (${info.size} bytes)`,
+          status: 416,
+        });
     }
     const range = decision.kind === 'partial' ? decision.range : undefined;
     const length = range ? range.end - range.start + 1 : info.size;

@@ -12,7 +12,12 @@ export interface MediaHttpServerOptions {
   logger: Logger;
 }
 
-const envelope = (status: number, code: string, message: string, extra: Record<string, unknown> = {}) => ({ code, message, status, ...extra });
+const envelope = (status: number, code: string, message: string, extra: Record<string, unknown> = {}) => ({
+  code,
+  message,
+  status,
+  ...extra,
+});
 
 /**
  * The media app's own HTTP listener (MEDIA_HTTP_PORT): the file route, which is neither under /v1
@@ -29,12 +34,18 @@ export function buildMediaHttpServer(options: MediaHttpServerOptions): FastifyIn
     return reply.status(report.status === 'ok' ? 200 : 503).send(report);
   });
   app.setNotFoundHandler((_req, reply) => {
-    reply.status(404).header('Cache-Control', 'no-store').send(envelope(404, 'NOT_FOUND_ERROR', 'No such file'));
+    reply
+      .status(404)
+      .header('Cache-Control', 'no-store')
+      .send(envelope(404, 'NOT_FOUND_ERROR', 'No such file'));
   });
   app.setErrorHandler((error, req, reply) => {
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
-      return reply.status(status).header('Cache-Control', 'no-store').send(envelope(status, 'ERROR', 'Bad request'));
+      return reply
+        .status(status)
+        .header('Cache-Control', 'no-store')
+        .send(envelope(status, 'ERROR', 'Bad request'));
     }
     const errorId = randomUUID();
     options.logger.error({ err: error, error_id: errorId, url: req.raw.url?.split('?')[0] }, 'media request failed');

@@ -77,7 +77,9 @@ describe('MediaLinks.build', () => {
       const link = links.builder(token);
       for (const key of keys) expect(link(key)).toBe(links.build(key, token));
     }
-    expect(links.builder('t')(keys[0])).toBe(`https://media.example.com/app/media/message-media/${ORG}/1%40c.us/a%20b/%C3%BC%252F%23%3F.jpg?jwt=t`);
+    expect(links.builder('t')(keys[0])).toBe(
+      `https://media.example.com/app/media/message-media/${ORG}/1%40c.us/a%20b/%C3%BC%252F%23%3F.jpg?jwt=t`,
+    );
   });
 
   it('round-trips: parsing a built link gives back the key', () => {
@@ -96,7 +98,10 @@ describe('MediaLinks.build', () => {
 
 describe('MediaLinks.keyFromServedPath', () => {
   it('decodes the raw request path, and answers null for anything that names no file', () => {
-    expect(links.keyFromServedPath(`/app/media/message-media/${ORG}/a%20b.jpg`)).toEqual({ bucket: 'message-media', name: `${ORG}/a b.jpg` });
+    expect(links.keyFromServedPath(`/app/media/message-media/${ORG}/a%20b.jpg`)).toEqual({
+      bucket: 'message-media',
+      name: `${ORG}/a b.jpg`,
+    });
     expect(links.keyFromServedPath(`/app/media/message-media/${ORG}/..%2F..%2Fx`)).toBeNull();
     expect(links.keyFromServedPath(`/app/media/other/${ORG}/a.jpg`)).toBeNull();
     expect(links.keyFromServedPath('/app/media/message-media/%ZZ/a')).toBeNull();

@@ -65,8 +65,10 @@ export class MediaLinks {
     let rest: string | undefined;
     // Same origin = same scheme and host (with any non-default port): both are http(s) here.
     const { protocol, host, pathname } = url;
-    if (protocol === this.media.protocol && host === this.media.host && pathname.startsWith(this.mediaPrefix)) rest = pathname.slice(this.mediaPrefix.length);
-    else if (protocol === this.legacy.protocol && host === this.legacy.host && pathname.startsWith(this.legacyPrefix)) rest = pathname.slice(this.legacyPrefix.length);
+    if (protocol === this.media.protocol && host === this.media.host && pathname.startsWith(this.mediaPrefix))
+      rest = pathname.slice(this.mediaPrefix.length);
+    else if (protocol === this.legacy.protocol && host === this.legacy.host && pathname.startsWith(this.legacyPrefix))
+      rest = pathname.slice(this.legacyPrefix.length);
     if (rest === undefined) {
       throw new MediaLinkError('not-a-url', 'Not a legacy storage URL or a media URL of this service');
     }
@@ -130,7 +132,8 @@ export class MediaLinks {
   private keyFromPath(rest: string): ObjectKey {
     const slash = rest.indexOf('/');
     const bucket = decodeComponent(slash < 0 ? rest : rest.slice(0, slash));
-    if (!this.buckets.has(bucket)) throw new MediaLinkError('not-a-service-bucket', `Bucket "${bucket}" is not a media bucket of this service`);
+    if (!this.buckets.has(bucket))
+      throw new MediaLinkError('not-a-service-bucket', `Bucket "${bucket}" is not a media bucket of this service`);
     const name = slash < 0 ? '' : decodeComponent(rest.slice(slash + 1));
     if (name.indexOf('/') < 0) throw new MediaLinkError('not-a-url', 'URL does not name a file (expected <bucket>/<org_id>/<file>)');
     const problem = nameProblem(name);

@@ -14,7 +14,15 @@ const sign = (header: object, payload: object, secret: string) => {
   const input = `${b64(header)}.${b64(payload)}`;
   return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
 };
-const claims = (extra: object = {}) => ({ org: ORG, acc: 'private', iss: 'mapi-media', aud: 'mapi-media-link', iat: T0.getTime() / 1000, exp: T0.getTime() / 1000 + 600, ...extra });
+const claims = (extra: object = {}) => ({
+  org: ORG,
+  acc: 'private',
+  iss: 'mapi-media',
+  aud: 'mapi-media-link',
+  iat: T0.getTime() / 1000,
+  exp: T0.getTime() / 1000 + 600,
+  ...extra,
+});
 const reason = async (promise: Promise<unknown>) => {
   try {
     await promise;
@@ -69,7 +77,13 @@ describe('MediaTokenService', () => {
     ['a public access claim', () => sign({ alg: 'HS256', kid: 'new' }, claims({ acc: 'public' }), KEY_NEW.secret)],
     ['another issuer', () => sign({ alg: 'HS256', kid: 'new' }, claims({ iss: 'x' }), KEY_NEW.secret)],
     ['another audience', () => sign({ alg: 'HS256', kid: 'new' }, claims({ aud: 'x' }), KEY_NEW.secret)],
-    ['a changed payload', () => { const [h, , s] = sign({ alg: 'HS256', kid: 'new' }, claims(), KEY_NEW.secret).split('.'); return `${h}.${b64(claims({ org: 'someone-else' }))}.${s}`; }],
+    [
+      'a changed payload',
+      () => {
+        const [h, , s] = sign({ alg: 'HS256', kid: 'new' }, claims(), KEY_NEW.secret).split('.');
+        return `${h}.${b64(claims({ org: 'someone-else' }))}.${s}`;
+      },
+    ],
     ['garbage', () => 'a.b.c'],
     ['an empty string', () => ''],
   ])('refuses %s', async (_name, make) => {

@@ -89,7 +89,8 @@ export class MediaTokenService {
     if (!entry) throw new MediaTokenError('invalid', 'unknown signing key');
     if (entry.retiredAt) {
       const retired = Math.floor(entry.retiredAt.getTime() / 1000);
-      if (nowSeconds > retired + MAX_LINK_EXPIRY_SECONDS + CLOCK_TOLERANCE_SECONDS) throw new MediaTokenError('invalid', 'signing key has been retired');
+      if (nowSeconds > retired + MAX_LINK_EXPIRY_SECONDS + CLOCK_TOLERANCE_SECONDS)
+        throw new MediaTokenError('invalid', 'signing key has been retired');
     }
     return entry.key;
   }
@@ -97,7 +98,8 @@ export class MediaTokenService {
   private rejection(error: unknown): MediaTokenError {
     if (error instanceof MediaTokenError) return error;
     if (error instanceof errors.JWTExpired) return new MediaTokenError('expired', 'the link has expired');
-    if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return new MediaTokenError('malformed', 'the token is malformed');
+    if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid)
+      return new MediaTokenError('malformed', 'the token is malformed');
     return new MediaTokenError('invalid', 'the token is not valid');
   }
 }

@@ -15,14 +15,19 @@ describe('SmtpInviteMailer', () => {
       authOptional: false,
       allowInsecureAuth: true,
       disabledCommands: ['STARTTLS'],
-      onAuth: (auth, _session, cb) => (auth.username === 'mailer' && auth.password === 's3cret' ? cb(null, { user: 'mailer' }) : cb(new Error('bad credentials'))),
+      onAuth: (auth, _session, cb) =>
+        auth.username === 'mailer' && auth.password === 's3cret' ? cb(null, { user: 'mailer' }) : cb(new Error('bad credentials')),
       onData: (stream, session, cb) => {
         let data = '';
         stream.on('data', (c: Buffer) => (data += c.toString('utf8')));
         stream.on('end', () => {
           // the text part is quoted-printable: soft line breaks and =3D decoded
           const text = data.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-          received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), data: text });
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            data: text,
+          });
           cb();
         });
       },
@@ -35,14 +40,27 @@ describe('SmtpInviteMailer', () => {
 
   const mailer = (password: string) =>
     new SmtpInviteMailer(
-      loadMembersConfig({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), SMTP_USER: 'mailer', SMTP_PASSWORD: password, SMTP_FROM: 'Console <console@example.com>' }),
+      loadMembersConfig({
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: String(port),
+        SMTP_USER: 'mailer',
+        SMTP_PASSWORD: password,
+        SMTP_FROM: 'Console <console@example.com>',
+      }),
       createLogger('members-test', 'silent'),
     );
 
   it('sends the invitation with its link to the invitee, from SMTP_FROM, authenticated', async () => {
     const m = mailer('s3cret');
     const expiresAt = new Date(Date.now() + 3600_000);
-    expect(await m.send({ to: 'amy@example.com', url: 'https://console.example/accept-invite#token=abc', inviter: 'bob@example.com', expiresAt })).toBe(true);
+    expect(
+      await m.send({
+        to: 'amy@example.com',
+        url: 'https://console.example/accept-invite#token=abc',
+        inviter: 'bob@example.com',
+        expiresAt,
+      }),
+    ).toBe(true);
     m.close();
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ from: 'console@example.com', to: ['amy@example.com'] });
@@ -52,7 +70,9 @@ describe('SmtpInviteMailer', () => {
 
   it('reports a refused send as not sent (the link then goes back to the inviter)', async () => {
     const m = mailer('wrong');
-    expect(await m.send({ to: 'amy@example.com', url: 'https://x/accept-invite#token=1', inviter: null, expiresAt: new Date() })).toBe(false);
+    expect(await m.send({ to: 'amy@example.com', url: 'https://x/accept-invite#token=1', inviter: null, expiresAt: new Date() })).toBe(
+      false,
+    );
     m.close();
     expect(received).toHaveLength(1);
   });

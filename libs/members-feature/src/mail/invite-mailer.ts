@@ -54,10 +54,18 @@ export class SmtpInviteMailer implements InviteMailer {
 
   async send(mail: InviteMail): Promise<boolean> {
     try {
-      await this.transport.sendMail({ from: this.from, to: mail.to, subject: 'You are invited to the messaging console', text: inviteText(mail) });
+      await this.transport.sendMail({
+        from: this.from,
+        to: mail.to,
+        subject: 'You are invited to the messaging console',
+        text: inviteText(mail),
+      });
       return true;
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message, to_domain: mail.to.split('@')[1] }, 'invitation mail not sent; the link goes back to the inviter');
+      this.logger.warn(
+        { err: (err as Error).message, to_domain: mail.to.split('@')[1] },
+        'invitation mail not sent; the link goes back to the inviter',
+      );
       return false;
     }
   }

@@ -19,13 +19,20 @@ export class AuditRepository {
   /** One entry, in the given transaction (undefined: on its own). */
   async record(db: Db | undefined, orgId: string, entry: AuditInput): Promise<string> {
     const audit_id = randomUUID();
-    await (db ?? this.prisma).memberAuditEntry.create({ data: { audit_id, org_id: orgId, ...entry, details: (entry.details ?? {}) as Prisma.InputJsonValue } });
+    await (db ?? this.prisma).memberAuditEntry.create({
+      data: { audit_id, org_id: orgId, ...entry, details: (entry.details ?? {}) as Prisma.InputJsonValue },
+    });
     return audit_id;
   }
 
   async page(orgId: string, offset: number, limit: number): Promise<{ entries: AuditEntry[]; count: number }> {
     const [rows, count] = await Promise.all([
-      this.prisma.memberAuditEntry.findMany({ where: { org_id: orgId }, orderBy: [{ created_at: 'desc' }, { audit_id: 'desc' }], skip: offset, take: limit }),
+      this.prisma.memberAuditEntry.findMany({
+        where: { org_id: orgId },
+        orderBy: [{ created_at: 'desc' }, { audit_id: 'desc' }],
+        skip: offset,
+        take: limit,
+      }),
       this.prisma.memberAuditEntry.count({ where: { org_id: orgId } }),
     ]);
     return {

@@ -17,18 +17,28 @@ export class InvitationRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   /** A new link for the member; the member's earlier unused links stop working. */
-  async replace(tx: Db, orgId: string, data: { invitation_id: string; member_id: string; token_hash: string; expires_at: Date; created_by: string | null }): Promise<void> {
+  async replace(
+    tx: Db,
+    orgId: string,
+    data: { invitation_id: string; member_id: string; token_hash: string; expires_at: Date; created_by: string | null },
+  ): Promise<void> {
     await tx.memberInvitation.deleteMany({ where: { org_id: orgId, member_id: data.member_id, used_at: null } });
     await tx.memberInvitation.create({ data: { ...data, org_id: orgId } });
   }
 
   byTokenHash(tokenHash: string): Promise<InvitationRecord | null> {
-    return this.prisma.memberInvitation.findUnique({ where: { token_hash: tokenHash }, select: { invitation_id: true, org_id: true, member_id: true, expires_at: true, used_at: true } });
+    return this.prisma.memberInvitation.findUnique({
+      where: { token_hash: tokenHash },
+      select: { invitation_id: true, org_id: true, member_id: true, expires_at: true, used_at: true },
+    });
   }
 
   /** Marks the link used; false when another request used it first (single use holds under races). */
   async use(tx: Db, orgId: string, invitationId: string, now: Date): Promise<boolean> {
-    const { count } = await tx.memberInvitation.updateMany({ where: { org_id: orgId, invitation_id: invitationId, used_at: null, expires_at: { gt: now } }, data: { used_at: now } });
+    const { count } = await tx.memberInvitation.updateMany({
+      where: { org_id: orgId, invitation_id: invitationId, used_at: null, expires_at: { gt: now } },
+      data: { used_at: now },
+    });
     return count === 1;
   }
 }

@@ -31,7 +31,13 @@ export interface StoredAccess {
 }
 
 /** Every phone and every label (fresh arrays each time: callers fill them). */
-export const fullAccess = (): StoredAccess => ({ phones_limited: false, phone_ids: [], org_phones: [], labels_limited: false, label_ids: [] });
+export const fullAccess = (): StoredAccess => ({
+  phones_limited: false,
+  phone_ids: [],
+  org_phones: [],
+  labels_limited: false,
+  label_ids: [],
+});
 
 export type Db = PrismaClient | Prisma.TransactionClient;
 
@@ -62,7 +68,9 @@ export class MemberRepository {
   /** A member by user_id (a UUID) or email. */
   byIdOrEmail(orgId: string, id: string): Promise<MemberRecord | null> {
     const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
-    return this.prisma.member.findFirst({ where: { org_id: orgId, ...(isUuid ? { member_id: id.toLowerCase() } : { email: id.toLowerCase() }) } });
+    return this.prisma.member.findFirst({
+      where: { org_id: orgId, ...(isUuid ? { member_id: id.toLowerCase() } : { email: id.toLowerCase() }) },
+    });
   }
 
   /** Members of any organization with this address who have a password, oldest membership first. */
@@ -74,13 +82,35 @@ export class MemberRepository {
     });
   }
 
-  create(tx: Db, orgId: string, data: { member_id: string; email: string; role: string; invited_by: string | null; access: StoredAccess }): Promise<MemberRecord> {
-    return tx.member.create({ data: { member_id: data.member_id, org_id: orgId, email: data.email, role: data.role, invited_by: data.invited_by, invited_at: new Date(), ...data.access } });
+  create(
+    tx: Db,
+    orgId: string,
+    data: { member_id: string; email: string; role: string; invited_by: string | null; access: StoredAccess },
+  ): Promise<MemberRecord> {
+    return tx.member.create({
+      data: {
+        member_id: data.member_id,
+        org_id: orgId,
+        email: data.email,
+        role: data.role,
+        invited_by: data.invited_by,
+        invited_at: new Date(),
+        ...data.access,
+      },
+    });
   }
 
   /** A pending invitee invited again: new role, access and inviter. */
-  reinvite(tx: Db, orgId: string, memberId: string, data: { role: string; invited_by: string | null; access: StoredAccess }): Promise<MemberRecord> {
-    return tx.member.update({ where: { member_id: memberId, org_id: orgId }, data: { role: data.role, invited_by: data.invited_by, invited_at: new Date(), ...data.access } });
+  reinvite(
+    tx: Db,
+    orgId: string,
+    memberId: string,
+    data: { role: string; invited_by: string | null; access: StoredAccess },
+  ): Promise<MemberRecord> {
+    return tx.member.update({
+      where: { member_id: memberId, org_id: orgId },
+      data: { role: data.role, invited_by: data.invited_by, invited_at: new Date(), ...data.access },
+    });
   }
 
   async setAccess(tx: Db, orgId: string, memberIds: string[], access: StoredAccess): Promise<void> {
@@ -89,7 +119,10 @@ export class MemberRepository {
 
   /** Sets the role of these members, never the owner's; returns how many changed. */
   async setRole(tx: Db, orgId: string, memberIds: string[], role: 'admin' | 'member'): Promise<number> {
-    const { count } = await tx.member.updateMany({ where: { org_id: orgId, member_id: { in: memberIds }, role: { notIn: ['owner', role] } }, data: { role } });
+    const { count } = await tx.member.updateMany({
+      where: { org_id: orgId, member_id: { in: memberIds }, role: { notIn: ['owner', role] } },
+      data: { role },
+    });
     return count;
   }
 

@@ -17,7 +17,11 @@ export interface SessionRecord {
 export class SessionRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async create(orgId: string, data: { session_id: string; member_id: string; token_hash: string; csrf_hash: string; expires_at: Date }, db: Db = this.prisma): Promise<SessionRecord> {
+  async create(
+    orgId: string,
+    data: { session_id: string; member_id: string; token_hash: string; csrf_hash: string; expires_at: Date },
+    db: Db = this.prisma,
+  ): Promise<SessionRecord> {
     return db.memberSession.create({ data: { ...data, org_id: orgId } });
   }
 
@@ -33,12 +37,18 @@ export class SessionRepository {
   }
 
   async revoke(orgId: string, sessionId: string): Promise<void> {
-    await this.prisma.memberSession.updateMany({ where: { org_id: orgId, session_id: sessionId, revoked_at: null }, data: { revoked_at: new Date() } });
+    await this.prisma.memberSession.updateMany({
+      where: { org_id: orgId, session_id: sessionId, revoked_at: null },
+      data: { revoked_at: new Date() },
+    });
   }
 
   /** Ends every open session of the member; how many there were. */
   async revokeAll(orgId: string, memberId: string): Promise<number> {
-    const { count } = await this.prisma.memberSession.updateMany({ where: { org_id: orgId, member_id: memberId, revoked_at: null }, data: { revoked_at: new Date() } });
+    const { count } = await this.prisma.memberSession.updateMany({
+      where: { org_id: orgId, member_id: memberId, revoked_at: null },
+      data: { revoked_at: new Date() },
+    });
     return count;
   }
 }

@@ -15,7 +15,15 @@ export interface TokenRecord {
 }
 
 const COLUMNS = {
-  id: true, org_id: true, name: true, token_prefix: true, phone_scoped: true, phone_ids: true, created_at: true, last_used_at: true, revoked_at: true,
+  id: true,
+  org_id: true,
+  name: true,
+  token_prefix: true,
+  phone_scoped: true,
+  phone_ids: true,
+  created_at: true,
+  last_used_at: true,
+  revoked_at: true,
 } as const;
 
 /** API tokens (api_tokens, owned here; the gateway reads them to authenticate). Organization first. */
@@ -26,16 +34,29 @@ export class TokenRepository {
     return this.prisma.apiToken.findMany({ where: { org_id: orgId }, orderBy: [{ created_at: 'desc' }, { id: 'desc' }], select: COLUMNS });
   }
 
-  create(tx: Db, orgId: string, data: { name: string; token_prefix: string; token_hash: string; phone_ids: string[] | null }): Promise<TokenRecord> {
+  create(
+    tx: Db,
+    orgId: string,
+    data: { name: string; token_prefix: string; token_hash: string; phone_ids: string[] | null },
+  ): Promise<TokenRecord> {
     return tx.apiToken.create({
-      data: { org_id: orgId, name: data.name, token_prefix: data.token_prefix, token_hash: data.token_hash, phone_scoped: data.phone_ids !== null, phone_ids: data.phone_ids ?? [] },
+      data: {
+        org_id: orgId,
+        name: data.name,
+        token_prefix: data.token_prefix,
+        token_hash: data.token_hash,
+        phone_scoped: data.phone_ids !== null,
+        phone_ids: data.phone_ids ?? [],
+      },
       select: COLUMNS,
     });
   }
 
   /** The token, locked for the revocation's transaction; null when the organization has no such token. */
   async lock(tx: Db, orgId: string, id: string): Promise<TokenRecord | null> {
-    const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM api_tokens WHERE id = ${id}::uuid AND org_id = ${orgId}::uuid FOR UPDATE`;
+    const rows = await tx.$queryRaw<
+      { id: string }[]
+    >`SELECT id FROM api_tokens WHERE id = ${id}::uuid AND org_id = ${orgId}::uuid FOR UPDATE`;
     return rows.length ? tx.apiToken.findFirst({ where: { id, org_id: orgId }, select: COLUMNS }) : null;
   }
 
@@ -45,6 +66,9 @@ export class TokenRepository {
 
   /** Records a use (never moves last_used_at back: a late message from another replica is dropped). */
   async touch(id: string, at: Date): Promise<void> {
-    await this.prisma.apiToken.updateMany({ where: { id, OR: [{ last_used_at: null }, { last_used_at: { lt: at } }] }, data: { last_used_at: at } });
+    await this.prisma.apiToken.updateMany({
+      where: { id, OR: [{ last_used_at: null }, { last_used_at: { lt: at } }] },
+      data: { last_used_at: at },
+    });
   }
 }

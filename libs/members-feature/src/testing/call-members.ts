@@ -9,7 +9,10 @@ import { MEMBERS_HANDLERS, type MembersDeps } from '../members.handlers';
  * phoneDirectoryFromDb, which only test files may import); no mail server, and no chats service unless
  * `overrides` gives one.
  */
-export function membersCaller(db: () => { prisma: PrismaClient; directory: PhoneDirectory }, overrides: () => Partial<MembersDeps> = () => ({})) {
+export function membersCaller(
+  db: () => { prisma: PrismaClient; directory: PhoneDirectory },
+  overrides: () => Partial<MembersDeps> = () => ({}),
+) {
   const deps = (): MembersDeps => ({
     ...db(),
     mailer: NO_MAILER,

@@ -1,5 +1,13 @@
 import type { PrismaClient } from '@mapi/db';
-import { BufferJSON, initAuthCreds, proto, type AuthenticationCreds, type AuthenticationState, type SignalDataSet, type SignalDataTypeMap } from 'baileys';
+import {
+  BufferJSON,
+  initAuthCreds,
+  proto,
+  type AuthenticationCreds,
+  type AuthenticationState,
+  type SignalDataSet,
+  type SignalDataTypeMap,
+} from 'baileys';
 import type { AuthCipher } from './auth-cipher';
 
 const CREDS = 'creds';
@@ -29,7 +37,9 @@ export class BaileysAuthStore {
 
   /** The phone's state (fresh creds when it never paired) and `saveCreds` for the `creds.update` event. */
   async load(phoneId: string): Promise<{ state: AuthenticationState; saveCreds: () => Promise<void> }> {
-    const row = await this.prisma.baileysAuth.findUnique({ where: { phone_id_kind_key_id: { phone_id: phoneId, kind: CREDS, key_id: '' } } });
+    const row = await this.prisma.baileysAuth.findUnique({
+      where: { phone_id_kind_key_id: { phone_id: phoneId, kind: CREDS, key_id: '' } },
+    });
     const creds = row ? (this.open(phoneId, CREDS, '', row.value) as AuthenticationCreds) : initAuthCreds();
     const state: AuthenticationState = {
       creds,
@@ -70,7 +80,13 @@ export class BaileysAuthStore {
           ops.push(this.prisma.baileysAuth.deleteMany({ where: { phone_id: phoneId, kind, key_id: keyId } }));
         } else {
           const value = this.seal(phoneId, kind, keyId, v);
-          ops.push(this.prisma.baileysAuth.upsert({ where, create: { phone_id: phoneId, kind, key_id: keyId, value }, update: { value, updated_at: new Date() } }));
+          ops.push(
+            this.prisma.baileysAuth.upsert({
+              where,
+              create: { phone_id: phoneId, kind, key_id: keyId, value },
+              update: { value, updated_at: new Date() },
+            }),
+          );
         }
       }
     }
@@ -79,7 +95,9 @@ export class BaileysAuthStore {
 
   /** Whether the phone has paired creds stored (a session that can resume without a QR). */
   async isRegistered(phoneId: string): Promise<boolean> {
-    const row = await this.prisma.baileysAuth.findUnique({ where: { phone_id_kind_key_id: { phone_id: phoneId, kind: CREDS, key_id: '' } } });
+    const row = await this.prisma.baileysAuth.findUnique({
+      where: { phone_id_kind_key_id: { phone_id: phoneId, kind: CREDS, key_id: '' } },
+    });
     return !!row && !!(this.open(phoneId, CREDS, '', row.value) as AuthenticationCreds).registered;
   }
 

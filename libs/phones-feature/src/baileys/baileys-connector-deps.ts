@@ -9,13 +9,34 @@ import type { LidPair, SessionState } from './session-state-store';
 /** The socket surface this connector uses: the library's socket, or a fake one in tests. */
 export type BaileysSocket = Pick<
   WASocket,
-  'ev' | 'user' | 'sendMessage' | 'groupParticipantsUpdate' | 'groupMetadata' | 'groupFetchAllParticipating' | 'fetchMessageHistory' | 'resyncAppState' | 'logout' | 'end' | 'requestPairingCode' | 'updateMediaMessage'
-  | 'groupCreate' | 'groupRevokeInvite' | 'groupUpdateSubject' | 'groupUpdateDescription' | 'groupSettingUpdate' | 'groupMemberAddMode' | 'groupAcceptInvite' | 'groupLeave'
+  | 'ev'
+  | 'user'
+  | 'sendMessage'
+  | 'groupParticipantsUpdate'
+  | 'groupMetadata'
+  | 'groupFetchAllParticipating'
+  | 'fetchMessageHistory'
+  | 'resyncAppState'
+  | 'logout'
+  | 'end'
+  | 'requestPairingCode'
+  | 'updateMediaMessage'
+  | 'groupCreate'
+  | 'groupRevokeInvite'
+  | 'groupUpdateSubject'
+  | 'groupUpdateDescription'
+  | 'groupSettingUpdate'
+  | 'groupMemberAddMode'
+  | 'groupAcceptInvite'
+  | 'groupLeave'
 >;
 export type SocketFactory = (auth: AuthenticationState, getMessage: (id: string) => WAMessage | undefined) => BaileysSocket;
 
 export interface BaileysConnectorDeps {
-  auth: { load(phoneId: string): Promise<{ state: AuthenticationState; saveCreds: () => Promise<void> }>; clear(phoneId: string): Promise<void> };
+  auth: {
+    load(phoneId: string): Promise<{ state: AuthenticationState; saveCreds: () => Promise<void> }>;
+    clear(phoneId: string): Promise<void>;
+  };
   makeSocket: SocketFactory;
   sent: SentMessageLog;
   loadMedia: (m: NonNullable<OutgoingContent['media']>) => Promise<Buffer>;

@@ -24,7 +24,8 @@ describe('BaileysConnector: history sync media', () => {
   const root = mkdtempSync(join(tmpdir(), 'baileys-history-media-'));
   const storage = new LocalFsStorage(root);
   const media = new ReceivedMediaStore(storage, 'https://api.example.com', 10_000, pino({ level: 'silent' }));
-  const storeMedia = (msg: WAMessage, chatId: string, reupload: (m: WAMessage) => Promise<WAMessage>) => media.store(msg, ORG, chatId, reupload);
+  const storeMedia = (msg: WAMessage, chatId: string, reupload: (m: WAMessage) => Promise<WAMessage>) =>
+    media.store(msg, ORG, chatId, reupload);
   let inFlight = 0;
   let maxInFlight = 0;
   let delayMs = 15;
@@ -33,21 +34,25 @@ describe('BaileysConnector: history sync media', () => {
     inFlight = 0;
     maxInFlight = 0;
     delayMs = 15;
-    downloadMediaMessage.mockReset().mockImplementation(async (msg: WAMessage, _type: string, _opts: unknown, ctx: { reuploadRequest: (m: WAMessage) => Promise<WAMessage> }) => {
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      try {
-        await wait(delayMs);
-        // H2's link expired: the phone is asked to re-upload, and the download still fails
-        if (msg.key.id === 'H2') {
-          await ctx.reuploadRequest(msg);
-          throw new Error('410 gone');
-        }
-        return Buffer.from(`bytes of ${msg.key.id}`);
-      } finally {
-        inFlight--;
-      }
-    });
+    downloadMediaMessage
+      .mockReset()
+      .mockImplementation(
+        async (msg: WAMessage, _type: string, _opts: unknown, ctx: { reuploadRequest: (m: WAMessage) => Promise<WAMessage> }) => {
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          try {
+            await wait(delayMs);
+            // H2's link expired: the phone is asked to re-upload, and the download still fails
+            if (msg.key.id === 'H2') {
+              await ctx.reuploadRequest(msg);
+              throw new Error('410 gone');
+            }
+            return Buffer.from(`bytes of ${msg.key.id}`);
+          } finally {
+            inFlight--;
+          }
+        },
+      );
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -96,9 +101,17 @@ describe('BaileysConnector: history sync media', () => {
     const pending = t.connector.fetchMessageHistory('15550000002@c.us', 3);
     while (!t.sock().historyRequests.length) await tick();
     const page = f.historyWithMedia.messages.slice(0, 1);
-    t.sock().emit('messaging-history.set', { chats: [], contacts: [], messages: page, syncType: proto.HistorySync.HistorySyncType.ON_DEMAND, peerDataRequestSessionId: 'req-1' });
+    t.sock().emit('messaging-history.set', {
+      chats: [],
+      contacts: [],
+      messages: page,
+      syncType: proto.HistorySync.HistorySyncType.ON_DEMAND,
+      peerDataRequestSessionId: 'req-1',
+    });
     const fetched = await pending;
-    expect(fetched.map((m) => [m.unique_id, m.media?.path])).toEqual([['H1', `https://api.example.com/app/media/message-media/${ORG}/15550000002%40c.us/H1/H1.jpg`]]);
+    expect(fetched.map((m) => [m.unique_id, m.media?.path])).toEqual([
+      ['H1', `https://api.example.com/app/media/message-media/${ORG}/15550000002%40c.us/H1/H1.jpg`],
+    ]);
     expect(t.sock().historyRequests.map((r) => (r.key as { id: string }).id)).toEqual(['3EB0AAAA0001', 'H1']);
   });
 });
@@ -121,11 +134,18 @@ describe('BaileysConnector: reactions and polls', () => {
       [1, 1, 0],
       [1, 2, 0],
     ]);
-    expect(changed).toEqual([{ chat_id: f.GROUP, unique_id: '3EB0AAAA0010', from_me: false, poll_results: [
-      { name: 'office', voters: [] },
-      { name: 'park', voters: ['15550000001@c.us'] },
-      { name: 'home', voters: ['15550000003@c.us'] },
-    ] }]);
+    expect(changed).toEqual([
+      {
+        chat_id: f.GROUP,
+        unique_id: '3EB0AAAA0010',
+        from_me: false,
+        poll_results: [
+          { name: 'office', voters: [] },
+          { name: 'park', voters: ['15550000001@c.us'] },
+          { name: 'home', voters: ['15550000003@c.us'] },
+        ],
+      },
+    ]);
     expect(reactions.map((c) => [c.unique_id, c.reaction?.sender_phone, c.reaction?.reaction])).toEqual([
       ['3EB0AAAA0006', '15550000003@c.us', '❤️'],
       ['3EB0AAAA0001', '15550000001@c.us', ''],
@@ -141,7 +161,14 @@ describe('BaileysConnector: reactions and polls', () => {
     const [changes] = t.of('messages.update');
     expect(changes).toEqual([
       expect.objectContaining({ unique_id: 'H5', reaction: expect.objectContaining({ reaction: '👍', sender_phone: '15550000001@c.us' }) }),
-      expect.objectContaining({ unique_id: '3EB0AAAA0010', poll_results: [{ name: 'office', voters: [] }, { name: 'park', voters: [] }, { name: 'home', voters: ['15550000003@c.us'] }] }),
+      expect.objectContaining({
+        unique_id: '3EB0AAAA0010',
+        poll_results: [
+          { name: 'office', voters: [] },
+          { name: 'park', voters: [] },
+          { name: 'home', voters: ['15550000003@c.us'] },
+        ],
+      }),
     ]);
   });
 });

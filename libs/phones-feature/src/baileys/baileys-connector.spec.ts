@@ -14,7 +14,11 @@ describe('BaileysConnector: connection', () => {
     t.sock().user = { id: '15550000001:7@s.whatsapp.net' };
     t.sock().emit('connection.update', { connection: 'open' });
     await tick();
-    expect(t.of('connection.update')).toEqual([{ state: 'QR', qr: 'qr-1' }, { state: 'QR', qr: 'qr-2' }, { state: 'CONNECTED', number: '15550000001' }]);
+    expect(t.of('connection.update')).toEqual([
+      { state: 'QR', qr: 'qr-1' },
+      { state: 'QR', qr: 'qr-2' },
+      { state: 'CONNECTED', number: '15550000001' },
+    ]);
     expect(t.auth.saves()).toBe(1);
     expect(await t.connector.isConnected()).toBe(true);
   });
@@ -116,7 +120,14 @@ describe('BaileysConnector: connection', () => {
 describe('BaileysConnector: events', () => {
   it('maps live messages, stores received media, and skips protocol messages', async () => {
     const stored: string[] = [];
-    const t = setup({ deps: { storeMedia: async (msg, chatId) => (stored.push(`${chatId}/${msg.key.id}`), { outcome: 'stored', path: 'https://m.example/app/media/message-media/x' }) } });
+    const t = setup({
+      deps: {
+        storeMedia: async (msg, chatId) => (
+          stored.push(`${chatId}/${msg.key.id}`),
+          { outcome: 'stored', path: 'https://m.example/app/media/message-media/x' }
+        ),
+      },
+    });
     await t.open();
     t.sock().emit('messages.upsert', { messages: [f.textFromAlice, f.revokeProtocolMessage, f.imageWithCaption], type: 'notify' });
     await tick();
@@ -149,7 +160,12 @@ describe('BaileysConnector: events', () => {
     t.sock().emit('messages.update', f.messageUpdates);
     t.sock().emit('messages.delete', { keys: [{ remoteJid: f.ALICE, id: 'GONE', fromMe: false }] });
     await tick();
-    expect(t.of('message-receipt.update').flat().map((r) => r.ack)).toEqual([2, 2, 3, 3]);
+    expect(
+      t
+        .of('message-receipt.update')
+        .flat()
+        .map((r) => r.ack),
+    ).toEqual([2, 2, 3, 3]);
     expect(t.of('messages.update').flat()).toEqual([
       expect.objectContaining({ unique_id: '3EB0AAAA0001', edit: { body: 'hello there (edited)' } }),
       expect.objectContaining({ unique_id: '3EB0AAAA0003', deleted: true }),
@@ -186,10 +202,17 @@ describe('BaileysConnector: actions', () => {
     const first = await t.connector.sendMessage('15550000002@c.us', { text: 'hi' }, SENT_ID);
     expect(first).toEqual({ unique_id: t.connector.messageIdFor(SENT_ID), timestamp: '2026-01-01T00:01:40.000Z', duplicate: false });
     expect(first.unique_id).toMatch(/^3EB0[0-9A-F]{36}$/);
-    expect(t.sock().sent[0]).toMatchObject({ jid: '15550000002@s.whatsapp.net', content: { text: 'hi', linkPreview: null }, options: { messageId: first.unique_id } });
+    expect(t.sock().sent[0]).toMatchObject({
+      jid: '15550000002@s.whatsapp.net',
+      content: { text: 'hi', linkPreview: null },
+      options: { messageId: first.unique_id },
+    });
     await tick();
     const [echo] = t.of('messages.upsert');
-    expect(echo).toMatchObject({ type: 'notify', messages: [{ unique_id: first.unique_id, from_me: true, sent_message_id: SENT_ID, ack: 0 }] });
+    expect(echo).toMatchObject({
+      type: 'notify',
+      messages: [{ unique_id: first.unique_id, from_me: true, sent_message_id: SENT_ID, ack: 0 }],
+    });
     const again = await t.connector.sendMessage('15550000002@c.us', { text: 'hi' }, SENT_ID);
     expect(again).toEqual({ ...first, duplicate: true });
     expect(t.sock().sent).toHaveLength(1);
@@ -200,9 +223,21 @@ describe('BaileysConnector: actions', () => {
     await t.open();
     t.sock().emit('messages.upsert', { messages: [f.textFromAlice], type: 'notify' });
     await tick();
-    await t.connector.sendMessage('15550000002@c.us', { text: 'look', media: { filename: 'a.png', mimetype: 'image/png', filedata: 'ZmlsZQ==' } }, SENT_ID);
-    await t.connector.sendMessage('15550000002@c.us', { text: 'yes', reply_to: 'false_15550000002@c.us_3EB0AAAA0001' }, '1b8f1f4e-7f0e-4a4e-9a59-1f2b3c4d5e6f');
-    await t.connector.sendMessage(f.GROUP, { poll: { name: 'Lunch?', options: ['yes', 'no'], allow_multiple: true } }, '2b8f1f4e-7f0e-4a4e-9a59-1f2b3c4d5e6f');
+    await t.connector.sendMessage(
+      '15550000002@c.us',
+      { text: 'look', media: { filename: 'a.png', mimetype: 'image/png', filedata: 'ZmlsZQ==' } },
+      SENT_ID,
+    );
+    await t.connector.sendMessage(
+      '15550000002@c.us',
+      { text: 'yes', reply_to: 'false_15550000002@c.us_3EB0AAAA0001' },
+      '1b8f1f4e-7f0e-4a4e-9a59-1f2b3c4d5e6f',
+    );
+    await t.connector.sendMessage(
+      f.GROUP,
+      { poll: { name: 'Lunch?', options: ['yes', 'no'], allow_multiple: true } },
+      '2b8f1f4e-7f0e-4a4e-9a59-1f2b3c4d5e6f',
+    );
     const [media, reply, poll] = t.sock().sent;
     expect(media.content).toEqual({ image: Buffer.from('file'), caption: 'look', mimetype: 'image/png' });
     expect((reply.options as { quoted: WAMessage }).quoted).toBe(f.textFromAlice);
@@ -221,7 +256,10 @@ describe('BaileysConnector: actions', () => {
     const t = setup();
     await t.open();
     t.sock().groups = { [f.GROUP]: f.groupWithLids };
-    t.sock().participantsAnswer = [{ status: '200', jid: f.ALICE, content: undefined as never }, { status: '403', jid: f.BOB_PN, content: undefined as never }];
+    t.sock().participantsAnswer = [
+      { status: '200', jid: f.ALICE, content: undefined as never },
+      { status: '403', jid: f.BOB_PN, content: undefined as never },
+    ];
     const results = await t.connector.groupParticipantsUpdate(f.GROUP, ['15550000002@c.us', '15550000003@c.us', '15550000004@c.us'], 'add');
     expect(results).toEqual([
       { id: '15550000002@c.us', status: '200' },
@@ -253,7 +291,13 @@ describe('BaileysConnector: actions', () => {
     const pending = t.connector.fetchMessageHistory('15550000002@c.us', 60);
     await tick();
     expect(t.sock().historyRequests[0]).toMatchObject({ count: 50, key: { id: '3EB0AAAA0001' }, ms: 1767225600000 });
-    t.sock().emit('messaging-history.set', { chats: [], contacts: [], messages: [older], syncType: proto.HistorySync.HistorySyncType.ON_DEMAND, peerDataRequestSessionId: 'req-1' });
+    t.sock().emit('messaging-history.set', {
+      chats: [],
+      contacts: [],
+      messages: [older],
+      syncType: proto.HistorySync.HistorySyncType.ON_DEMAND,
+      peerDataRequestSessionId: 'req-1',
+    });
     await tick();
     expect(t.sock().historyRequests[1]).toMatchObject({ count: 50, key: { id: 'OLDER1' } });
     // no answer to the second page: the fetch ends at the timeout with what it has

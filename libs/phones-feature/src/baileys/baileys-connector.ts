@@ -76,8 +76,18 @@ export class BaileysConnector implements PhoneConnector {
     private readonly deps: BaileysConnectorDeps,
   ) {
     this.history = new HistoryFetcher(() => this.sock, deps.historyTimeoutMs ?? 30_000);
-    this.groups = new BaileysGroupActions(() => this.socket(), this.ctx, (id) => this.refreshGroup(id));
-    this.actions = new BaileysMessageActions(phoneId, deps, () => this.socket(), (id) => this.recent.get(id), this.pendingSends);
+    this.groups = new BaileysGroupActions(
+      () => this.socket(),
+      this.ctx,
+      (id) => this.refreshGroup(id),
+    );
+    this.actions = new BaileysMessageActions(
+      phoneId,
+      deps,
+      () => this.socket(),
+      (id) => this.recent.get(id),
+      this.pendingSends,
+    );
   }
   private readonly actions: BaileysMessageActions;
 
@@ -86,7 +96,8 @@ export class BaileysConnector implements PhoneConnector {
   deleteMessage = (key: MessageKey) => this.actions.deleteMessage(key);
   reactToMessage = (key: MessageKey, reaction: string) => this.actions.reactToMessage(key, reaction);
   pinMessage = (key: MessageKey, pin: boolean) => this.actions.pinMessage(key, pin);
-  forwardMessage = (key: MessageKey, chatId: string, content: OutgoingContent, sentMessageId: string) => this.actions.forwardMessage(key, chatId, content, sentMessageId);
+  forwardMessage = (key: MessageKey, chatId: string, content: OutgoingContent, sentMessageId: string) =>
+    this.actions.forwardMessage(key, chatId, content, sentMessageId);
 
   on<E extends ConnectorEventName>(event: E, handler: ConnectorHandler<E>): void {
     (this.handlers as Record<string, unknown>)[event] = handler;
@@ -95,7 +106,9 @@ export class BaileysConnector implements PhoneConnector {
   /** Hands an event on after those before it (the handler resolves once it is durably stored). */
   private emit<E extends ConnectorEventName>(event: E, payload: ConnectorEvents[E]): Promise<void> {
     const handler = this.handlers[event] as ConnectorHandler<E> | undefined;
-    this.queue = this.queue.then(() => handler?.(payload)).catch((err) => this.deps.logger.warn({ err, phone_id: this.phoneId, event }, 'connector event not handed on'));
+    this.queue = this.queue
+      .then(() => handler?.(payload))
+      .catch((err) => this.deps.logger.warn({ err, phone_id: this.phoneId, event }, 'connector event not handed on'));
     return this.queue;
   }
 
@@ -120,8 +133,16 @@ export class BaileysConnector implements PhoneConnector {
     if (!state) return;
     const lids = this.ctx.lids.takeUnsaved();
     const anchors = this.history.takeUnsaved();
-    if (lids.length) await state.saveLids(lids).catch((err) => (this.ctx.lids.putBack(lids), this.deps.logger.warn({ err, phone_id: this.phoneId }, 'LID map not saved')));
-    if (anchors.length) await state.saveAnchors(anchors).catch((err) => (this.history.putBack(anchors), this.deps.logger.warn({ err, phone_id: this.phoneId }, 'history anchors not saved')));
+    if (lids.length)
+      await state
+        .saveLids(lids)
+        .catch((err) => (this.ctx.lids.putBack(lids), this.deps.logger.warn({ err, phone_id: this.phoneId }, 'LID map not saved')));
+    if (anchors.length)
+      await state
+        .saveAnchors(anchors)
+        .catch(
+          (err) => (this.history.putBack(anchors), this.deps.logger.warn({ err, phone_id: this.phoneId }, 'history anchors not saved')),
+        );
   }
 
   private async open(): Promise<void> {
@@ -226,7 +247,12 @@ export class BaileysConnector implements PhoneConnector {
    * once, each within BAILEYS_MEDIA_MAX_BYTES). A download that fails or is too large leaves the
    * message with its media metadata and `path: ''` (logged, and counted in a summary).
    */
-  private async mapWithMedia(messages: readonly WAMessage[], download: boolean, what: 'live' | 'history', sentIds?: Map<string, string>): Promise<Mapped[]> {
+  private async mapWithMedia(
+    messages: readonly WAMessage[],
+    download: boolean,
+    what: 'live' | 'history',
+    sentIds?: Map<string, string>,
+  ): Promise<Mapped[]> {
     const first = messages.map((raw) => ({ raw, m: toIngestMessage(raw, this.ctx) }));
     const { storeMedia } = this.deps;
     const sock = this.sock;
@@ -237,13 +263,19 @@ export class BaileysConnector implements PhoneConnector {
     const paths = new Map(wanted.map((x, i) => [x.raw, outcomes[i].path]));
     if (outcomes.some((o) => o.outcome !== 'stored')) {
       const count = (k: MediaOutcome['outcome']) => outcomes.filter((o) => o.outcome === k).length;
-      this.deps.logger.info({ phone_id: this.phoneId, what, stored: count('stored'), too_large: count('too-large'), failed: count('failed') }, 'received media: some files not stored');
+      this.deps.logger.info(
+        { phone_id: this.phoneId, what, stored: count('stored'), too_large: count('too-large'), failed: count('failed') },
+        'received media: some files not stored',
+      );
     }
     const out: Mapped[] = [];
     for (const { raw, m: plain } of first) {
       if (!plain) continue;
       const sentMessageId = raw.key.id ? sentIds?.get(raw.key.id) : undefined;
-      const m = paths.has(raw) || sentMessageId ? (toIngestMessage(raw, this.ctx, { mediaPath: paths.get(raw), sentMessageId }) as IngestMessage) : plain;
+      const m =
+        paths.has(raw) || sentMessageId
+          ? (toIngestMessage(raw, this.ctx, { mediaPath: paths.get(raw), sentMessageId }) as IngestMessage)
+          : plain;
       this.history.saw(raw, m.chat_id);
       out.push({ raw, m });
     }
@@ -360,7 +392,11 @@ export class BaileysConnector implements PhoneConnector {
     return sendUniqueId(this.phoneId, sentMessageId);
   }
 
-  async sendMessage(chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
+  async sendMessage(
+    chatId: string,
+    content: OutgoingContent,
+    sentMessageId: string,
+  ): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
     const earlier = await this.deps.sent.find(this.phoneId, sentMessageId);
     if (earlier) return { unique_id: earlier.unique_id, timestamp: earlier.sent_at.toISOString(), duplicate: true };
     const sock = this.socket();

@@ -51,6 +51,7 @@ export class BaileysGroupActions {
     if (s.description !== undefined) await sock.groupUpdateDescription(groupId, s.description || undefined);
     if (s.announce !== undefined) await sock.groupSettingUpdate(groupId, s.announce ? 'announcement' : 'not_announcement');
     if (s.restrict !== undefined) await sock.groupSettingUpdate(groupId, s.restrict ? 'locked' : 'unlocked');
-    if (s.member_add_admins_only !== undefined) await sock.groupMemberAddMode(groupId, s.member_add_admins_only ? 'admin_add' : 'all_member_add');
+    if (s.member_add_admins_only !== undefined)
+      await sock.groupMemberAddMode(groupId, s.member_add_admins_only ? 'admin_add' : 'all_member_add');
   }
 }

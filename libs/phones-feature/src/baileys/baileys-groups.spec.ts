@@ -22,7 +22,17 @@ const stub = (id: string, type: WAMessageStubType, params: string[], participant
 describe('Baileys group notifications (stub messages)', () => {
   it('maps participant changes with the network id, the author and the participants as contact ids (LIDs resolved)', () => {
     const out = toGroupNotifications([stub('N1', WAMessageStubType.GROUP_PARTICIPANT_PROMOTE, [f.BOB_LID])], ctx());
-    expect(out).toEqual([{ chat_id: f.GROUP, id: 'N1', type: 'promote', author: '15550000002@c.us', recipients: ['15550000003@c.us'], body: null, timestamp: '2026-01-01T00:00:00.000Z' }]);
+    expect(out).toEqual([
+      {
+        chat_id: f.GROUP,
+        id: 'N1',
+        type: 'promote',
+        author: '15550000002@c.us',
+        recipients: ['15550000003@c.us'],
+        body: null,
+        timestamp: '2026-01-01T00:00:00.000Z',
+      },
+    ]);
     out.forEach((n) => expect(() => GroupNotificationSchema.parse(n)).not.toThrow());
   });
 
@@ -45,7 +55,15 @@ describe('Baileys group notifications (stub messages)', () => {
     const noId = stub('N3', WAMessageStubType.GROUP_PARTICIPANT_ADD, [f.BOB_PN]);
     noId.key.id = undefined;
     expect(
-      toGroupNotifications([f.textFromAlice, stub('N4', WAMessageStubType.GROUP_CHANGE_ICON, []), stub('N5', WAMessageStubType.GROUP_PARTICIPANT_ADD, [f.BOB_PN], f.ALICE, f.ALICE), noId], ctx()),
+      toGroupNotifications(
+        [
+          f.textFromAlice,
+          stub('N4', WAMessageStubType.GROUP_CHANGE_ICON, []),
+          stub('N5', WAMessageStubType.GROUP_PARTICIPANT_ADD, [f.BOB_PN], f.ALICE, f.ALICE),
+          noId,
+        ],
+        ctx(),
+      ),
     ).toEqual([]);
   });
 
@@ -60,10 +78,18 @@ describe('Baileys group notifications (stub messages)', () => {
 
 describe('Baileys group settings in the groups upsert', () => {
   it('carries the settings the library knows (memberAddMode true: every member may add) and leaves out the rest', () => {
-    expect(toGroupMetadata({ ...f.groupWithLids, desc: 'About', announce: true, restrict: false, memberAddMode: true }, ctx())).toMatchObject({
-      description: 'About', announce: true, restrict: false, member_add_admins_only: false,
+    expect(
+      toGroupMetadata({ ...f.groupWithLids, desc: 'About', announce: true, restrict: false, memberAddMode: true }, ctx()),
+    ).toMatchObject({
+      description: 'About',
+      announce: true,
+      restrict: false,
+      member_add_admins_only: false,
     });
-    const bare = toGroupMetadata({ ...f.groupWithLids, desc: undefined, announce: undefined, restrict: undefined, memberAddMode: undefined }, ctx());
+    const bare = toGroupMetadata(
+      { ...f.groupWithLids, desc: undefined, announce: undefined, restrict: undefined, memberAddMode: undefined },
+      ctx(),
+    );
     expect(Object.keys(bare).sort()).toEqual(['chat_id', 'participants', 'subject']);
   });
 });
@@ -73,7 +99,11 @@ describe('Baileys group lifecycle actions', () => {
     const t = setup();
     await t.open();
     t.sock().groups = { [GROUP_CREATED]: { ...f.groupWithLids, id: GROUP_CREATED, subject: 'Launch' } };
-    const g = await t.connector.groupCreate('Launch', ['15550000002@c.us'], { description: 'Go', announce: true, member_add_admins_only: false });
+    const g = await t.connector.groupCreate('Launch', ['15550000002@c.us'], {
+      description: 'Go',
+      announce: true,
+      member_add_admins_only: false,
+    });
     expect(g.chat_id).toBe(GROUP_CREATED);
     expect(t.sock().groupCalls).toEqual([
       ['groupCreate', 'Launch', [f.ALICE]],
@@ -82,10 +112,15 @@ describe('Baileys group lifecycle actions', () => {
       ['groupMemberAddMode', GROUP_CREATED, 'all_member_add'],
     ]);
     await tick();
-    expect(t.of('groups.upsert').flat().map((x) => x.chat_id)).toContain(GROUP_CREATED);
+    expect(
+      t
+        .of('groups.upsert')
+        .flat()
+        .map((x) => x.chat_id),
+    ).toContain(GROUP_CREATED);
   });
 
-  it('settings map to the library\'s calls; an invite is a new (revoking) code; accept answers the group; leave leaves', async () => {
+  it("settings map to the library's calls; an invite is a new (revoking) code; accept answers the group; leave leaves", async () => {
     const t = setup();
     await t.open();
     t.sock().groups = { [f.GROUP]: f.groupWithLids, [GROUP_JOINED]: { ...f.groupWithLids, id: GROUP_JOINED } };

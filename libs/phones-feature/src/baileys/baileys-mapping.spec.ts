@@ -49,7 +49,7 @@ describe('Baileys mapping: messages', () => {
     expect(IngestMessageSchema.safeParse(m).success).toBe(true);
   });
 
-  it('gives the sender\'s push name for received messages only (a message from the phone has none)', () => {
+  it("gives the sender's push name for received messages only (a message from the phone has none)", () => {
     expect(one(toIngestMessage({ ...f.textFromAlice, pushName: undefined }, ctx())).sender_name).toBeNull();
     expect(one(toIngestMessage({ ...f.textFromAlice, key: { ...f.textFromAlice.key, fromMe: true } }, ctx())).sender_name).toBeNull();
   });
@@ -92,7 +92,13 @@ describe('Baileys mapping: messages', () => {
   it('unwraps a document-with-caption: own message, sender = this phone, ack = status − 1', () => {
     const m = one(toIngestMessage(f.documentInViewOnceWrapper, ctx()));
     expect(m).toMatchObject({ from_me: true, sender_phone: '15550000001@c.us', message_type: 'document', body: 'your invoice', ack: 2 });
-    expect(m.media).toMatchObject({ filename: 'invoice.pdf', mimetype: 'application/pdf', size: 1024, path: '', dimensions: { ar: 0, height: 0, width: 0 } });
+    expect(m.media).toMatchObject({
+      filename: 'invoice.pdf',
+      mimetype: 'application/pdf',
+      size: 1024,
+      path: '',
+      dimensions: { ar: 0, height: 0, width: 0 },
+    });
   });
 
   it('maps a voice note as ptt (mimetype without codec parameters) and a poll as poll_creation', () => {
@@ -100,7 +106,13 @@ describe('Baileys mapping: messages', () => {
     expect(voice).toMatchObject({ message_type: 'ptt', body: null, ack: 1 });
     expect(voice.media?.mimetype).toBe('audio/ogg');
     const poll = one(toIngestMessage(f.pollFromMe, ctx(), { sentMessageId: '0b8f1f4e-7f0e-4a4e-9a59-1f2b3c4d5e6f' }));
-    expect(poll).toMatchObject({ message_type: 'poll_creation', body: 'Lunch?', ack: 0, author: '15550000001@c.us', sent_message_id: '0b8f1f4e-7f0e-4a4e-9a59-1f2b3c4d5e6f' });
+    expect(poll).toMatchObject({
+      message_type: 'poll_creation',
+      body: 'Lunch?',
+      ack: 0,
+      author: '15550000001@c.us',
+      sent_message_id: '0b8f1f4e-7f0e-4a4e-9a59-1f2b3c4d5e6f',
+    });
   });
 
   it('skips what is not a message of its own, and marks undecryptable ones as ciphertext', () => {
@@ -112,9 +124,16 @@ describe('Baileys mapping: messages', () => {
   });
 
   it('ack is the library status − 1 on the whole scale', () => {
-    expect([WAMessageStatus.ERROR, WAMessageStatus.PENDING, WAMessageStatus.SERVER_ACK, WAMessageStatus.DELIVERY_ACK, WAMessageStatus.READ, WAMessageStatus.PLAYED].map((s) => ackOf(s))).toEqual([
-      -1, 0, 1, 2, 3, 4,
-    ]);
+    expect(
+      [
+        WAMessageStatus.ERROR,
+        WAMessageStatus.PENDING,
+        WAMessageStatus.SERVER_ACK,
+        WAMessageStatus.DELIVERY_ACK,
+        WAMessageStatus.READ,
+        WAMessageStatus.PLAYED,
+      ].map((s) => ackOf(s)),
+    ).toEqual([-1, 0, 1, 2, 3, 4]);
     expect(ackOf(undefined, 0)).toBe(0);
   });
 });

@@ -77,7 +77,15 @@ const TYPE_OF: Record<string, string> = {
   pollCreationMessageV3: 'poll_creation',
 };
 /** Content that is not a message of its own (handled as an update, a reaction, a pin (pin-changes.ts), or key exchange). */
-const NOT_A_MESSAGE = new Set(['protocolMessage', 'reactionMessage', 'pollUpdateMessage', 'senderKeyDistributionMessage', 'messageContextInfo', 'encReactionMessage', 'pinInChatMessage']);
+const NOT_A_MESSAGE = new Set([
+  'protocolMessage',
+  'reactionMessage',
+  'pollUpdateMessage',
+  'senderKeyDistributionMessage',
+  'messageContextInfo',
+  'encReactionMessage',
+  'pinInChatMessage',
+]);
 const MEDIA_TYPES = new Set(['imageMessage', 'videoMessage', 'ptvMessage', 'audioMessage', 'documentMessage', 'stickerMessage']);
 
 type AnyContent = { [k: string]: unknown; contextInfo?: proto.IContextInfo | null };
@@ -112,7 +120,15 @@ export function hasMedia(msg: WAMessage): boolean {
   return !!c && MEDIA_TYPES.has(c.type) && !!c.content.mediaKey;
 }
 
-const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'video/mp4': 'mp4', 'audio/ogg': 'ogg', 'audio/mpeg': 'mp3', 'application/pdf': 'pdf' };
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'video/mp4': 'mp4',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'application/pdf': 'pdf',
+};
 
 /** Media metadata (spec 2.1 `media`); `path` is the service link of the stored file ('' when not stored). */
 export function mediaOf(msg: WAMessage, path: string): Media | null {
@@ -143,7 +159,11 @@ function senderOf(key: WAMessageKey, participant: string | null | undefined, ctx
  * message of its own (protocol messages such as edits and revokes arrive as `messages.update`,
  * reactions, poll votes, key distribution, and notification stubs).
  */
-export function toIngestMessage(msg: WAMessage, ctx: MapContext, options: { mediaPath?: string; sentMessageId?: string } = {}): IngestMessage | null {
+export function toIngestMessage(
+  msg: WAMessage,
+  ctx: MapContext,
+  options: { mediaPath?: string; sentMessageId?: string } = {},
+): IngestMessage | null {
   const { key } = msg;
   if (!key.id || !key.remoteJid || key.remoteJid === 'status@broadcast') return null;
   const c = contentOf(msg.message);
@@ -177,7 +197,12 @@ export function toReceipts(updates: readonly MessageUserReceiptUpdate[], ctx: Ma
   const out: ReceiptUpdate[] = [];
   for (const { key, receipt } of updates) {
     if (!key.id || !key.remoteJid) continue;
-    const base = { chat_id: toContactId(key.remoteJid, ctx), unique_id: key.id, from_me: !!key.fromMe, participant: toContactId(receipt.userJid, ctx) };
+    const base = {
+      chat_id: toContactId(key.remoteJid, ctx),
+      unique_id: key.id,
+      from_me: !!key.fromMe,
+      participant: toContactId(receipt.userJid, ctx),
+    };
     const steps: [number, Long][] = [
       [2, receipt.receiptTimestamp],
       [3, receipt.readTimestamp],
@@ -189,7 +214,11 @@ export function toReceipts(updates: readonly MessageUserReceiptUpdate[], ctx: Ma
 }
 
 /** `messages.update`: status changes become receipts (ack = status − 1), edits and revokes changes. */
-export function toMessageUpdates(updates: readonly WAMessageUpdate[], ctx: MapContext, now = Date.now()): { receipts: ReceiptUpdate[]; changes: MessageChange[] } {
+export function toMessageUpdates(
+  updates: readonly WAMessageUpdate[],
+  ctx: MapContext,
+  now = Date.now(),
+): { receipts: ReceiptUpdate[]; changes: MessageChange[] } {
   const receipts: ReceiptUpdate[] = [];
   const changes: MessageChange[] = [];
   for (const { key, update } of updates) {
@@ -208,7 +237,9 @@ export function toMessageUpdates(updates: readonly WAMessageUpdate[], ctx: MapCo
 
 /** `messages.delete` (keys) → deletions. */
 export function toDeletions(keys: readonly WAMessageKey[], ctx: MapContext): MessageChange[] {
-  return keys.filter((k) => k.id && k.remoteJid).map((k) => ({ chat_id: toContactId(k.remoteJid, ctx), unique_id: k.id as string, from_me: !!k.fromMe, deleted: true }));
+  return keys
+    .filter((k) => k.id && k.remoteJid)
+    .map((k) => ({ chat_id: toContactId(k.remoteJid, ctx), unique_id: k.id as string, from_me: !!k.fromMe, deleted: true }));
 }
 
 /** Who sent a reaction or vote (its own message key): this phone when from me. */
@@ -223,13 +254,23 @@ const isoOf = (ms: Long, fallback: number) => new Date(seconds(ms) || fallback).
  * A reaction (`messages.reaction`, or one carried by a history-synced message) as a change of the
  * message reacted to; `reaction: ''` when the sender took it back.
  */
-export function toReactionChange(target: WAMessageKey | null | undefined, reaction: proto.IReaction, ctx: MapContext, now = Date.now()): MessageChange | null {
+export function toReactionChange(
+  target: WAMessageKey | null | undefined,
+  reaction: proto.IReaction,
+  ctx: MapContext,
+  now = Date.now(),
+): MessageChange | null {
   if (!target?.id || !target.remoteJid) return null;
   return {
     chat_id: toContactId(target.remoteJid, ctx),
     unique_id: target.id,
     from_me: !!target.fromMe,
-    reaction: { reaction_id: reaction.key?.id ?? '', sender_phone: authorOf(reaction.key, ctx), reaction: reaction.text ?? '', timestamp: isoOf(reaction.senderTimestampMs as Long, now) },
+    reaction: {
+      reaction_id: reaction.key?.id ?? '',
+      sender_phone: authorOf(reaction.key, ctx),
+      reaction: reaction.text ?? '',
+      timestamp: isoOf(reaction.senderTimestampMs as Long, now),
+    },
   };
 }
 
@@ -239,7 +280,9 @@ export function toReactionChanges(events: BaileysEventMap['messages.reaction'], 
 
 /** Reactions a history-synced message carries (the phone sends them with it). */
 export function historyReactions(msg: WAMessage, ctx: MapContext): MessageChange[] {
-  return (msg.reactions ?? []).map((r) => toReactionChange(msg.key, r, ctx, seconds(msg.messageTimestamp as Long) * 1000)).filter((c): c is MessageChange => !!c);
+  return (msg.reactions ?? [])
+    .map((r) => toReactionChange(msg.key, r, ctx, seconds(msg.messageTimestamp as Long) * 1000))
+    .filter((c): c is MessageChange => !!c);
 }
 
 /** Whether the message creates a poll. */
@@ -251,12 +294,17 @@ export function isPollCreation(msg: WAMessage): boolean {
  * A poll's tally from its creation message and its (decrypted) votes, through the library's
  * getAggregateVotesInPollMessage: every option with its voters as contact ids.
  */
-export function toPollResults(poll: Pick<WAMessage, 'message' | 'pollUpdates'>, ctx: MapContext): NonNullable<MessageChange['poll_results']> {
+export function toPollResults(
+  poll: Pick<WAMessage, 'message' | 'pollUpdates'>,
+  ctx: MapContext,
+): NonNullable<MessageChange['poll_results']> {
   const meJid = ctx.me ? `${ctx.me}@s.whatsapp.net` : undefined;
-  return getAggregateVotesInPollMessage({ message: normalizeMessageContent(poll.message), pollUpdates: poll.pollUpdates }, meJid).map((o) => ({
-    name: o.name,
-    voters: o.voters.map((v) => toContactId(v, ctx)).filter(Boolean),
-  }));
+  return getAggregateVotesInPollMessage({ message: normalizeMessageContent(poll.message), pollUpdates: poll.pollUpdates }, meJid).map(
+    (o) => ({
+      name: o.name,
+      voters: o.voters.map((v) => toContactId(v, ctx)).filter(Boolean),
+    }),
+  );
 }
 
 /** Group metadata with participants by phone number (a participant's LID is learned when both are given). */
@@ -275,7 +323,11 @@ export function toGroupMetadata(g: WAGroupMetadata, ctx: MapContext): GroupMetad
 
 export function toChatInfo(chat: Chat, ctx: MapContext): ChatInfo | null {
   if (!chat.id || chat.id === 'status@broadcast') return null;
-  return { chat_id: toContactId(chat.id, ctx), chat_name: chat.name ?? chat.displayName ?? null, chat_type: isJidGroup(chat.id) ? 'group' : 'user' };
+  return {
+    chat_id: toContactId(chat.id, ctx),
+    chat_name: chat.name ?? chat.displayName ?? null,
+    chat_type: isJidGroup(chat.id) ? 'group' : 'user',
+  };
 }
 
 const KNOWN_STATUS = new Set(['200', '403', '404', '409']);
@@ -284,7 +336,11 @@ const KNOWN_STATUS = new Set(['200', '403', '404', '409']);
  * outcome per requested participant, in the request's order. Codes outside the port's set (e.g. 408:
  * left recently, 401) count as not allowed (403); a participant missing from the answer as 404.
  */
-export function toParticipantResults(requested: readonly string[], answer: readonly { status: string; jid: string }[], ctx: MapContext): ParticipantResult[] {
+export function toParticipantResults(
+  requested: readonly string[],
+  answer: readonly { status: string; jid: string }[],
+  ctx: MapContext,
+): ParticipantResult[] {
   const byId = new Map(answer.map((a) => [toContactId(a.jid, ctx), String(a.status)]));
   return requested.map((id) => {
     const status = byId.get(toContactId(toJid(id), ctx));

@@ -8,7 +8,14 @@ export const BaileysConfigSchema = z.object({
   /** 32 bytes, base64: encrypts the sessions' auth state at rest. Unset: Baileys phones do not start. */
   BAILEYS_AUTH_KEY: optional.refine((v) => v === undefined || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded'),
   /** Largest media file sent (downloaded from a URL or base64) or received and stored. */
-  BAILEYS_MEDIA_MAX_BYTES: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).default(16 * 1024 * 1024)),
+  BAILEYS_MEDIA_MAX_BYTES: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(16 * 1024 * 1024),
+  ),
   /** Received media downloaded at once per library event (live or history sync). */
   BAILEYS_MEDIA_CONCURRENCY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(32).default(4)),
   /** Whether media of history-synced messages is downloaded and stored too (`false`: metadata only). */

@@ -17,7 +17,11 @@ import { PrismaSessionStateStore } from './session-state-store';
  * in Postgres, received media in the media storage, LID map and history anchors in Postgres. Null (the phone is not started, with a warning)
  * when BAILEYS_AUTH_KEY is unset: the auth state is never stored unencrypted.
  */
-export function baileysConnectorFactory(deps: { prisma: PrismaClient; config: BaileysConfig; logger: Logger }): (phone: { phone_id: string; org_id: string }) => PhoneConnector | null {
+export function baileysConnectorFactory(deps: {
+  prisma: PrismaClient;
+  config: BaileysConfig;
+  logger: Logger;
+}): (phone: { phone_id: string; org_id: string }) => PhoneConnector | null {
   const { prisma, config, logger } = deps;
   if (!config.authKey) {
     return (phone) => {

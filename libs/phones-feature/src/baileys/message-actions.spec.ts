@@ -10,11 +10,16 @@ const inGroup = { chat_id: f.GROUP, unique_id: '3EB0GRP00001', from_me: false, s
 describe('Baileys message actions: the library content of each', () => {
   it('keys a message as the library does: a group message by another person names its participant', () => {
     expect(toMessageKey(mine)).toEqual({ remoteJid: '15550000002@s.whatsapp.net', id: '3EB0MINE0001', fromMe: true });
-    expect(toMessageKey(inGroup)).toEqual({ remoteJid: f.GROUP, id: '3EB0GRP00001', fromMe: false, participant: '15550000003@s.whatsapp.net' });
+    expect(toMessageKey(inGroup)).toEqual({
+      remoteJid: f.GROUP,
+      id: '3EB0GRP00001',
+      fromMe: false,
+      participant: '15550000003@s.whatsapp.net',
+    });
     expect(toMessageKey({ ...inGroup, from_me: true })).not.toHaveProperty('participant');
   });
 
-  it('edit, delete, react and pin go to the message\'s chat with {edit}, {delete}, {react}, {pin}', async () => {
+  it("edit, delete, react and pin go to the message's chat with {edit}, {delete}, {react}, {pin}", async () => {
     const t = setup();
     await t.open();
     await t.connector.editMessage(mine, 'better');
@@ -39,7 +44,12 @@ describe('Baileys message actions: the library content of each', () => {
     await t.open();
     t.sock().emit('messages.upsert', { messages: [f.textFromAlice], type: 'notify' });
     await tick();
-    const held = { chat_id: '15550000002@c.us', unique_id: f.textFromAlice.key.id as string, from_me: false, sender_phone: '15550000002@c.us' };
+    const held = {
+      chat_id: '15550000002@c.us',
+      unique_id: f.textFromAlice.key.id as string,
+      from_me: false,
+      sender_phone: '15550000002@c.us',
+    };
     const first = await t.connector.forwardMessage(held, f.GROUP, { text: 'ignored: the original goes' }, FORWARD_ID);
     expect(first).toMatchObject({ unique_id: t.connector.messageIdFor(FORWARD_ID), duplicate: false });
     expect(t.sock().sent[0]).toMatchObject({ jid: f.GROUP, options: { messageId: first.unique_id } });
@@ -50,8 +60,17 @@ describe('Baileys message actions: the library content of each', () => {
     expect(await t.connector.forwardMessage(held, f.GROUP, { text: 'x' }, FORWARD_ID)).toEqual({ ...first, duplicate: true });
     expect(t.sock().sent).toHaveLength(1);
 
-    await t.connector.forwardMessage({ ...held, unique_id: '3EB0GONE0001' }, f.GROUP, { text: 'old news' }, '4c8f1f4e-7f0e-4a4e-9a59-1f2b3c4d5e6f');
-    expect(t.sock().sent[1].content).toEqual({ text: 'old news', linkPreview: null, contextInfo: { isForwarded: true, forwardingScore: 1 } });
+    await t.connector.forwardMessage(
+      { ...held, unique_id: '3EB0GONE0001' },
+      f.GROUP,
+      { text: 'old news' },
+      '4c8f1f4e-7f0e-4a4e-9a59-1f2b3c4d5e6f',
+    );
+    expect(t.sock().sent[1].content).toEqual({
+      text: 'old news',
+      linkPreview: null,
+      contextInfo: { isForwarded: true, forwardingScore: 1 },
+    });
   });
 
   it('refuses every action while not connected', async () => {

@@ -11,7 +11,12 @@ export const PIN_SECONDS = 604_800;
 /** The library's key of a message: a group message by another person names its sender as participant. */
 export function toMessageKey(key: MessageKey): WAMessageKey {
   const group = key.chat_id.endsWith('@g.us');
-  return { remoteJid: toJid(key.chat_id), id: key.unique_id, fromMe: key.from_me, ...(group && !key.from_me ? { participant: toJid(key.sender_phone) } : {}) };
+  return {
+    remoteJid: toJid(key.chat_id),
+    id: key.unique_id,
+    fromMe: key.from_me,
+    ...(group && !key.from_me ? { participant: toJid(key.sender_phone) } : {}),
+  };
 }
 
 /** The library's content of each action (sock.sendMessage(jid, content)). */
@@ -20,12 +25,17 @@ export const actionContent = {
   delete: (key: MessageKey): AnyMessageContent => ({ delete: toMessageKey(key) }),
   react: (key: MessageKey, reaction: string): AnyMessageContent => ({ react: { text: reaction, key: toMessageKey(key) } }),
   /** proto.PinInChat.Type: 1 pin for all, 2 unpin for all. */
-  pin: (key: MessageKey, pin: boolean): AnyMessageContent => (pin ? { pin: toMessageKey(key), type: 1, time: PIN_SECONDS } : { pin: toMessageKey(key), type: 2 }),
+  pin: (key: MessageKey, pin: boolean): AnyMessageContent =>
+    pin ? { pin: toMessageKey(key), type: 1, time: PIN_SECONDS } : { pin: toMessageKey(key), type: 2 },
   /**
    * A forward: the original message when this session still holds it (the network then forwards it
    * as it is, media included), else its text or media sent again, marked forwarded.
    */
-  forward: async (original: WAMessage | undefined, content: OutgoingContent, loadMedia: BaileysConnectorDeps['loadMedia']): Promise<AnyMessageContent> => {
+  forward: async (
+    original: WAMessage | undefined,
+    content: OutgoingContent,
+    loadMedia: BaileysConnectorDeps['loadMedia'],
+  ): Promise<AnyMessageContent> => {
     if (original) return { forward: original };
     const built = await toMessageContent(content, loadMedia);
     return { ...built, contextInfo: { isForwarded: true, forwardingScore: 1 } } as AnyMessageContent;
@@ -69,7 +79,12 @@ export class BaileysMessageActions implements MessageActionsPort {
     await this.socket().sendMessage(toJid(key.chat_id), actionContent.pin(key, pin));
   }
 
-  async forwardMessage(key: MessageKey, chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
+  async forwardMessage(
+    key: MessageKey,
+    chatId: string,
+    content: OutgoingContent,
+    sentMessageId: string,
+  ): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
     const earlier = await this.deps.sent.find(this.phoneId, sentMessageId);
     if (earlier) return { unique_id: earlier.unique_id, timestamp: earlier.sent_at.toISOString(), duplicate: true };
     const sock = this.socket();

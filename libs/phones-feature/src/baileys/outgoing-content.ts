@@ -44,7 +44,10 @@ export function mediaKindOf(media: { type?: string; mimetype: string }): 'image'
 }
 
 /** The library's content for a send (text, media with caption, poll). */
-export async function toMessageContent(content: OutgoingContent, loadMedia: (m: NonNullable<OutgoingContent['media']>) => Promise<Buffer>): Promise<AnyMessageContent> {
+export async function toMessageContent(
+  content: OutgoingContent,
+  loadMedia: (m: NonNullable<OutgoingContent['media']>) => Promise<Buffer>,
+): Promise<AnyMessageContent> {
   if (content.poll) {
     const { name, options, allow_multiple } = content.poll;
     return { poll: { name, values: options, selectableCount: allow_multiple ? 0 : 1 } };

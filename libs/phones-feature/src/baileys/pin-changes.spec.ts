@@ -22,23 +22,31 @@ const pinMessage = (
   ({
     key: { id: `PIN${target.id}`, ...key },
     messageTimestamp: AT / 1000,
-    message: { pinInChatMessage: { key: target, type, senderTimestampMs: AT }, ...(seconds === null ? {} : { messageContextInfo: { messageAddOnDurationInSecs: type === 1 ? seconds : 0 } }) },
+    message: {
+      pinInChatMessage: { key: target, type, senderTimestampMs: AT },
+      ...(seconds === null ? {} : { messageContextInfo: { messageAddOnDurationInSecs: type === 1 ? seconds : 0 } }),
+    },
   }) as unknown as WAMessage;
 
 describe('Baileys mapping: pins (pin-changes.ts)', () => {
-  it('this phone\'s own pin (the echo of POST /message/{id}/pin): the message as it knows it, until the duration it carries', () => {
+  it("this phone's own pin (the echo of POST /message/{id}/pin): the message as it knows it, until the duration it carries", () => {
     const m = pinMessage({ remoteJid: f.ALICE, fromMe: true }, { id: 'M1', fromMe: false, remoteJid: f.ALICE }, 1);
-    expect(toPinChange(m, ctx())).toEqual({ chat_id: '15550000002@c.us', unique_id: 'M1', from_me: false, pin: { pinned: true, at: '2026-01-01T00:01:00.000Z', expires_at: '2026-01-02T00:01:00.000Z' } });
+    expect(toPinChange(m, ctx())).toEqual({
+      chat_id: '15550000002@c.us',
+      unique_id: 'M1',
+      from_me: false,
+      pin: { pinned: true, at: '2026-01-01T00:01:00.000Z', expires_at: '2026-01-02T00:01:00.000Z' },
+    });
   });
 
-  it('another person\'s pin, 1:1: their own message is not ours; one they saw as not theirs is ours', () => {
+  it("another person's pin, 1:1: their own message is not ours; one they saw as not theirs is ours", () => {
     const theirs = pinMessage({ remoteJid: f.ALICE, fromMe: false }, { id: 'M2', fromMe: true, remoteJid: `${f.ME}@s.whatsapp.net` }, 1);
     const ours = pinMessage({ remoteJid: f.ALICE, fromMe: false }, { id: 'M3', fromMe: false, remoteJid: `${f.ME}@s.whatsapp.net` }, 1);
     expect(toPinChange(theirs, ctx())).toMatchObject({ chat_id: '15550000002@c.us', unique_id: 'M2', from_me: false });
     expect(toPinChange(ours, ctx())).toMatchObject({ chat_id: '15550000002@c.us', unique_id: 'M3', from_me: true });
   });
 
-  it('another person\'s pin in a group: ours only when its author is this phone (a LID author by its number)', () => {
+  it("another person's pin in a group: ours only when its author is this phone (a LID author by its number)", () => {
     const by = { remoteJid: f.GROUP, fromMe: false, participant: f.ALICE };
     const ours = pinMessage(by, { id: 'G1', fromMe: false, remoteJid: f.GROUP, participant: `${f.ME}@s.whatsapp.net` }, 1);
     const bobs = pinMessage(by, { id: 'G2', fromMe: false, remoteJid: f.GROUP, participant: f.BOB_LID }, 1);
@@ -46,7 +54,7 @@ describe('Baileys mapping: pins (pin-changes.ts)', () => {
     expect(toPinChange(bobs, ctx())).toMatchObject({ chat_id: f.GROUP, unique_id: 'G2', from_me: false });
   });
 
-  it('an unpin has no expiry; a pin without a duration lasts the network\'s default', () => {
+  it("an unpin has no expiry; a pin without a duration lasts the network's default", () => {
     const unpin = pinMessage({ remoteJid: f.ALICE, fromMe: true }, { id: 'M1', fromMe: false, remoteJid: f.ALICE }, 2);
     expect(toPinChange(unpin, ctx())?.pin).toEqual({ pinned: false, at: '2026-01-01T00:01:00.000Z', expires_at: null });
     const bare = pinMessage({ remoteJid: f.ALICE, fromMe: true }, { id: 'M1', fromMe: false, remoteJid: f.ALICE }, 1, null);
@@ -54,7 +62,10 @@ describe('Baileys mapping: pins (pin-changes.ts)', () => {
   });
 
   it('anything else is no pin: other messages, a pin without a target or of an unknown type', () => {
-    const noTarget = { key: { id: 'X', remoteJid: f.ALICE, fromMe: true }, message: { pinInChatMessage: { type: 1 } } } as unknown as WAMessage;
+    const noTarget = {
+      key: { id: 'X', remoteJid: f.ALICE, fromMe: true },
+      message: { pinInChatMessage: { type: 1 } },
+    } as unknown as WAMessage;
     const odd = pinMessage({ remoteJid: f.ALICE, fromMe: true }, { id: 'M1', fromMe: false, remoteJid: f.ALICE }, 3 as 1);
     expect(toPinChanges([f.textFromAlice, noTarget, odd], ctx())).toEqual([]);
   });
@@ -66,6 +77,15 @@ describe('Baileys mapping: pins (pin-changes.ts)', () => {
     t.sock().emit('messages.upsert', { messages: [f.textFromAlice, m], type: 'notify' });
     await tick();
     expect(t.of('messages.upsert').flatMap((u) => u.messages.map((x) => x.unique_id))).toEqual([f.textFromAlice.key.id]);
-    expect(t.of('messages.update')).toEqual([[expect.objectContaining({ chat_id: '15550000002@c.us', unique_id: 'M1', from_me: false, pin: expect.objectContaining({ pinned: true }) })]]);
+    expect(t.of('messages.update')).toEqual([
+      [
+        expect.objectContaining({
+          chat_id: '15550000002@c.us',
+          unique_id: 'M1',
+          from_me: false,
+          pin: expect.objectContaining({ pinned: true }),
+        }),
+      ],
+    ]);
   });
 });

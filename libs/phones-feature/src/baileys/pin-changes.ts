@@ -25,9 +25,13 @@ export function toPinChange(msg: WAMessage, ctx: MapContext, now = Date.now()): 
   const chatJid = msg.key.remoteJid;
   if (!pin || !target?.id || !chatJid || (pin.type !== PIN_FOR_ALL && pin.type !== UNPIN_FOR_ALL)) return null;
   const me = ctx.me ? `${ctx.me}@c.us` : null;
-  const fromMe = msg.key.fromMe ? !!target.fromMe : !target.fromMe && me !== null && toContactId(target.participant || target.remoteJid, ctx) === me;
+  const fromMe = msg.key.fromMe
+    ? !!target.fromMe
+    : !target.fromMe && me !== null && toContactId(target.participant || target.remoteJid, ctx) === me;
   const at = num(pin.senderTimestampMs as Long) || num(msg.messageTimestamp as Long) * 1000 || now;
-  const seconds = num(content?.messageContextInfo?.messageAddOnDurationInSecs ?? msg.message?.messageContextInfo?.messageAddOnDurationInSecs) || PIN_SECONDS;
+  const seconds =
+    num(content?.messageContextInfo?.messageAddOnDurationInSecs ?? msg.message?.messageContextInfo?.messageAddOnDurationInSecs) ||
+    PIN_SECONDS;
   const pinned = pin.type === PIN_FOR_ALL;
   return {
     chat_id: toContactId(chatJid, ctx),

@@ -38,6 +38,11 @@ export class PollTally {
 
   /** The current tally of a poll as a change (e.g. for a history-synced poll with votes). */
   tally(poll: WAMessage, ctx: MapContext, key: WAMessageKey = poll.key): MessageChange {
-    return { chat_id: toContactId(key.remoteJid, ctx), unique_id: key.id as string, from_me: !!key.fromMe, poll_results: toPollResults(poll, ctx) };
+    return {
+      chat_id: toContactId(key.remoteJid, ctx),
+      unique_id: key.id as string,
+      from_me: !!key.fromMe,
+      poll_results: toPollResults(poll, ctx),
+    };
   }
 }

@@ -37,7 +37,12 @@ describe('Baileys mapping: reactions', () => {
   it('reactions carried by a history-synced message', () => {
     const h5 = f.historyWithMedia.messages[4];
     expect(historyReactions(h5, ctx())).toEqual([
-      { chat_id: '15550000002@c.us', unique_id: 'H5', from_me: false, reaction: { reaction_id: 'R9', sender_phone: '15550000001@c.us', reaction: '👍', timestamp: '2025-12-31T23:58:30.000Z' } },
+      {
+        chat_id: '15550000002@c.us',
+        unique_id: 'H5',
+        from_me: false,
+        reaction: { reaction_id: 'R9', sender_phone: '15550000001@c.us', reaction: '👍', timestamp: '2025-12-31T23:58:30.000Z' },
+      },
     ]);
     expect(historyReactions(f.textFromAlice, ctx())).toEqual([]);
   });
@@ -71,7 +76,9 @@ describe('Baileys mapping: polls', () => {
     ]);
     // the same tally as the library's own aggregation of the poll it keeps
     const poll = polls.get('3EB0AAAA0010');
-    expect(getAggregateVotesInPollMessage({ message: poll?.message, pollUpdates: poll?.pollUpdates }).map((o) => o.voters.length)).toEqual([0, 1, 1]);
+    expect(getAggregateVotesInPollMessage({ message: poll?.message, pollUpdates: poll?.pollUpdates }).map((o) => o.voters.length)).toEqual([
+      0, 1, 1,
+    ]);
   });
 
   it('votes on a poll this session does not know give no change', () => {

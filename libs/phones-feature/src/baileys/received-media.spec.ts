@@ -18,8 +18,13 @@ describe('ReceivedMediaStore', () => {
   it('stores the file under message-media/<org>/<chat>/<id>/ and answers the service link (no token)', async () => {
     const store = new ReceivedMediaStore(storage, 'https://api.example.com', 100_000, pino({ level: 'silent' }));
     const result = await store.store(f.imageWithCaption, org, '15550000002@c.us', async (m) => m);
-    expect(result).toEqual({ outcome: 'stored', path: `https://api.example.com/app/media/message-media/${org}/15550000002%40c.us/3EB0AAAA0003/3EB0AAAA0003.jpg` });
-    expect(await storage.stat({ bucket: 'message-media', name: `${org}/15550000002@c.us/3EB0AAAA0003/3EB0AAAA0003.jpg` })).toMatchObject({ size: 10 });
+    expect(result).toEqual({
+      outcome: 'stored',
+      path: `https://api.example.com/app/media/message-media/${org}/15550000002%40c.us/3EB0AAAA0003/3EB0AAAA0003.jpg`,
+    });
+    expect(await storage.stat({ bucket: 'message-media', name: `${org}/15550000002@c.us/3EB0AAAA0003/3EB0AAAA0003.jpg` })).toMatchObject({
+      size: 10,
+    });
   });
 
   it('does not download media above the limit, and hands on an empty path when the download fails', async () => {

@@ -8,9 +8,7 @@ export const RECEIVED_MEDIA_BUCKET = 'message-media';
 const DOWNLOAD_TIMEOUT_MS = 120_000;
 
 /** What became of a message's media: `path` is the service link ('' unless stored). */
-export type MediaOutcome =
-  | { outcome: 'stored'; path: string }
-  | { outcome: 'none' | 'too-large' | 'failed'; path: '' };
+export type MediaOutcome = { outcome: 'stored'; path: string } | { outcome: 'none' | 'too-large' | 'failed'; path: '' };
 
 /**
  * Received media: downloaded (decrypted) through the library, written to the media storage under
@@ -39,7 +37,12 @@ export class ReceivedMediaStore {
       return { outcome: 'too-large', path: '' };
     }
     try {
-      const data = await downloadMediaMessage(msg, 'buffer', { options: { timeout: DOWNLOAD_TIMEOUT_MS } }, { reuploadRequest: reupload, logger: this.logger as never });
+      const data = await downloadMediaMessage(
+        msg,
+        'buffer',
+        { options: { timeout: DOWNLOAD_TIMEOUT_MS } },
+        { reuploadRequest: reupload, logger: this.logger as never },
+      );
       if (data.length > this.maxBytes) {
         this.logger.info({ unique_id: msg.key.id, size: data.length }, 'received media larger than BAILEYS_MEDIA_MAX_BYTES: not stored');
         return { outcome: 'too-large', path: '' };
@@ -57,6 +60,9 @@ export class ReceivedMediaStore {
 
 /** A file name that is one safe key segment. */
 export function safeFileName(name: string): string {
-  const cleaned = name.replace(/[/\\\0]/g, '_').replace(/^\.+$/, '_').slice(0, 200);
+  const cleaned = name
+    .replace(/[/\\\0]/g, '_')
+    .replace(/^\.+$/, '_')
+    .slice(0, 200);
   return cleaned || 'file';
 }

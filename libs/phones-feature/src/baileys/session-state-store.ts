@@ -23,7 +23,8 @@ export interface SessionStateStore {
 }
 
 const CHUNK = 1_000;
-const chunks = <T>(xs: readonly T[]): T[][] => Array.from({ length: Math.ceil(xs.length / CHUNK) }, (_, i) => xs.slice(i * CHUNK, (i + 1) * CHUNK));
+const chunks = <T>(xs: readonly T[]): T[][] =>
+  Array.from({ length: Math.ceil(xs.length / CHUNK) }, (_, i) => xs.slice(i * CHUNK, (i + 1) * CHUNK));
 
 /** baileys_lids and baileys_history_anchors: one statement per batch of up to 1,000 rows. */
 export class PrismaSessionStateStore implements SessionStateStore {

@@ -39,11 +39,17 @@ describe('Baileys session state (integration)', () => {
   it('store: per organization and phone; an anchor only moves back in time; a LID’s number can change', async () => {
     const phone = `phone-store${randomBytes(6).toString('hex')}`;
     const key = (id: string) => ({ remoteJid: f.GROUP, id, fromMe: false, participant: f.BOB_PN });
-    await store.saveLids(org, phone, [{ lid: f.BOB_LID, pn: f.BOB_PN }, { lid: '1234@lid', pn: '15550000009@s.whatsapp.net' }]);
+    await store.saveLids(org, phone, [
+      { lid: f.BOB_LID, pn: f.BOB_PN },
+      { lid: '1234@lid', pn: '15550000009@s.whatsapp.net' },
+    ]);
     await store.saveLids(org, phone, [{ lid: '1234@lid', pn: '15550000010@s.whatsapp.net' }]);
     await store.saveAnchors(org, phone, [{ chat_id: f.GROUP, key: key('B'), ms: 1_767_225_600_123 }]);
     await store.saveAnchors(org, phone, [{ chat_id: f.GROUP, key: key('LATER'), ms: 1_767_225_700_000 }]);
-    await store.saveAnchors(org, phone, [{ chat_id: f.GROUP, key: key('A'), ms: 1_767_225_500_456 }, { chat_id: '15550000002@c.us', key: { remoteJid: f.ALICE, id: 'C', fromMe: true }, ms: 1_767_225_000_000 }]);
+    await store.saveAnchors(org, phone, [
+      { chat_id: f.GROUP, key: key('A'), ms: 1_767_225_500_456 },
+      { chat_id: '15550000002@c.us', key: { remoteJid: f.ALICE, id: 'C', fromMe: true }, ms: 1_767_225_000_000 },
+    ]);
 
     const state = await store.load(org, phone);
     expect(state.lids.sort((a, b) => a.lid.localeCompare(b.lid))).toEqual([
@@ -65,13 +71,16 @@ describe('Baileys session state (integration)', () => {
   it('a LID map that failed to save is saved with the next event, not lost', async () => {
     let failNext = true;
     const real = bound(org, phoneId);
-    const flaky = { ...real, saveLids: async (pairs: readonly { lid: string; pn: string }[]) => {
-      if (failNext) {
-        failNext = false;
-        throw new Error('database unavailable');
-      }
-      return real.saveLids(pairs);
-    } };
+    const flaky = {
+      ...real,
+      saveLids: async (pairs: readonly { lid: string; pn: string }[]) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('database unavailable');
+        }
+        return real.saveLids(pairs);
+      },
+    };
     await store.clear(org, phoneId);
     const c = setup({ phoneId, deps: { state: flaky } });
     await c.open();
@@ -101,13 +110,24 @@ describe('Baileys session state (integration)', () => {
 
     const second = setup({ phoneId, deps: { state: bound(org, phoneId) } });
     await second.open();
-    second.sock().emit('messages.upsert', { messages: [{ ...f.extendedReplyInGroup, key: { ...f.extendedReplyInGroup.key, id: 'AFTER1' } }], type: 'notify' });
+    second.sock().emit('messages.upsert', {
+      messages: [{ ...f.extendedReplyInGroup, key: { ...f.extendedReplyInGroup.key, id: 'AFTER1' } }],
+      type: 'notify',
+    });
     await until(() => second.of('messages.upsert').length === 1);
-    expect(second.of('messages.upsert')[0].messages[0]).toMatchObject({ unique_id: 'AFTER1', sender_phone: '15550000003@c.us', author: '15550000003@c.us' });
+    expect(second.of('messages.upsert')[0].messages[0]).toMatchObject({
+      unique_id: 'AFTER1',
+      sender_phone: '15550000003@c.us',
+      author: '15550000003@c.us',
+    });
 
     const pending = second.connector.fetchMessageHistory('15550000002@c.us', 10);
     await until(() => second.sock().historyRequests.length === 1);
-    expect(second.sock().historyRequests[0]).toEqual({ count: 10, key: { remoteJid: f.ALICE, id: 'OLDEST', fromMe: false }, ms: 1_767_200_000_000 });
+    expect(second.sock().historyRequests[0]).toEqual({
+      count: 10,
+      key: { remoteJid: f.ALICE, id: 'OLDEST', fromMe: false },
+      ms: 1_767_200_000_000,
+    });
     await pending;
 
     // Another organization's phone with the same id learns nothing from it.
@@ -125,7 +145,10 @@ describe('Baileys session state (integration)', () => {
 
     // The same connector, paired again (the session manager reconnects it), knows nothing of the old account.
     await second.open();
-    second.sock().emit('messages.upsert', { messages: [{ ...f.extendedReplyInGroup, key: { ...f.extendedReplyInGroup.key, id: 'AFTER2' } }], type: 'notify' });
+    second.sock().emit('messages.upsert', {
+      messages: [{ ...f.extendedReplyInGroup, key: { ...f.extendedReplyInGroup.key, id: 'AFTER2' } }],
+      type: 'notify',
+    });
     await until(() => second.of('messages.upsert').length === 2);
     expect(second.of('messages.upsert')[1].messages[0].sender_phone).toBe('99887766554433@lid');
     const fetched = second.connector.fetchMessageHistory('15550000002@c.us', 10);

@@ -15,5 +15,10 @@ export interface MessageActionsPort {
   reactToMessage(key: MessageKey, reaction: string): Promise<void>;
   pinMessage(key: MessageKey, pin: boolean): Promise<void>;
   /** Forwards the message to `chatId`; a repeat with the same `sentMessageId` returns the first copy (as sendMessage). */
-  forwardMessage(key: MessageKey, chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }>;
+  forwardMessage(
+    key: MessageKey,
+    chatId: string,
+    content: OutgoingContent,
+    sentMessageId: string,
+  ): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }>;
 }

@@ -1,5 +1,13 @@
 import type { MessageActionsPort } from './message-actions';
-import type { GroupNotification, GroupSettings, IngestMessage, OutgoingContent, ParticipantAction, ParticipantResult, WaState } from '@mapi/contracts';
+import type {
+  GroupNotification,
+  GroupSettings,
+  IngestMessage,
+  OutgoingContent,
+  ParticipantAction,
+  ParticipantResult,
+  WaState,
+} from '@mapi/contracts';
 
 export type { GroupNotification, GroupSettings, OutgoingContent, ParticipantAction, ParticipantResult };
 export type { MessageActionsPort, MessageKey } from './message-actions';
@@ -59,8 +67,6 @@ export interface GroupMetadata {
   member_add_admins_only?: boolean;
 }
 
-
-
 export interface ConnectorEvents {
   'connection.update': ConnectionUpdate;
   'messages.upsert': { messages: IngestMessage[]; type: 'notify' | 'append' };
@@ -90,7 +96,11 @@ export interface PhoneConnector extends MessageActionsPort {
    * Sends a message. `sentMessageId` identifies the send: a repeat with the same id (a retried job
    * whose first attempt did reach the network) returns the first message instead of sending again.
    */
-  sendMessage(chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }>;
+  sendMessage(
+    chatId: string,
+    content: OutgoingContent,
+    sentMessageId: string,
+  ): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }>;
   fetchMessageHistory(chatId: string, count: number): Promise<IngestMessage[]>;
   /** Pairing by code (an alternative to the QR): the code to type on the phone for `number`. */
   requestPairingCode(number: string): Promise<string>;

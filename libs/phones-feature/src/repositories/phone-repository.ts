@@ -36,7 +36,9 @@ export class PhoneRepository {
   }
 
   create(orgId: string, data: { phone_name?: string; connector: string }): Promise<PhoneRow> {
-    return this.prisma.phone.create({ data: { phone_id: newPhoneId(), org_id: orgId, org_phone: null, phone_name: data.phone_name ?? null, connector: data.connector } });
+    return this.prisma.phone.create({
+      data: { phone_id: newPhoneId(), org_id: orgId, org_phone: null, phone_name: data.phone_name ?? null, connector: data.connector },
+    });
   }
 
   update(orgId: string, phoneId: string, data: Prisma.PhoneUpdateManyMutationInput): Promise<PhoneRow> {

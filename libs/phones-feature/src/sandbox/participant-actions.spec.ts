@@ -7,7 +7,7 @@ const group = (meAdmin = true) => [
   { id: '300@c.us', admin: false },
 ];
 
-describe('applyParticipantAction (the sandbox network\'s group rules)', () => {
+describe("applyParticipantAction (the sandbox network's group rules)", () => {
   it('demotes admins, and says 409 for a member who is not an admin and 404 for a stranger', () => {
     const { next, results } = applyParticipantAction(group(), me, ['200@c.us', '300@c.us', '400@c.us'], 'demote');
     expect(results).toEqual([

@@ -8,7 +8,11 @@ import type { PairedDevice, SandboxPhones } from './sandbox-phones';
  * read in one statement: 400 ERROR when the phone is not paired (SandboxPhones.paired), else 422
  * naming body.unique_id when the phone has no such message.
  */
-export async function pairedWithMessage(sandbox: SandboxPhones, ctx: RequestContext, uniqueId: string): Promise<{ device: PairedDevice; message: SandboxMessageRow }> {
+export async function pairedWithMessage(
+  sandbox: SandboxPhones,
+  ctx: RequestContext,
+  uniqueId: string,
+): Promise<{ device: PairedDevice; message: SandboxMessageRow }> {
   const found = await sandbox.network.deviceWithMessage(requirePhone(ctx), uniqueId);
   const device = sandbox.checkPaired(found?.device ?? null);
   if (!found?.message) throw Errors.validation({ 'body.unique_id': { message: 'no message with this unique_id on this phone' } });
@@ -18,7 +22,9 @@ export async function pairedWithMessage(sandbox: SandboxPhones, ctx: RequestCont
 /** A message only its sender may edit or delete: a message the phone received (the phone's own go through the API). */
 export function receivedBySender(message: SandboxMessageRow, what: 'edit' | 'delete'): void {
   if (message.from_me) {
-    throw Errors.validation({ 'body.unique_id': { message: `the phone sent this message: ${what} it with POST /message/{message_id}/${what}` } });
+    throw Errors.validation({
+      'body.unique_id': { message: `the phone sent this message: ${what} it with POST /message/{message_id}/${what}` },
+    });
   }
   if (message.is_deleted) throw Errors.validation({ 'body.unique_id': { message: 'the message was deleted' } });
 }

@@ -20,7 +20,9 @@ describe('SandboxChangeReporter (integration)', () => {
   const manualEmit = () => {
     const batches: { changes: MessageChange[]; ack: () => void; fail: () => void }[] = [];
     const emit = (c: MessageChange[]) =>
-      new Promise<void>((resolve, reject) => batches.push({ changes: c, ack: resolve, fail: () => reject(new Error('publication failed')) }));
+      new Promise<void>((resolve, reject) =>
+        batches.push({ changes: c, ack: resolve, fail: () => reject(new Error('publication failed')) }),
+      );
     return { batches, emit };
   };
   const edit = (phoneId: string, body: string) =>

@@ -39,7 +39,7 @@ export class SandboxChangeReporter {
 
   /** Reads what is pending and hands it on; resolves once it is sent (its acknowledgement may still be pending). */
   async report(): Promise<void> {
-    for (let more = true; more; ) {
+    for (let more = true; more;) {
       while (this.unacked.size >= MAX_UNACKED) await Promise.race(this.unacked);
       const rows = await this.changes.pending(this.phoneId, PAGE, [...this.handedOn]);
       if (!rows.length) return;

@@ -32,7 +32,9 @@ export class SandboxChanges {
 
   /** Edits the message's text; false when it already reads so. */
   edit(m: MessageRef, body: string): Promise<boolean> {
-    return this.changeIf(m, Prisma.sql`is_deleted = false AND body IS DISTINCT FROM ${body}`, Prisma.sql`body = ${body}`, { edit: { body } });
+    return this.changeIf(m, Prisma.sql`is_deleted = false AND body IS DISTINCT FROM ${body}`, Prisma.sql`body = ${body}`, {
+      edit: { body },
+    });
   }
 
   /** Deletes the message for everyone; false when it was deleted already. */

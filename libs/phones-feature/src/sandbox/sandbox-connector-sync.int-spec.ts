@@ -34,7 +34,15 @@ describe('SandboxConnector syncs (integration)', () => {
   });
 
   const messageWithReaction = async () => {
-    const row = await network.addMessage(phoneId, { chat_id: chat, unique_id: newUniqueId(), from_me: false, sender_phone: chat, body: 'hi', message_type: 'chat', timestamp: new Date().toISOString() });
+    const row = await network.addMessage(phoneId, {
+      chat_id: chat,
+      unique_id: newUniqueId(),
+      from_me: false,
+      sender_phone: chat,
+      body: 'hi',
+      message_type: 'chat',
+      timestamp: new Date().toISOString(),
+    });
     await network.changes.react({ phone_id: phoneId, chat_id: chat, unique_id: row.unique_id, from_me: false }, chat, '👍');
     return row.unique_id;
   };
@@ -53,11 +61,27 @@ describe('SandboxConnector syncs (integration)', () => {
 
   it('a sync of changes alone (no message nudged since the last read of messages) hands on the changes only; the messages wait for theirs', async () => {
     log.length = 0;
-    const row = await network.addMessage(phoneId, { chat_id: chat, unique_id: newUniqueId(), from_me: false, sender_phone: chat, body: 'later', message_type: 'chat', timestamp: new Date().toISOString() });
+    const row = await network.addMessage(phoneId, {
+      chat_id: chat,
+      unique_id: newUniqueId(),
+      from_me: false,
+      sender_phone: chat,
+      body: 'later',
+      message_type: 'chat',
+      timestamp: new Date().toISOString(),
+    });
     await connector.sync('messages');
     log.length = 0;
     await network.changes.react({ phone_id: phoneId, chat_id: chat, unique_id: row.unique_id, from_me: false }, chat, '🔥');
-    const fresh = await network.addMessage(phoneId, { chat_id: chat, unique_id: newUniqueId(), from_me: false, sender_phone: chat, body: 'unnudged', message_type: 'chat', timestamp: new Date().toISOString() });
+    const fresh = await network.addMessage(phoneId, {
+      chat_id: chat,
+      unique_id: newUniqueId(),
+      from_me: false,
+      sender_phone: chat,
+      body: 'unnudged',
+      message_type: 'chat',
+      timestamp: new Date().toISOString(),
+    });
     await connector.sync('changes');
     expect(log).toEqual([`update ${row.unique_id}`]);
     await connector.sync('messages');

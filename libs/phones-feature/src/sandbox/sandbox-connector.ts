@@ -65,10 +65,20 @@ export class SandboxConnector implements PhoneConnector {
         for (const id of phoneIds) this.nc.publish(sandboxNotifySubject(this.namespace, id), JSON.stringify({ kind: 'groups' }));
       },
     });
-    this.actions = new SandboxMessageActions(phoneId, network, () => this.me(), () => void this.sync('messages'));
-    this.changes = new SandboxChangeReporter(network.changes, phoneId, (changes) => this.emit('messages.update', changes), () => {
-      setTimeout(() => void (this.stopped || this.sync('changes')), RETRY_MS).unref();
-    });
+    this.actions = new SandboxMessageActions(
+      phoneId,
+      network,
+      () => this.me(),
+      () => void this.sync('messages'),
+    );
+    this.changes = new SandboxChangeReporter(
+      network.changes,
+      phoneId,
+      (changes) => this.emit('messages.update', changes),
+      () => {
+        setTimeout(() => void (this.stopped || this.sync('changes')), RETRY_MS).unref();
+      },
+    );
   }
 
   private readonly changes: SandboxChangeReporter;
@@ -89,7 +99,10 @@ export class SandboxConnector implements PhoneConnector {
     this.stopped = false;
     const device = await this.network.ensureDevice(this.phoneId, this.orgId);
     if (device.state === 'UNPAIRED' || device.state === 'LOGGED_OUT' || (device.state === 'QR' && !device.qr)) {
-      await this.network.setDevice(this.phoneId, { state: 'QR', qr: `sandbox-qr:${this.phoneId}:${randomBytes(12).toString('base64url')}` });
+      await this.network.setDevice(this.phoneId, {
+        state: 'QR',
+        qr: `sandbox-qr:${this.phoneId}:${randomBytes(12).toString('base64url')}`,
+      });
     }
     this.sub = this.nc.subscribe(sandboxNotifySubject(this.namespace, this.phoneId), {
       callback: (_err, msg) => {
@@ -107,7 +120,10 @@ export class SandboxConnector implements PhoneConnector {
       .then(async () => {
         if (!(await this.isConnected())) return;
         const groups = await this.network.groupsOf(await this.me());
-        await this.emit('chats.upsert', groups.map((g) => ({ chat_id: g.chat_id, chat_name: g.subject, chat_type: 'group' as const })));
+        await this.emit(
+          'chats.upsert',
+          groups.map((g) => ({ chat_id: g.chat_id, chat_name: g.subject, chat_type: 'group' as const })),
+        );
         await this.emit('groups.upsert', groups);
         await this.deliverNotifications();
       })
@@ -117,11 +133,14 @@ export class SandboxConnector implements PhoneConnector {
 
   /** Hands on the group notifications the network holds for the phone (read on a groups nudge and on connecting). */
   private async deliverNotifications(): Promise<void> {
-    for (let more = true; more; ) {
+    for (let more = true; more;) {
       const rows = await this.network.groups.pending(this.phoneId, PAGE);
       more = rows.length === PAGE;
       if (!rows.length) return;
-      await this.emit('group-notifications.upsert', rows.map(({ row: _row, ...n }) => n));
+      await this.emit(
+        'group-notifications.upsert',
+        rows.map(({ row: _row, ...n }) => n),
+      );
       await this.network.groups.markDelivered(rows.map((r) => r.row));
     }
   }
@@ -186,7 +205,7 @@ export class SandboxConnector implements PhoneConnector {
   }
 
   private async deliverPending(): Promise<void> {
-    for (let more = true; more; ) {
+    for (let more = true; more;) {
       const rows = await this.network.pending(this.phoneId, PAGE);
       if (!rows.length) return;
       more = rows.length === PAGE; // a short page was all there was: no second read to learn that
@@ -246,7 +265,9 @@ export class SandboxConnector implements PhoneConnector {
     const changed = results.filter((r) => r.status === '200').map((r) => r.id);
     if (changed.length) {
       const members = [...new Set([...group.participants, ...next].map((p) => p.id))];
-      const phones = await this.network.groups.record(groupId, members, [{ chat_id: groupId, type: action, author: me, recipients: changed, body: null }]);
+      const phones = await this.network.groups.record(groupId, members, [
+        { chat_id: groupId, type: action, author: me, recipients: changed, body: null },
+      ]);
       for (const id of phones) this.nc.publish(sandboxNotifySubject(this.namespace, id), JSON.stringify({ kind: 'groups' }));
     }
     return results;
@@ -272,7 +293,11 @@ export class SandboxConnector implements PhoneConnector {
     return this.groupActions.leave(groupId);
   }
 
-  async sendMessage(chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
+  async sendMessage(
+    chatId: string,
+    content: OutgoingContent,
+    sentMessageId: string,
+  ): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
     const earlier = await this.network.sentMessage(this.phoneId, sentMessageId);
     if (earlier) return { unique_id: earlier.unique_id, timestamp: earlier.timestamp.toISOString(), duplicate: true };
     const me = await this.me();
@@ -282,7 +307,13 @@ export class SandboxConnector implements PhoneConnector {
       from_me: true,
       sender_phone: me,
       body: content.text ?? null,
-      message_type: content.media ? (content.media.mimetype.startsWith('image/') ? 'image' : 'document') : content.poll ? 'poll_creation' : 'chat',
+      message_type: content.media
+        ? content.media.mimetype.startsWith('image/')
+          ? 'image'
+          : 'document'
+        : content.poll
+          ? 'poll_creation'
+          : 'chat',
       timestamp: new Date().toISOString(),
       ack: 1,
       sent_message_id: sentMessageId,
@@ -308,7 +339,12 @@ export class SandboxConnector implements PhoneConnector {
     return this.actions.pinMessage(key, pin);
   }
 
-  forwardMessage(key: MessageKey, chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
+  forwardMessage(
+    key: MessageKey,
+    chatId: string,
+    content: OutgoingContent,
+    sentMessageId: string,
+  ): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
     return this.actions.forwardMessage(key, chatId, content, sentMessageId);
   }
 
@@ -316,7 +352,10 @@ export class SandboxConnector implements PhoneConnector {
     return (await this.network.history(this.phoneId, chatId, count)).map(toIngestMessage);
   }
 
-  async resyncAppState(): Promise<{ chats: { chat_id: string; chat_name: string | null; chat_type: 'user' | 'group' }[]; groups: GroupMetadata[] }> {
+  async resyncAppState(): Promise<{
+    chats: { chat_id: string; chat_name: string | null; chat_type: 'user' | 'group' }[];
+    groups: GroupMetadata[];
+  }> {
     const groups = await this.network.groupsOf(await this.me());
     const ids = new Set([...(await this.network.chatIds(this.phoneId)), ...groups.map((g) => g.chat_id)]);
     const chats = [...ids].map((chat_id) => {

@@ -29,7 +29,10 @@ describe('SandboxGroupActions (integration)', () => {
 
   beforeAll(async () => {
     network = new SandboxNetwork(t.prisma);
-    for (const [id, number] of [[phone1, n1], [phone2, n2]]) {
+    for (const [id, number] of [
+      [phone1, n1],
+      [phone2, n2],
+    ]) {
       await network.ensureDevice(id, org);
       await network.setDevice(id, { state: 'CONNECTED', number });
     }
@@ -39,7 +42,11 @@ describe('SandboxGroupActions (integration)', () => {
     const p1 = actionsOf(n1);
     const p2 = actionsOf(n2);
     const group = await p1.actions.create('Launch', [`${n2}@c.us`, `${n3}@c.us`, `${n1}@c.us`], { description: 'Go' });
-    expect(group.participants).toEqual([{ id: `${n1}@c.us`, admin: true }, { id: `${n2}@c.us`, admin: false }, { id: `${n3}@c.us`, admin: false }]);
+    expect(group.participants).toEqual([
+      { id: `${n1}@c.us`, admin: true },
+      { id: `${n2}@c.us`, admin: false },
+      { id: `${n3}@c.us`, admin: false },
+    ]);
     expect(p1.upserts.map((g) => g.chat_id)).toEqual([group.chat_id]);
     expect(p1.nudged[0].sort()).toEqual([phone1, phone2]);
     const created = await network.groups.pending(phone2);
@@ -71,6 +78,12 @@ describe('SandboxGroupActions (integration)', () => {
       ['subject', `${n1}@c.us`, 'Launch 2'], // description and restrict did not change: no notification
       ['announce', `${n1}@c.us`, 'on'],
     ]);
-    expect(await network.groups.find({ group_id: group.chat_id })).toMatchObject({ subject: 'Launch 2', description: 'Go', announce: true, restrict: false, invite_code: code });
+    expect(await network.groups.find({ group_id: group.chat_id })).toMatchObject({
+      subject: 'Launch 2',
+      description: 'Go',
+      announce: true,
+      restrict: false,
+      invite_code: code,
+    });
   });
 });

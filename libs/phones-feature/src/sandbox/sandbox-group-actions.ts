@@ -14,12 +14,15 @@ export interface GroupActionSession {
   nudge(phoneIds: string[]): Promise<void>;
 }
 
-type GroupState = Pick<SandboxGroupRow, 'group_id' | 'subject' | 'participants'> & Partial<Pick<SandboxGroupRow, 'description' | 'announce' | 'restrict' | 'member_add_admins_only'>>;
+type GroupState = Pick<SandboxGroupRow, 'group_id' | 'subject' | 'participants'> &
+  Partial<Pick<SandboxGroupRow, 'description' | 'announce' | 'restrict' | 'member_add_admins_only'>>;
 const toMetadata = (g: GroupState): GroupMetadata => ({
   chat_id: g.group_id,
   subject: g.subject,
   participants: g.participants,
-  ...(g.announce !== undefined ? { description: g.description ?? null, announce: g.announce, restrict: g.restrict, member_add_admins_only: g.member_add_admins_only } : {}),
+  ...(g.announce !== undefined
+    ? { description: g.description ?? null, announce: g.announce, restrict: g.restrict, member_add_admins_only: g.member_add_admins_only }
+    : {}),
 });
 
 /**
@@ -36,10 +39,18 @@ export class SandboxGroupActions {
 
   async create(subject: string, participants: string[], settings: GroupSettings = {}): Promise<GroupMetadata> {
     const me = await this.session.me();
-    const members: GroupParticipants = [{ id: me, admin: true }, ...[...new Set(participants)].filter((p) => p !== me).map((id) => ({ id, admin: false }))];
+    const members: GroupParticipants = [
+      { id: me, admin: true },
+      ...[...new Set(participants)].filter((p) => p !== me).map((id) => ({ id, admin: false })),
+    ];
     const group: GroupState = {
-      group_id: newSandboxGroupId(), subject, participants: members,
-      description: settings.description ?? null, announce: settings.announce ?? false, restrict: settings.restrict ?? false, member_add_admins_only: settings.member_add_admins_only ?? false,
+      group_id: newSandboxGroupId(),
+      subject,
+      participants: members,
+      description: settings.description ?? null,
+      announce: settings.announce ?? false,
+      restrict: settings.restrict ?? false,
+      member_add_admins_only: settings.member_add_admins_only ?? false,
     };
     await this.groups.create(group.group_id, subject, members, settings);
     const added = members.filter((m) => m.id !== me).map((m) => m.id);
@@ -63,10 +74,16 @@ export class SandboxGroupActions {
     const n = (type: string, body: string | null): NotificationInput => ({ chat_id: groupId, type, author: me, recipients: [], body });
     const notes: NotificationInput[] = [];
     if (settings.subject !== undefined && settings.subject !== group.subject) notes.push(n('subject', settings.subject));
-    if (settings.description !== undefined && settings.description !== (group.description ?? '')) notes.push(n('description', settings.description));
-    if (settings.announce !== undefined && settings.announce !== group.announce) notes.push(n('announce', settings.announce ? 'on' : 'off'));
-    if (settings.restrict !== undefined && settings.restrict !== group.restrict) notes.push(n('restrict', settings.restrict ? 'on' : 'off'));
-    const after = { ...group, ...Object.fromEntries(Object.entries({ ...settings, subject: undefined }).filter(([, v]) => v !== undefined)) };
+    if (settings.description !== undefined && settings.description !== (group.description ?? ''))
+      notes.push(n('description', settings.description));
+    if (settings.announce !== undefined && settings.announce !== group.announce)
+      notes.push(n('announce', settings.announce ? 'on' : 'off'));
+    if (settings.restrict !== undefined && settings.restrict !== group.restrict)
+      notes.push(n('restrict', settings.restrict ? 'on' : 'off'));
+    const after = {
+      ...group,
+      ...Object.fromEntries(Object.entries({ ...settings, subject: undefined }).filter(([, v]) => v !== undefined)),
+    };
     await this.changed({ ...after, subject: settings.subject ?? group.subject }, group.participants, notes);
   }
 
@@ -77,7 +94,9 @@ export class SandboxGroupActions {
     if (group.participants.some((p) => p.id === me)) return group.group_id; // already in: nothing changes
     const participants = [...group.participants, { id: me, admin: false }];
     await this.groups.update(group.group_id, { participants });
-    await this.changed({ ...group, participants }, participants, [{ chat_id: group.group_id, type: 'invite', author: me, recipients: [me], body: null }]);
+    await this.changed({ ...group, participants }, participants, [
+      { chat_id: group.group_id, type: 'invite', author: me, recipients: [me], body: null },
+    ]);
     return group.group_id;
   }
 
@@ -87,7 +106,9 @@ export class SandboxGroupActions {
     if (!group?.participants.some((p) => p.id === me)) throw new Error('The phone is not a member of this group');
     const participants = group.participants.filter((p) => p.id !== me);
     await this.groups.update(groupId, { participants });
-    await this.changed({ ...group, participants }, group.participants, [{ chat_id: groupId, type: 'leave', author: me, recipients: [me], body: null }]);
+    await this.changed({ ...group, participants }, group.participants, [
+      { chat_id: groupId, type: 'leave', author: me, recipients: [me], body: null },
+    ]);
   }
 
   private async asAdmin(groupId: string): Promise<{ group: SandboxGroupRow; me: string }> {

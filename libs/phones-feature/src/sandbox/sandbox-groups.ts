@@ -45,12 +45,24 @@ export class SandboxGroups {
    */
   async record(chatId: string, members: string[], notifications: NotificationInput[]): Promise<string[]> {
     if (!notifications.length) return [];
-    const devices = await this.prisma.sandboxDevice.findMany({ where: { number: { in: [...new Set(members.map(digitsOf))] } }, select: { phone_id: true } });
+    const devices = await this.prisma.sandboxDevice.findMany({
+      where: { number: { in: [...new Set(members.map(digitsOf))] } },
+      select: { phone_id: true },
+    });
     const at = Date.now();
     const rows = notifications.flatMap((n, i) => {
       const network_id = `N${randomBytes(10).toString('hex').toUpperCase()}`;
       const timestamp = new Date(at + i);
-      return devices.map((d) => ({ phone_id: d.phone_id, network_id, chat_id: chatId, type: n.type, author: n.author, recipients: n.recipients, body: n.body, timestamp }));
+      return devices.map((d) => ({
+        phone_id: d.phone_id,
+        network_id,
+        chat_id: chatId,
+        type: n.type,
+        author: n.author,
+        recipients: n.recipients,
+        body: n.body,
+        timestamp,
+      }));
     });
     if (rows.length) await this.prisma.sandboxNotification.createMany({ data: rows, skipDuplicates: true });
     return devices.map((d) => d.phone_id);
@@ -58,7 +70,11 @@ export class SandboxGroups {
 
   /** What the phone has still to receive, oldest first. */
   async pending(phoneId: string, limit = 500): Promise<(GroupNotification & { row: bigint })[]> {
-    const rows = await this.prisma.sandboxNotification.findMany({ where: { phone_id: phoneId, delivered: false }, orderBy: { id: 'asc' }, take: limit });
+    const rows = await this.prisma.sandboxNotification.findMany({
+      where: { phone_id: phoneId, delivered: false },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
     return rows.map((r) => ({
       row: r.id,
       chat_id: r.chat_id,
@@ -76,7 +92,13 @@ export class SandboxGroups {
   }
 }
 
-function columns(s: GroupSettings): { subject?: string; description?: string; announce?: boolean; restrict?: boolean; member_add_admins_only?: boolean } {
+function columns(s: GroupSettings): {
+  subject?: string;
+  description?: string;
+  announce?: boolean;
+  restrict?: boolean;
+  member_add_admins_only?: boolean;
+} {
   return {
     ...(s.subject !== undefined ? { subject: s.subject } : {}),
     ...(s.description !== undefined ? { description: s.description } : {}),

@@ -37,13 +37,21 @@ describe('SandboxConnector message actions (integration)', () => {
   });
 
   const message = async (fromMe: boolean, body = 'hello'): Promise<MessageKey> => {
-    const row = await network.addMessage(phoneId, { chat_id: chat, unique_id: newUniqueId(), from_me: fromMe, sender_phone: fromMe ? me : chat, body, message_type: 'chat', timestamp: new Date().toISOString() });
+    const row = await network.addMessage(phoneId, {
+      chat_id: chat,
+      unique_id: newUniqueId(),
+      from_me: fromMe,
+      sender_phone: fromMe ? me : chat,
+      body,
+      message_type: 'chat',
+      timestamp: new Date().toISOString(),
+    });
     await connector.sync();
     return { chat_id: chat, unique_id: row.unique_id, from_me: fromMe, sender_phone: row.sender };
   };
   const settle = () => connector.sync();
 
-  it('an edit of the phone\'s message comes back once as messages.update; the same edit again changes nothing', async () => {
+  it("an edit of the phone's message comes back once as messages.update; the same edit again changes nothing", async () => {
     const key = await message(true);
     updates.length = 0;
     await connector.editMessage(key, 'edited');
@@ -55,7 +63,7 @@ describe('SandboxConnector message actions (integration)', () => {
     expect(await t.prisma.sandboxChange.count({ where: { phone_id: phoneId } })).toBe(0);
   });
 
-  it('a deletion comes back once; editing or deleting another person\'s message is refused by the network', async () => {
+  it("a deletion comes back once; editing or deleting another person's message is refused by the network", async () => {
     const key = await message(true);
     const theirs = await message(false);
     updates.length = 0;
@@ -87,7 +95,10 @@ describe('SandboxConnector message actions (integration)', () => {
     await connector.pinMessage(key, true);
     await connector.pinMessage(key, false);
     await settle();
-    expect(updates.map((u) => [u.unique_id, u.from_me, u.pin?.pinned])).toEqual([[key.unique_id, false, true], [key.unique_id, false, false]]);
+    expect(updates.map((u) => [u.unique_id, u.from_me, u.pin?.pinned])).toEqual([
+      [key.unique_id, false, true],
+      [key.unique_id, false, false],
+    ]);
     const [pin, unpin] = updates.map((u) => u.pin as NonNullable<(typeof u)['pin']>);
     expect(Date.parse(pin.expires_at as string) - Date.parse(pin.at)).toBe(604_800_000);
     expect(unpin.expires_at).toBeNull();
@@ -103,7 +114,15 @@ describe('SandboxConnector message actions (integration)', () => {
     const again = await connector.forwardMessage(key, '15550006666@c.us', { text: 'worth sharing' }, id);
     await settle();
     expect(again).toEqual({ ...first, duplicate: true });
-    expect(upserts).toEqual([expect.objectContaining({ unique_id: first.unique_id, body: 'worth sharing', is_forwarded: true, from_me: true, chat_id: '15550006666@c.us' })]);
+    expect(upserts).toEqual([
+      expect.objectContaining({
+        unique_id: first.unique_id,
+        body: 'worth sharing',
+        is_forwarded: true,
+        from_me: true,
+        chat_id: '15550006666@c.us',
+      }),
+    ]);
   });
 
   it('changes made faster than the phone reads them all come back once, in the order made, with fewer reads than nudges', async () => {
@@ -114,7 +133,11 @@ describe('SandboxConnector message actions (integration)', () => {
     try {
       await Promise.all(keys.map((key, i) => connector.reactToMessage(key, i % 2 ? '👍' : '🔥'))); // 40 nudges
       await settle();
-      expect([...updates].sort((a, b) => keys.findIndex((k) => k.unique_id === a.unique_id) - keys.findIndex((k) => k.unique_id === b.unique_id)).map((u) => u.reaction?.reaction)).toEqual(keys.map((_, i) => (i % 2 ? '👍' : '🔥')));
+      expect(
+        [...updates]
+          .sort((a, b) => keys.findIndex((k) => k.unique_id === a.unique_id) - keys.findIndex((k) => k.unique_id === b.unique_id))
+          .map((u) => u.reaction?.reaction),
+      ).toEqual(keys.map((_, i) => (i % 2 ? '👍' : '🔥')));
       expect(new Set(updates.map((u) => u.unique_id)).size).toBe(40);
       // a nudge that finds a read already queued joins it (one read per nudge kept the change path behind)
       expect(pending.mock.calls.length).toBeLessThan(40);

@@ -32,14 +32,14 @@ export class SandboxMessageActions implements MessageActionsPort {
 
   async editMessage(key: MessageKey, body: string): Promise<void> {
     const row = await this.held(key);
-    if (!row.from_me) throw new Error('only the phone\'s own messages can be edited');
+    if (!row.from_me) throw new Error("only the phone's own messages can be edited");
     if (row.is_deleted) throw new Error('a deleted message cannot be edited');
     if (await this.network.changes.edit(this.ref(key), body)) this.nudge();
   }
 
   async deleteMessage(key: MessageKey): Promise<void> {
     const row = await this.held(key);
-    if (!row.from_me) throw new Error('only the phone\'s own messages can be deleted for everyone');
+    if (!row.from_me) throw new Error("only the phone's own messages can be deleted for everyone");
     if (await this.network.changes.delete(this.ref(key))) this.nudge();
   }
 
@@ -56,7 +56,12 @@ export class SandboxMessageActions implements MessageActionsPort {
     this.nudge();
   }
 
-  async forwardMessage(key: MessageKey, chatId: string, content: OutgoingContent, sentMessageId: string): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
+  async forwardMessage(
+    key: MessageKey,
+    chatId: string,
+    content: OutgoingContent,
+    sentMessageId: string,
+  ): Promise<{ unique_id: string; timestamp: string; duplicate: boolean }> {
     const earlier = await this.network.sentMessage(this.phoneId, sentMessageId);
     if (earlier) return { unique_id: earlier.unique_id, timestamp: earlier.timestamp.toISOString(), duplicate: true };
     const source = await this.held(key);

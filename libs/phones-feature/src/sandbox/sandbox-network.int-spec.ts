@@ -33,7 +33,14 @@ describe('SandboxNetwork pending rows (integration)', () => {
 
   it('stores the message and returns it as a row of sandbox_messages (no delivery columns)', async () => {
     const sent = randomUUID();
-    const media: Media = { dimensions: { ar: 1, height: 10, width: 10 }, filename: 'a.png', mimetype: 'image/png', path: 'org/a.png', size: 42, thumbnail: '' };
+    const media: Media = {
+      dimensions: { ar: 1, height: 10, width: 10 },
+      filename: 'a.png',
+      mimetype: 'image/png',
+      path: 'org/a.png',
+      size: 42,
+      thumbnail: '',
+    };
     const row = await add(other, { ack: 2, sent_message_id: sent, media });
     expect(row).toEqual({
       id: expect.any(BigInt),
@@ -53,9 +60,26 @@ describe('SandboxNetwork pending rows (integration)', () => {
       is_deleted: false,
     });
     expect(await network.sentMessage(other, sent)).toEqual(row);
-    const plain = await network.addMessage(other, { chat_id: '1@c.us', unique_id: newUniqueId(), from_me: false, sender_phone: '1@c.us', body: null, message_type: 'chat', timestamp: new Date().toISOString() });
+    const plain = await network.addMessage(other, {
+      chat_id: '1@c.us',
+      unique_id: newUniqueId(),
+      from_me: false,
+      sender_phone: '1@c.us',
+      body: null,
+      message_type: 'chat',
+      timestamp: new Date().toISOString(),
+    });
     expect(plain).toMatchObject({ ack: 0, media: null, body: null, sent_message_id: null, sender_name: null });
-    const named = await network.addMessage(other, { chat_id: '2@c.us', unique_id: newUniqueId(), from_me: false, sender_phone: '2@c.us', sender_name: 'Named', body: 'hi', message_type: 'chat', timestamp: new Date().toISOString() });
+    const named = await network.addMessage(other, {
+      chat_id: '2@c.us',
+      unique_id: newUniqueId(),
+      from_me: false,
+      sender_phone: '2@c.us',
+      sender_name: 'Named',
+      body: 'hi',
+      message_type: 'chat',
+      timestamp: new Date().toISOString(),
+    });
     expect(toIngestMessage(named)).toMatchObject({ sender_phone: '2@c.us', sender_name: 'Named' });
     expect(toIngestMessage(plain)).not.toHaveProperty('sender_name');
   });
@@ -138,9 +162,19 @@ describe('SandboxNetwork pending rows (integration)', () => {
   it('reads the device with one message of its history in one statement, as device() and message() read them', async () => {
     const phoneId = 'phone-withmsgaaaaaaaaa';
     await network.ensureDevice(phoneId, randomUUID());
-    const media: Media = { dimensions: { ar: 1, height: 10, width: 10 }, filename: 'a.png', mimetype: 'image/png', path: 'org/a.png', size: 42, thumbnail: '' };
+    const media: Media = {
+      dimensions: { ar: 1, height: 10, width: 10 },
+      filename: 'a.png',
+      mimetype: 'image/png',
+      path: 'org/a.png',
+      size: 42,
+      thumbnail: '',
+    };
     const row = await add(phoneId, { ack: 2, sent_message_id: randomUUID(), media });
-    expect(await network.deviceWithMessage(phoneId, row.unique_id)).toEqual({ device: await network.device(phoneId), message: await network.message(phoneId, row.unique_id) });
+    expect(await network.deviceWithMessage(phoneId, row.unique_id)).toEqual({
+      device: await network.device(phoneId),
+      message: await network.message(phoneId, row.unique_id),
+    });
     expect(await network.deviceWithMessage(phoneId, 'NOSUCHMESSAGE')).toEqual({ device: await network.device(phoneId), message: null });
     expect(await network.deviceWithMessage('phone-nodeviceaaaaaaaa', row.unique_id)).toBeNull(); // no such device
   });

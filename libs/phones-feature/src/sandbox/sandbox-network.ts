@@ -61,7 +61,11 @@ export class SandboxNetwork {
   }
 
   async ensureDevice(phoneId: string, orgId: string): Promise<DeviceRow> {
-    return this.prisma.sandboxDevice.upsert({ where: { phone_id: phoneId }, create: { phone_id: phoneId, org_id: orgId, number: '' }, update: {} });
+    return this.prisma.sandboxDevice.upsert({
+      where: { phone_id: phoneId },
+      create: { phone_id: phoneId, org_id: orgId, number: '' },
+      update: {},
+    });
   }
 
   setDevice(phoneId: string, data: Partial<Pick<DeviceRow, 'state' | 'qr' | 'number'>>): Promise<DeviceRow> {
@@ -75,17 +79,34 @@ export class SandboxNetwork {
 
   async saveGroup(groupId: string, subject: string, participants: GroupParticipants): Promise<void> {
     const json = participants as unknown as Prisma.InputJsonValue;
-    await this.prisma.sandboxGroup.upsert({ where: { group_id: groupId }, create: { group_id: groupId, subject, participants: json }, update: { subject, participants: json } });
+    await this.prisma.sandboxGroup.upsert({
+      where: { group_id: groupId },
+      create: { group_id: groupId, subject, participants: json },
+      update: { subject, participants: json },
+    });
   }
 
   async groupsOf(contactId: string): Promise<GroupMetadata[]> {
-    type Row = { group_id: string; subject: string; participants: GroupParticipants; description: string | null; announce: boolean; restrict: boolean; member_add_admins_only: boolean };
+    type Row = {
+      group_id: string;
+      subject: string;
+      participants: GroupParticipants;
+      description: string | null;
+      announce: boolean;
+      restrict: boolean;
+      member_add_admins_only: boolean;
+    };
     const rows = await this.prisma.$queryRaw<Row[]>`
       SELECT group_id, subject, participants, description, announce, restrict, member_add_admins_only
       FROM sandbox_groups WHERE participants @> ${JSON.stringify([{ id: contactId }])}::jsonb ORDER BY group_id`;
     return rows.map((r) => ({
-      chat_id: r.group_id, subject: r.subject, participants: r.participants,
-      description: r.description, announce: r.announce, restrict: r.restrict, member_add_admins_only: r.member_add_admins_only,
+      chat_id: r.group_id,
+      subject: r.subject,
+      participants: r.participants,
+      description: r.description,
+      announce: r.announce,
+      restrict: r.restrict,
+      member_add_admins_only: r.member_add_admins_only,
     }));
   }
 
@@ -176,11 +197,20 @@ export class SandboxNetwork {
   }
 
   history(phoneId: string, chatId: string, count: number): Promise<SandboxMessageRow[]> {
-    return this.prisma.sandboxMessage.findMany({ where: { phone_id: phoneId, chat_id: chatId }, orderBy: { id: 'desc' }, take: count, omit: LEGACY });
+    return this.prisma.sandboxMessage.findMany({
+      where: { phone_id: phoneId, chat_id: chatId },
+      orderBy: { id: 'desc' },
+      take: count,
+      omit: LEGACY,
+    });
   }
 
   async chatIds(phoneId: string): Promise<string[]> {
-    const rows = await this.prisma.sandboxMessage.findMany({ where: { phone_id: phoneId }, distinct: ['chat_id'], select: { chat_id: true } });
+    const rows = await this.prisma.sandboxMessage.findMany({
+      where: { phone_id: phoneId },
+      distinct: ['chat_id'],
+      select: { chat_id: true },
+    });
     return rows.map((r) => r.chat_id);
   }
 }

@@ -29,7 +29,8 @@ export class SandboxPhones {
 
   /** The device if it is paired (400 ERROR otherwise). */
   checkPaired(device: DeviceRow | null): PairedDevice {
-    if (!device?.number || device.state === 'LOGGED_OUT') throw Errors.phoneUnavailable('The sandbox phone is not paired: scan its QR first (POST /v1/sandbox/phones/scan)');
+    if (!device?.number || device.state === 'LOGGED_OUT')
+      throw Errors.phoneUnavailable('The sandbox phone is not paired: scan its QR first (POST /v1/sandbox/phones/scan)');
     return device as PairedDevice;
   }
 

@@ -1,7 +1,10 @@
 import type { SessionAnswer, SessionCommand } from '@mapi/contracts';
 import type { PhoneConnector } from '../connector/phone-connector';
 
-type GroupCommand = Extract<SessionCommand, { cmd: 'group-create' | 'group-invite-code' | 'group-settings' | 'group-accept-invite' | 'group-leave' }>;
+type GroupCommand = Extract<
+  SessionCommand,
+  { cmd: 'group-create' | 'group-invite-code' | 'group-settings' | 'group-accept-invite' | 'group-leave' }
+>;
 
 /** The group lifecycle commands, answered through the connector (the session manager checked it is connected). */
 export async function groupCommand(connector: PhoneConnector, command: GroupCommand): Promise<SessionAnswer> {

@@ -50,7 +50,8 @@ describe('the ingest log across a lost stream', () => {
   });
 
   // Stand-in events: the log and the publisher carry any event of the ingest schema's shape unread.
-  const event = (n: number) => ({ kind: 'message', org_id: 'org', phone_id: 'phone', message: { body: `m${n}` } }) as unknown as IngestEvent;
+  const event = (n: number) =>
+    ({ kind: 'message', org_id: 'org', phone_id: 'phone', message: { body: `m${n}` } }) as unknown as IngestEvent;
   const publish = async (from: number, to: number) => {
     for (let n = from; n < to; n++) await publisher.publish(event(n));
   };

@@ -53,7 +53,11 @@ export class IngestLog implements StreamReplaySource {
     if (this.pending.length > this.maxPending) {
       const over = this.pending.length - this.maxPending;
       this.pending.splice(0, over);
-      if (this.dropped === 0) this.logger.error({ kept: this.maxPending }, 'ingest log: Postgres away too long; the oldest published events are no longer kept for a replay');
+      if (this.dropped === 0)
+        this.logger.error(
+          { kept: this.maxPending },
+          'ingest log: Postgres away too long; the oldest published events are no longer kept for a replay',
+        );
       this.dropped += over;
     }
     this.schedule(this.flushMs);

@@ -11,17 +11,28 @@ describe('message session commands', () => {
       { cmd: 'message-delete', key },
       { cmd: 'message-react', key, reaction: '' },
       { cmd: 'message-pin', key, pin: false },
-      { cmd: 'message-forward', key, chat_id: '15550003333@c.us', content: { text: 'fwd' }, sent_message_id: 'a8f1f4e0-7f0e-4a4e-9a59-1f2b3c4d5e6f' },
+      {
+        cmd: 'message-forward',
+        key,
+        chat_id: '15550003333@c.us',
+        content: { text: 'fwd' },
+        sent_message_id: 'a8f1f4e0-7f0e-4a4e-9a59-1f2b3c4d5e6f',
+      },
     ]) {
       expect(readSessionCommand(cmd)).toEqual({ command: cmd });
     }
-    expect(readSessionCommand({ cmd: 'message-edit', key: { ...key, unique_id: '' }, body: 'x' })).toMatchObject({ answer: { ok: false, reason: 'error', message: expect.stringMatching(/key\.unique_id/) } });
+    expect(readSessionCommand({ cmd: 'message-edit', key: { ...key, unique_id: '' }, body: 'x' })).toMatchObject({
+      answer: { ok: false, reason: 'error', message: expect.stringMatching(/key\.unique_id/) },
+    });
     expect(readSessionCommand({ cmd: 'message-pin', key })).toMatchObject({ answer: { ok: false } });
   });
 
   it('each reaches its connector method, and a forward answers what was sent', async () => {
     const calls: unknown[][] = [];
-    const record = (name: string) => async (...args: unknown[]) => void calls.push([name, ...args]);
+    const record =
+      (name: string) =>
+      async (...args: unknown[]) =>
+        void calls.push([name, ...args]);
     const connector = {
       editMessage: record('edit'),
       deleteMessage: record('delete'),

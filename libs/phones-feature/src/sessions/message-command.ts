@@ -1,7 +1,10 @@
 import type { SessionAnswer, SessionCommand } from '@mapi/contracts';
 import type { PhoneConnector } from '../connector/phone-connector';
 
-export type MessageCommand = Extract<SessionCommand, { cmd: 'message-edit' | 'message-delete' | 'message-react' | 'message-pin' | 'message-forward' }>;
+export type MessageCommand = Extract<
+  SessionCommand,
+  { cmd: 'message-edit' | 'message-delete' | 'message-react' | 'message-pin' | 'message-forward' }
+>;
 
 /** A message action through the phone's connector (the session manager checked the phone is connected). */
 export async function answerMessageCommand(connector: PhoneConnector, command: MessageCommand): Promise<SessionAnswer> {

@@ -37,7 +37,9 @@ export class PhoneStateUpdater {
       });
       const type = EVENT_FOR_STATE[update.state] ?? 'org.phone.updated';
       const phone = mapPhone(row);
-      await writeEvents(tx, [{ type, org_id: orgId, phone_id: phoneId, data: phone, previous: previousAttributes(mapPhone(current), phone) }]);
+      await writeEvents(tx, [
+        { type, org_id: orgId, phone_id: phoneId, data: phone, previous: previousAttributes(mapPhone(current), phone) },
+      ]);
     });
   }
 }

@@ -12,7 +12,13 @@ const CHUNK = 200;
  * chats store as backfill (`append`: idempotent, no message.created events). Progress (0..100) is
  * kept on the phone (sync_status, sync_progress, last_synced_at).
  */
-export async function runResync(connector: PhoneConnector, orgId: string, prisma: PrismaClient, publish: (e: Partial) => Promise<void>, logger: Logger): Promise<void> {
+export async function runResync(
+  connector: PhoneConnector,
+  orgId: string,
+  prisma: PrismaClient,
+  publish: (e: Partial) => Promise<void>,
+  logger: Logger,
+): Promise<void> {
   const progress = (data: { sync_status?: string; sync_progress?: number; last_synced_at?: Date }) =>
     prisma.phone.update({ where: { phone_id: connector.phoneId, org_id: orgId }, data });
   try {

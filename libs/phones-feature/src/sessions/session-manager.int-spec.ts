@@ -74,7 +74,11 @@ describe('SessionManager commands', () => {
       reason: 'error',
       message: expect.stringMatching(/^Malformed session command: .*command\.content/),
     });
-    expect(await raw(subject, codec.encode({ cmd: 'self-destruct' }))).toMatchObject({ ok: false, reason: 'error', message: expect.stringContaining('command.cmd') });
+    expect(await raw(subject, codec.encode({ cmd: 'self-destruct' }))).toMatchObject({
+      ok: false,
+      reason: 'error',
+      message: expect.stringContaining('command.cmd'),
+    });
     expect(await raw(subject, StringCodec().encode('not json'))).toMatchObject({ ok: false, reason: 'error' });
     expect(sent).toHaveLength(1); // nothing malformed reached the connector
     expect(await raw(subject, codec.encode({ cmd: 'ping' }))).toEqual({ ok: true });

@@ -1,5 +1,14 @@
 import type { ObservableResult } from '@opentelemetry/api';
-import { METRICS, legacySessionSubject, metricOptions, readSessionCommand, sessionSubject, type IngestEvent, type SessionAnswer, type SessionCommand } from '@mapi/contracts';
+import {
+  METRICS,
+  legacySessionSubject,
+  metricOptions,
+  readSessionCommand,
+  sessionSubject,
+  type IngestEvent,
+  type SessionAnswer,
+  type SessionCommand,
+} from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { GaugeSeries, isDependencyUnavailable, meter, outageLog } from '@mapi/platform';
 import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
@@ -61,7 +70,8 @@ export class SessionManager {
     const byState = new Map<string, number>();
     for (const session of this.sessions.values()) byState.set(session.state, (byState.get(session.state) ?? 0) + 1);
     // A state no session is in any more reads 0, not its last count.
-    for (const [n, attributes] of this.sessionStates.withZeros([...byState].map(([state, n]) => [n, { state }] as const))) result.observe(n, attributes);
+    for (const [n, attributes] of this.sessionStates.withZeros([...byState].map(([state, n]) => [n, { state }] as const)))
+      result.observe(n, attributes);
   };
 
   start(): void {
@@ -138,11 +148,38 @@ export class SessionManager {
       // update is handed on again, and JetStream drops the copies already stored (the id is the hash).
       const events: IngestEvent[] = [];
       for (const c of changes) {
-        if (c.edit) events.push({ ...base(), kind: 'edit', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, body: c.edit.body });
+        if (c.edit)
+          events.push({ ...base(), kind: 'edit', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, body: c.edit.body });
         if (c.deleted) events.push({ ...base(), kind: 'delete', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me });
-        if (c.reaction) events.push({ ...base(), kind: 'reaction', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, reaction: c.reaction });
-        if (c.poll_results) events.push({ ...base(), kind: 'poll-results', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, poll_results: c.poll_results });
-        if (c.pin) events.push({ ...base(), kind: 'pin', chat_id: c.chat_id, unique_id: c.unique_id, from_me: c.from_me, pin: c.pin.pinned, at: c.pin.at, expires_at: c.pin.expires_at });
+        if (c.reaction)
+          events.push({
+            ...base(),
+            kind: 'reaction',
+            chat_id: c.chat_id,
+            unique_id: c.unique_id,
+            from_me: c.from_me,
+            reaction: c.reaction,
+          });
+        if (c.poll_results)
+          events.push({
+            ...base(),
+            kind: 'poll-results',
+            chat_id: c.chat_id,
+            unique_id: c.unique_id,
+            from_me: c.from_me,
+            poll_results: c.poll_results,
+          });
+        if (c.pin)
+          events.push({
+            ...base(),
+            kind: 'pin',
+            chat_id: c.chat_id,
+            unique_id: c.unique_id,
+            from_me: c.from_me,
+            pin: c.pin.pinned,
+            at: c.pin.at,
+            expires_at: c.pin.expires_at,
+          });
       }
       await Promise.all(events.map(publish));
     });
@@ -198,7 +235,19 @@ export class SessionManager {
           return await groupCommand(s.connector, command);
         case 'resync':
           if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
-          void runResync(s.connector, s.phone.org_id, this.deps.prisma, (e) => this.deps.publisher.publish({ org_id: s.phone.org_id, phone_id: s.phone.phone_id, org_phone: s.orgPhone, ...e } as IngestEvent), this.deps.logger);
+          void runResync(
+            s.connector,
+            s.phone.org_id,
+            this.deps.prisma,
+            (e) =>
+              this.deps.publisher.publish({
+                org_id: s.phone.org_id,
+                phone_id: s.phone.phone_id,
+                org_phone: s.orgPhone,
+                ...e,
+              } as IngestEvent),
+            this.deps.logger,
+          );
           return { ok: true };
         case 'message-edit':
         case 'message-delete':
@@ -210,7 +259,11 @@ export class SessionManager {
       }
     } catch (err) {
       if (isDependencyUnavailable(err)) {
-        outageLog(this.deps.logger).warn('session command failed: database unavailable', { err, phone_id: s.phone.phone_id, cmd: command.cmd });
+        outageLog(this.deps.logger).warn('session command failed: database unavailable', {
+          err,
+          phone_id: s.phone.phone_id,
+          cmd: command.cmd,
+        });
         return { ok: false, reason: 'unavailable', message: (err as Error).message };
       }
       this.deps.logger.warn({ err, phone_id: s.phone.phone_id, cmd: command.cmd }, 'session command failed');

@@ -16,7 +16,7 @@ describe('console passwords', () => {
     expect(await verifyNothing('whatever')).toBe(false);
   });
 
-  it('generates distinct 24-character letter-and-digit passwords that accept-invite\'s rule takes', () => {
+  it("generates distinct 24-character letter-and-digit passwords that accept-invite's rule takes", () => {
     const passwords = Array.from({ length: 50 }, () => generatePassword());
     expect(new Set(passwords).size).toBe(50);
     for (const password of passwords) {

@@ -24,7 +24,9 @@ describe('loadConfig', () => {
 
   it('a transaction-mode pooler needs a direct URL beside it, which LISTEN and migrations then use', () => {
     const pooled = { DATABASE_URL: 'postgresql://app@pgbouncer:6432/mapi', DATABASE_POOLER: 'pgbouncer' };
-    expect(failureOf(() => loadConfig(['database'], pooled)).message).toMatch(/DATABASE_DIRECT_URL: required with DATABASE_POOLER=pgbouncer/);
+    expect(failureOf(() => loadConfig(['database'], pooled)).message).toMatch(
+      /DATABASE_DIRECT_URL: required with DATABASE_POOLER=pgbouncer/,
+    );
     const { database } = loadConfig(['database'], { ...pooled, DATABASE_DIRECT_URL: 'postgresql://app@postgres:5432/mapi' });
     expect(database.DATABASE_POOLER).toBe('pgbouncer');
     expect(directDatabaseUrl(database)).toBe('postgresql://app@postgres:5432/mapi');

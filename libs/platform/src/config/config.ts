@@ -13,33 +13,45 @@ const int = (def: number, max = Number.MAX_SAFE_INTEGER) =>
  * error, so a typo (`TRUE`, `yes`) cannot quietly turn a safety switch off.
  */
 export const envBool = (def: boolean) =>
-  z.preprocess((v) => (v === '' || v === undefined ? undefined : v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean().default(def));
+  z.preprocess(
+    (v) => (v === '' || v === undefined ? undefined : v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v),
+    z.boolean().default(def),
+  );
 
 export const ConfigGroups = {
   app: z.object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     /** Prefix of NATS subjects and Redis keys, so several deployments (or test runs) can share servers. */
-    NAMESPACE: z.string().regex(/^[a-z0-9][a-z0-9-]*$/).default('mapi'),
+    NAMESPACE: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/)
+      .default('mapi'),
   }),
-  database: z.object({
-    DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/mapi'),
-    DATABASE_POOL_SIZE: int(10),
-    /**
-     * A connection straight to Postgres, for what a transaction-mode pooler (PgBouncer) cannot carry:
-     * LISTEN wake-ups and the migrations' session lock. Unset: DATABASE_URL (no pooler in between).
-     */
-    DATABASE_DIRECT_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
-    /**
-     * What DATABASE_URL reaches: Postgres itself (none), or PgBouncer in transaction mode (pgbouncer),
-     * where no session state may be relied on: connection startup options are refused and settings
-     * are made per transaction instead. pgbouncer requires DATABASE_DIRECT_URL.
-     */
-    DATABASE_POOLER: z.enum(['none', 'pgbouncer']).default('none'),
-  }).superRefine((d, ctx) => {
-    if (d.DATABASE_POOLER === 'pgbouncer' && !d.DATABASE_DIRECT_URL) {
-      ctx.addIssue({ code: 'custom', path: ['DATABASE_DIRECT_URL'], message: 'required with DATABASE_POOLER=pgbouncer (LISTEN and the migration lock need a session of their own)' });
-    }
-  }),
+  database: z
+    .object({
+      DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/mapi'),
+      DATABASE_POOL_SIZE: int(10),
+      /**
+       * A connection straight to Postgres, for what a transaction-mode pooler (PgBouncer) cannot carry:
+       * LISTEN wake-ups and the migrations' session lock. Unset: DATABASE_URL (no pooler in between).
+       */
+      DATABASE_DIRECT_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
+      /**
+       * What DATABASE_URL reaches: Postgres itself (none), or PgBouncer in transaction mode (pgbouncer),
+       * where no session state may be relied on: connection startup options are refused and settings
+       * are made per transaction instead. pgbouncer requires DATABASE_DIRECT_URL.
+       */
+      DATABASE_POOLER: z.enum(['none', 'pgbouncer']).default('none'),
+    })
+    .superRefine((d, ctx) => {
+      if (d.DATABASE_POOLER === 'pgbouncer' && !d.DATABASE_DIRECT_URL) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['DATABASE_DIRECT_URL'],
+          message: 'required with DATABASE_POOLER=pgbouncer (LISTEN and the migration lock need a session of their own)',
+        });
+      }
+    }),
   redis: z.object({ REDIS_URL: z.string().url().default('redis://127.0.0.1:6379') }),
   nats: z.object({
     NATS_URL: z.string().default('nats://127.0.0.1:4222'),

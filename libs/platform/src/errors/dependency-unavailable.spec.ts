@@ -7,8 +7,14 @@ describe('isDependencyUnavailable', () => {
     ['a pg client used after it was closed', new Error('Client was closed and is not queryable')],
     ['a connection ended under a query', new Error('Connection terminated unexpectedly')],
     ['Prisma cannot reach the server', Object.assign(new Error("Can't reach database server at 127.0.0.1:5432"), { code: 'P1001' })],
-    ['an admin shutdown (SQLSTATE 57P01) behind Prisma’s raw query error', Object.assign(new Error('raw query failed'), { code: 'P2010', meta: { code: '57P01' } })],
-    ['a refused socket as the cause', Object.assign(new Error('wrapped'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })],
+    [
+      'an admin shutdown (SQLSTATE 57P01) behind Prisma’s raw query error',
+      Object.assign(new Error('raw query failed'), { code: 'P2010', meta: { code: '57P01' } }),
+    ],
+    [
+      'a refused socket as the cause',
+      Object.assign(new Error('wrapped'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }),
+    ],
   ])('%s: unavailable', (_what, error) => {
     expect(isDependencyUnavailable(error)).toBe(true);
   });

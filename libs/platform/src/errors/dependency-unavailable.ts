@@ -13,7 +13,8 @@ const SQLSTATES = new Set(['53300', '53400', '57P01', '57P02', '57P03', '08000',
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2037']);
 const ADAPTER_KINDS = new Set(['TooManyConnections', 'DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout']);
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
-const MESSAGES = /Connection terminated|is not queryable|timeout exceeded when trying to connect|Unable to start a transaction in the given time|Timed out fetching a new connection from the connection pool/i;
+const MESSAGES =
+  /Connection terminated|is not queryable|timeout exceeded when trying to connect|Unable to start a transaction in the given time|Timed out fetching a new connection from the connection pool/i;
 
 interface ErrorShape {
   code?: unknown;
@@ -36,4 +37,5 @@ export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
   return isDependencyUnavailable(e.meta?.driverAdapterError?.cause, depth + 1) || isDependencyUnavailable(e.cause, depth + 1);
 }
 
-export const DEPENDENCY_UNAVAILABLE_MESSAGE = 'Temporarily unavailable: the service cannot reach its database (unreachable, restarting or out of connections); retry shortly';
+export const DEPENDENCY_UNAVAILABLE_MESSAGE =
+  'Temporarily unavailable: the service cannot reach its database (unreachable, restarting or out of connections); retry shortly';

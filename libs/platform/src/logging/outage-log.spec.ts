@@ -4,7 +4,11 @@ describe('OutageLog', () => {
   const setup = () => {
     const lines: { fields: Record<string, unknown>; msg: string }[] = [];
     let now = 1_000;
-    const log = new OutageLog({ warn: ((fields: Record<string, unknown>, msg: string) => lines.push({ fields, msg })) as never }, 30_000, () => now);
+    const log = new OutageLog(
+      { warn: ((fields: Record<string, unknown>, msg: string) => lines.push({ fields, msg })) as never },
+      30_000,
+      () => now,
+    );
     return { lines, log, advance: (ms: number) => (now += ms) };
   };
 
@@ -14,7 +18,10 @@ describe('OutageLog', () => {
     expect(lines).toEqual([{ fields: { err: 'connect ECONNREFUSED #0' }, msg: 'database unavailable' }]);
     advance(30_000);
     log.warn('database unavailable', { err: new Error('connect ECONNREFUSED #500') });
-    expect(lines[1]).toEqual({ fields: { err: 'connect ECONNREFUSED #500', suppressed: 499, over_ms: 30_000 }, msg: 'database unavailable' });
+    expect(lines[1]).toEqual({
+      fields: { err: 'connect ECONNREFUSED #500', suppressed: 499, over_ms: 30_000 },
+      msg: 'database unavailable',
+    });
   });
 
   it('logs another cause of the same kind at once (numbers in the message aside)', () => {

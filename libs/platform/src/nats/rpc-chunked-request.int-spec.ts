@@ -21,7 +21,8 @@ const UploadRpc = defineRpc({
   request: z.object({ data: z.string() }),
   response: z.object({ sha256: z.string(), length: z.number(), replica: z.string(), echo: z.string().optional() }),
 });
-const uploadHandler = (execute: (req: { data: string }) => z.infer<typeof UploadRpc.response>) => rpcHandler<void>()(UploadRpc, () => ({ execute }));
+const uploadHandler = (execute: (req: { data: string }) => z.infer<typeof UploadRpc.response>) =>
+  rpcHandler<void>()(UploadRpc, () => ({ execute }));
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /**
@@ -40,12 +41,24 @@ describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
   const startReplica = async (name: string, options: { maxRequestBytes?: number; echoSmall?: boolean } = {}) => {
     const nc = await connectNats(testEnv.natsUrl(), `chunk-test-${name}`);
     conns.push(nc);
-    const handlers = bindHandlers([uploadHandler((req) => {
-      seen[name] = (seen[name] ?? 0) + 1;
-      // A reply as large as the request: replies are chunked too.
-      return { sha256: sha(req.data), length: req.data.length, replica: name, echo: req.data.length > 2 * MiB ? req.data : undefined };
-    })], undefined);
-    const server = new NatsRpcServer({ nc, namespace, handlers, logger: createLogger('rpc-test', 'info', quiet), validateReplies: true, maxRequestBytes: options.maxRequestBytes });
+    const handlers = bindHandlers(
+      [
+        uploadHandler((req) => {
+          seen[name] = (seen[name] ?? 0) + 1;
+          // A reply as large as the request: replies are chunked too.
+          return { sha256: sha(req.data), length: req.data.length, replica: name, echo: req.data.length > 2 * MiB ? req.data : undefined };
+        }),
+      ],
+      undefined,
+    );
+    const server = new NatsRpcServer({
+      nc,
+      namespace,
+      handlers,
+      logger: createLogger('rpc-test', 'info', quiet),
+      validateReplies: true,
+      maxRequestBytes: options.maxRequestBytes,
+    });
     await server.listen();
     servers.push(server);
   };
@@ -85,7 +98,8 @@ describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
     replicas.forEach((nc, i) => {
       nc.publish = (subject, payload, opts) => {
         const chunk = opts?.headers?.get(RpcHeader.chunk);
-        if (chunk) sent.push({ chunk: Number(chunk), chunks: Number(opts!.headers!.get(RpcHeader.chunks)), bytes: (payload as Uint8Array).length });
+        if (chunk)
+          sent.push({ chunk: Number(chunk), chunks: Number(opts!.headers!.get(RpcHeader.chunks)), bytes: (payload as Uint8Array).length });
         return originals[i](subject, payload, opts);
       };
     });
@@ -96,7 +110,7 @@ describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
     } finally {
       replicas.forEach((nc, i) => (nc.publish = originals[i]));
     }
-    expect(sent.length).toBeGreaterThan(2 * MiB / REPLY_CHUNK_BYTES);
+    expect(sent.length).toBeGreaterThan((2 * MiB) / REPLY_CHUNK_BYTES);
     expect(Math.max(...sent.map((c) => c.bytes))).toBeLessThanOrEqual(REPLY_CHUNK_BYTES);
     expect(sent.map((c) => c.chunk)).toEqual(sent.map((_, i) => i));
     expect(new Set(sent.map((c) => c.chunks))).toEqual(new Set([sent.length]));
@@ -105,7 +119,9 @@ describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
   it('sends a request that fits in one message without chunk headers, as before', async () => {
     const nc = conns[conns.length - 1];
     const heads: Array<string | undefined> = [];
-    const sub = nc.subscribe(`${namespace}.testupload.v1.raw`, { callback: (_e, m) => heads.push(m.headers?.get(RpcHeader.chunks) || undefined) });
+    const sub = nc.subscribe(`${namespace}.testupload.v1.raw`, {
+      callback: (_e, m) => heads.push(m.headers?.get(RpcHeader.chunks) || undefined),
+    });
     await nc.flush();
     const raw = defineRpc({ subject: 'testupload.v1.raw', service: 'testupload', request: z.object({}).loose(), response: z.object({}) });
     await expect(client.call(raw, { data: 'x'.repeat(1000) }, { timeoutMs: 300 })).rejects.toMatchObject({ status: 504 });
@@ -133,7 +149,10 @@ describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
       const end = Date.now() + 3_000;
       while (replies.length < wanted && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
       sub.unsubscribe();
-      return replies.map((m) => ({ status: m.headers?.get(RpcHeader.status), body: m.data.length ? JSON.parse(Buffer.from(m.data).toString()) : null }));
+      return replies.map((m) => ({
+        status: m.headers?.get(RpcHeader.status),
+        body: m.data.length ? JSON.parse(Buffer.from(m.data).toString()) : null,
+      }));
     };
     const malformed = await head('three', 1);
     expect(malformed).toEqual([{ status: 'error', body: expect.objectContaining({ code: 'VALIDATION_ERROR', status: 422 }) }]);
@@ -143,16 +162,25 @@ describe('NatsRpcClient/NatsRpcServer: chunked requests (integration)', () => {
     expect(handled).toBe(0);
   });
 
-  it('refuses a chunked request over the server\'s limit with 413, before taking its chunks', async () => {
+  it("refuses a chunked request over the server's limit with 413, before taking its chunks", async () => {
     const limited = `${namespace}x`;
     const nc = await connectNats(testEnv.natsUrl(), 'chunk-test-limited');
     conns.push(nc);
     const handlers = bindHandlers([uploadHandler(() => ({ sha256: '', length: 0, replica: 'limited' }))], undefined);
-    const server = new NatsRpcServer({ nc, namespace: limited, handlers, logger: createLogger('rpc-test', 'info', quiet), maxRequestBytes: 2 * MiB });
+    const server = new NatsRpcServer({
+      nc,
+      namespace: limited,
+      handlers,
+      logger: createLogger('rpc-test', 'info', quiet),
+      maxRequestBytes: 2 * MiB,
+    });
     await server.listen();
     servers.push(server);
     const limitedClient = new NatsRpcClient(conns[2], limited, 10_000);
-    await expect(limitedClient.call(UploadRpc, { data: 'y'.repeat(5 * MiB) })).rejects.toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE_ERROR' });
+    await expect(limitedClient.call(UploadRpc, { data: 'y'.repeat(5 * MiB) })).rejects.toMatchObject({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE_ERROR',
+    });
     expect(await limitedClient.call(UploadRpc, { data: 'y'.repeat(MiB / 2) })).toMatchObject({ replica: 'limited' });
     await limitedClient.close();
   });

@@ -142,8 +142,14 @@ export class NatsRpcClient {
   }
 
   /** Calls a contract with a request of its type; the answer is typed as its response (validated by the service in tests). */
-  async call<C extends RpcContract>(contract: C, payload: z.input<C['request']>, options: Omit<RpcCallOptions, 'acceptEncoding'> = {}): Promise<RpcResponse<C>> {
-    return JSON.parse((await this.callRaw(contract, payload, { ...options, acceptEncoding: undefined })).body.toString('utf8')) as RpcResponse<C>;
+  async call<C extends RpcContract>(
+    contract: C,
+    payload: z.input<C['request']>,
+    options: Omit<RpcCallOptions, 'acceptEncoding'> = {},
+  ): Promise<RpcResponse<C>> {
+    return JSON.parse(
+      (await this.callRaw(contract, payload, { ...options, acceptEncoding: undefined })).body.toString('utf8'),
+    ) as RpcResponse<C>;
   }
 
   private send(subject: string, name: string, payload: unknown, options: RpcCallOptions): Promise<RawReply> {
@@ -159,7 +165,11 @@ export class NatsRpcClient {
         const waiting = this.pending.get(token)?.retry.waiting;
         this.pending.delete(token);
         // still waiting for an instance to appear: the request reached nobody, so it is a 503, not a 504
-        reject(waiting ? Errors.unavailable('No instance of the service is available') : Errors.timeout(`The ${name.split('.')[0]} service did not answer within ${timeoutMs} ms`));
+        reject(
+          waiting
+            ? Errors.unavailable('No instance of the service is available')
+            : Errors.timeout(`The ${name.split('.')[0]} service did not answer within ${timeoutMs} ms`),
+        );
       }, timeoutMs);
       const chunks = splitIntoChunks(Buffer.from(JSON.stringify(payload)), this.nc.info?.max_payload ?? 1024 * 1024);
       const rest = chunks.length > 1 ? chunks.slice(1) : undefined;

@@ -35,7 +35,7 @@ describe('splitIntoChunks / joinChunks', () => {
     const maxPayload = 64 * 1024;
     const body = randomBytes(3 * MiB);
     const chunks = splitIntoChunks(body, maxPayload);
-    expect(chunks.length).toBeGreaterThan(3 * MiB / maxPayload);
+    expect(chunks.length).toBeGreaterThan((3 * MiB) / maxPayload);
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(maxPayload);
     expect(Buffer.compare(joinChunks(chunks), body)).toBe(0);
   });

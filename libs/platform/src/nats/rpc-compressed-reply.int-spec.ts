@@ -33,17 +33,24 @@ describe('NatsRpcServer: compressed replies (integration)', () => {
   let server: NatsRpcServer;
   let client: NatsRpcClient;
 
-  const page = (rows: number) => ({ rows: Array.from({ length: rows }, (_, i) => ({ i, text: `row ${i} of a page that repeats itself a good deal` })) });
+  const page = (rows: number) => ({
+    rows: Array.from({ length: rows }, (_, i) => ({ i, text: `row ${i} of a page that repeats itself a good deal` })),
+  });
 
   beforeAll(async () => {
     const nc = await connectNats(natsUrl(), 'gz-test-server');
     conns.push(nc);
-    const handlers = bindHandlers([rpcHandler<void>()(PageRpc, () => ({
-      execute: (req: { rows: number; status?: number; fail?: boolean }) => {
-        if (req.fail) throw new Error('boom');
-        return req.status ? new HttpReply(req.status, page(req.rows)) : page(req.rows);
-      },
-    }))], undefined);
+    const handlers = bindHandlers(
+      [
+        rpcHandler<void>()(PageRpc, () => ({
+          execute: (req: { rows: number; status?: number; fail?: boolean }) => {
+            if (req.fail) throw new Error('boom');
+            return req.status ? new HttpReply(req.status, page(req.rows)) : page(req.rows);
+          },
+        })),
+      ],
+      undefined,
+    );
     server = new NatsRpcServer({ nc, namespace, handlers, logger: createLogger('rpc-test', 'info', quiet), validateReplies: true });
     await server.listen();
     const cnc = await connectNats(natsUrl(), 'gz-test-client');

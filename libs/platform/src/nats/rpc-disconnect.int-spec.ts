@@ -11,7 +11,12 @@ import { NatsRpcServer } from './rpc-server';
 
 jest.setTimeout(60_000);
 
-const SlowRpc = defineRpc({ subject: 'gone.v1.slow', service: 'gone', request: z.object({ ms: z.number() }), response: z.object({ ok: z.boolean() }) });
+const SlowRpc = defineRpc({
+  subject: 'gone.v1.slow',
+  service: 'gone',
+  request: z.object({ ms: z.number() }),
+  response: z.object({ ok: z.boolean() }),
+});
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -21,7 +26,13 @@ const freePort = () =>
     });
   });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: { code?: string; status?: number }) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: { code?: string; status?: number }) => e,
+  );
 
 /**
  * A nats-server of the test's own (not @mapi/testing's PrivateNats: that lib depends on this one)
@@ -57,7 +68,10 @@ describe('NatsRpcClient when nats-server goes away (integration)', () => {
   it('fails the call under way and new calls with 503 at once, and serves again after the return', async () => {
     const opts = { servers: `127.0.0.1:${port}`, maxReconnectAttempts: -1, reconnectTimeWait: 100 };
     const [clientNc, serverNc]: NatsConnection[] = await Promise.all([connect(opts), connect(opts)]);
-    const handlers = bindHandlers([rpcHandler<void>()(SlowRpc, () => ({ execute: ({ ms }) => sleep(ms).then(() => ({ ok: true })) }))], undefined);
+    const handlers = bindHandlers(
+      [rpcHandler<void>()(SlowRpc, () => ({ execute: ({ ms }) => sleep(ms).then(() => ({ ok: true })) }))],
+      undefined,
+    );
     const rpcServer = new NatsRpcServer({ nc: serverNc, namespace: 'gone', handlers, logger });
     await rpcServer.listen();
     const client = new NatsRpcClient(clientNc, 'gone', 20_000, { unavailableRetryMs: 0 });

@@ -8,7 +8,12 @@ const GreetRpc = defineRpc({
   request: z.object({ body: z.object({ name: z.string() }) }),
   response: z.object({ greeting: z.string() }),
 });
-const OtherRpc = defineRpc({ subject: 'handlertest.v1.other', service: 'handlertest', request: z.object({ n: z.number() }), response: z.null() });
+const OtherRpc = defineRpc({
+  subject: 'handlertest.v1.other',
+  service: 'handlertest',
+  request: z.object({ n: z.number() }),
+  response: z.null(),
+});
 
 const serve = rpcHandler<{ prefix: string }>();
 

@@ -5,7 +5,8 @@ import type { HttpReply, ReadyJson, RpcContract, RpcRequest, RpcResponse } from 
  * status other than the route's), or an HttpReply whose non-2xx body is not the response (spec 7's
  * media errors answer `{ error }`), or the response's JSON already written (ReadyJson: sent as it is).
  */
-export type RpcReply<C extends RpcContract> = RpcResponse<C> | HttpReply<RpcResponse<C>> | HttpReply<{ error: string }> | ReadyJson<RpcResponse<C>>;
+export type RpcReply<C extends RpcContract> =
+  RpcResponse<C> | HttpReply<RpcResponse<C>> | HttpReply<{ error: string }> | ReadyJson<RpcResponse<C>>;
 
 /**
  * The use case of one operation. `execute` is a property, not a method, so the compiler checks its

@@ -37,9 +37,15 @@ describe('NatsRpcServer: ReadyJson replies (integration)', () => {
     const ns = `${namespace}${validateReplies ? 'v' : 'p'}`;
     const nc = await connectNats(natsUrl(), 'ready-test-server');
     conns.push(nc);
-    const handlers = bindHandlers([rpcHandler<void>()(ReadyRpc, () => ({
-      execute: (req: { json: string; bytes?: boolean }) => new ReadyJson<{ rows: { i: number }[] }>(req.bytes ? new TextEncoder().encode(req.json) : req.json),
-    }))], undefined);
+    const handlers = bindHandlers(
+      [
+        rpcHandler<void>()(ReadyRpc, () => ({
+          execute: (req: { json: string; bytes?: boolean }) =>
+            new ReadyJson<{ rows: { i: number }[] }>(req.bytes ? new TextEncoder().encode(req.json) : req.json),
+        })),
+      ],
+      undefined,
+    );
     const server = new NatsRpcServer({ nc, namespace: ns, handlers, logger: createLogger('rpc-test', 'info', quiet), validateReplies });
     await server.listen();
     servers.push(server);

@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { ErrorCode, Errors, HttpReply, METRICS, ReadyJson, RPC_HTTP_STATUS_HEADER, ServiceError, issuesToFields, metricOptions, type RpcContract } from '@mapi/contracts';
+import {
+  ErrorCode,
+  Errors,
+  HttpReply,
+  METRICS,
+  ReadyJson,
+  RPC_HTTP_STATUS_HEADER,
+  ServiceError,
+  issuesToFields,
+  metricOptions,
+  type RpcContract,
+} from '@mapi/contracts';
 import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { z } from 'zod';
 import type { Logger } from 'pino';
@@ -35,7 +46,7 @@ function replyJson(reply: unknown): Buffer {
     const json: string | Uint8Array = reply.json;
     return typeof json === 'string' ? Buffer.from(json) : Buffer.from(json.buffer, json.byteOffset, json.byteLength);
   }
-  return Buffer.from(JSON.stringify(reply instanceof HttpReply ? reply.body ?? null : reply));
+  return Buffer.from(JSON.stringify(reply instanceof HttpReply ? (reply.body ?? null) : reply));
 }
 
 /** A ReadyJson's value for the contract check (validateReplies); JSON that does not parse breaks the contract too. */
@@ -95,7 +106,11 @@ export class NatsRpcServer {
     const maxPayload = this.options.nc.info?.max_payload ?? MiB;
     const maxBytes = this.options.maxRequestBytes ?? 64 * MiB;
     if (!Number.isInteger(total) || total < 1 || !msg.reply) {
-      this.reply(msg, 'error', Buffer.from(JSON.stringify(Errors.validation({ body: { message: 'malformed chunked request' } }).toEnvelope())));
+      this.reply(
+        msg,
+        'error',
+        Buffer.from(JSON.stringify(Errors.validation({ body: { message: 'malformed chunked request' } }).toEnvelope())),
+      );
       return null;
     }
     if ((total - 1) * maxPayload > maxBytes) {
@@ -110,7 +125,11 @@ export class NatsRpcServer {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         sub.unsubscribe();
-        this.reply(msg, 'error', Buffer.from(JSON.stringify(Errors.timeout('The rest of the request did not arrive in time').toEnvelope())));
+        this.reply(
+          msg,
+          'error',
+          Buffer.from(JSON.stringify(Errors.timeout('The rest of the request did not arrive in time').toEnvelope())),
+        );
         resolve(null);
       }, this.options.chunkTimeoutMs ?? 30_000);
       const sub = this.options.nc.subscribe(subject, {
@@ -145,7 +164,8 @@ export class NatsRpcServer {
           const httpStatus = reply instanceof HttpReply ? reply.status : undefined;
           if (httpStatus !== undefined) status = httpStatus;
           const json = replyJson(reply);
-          const encoding = json.length >= REPLY_COMPRESSION_MIN_BYTES ? replyEncodingOf(msg.headers?.get(RpcHeader.acceptEncoding)) : undefined;
+          const encoding =
+            json.length >= REPLY_COMPRESSION_MIN_BYTES ? replyEncodingOf(msg.headers?.get(RpcHeader.acceptEncoding)) : undefined;
           // a large answer is compressed here, before the hop, so neither NATS nor the gateway carries the plain bytes
           this.reply(msg, 'ok', encoding ? await encodeReply(json, encoding) : json, httpStatus, encoding);
         } catch (error) {
@@ -175,7 +195,9 @@ export class NatsRpcServer {
     const result = await execute(parsed.data);
     const isSuccessBody = !(result instanceof HttpReply) || (result.status >= 200 && result.status < 300);
     if (this.options.validateReplies && isSuccessBody) {
-      const check = contract.response.safeParse(result instanceof HttpReply ? result.body : result instanceof ReadyJson ? readyValue(result, contract) : result);
+      const check = contract.response.safeParse(
+        result instanceof HttpReply ? result.body : result instanceof ReadyJson ? readyValue(result, contract) : result,
+      );
       if (!check.success) throw new Error(`Reply of ${contract.subject} breaks its contract: ${check.error.message}`);
     }
     return result;
@@ -185,9 +207,7 @@ export class NatsRpcServer {
   private validationError(error: z.ZodError, raw: unknown): ServiceError {
     const fields = {};
     for (const location of ['params', 'query', 'body', 'ctx'] as const) {
-      const issues = error.issues
-        .filter((i) => i.path[0] === location)
-        .map((i) => ({ ...i, path: i.path.slice(1) }));
+      const issues = error.issues.filter((i) => i.path[0] === location).map((i) => ({ ...i, path: i.path.slice(1) }));
       if (!issues.length) continue;
       const part = raw && typeof raw === 'object' ? (raw as Record<string, unknown>)[location] : undefined;
       Object.assign(fields, issuesToFields(location === 'body' ? 'body' : location === 'ctx' ? 'headers' : location, issues, part));

@@ -13,9 +13,19 @@ import { NatsRpcServer } from './rpc-server';
 // Not from @mapi/testing: that lib depends on this one (an Nx build cycle).
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
-const CountRpc = defineRpc({ subject: 'unavail.v1.count', service: 'unavail', request: z.object({ n: z.number() }), response: z.object({ seen: z.number() }) });
+const CountRpc = defineRpc({
+  subject: 'unavail.v1.count',
+  service: 'unavail',
+  request: z.object({ n: z.number() }),
+  response: z.object({ seen: z.number() }),
+});
 const SilentRpc = defineRpc({ subject: 'unavail.v1.silent', service: 'unavail', request: z.object({}), response: z.object({}) });
-const DependencyRpc = defineRpc({ subject: 'unavail.v1.dependency', service: 'unavail', request: z.object({ fail: z.enum(['refused', 'bug']) }), response: z.object({}) });
+const DependencyRpc = defineRpc({
+  subject: 'unavail.v1.dependency',
+  service: 'unavail',
+  request: z.object({ fail: z.enum(['refused', 'bug']) }),
+  response: z.object({}),
+});
 
 /** A real socket error: what a driver throws when its database's port refuses the connection. */
 const refusedConnection = () =>
@@ -40,7 +50,9 @@ describe('NatsRpcClient while no instance serves the subject (integration)', () 
       [
         rpcHandler<void>()(CountRpc, () => ({ execute: ({ n }) => (executed.push(n), { seen: executed.length }) })),
         rpcHandler<void>()(SilentRpc, () => ({ execute: () => new Promise((r) => setTimeout(() => r({}), 1_000)) })),
-        rpcHandler<void>()(DependencyRpc, () => ({ execute: ({ fail }) => (fail === 'refused' ? refusedConnection() : Promise.reject(new TypeError('x is undefined'))) })),
+        rpcHandler<void>()(DependencyRpc, () => ({
+          execute: ({ fail }) => (fail === 'refused' ? refusedConnection() : Promise.reject(new TypeError('x is undefined'))),
+        })),
       ],
       undefined,
     );
@@ -49,7 +61,13 @@ describe('NatsRpcClient while no instance serves the subject (integration)', () 
     return server;
   };
 
-  const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: { code?: string; status?: number }) => e);
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('expected a failure');
+      },
+      (e: { code?: string; status?: number }) => e,
+    );
 
   beforeAll(async () => {
     clientNc = await connectNats(natsUrl, 'unavail-client');
@@ -109,7 +127,10 @@ describe('NatsRpcClient while no instance serves the subject (integration)', () 
     const ns = namespace();
     const server = await startServer(ns);
     const client = new NatsRpcClient(clientNc, ns, 5_000, { unavailableRetryMs: 0 });
-    expect(await failure(client.call(DependencyRpc, { fail: 'refused' }))).toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE_ERROR, status: 503 });
+    expect(await failure(client.call(DependencyRpc, { fail: 'refused' }))).toMatchObject({
+      code: ErrorCode.SERVICE_UNAVAILABLE_ERROR,
+      status: 503,
+    });
     expect(await failure(client.call(DependencyRpc, { fail: 'bug' }))).toMatchObject({ code: ErrorCode.UNKNOWN_ERROR, status: 500 });
     await server.close();
     await client.close();

@@ -32,10 +32,13 @@ describe('SSRF address policy', () => {
     expect(new AddressPolicy().check(address)).toMatch(/not allowed/);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8'])('allows the public address %s', (address) => {
-    expect(isBlockedAddress(address)).toBe(false);
-    expect(new AddressPolicy().check(address)).toBeNull();
-  });
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8'])(
+    'allows the public address %s',
+    (address) => {
+      expect(isBlockedAddress(address)).toBe(false);
+      expect(new AddressPolicy().check(address)).toBeNull();
+    },
+  );
 
   it('reads the IPv4 address embedded in IPv6 forms', () => {
     expect(embeddedIpv4('::ffff:7f00:1')).toBe('127.0.0.1');

@@ -43,7 +43,10 @@ describe('HttpSender', () => {
         }
       });
     });
-    await Promise.all([new Promise<void>((r) => main.listen(0, '127.0.0.1', r)), new Promise<void>((r) => target.listen(0, '127.0.0.1', r))]);
+    await Promise.all([
+      new Promise<void>((r) => main.listen(0, '127.0.0.1', r)),
+      new Promise<void>((r) => target.listen(0, '127.0.0.1', r)),
+    ]);
     port = (main.address() as AddressInfo).port;
     targetPort = (target.address() as AddressInfo).port;
   });
@@ -100,7 +103,11 @@ describe('HttpSender', () => {
     rebinding('warm-up', () => undefined);
     const r = await sender(new AddressPolicy(), 2_000, rebinding).send(`http://rebind.test:${port}/hook`, '{}', {});
     expect(r.error).toMatch(/127\.0\.0\.1 is not allowed/);
-    const mixed: Resolver = (_host, cb) => cb(null, [{ address: '93.184.216.34', family: 4 }, { address: '169.254.169.254', family: 4 }]);
+    const mixed: Resolver = (_host, cb) =>
+      cb(null, [
+        { address: '93.184.216.34', family: 4 },
+        { address: '169.254.169.254', family: 4 },
+      ]);
     const r2 = await sender(new AddressPolicy(), 2_000, mixed).send(`http://mixed.test:${port}/hook`, '{}', {});
     expect(r2.error).toMatch(/169\.254\.169\.254 is not allowed/);
     expect(hits.main).toHaveLength(0);

@@ -64,7 +64,12 @@ export class HttpSender {
   };
 
   /** Sends `body` (none for GET, or an empty body otherwise when '') with `headers` (they override the defaults). */
-  send(url: string, body: string, headers: Record<string, string>, method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'POST'): Promise<SendResult> {
+  send(
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'POST',
+  ): Promise<SendResult> {
     const started = performance.now();
     const done = (r: Omit<SendResult, 'latencyMs'>): SendResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
     let target: URL;
@@ -92,7 +97,11 @@ export class HttpSender {
         method,
         agent: isHttps ? this.httpsAgent : this.httpAgent,
         lookup: this.lookup,
-        headers: { ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}), 'user-agent': this.userAgent, ...headers },
+        headers: {
+          ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
+          'user-agent': this.userAgent,
+          ...headers,
+        },
       });
       const timer = setTimeout(() => {
         req.destroy();

@@ -69,7 +69,11 @@ describe('signatures during a secret rotation', () => {
   });
 
   it('signs with the new secret only once the window has ended (or when there was no rotation)', () => {
-    for (const secrets of [signingSecrets(newSecret, oldSecret, now, now), signingSecrets(newSecret, null, null, now), signingSecrets(newSecret, oldSecret, new Date(now.getTime() - 1), now)]) {
+    for (const secrets of [
+      signingSecrets(newSecret, oldSecret, now, now),
+      signingSecrets(newSecret, null, null, now),
+      signingSecrets(newSecret, oldSecret, new Date(now.getTime() - 1), now),
+    ]) {
       expect(secrets).toEqual([newSecret]);
       const headers = signatureHeaders(secrets, id, body, now);
       expect(new Webhook(newSecret).verify(body, headers)).toEqual(JSON.parse(body));

@@ -92,7 +92,10 @@ describe('startRpcService (integration)', () => {
     });
 
     expect(order).toEqual(['start']);
-    expect(lines.find((l) => l.msg === 'svctest service ready')).toMatchObject({ health_port: (svc.health.address() as AddressInfo).port, extra: 1 });
+    expect(lines.find((l) => l.msg === 'svctest service ready')).toMatchObject({
+      health_port: (svc.health.address() as AddressInfo).port,
+      extra: 1,
+    });
     await expect(client.call(EchoRpc, { text: 'hi' })).resolves.toEqual({ text: 'HI' });
     expect(await ready(svc)).toMatchObject({ status: 200, body: { status: 'ok' } });
     expect(svc.isShuttingDown()).toBe(false);

@@ -22,7 +22,15 @@ export interface RpcListenOptions extends Pick<NatsRpcServerOptions, 'maxRequest
 /** An RPC server answering `handlers` in the service's queue group, already listening. */
 export async function listenRpcServer(options: RpcListenOptions): Promise<NatsRpcServer> {
   const { nc, namespace, logger, nodeEnv, handlers, maxRequestBytes, chunkTimeoutMs } = options;
-  const server = new NatsRpcServer({ nc, namespace, handlers, logger, validateReplies: nodeEnv === 'test', maxRequestBytes, chunkTimeoutMs });
+  const server = new NatsRpcServer({
+    nc,
+    namespace,
+    handlers,
+    logger,
+    validateReplies: nodeEnv === 'test',
+    maxRequestBytes,
+    chunkTimeoutMs,
+  });
   await server.listen();
   return server;
 }
@@ -72,13 +80,18 @@ export interface RpcService {
  */
 export async function startRpcService(options: RpcServiceOptions): Promise<RpcService> {
   const { name, nc, logger } = options;
-  const server = options.rpc ? await listenRpcServer({ ...options.rpc, nc, namespace: options.namespace, logger, nodeEnv: options.nodeEnv }) : undefined;
+  const server = options.rpc
+    ? await listenRpcServer({ ...options.rpc, nc, namespace: options.namespace, logger, nodeEnv: options.nodeEnv })
+    : undefined;
   await options.start?.();
 
   let shuttingDown = false;
   const health = await startHealthServer({ ...options.health, isShuttingDown: () => shuttingDown });
   const address = health.address();
-  logger.info({ health_port: typeof address === 'object' && address ? address.port : null, ...options.readyFields }, `${name} service ready`);
+  logger.info(
+    { health_port: typeof address === 'object' && address ? address.port : null, ...options.readyFields },
+    `${name} service ready`,
+  );
 
   const runSteps = async (steps: readonly ShutdownStep[] = []) => {
     for (const step of steps) await step();

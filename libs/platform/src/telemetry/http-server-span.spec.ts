@@ -10,7 +10,7 @@ interface Seen {
   laterTraceId?: string;
 }
 
-describe('traceIncomingRequests (the api-gateway\'s server spans)', () => {
+describe("traceIncomingRequests (the api-gateway's server spans)", () => {
   const saved = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   let server: Server;
   let base: string;
@@ -40,7 +40,7 @@ describe('traceIncomingRequests (the api-gateway\'s server spans)', () => {
   });
   beforeEach(() => (seen.length = 0));
 
-  it('gives a request without traceparent a new trace, not recorded, active across the handler\'s ticks', async () => {
+  it("gives a request without traceparent a new trace, not recorded, active across the handler's ticks", async () => {
     await fetch(`${base}/things/1`);
     const span = seen[0].span as Span;
     expect(span.spanContext().traceId).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
@@ -48,7 +48,7 @@ describe('traceIncomingRequests (the api-gateway\'s server spans)', () => {
     expect(seen[0].laterTraceId).toBe(span.spanContext().traceId);
   });
 
-  it('continues a caller\'s sampled trace: a recorded SERVER span named by its route, ended with the status', async () => {
+  it("continues a caller's sampled trace: a recorded SERVER span named by its route, ended with the status", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     await fetch(`${base}/things/2?x=1`, { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
     const span = seen[0].span as unknown as ReadableSpan & Span;
@@ -57,7 +57,12 @@ describe('traceIncomingRequests (the api-gateway\'s server spans)', () => {
     await new Promise((r) => setTimeout(r, 50)); // the span ends on the response's close
     expect(span.ended).toBe(true);
     expect(span.name).toBe('GET /things/:id');
-    expect(span.attributes).toMatchObject({ 'http.request.method': 'GET', 'url.path': '/things/2', 'http.route': '/things/:id', 'http.response.status_code': 200 });
+    expect(span.attributes).toMatchObject({
+      'http.request.method': 'GET',
+      'url.path': '/things/2',
+      'http.route': '/things/:id',
+      'http.response.status_code': 200,
+    });
     expect(span.status.code).toBe(0);
   });
 

@@ -37,7 +37,12 @@ export function traceIncomingRequests(server: Server, options: IncomingSpanOptio
     const method = req.method ?? 'GET';
     const span = tracer().startSpan(method, { kind: SpanKind.SERVER }, parent);
     if (span.isRecording()) {
-      span.setAttributes({ 'http.request.method': method, 'url.path': (req.url ?? '/').split('?')[0], 'url.scheme': 'http', 'user_agent.original': req.headers['user-agent'] ?? '' });
+      span.setAttributes({
+        'http.request.method': method,
+        'url.path': (req.url ?? '/').split('?')[0],
+        'url.scheme': 'http',
+        'user_agent.original': req.headers['user-agent'] ?? '',
+      });
     }
     res.once('close', () => endServerSpan(span, res));
     context.with(trace.setSpan(parent, span), dispatch, undefined, this, req, res);

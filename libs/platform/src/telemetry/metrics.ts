@@ -14,9 +14,11 @@ export const meter = (): Meter => metrics.getMeter(METER_NAME);
  * 5–10 % of a service's CPU under load (docs/decisions.md, "Metrics") and say less than ours, which
  * carry the route template, the RPC subject and the outcome.
  */
-export const METRIC_VIEWS: ViewOptions[] = ['@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-pg', '@opentelemetry/instrumentation-ioredis'].map(
-  (meterName) => ({ meterName, aggregation: { type: AggregationType.DROP } }),
-);
+export const METRIC_VIEWS: ViewOptions[] = [
+  '@opentelemetry/instrumentation-http',
+  '@opentelemetry/instrumentation-pg',
+  '@opentelemetry/instrumentation-ioredis',
+].map((meterName) => ({ meterName, aggregation: { type: AggregationType.DROP } }));
 
 let exporter: PrometheusExporter | undefined;
 

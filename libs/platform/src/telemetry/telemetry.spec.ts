@@ -23,14 +23,19 @@ describe('startTelemetry without an exporter (OTEL_EXPORTER_OTLP_ENDPOINT unset)
   });
 
   it('still follows a caller whose trace is sampled', () => {
-    const parent = trace.setSpanContext(ROOT_CONTEXT, { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED, isRemote: true });
+    const parent = trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      traceFlags: TraceFlags.SAMPLED,
+      isRemote: true,
+    });
     const span = trace.getTracer('spec').startSpan('request', {}, parent);
     expect(span.isRecording()).toBe(true);
     expect(span.spanContext().traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
     span.end();
   });
 
-  it('collects metrics for GET /metrics only: a pull reader, the libraries\' own metrics dropped', async () => {
+  it("collects metrics for GET /metrics only: a pull reader, the libraries' own metrics dropped", async () => {
     metrics.getMeter(METER_NAME).createCounter('spec.things', { unit: '{thing}' }).add(2, { kind: 'a' });
     metrics.getMeter('@opentelemetry/instrumentation-pg').createCounter('db.client.spec').add(1);
     const server = await startHealthServer({ host: '127.0.0.1', port: 0, indicators: [] });

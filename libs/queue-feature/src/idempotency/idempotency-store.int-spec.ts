@@ -52,6 +52,8 @@ describe('IdempotencyStore', () => {
     const repeat = store.run(org, 'send', 'k-fail', request, async () => ({ queue_id: 'q-3' }));
     await expect(first).rejects.toThrow('phone gone');
     expect(await repeat).toEqual({ queue_id: 'q-3' });
-    await expect(store.run(org, 'send', 'k-fail', { ...request, message: 'other' }, async () => ({ queue_id: 'x' }))).rejects.toMatchObject({ status: 422 });
+    await expect(store.run(org, 'send', 'k-fail', { ...request, message: 'other' }, async () => ({ queue_id: 'x' }))).rejects.toMatchObject(
+      { status: 422 },
+    );
   });
 });

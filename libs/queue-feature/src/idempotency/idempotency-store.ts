@@ -55,7 +55,10 @@ export class IdempotencyStore {
 
   private async runReserved<T>(redisKey: string, fp: string, work: () => Promise<T>): Promise<T> {
     // Renewed at a third of the lease, so two missed renewals still leave it held.
-    const renew = setInterval(() => void this.redis.pexpire(redisKey, this.leaseMs).catch(() => undefined), Math.max(10, Math.floor(this.leaseMs / 3)));
+    const renew = setInterval(
+      () => void this.redis.pexpire(redisKey, this.leaseMs).catch(() => undefined),
+      Math.max(10, Math.floor(this.leaseMs / 3)),
+    );
     renew.unref();
     try {
       const answer = await work();
@@ -78,7 +81,8 @@ export class IdempotencyStore {
       const storedFp = pending ? value.slice(PENDING.length) : (JSON.parse(value) as { fp: string }).fp;
       if (storedFp !== fp) throw idempotencyKeyReused();
       if (!pending) return { answer: (JSON.parse(value) as { answer: T }).answer };
-      if (Date.now() > deadline) throw Errors.validation({ 'idempotency-key': { message: 'the first request with this key is still running; retry', value: null } });
+      if (Date.now() > deadline)
+        throw Errors.validation({ 'idempotency-key': { message: 'the first request with this key is still running; retry', value: null } });
       await sleep(25);
     }
   }

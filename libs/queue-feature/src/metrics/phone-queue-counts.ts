@@ -23,7 +23,11 @@ export const isEmptyQueue = (c: PhoneQueueCounts) => c.waiting + c.delayed + c.a
  * unlike a counter kept beside them), pipelined in batches of 500 phones (6 commands each).
  * Keys a purge of everything renamed away are not counted: those jobs are gone.
  */
-export async function countPhoneQueues(redis: Redis, namespace: string, phoneIds: readonly string[]): Promise<Map<string, PhoneQueueCounts>> {
+export async function countPhoneQueues(
+  redis: Redis,
+  namespace: string,
+  phoneIds: readonly string[],
+): Promise<Map<string, PhoneQueueCounts>> {
   const out = new Map<string, PhoneQueueCounts>();
   for (let i = 0; i < phoneIds.length; i += PHONES_PER_PIPELINE) {
     const batch = phoneIds.slice(i, i + PHONES_PER_PIPELINE);

@@ -52,7 +52,11 @@ describe('QueueDepthGauge', () => {
   afterEach(async () => {
     await worker?.close(true);
     worker = undefined;
-    for (const p of phones) await queues.queue(p).obliterate({ force: true }).catch(() => undefined);
+    for (const p of phones)
+      await queues
+        .queue(p)
+        .obliterate({ force: true })
+        .catch(() => undefined);
     const own = await redis.keys(`${namespace}:*`);
     if (own.length) await redis.del(...own);
     await queues.close();
@@ -63,7 +67,7 @@ describe('QueueDepthGauge', () => {
     expect(await gauge.read()).toMatchObject({ waiting: 0, delayed: 0, active: 0, phones: 0, phones_waiting: 0 });
   });
 
-  it('equals the total of waiting jobs over several phones\' queues (and BullMQ\'s own counts); drops after each kind of purge', async () => {
+  it("equals the total of waiting jobs over several phones' queues (and BullMQ's own counts); drops after each kind of purge", async () => {
     const [a, b, c, d] = phones;
     const aIds = await add(a, 120);
     await add(b, 30, 'promo');
@@ -93,7 +97,12 @@ describe('QueueDepthGauge', () => {
     const session = new FakeSession();
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const processor = new SendProcessor(queues, session, { jitterMs: 0, phoneRetryMs: 200, maxWaitMs: 60_000, holdAfterSendMs: 0 }, createLogger('queue-test', 'silent'));
+    const processor = new SendProcessor(
+      queues,
+      session,
+      { jitterMs: 0, phoneRetryMs: 200, maxWaitMs: 60_000, holdAfterSendMs: 0 },
+      createLogger('queue-test', 'silent'),
+    );
     let first = true;
     worker = new Worker<SendJobData>(
       sendQueueName(a),

@@ -54,7 +54,13 @@ export class QueueDepthGauge {
     const oldest = await oldestDueAt(this.redis, this.namespace, due);
     const byPhone: PhoneDepth[] = [...counts]
       .filter(([, c]) => !isEmptyQueue(c))
-      .map(([phoneId, c]) => ({ phone_id: phoneId, waiting: c.waiting, delayed: c.delayed, active: c.active, ...(oldest.has(phoneId) ? { oldest_due_at: oldest.get(phoneId) } : {}) }));
+      .map(([phoneId, c]) => ({
+        phone_id: phoneId,
+        waiting: c.waiting,
+        delayed: c.delayed,
+        active: c.active,
+        ...(oldest.has(phoneId) ? { oldest_due_at: oldest.get(phoneId) } : {}),
+      }));
     const sum = (f: (c: PhoneQueueCounts) => number) => [...counts.values()].reduce((total, c) => total + f(c), 0);
     return {
       waiting: sum((c) => c.waiting),

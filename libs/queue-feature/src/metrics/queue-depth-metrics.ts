@@ -32,7 +32,9 @@ export function registerQueueDepthMetrics(depth: { read(): Promise<QueueDepth> }
     result.observe(phonesWaiting, d.phones_waiting);
     const perPhone = d.by_phone.flatMap((p) => STATES.map((state) => [p[state], { phone_id: p.phone_id, state }] as const));
     for (const [value, attributes] of phoneJobsSeries.withZeros(perPhone)) result.observe(phoneJobs, value, attributes);
-    const ages = d.by_phone.flatMap((p) => (p.oldest_due_at === undefined ? [] : [[Math.max(0, (d.measured_at - p.oldest_due_at) / 1000), { phone_id: p.phone_id }] as const]));
+    const ages = d.by_phone.flatMap((p) =>
+      p.oldest_due_at === undefined ? [] : [[Math.max(0, (d.measured_at - p.oldest_due_at) / 1000), { phone_id: p.phone_id }] as const],
+    );
     for (const [value, attributes] of oldestAgeSeries.withZeros(ages)) result.observe(oldestAge, value, attributes);
   };
   m.addBatchObservableCallback(observe, observables);

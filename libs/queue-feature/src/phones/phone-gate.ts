@@ -17,7 +17,12 @@ export class PhoneGate {
     if (ctx.phone) return ctx.phone.phone_id;
     if (ctx.phone_scope?.length === 1) return ctx.phone_scope[0];
     throw Errors.validation(
-      { 'x-phone': { message: 'x-phone is required: name the phone whose queue to purge (only a token scoped to one phone may omit it)', value: null } },
+      {
+        'x-phone': {
+          message: 'x-phone is required: name the phone whose queue to purge (only a token scoped to one phone may omit it)',
+          value: null,
+        },
+      },
       'x-phone is required to purge a queue',
     );
   }
@@ -28,6 +33,6 @@ export class PhoneGate {
     if (!phone) throw Errors.unauthorized('The phone is not accessible with this token');
     if (phone.wa_state !== 'CONNECTED') throw Errors.phoneUnavailable(`The phone is not connected (${phone.wa_state})`);
     const ping = await this.sessions.send(phoneId, { cmd: 'ping' });
-    if (ping === 'no-session') throw Errors.phoneUnavailable('The phone\'s server is unreachable: its session is not running');
+    if (ping === 'no-session') throw Errors.phoneUnavailable("The phone's server is unreachable: its session is not running");
   }
 }

@@ -11,7 +11,10 @@ export class PhoneQueueKeys {
   readonly base: string;
   private readonly own: string;
 
-  constructor(namespace: string, readonly phoneId: string) {
+  constructor(
+    namespace: string,
+    readonly phoneId: string,
+  ) {
     this.base = `${queuePrefix(namespace)}:${sendQueueName(phoneId)}`;
     this.own = `${namespace}:sendq:${phoneId}`;
   }
@@ -21,7 +24,12 @@ export class PhoneQueueKeys {
   }
   /** BullMQ's lists and sets of jobs not yet taken by a worker. */
   get unsent() {
-    return { prioritized: `${this.base}:prioritized`, delayed: `${this.base}:delayed`, wait: `${this.base}:wait`, paused: `${this.base}:paused` };
+    return {
+      prioritized: `${this.base}:prioritized`,
+      delayed: `${this.base}:delayed`,
+      wait: `${this.base}:wait`,
+      paused: `${this.base}:paused`,
+    };
   }
   /** BullMQ's list of the jobs workers hold. */
   get active() {
@@ -54,4 +62,5 @@ export class PhoneQueueKeys {
 export const phonesWithQueuesKey = (namespace: string) => `${namespace}:sendq:phones`;
 /** Set (with a short expiry) by each worker process at every scan: some process serves every phone's queue. */
 export const workersAliveKey = (namespace: string) => `${namespace}:sendq:workers-alive`;
-export const idempotencyKey = (namespace: string, orgId: string, operation: string, key: string) => `${namespace}:sendq:idem:${orgId}:${operation}:${key}`;
+export const idempotencyKey = (namespace: string, orgId: string, operation: string, key: string) =>
+  `${namespace}:sendq:idem:${orgId}:${operation}:${key}`;

@@ -14,7 +14,14 @@ export function mapJob(job: Job<SendJobData, SendJobResult | undefined>, state: 
   return {
     id: job.id as string,
     status: publicStatus(state),
-    data: { chat_id, body, broadcast_id, ...(content.media ? { media: { ...content.media, filedata: undefined } } : {}), ...(content.poll ? { poll: content.poll } : {}), ...(content.reply_to ? { reply_to: content.reply_to } : {}) },
+    data: {
+      chat_id,
+      body,
+      broadcast_id,
+      ...(content.media ? { media: { ...content.media, filedata: undefined } } : {}),
+      ...(content.poll ? { poll: content.poll } : {}),
+      ...(content.reply_to ? { reply_to: content.reply_to } : {}),
+    },
     attemptsMade: job.attemptsMade ?? 0,
     attemptsStarted: job.attemptsStarted ?? 0,
     addedTimestamp: job.timestamp ?? null,

@@ -21,7 +21,9 @@ describe('toOutgoingContent', () => {
 
   it('leaves out what was not sent', () => {
     expect(toOutgoingContent({ message: 'only text' })).toEqual({ text: 'only text' });
-    expect(toOutgoingContent({ poll: { pollName: 'Q', pollOptions: ['a', 'b'] } })).toEqual({ poll: { name: 'Q', options: ['a', 'b'], allow_multiple: false } });
+    expect(toOutgoingContent({ poll: { pollName: 'Q', pollOptions: ['a', 'b'] } })).toEqual({
+      poll: { name: 'Q', options: ['a', 'b'], allow_multiple: false },
+    });
   });
 });
 

@@ -26,25 +26,46 @@ describe('QueuePurger', () => {
   const claim = async (phoneId: string, id: string) => {
     const job = await queues.queue(phoneId).getJob(id);
     const k = queues.keys(phoneId);
-    return CLAIM.run<number>(redis, [k.job(id), k.fenceAll, k.fenceIds, k.fenceBroadcasts], [id, job?.data.seq ?? 0, job?.data.broadcast_id ?? '', Date.now()]);
+    return CLAIM.run<number>(
+      redis,
+      [k.job(id), k.fenceAll, k.fenceIds, k.fenceBroadcasts],
+      [id, job?.data.seq ?? 0, job?.data.broadcast_id ?? '', Date.now()],
+    );
   };
 
   beforeEach(() => {
     redis = new Redis(testEnv.redisUrl(), { maxRetriesPerRequest: null });
-    queues = new SendQueues(redis, { namespace: `${testEnv.namespace()}-qp-${randomSuffix(3)}`, attempts: 3, backoffMs: 100, keepFinishedSeconds: 600 });
+    queues = new SendQueues(redis, {
+      namespace: `${testEnv.namespace()}-qp-${randomSuffix(3)}`,
+      attempts: 3,
+      backoffMs: 100,
+      keepFinishedSeconds: 600,
+    });
     purger = new QueuePurger(queues);
     phone = `phone-${randomSuffix(6)}`;
     otherPhone = `phone-${randomSuffix(6)}`;
   });
 
   afterEach(async () => {
-    for (const p of [phone, otherPhone]) await queues.queue(p).obliterate({ force: true }).catch(() => undefined);
+    for (const p of [phone, otherPhone])
+      await queues
+        .queue(p)
+        .obliterate({ force: true })
+        .catch(() => undefined);
     await queues.close();
     redis.disconnect();
   });
 
   it('numbers jobs in order and answers their places in line', async () => {
-    const positions = await queues.add(org, phone, [{ id: randomUUID(), chat_id: '1@c.us', content: { text: 'a' } }, { id: randomUUID(), chat_id: '1@c.us', content: { text: 'b' } }], null);
+    const positions = await queues.add(
+      org,
+      phone,
+      [
+        { id: randomUUID(), chat_id: '1@c.us', content: { text: 'a' } },
+        { id: randomUUID(), chat_id: '1@c.us', content: { text: 'b' } },
+      ],
+      null,
+    );
     expect(positions).toEqual([1, 2]);
     expect(await queues.add(org, phone, [{ id: randomUUID(), chat_id: '1@c.us', content: { text: 'c' } }], null)).toEqual([3]);
     // Kept in the prioritized sorted set, not the wait list (removal cost O(log n)).
@@ -65,7 +86,7 @@ describe('QueuePurger', () => {
     expect(await exists(otherPhone, others[0])).toBe(1);
   });
 
-  it('mode broadcast removes that broadcast\'s jobs only', async () => {
+  it("mode broadcast removes that broadcast's jobs only", async () => {
     const before = await add(phone, 4);
     const b1 = await add(phone, 20, 'b-1');
     const b2 = await add(phone, 5, 'b-2');
@@ -75,7 +96,7 @@ describe('QueuePurger', () => {
     for (const id of [...before, ...b2]) expect(await exists(phone, id)).toBe(1);
   });
 
-  it('mode all empties the phone\'s unsent states at once and deletes the job hashes in the sweep', async () => {
+  it("mode all empties the phone's unsent states at once and deletes the job hashes in the sweep", async () => {
     const ids = [...(await add(phone, 30)), ...(await add(phone, 5, null, Date.now() + 60_000))];
     await add(otherPhone, 4);
     await purger.purgeAll(phone);

@@ -25,7 +25,11 @@ export class QueuePurger {
     const u = k.unsent;
     let removed = 0;
     for (let i = 0; i < ids.length; i += BATCH) {
-      removed += await REMOVE_UNSENT.run<number>(this.redis, [u.prioritized, u.delayed, u.wait, u.paused, k.fenceIds], [`${k.base}:`, FENCE_TTL_MS, '1', ...ids.slice(i, i + BATCH)]);
+      removed += await REMOVE_UNSENT.run<number>(
+        this.redis,
+        [u.prioritized, u.delayed, u.wait, u.paused, k.fenceIds],
+        [`${k.base}:`, FENCE_TTL_MS, '1', ...ids.slice(i, i + BATCH)],
+      );
     }
     await this.queues.options.record?.purgedIds(phoneId, ids);
     return removed;
@@ -39,7 +43,11 @@ export class QueuePurger {
     const ids = await this.redis.smembers(k.broadcast(broadcastId));
     let removed = 0;
     for (let i = 0; i < ids.length; i += BATCH) {
-      removed += await REMOVE_UNSENT.run<number>(this.redis, [u.prioritized, u.delayed, u.wait, u.paused, k.fenceIds], [`${k.base}:`, FENCE_TTL_MS, '0', ...ids.slice(i, i + BATCH)]);
+      removed += await REMOVE_UNSENT.run<number>(
+        this.redis,
+        [u.prioritized, u.delayed, u.wait, u.paused, k.fenceIds],
+        [`${k.base}:`, FENCE_TTL_MS, '0', ...ids.slice(i, i + BATCH)],
+      );
     }
     await this.queues.options.record?.purgedBroadcast(phoneId, broadcastId);
     return removed;
@@ -49,7 +57,11 @@ export class QueuePurger {
   async purgeAll(phoneId: string): Promise<void> {
     const k = this.queues.keys(phoneId);
     const u = k.unsent;
-    await PURGE_ALL.run(this.redis, [u.prioritized, u.delayed, u.wait, u.paused, k.fenceAll, k.seq, k.trash], [`${k.base}:purged:${randomUUID()}`]);
+    await PURGE_ALL.run(
+      this.redis,
+      [u.prioritized, u.delayed, u.wait, u.paused, k.fenceAll, k.seq, k.trash],
+      [`${k.base}:purged:${randomUUID()}`],
+    );
     await this.redis.pexpire(k.fenceAll, FENCE_TTL_MS);
     await this.queues.options.record?.purgedAll(phoneId);
   }

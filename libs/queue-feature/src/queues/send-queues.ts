@@ -73,7 +73,16 @@ export class SendQueues {
       seq: last - jobs.length + i + 1,
       chat_id: j.chat_id,
       broadcast_id: broadcastId,
-      data: { org_id: orgId, phone_id: phoneId, chat_id: j.chat_id, content: j.content, body: j.content.text ?? null, broadcast_id: broadcastId, seq: last - jobs.length + i + 1, trace },
+      data: {
+        org_id: orgId,
+        phone_id: phoneId,
+        chat_id: j.chat_id,
+        content: j.content,
+        body: j.content.text ?? null,
+        broadcast_id: broadcastId,
+        seq: last - jobs.length + i + 1,
+        trace,
+      },
       not_before: j.notBefore ? new Date(j.notBefore) : null,
     }));
     const fresh = this.options.record ? await this.options.record.add(queued) : null;
@@ -101,7 +110,10 @@ export class SendQueues {
     const k = this.keys(phoneId);
     const now = Date.now();
     const pipeline = this.redis.pipeline().sadd(phonesWithQueuesKey(this.options.namespace), phoneId);
-    if (broadcastId && jobs.length) pipeline.sadd(k.broadcast(broadcastId), ...jobs.map((j) => j.job_id)).expire(k.broadcast(broadcastId), this.options.keepFinishedSeconds + 30 * 86_400);
+    if (broadcastId && jobs.length)
+      pipeline
+        .sadd(k.broadcast(broadcastId), ...jobs.map((j) => j.job_id))
+        .expire(k.broadcast(broadcastId), this.options.keepFinishedSeconds + 30 * 86_400);
     await pipeline.exec();
     const chunk = 1_000;
     for (let i = 0; i < jobs.length; i += chunk) {

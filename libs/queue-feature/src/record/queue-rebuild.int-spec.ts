@@ -13,7 +13,12 @@ jest.setTimeout(60_000);
 
 const ORG = randomUUID();
 const [A, B, C] = [randomUUID(), randomUUID(), randomUUID()];
-const job = (id: string, notBefore?: number): NewSendJob => ({ id, chat_id: '15550001111@c.us', content: { text: `hello ${id}` }, notBefore });
+const job = (id: string, notBefore?: number): NewSendJob => ({
+  id,
+  chat_id: '15550001111@c.us',
+  content: { text: `hello ${id}` },
+  notBefore,
+});
 
 /**
  * The send queues against their Postgres record (docs/decisions/0077) with a redis-server of the
@@ -58,9 +63,24 @@ describe('send queue rebuilt from its record (integration)', () => {
 
   it('restarted empty: queues again exactly the pending jobs, as they were, and numbering goes on', async () => {
     const purger = new QueuePurger(queues);
-    await queues.add(ORG, A, ['a1', 'a2', 'a3', 'a4'].map((id) => job(id)), null);
-    await queues.add(ORG, A, ['b1', 'b2'].map((id) => job(id)), 'bc-1');
-    await queues.add(ORG, A, ['c1', 'c2'].map((id) => job(id)), 'bc-2');
+    await queues.add(
+      ORG,
+      A,
+      ['a1', 'a2', 'a3', 'a4'].map((id) => job(id)),
+      null,
+    );
+    await queues.add(
+      ORG,
+      A,
+      ['b1', 'b2'].map((id) => job(id)),
+      'bc-1',
+    );
+    await queues.add(
+      ORG,
+      A,
+      ['c1', 'c2'].map((id) => job(id)),
+      'bc-2',
+    );
     await queues.add(ORG, B, [job('later', Date.now() + 3_600_000)], null);
     await queues.add(ORG, C, [job('old1'), job('old2')], null);
     await purger.purgeAll(C);
@@ -85,7 +105,13 @@ describe('send queue rebuilt from its record (integration)', () => {
     expect(await unsent(B)).toEqual({ later: 1 });
     expect((await queues.queue(B).getJob('later'))?.opts.delay).toBeGreaterThan(3_000_000);
     expect(await unsent(C)).toEqual({ new1: 3 });
-    expect((await queues.queue(A).getJob('b1'))?.data).toMatchObject({ org_id: ORG, phone_id: A, broadcast_id: 'bc-1', body: 'hello b1', seq: 5 });
+    expect((await queues.queue(A).getJob('b1'))?.data).toMatchObject({
+      org_id: ORG,
+      phone_id: A,
+      broadcast_id: 'bc-1',
+      body: 'hello b1',
+      seq: 5,
+    });
     // The broadcast's index is back (a purge of it reaches its jobs), and numbering goes on past the record.
     await queues.add(ORG, A, [job('a9')], null);
     expect((await unsent(A)).a9).toBe(9);
@@ -97,7 +123,18 @@ describe('send queue rebuilt from its record (integration)', () => {
     await queues.add(ORG, A, [job('a1'), job('a10')], null);
     expect(Object.keys(await unsent(A)).sort()).toEqual(['a10', 'a3', 'a4', 'a9']);
     // a process that died between the record and Redis: the client's retry (same id) queues it
-    await record.add([{ phone_id: A, job_id: 'a11', org_id: ORG, seq: 12, chat_id: 'x@c.us', broadcast_id: null, data: { org_id: ORG, phone_id: A, chat_id: 'x@c.us', content: { text: 'hi' }, body: 'hi', broadcast_id: null, seq: 12, trace: {} }, not_before: null }]);
+    await record.add([
+      {
+        phone_id: A,
+        job_id: 'a11',
+        org_id: ORG,
+        seq: 12,
+        chat_id: 'x@c.us',
+        broadcast_id: null,
+        data: { org_id: ORG, phone_id: A, chat_id: 'x@c.us', content: { text: 'hi' }, body: 'hi', broadcast_id: null, seq: 12, trace: {} },
+        not_before: null,
+      },
+    ]);
     await queues.add(ORG, A, [job('a11')], null);
     await queues.add(ORG, A, [job('a10')], null); // already in Redis: BullMQ keeps one
     expect(Object.keys(await unsent(A)).sort()).toEqual(['a10', 'a11', 'a3', 'a4', 'a9']);

@@ -56,7 +56,11 @@ export class QueueRebuild {
       }
       for (const [phoneId, jobs] of byPhone) await this.queues.restore(phoneId, jobs, lastSeqs.get(phoneId) ?? 0);
       await redis.set(recordMarkerKey(namespace), runId);
-      if (pending.length) this.logger.warn({ jobs: pending.length, phones: byPhone.size, ms: Date.now() - started }, 'send queues were missing from Redis; queued again from the record');
+      if (pending.length)
+        this.logger.warn(
+          { jobs: pending.length, phones: byPhone.size, ms: Date.now() - started },
+          'send queues were missing from Redis; queued again from the record',
+        );
       else this.logger.info({}, 'send queue record marker set');
       return pending.length;
     } finally {

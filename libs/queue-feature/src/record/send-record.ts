@@ -57,11 +57,13 @@ export class SendRecord {
 
   async purgedIds(phoneId: string, ids: readonly string[]): Promise<void> {
     if (!ids.length) return;
-    await this.prisma.$executeRaw`UPDATE send_jobs SET purged_at = now() WHERE phone_id = ${phoneId} AND job_id = ANY(${ids as string[]}) AND purged_at IS NULL AND finished_at IS NULL`;
+    await this.prisma
+      .$executeRaw`UPDATE send_jobs SET purged_at = now() WHERE phone_id = ${phoneId} AND job_id = ANY(${ids as string[]}) AND purged_at IS NULL AND finished_at IS NULL`;
   }
 
   async purgedBroadcast(phoneId: string, broadcastId: string): Promise<void> {
-    await this.prisma.$executeRaw`UPDATE send_jobs SET purged_at = now() WHERE phone_id = ${phoneId} AND broadcast_id = ${broadcastId} AND purged_at IS NULL AND finished_at IS NULL`;
+    await this.prisma
+      .$executeRaw`UPDATE send_jobs SET purged_at = now() WHERE phone_id = ${phoneId} AND broadcast_id = ${broadcastId} AND purged_at IS NULL AND finished_at IS NULL`;
   }
 
   /** A purge of everything: one row, not one per job (it stays O(1)); jobs recorded before it are not queued again. */
@@ -88,7 +90,9 @@ export class SendRecord {
 
   /** The highest sequence number each phone's jobs reached (a rebuilt counter must not go back). */
   async lastSeqs(): Promise<Map<string, number>> {
-    const rows = await this.prisma.$queryRaw<{ phone_id: string; seq: bigint }[]>`SELECT phone_id, max(seq) AS seq FROM send_jobs GROUP BY phone_id`;
+    const rows = await this.prisma.$queryRaw<
+      { phone_id: string; seq: bigint }[]
+    >`SELECT phone_id, max(seq) AS seq FROM send_jobs GROUP BY phone_id`;
     return new Map(rows.map((r) => [r.phone_id, Number(r.seq)]));
   }
 

@@ -32,7 +32,12 @@ describe('SendProcessor with BullMQ workers (real Redis)', () => {
   const org = randomUUID();
 
   const startWorker = (options: { jitterMs: number; intervalMs?: number; holdAfterSendMs?: number }) => {
-    const processor = new SendProcessor(queues, session, { jitterMs: options.jitterMs, phoneRetryMs: 200, maxWaitMs: 60_000, holdAfterSendMs: options.holdAfterSendMs ?? 0 }, logger);
+    const processor = new SendProcessor(
+      queues,
+      session,
+      { jitterMs: options.jitterMs, phoneRetryMs: 200, maxWaitMs: 60_000, holdAfterSendMs: options.holdAfterSendMs ?? 0 },
+      logger,
+    );
     const w = new Worker<SendJobData>(sendQueueName(phone), (job) => processor.process(job), {
       connection: bullConnection(testEnv.redisUrl()),
       prefix: queuePrefix(namespace),
@@ -62,18 +67,25 @@ describe('SendProcessor with BullMQ workers (real Redis)', () => {
 
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((w) => w.close(true)));
-    await queues.queue(phone).obliterate({ force: true }).catch(() => undefined);
+    await queues
+      .queue(phone)
+      .obliterate({ force: true })
+      .catch(() => undefined);
     await queues.close();
     redis.disconnect();
   });
 
-  it('sends each job once, in order, with its id as sent_message_id, and keeps the network\'s ids', async () => {
+  it("sends each job once, in order, with its id as sent_message_id, and keeps the network's ids", async () => {
     const ids = await add(3);
     startWorker({ jitterMs: 0 });
     await until(async () => (await queues.queue(phone).getJobCounts('completed')).completed === 3);
     expect(session.sends.map((s) => s.id)).toEqual(ids);
     const done = await job(ids[0]);
-    expect(done?.returnvalue).toMatchObject({ unique_id: session.sentIds.get(ids[0]), message_id: `true_4915112345678@c.us_${session.sentIds.get(ids[0])}`, duplicate: false });
+    expect(done?.returnvalue).toMatchObject({
+      unique_id: session.sentIds.get(ids[0]),
+      message_id: `true_4915112345678@c.us_${session.sentIds.get(ids[0])}`,
+      duplicate: false,
+    });
   });
 
   it('paces a phone: at least the interval between two submissions', async () => {
@@ -85,7 +97,10 @@ describe('SendProcessor with BullMQ workers (real Redis)', () => {
   });
 
   it('a disconnected phone puts the job back without using an attempt, unclaimed (still purgeable)', async () => {
-    session.next = [{ ok: false, reason: 'disconnected', message: 'not connected' }, { ok: false, reason: 'disconnected', message: 'not connected' }];
+    session.next = [
+      { ok: false, reason: 'disconnected', message: 'not connected' },
+      { ok: false, reason: 'disconnected', message: 'not connected' },
+    ];
     const [id] = await add(1);
     startWorker({ jitterMs: 0 });
     await until(async () => (await job(id))?.finishedOn !== undefined);
@@ -106,7 +121,7 @@ describe('SendProcessor with BullMQ workers (real Redis)', () => {
     expect(done?.attemptsMade).toBe(1);
   });
 
-  it('an error answer retries with backoff and then succeeds; the connector\'s dedup keeps one message', async () => {
+  it("an error answer retries with backoff and then succeeds; the connector's dedup keeps one message", async () => {
     session.next = [{ ok: false, reason: 'error', message: 'boom' }];
     const [id] = await add(1);
     startWorker({ jitterMs: 0 });
@@ -141,27 +156,30 @@ describe('SendProcessor with BullMQ workers (real Redis)', () => {
     expect(held[0]?.failedReason).toBe(PURGED_REASON);
   });
 
-  it.each(['all', 'queue_ids', 'broadcast'] as const)('purge (%s) racing two busy workers: nothing covered is sent after it answers', async (mode) => {
-    const ids = await add(300, 'race');
-    startWorker({ jitterMs: 3 });
-    startWorker({ jitterMs: 3 });
-    await until(() => session.sends.length >= 20);
-    if (mode === 'all') await purger.purgeAll(phone);
-    else if (mode === 'broadcast') await purger.purgeBroadcast(phone, 'race');
-    else await purger.purgeIds(phone, ids);
-    const answeredAt = Date.now();
-    const sentAtAnswer = session.sends.length;
-    await sleep(500);
-    // At most the submissions already under way (one per worker) land after the answer, and each was claimed before it.
-    const late = session.sends.slice(sentAtAnswer);
-    expect(late.length).toBeLessThanOrEqual(2);
-    for (const s of late) {
-      const claimedAt = Number(await redis.hget(queues.keys(phone).job(s.id), 'mapi_claimed'));
-      expect(claimedAt).toBeLessThanOrEqual(answeredAt);
-    }
-    expect(session.sends.length).toBeLessThan(300);
-    expect(new Set(session.sends.map((s) => s.id)).size).toBe(session.sends.length);
-    const c = await queues.queue(phone).getJobCounts('prioritized', 'waiting', 'delayed', 'active');
-    expect(c.prioritized + c.waiting + c.delayed + c.active).toBe(0);
-  });
+  it.each(['all', 'queue_ids', 'broadcast'] as const)(
+    'purge (%s) racing two busy workers: nothing covered is sent after it answers',
+    async (mode) => {
+      const ids = await add(300, 'race');
+      startWorker({ jitterMs: 3 });
+      startWorker({ jitterMs: 3 });
+      await until(() => session.sends.length >= 20);
+      if (mode === 'all') await purger.purgeAll(phone);
+      else if (mode === 'broadcast') await purger.purgeBroadcast(phone, 'race');
+      else await purger.purgeIds(phone, ids);
+      const answeredAt = Date.now();
+      const sentAtAnswer = session.sends.length;
+      await sleep(500);
+      // At most the submissions already under way (one per worker) land after the answer, and each was claimed before it.
+      const late = session.sends.slice(sentAtAnswer);
+      expect(late.length).toBeLessThanOrEqual(2);
+      for (const s of late) {
+        const claimedAt = Number(await redis.hget(queues.keys(phone).job(s.id), 'mapi_claimed'));
+        expect(claimedAt).toBeLessThanOrEqual(answeredAt);
+      }
+      expect(session.sends.length).toBeLessThan(300);
+      expect(new Set(session.sends.map((s) => s.id)).size).toBe(session.sends.length);
+      const c = await queues.queue(phone).getJobCounts('prioritized', 'waiting', 'delayed', 'active');
+      expect(c.prioritized + c.waiting + c.delayed + c.active).toBe(0);
+    },
+  );
 });

@@ -44,7 +44,11 @@ export class SendProcessor {
     if (jitter > 0) await sleep(jitter);
 
     const k = this.queues.keys(phoneId);
-    const claim = await CLAIM.run<number>(this.queues.redis, [k.job(id), k.fenceAll, k.fenceIds, k.fenceBroadcasts], [id, job.data.seq, job.data.broadcast_id ?? '', Date.now()]);
+    const claim = await CLAIM.run<number>(
+      this.queues.redis,
+      [k.job(id), k.fenceAll, k.fenceIds, k.fenceBroadcasts],
+      [id, job.data.seq, job.data.broadcast_id ?? '', Date.now()],
+    );
     if (claim !== 1) throw new UnrecoverableError(claim === 0 ? PURGED_REASON : 'the job was removed');
 
     const answer = await this.sessions.send(phoneId, { cmd: 'send', chat_id: chatId, content: job.data.content, sent_message_id: id });
@@ -54,16 +58,28 @@ export class SendProcessor {
       // the claim stays (the retry carries the same sent_message_id). None of them uses an attempt:
       // the phone is waited for, up to maxWaitMs, as when it is disconnected.
       if (answer !== 'no-session' && answer.reason === 'disconnected') await RELEASE.run(this.queues.redis, [k.job(id)], []);
-      if (Date.now() - job.timestamp > this.options.maxWaitMs) throw new UnrecoverableError('the phone stayed disconnected or unreachable too long');
-      this.logger.info({ job_id: id, phone_id: phoneId, reason: answer === 'no-session' ? 'unreachable' : answer.reason }, 'phone not available; queue paused');
+      if (Date.now() - job.timestamp > this.options.maxWaitMs)
+        throw new UnrecoverableError('the phone stayed disconnected or unreachable too long');
+      this.logger.info(
+        { job_id: id, phone_id: phoneId, reason: answer === 'no-session' ? 'unreachable' : answer.reason },
+        'phone not available; queue paused',
+      );
       await queue.rateLimit(this.options.phoneRetryMs);
       throw new RateLimitError();
     }
     if (!answer.ok) throw new Error(`the phone's session failed: ${answer.message}`);
-    if (!answer.sent) throw new Error('the phone\'s session answered without the sent message');
+    if (!answer.sent) throw new Error("the phone's session answered without the sent message");
     if (this.options.holdAfterSendMs > 0) await sleep(this.options.holdAfterSendMs);
-    const result = { unique_id: answer.sent.unique_id, message_id: messageIdOf(chatId, answer.sent.unique_id), timestamp: answer.sent.timestamp, duplicate: answer.sent.duplicate };
-    this.logger.info({ job_id: id, phone_id: phoneId, unique_id: result.unique_id, duplicate: result.duplicate, attempt: job.attemptsMade + 1 }, 'message sent');
+    const result = {
+      unique_id: answer.sent.unique_id,
+      message_id: messageIdOf(chatId, answer.sent.unique_id),
+      timestamp: answer.sent.timestamp,
+      duplicate: answer.sent.duplicate,
+    };
+    this.logger.info(
+      { job_id: id, phone_id: phoneId, unique_id: result.unique_id, duplicate: result.duplicate, attempt: job.attemptsMade + 1 },
+      'message sent',
+    );
     return result;
   }
 }

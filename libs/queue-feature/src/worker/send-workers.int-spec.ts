@@ -33,7 +33,13 @@ describe('SendWorkers: idle workers', () => {
 
   const startWorkers = async (idleMs: number, scanMs = 50) => {
     const processor = new SendProcessor(queues, session, { jitterMs: 5, phoneRetryMs: 200, maxWaitMs: 60_000, holdAfterSendMs: 0 }, logger);
-    const workers = new SendWorkers(queues, processor, new QueuePurger(queues), { namespace, connection: bullConnection(testEnv.redisUrl()), intervalMs: 1, lockMs: 5_000, scanMs, idleMs }, logger);
+    const workers = new SendWorkers(
+      queues,
+      processor,
+      new QueuePurger(queues),
+      { namespace, connection: bullConnection(testEnv.redisUrl()), intervalMs: 1, lockMs: 5_000, scanMs, idleMs },
+      logger,
+    );
     running.push(workers);
     await workers.start();
     return workers;
@@ -56,14 +62,18 @@ describe('SendWorkers: idle workers', () => {
 
   afterEach(async () => {
     await Promise.all(running.splice(0).map((w) => w.stop()));
-    for (const p of phones) await queues.queue(p).obliterate({ force: true }).catch(() => undefined);
+    for (const p of phones)
+      await queues
+        .queue(p)
+        .obliterate({ force: true })
+        .catch(() => undefined);
     const own = await redis.keys(`${namespace}:*`);
     if (own.length) await redis.del(...own);
     await queues.close();
     redis.disconnect();
   });
 
-  it('closes a phone\'s worker once its queue stayed empty for the idle time, and reopens it when a job arrives', async () => {
+  it("closes a phone's worker once its queue stayed empty for the idle time, and reopens it when a job arrives", async () => {
     const [a, b] = phones;
     const first = await add(a, 3);
     const status = async () => (await new GetQueueStatus(queues).execute({ ctx: { phone: { phone_id: a } } } as never)).is_running;

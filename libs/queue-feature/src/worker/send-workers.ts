@@ -119,16 +119,21 @@ export class SendWorkers {
     const worker = new Worker<SendJobData>(
       sendQueueName(phoneId),
       (job) =>
-        this.tracer.startActiveSpan('queue.send', { attributes: { 'job.id': job.id ?? '', 'phone.id': phoneId } }, extractJobTrace(job.data.trace), async (span) => {
-          try {
-            return await this.processor.process(job);
-          } catch (error) {
-            span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-            throw error;
-          } finally {
-            span.end();
-          }
-        }),
+        this.tracer.startActiveSpan(
+          'queue.send',
+          { attributes: { 'job.id': job.id ?? '', 'phone.id': phoneId } },
+          extractJobTrace(job.data.trace),
+          async (span) => {
+            try {
+              return await this.processor.process(job);
+            } catch (error) {
+              span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+              throw error;
+            } finally {
+              span.end();
+            }
+          },
+        ),
       {
         connection: this.options.connection,
         prefix: queuePrefix(this.options.namespace),
@@ -147,7 +152,11 @@ export class SendWorkers {
     worker.on('failed', busy);
     worker.on('completed', (job) => this.finished.push({ phone_id: phoneId, job_id: job.id as string }));
     worker.on('failed', (job) => job?.finishedOn && this.finished.push({ phone_id: phoneId, job_id: job.id as string }));
-    worker.on('failed', (job, err) => job && this.logger.warn({ job_id: job.id, phone_id: phoneId, attempt: job.attemptsMade, err: err.message }, 'send job failed'));
+    worker.on(
+      'failed',
+      (job, err) =>
+        job && this.logger.warn({ job_id: job.id, phone_id: phoneId, attempt: job.attemptsMade, err: err.message }, 'send job failed'),
+    );
     this.workers.set(phoneId, worker);
     await worker.waitUntilReady();
     void worker.run();

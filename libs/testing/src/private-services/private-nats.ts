@@ -32,7 +32,10 @@ export class PrivateNats {
   /** Starts the server; `empty`: on an empty store (every stream and consumer gone). */
   async start(options: { empty?: boolean } = {}): Promise<void> {
     if (options.empty) emptyDir(this.storeDir);
-    this.process.start({ command: process.env.NATS_SERVER_BIN ?? 'nats-server', args: ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir] });
+    this.process.start({
+      command: process.env.NATS_SERVER_BIN ?? 'nats-server',
+      args: ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir],
+    });
     await this.process.waitReady(async () => {
       const nc = await connect({ servers: this.url, reconnect: false, timeout: 1_000 });
       try {

@@ -12,7 +12,11 @@ export type PostgresStop = 'fast' | 'immediate';
 function postgresBin(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? execFileSync('ls', [root], { encoding: 'utf8' }).split('\n').filter((v) => /^\d+$/.test(v)) : [];
+  const versions = existsSync(root)
+    ? execFileSync('ls', [root], { encoding: 'utf8' })
+        .split('\n')
+        .filter((v) => /^\d+$/.test(v))
+    : [];
   if (!versions.length) throw new Error('no PostgreSQL server under /usr/lib/postgresql (set PG_BIN)');
   return join(root, versions.sort((a, b) => Number(b) - Number(a))[0], 'bin');
 }
@@ -44,7 +48,10 @@ export class PrivatePostgres {
     const bin = postgresBin();
     const user = serverUser();
     const dataDir = privateDir('mapi-pg', user);
-    execFileSync(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], { stdio: 'pipe', ...(user ?? {}) });
+    execFileSync(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
+      stdio: 'pipe',
+      ...(user ?? {}),
+    });
     const pg = new PrivatePostgres(await freePort(), dataDir, bin, user);
     await pg.start();
     return pg;
@@ -63,7 +70,20 @@ export class PrivatePostgres {
   async start(): Promise<void> {
     this.process.start({
       command: join(this.bin, 'postgres'),
-      args: ['-D', this.dataDir, '-p', String(this.port), '-k', this.dataDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=32MB', '-c', 'max_connections=200'],
+      args: [
+        '-D',
+        this.dataDir,
+        '-p',
+        String(this.port),
+        '-k',
+        this.dataDir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'shared_buffers=32MB',
+        '-c',
+        'max_connections=200',
+      ],
       user: this.user,
     });
     await this.process.waitReady(async () => {

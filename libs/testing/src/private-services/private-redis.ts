@@ -54,7 +54,24 @@ export class PrivateRedis {
     if (options.empty) emptyDir(this.dataDir);
     this.process.start({
       command: process.env.REDIS_SERVER_BIN ?? 'redis-server',
-      args: ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dataDir, '--save', '', '--appendonly', 'yes', '--appendfsync', this.options.appendfsync ?? 'always', '--protected-mode', 'no', '--daemonize', 'no'],
+      args: [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        this.dataDir,
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        this.options.appendfsync ?? 'always',
+        '--protected-mode',
+        'no',
+        '--daemonize',
+        'no',
+      ],
     });
     await this.process.waitReady(() => pong(this.port));
   }

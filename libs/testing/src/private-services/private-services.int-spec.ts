@@ -33,7 +33,7 @@ async function reconnected(nc: NatsConnection, timeoutMs = 10_000): Promise<void
 
 /** The fault bench's servers: private, on their own ports and directories, stopped and started as faults are. */
 describe('private servers for fault tests', () => {
-  it('Postgres: the project\'s migrations (pgvector) apply; committed rows survive a fast and an immediate (crash) restart', async () => {
+  it("Postgres: the project's migrations (pgvector) apply; committed rows survive a fast and an immediate (crash) restart", async () => {
     const pg = await PrivatePostgres.start();
     try {
       expect(pg.port).not.toBe(5432);
@@ -91,7 +91,7 @@ describe('private servers for fault tests', () => {
     }
   });
 
-  it('leaves the machine\'s shared servers alone', async () => {
+  it("leaves the machine's shared servers alone", async () => {
     const nc = await connect({ servers: testEnv.natsUrl() });
     await nc.flush();
     await nc.close();

@@ -26,7 +26,12 @@ describe('DeliveryMetrics', () => {
     m.record('cancelled', 1, undefined, now);
     const got = await collect();
     const attempts = got.get('mapi.webhook.delivery.attempts') as SumMetricData;
-    expect(Object.fromEntries(attempts.dataPoints.map((p) => [p.attributes.outcome, p.value]))).toEqual({ retry: 1, succeeded: 1, failed: 1, cancelled: 1 });
+    expect(Object.fromEntries(attempts.dataPoints.map((p) => [p.attributes.outcome, p.value]))).toEqual({
+      retry: 1,
+      succeeded: 1,
+      failed: 1,
+      cancelled: 1,
+    });
     const settled = got.get('mapi.webhook.delivery.settled_attempts') as HistogramMetricData;
     expect(Object.fromEntries(settled.dataPoints.map((p) => [p.attributes.outcome, p.value.sum]))).toEqual({ succeeded: 2, failed: 6 });
     const latency = got.get('mapi.webhook.delivery.latency') as HistogramMetricData;

@@ -29,14 +29,23 @@ describe('DeliveryStore.claim per-endpoint limits (two replicas)', () => {
   });
 
   beforeEach(async () => {
-    await t.prisma.$executeRawUnsafe('TRUNCATE webhook_deliveries, webhook_attempts, webhook_events, webhook_endpoint_buckets, webhook_subscriptions');
+    await t.prisma.$executeRawUnsafe(
+      'TRUNCATE webhook_deliveries, webhook_attempts, webhook_events, webhook_endpoint_buckets, webhook_subscriptions',
+    );
   });
 
   /** A subscription to `type` at `url` and `n` due events for it (scheduled at `when`). */
   async function backlog(url: string, n: number, when: Date): Promise<string> {
     const type = `test.${randomUUID()}`;
     await t.prisma.webhookSubscription.create({
-      data: { org_id: orgId, integration_name: type, integration_id: randomUUID(), integration_metadata: {}, hook_url: url, secret: 'whsec_' + Buffer.alloc(32, 3).toString('base64') },
+      data: {
+        org_id: orgId,
+        integration_name: type,
+        integration_id: randomUUID(),
+        integration_metadata: {},
+        hook_url: url,
+        secret: 'whsec_' + Buffer.alloc(32, 3).toString('base64'),
+      },
     });
     const events: StoredEvent[] = Array.from({ length: n }, () => {
       const id = randomUUID();
@@ -48,7 +57,8 @@ describe('DeliveryStore.claim per-endpoint limits (two replicas)', () => {
 
   const claimBoth = async (now: Date, limit: number, limits: EndpointLimits) =>
     (await Promise.all(replicas.map((r) => r.claim(now, new Date(now.getTime() + LEASE), limit, limits)))).flat();
-  const countBy = (rows: ClaimedDelivery[]) => rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.endpoint]: (acc[r.endpoint] ?? 0) + 1 }), {});
+  const countBy = (rows: ClaimedDelivery[]) =>
+    rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.endpoint]: (acc[r.endpoint] ?? 0) + 1 }), {});
 
   it('a late result of an ended lease does not free the slot of the lease that claimed the row again', async () => {
     await backlog('https://late.example.com/hook', 1, at(0));
@@ -57,7 +67,11 @@ describe('DeliveryStore.claim per-endpoint limits (two replicas)', () => {
     const [again] = await replicas[1].claim(at(1_001 + LEASE), at(1_001 + 2 * LEASE), 10, limits); // its lease ended
     expect(again.id).toBe(dead.id);
     expect(again.attempt).toBe(dead.attempt + 1);
-    await replicas[0].record([{ ...dead, status: 'pending', next_attempt_at: at(2_000 + LEASE).toISOString(), log: null }], { succeeded: [], failed: [], disable: [] }, at(1_002 + LEASE));
+    await replicas[0].record(
+      [{ ...dead, status: 'pending', next_attempt_at: at(2_000 + LEASE).toISOString(), log: null }],
+      { succeeded: [], failed: [], disable: [] },
+      at(1_002 + LEASE),
+    );
     const row = await t.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: BigInt(dead.id) } });
     expect(row.leased_until?.toISOString()).toBe(at(1_001 + 2 * LEASE).toISOString()); // still the new lease's
   });
@@ -70,11 +84,17 @@ describe('DeliveryStore.claim per-endpoint limits (two replicas)', () => {
     expect(await replicas[1].claim(at(1_001), at(1_001 + LEASE), 10, limits)).toEqual([]); // the endpoint is full
 
     // A stale hand-back (an attempt that is not the row's current one) changes nothing.
-    await replicas[0].release(claimed.map((r) => ({ id: r.id, attempt: r.attempt - 1 })), at(1_002));
+    await replicas[0].release(
+      claimed.map((r) => ({ id: r.id, attempt: r.attempt - 1 })),
+      at(1_002),
+    );
     expect(await replicas[1].claim(at(1_003), at(1_003 + LEASE), 10, limits)).toEqual([]);
 
     await replicas[0].release(claimed, at(1_004)); // the worker stopped before sending them
-    const rows = await t.prisma.webhookDelivery.findMany({ where: { id: { in: claimed.map((r) => BigInt(r.id)) } }, orderBy: { id: 'asc' } });
+    const rows = await t.prisma.webhookDelivery.findMany({
+      where: { id: { in: claimed.map((r) => BigInt(r.id)) } },
+      orderBy: { id: 'asc' },
+    });
     expect(rows.map((r) => [r.leased_until, r.attempts, r.next_attempt_at?.toISOString()])).toEqual(
       [...claimed].sort((a, b) => Number(a.id) - Number(b.id)).map((r) => [null, r.attempt - 1, at(1_004).toISOString()]), // due again, the unsent attempt undone
     );

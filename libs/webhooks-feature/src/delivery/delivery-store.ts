@@ -205,7 +205,14 @@ export class DeliveryStore {
       await client.query(`BEGIN; SET LOCAL synchronous_commit = off`);
       const logs = results
         .filter((r) => r.log)
-        .map((r) => ({ delivery_id: r.id, subscription_id: r.subscription_id, event_id: r.event_id, org_id: r.org_id, attempt: r.attempt, ...r.log }));
+        .map((r) => ({
+          delivery_id: r.id,
+          subscription_id: r.subscription_id,
+          event_id: r.event_id,
+          org_id: r.org_id,
+          attempt: r.attempt,
+          ...r.log,
+        }));
       if (logs.length) {
         await client.query(
           `INSERT INTO webhook_attempts (delivery_id, subscription_id, event_id, org_id, attempt, attempted_at, success, status_code, latency_ms, response_body, error)
@@ -223,13 +230,31 @@ export class DeliveryStore {
            last_status = coalesce(v.status_code, d.last_status), last_error = v.error, updated_at = $2
          FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, attempt int, status text, next_attempt_at timestamptz, status_code int, error text)
          WHERE d.id = v.id`,
-        [JSON.stringify(results.map((r) => ({ id: r.id, attempt: r.attempt, status: r.status, next_attempt_at: r.next_attempt_at, status_code: r.log?.status_code ?? null, error: r.log?.error ?? null }))), now],
+        [
+          JSON.stringify(
+            results.map((r) => ({
+              id: r.id,
+              attempt: r.attempt,
+              status: r.status,
+              next_attempt_at: r.next_attempt_at,
+              status_code: r.log?.status_code ?? null,
+              error: r.log?.error ?? null,
+            })),
+          ),
+          now,
+        ],
       );
       if (effects.succeeded.length) {
-        await client.query(`UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL`, [effects.succeeded]);
+        await client.query(
+          `UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL`,
+          [effects.succeeded],
+        );
       }
       if (effects.failed.length) {
-        await client.query(`UPDATE webhook_subscriptions SET failing_since = $2 WHERE id = ANY($1::uuid[]) AND failing_since IS NULL`, [effects.failed, now]);
+        await client.query(`UPDATE webhook_subscriptions SET failing_since = $2 WHERE id = ANY($1::uuid[]) AND failing_since IS NULL`, [
+          effects.failed,
+          now,
+        ]);
       }
       const events: EventInput[] = [];
       for (const d of effects.disable) {
@@ -239,7 +264,12 @@ export class DeliveryStore {
           [d.id, d.reason, now],
         );
         for (const s of disabled.rows) {
-          const data = { ...mapSubscription(s), reason: d.reason, failing_since: s.failing_since?.toISOString() ?? null, disabled_at: now.toISOString() };
+          const data = {
+            ...mapSubscription(s),
+            reason: d.reason,
+            failing_since: s.failing_since?.toISOString() ?? null,
+            disabled_at: now.toISOString(),
+          };
           events.push({ type: SUBSCRIPTION_DISABLED_EVENT, org_id: s.org_id, data });
         }
       }

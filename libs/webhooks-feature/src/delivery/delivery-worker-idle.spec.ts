@@ -19,7 +19,17 @@ const worker = (store: DeliveryStore, idlePollMs?: number) =>
     store,
     { send: async () => ({ status: 200 }) } as never,
     systemClock,
-    { concurrency: 4, endpointLimits: { maxInFlight: 4, ratePerSecond: 100 }, leaseMs: 1_000, pollMs: 10, idlePollMs, claimBatch: 10, flushMs: 10, schedule: [0], disableAfterMs: 60_000 },
+    {
+      concurrency: 4,
+      endpointLimits: { maxInFlight: 4, ratePerSecond: 100 },
+      leaseMs: 1_000,
+      pollMs: 10,
+      idlePollMs,
+      claimBatch: 10,
+      flushMs: 10,
+      schedule: [0],
+      disableAfterMs: 60_000,
+    },
     pino({ level: 'silent' }),
   );
 

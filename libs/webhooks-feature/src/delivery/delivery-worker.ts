@@ -74,7 +74,9 @@ export class DeliveryWorker {
     await this.flush();
     // Deliveries still queued here were never sent: handed back, so their endpoints' slots are free now
     // (were this process killed instead, the leases would run out and they would be claimed again).
-    await this.store.release(this.queue.splice(0), this.clock.now()).catch((err) => this.logger.warn({ err }, 'releasing unsent deliveries failed; their leases will run out'));
+    await this.store
+      .release(this.queue.splice(0), this.clock.now())
+      .catch((err) => this.logger.warn({ err }, 'releasing unsent deliveries failed; their leases will run out'));
   }
 
   private async run(): Promise<void> {
@@ -103,7 +105,8 @@ export class DeliveryWorker {
       }
       this.woken = false;
       // At rest the claims space out (each is a transaction); any work found brings the interval back.
-      wait = claimed > 0 || this.inFlight > 0 ? this.options.pollMs : Math.min(wait * 2, this.options.idlePollMs ?? this.options.pollMs * 8);
+      wait =
+        claimed > 0 || this.inFlight > 0 ? this.options.pollMs : Math.min(wait * 2, this.options.idlePollMs ?? this.options.pollMs * 8);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, wait);
         this.wakeUp = () => {
@@ -203,11 +206,18 @@ export class DeliveryWorker {
       this.effects = { succeeded: [], failed: [], disable: [] };
       const unique = (ids: string[]) => [...new Set(ids)];
       try {
-        await this.store.record(results, { succeeded: unique(effects.succeeded), failed: unique(effects.failed), disable: effects.disable }, this.clock.now());
+        await this.store.record(
+          results,
+          { succeeded: unique(effects.succeeded), failed: unique(effects.failed), disable: effects.disable },
+          this.clock.now(),
+        );
         // Recording frees the endpoints' in-flight slots: claim again now rather than at the next poll.
         if (this.running) this.wake();
       } catch (err) {
-        this.logger.error({ err, count: results.length }, 'recording delivery results failed; the deliveries will be retried when their leases end');
+        this.logger.error(
+          { err, count: results.length },
+          'recording delivery results failed; the deliveries will be retried when their leases end',
+        );
       }
     });
     return this.flushing;

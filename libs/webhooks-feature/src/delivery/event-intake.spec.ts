@@ -8,8 +8,13 @@ const base = {
 };
 
 describe('toStoredEvent: the body a webhook receiver gets', () => {
-  it('is the hosted service\'s envelope, with our own fields beside it', () => {
-    const stored = toStoredEvent({ ...base, event_type: 'org.phone.updated', data: { phone_name: 'front' } as never, previous_attributes: { phone_name: 'desk' } });
+  it("is the hosted service's envelope, with our own fields beside it", () => {
+    const stored = toStoredEvent({
+      ...base,
+      event_type: 'org.phone.updated',
+      data: { phone_name: 'front' } as never,
+      previous_attributes: { phone_name: 'desk' },
+    });
     expect(JSON.parse(stored!.body)).toEqual({
       event: 'org.phone.updated',
       data: { phone_name: 'front' },

@@ -15,7 +15,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * which break no receiver written for that envelope.
  */
 export function toStoredEvent(e: DomainEvent): StoredEvent | null {
-  if (!e || typeof e !== 'object' || !UUID.test(String(e.event_id)) || !UUID.test(String(e.org_id)) || typeof e.event_type !== 'string') return null;
+  if (!e || typeof e !== 'object' || !UUID.test(String(e.event_id)) || !UUID.test(String(e.org_id)) || typeof e.event_type !== 'string')
+    return null;
   const created = e.created_at && !Number.isNaN(Date.parse(e.created_at)) ? e.created_at : new Date().toISOString();
   const body = JSON.stringify({
     event: e.event_type,

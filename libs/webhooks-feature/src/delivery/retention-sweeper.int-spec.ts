@@ -22,7 +22,14 @@ describe('RetentionSweeper', () => {
     orgId = (await createOrg(t.prisma)).id;
     subId = (
       await t.prisma.webhookSubscription.create({
-        data: { org_id: orgId, integration_name: 'message.created', integration_id: randomUUID(), integration_metadata: {}, hook_url: 'https://r.example.com/h', secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64') },
+        data: {
+          org_id: orgId,
+          integration_name: 'message.created',
+          integration_id: randomUUID(),
+          integration_metadata: {},
+          hook_url: 'https://r.example.com/h',
+          secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64'),
+        },
       })
     ).id;
   });
@@ -39,12 +46,33 @@ describe('RetentionSweeper', () => {
   async function seed(label: string, days: number, pending = false) {
     const id = randomUUID();
     const at = ago(days);
-    await t.prisma.webhookEvent.create({ data: { id, org_id: orgId, type: 'message.created', body: JSON.stringify({ label }), created_at: at, received_at: at } });
+    await t.prisma.webhookEvent.create({
+      data: { id, org_id: orgId, type: 'message.created', body: JSON.stringify({ label }), created_at: at, received_at: at },
+    });
     const delivery = await t.prisma.webhookDelivery.create({
-      data: { subscription_id: subId, event_id: id, org_id: orgId, endpoint: 'https://r.example.com', status: pending ? 'pending' : 'succeeded', attempts: 1, next_attempt_at: pending ? new Date(NOW + 60_000) : null, created_at: at, updated_at: at },
+      data: {
+        subscription_id: subId,
+        event_id: id,
+        org_id: orgId,
+        endpoint: 'https://r.example.com',
+        status: pending ? 'pending' : 'succeeded',
+        attempts: 1,
+        next_attempt_at: pending ? new Date(NOW + 60_000) : null,
+        created_at: at,
+        updated_at: at,
+      },
     });
     await t.prisma.webhookAttempt.create({
-      data: { subscription_id: subId, delivery_id: delivery.id, event_id: id, org_id: orgId, attempt: 1, attempted_at: at, success: !pending, latency_ms: 5 },
+      data: {
+        subscription_id: subId,
+        delivery_id: delivery.id,
+        event_id: id,
+        org_id: orgId,
+        attempt: 1,
+        attempted_at: at,
+        success: !pending,
+        latency_ms: 5,
+      },
     });
     return { label, id };
   }
@@ -68,7 +96,12 @@ describe('RetentionSweeper', () => {
       ],
     });
 
-    const sweeper = new RetentionSweeper(pool, clock, { retentionMs: 30 * DAY, intervalMs: 60_000, batchSize: 3 }, pino({ level: 'silent' }));
+    const sweeper = new RetentionSweeper(
+      pool,
+      clock,
+      { retentionMs: 30 * DAY, intervalMs: 60_000, batchSize: 3 },
+      pino({ level: 'silent' }),
+    );
     expect(await sweeper.sweep()).toEqual({ attempts: 8, deliveries: 7, events: 7, buckets: 1 });
     expect(await remaining()).toEqual({ events: ['old-pending', 'recent', 'today'], deliveries: 3, attempts: 2 });
     expect((await t.prisma.webhookEndpointBucket.findMany()).map((b) => b.endpoint)).toEqual(['https://r.example.com']);

@@ -53,7 +53,10 @@ describe('retry schedule', () => {
   it('waits at least 60 s after a 429 or a timeout', () => {
     expect(decideAfterAttempt({ status: 429, timedOut: false }, 1, new Date(0), () => 0.5)).toEqual({ kind: 'retry', at: new Date(MIN) });
     expect(decideAfterAttempt({ status: null, timedOut: true }, 1, new Date(0), () => 0.5)).toEqual({ kind: 'retry', at: new Date(MIN) });
-    expect(decideAfterAttempt({ status: null, timedOut: false }, 1, new Date(0), () => 0.5)).toEqual({ kind: 'retry', at: new Date(5_000) });
+    expect(decideAfterAttempt({ status: null, timedOut: false }, 1, new Date(0), () => 0.5)).toEqual({
+      kind: 'retry',
+      at: new Date(5_000),
+    });
   });
 
   it('honours Retry-After (seconds or HTTP date) when later than the schedule, capped at 24 h', () => {

@@ -96,7 +96,14 @@ describe('sustained failure disables a subscription (fake clock, real Postgres/H
     orgId = (await createOrg(t.prisma)).id;
     for (const name of ['always', 'recovers'] as const) {
       const row = await t.prisma.webhookSubscription.create({
-        data: { org_id: orgId, integration_name: 'message.created', integration_id: randomUUID(), integration_metadata: {}, hook_url: `${base}/${name}`, secret: 'whsec_' + Buffer.alloc(32, 9).toString('base64') },
+        data: {
+          org_id: orgId,
+          integration_name: 'message.created',
+          integration_id: randomUUID(),
+          integration_metadata: {},
+          hook_url: `${base}/${name}`,
+          secret: 'whsec_' + Buffer.alloc(32, 9).toString('base64'),
+        },
       });
       subs[name] = row.id;
     }
@@ -104,7 +111,6 @@ describe('sustained failure disables a subscription (fake clock, real Postgres/H
     await ensureStreams(nc, namespace);
     worker.start();
   });
-
 
   /** Until nothing is due at the fake now and nothing is held by the worker. */
   async function settle(): Promise<void> {
@@ -124,7 +130,14 @@ describe('sustained failure disables a subscription (fake clock, real Postgres/H
   async function step(k: number): Promise<void> {
     clock.t = T0 + k * STEP;
     const id = randomUUID();
-    const event: StoredEvent = { id, org_id: orgId, type: 'message.created', phone_id: null, created_at: clock.now().toISOString(), body: JSON.stringify({ event_id: id, n: k }) };
+    const event: StoredEvent = {
+      id,
+      org_id: orgId,
+      type: 'message.created',
+      phone_id: null,
+      created_at: clock.now().toISOString(),
+      body: JSON.stringify({ event_id: id, n: k }),
+    };
     await store.scheduleEvents([event], clock.now());
     worker.wake();
     await settle();
@@ -147,14 +160,22 @@ describe('sustained failure disables a subscription (fake clock, real Postgres/H
     expect(hits.always).toBeGreaterThan(20);
 
     // 5 days after the first failure: the next failures (several deliveries in one batch) disable it.
-    const due = await pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND next_attempt_at <= $2`, [subs.always, new Date(T0 + 20 * STEP)]);
+    const due = await pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND next_attempt_at <= $2`, [
+      subs.always,
+      new Date(T0 + 20 * STEP),
+    ]);
     expect(due.rows[0].n).toBeGreaterThan(1);
     await step(20);
     const after = await subscription(subs.always);
     expect(after).toMatchObject({ is_subscribed: false, disabled_reason: 'failing' });
     const events = await disabledEvents();
     expect(events).toHaveLength(1);
-    expect(events[0].payload).toMatchObject({ id: subs.always, reason: 'failing', failing_since: new Date(T0).toISOString(), disabled_at: new Date(T0 + 20 * STEP).toISOString() });
+    expect(events[0].payload).toMatchObject({
+      id: subs.always,
+      reason: 'failing',
+      failing_since: new Date(T0).toISOString(),
+      disabled_at: new Date(T0 + 20 * STEP).toISOString(),
+    });
     expect(registryPayload(events[0])).toMatchObject({ is_subscribed: false, integration_name: 'message.created', org_id: orgId }); // the whole subscription
 
     // A day more: nothing is sent to it any more, its leftovers are cancelled, and no second event.
@@ -162,7 +183,10 @@ describe('sustained failure disables a subscription (fake clock, real Postgres/H
     for (let k = 21; k <= 24; k++) await step(k);
     expect(hits.always).toBe(sentBefore);
     expect(await disabledEvents()).toHaveLength(1);
-    const open = await pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND next_attempt_at <= $2`, [subs.always, clock.now()]);
+    const open = await pool.query(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND next_attempt_at <= $2`,
+      [subs.always, clock.now()],
+    );
     expect(open.rows[0].n).toBe(0);
   });
 

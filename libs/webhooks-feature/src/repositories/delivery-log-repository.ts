@@ -6,9 +6,23 @@ import { isoWithOffset } from '../subscriptions/map-subscription';
 export class DeliveryLogRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async attempts(orgId: string, subscriptionId: string, page: { limit: number; offset: number; eventId?: string }): Promise<WebhookAttempt[]> {
+  async attempts(
+    orgId: string,
+    subscriptionId: string,
+    page: { limit: number; offset: number; eventId?: string },
+  ): Promise<WebhookAttempt[]> {
     const rows = await this.prisma.$queryRaw<
-      { event_id: string; event_type: string | null; attempt: number; attempted_at: Date; success: boolean; status_code: number | null; latency_ms: number; response_body: string | null; error: string | null }[]
+      {
+        event_id: string;
+        event_type: string | null;
+        attempt: number;
+        attempted_at: Date;
+        success: boolean;
+        status_code: number | null;
+        latency_ms: number;
+        response_body: string | null;
+        error: string | null;
+      }[]
     >`SELECT a.event_id::text, e.type AS event_type, a.attempt, a.attempted_at, a.success, a.status_code, a.latency_ms, a.response_body, a.error
       FROM webhook_attempts a LEFT JOIN webhook_events e ON e.id = a.event_id
       WHERE a.org_id = ${orgId}::uuid AND a.subscription_id = ${subscriptionId}::uuid

@@ -33,7 +33,10 @@ export class SubscriptionRepository {
 
   /** Null when the organization has no such subscription. */
   async update(orgId: string, id: string, changes: SubscriptionChanges): Promise<SubscriptionRow | null> {
-    const { count } = await this.prisma.webhookSubscription.updateMany({ where: { org_id: orgId, id }, data: { ...changes, updated_at: new Date() } });
+    const { count } = await this.prisma.webhookSubscription.updateMany({
+      where: { org_id: orgId, id },
+      data: { ...changes, updated_at: new Date() },
+    });
     return count ? this.find(orgId, id) : null;
   }
 

@@ -4,7 +4,16 @@ import type { WebhookSubscription } from '@mapi/contracts';
 export type SubscriptionRow = Prisma.WebhookSubscriptionModel;
 /** The columns the subscription object is made of (so a query need not read the secrets). */
 export const SUBSCRIPTION_COLUMNS = [
-  'id', 'subscribed_at', 'is_subscribed', 'integration_name', 'integration_type', 'type', 'integration_metadata', 'org_id', 'hook_url', 'integration_id',
+  'id',
+  'subscribed_at',
+  'is_subscribed',
+  'integration_name',
+  'integration_type',
+  'type',
+  'integration_metadata',
+  'org_id',
+  'hook_url',
+  'integration_id',
 ] as const;
 export type SubscriptionFields = Pick<SubscriptionRow, (typeof SUBSCRIPTION_COLUMNS)[number]>;
 

@@ -26,7 +26,8 @@ function documentedOtherBodies(op: Operation, status: number): JsonSchema[] {
 export function problemOf(op: Operation, c: GeneratedCase, answer: Answered, foreignSecrets: readonly string[]): string | undefined {
   const { status, text } = answer;
   if (status >= 500 && (status === 500 || !op.responses[String(status)])) return `answered ${status}: ${text.slice(0, 300)}`;
-  if (c.kind === 'invalid' && (status < 400 || status >= 500)) return `input breaks the schema but answered ${status}: ${text.slice(0, 200)}`;
+  if (c.kind === 'invalid' && (status < 400 || status >= 500))
+    return `input breaks the schema but answered ${status}: ${text.slice(0, 200)}`;
   if (c.kind === 'foreign') {
     const leaked = foreignSecrets.find((s) => text.includes(s));
     if (leaked) return `answered with another organization's data (${leaked}): ${text.slice(0, 200)}`;

@@ -75,15 +75,19 @@ function validParts(op: Operation, rng: Rng, hints: Hints, hintChance = 0.8): Pa
   const parts: Parts = { path: {}, query: [], headers: {} };
   for (const p of op.parameters) {
     if (p.in === 'path') parts.path[p.name] = asParam(sample(p.schema, rng, hints, p.name, hintChance));
-    else if (p.in === 'query' && (p.required || rng.chance(0.5))) parts.query.push([p.name, asParam(sample(p.schema, rng, hints, p.name, hintChance))]);
-    else if (p.in === 'header' && (p.required || rng.chance(hintChance)) && hints[p.name]?.length) parts.headers[p.name] = String(rng.pick(hints[p.name]));
+    else if (p.in === 'query' && (p.required || rng.chance(0.5)))
+      parts.query.push([p.name, asParam(sample(p.schema, rng, hints, p.name, hintChance))]);
+    else if (p.in === 'header' && (p.required || rng.chance(hintChance)) && hints[p.name]?.length)
+      parts.headers[p.name] = String(rng.pick(hints[p.name]));
   }
   if (op.body) parts.body = sample(op.body, rng, hints, undefined, hintChance);
   return parts;
 }
 
 function toCase(op: Operation, label: string, kind: CaseKind, parts: Parts, extra: Partial<GeneratedCase> = {}): GeneratedCase {
-  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => (parts.rawPath?.has(name) ? parts.path[name] : encodeURIComponent(parts.path[name] ?? '')));
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    parts.rawPath?.has(name) ? parts.path[name] : encodeURIComponent(parts.path[name] ?? ''),
+  );
   const query = new URLSearchParams(parts.query).toString();
   const headers = { ...parts.headers };
   if (parts.body !== undefined) headers['content-type'] = 'application/json';
@@ -127,13 +131,18 @@ function mutationsOf(op: Operation, base: () => Parts, rng: Rng, fixtures: Fixtu
     } else if (p.in === 'query') {
       const wrong = p.schema.type === 'string' && !p.schema.enum && !p.schema.format ? undefined : 'not-a-valid-value';
       if (wrong && !conforms(p.schema, wrong)) add(`${where}: wrong type`, 'invalid', (parts) => void parts.query.push([p.name, wrong]));
-      for (const v of outOfRange(p.schema)) add(`${where}: out of range ${String(v).slice(0, 20)}`, 'invalid', (parts) => void parts.query.push([p.name, asParam(v)]));
+      for (const v of outOfRange(p.schema))
+        add(`${where}: out of range ${String(v).slice(0, 20)}`, 'invalid', (parts) => void parts.query.push([p.name, asParam(v)]));
       add(`${where}: repeated`, 'odd', (parts) => void parts.query.push([p.name, '1'], [p.name, '2']));
       add(`${where}: awkward string`, 'odd', (parts) => void parts.query.push([p.name, rng.pick(AWKWARD_STRINGS).slice(0, 2000)]));
     } else if (p.name === 'x-phone') {
       if (p.required) add(`${where}: missing`, 'invalid', (parts) => void delete parts.headers[p.name]);
       for (const bad of ['', 'abc', '+1 (555) 000', '0', 'x'.repeat(600), '12345678901234567890123']) {
-        add(`${where} = ${JSON.stringify(bad.slice(0, 20))}`, bad === '' && !p.required ? 'odd' : 'invalid', (parts) => void (parts.headers[p.name] = bad));
+        add(
+          `${where} = ${JSON.stringify(bad.slice(0, 20))}`,
+          bad === '' && !p.required ? 'odd' : 'invalid',
+          (parts) => void (parts.headers[p.name] = bad),
+        );
       }
     }
   }
@@ -148,25 +157,41 @@ function mutationsOf(op: Operation, base: () => Parts, rng: Rng, fixtures: Fixtu
   if (op.body) {
     const body = op.body;
     const props = Object.entries<JsonSchema>(body.properties ?? {});
-    for (const key of body.required ?? []) add(`body.${key}: missing (required)`, 'invalid', (parts) => void delete (parts.body as any)[key]);
+    for (const key of body.required ?? [])
+      add(`body.${key}: missing (required)`, 'invalid', (parts) => void delete (parts.body as any)[key]);
     for (const [key, schema] of props) {
       const wrong = wrongType(schema, rng);
       if (wrong !== undefined) add(`body.${key}: wrong type`, 'invalid', (parts) => void ((parts.body as any)[key] = wrong));
       for (const v of outOfRange(schema)) add(`body.${key}: out of range`, 'invalid', (parts) => void ((parts.body as any)[key] = v));
       if (conforms(schema, 'text')) {
-        for (const s of shuffle([...AWKWARD_STRINGS], rng).slice(0, 3)) add(`body.${key} = ${JSON.stringify(s.slice(0, 20))}`, 'odd', (parts) => void ((parts.body as any)[key] = s));
+        for (const s of shuffle([...AWKWARD_STRINGS], rng).slice(0, 3))
+          add(`body.${key} = ${JSON.stringify(s.slice(0, 20))}`, 'odd', (parts) => void ((parts.body as any)[key] = s));
       }
     }
-    add('body: extra fields', 'odd', (parts) => void Object.assign(parts.body as object, { __proto__x: 1, unexpected: { deep: [1, 2] }, constructor: 'x' }));
+    add(
+      'body: extra fields',
+      'odd',
+      (parts) => void Object.assign(parts.body as object, { __proto__x: 1, unexpected: { deep: [1, 2] }, constructor: 'x' }),
+    );
     for (const whole of [[], 'a string', 12, null, true]) {
-      if (!conforms(body, whole)) add(`body: ${JSON.stringify(whole)} instead of an object`, 'invalid', (parts) => void (parts.body = whole));
+      if (!conforms(body, whole))
+        add(`body: ${JSON.stringify(whole)} instead of an object`, 'invalid', (parts) => void (parts.body = whole));
     }
     add('body: deeply nested', 'odd', (parts) => void ((parts.body as any).nested = nest(200)));
     add('body: malformed JSON', 'invalid', () => ({ body: '{"a": ' }));
     add('body: trailing garbage', 'invalid', (parts) => ({ body: `${JSON.stringify(parts.body)} }{` }));
-    add('body: text/plain', 'invalid', (parts) => ({ headers: { ...parts.headers, 'content-type': 'text/plain' }, body: JSON.stringify(parts.body) }));
-    add('body: form-urlencoded', 'invalid', (parts) => ({ headers: { ...parts.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=2' }));
-    add('body: multipart without a boundary', 'odd', (parts) => ({ headers: { ...parts.headers, 'content-type': 'multipart/form-data' }, body: '--x\r\n' }));
+    add('body: text/plain', 'invalid', (parts) => ({
+      headers: { ...parts.headers, 'content-type': 'text/plain' },
+      body: JSON.stringify(parts.body),
+    }));
+    add('body: form-urlencoded', 'invalid', (parts) => ({
+      headers: { ...parts.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1&b=2',
+    }));
+    add('body: multipart without a boundary', 'odd', (parts) => ({
+      headers: { ...parts.headers, 'content-type': 'multipart/form-data' },
+      body: '--x\r\n',
+    }));
     if ((body.required ?? []).length) add('body: none', 'invalid', (parts) => void (parts.body = undefined));
   } else if (op.method !== 'GET') {
     add('unexpected JSON body', 'odd', (parts) => void (parts.body = { unexpected: true }));

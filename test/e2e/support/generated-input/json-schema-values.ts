@@ -74,7 +74,8 @@ function expandClass(cls: string): string[] {
 
 function sampleString(schema: JsonSchema, rng: Rng): string {
   if (schema.format === 'uuid') return uuid(rng);
-  if (schema.format === 'date-time') return new Date(Date.UTC(2024, rng.int(0, 11), rng.int(1, 28), rng.int(0, 23), rng.int(0, 59))).toISOString();
+  if (schema.format === 'date-time')
+    return new Date(Date.UTC(2024, rng.int(0, 11), rng.int(1, 28), rng.int(0, 23), rng.int(0, 59))).toISOString();
   if (schema.format === 'uri') return `https://example.com/${fromPattern('^[a-z0-9]{1,12}$', rng)}`;
   if (schema.pattern) return fromPattern(schema.pattern, rng);
   const min = schema.minLength ?? 0;
@@ -199,7 +200,8 @@ export function outOfRange(schema: JsonSchema): unknown[] {
   }
   if (type === 'array') {
     if (schema.minItems) out.push([]);
-    if (schema.maxItems !== undefined && schema.maxItems <= 2000) out.push(Array.from({ length: schema.maxItems + 1 }, (_, i) => sampleFirst(schema.items, i)));
+    if (schema.maxItems !== undefined && schema.maxItems <= 2000)
+      out.push(Array.from({ length: schema.maxItems + 1 }, (_, i) => sampleFirst(schema.items, i)));
   }
   return out.filter((v) => !conforms(schema, v));
 }
@@ -215,7 +217,7 @@ export const AWKWARD_STRINGS: readonly string[] = [
   'lone \ud800 surrogate',
   '\u202eRTL override \u0645\u0631\u062d\u0628\u0627',
   'emoji 🧪🚀👩‍👩‍👧 and combining é',
-  "quote ' \" \\ ; -- DROP TABLE x; %s %n ${x}",
+  'quote \' " \\ ; -- DROP TABLE x; %s %n ${x}',
   '   ',
   '0',
   '-1',

@@ -41,28 +41,44 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
   const participants = [randomDigits(), randomDigits()];
   const group = ok('group', await a.post('/sandbox/groups', { subject: 'Generated', participants }, { 'x-phone': phone.phoneId }));
   const sent = ok('send', await a.post('/message/send', { chat_id: chatDigits, message: 'seed' }, { 'x-phone': phone.phoneId }));
-  const broadcast = ok('broadcast', await a.post('/message/broadcast', { chat_ids: [chatDigits], message: 'seed', delay: 3600 }, { 'x-phone': phone.phoneId }));
+  const broadcast = ok(
+    'broadcast',
+    await a.post('/message/broadcast', { chat_ids: [chatDigits], message: 'seed', delay: 3600 }, { 'x-phone': phone.phoneId }),
+  );
 
   // The rows below depend on none of each other: created together (an FAQ or a document waits for its embedding, up to KB_CREATE_WAIT_FOR_EMBEDDING_MS, each on its own).
   const doc = (text: string) => ({ document: { filename: 'notes.txt', base64: Buffer.from(text).toString('base64') } });
-  const workflow = (name: string) => ({ name, trigger: 'message.created', is_active: false, trigger_metadata: { first_action_id: 'reply' }, actions: [{ id: 'reply', action_metadata: { type: 'send_message_to_chat', metadata: { message: 'seed' } }, next: null }] });
+  const workflow = (name: string) => ({
+    name,
+    trigger: 'message.created',
+    is_active: false,
+    trigger_metadata: { first_action_id: 'reply' },
+    actions: [{ id: 'reply', action_metadata: { type: 'send_message_to_chat', metadata: { message: 'seed' } }, next: null }],
+  });
   const [faqA, faqB, [docA], [docB], [hookA], propertyA, propertyB, , workflowA, workflowB, [hookB]] = await Promise.all([
     a.post('/knowledge-base/faq/create', { question: 'Seeded question?', answer: 'Seeded answer.' }).then((r) => ok('faq A', r)),
     b.post('/knowledge-base/faq/create', { question: `${marker} question`, answer: `${marker} answer` }).then((r) => ok('faq B', r)),
     a.post('/knowledge-base/document/create', doc('Opening hours: nine to five.')).then((r) => ok('document A', r)),
     b.post('/knowledge-base/document/create', doc(`${marker} document`)).then((r) => ok('document B', r)),
     a.post('/webhooks', { hookUrl: 'https://hooks.example.com/a', integrationName: 'message.created' }).then((r) => ok('webhook A', r)),
-    a.post('/custom-properties/create', { property_name: 'Seeded', property_value_type: 'dropdown', property_value: 'one,two' }).then((r) => ok('custom property A', r)),
+    a
+      .post('/custom-properties/create', { property_name: 'Seeded', property_value_type: 'dropdown', property_value: 'one,two' })
+      .then((r) => ok('custom property A', r)),
     b.post('/custom-properties/create', { property_name: `${marker} property` }).then((r) => ok('custom property B', r)),
     b.post('/labels/create', { name: `${marker}-label` }).then((r) => ok('label B', r)),
     a.post('/workflows/create', workflow('Seeded')).then((r) => ok('workflow A', r)),
     b.post('/workflows/create', workflow(`${marker} workflow`)).then((r) => ok('workflow B', r)),
-    b.post('/webhooks', { hookUrl: `https://hooks.example.com/${marker}`, integrationName: 'message.created' }).then((r) => ok('webhook B', r)),
+    b
+      .post('/webhooks', { hookUrl: `https://hooks.example.com/${marker}`, integrationName: 'message.created' })
+      .then((r) => ok('webhook B', r)),
   ]);
 
   // An import run of each organization (its source refused at once: a loopback address no policy allows).
   const blockedSource = { from: 'http://127.0.0.2:9/v1', token: 'generated' };
-  const [importA, importB] = [ok('import A', await a.post('/imports', blockedSource)), ok('import B', await b.post('/imports', blockedSource))];
+  const [importA, importB] = [
+    ok('import A', await a.post('/imports', blockedSource)),
+    ok('import B', await b.post('/imports', blockedSource)),
+  ];
 
   const storage = new LocalFsStorage(storageRoot);
   await storage.write({ bucket: 'message-media', name: `${orgA.id}/generated/photo.jpg` }, 'a photo');
@@ -71,7 +87,9 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
   const mediaB = `${LEGACY_STORAGE_URL}/message-media/${orgB.id}/generated/${marker}.jpg`;
 
   const phoneB = await createPhone(p, orgB.id);
-  await createMessages(p, orgB, { phone_id: phoneB.phone_id, org_phone: phoneB.org_phone ?? '' }, [{ chatId: `${chatDigits}@c.us`, body: `${marker} message` }]);
+  await createMessages(p, orgB, { phone_id: phoneB.phone_id, org_phone: phoneB.org_phone ?? '' }, [
+    { chatId: `${chatDigits}@c.us`, body: `${marker} message` },
+  ]);
 
   return {
     tokenA,

@@ -38,7 +38,11 @@ export function operationNames(o: OperationOptions): OperationNames {
     subject: o.subject ?? `${contracts}.v1.${o.name}`,
     phone: o.phone ?? 'optional',
     tag: o.tag ?? o.service,
-    summary: o.summary ?? pascal(o.name).replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase()),
+    summary:
+      o.summary ??
+      pascal(o.name)
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .replace(/^./, (c) => c.toUpperCase()),
   };
 }
 

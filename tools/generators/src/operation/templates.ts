@@ -21,21 +21,31 @@ const q = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")
 
 export function contractFile(n: OperationNames): string {
   const params = n.pathParams.length > 0;
-  const request = ['ctx: RequestContextSchema', params && `params: ${n.type}Params`, n.hasBody && `body: ${n.type}Body`].filter(Boolean).join(', ');
+  const request = ['ctx: RequestContextSchema', params && `params: ${n.type}Params`, n.hasBody && `body: ${n.type}Body`]
+    .filter(Boolean)
+    .join(', ');
   return `import { z } from 'zod';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
-${params ? `
+${
+  params
+    ? `
 /** The path parameters of ${n.method} ${n.path}. */
 export const ${n.type}Params = z.object({
 ${n.pathParams.map((p) => `  ${p}: z.string().min(1, '${p} must not be empty').max(200, '${p} is too long'),`).join('\n')}
 });
-` : ''}${n.hasBody ? `
+`
+    : ''
+}${
+    n.hasBody
+      ? `
 /** The request body; a field it does not name is refused (400 with the field in the envelope). */
 export const ${n.type}Body = z.strictObject({});
 export type ${n.type}Body = z.infer<typeof ${n.type}Body>;
-` : ''}
+`
+      : ''
+  }
 /** What ${n.method} ${n.path} answers. */
 export const ${n.type}ResultSchema = z.object({ org_id: z.uuid() });
 export type ${n.type}Result = z.infer<typeof ${n.type}ResultSchema>;
@@ -78,11 +88,9 @@ export class ${n.type} {
 }
 
 export function specFile(n: OperationNames): string {
-  const input = [
-    'ctx',
-    n.pathParams.length && `params: { ${n.pathParams.map((p) => `${p}: 'id-1'`).join(', ')} }`,
-    n.hasBody && 'body: {}',
-  ].filter(Boolean).join(', ');
+  const input = ['ctx', n.pathParams.length && `params: { ${n.pathParams.map((p) => `${p}: 'id-1'`).join(', ')} }`, n.hasBody && 'body: {}']
+    .filter(Boolean)
+    .join(', ');
   return `import { ${n.type}Rpc } from '@mapi/contracts';
 import { ${n.type} } from './${n.name}.usecase';
 

@@ -19,7 +19,8 @@ export default async function serviceGenerator(tree: Tree, options: ServiceOptio
   const name = options.name;
   assertKebab('name', name);
   if (tree.exists(`apps/${name}`) || tree.exists(`libs/${name}-feature`)) throw new Error(`service ${name} exists already`);
-  for (const [path, text] of Object.entries(serviceFiles(name, options.description ?? 'TODO: what this service owns'))) tree.write(path, text);
+  for (const [path, text] of Object.entries(serviceFiles(name, options.description ?? 'TODO: what this service owns')))
+    tree.write(path, text);
 
   updateJson(tree, 'tsconfig.base.json', (json) => {
     json.compilerOptions.paths[`@mapi/${name}-feature`] = [`libs/${name}-feature/src/index.ts`];
@@ -28,7 +29,12 @@ export default async function serviceGenerator(tree: Tree, options: ServiceOptio
   edit(tree, 'eslint.config.mjs', (text) => appendToArray(text, 'const SERVICE_SCOPES', `'${name}'`, 'eslint.config.mjs'));
   edit(tree, 'libs/contracts/src/index.ts', (text) => addExportStar(text, `export * from './${name}';`, ''));
   edit(tree, 'libs/contracts/src/routes.ts', (text) =>
-    appendToArray(addImport(text, `import { ${constant(name)}_ROUTES } from './${name}';`), 'export const ROUTES', `...${constant(name)}_ROUTES`, 'routes.ts'),
+    appendToArray(
+      addImport(text, `import { ${constant(name)}_ROUTES } from './${name}';`),
+      'export const ROUTES',
+      `...${constant(name)}_ROUTES`,
+      'routes.ts',
+    ),
   );
   edit(tree, 'test/boundaries/rpc-coverage.spec.ts', (text) =>
     appendToArray(

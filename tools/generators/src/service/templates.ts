@@ -21,7 +21,8 @@ export function serviceFiles(name: string, description: string): Record<string, 
       null,
       2,
     )}\n`;
-  const pkg = (pkgName: string, main: string) => `${JSON.stringify({ name: pkgName, version: '0.1.0', private: true, main, types: 'src/index.ts' }, null, 2)}\n`;
+  const pkg = (pkgName: string, main: string) =>
+    `${JSON.stringify({ name: pkgName, version: '0.1.0', private: true, main, types: 'src/index.ts' }, null, 2)}\n`;
   const app = `apps/${name}`;
   const lib = `libs/${name}-feature`;
   return {

@@ -29,7 +29,12 @@ export async function api<T = unknown>(method: string, path: string, options: { 
   if (options.phone) headers['x-phone'] = options.phone;
   let res: Response;
   try {
-    res = await fetch(`/v1${path}`, { method, headers, credentials: 'same-origin', body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    res = await fetch(`/v1${path}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
   } catch {
     throw new ApiError(0, 'NETWORK_ERROR', 'The server could not be reached; check the connection and retry');
   }

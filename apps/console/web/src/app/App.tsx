@@ -17,7 +17,12 @@ export function App() {
   }, [signedIn, path]);
 
   if (path === '/accept-invite' && !me) return <AcceptInvitePage />;
-  if (me === undefined) return <p className="loading" role="status">Loading…</p>;
+  if (me === undefined)
+    return (
+      <p className="loading" role="status">
+        Loading…
+      </p>
+    );
   if (me === null) return <SignInPage />;
 
   for (const page of PAGES) {
@@ -26,7 +31,7 @@ export function App() {
     if (!mayOpen(page, me.role)) {
       return (
         <Layout title="Not available">
-          <p>{page.ownerOnly ? 'This page is for the organization\'s owners.' : 'This page is for the organization\'s owners and admins.'}</p>
+          <p>{page.ownerOnly ? "This page is for the organization's owners." : "This page is for the organization's owners and admins."}</p>
         </Layout>
       );
     }

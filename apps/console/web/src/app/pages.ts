@@ -12,4 +12,16 @@ import { ticketsPages } from '../pages/tickets';
 import { webhooksPages } from '../pages/webhooks';
 
 /** Every signed-in page, in navigation order. A new page: a folder under pages/ and one line here. */
-export const PAGES: PageDef[] = [...phonesPages, ...chatsPages, ...ticketsPages, ...tasksPages, ...labelsPages, ...queuePages, ...knowledgeBasePages, ...webhooksPages, ...apiTokensPages, ...membersPages, ...importsPages];
+export const PAGES: PageDef[] = [
+  ...phonesPages,
+  ...chatsPages,
+  ...ticketsPages,
+  ...tasksPages,
+  ...labelsPages,
+  ...queuePages,
+  ...knowledgeBasePages,
+  ...webhooksPages,
+  ...apiTokensPages,
+  ...membersPages,
+  ...importsPages,
+];

@@ -4,7 +4,14 @@ import { useRef, useState, type ReactNode } from 'react';
  * A button whose action runs only after the person confirms it in a modal dialog (native <dialog>:
  * focus is trapped and Escape cancels).
  */
-export function ConfirmButton(props: { label: string; question: ReactNode; confirmLabel: string; danger?: boolean; onConfirm: () => Promise<void> | void; disabled?: boolean }) {
+export function ConfirmButton(props: {
+  label: string;
+  question: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm: () => Promise<void> | void;
+  disabled?: boolean;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
@@ -18,7 +25,12 @@ export function ConfirmButton(props: { label: string; question: ReactNode; confi
   };
   return (
     <>
-      <button type="button" className={props.danger ? 'danger' : 'secondary'} disabled={props.disabled || busy} onClick={() => dialog.current?.showModal()}>
+      <button
+        type="button"
+        className={props.danger ? 'danger' : 'secondary'}
+        disabled={props.disabled || busy}
+        onClick={() => dialog.current?.showModal()}
+      >
         {props.label}
       </button>
       <dialog ref={dialog} className="confirm" aria-label={props.label}>

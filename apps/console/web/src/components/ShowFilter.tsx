@@ -1,5 +1,10 @@
 /** A listing's "Show" filter: every item (value "") or those of one of the options. */
-export function ShowFilter(props: { value: string; onChange: (value: string) => void; every: string; options: readonly { value: string; text: string }[] }) {
+export function ShowFilter(props: {
+  value: string;
+  onChange: (value: string) => void;
+  every: string;
+  options: readonly { value: string; text: string }[];
+}) {
   return (
     <div className="row">
       <label>

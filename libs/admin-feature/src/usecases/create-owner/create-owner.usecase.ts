@@ -75,7 +75,9 @@ export class CreateOwner {
       const member = await tx.member.findFirst({ where: { org_id: org.id, email } });
       if (member) {
         const state = member.password_hash ? 'active' : 'invited';
-        throw new AdminError(`${email} already is a member of organization ${org.id} (role ${member.role}, ${state}); the owner needs an address that is not a member yet`);
+        throw new AdminError(
+          `${email} already is a member of organization ${org.id} (role ${member.role}, ${state}); the owner needs an address that is not a member yet`,
+        );
       }
       return this.create(tx, org.id, email, passwordHash, name, by);
     });
@@ -94,10 +96,25 @@ export class CreateOwner {
     };
   }
 
-  private async create(tx: Prisma.TransactionClient, orgId: string, email: string, passwordHash: string, name: string | undefined, by: string) {
+  private async create(
+    tx: Prisma.TransactionClient,
+    orgId: string,
+    email: string,
+    passwordHash: string,
+    name: string | undefined,
+    by: string,
+  ) {
     const now = new Date();
     const member = await tx.member.create({
-      data: { member_id: randomUUID(), org_id: orgId, email, member_name: name ?? null, role: 'owner', password_hash: passwordHash, joined_at: now },
+      data: {
+        member_id: randomUUID(),
+        org_id: orgId,
+        email,
+        member_name: name ?? null,
+        role: 'owner',
+        password_hash: passwordHash,
+        joined_at: now,
+      },
     });
     await audit(tx, orgId, 'member.owner_created', email, { by, role: 'owner' });
     return { member, created: true, sessionsEnded: 0 };
@@ -121,7 +138,16 @@ export class CreateOwner {
 
 function audit(tx: Prisma.TransactionClient, orgId: string, action: string, target: string, details: Record<string, unknown>) {
   return tx.memberAuditEntry.create({
-    data: { audit_id: randomUUID(), org_id: orgId, actor_type: 'operator', actor_id: null, actor_email: null, action, target, details: details as Prisma.InputJsonValue },
+    data: {
+      audit_id: randomUUID(),
+      org_id: orgId,
+      actor_type: 'operator',
+      actor_id: null,
+      actor_email: null,
+      action,
+      target,
+      details: details as Prisma.InputJsonValue,
+    },
   });
 }
 

@@ -16,7 +16,11 @@ describe('CreatePhone', () => {
     otherOrgId = (await new CreateOrganization(t.prisma).execute({ name: 'Other Inc' })).id;
   });
 
-  const failure = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
 
   it('registers <digits>@c.us under a new phone-<16 lowercase alphanumerics> id', async () => {
     const phone = await useCase.execute({ orgId, digits: '14155550100', name: 'Front desk' });

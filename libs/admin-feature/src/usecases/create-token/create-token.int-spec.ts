@@ -24,7 +24,11 @@ describe('CreateToken', () => {
     foreignPhone = (await phones.execute({ orgId: otherOrg, digits: '14155550102' })).phone_id;
   });
 
-  const failure = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
 
   it('returns the token once and stores only its SHA-256 hash and a short prefix', async () => {
     const created = await useCase.execute({ orgId, name: 'ci' });
@@ -75,7 +79,7 @@ describe('CreateToken', () => {
       expect((error as Error).message).toContain('is not a valid id');
     });
 
-    it("a phone of another organization in the scope", async () => {
+    it('a phone of another organization in the scope', async () => {
       const error = await failure(useCase.execute({ orgId, phoneIds: [phoneA, foreignPhone] }));
       expect(error).toEqual(new AdminError(`phone scope: ${foreignPhone} is not a phone of organization ${orgId}`));
     });

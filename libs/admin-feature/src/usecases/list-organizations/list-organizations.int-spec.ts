@@ -27,7 +27,14 @@ describe('ListOrganizations', () => {
 
     const list = await new ListOrganizations(t.prisma).execute();
     expect(list.map((o) => o.id)).toEqual([first.id, second.id]);
-    expect(list[0]).toMatchObject({ name: 'First', plan: 'pro', plan_active: true, rate_limit_per_second: 10, phones: 1, active_tokens: 1 });
+    expect(list[0]).toMatchObject({
+      name: 'First',
+      plan: 'pro',
+      plan_active: true,
+      rate_limit_per_second: 10,
+      phones: 1,
+      active_tokens: 1,
+    });
     expect(list[1]).toMatchObject({ name: 'Second', plan: 'free', rate_limit_per_second: null, phones: 0, active_tokens: 0 });
   });
 });

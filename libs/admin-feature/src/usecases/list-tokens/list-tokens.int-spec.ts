@@ -30,7 +30,14 @@ describe('ListTokens', () => {
 
     const list = await useCase.execute({ orgId });
     expect(list.map((t) => t.name)).toEqual(['all phones', 'one phone', 'revoked']);
-    expect(list[0]).toMatchObject({ id: all.id, prefix: all.prefix, phone_scope: null, revoked: false, revoked_at: null, last_used_at: usedAt });
+    expect(list[0]).toMatchObject({
+      id: all.id,
+      prefix: all.prefix,
+      phone_scope: null,
+      revoked: false,
+      revoked_at: null,
+      last_used_at: usedAt,
+    });
     expect(list[1]).toMatchObject({ id: scoped.id, phone_scope: [phone], revoked: false, last_used_at: null });
     expect(list[2]).toMatchObject({ id: revoked.id, revoked: true, revoked_at });
 

@@ -16,7 +16,11 @@ describe('RevokeToken', () => {
     orgId = (await new CreateOrganization(t.prisma).execute({ name: 'Revokers' })).id;
   });
 
-  const failure = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
 
   it('sets revoked_at and says it was not revoked before', async () => {
     const token = await createToken.execute({ orgId, name: 'old' });

@@ -34,12 +34,7 @@ export function demoUniqueId(orgId: string, phoneId: string, chatId: string, ind
 }
 
 /** The stored rows of one demo chat as its phone saw it, in the shape the chats service reads. */
-export function buildDemoMessages(
-  orgId: string,
-  phone: DemoPhone,
-  chat: DemoChatScript,
-  now: Date,
-): Prisma.MessageUncheckedCreateInput[] {
+export function buildDemoMessages(orgId: string, phone: DemoPhone, chat: DemoChatScript, now: Date): Prisma.MessageUncheckedCreateInput[] {
   const rows: Prisma.MessageUncheckedCreateInput[] = [];
   const lastOutgoing = findLastOutgoing(chat);
   let index = 0;

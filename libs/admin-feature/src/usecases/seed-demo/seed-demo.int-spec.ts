@@ -57,10 +57,15 @@ describe('SeedDemo', () => {
     const owner = await demoOwner();
     expect(owner).toMatchObject({ email: 'owner@demo.example.com', member_name: 'Demo Owner', role: 'owner' });
     expect(owner.joined_at).toBeInstanceOf(Date);
-    expect(await verifyPassword((owner.password_hash ?? ''), signIn(first).password)).toBe(true);
+    expect(await verifyPassword(owner.password_hash ?? '', signIn(first).password)).toBe(true);
     expect(JSON.stringify(owner)).not.toContain(signIn(first).password);
     expect(await t.prisma.memberAuditEntry.findMany({ where: { org_id: first.org_id } })).toEqual([
-      expect.objectContaining({ actor_type: 'operator', action: 'member.owner_created', target: 'owner@demo.example.com', details: { by: 'seed:demo', role: 'owner' } }),
+      expect.objectContaining({
+        actor_type: 'operator',
+        action: 'member.owner_created',
+        target: 'owner@demo.example.com',
+        details: { by: 'seed:demo', role: 'owner' },
+      }),
     ]);
   });
 
@@ -97,17 +102,28 @@ describe('SeedDemo', () => {
   it('is idempotent: a second run adds no organization, phone, chat or message, only a new token', async () => {
     const before = await counts();
     const second = await new SeedDemo(t.prisma).execute();
-    expect(second).toMatchObject({ org_id: first.org_id, org_created: false, phones: first.phones, chats: first.chats, messages_inserted: 0 });
+    expect(second).toMatchObject({
+      org_id: first.org_id,
+      org_created: false,
+      phones: first.phones,
+      chats: first.chats,
+      messages_inserted: 0,
+    });
     expect(second.token).not.toBe(first.token);
     expect(await counts()).toEqual({ ...before, tokens: before.tokens + 1 });
     // The same owner, a new password: the previous one no longer signs in, nor do its sessions.
     expect(signIn(second).email).toBe(signIn(first).email);
     expect(signIn(second).password).not.toBe(signIn(first).password);
     const owner = await demoOwner();
-    expect(await verifyPassword((owner.password_hash ?? ''), signIn(second).password)).toBe(true);
-    expect(await verifyPassword((owner.password_hash ?? ''), signIn(first).password)).toBe(false);
+    expect(await verifyPassword(owner.password_hash ?? '', signIn(second).password)).toBe(true);
+    expect(await verifyPassword(owner.password_hash ?? '', signIn(first).password)).toBe(false);
     const last = await t.prisma.memberAuditEntry.findFirstOrThrow({ where: { org_id: first.org_id }, orderBy: { created_at: 'desc' } });
-    expect(last).toMatchObject({ actor_type: 'operator', action: 'member.password_reset', target: 'owner@demo.example.com', details: { by: 'seed:demo' } });
+    expect(last).toMatchObject({
+      actor_type: 'operator',
+      action: 'member.password_reset',
+      target: 'owner@demo.example.com',
+      details: { by: 'seed:demo' },
+    });
   });
 
   it('concurrent runs still make one demo organization', async () => {
@@ -117,7 +133,7 @@ describe('SeedDemo', () => {
     expect(await counts()).toEqual({ ...before, tokens: before.tokens + 2 });
     // One owner; the later of the two resets holds (one of the returned passwords signs in).
     const owner = await demoOwner();
-    const valid = await Promise.all(runs.map((r) => verifyPassword((owner.password_hash ?? ''), signIn(r).password)));
+    const valid = await Promise.all(runs.map((r) => verifyPassword(owner.password_hash ?? '', signIn(r).password)));
     expect(valid.filter(Boolean)).toHaveLength(1);
   });
 

@@ -48,7 +48,14 @@ export class SeedDemo {
   private async owner(orgId: string): Promise<SeedDemoResult['console']> {
     const password = generatePassword();
     try {
-      const owner = await new CreateOwner(this.prisma).execute({ orgId, email: DEMO_OWNER_EMAIL, password, name: DEMO_OWNER_NAME, reset: true, command: 'seed:demo' });
+      const owner = await new CreateOwner(this.prisma).execute({
+        orgId,
+        email: DEMO_OWNER_EMAIL,
+        password,
+        name: DEMO_OWNER_NAME,
+        reset: true,
+        command: 'seed:demo',
+      });
       return { email: owner.email, password };
     } catch (error) {
       if (error instanceof OwnerExistsError) return null;
@@ -70,23 +77,25 @@ export class SeedDemo {
       });
       const phone =
         found ??
-          (await tx.phone.create({
-            data: {
-              phone_id: newPhoneId(),
-              org_id: org.id,
-              org_phone: orgPhone,
-              phone_name: demo.name,
-              wa_state: 'CONNECTED',
-              is_ready: true,
-              first_connected_at: now,
-            },
-          }));
+        (await tx.phone.create({
+          data: {
+            phone_id: newPhoneId(),
+            org_id: org.id,
+            org_phone: orgPhone,
+            phone_name: demo.name,
+            wa_state: 'CONNECTED',
+            is_ready: true,
+            first_connected_at: now,
+          },
+        }));
       phones.push({ ...phone, org_phone: orgPhone }); // found by that number, or created with it
       // The phone as the sandbox network sees it: paired and online, so its session connects at once.
       // A device its session created before it was paired (no number yet) is paired now.
       const device = await tx.sandboxDevice.findUnique({ where: { phone_id: phone.phone_id } });
-      if (!device) await tx.sandboxDevice.create({ data: { phone_id: phone.phone_id, org_id: org.id, number: demo.digits, state: 'CONNECTED' } });
-      else if (!device.number) await tx.sandboxDevice.update({ where: { phone_id: phone.phone_id }, data: { number: demo.digits, state: 'CONNECTED', qr: null } });
+      if (!device)
+        await tx.sandboxDevice.create({ data: { phone_id: phone.phone_id, org_id: org.id, number: demo.digits, state: 'CONNECTED' } });
+      else if (!device.number)
+        await tx.sandboxDevice.update({ where: { phone_id: phone.phone_id }, data: { number: demo.digits, state: 'CONNECTED', qr: null } });
     }
 
     let inserted = 0;

@@ -20,6 +20,8 @@ describe('SeedSelfLearned', () => {
 
   it('refuses empty text and unknown organizations', async () => {
     await expect(new SeedSelfLearned(t.prisma).execute({ orgId, question: ' ', answer: 'x' })).rejects.toThrow(AdminError);
-    await expect(new SeedSelfLearned(t.prisma).execute({ orgId: '00000000-0000-4000-8000-000000000000', question: 'q', answer: 'a' })).rejects.toThrow(AdminError);
+    await expect(
+      new SeedSelfLearned(t.prisma).execute({ orgId: '00000000-0000-4000-8000-000000000000', question: 'q', answer: 'a' }),
+    ).rejects.toThrow(AdminError);
   });
 });

@@ -31,7 +31,13 @@ export function idempotencyKeyOf(c: Pick<ActionContext, 'run' | 'action_id'>): s
  * what the services record as raised_by, performed_by…), every phone in reach, and the event's phone.
  */
 export function actionCtx(run: RunRow): RequestContext {
-  return { org_id: run.org_id, token_id: run.workflow_id, phone_scope: null, phone: run.phone_id ? { phone_id: run.phone_id, org_phone: null } : null, member: null };
+  return {
+    org_id: run.org_id,
+    token_id: run.workflow_id,
+    phone_scope: null,
+    phone: run.phone_id ? { phone_id: run.phone_id, org_phone: null } : null,
+    member: null,
+  };
 }
 
 /** A failure that no retry can mend (the action's input is wrong for what it finds). */

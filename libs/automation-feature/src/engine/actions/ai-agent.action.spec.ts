@@ -17,8 +17,22 @@ import { StepSkipped } from './step-skipped';
  */
 describe('runAiAgent', () => {
   let model: ChatModelServer;
-  const HOURS = { context_id: randomUUID(), type: 'faq', question: 'What are your opening hours?', answer: 'Open 9 to 5.', is_active: true, score: 0.62 };
-  const FAR = { context_id: randomUUID(), type: 'faq', question: 'How long does delivery take?', answer: '2 days.', is_active: true, score: 0.1 };
+  const HOURS = {
+    context_id: randomUUID(),
+    type: 'faq',
+    question: 'What are your opening hours?',
+    answer: 'Open 9 to 5.',
+    is_active: true,
+    score: 0.62,
+  };
+  const FAR = {
+    context_id: randomUUID(),
+    type: 'faq',
+    question: 'How long does delivery take?',
+    answer: '2 days.',
+    is_active: true,
+    score: 0.1,
+  };
   let calls: Array<{ subject: string; payload: any }>;
   let hits: (typeof HOURS)[];
   let switchOn: boolean;
@@ -33,14 +47,33 @@ describe('runAiAgent', () => {
   };
   const agent = (configured = true) => {
     const config = AgentConfigSchema.parse({});
-    const chat = configured ? new ChatCompletionsClient({ baseUrl: model.baseUrl, model: 'tiny', timeoutMs: 2_000, maxTokens: 100, temperature: 0 }) : null;
+    const chat = configured
+      ? new ChatCompletionsClient({ baseUrl: model.baseUrl, model: 'tiny', timeoutMs: 2_000, maxTokens: 100, temperature: 0 })
+      : null;
     return new AiAgent(config, { enabled: async () => switchOn } as unknown as AgentSwitchRepository, chat);
   };
   const run: RunRow = {
-    run_id: randomUUID(), org_id: randomUUID(), workflow_id: randomUUID(), event_id: randomUUID(), event_type: 'message.created', phone_id: 'phone-1', chat_id: '15550001111@c.us',
-    event: {}, definition: {}, status: 'running', reason: null, started_at: new Date(), finished_at: null,
+    run_id: randomUUID(),
+    org_id: randomUUID(),
+    workflow_id: randomUUID(),
+    event_id: randomUUID(),
+    event_type: 'message.created',
+    phone_id: 'phone-1',
+    chat_id: '15550001111@c.us',
+    event: {},
+    definition: {},
+    status: 'running',
+    reason: null,
+    started_at: new Date(),
+    finished_at: null,
   };
-  const ctx = (body: string, metadata: Record<string, unknown> = { agent: {} }): ActionContext => ({ run, event: { event_type: 'message.created', data: { body, message_id: 'm-1' } }, action_id: 'agent', metadata, earlier: [] });
+  const ctx = (body: string, metadata: Record<string, unknown> = { agent: {} }): ActionContext => ({
+    run,
+    event: { event_type: 'message.created', data: { body, message_id: 'm-1' } },
+    action_id: 'agent',
+    metadata,
+    earlier: [],
+  });
 
   beforeAll(async () => {
     model = await startChatModelServer();
@@ -54,8 +87,19 @@ describe('runAiAgent', () => {
 
   it('answers from the close entries only, through the queue with the step key (the same on a re-run), citing the entry', async () => {
     const first = await runAiAgent(rpc, ctx('what are your opening hours'), agent());
-    expect(first).toMatchObject({ outcome: 'answered', output: 'Open 9 to 5.', input: 'what are your opening hours', min_score: 0.35, cited: [{ context_id: HOURS.context_id, score: 0.62 }], retrieved: [{ context_id: HOURS.context_id }, { context_id: FAR.context_id }], message_details: { queue_id: 'job-1' } });
-    expect(calls[0]).toMatchObject({ subject: SearchKbRpc.subject, payload: { ctx: { org_id: run.org_id }, body: { query: 'what are your opening hours', k: 3, is_active: true } } });
+    expect(first).toMatchObject({
+      outcome: 'answered',
+      output: 'Open 9 to 5.',
+      input: 'what are your opening hours',
+      min_score: 0.35,
+      cited: [{ context_id: HOURS.context_id, score: 0.62 }],
+      retrieved: [{ context_id: HOURS.context_id }, { context_id: FAR.context_id }],
+      message_details: { queue_id: 'job-1' },
+    });
+    expect(calls[0]).toMatchObject({
+      subject: SearchKbRpc.subject,
+      payload: { ctx: { org_id: run.org_id }, body: { query: 'what are your opening hours', k: 3, is_active: true } },
+    });
     expect(model.requests[model.requests.length - 1].body.messages[0].content).not.toContain(FAR.question);
     await runAiAgent(rpc, ctx('what are your opening hours'), agent());
     const sends = calls.filter((c) => c.subject === SendMessageRpc.subject);
@@ -64,17 +108,34 @@ describe('runAiAgent', () => {
   });
 
   it("the action's min_score, max_entries and body override the defaults and the message", async () => {
-    const r = await runAiAgent(rpc, ctx('ignored', { body: 'opening hours please, what are they', agent: { min_score: 0.7, max_entries: 1 } }), agent());
+    const r = await runAiAgent(
+      rpc,
+      ctx('ignored', { body: 'opening hours please, what are they', agent: { min_score: 0.7, max_entries: 1 } }),
+      agent(),
+    );
     expect(calls[0].payload.body).toMatchObject({ query: 'opening hours please, what are they', k: 1 });
-    expect(r).toMatchObject({ outcome: 'handed_over', handover: 'no_reply', reason: 'nothing in the knowledge base is close enough (the best scored 0.62; the threshold is 0.7)' });
+    expect(r).toMatchObject({
+      outcome: 'handed_over',
+      handover: 'no_reply',
+      reason: 'nothing in the knowledge base is close enough (the best scored 0.62; the threshold is 0.7)',
+    });
     expect(calls.map((c) => c.subject)).toEqual([SearchKbRpc.subject]);
   });
 
   it('hands over with a ticket (the step key) when the model declines; nothing sent', async () => {
     const before = model.requests.length;
-    const r = await runAiAgent(rpc, ctx('can I pay with bitcoin', { agent: { min_score: 0, handover: { ticket: { subject: 'Needs a person' } } } }), agent());
+    const r = await runAiAgent(
+      rpc,
+      ctx('can I pay with bitcoin', { agent: { min_score: 0, handover: { ticket: { subject: 'Needs a person' } } } }),
+      agent(),
+    );
     expect(model.requests.length).toBe(before + 1);
-    expect(r).toMatchObject({ outcome: 'handed_over', handover: 'ticket', model_output: 'CANNOT_ANSWER', ticket_details: { ticket_id: 't-1' } });
+    expect(r).toMatchObject({
+      outcome: 'handed_over',
+      handover: 'ticket',
+      model_output: 'CANNOT_ANSWER',
+      ticket_details: { ticket_id: 't-1' },
+    });
     const ticket = calls.filter((c) => c.subject === CreateTicketRpc.subject)[0];
     expect(ticket.payload.headers['idempotency-key']).toBe(idempotencyKeyOf(ctx('')));
     expect(ticket.payload.body).toMatchObject({ chat_id: run.chat_id, subject: 'Needs a person', quoted_message_id: 'm-1' });
@@ -91,7 +152,11 @@ describe('runAiAgent', () => {
     expect(calls).toEqual([]);
     switchOn = true;
     await expect(runAiAgent(rpc, ctx('   '), agent())).rejects.toThrow(/no text/);
-    const own = await runAiAgent(rpc, { ...ctx('opening hours'), event: { event_type: 'message.created', data: { body: 'opening hours', from_me: true } } }, agent()).catch((e) => e);
+    const own = await runAiAgent(
+      rpc,
+      { ...ctx('opening hours'), event: { event_type: 'message.created', data: { body: 'opening hours', from_me: true } } },
+      agent(),
+    ).catch((e) => e);
     expect(own).toBeInstanceOf(StepSkipped);
     expect(own.message).toMatch(/sent by the organization/);
     expect(calls).toEqual([]);

@@ -39,7 +39,13 @@ export async function runAiAgent(rpc: RpcCaller, c: ActionContext, agent: AiAgen
   const found = { ...base, min_score: minScore, retrieved: nearest };
   if (!close.length) {
     const best = nearest[0] ? `the best scored ${nearest[0].score}` : 'no active entry has an embedding';
-    return handOver(rpc, c, m, { ...found, cited: [] }, `nothing in the knowledge base is close enough (${best}; the threshold is ${minScore})`);
+    return handOver(
+      rpc,
+      c,
+      m,
+      { ...found, cited: [] },
+      `nothing in the knowledge base is close enough (${best}; the threshold is ${minScore})`,
+    );
   }
   const raw = await agent.chat.complete(buildMessages(close, input, m.query));
   const parsed = parseAnswer(raw, close.length);
@@ -61,12 +67,32 @@ export async function runAiAgent(rpc: RpcCaller, c: ActionContext, agent: AiAgen
 }
 
 /** No answer: the ticket and labels the action names (either, both, or neither: no reply), with the reason. */
-async function handOver(rpc: RpcCaller, c: ActionContext, m: AiPromptMetadata, found: Record<string, unknown>, reason: string): Promise<Record<string, unknown>> {
+async function handOver(
+  rpc: RpcCaller,
+  c: ActionContext,
+  m: AiPromptMetadata,
+  found: Record<string, unknown>,
+  reason: string,
+): Promise<Record<string, unknown>> {
   const h = m.agent?.handover ?? {};
-  const done: Record<string, unknown> = { ...found, outcome: 'handed_over', output: null, reason, handover: h.ticket ? (h.labels ? 'ticket+labels' : 'ticket') : h.labels ? 'labels' : 'no_reply' };
+  const done: Record<string, unknown> = {
+    ...found,
+    outcome: 'handed_over',
+    output: null,
+    reason,
+    handover: h.ticket ? (h.labels ? 'ticket+labels' : 'ticket') : h.labels ? 'labels' : 'no_reply',
+  };
   if (h.ticket) {
     const t = h.ticket;
-    const made = await createTicket(rpc, { ...c, metadata: { subject: t.subject ?? null, assignee: { round_robin: false, email: t.assignee ?? null }, priority: t.priority, labels: t.labels } });
+    const made = await createTicket(rpc, {
+      ...c,
+      metadata: {
+        subject: t.subject ?? null,
+        assignee: { round_robin: false, email: t.assignee ?? null },
+        priority: t.priority,
+        labels: t.labels,
+      },
+    });
     done.ticket_details = made.ticket_details;
   }
   if (h.labels) done.chat_details = (await changeChatLabels(rpc, { ...c, metadata: { labels: h.labels } }, 'add')).chat_details;

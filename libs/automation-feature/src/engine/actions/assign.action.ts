@@ -2,7 +2,7 @@ import { UpdateChatRpc, UpdateTicketRpc } from '@mapi/contracts';
 import { ActionError, actionCtx, type ActionContext, type RpcCaller } from './action-context';
 import { ticketOf } from './tickets.action';
 
-const emailOf = (c: ActionContext) => ((c.metadata.assignee as { email?: string | null } | undefined)?.email ?? null);
+const emailOf = (c: ActionContext) => (c.metadata.assignee as { email?: string | null } | undefined)?.email ?? null;
 
 /**
  * assign_ticket: sets the assignee (null: unassigns) of the ticket this run created, else the trigger

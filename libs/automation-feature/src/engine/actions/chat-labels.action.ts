@@ -14,7 +14,9 @@ export async function changeChatLabels(rpc: RpcCaller, c: ActionContext, mode: '
   const chat = await rpc.call(GetChatRpc, { ctx, params: { chat_id: chatId } });
   const catalogue = await rpc.call(ListLabelsRpc, { ctx, query: { offset: 0, limit: 2000, type: 'chat' } });
   const names = new Map(catalogue.labels.map((l) => [l.label_id, l.name]));
-  const current = Object.entries(chat.label_ids).filter(([, on]) => on).map(([id]) => names.get(id) ?? id.toLowerCase());
+  const current = Object.entries(chat.label_ids)
+    .filter(([, on]) => on)
+    .map(([id]) => names.get(id) ?? id.toLowerCase());
   const given = (c.metadata.labels as string[]).map((l) => l.trim().toLowerCase());
   const next = mode === 'add' ? [...new Set([...current, ...given])] : current.filter((l) => !given.includes(l));
   if (next.length !== current.length || next.some((l) => !current.includes(l))) {

@@ -10,7 +10,14 @@ import { messageOf } from './message-of';
 export async function forwardMessage(rpc: RpcCaller, c: ActionContext): Promise<Record<string, unknown>> {
   const messageId = messageOf(c);
   if (!messageId) throw new ActionError('no message to forward: the event names none');
-  const targets = [...new Set(String(c.metadata.chat_id).split(';').map((t) => t.trim()).filter(Boolean))];
+  const targets = [
+    ...new Set(
+      String(c.metadata.chat_id)
+        .split(';')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
   await rpc.call(ForwardMessageRpc, {
     ctx: actionCtx(c.run),
     params: { message_id: messageId },

@@ -31,7 +31,13 @@ function answerData(body: string | null): Record<string, unknown> {
  */
 export async function notifyHttp(http: OutboundHttp | undefined, c: ActionContext): Promise<Record<string, unknown>> {
   if (!http) throw new ActionError('notify_http is not configured in this process');
-  const m = c.metadata as { url: string; method: 'GET' | 'POST' | 'PUT' | 'DELETE'; headers?: Record<string, string>; body?: string; signing_secret?: string };
+  const m = c.metadata as {
+    url: string;
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    headers?: Record<string, string>;
+    body?: string;
+    signing_secret?: string;
+  };
   const key = idempotencyKeyOf(c);
   const body = m.method === 'GET' ? '' : (m.body ?? '');
   const headers: Record<string, string> = {

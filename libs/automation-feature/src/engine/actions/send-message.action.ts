@@ -15,5 +15,8 @@ export async function sendMessage(rpc: RpcCaller, c: ActionContext): Promise<Rec
     headers: { 'idempotency-key': idempotencyKeyOf(c) },
     body: { chat_id: chatId, message: String(c.metadata.message) },
   });
-  return { message_details: { queue_id: answer.queue_id, queue_position: Number(answer.queue_position), unique_id: answer.unique_id }, chat_id: chatId };
+  return {
+    message_details: { queue_id: answer.queue_id, queue_position: Number(answer.queue_position), unique_id: answer.unique_id },
+    chat_id: chatId,
+  };
 }

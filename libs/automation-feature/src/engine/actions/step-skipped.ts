@@ -4,7 +4,10 @@
  * with that reason (a deliberate no, like a condition that does not hold, is not a failure).
  */
 export class StepSkipped extends Error {
-  constructor(reason: string, readonly result: Record<string, unknown> = {}) {
+  constructor(
+    reason: string,
+    readonly result: Record<string, unknown> = {},
+  ) {
     super(reason);
   }
 }

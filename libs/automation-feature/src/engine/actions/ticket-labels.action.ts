@@ -13,10 +13,14 @@ export async function changeTicketLabels(rpc: RpcCaller, c: ActionContext, mode:
   if (!ticketId) throw new ActionError('no ticket to label: the run made none and the event names none');
   const ctx = actionCtx(c.run);
   const info = await rpc.call(GetTicketRpc, { ctx, params: { ticket_id: ticketId } });
-  const current = info.ticket.ticket_labels.split(',').map((l) => l.trim().toLowerCase()).filter(Boolean);
+  const current = info.ticket.ticket_labels
+    .split(',')
+    .map((l) => l.trim().toLowerCase())
+    .filter(Boolean);
   const given = (c.metadata.labels as string[]).map((l) => l.trim().toLowerCase());
   const next = mode === 'add' ? [...new Set([...current, ...given])] : current.filter((l) => !given.includes(l));
-  if (next.length === current.length && next.every((l) => current.includes(l))) return { ticket_details: { ticket_id: ticketId, labels: next, changed: false } };
+  if (next.length === current.length && next.every((l) => current.includes(l)))
+    return { ticket_details: { ticket_id: ticketId, labels: next, changed: false } };
   await rpc.call(UpdateTicketRpc, { ctx, params: { ticket_id: ticketId }, body: { labels: next.join(',') } });
   return { ticket_details: { ticket_id: ticketId, labels: next, changed: true } };
 }

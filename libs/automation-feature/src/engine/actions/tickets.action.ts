@@ -9,16 +9,28 @@ import { ActionError, actionCtx, idempotencyKeyOf, type ActionContext, type RpcC
 export async function createTicket(rpc: RpcCaller, c: ActionContext): Promise<Record<string, unknown>> {
   const chatId = c.run.chat_id;
   if (!chatId) throw new ActionError('the event has no chat to raise a ticket on');
-  const m = c.metadata as { subject?: string | null; assignee?: { email: string | null }; priority?: string; status?: 'open' | 'inprogress' | 'closed'; labels?: string[]; due_in?: string | null };
+  const m = c.metadata as {
+    subject?: string | null;
+    assignee?: { email: string | null };
+    priority?: string;
+    status?: 'open' | 'inprogress' | 'closed';
+    labels?: string[];
+    due_in?: string | null;
+  };
   const due = m.due_in ? durationMs(m.due_in) : null;
-  const quoted = c.event.event_type.startsWith('message.') && typeof c.event.data.message_id === 'string' ? c.event.data.message_id : undefined;
+  const quoted =
+    c.event.event_type.startsWith('message.') && typeof c.event.data.message_id === 'string' ? c.event.data.message_id : undefined;
   const priority = m.priority && m.priority !== '0' ? Number(m.priority) : undefined;
   const info = await rpc.call(CreateTicketRpc, {
     ctx: actionCtx(c.run),
     headers: { 'idempotency-key': idempotencyKeyOf(c) },
     body: {
       chat_id: chatId,
-      subject: m.subject?.trim() || (typeof c.event.data.body === 'string' && c.event.data.body.trim() ? c.event.data.body.trim().slice(0, 500) : 'Raised by a workflow'),
+      subject:
+        m.subject?.trim() ||
+        (typeof c.event.data.body === 'string' && c.event.data.body.trim()
+          ? c.event.data.body.trim().slice(0, 500)
+          : 'Raised by a workflow'),
       ...(m.assignee?.email ? { assignee: m.assignee.email } : {}),
       ...(priority ? { priority } : {}),
       ...(m.status ? { status: m.status } : {}),
@@ -51,7 +63,11 @@ export async function closeTicket(rpc: RpcCaller, c: ActionContext): Promise<Rec
   const info = await rpc.call(UpdateTicketRpc, { ctx, params: { ticket_id: ticketId }, body: { status: 'closed' } });
   const note = typeof c.metadata.closing_note === 'string' ? c.metadata.closing_note.trim() : '';
   if (note) {
-    await rpc.call(CreateNoteRpc, { ctx, headers: { 'idempotency-key': idempotencyKeyOf(c) }, body: { chat_id: info.ticket.chat_id, message: note } });
+    await rpc.call(CreateNoteRpc, {
+      ctx,
+      headers: { 'idempotency-key': idempotencyKeyOf(c) },
+      body: { chat_id: info.ticket.chat_id, message: note },
+    });
   }
   return { ticket_details: info.ticket };
 }

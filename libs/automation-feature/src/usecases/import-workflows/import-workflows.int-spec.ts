@@ -14,12 +14,23 @@ describe('ImportWorkflows (integration)', () => {
   const workflow = (id: string) => t.prisma.automationWorkflow.findUnique({ where: { id } });
   const mine = () => t.prisma.automationWorkflow.findMany({ where: { org_id: w.org }, orderBy: { id: 'asc' } });
   const enabled = async (org: string) =>
-    ((await new EnabledWorkflows().of(t.prisma as unknown as Prisma.TransactionClient, [org])).get(org)?.get('message.created')?.all ?? []).map((x) => x.id);
-  const reply = (message: string) => [{ id: 'reply', action_metadata: { type: 'send_message_to_chat', metadata: { message, chat_id: 'trigger_chat' } }, next: null }];
+    (
+      (await new EnabledWorkflows().of(t.prisma as unknown as Prisma.TransactionClient, [org])).get(org)?.get('message.created')?.all ?? []
+    ).map((x) => x.id);
+  const reply = (message: string) => [
+    { id: 'reply', action_metadata: { type: 'send_message_to_chat', metadata: { message, chat_id: 'trigger_chat' } }, next: null },
+  ];
   /** A workflow as GET /workflows answers it at the source: switched on there. */
   const source = (id: string, message = 'hello') => ({
-    source_id: id, id, org_id: newUuid(), name: `Greet ${id.slice(0, 4)}`, trigger: 'message.created', is_active: true, updated_by: 'someone@source.io',
-    trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: 'reply' }, actions: reply(message),
+    source_id: id,
+    id,
+    org_id: newUuid(),
+    name: `Greet ${id.slice(0, 4)}`,
+    trigger: 'message.created',
+    is_active: true,
+    updated_by: 'someone@source.io',
+    trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: 'reply' },
+    actions: reply(message),
   });
 
   beforeAll(async () => {
@@ -27,7 +38,16 @@ describe('ImportWorkflows (integration)', () => {
     w.other = (await createOrg(t.prisma)).id;
     [w.greet, w.thanks, w.theirs] = [newUuid(), newUuid(), newUuid()];
     await t.prisma.automationWorkflow.create({
-      data: { id: w.theirs, org_id: w.other, name: 'Theirs', trigger: 'message.created', trigger_metadata: { first_action_id: 'reply' }, actions: reply('theirs'), is_active: true, updated_by: 'owner' },
+      data: {
+        id: w.theirs,
+        org_id: w.other,
+        name: 'Theirs',
+        trigger: 'message.created',
+        trigger_metadata: { first_action_id: 'reply' },
+        actions: reply('theirs'),
+        is_active: true,
+        updated_by: 'owner',
+      },
     });
   });
 
@@ -38,8 +58,14 @@ describe('ImportWorkflows (integration)', () => {
       { source_id: w.thanks, target_id: w.thanks, outcome: 'created' },
     ]);
     expect(await workflow(w.greet)).toMatchObject({
-      org_id: w.org, name: source(w.greet).name, trigger: 'message.created', is_active: false, updated_by: IMPORTED_BY, deleted_at: null,
-      trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: 'reply' }, actions: reply('hello'),
+      org_id: w.org,
+      name: source(w.greet).name,
+      trigger: 'message.created',
+      is_active: false,
+      updated_by: IMPORTED_BY,
+      deleted_at: null,
+      trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: 'reply' },
+      actions: reply('hello'),
     });
     expect(await workflow(w.thanks)).toMatchObject({ is_active: false, updated_by: 'import', actions: reply('thanks') });
     expect(await enabled(w.org)).toEqual([]);
@@ -51,13 +77,16 @@ describe('ImportWorkflows (integration)', () => {
     expect(await mine()).toEqual(before);
   });
 
-  it('updates a changed definition, by source id or the id map\'s target id, never switching one on or off', async () => {
+  it("updates a changed definition, by source id or the id map's target id, never switching one on or off", async () => {
     await t.prisma.automationWorkflow.update({ where: { id: w.thanks }, data: { is_active: true, updated_by: 'owner@ours.io' } }); // cut over meanwhile
     const r = await run(w.org, [
       { ...source(w.greet, 'hello again'), is_active: true },
       { ...source(newUuid(), 'thank you'), name: 'Thanks', target_id: w.thanks, is_active: false },
     ]);
-    expect(r.results.map((x) => [x.target_id, x.outcome])).toEqual([[w.greet, 'updated'], [w.thanks, 'updated']]);
+    expect(r.results.map((x) => [x.target_id, x.outcome])).toEqual([
+      [w.greet, 'updated'],
+      [w.thanks, 'updated'],
+    ]);
     expect(await workflow(w.greet)).toMatchObject({ actions: reply('hello again'), is_active: false, updated_by: IMPORTED_BY });
     expect(await workflow(w.thanks)).toMatchObject({ name: 'Thanks', actions: reply('thank you'), is_active: true });
     expect(await enabled(w.org)).toEqual([w.thanks]);
@@ -73,9 +102,16 @@ describe('ImportWorkflows (integration)', () => {
     expect(id).not.toBe(w.theirs);
     expect(await workflow(id)).toMatchObject({ org_id: w.org, name: 'Ours', is_active: false, updated_by: IMPORTED_BY });
     expect((await run(w.org, [item])).results[0]).toEqual({ source_id: w.theirs, target_id: id, outcome: 'skipped' });
-    expect((await run(w.org, [{ ...item, name: 'Ours 2' }])).results[0]).toEqual({ source_id: w.theirs, target_id: id, outcome: 'updated' });
+    expect((await run(w.org, [{ ...item, name: 'Ours 2' }])).results[0]).toEqual({
+      source_id: w.theirs,
+      target_id: id,
+      outcome: 'updated',
+    });
     // a target id naming their workflow does not reach it either
-    expect((await run(w.org, [{ ...item, target_id: w.theirs, name: 'Hijack' }])).results[0]).toMatchObject({ target_id: id, outcome: 'updated' });
+    expect((await run(w.org, [{ ...item, target_id: w.theirs, name: 'Hijack' }])).results[0]).toMatchObject({
+      target_id: id,
+      outcome: 'updated',
+    });
     expect(await workflow(w.theirs)).toEqual(theirs);
     expect(await t.prisma.automationWorkflow.count({ where: { org_id: w.other } })).toBe(1);
   });

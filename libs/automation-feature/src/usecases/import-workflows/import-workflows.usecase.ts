@@ -24,26 +24,55 @@ export class ImportWorkflows {
     for (const raw of body.items) {
       const item = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
       const sourceId = typeof item.source_id === 'string' ? item.source_id : '';
-      const def = CreateWorkflowBody.safeParse({ name: item.name, trigger: item.trigger, trigger_metadata: item.trigger_metadata, actions: item.actions, is_active: false });
+      const def = CreateWorkflowBody.safeParse({
+        name: item.name,
+        trigger: item.trigger,
+        trigger_metadata: item.trigger_metadata,
+        actions: item.actions,
+        is_active: false,
+      });
       if (!sourceId || !def.success) {
         const issue = def.success ? null : def.error.issues[0];
-        results.push({ source_id: sourceId, target_id: null, outcome: 'failed', reason: issue ? `${issue.path.join('.')}: ${issue.message}` : 'source_id is missing' });
+        results.push({
+          source_id: sourceId,
+          target_id: null,
+          outcome: 'failed',
+          reason: issue ? `${issue.path.join('.')}: ${issue.message}` : 'source_id is missing',
+        });
         continue;
       }
-      const data = { name: def.data.name, trigger: def.data.trigger, trigger_metadata: def.data.trigger_metadata as Prisma.InputJsonValue, actions: def.data.actions as Prisma.InputJsonValue };
+      const data = {
+        name: def.data.name,
+        trigger: def.data.trigger,
+        trigger_metadata: def.data.trigger_metadata as Prisma.InputJsonValue,
+        actions: def.data.actions as Prisma.InputJsonValue,
+      };
       results.push(await this.one(ctx.org_id, sourceId, typeof item.target_id === 'string' ? item.target_id : undefined, data));
     }
     return { results };
   }
 
-  private async one(orgId: string, sourceId: string, targetId: string | undefined, data: { name: string; trigger: string; trigger_metadata: Prisma.InputJsonValue; actions: Prisma.InputJsonValue }): Promise<ImportItemResult> {
+  private async one(
+    orgId: string,
+    sourceId: string,
+    targetId: string | undefined,
+    data: { name: string; trigger: string; trigger_metadata: Prisma.InputJsonValue; actions: Prisma.InputJsonValue },
+  ): Promise<ImportItemResult> {
     let free: string | null = null;
     for (const candidate of [targetId, sourceId, derived(orgId, sourceId)]) {
       if (!candidate || !UUID.test(candidate)) continue;
       const row = await this.prisma.automationWorkflow.findUnique({ where: { id: candidate } });
       if (row && row.org_id === orgId) {
-        const same = row.name === data.name && row.trigger === data.trigger && isDeepStrictEqual(row.trigger_metadata, data.trigger_metadata) && isDeepStrictEqual(row.actions, data.actions);
-        if (!same) await this.prisma.automationWorkflow.update({ where: { id: row.id }, data: { ...data, updated_at: new Date(), updated_by: IMPORTED_BY } });
+        const same =
+          row.name === data.name &&
+          row.trigger === data.trigger &&
+          isDeepStrictEqual(row.trigger_metadata, data.trigger_metadata) &&
+          isDeepStrictEqual(row.actions, data.actions);
+        if (!same)
+          await this.prisma.automationWorkflow.update({
+            where: { id: row.id },
+            data: { ...data, updated_at: new Date(), updated_by: IMPORTED_BY },
+          });
         return { source_id: sourceId, target_id: row.id, outcome: same ? 'skipped' : 'updated' };
       }
       if (!row && free === null) free = candidate;

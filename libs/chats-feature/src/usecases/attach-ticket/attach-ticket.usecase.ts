@@ -25,7 +25,15 @@ export class AttachTicket {
         data: { message_ticket_id: body.ticket_id },
       });
       const message = mapMessage(updated);
-      await writeEvents(tx, [{ type: 'message.ticket.attached', org_id: ctx.org_id, phone_id: row.phone_id, data: message, previous: { message_ticket_id: row.message_ticket_id } }]);
+      await writeEvents(tx, [
+        {
+          type: 'message.ticket.attached',
+          org_id: ctx.org_id,
+          phone_id: row.phone_id,
+          data: message,
+          previous: { message_ticket_id: row.message_ticket_id },
+        },
+      ]);
       return message;
     });
   }

@@ -6,7 +6,12 @@ import { ChooseActingPhone } from './choose-acting-phone.usecase';
 describe('ChooseActingPhone (integration)', () => {
   const t = useTestDatabase('choose_phone');
   const w: Record<string, any> = {};
-  const ctx = (org: string, scope: string[] | null = null): RequestContext => ({ org_id: org, token_id: newUuid(), phone_scope: scope, phone: null });
+  const ctx = (org: string, scope: string[] | null = null): RequestContext => ({
+    org_id: org,
+    token_id: newUuid(),
+    phone_scope: scope,
+    phone: null,
+  });
 
   beforeAll(async () => {
     const p = t.prisma;
@@ -21,11 +26,14 @@ describe('ChooseActingPhone (integration)', () => {
     w.p5 = await createPhone(p, w.org.id, { created_at: at(0), deleted_at: new Date() }); // deleted, admin
     for (const ph of [w.p1, w.p2, w.p3, w.p4, w.p5]) {
       await p.chat.create({ data: { org_id: ph.org_id, phone_id: ph.phone_id, chat_id: w.group, chat_type: 'group' } });
-      await p.groupParticipant.create({ data: { org_id: ph.org_id, phone_id: ph.phone_id, chat_id: w.group, contact_id: ph.org_phone, is_admin: ph !== w.p1 } });
+      await p.groupParticipant.create({
+        data: { org_id: ph.org_id, phone_id: ph.phone_id, chat_id: w.group, contact_id: ph.org_phone, is_admin: ph !== w.p1 },
+      });
     }
   });
 
-  const choose = (c: RequestContext, need_admin = false, chat_id = w.group) => new ChooseActingPhone(new ChatRepository(t.prisma), phoneDirectoryFromDb(t.prisma)).execute({ ctx: c, chat_id, need_admin });
+  const choose = (c: RequestContext, need_admin = false, chat_id = w.group) =>
+    new ChooseActingPhone(new ChatRepository(t.prisma), phoneDirectoryFromDb(t.prisma)).execute({ ctx: c, chat_id, need_admin });
 
   it('picks the first-created connected phone that has the chat', async () => {
     expect(await choose(ctx(w.org.id))).toEqual({ phone_id: w.p1.phone_id, org_phone: w.p1.org_phone });

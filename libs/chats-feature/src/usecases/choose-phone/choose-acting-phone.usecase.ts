@@ -25,8 +25,8 @@ export class ChooseActingPhone {
     if (chosen) return chosen;
     throw Errors.phoneUnavailable(
       need_admin
-        ? 'No connected phone within the token\'s scope is an admin of this group: name one with x-phone'
-        : 'No connected phone within the token\'s scope has this chat: name one with x-phone',
+        ? "No connected phone within the token's scope is an admin of this group: name one with x-phone"
+        : "No connected phone within the token's scope has this chat: name one with x-phone",
     );
   }
 }

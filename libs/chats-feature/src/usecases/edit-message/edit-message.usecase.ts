@@ -25,8 +25,10 @@ export class EditMessage {
     const ref = params.message_id;
     if (!row.from_me) throw refused(ref, 'Only a message the phone sent can be edited');
     if (row.is_deleted) throw refused(ref, 'A deleted message cannot be edited');
-    if (isPoll(row) || !EDITABLE.has(row.message_type)) throw refused(ref, `A ${row.message_type} message cannot be edited (text, or a media caption, only)`);
-    if (this.now() - row.timestamp.getTime() > EDIT_WINDOW_MS) throw refused(ref, 'A message can be edited only within 15 minutes of sending');
+    if (isPoll(row) || !EDITABLE.has(row.message_type))
+      throw refused(ref, `A ${row.message_type} message cannot be edited (text, or a media caption, only)`);
+    if (this.now() - row.timestamp.getTime() > EDIT_WINDOW_MS)
+      throw refused(ref, 'A message can be edited only within 15 minutes of sending');
     if (row.body === body.edited_body) return null;
     await this.sessions.require(row.phone_id, { cmd: 'message-edit', key: networkKey(row), body: body.edited_body });
     return null;

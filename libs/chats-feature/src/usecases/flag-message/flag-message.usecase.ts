@@ -22,7 +22,9 @@ export class FlagMessage {
     if (Boolean(row.flag_status) === body.flag) return mapMessage(row);
     const actor = ctx.member?.email ?? ctx.token_id;
     const now = new Date().toISOString();
-    const before = (row.flag_metadata && typeof row.flag_metadata === 'object' && !Array.isArray(row.flag_metadata) ? row.flag_metadata : {}) as Prisma.JsonObject;
+    const before = (
+      row.flag_metadata && typeof row.flag_metadata === 'object' && !Array.isArray(row.flag_metadata) ? row.flag_metadata : {}
+    ) as Prisma.JsonObject;
     const metadata: Prisma.InputJsonValue = body.flag
       ? { status: true, flagged_by: actor, flagged_at: now }
       : { ...before, status: false, response_type: 'manual', response_timestamp: now, response_email: actor };
@@ -31,9 +33,20 @@ export class FlagMessage {
         where: { org_id: ctx.org_id, chat_id: row.chat_id, unique_id: row.unique_id },
         data: { flag_status: body.flag, flag_metadata: metadata },
       });
-      const updated = await tx.message.findFirstOrThrow({ where: { org_id: ctx.org_id, phone_id: row.phone_id, message_id: row.message_id }, omit: { id: true } });
+      const updated = await tx.message.findFirstOrThrow({
+        where: { org_id: ctx.org_id, phone_id: row.phone_id, message_id: row.message_id },
+        omit: { id: true },
+      });
       const message = mapMessage(updated);
-      await writeEvents(tx, [{ type: body.flag ? 'message.flagged' : 'message.unflagged', org_id: ctx.org_id, phone_id: row.phone_id, data: message, previous: { flag_status: row.flag_status } }]);
+      await writeEvents(tx, [
+        {
+          type: body.flag ? 'message.flagged' : 'message.unflagged',
+          org_id: ctx.org_id,
+          phone_id: row.phone_id,
+          data: message,
+          previous: { flag_status: row.flag_status },
+        },
+      ]);
       return message;
     });
   }

@@ -45,12 +45,21 @@ export class ForwardMessage {
     if (row.is_deleted) throw refused(params.message_id, 'A deleted message cannot be forwarded');
     if (isPoll(row)) throw refused(params.message_id, 'A poll cannot be forwarded');
     const content = forwardContent(row);
-    if (!content.text && !content.media) throw refused(params.message_id, `A ${row.message_type} message without text or stored media cannot be forwarded`);
+    if (!content.text && !content.media)
+      throw refused(params.message_id, `A ${row.message_type} message without text or stored media cannot be forwarded`);
     const key = headers?.['idempotency-key'];
     const request = key ? null : randomUUID();
     for (const chatId of [...new Set(body.forward_chat_ids)]) {
-      const sentMessageId = key ? derivedUuid([ctx.org_id, row.phone_id, row.message_id, key, chatId]) : derivedUuid([request as string, chatId]);
-      await this.sessions.require(row.phone_id, { cmd: 'message-forward', key: networkKey(row), chat_id: chatId, content, sent_message_id: sentMessageId });
+      const sentMessageId = key
+        ? derivedUuid([ctx.org_id, row.phone_id, row.message_id, key, chatId])
+        : derivedUuid([request as string, chatId]);
+      await this.sessions.require(row.phone_id, {
+        cmd: 'message-forward',
+        key: networkKey(row),
+        chat_id: chatId,
+        content,
+        sent_message_id: sentMessageId,
+      });
     }
     return null;
   }

@@ -29,20 +29,28 @@ describe('GetMessage', () => {
     w = { org, other, p1, p2, queueId, sent, received, foreign };
   });
 
-  const get = (ctx: ReturnType<typeof ctxOf>, id: string) => new GetMessage(new MessageRefRepository(t.prisma)).execute({ ctx, params: { message_id: id } });
+  const get = (ctx: ReturnType<typeof ctxOf>, id: string) =>
+    new GetMessage(new MessageRefRepository(t.prisma)).execute({ ctx, params: { message_id: id } });
   const notFound = async (p: Promise<unknown>) => {
-    const err = await p.then(() => null, (e: unknown) => e);
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ServiceError);
     expect(err).toMatchObject({ status: 404, code: 'NOT_FOUND_ERROR' });
   };
 
   it('finds a message by its message_id and by the queue id of its send (any case)', async () => {
-    expect(await get(ctxOf(w.org.id), w.received.message_id)).toMatchObject({ message_id: w.received.message_id, body: 'hi there', from_me: false });
+    expect(await get(ctxOf(w.org.id), w.received.message_id)).toMatchObject({
+      message_id: w.received.message_id,
+      body: 'hi there',
+      from_me: false,
+    });
     const byQueue = await get(ctxOf(w.org.id), w.queueId.toUpperCase());
     expect(byQueue).toMatchObject({ message_id: w.sent.message_id, sent_message_id: w.queueId, body: 'sent through the queue' });
   });
 
-  it('answers 404 for a queue id not sent yet, an unknown id, and another organization\'s message', async () => {
+  it("answers 404 for a queue id not sent yet, an unknown id, and another organization's message", async () => {
     await notFound(get(ctxOf(w.org.id), randomUUID()));
     await notFound(get(ctxOf(w.org.id), `false_15550001111@c.us_3EB0NOPE`));
     await notFound(get(ctxOf(w.org.id), 'not-an-id'));
@@ -50,9 +58,11 @@ describe('GetMessage', () => {
     expect(await get(ctxOf(w.other.id), w.foreign.message_id)).toMatchObject({ body: 'theirs' });
   });
 
-  it('reads only the phones within reach (x-phone, or the token\'s scope)', async () => {
+  it("reads only the phones within reach (x-phone, or the token's scope)", async () => {
     await notFound(get(ctxOf(w.org.id, { phone_scope: [w.p2.phone_id] }), w.received.message_id));
     await notFound(get(ctxOf(w.org.id, { phone: { phone_id: w.p2.phone_id, org_phone: w.p2.org_phone } }), w.received.message_id));
-    expect(await get(ctxOf(w.org.id, { phone_scope: [w.p1.phone_id, w.p2.phone_id] }), w.received.message_id)).toMatchObject({ body: 'hi there' });
+    expect(await get(ctxOf(w.org.id, { phone_scope: [w.p1.phone_id, w.p2.phone_id] }), w.received.message_id)).toMatchObject({
+      body: 'hi there',
+    });
   });
 });

@@ -1,26 +1,53 @@
-import { ImportChatItemSchema, isGroupChatId, type ImportBatchResponse, type ImportChatItem, type ImportChatsRequest, type IngestMessage, type PhoneDirectory } from '@mapi/contracts';
+import {
+  ImportChatItemSchema,
+  isGroupChatId,
+  type ImportBatchResponse,
+  type ImportChatItem,
+  type ImportChatsRequest,
+  type IngestMessage,
+  type PhoneDirectory,
+} from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { storedPins, withPinChange, type StoredPin } from '../../chats/pinned-messages';
 import { learnContacts } from '../../ingest/learn-contacts';
 import { answer, failed, notOurPhone, phonesOfOrg, sameValue as same, validateItems, writeInHalves } from '../../imports/import-items';
-import { storedCopies, storedParticipants, storedValues, writeChats, writeParticipants, type ChatCopyWrite, type ImportedChatCopy, type ImportedChatValues, type ImportedParticipant } from '../../imports/write-chats';
+import {
+  storedCopies,
+  storedParticipants,
+  storedValues,
+  writeChats,
+  writeParticipants,
+  type ChatCopyWrite,
+  type ImportedChatCopy,
+  type ImportedChatValues,
+  type ImportedParticipant,
+} from '../../imports/write-chats';
 
 type Chat = ImportChatItem['chat'];
 const keyOf = (phoneId: string, chatId: string) => `${phoneId}\u0000${chatId}`;
 const sortedKeys = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 const chatTypeOf = (chat: Chat): string =>
-  chat.chat_type === 'user' || chat.chat_type === 'group' || chat.chat_type === 'business' ? chat.chat_type : isGroupChatId(chat.chat_id) ? 'group' : 'user';
+  chat.chat_type === 'user' || chat.chat_type === 'group' || chat.chat_type === 'business'
+    ? chat.chat_type
+    : isGroupChatId(chat.chat_id)
+      ? 'group'
+      : 'user';
 
 /** The source's live pins joined to the stored ones (an older pin or unpin than the stored one changes nothing). */
 function pinsOf(chat: Chat, stored: unknown): unknown {
   let pins: StoredPin[] = storedPins(stored);
-  for (const p of chat.pinned_messages ?? []) pins = withPinChange(pins, { message_id: p.message_id, at: p.pinned_at, pinned: true, expires_at: p.expires_at ?? null }) ?? pins;
+  for (const p of chat.pinned_messages ?? [])
+    pins = withPinChange(pins, { message_id: p.message_id, at: p.pinned_at, pinned: true, expires_at: p.expires_at ?? null }) ?? pins;
   return pins.length ? pins : (stored ?? null);
 }
 
 /** One phone's copy as the item makes it of the stored one (what the source does not give stays as stored). */
-function copyOf(item: ImportChatItem, phone: { phone_id: string; org_phone: string | null }, stored: ImportedChatCopy | undefined): ImportedChatCopy {
+function copyOf(
+  item: ImportChatItem,
+  phone: { phone_id: string; org_phone: string | null },
+  stored: ImportedChatCopy | undefined,
+): ImportedChatCopy {
   const c = item.chat;
   return {
     phone_id: phone.phone_id,
@@ -38,7 +65,8 @@ function copyOf(item: ImportChatItem, phone: { phone_id: string; org_phone: stri
 
 /** What only a new copy takes: the source's creation time and that phone's unread count. */
 function newCopy(copy: ImportedChatCopy, chat: Chat): ChatCopyWrite {
-  const created = chat.created_at && !Number.isNaN(Date.parse(chat.created_at)) ? new Date(chat.created_at).toISOString() : new Date().toISOString();
+  const created =
+    chat.created_at && !Number.isNaN(Date.parse(chat.created_at)) ? new Date(chat.created_at).toISOString() : new Date().toISOString();
   const counts = chat.unread_count && typeof chat.unread_count === 'object' ? (chat.unread_count as Record<string, unknown>) : {};
   const unread = copy.org_phone ? counts[copy.org_phone] : undefined;
   return { ...copy, created_at: created, unread_count: typeof unread === 'number' && Number.isInteger(unread) && unread >= 0 ? unread : 0 };
@@ -50,8 +78,12 @@ function valuesOf(item: ImportChatItem, stored: ImportedChatValues | undefined):
   return {
     chat_id: chatId,
     assigned_to: item.assigned_to !== undefined ? (item.assigned_to?.toLowerCase() ?? null) : (stored?.assigned_to ?? null),
-    custom_properties: sortedKeys(item.custom_properties !== undefined ? (item.custom_properties ?? {}) : (stored?.custom_properties ?? {})),
-    labels: item.labels ? [...new Map(item.labels.map((l) => [l.label_id, l.name.toLowerCase()]))].sort(([a], [b]) => (a < b ? -1 : 1)) : (stored?.labels ?? []),
+    custom_properties: sortedKeys(
+      item.custom_properties !== undefined ? (item.custom_properties ?? {}) : (stored?.custom_properties ?? {}),
+    ),
+    labels: item.labels
+      ? [...new Map(item.labels.map((l) => [l.label_id, l.name.toLowerCase()]))].sort(([a], [b]) => (a < b ? -1 : 1))
+      : (stored?.labels ?? []),
   };
 }
 
@@ -76,7 +108,11 @@ export class ImportChats {
   private async write(ctx: ImportChatsRequest['ctx'], items: readonly unknown[]): Promise<ImportBatchResponse> {
     const orgId = ctx.org_id;
     const { valid, results } = validateItems(items, ImportChatItemSchema);
-    const phones = await phonesOfOrg(this.directory, orgId, valid.flatMap((v) => v.item.phones.map((p) => p.phone_id)));
+    const phones = await phonesOfOrg(
+      this.directory,
+      orgId,
+      valid.flatMap((v) => v.item.phones.map((p) => p.phone_id)),
+    );
     const ours = valid.filter(({ index, item }) => {
       const foreign = item.phones.find((p) => !phones.has(p.phone_id));
       if (foreign) results[index] = failed(item.source_id, notOurPhone(foreign.phone_id));
@@ -85,7 +121,15 @@ export class ImportChats {
     await this.prisma.$transaction(async (tx) => {
       const keys = ours.flatMap(({ item }) => item.phones.map((p) => ({ phone_id: p.phone_id, chat_id: item.chat.chat_id })));
       const stored = new Map((await storedCopies(tx, orgId, keys)).map((c) => [keyOf(c.phone_id, c.chat_id), c]));
-      const participants = new Map((await storedParticipants(tx, orgId, keys.filter((k) => isGroupChatId(k.chat_id)))).map((g) => [memberKey(g), g]));
+      const participants = new Map(
+        (
+          await storedParticipants(
+            tx,
+            orgId,
+            keys.filter((k) => isGroupChatId(k.chat_id)),
+          )
+        ).map((g) => [memberKey(g), g]),
+      );
       const memberWrites = new Map<string, ImportedParticipant>();
       const values = await storedValues(tx, orgId, [...new Set(ours.map(({ item }) => item.chat.chat_id))].sort());
       const copies = new Map<string, ChatCopyWrite>();
@@ -108,7 +152,12 @@ export class ImportChats {
           else if (same(before, { ...before, ...copy })) continue;
           changed = true;
           copies.set(key, newCopy(copy, item.chat)); // created_at and unread_count are written on a new copy only
-          partners.push({ org_id: orgId, phone_id: p.phone_id, org_phone: copy.org_phone ?? '', messages: [partnerSeen(item.chat.chat_id)] });
+          partners.push({
+            org_id: orgId,
+            phone_id: p.phone_id,
+            org_phone: copy.org_phone ?? '',
+            messages: [partnerSeen(item.chat.chat_id)],
+          });
         }
         const beforeValues = changedValues.get(item.chat.chat_id) ?? values.get(item.chat.chat_id);
         const after = valuesOf(item, beforeValues);
@@ -116,7 +165,11 @@ export class ImportChats {
           changedValues.set(after.chat_id, after);
           changed = true;
         }
-        results[index] = { source_id: item.source_id, target_id: item.chat.chat_id, outcome: created ? 'created' : changed ? 'updated' : 'skipped' };
+        results[index] = {
+          source_id: item.source_id,
+          target_id: item.chat.chat_id,
+          outcome: created ? 'created' : changed ? 'updated' : 'skipped',
+        };
       }
       await writeChats(tx, orgId, [...copies.values()], [...changedValues.values()]);
       await writeParticipants(tx, orgId, [...memberWrites.values()]);
@@ -131,8 +184,23 @@ const memberKey = (g: ImportedParticipant) => `${g.phone_id}\u0000${g.chat_id}\u
 /** A group's participants as the item gives them, on one phone's copy. */
 function membersOf(item: ImportChatItem, phoneId: string): ImportedParticipant[] {
   if (!isGroupChatId(item.chat.chat_id) || !item.chat.members) return [];
-  return Object.values(item.chat.members).map((m) => ({ phone_id: phoneId, chat_id: item.chat.chat_id, contact_id: m.contact_id, is_admin: m.is_admin ?? false, is_super_admin: m.is_super_admin ?? false }));
+  return Object.values(item.chat.members).map((m) => ({
+    phone_id: phoneId,
+    chat_id: item.chat.chat_id,
+    contact_id: m.contact_id,
+    is_admin: m.is_admin ?? false,
+    is_super_admin: m.is_super_admin ?? false,
+  }));
 }
 
 /** What learnContacts reads of a chat: its id (a 1-1 chat's partner; a group id is no contact). */
-const partnerSeen = (chatId: string): IngestMessage => ({ chat_id: chatId, unique_id: '', from_me: true, sender_phone: '', body: null, message_type: 'chat', timestamp: '', ack: 0 });
+const partnerSeen = (chatId: string): IngestMessage => ({
+  chat_id: chatId,
+  unique_id: '',
+  from_me: true,
+  sender_phone: '',
+  body: null,
+  message_type: 'chat',
+  timestamp: '',
+  ack: 0,
+});

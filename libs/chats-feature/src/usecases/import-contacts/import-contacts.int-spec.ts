@@ -10,7 +10,11 @@ const person = () => `${randomDigits()}@c.us`;
 const run = (orgId: string, items: unknown[]) => new ImportContacts(t.prisma).execute({ ctx: ctx(orgId), body: { items } });
 
 /** A contact as the source's GET /contacts answers it. */
-async function sourceContact(orgId: string, id: string, values: { contact_name: string; is_internal?: boolean; labels?: string[] }): Promise<Contact> {
+async function sourceContact(
+  orgId: string,
+  id: string,
+  values: { contact_name: string; is_internal?: boolean; labels?: string[] },
+): Promise<Contact> {
   const row = await new ContactRepository(t.prisma).create(orgId, id, [], values);
   return JSON.parse(JSON.stringify(mapContact(row))) as Contact;
 }
@@ -25,7 +29,9 @@ describe('ImportContacts (chats.v1.import.contacts)', () => {
     expect(answer.results).toEqual([a, b].map((c) => ({ source_id: c.contact_id, target_id: c.contact_id, outcome: 'created' })));
     const stored = await t.prisma.contact.findMany({ where: { org_id: target.id }, orderBy: { contact_id: 'asc' } });
     const strip = (c: Contact) => ({ ...c, org_id: null, updated_at: null });
-    expect(stored.map((r) => strip(JSON.parse(JSON.stringify(mapContact(r)))))).toEqual([a, b].sort((x, y) => (x.contact_id < y.contact_id ? -1 : 1)).map(strip));
+    expect(stored.map((r) => strip(JSON.parse(JSON.stringify(mapContact(r)))))).toEqual(
+      [a, b].sort((x, y) => (x.contact_id < y.contact_id ? -1 : 1)).map(strip),
+    );
 
     const before = await t.prisma.contact.findMany({ where: { org_id: target.id }, orderBy: { contact_id: 'asc' } });
     expect((await run(target.id, [item(a), item(b)])).results.map((r) => r.outcome)).toEqual(['skipped', 'skipped']);
@@ -47,7 +53,11 @@ describe('ImportContacts (chats.v1.import.contacts)', () => {
     const a = await sourceContact(source.id, person(), { contact_name: 'Ann' });
     await t.prisma.contact.create({ data: { org_id: other.id, contact_id: a.contact_id, contact_name: 'Theirs', labels: ['x'] } });
     const otherBefore = await t.prisma.contact.findMany({ where: { org_id: other.id } });
-    const answer = await run(target.id, [{ ...item(a), source_id: 'g1', contact_id: '120363012345678901@g.us' }, item(a), { source_id: 'x', contact_id: a.contact_id, labels: 'vip' }]);
+    const answer = await run(target.id, [
+      { ...item(a), source_id: 'g1', contact_id: '120363012345678901@g.us' },
+      item(a),
+      { source_id: 'x', contact_id: a.contact_id, labels: 'vip' },
+    ]);
     expect(answer.results).toEqual([
       { source_id: 'g1', target_id: null, outcome: 'failed', reason: expect.stringMatching(/^contact_id: /) },
       { source_id: a.contact_id, target_id: a.contact_id, outcome: 'created' },

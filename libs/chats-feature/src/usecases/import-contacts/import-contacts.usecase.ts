@@ -48,11 +48,16 @@ export class ImportContacts {
       for (const { index, item } of valid) {
         const before = writes.get(item.contact_id) ?? stored.get(item.contact_id);
         const after = imported(item, before);
-        const outcome = !stored.has(item.contact_id) && !writes.has(item.contact_id) ? 'created' : before && same(before, after) ? 'skipped' : 'updated';
+        const outcome =
+          !stored.has(item.contact_id) && !writes.has(item.contact_id) ? 'created' : before && same(before, after) ? 'skipped' : 'updated';
         if (outcome !== 'skipped') writes.set(item.contact_id, after);
         results[index] = { source_id: item.source_id, target_id: item.contact_id, outcome };
       }
-      await writeContacts(tx, ctx.org_id, [...writes.values()].sort((a, b) => (a.contact_id < b.contact_id ? -1 : 1)));
+      await writeContacts(
+        tx,
+        ctx.org_id,
+        [...writes.values()].sort((a, b) => (a.contact_id < b.contact_id ? -1 : 1)),
+      );
     });
     return answer(results, items);
   }

@@ -10,9 +10,25 @@ let seq = 0;
 
 function msg(chatId: string, overrides: Partial<IngestMessage> = {}): IngestMessage {
   seq += 1;
-  return { chat_id: chatId, unique_id: `IMP${seq}`, from_me: false, sender_phone: chatId, sender_name: 'Ann', body: `hello ${seq}`, message_type: 'chat', timestamp: new Date(1_700_000_000_000 + seq * 1000).toISOString(), ack: 1, ...overrides };
+  return {
+    chat_id: chatId,
+    unique_id: `IMP${seq}`,
+    from_me: false,
+    sender_phone: chatId,
+    sender_name: 'Ann',
+    body: `hello ${seq}`,
+    message_type: 'chat',
+    timestamp: new Date(1_700_000_000_000 + seq * 1000).toISOString(),
+    ack: 1,
+    ...overrides,
+  };
 }
-const upsert = (p: Phone, messages: IngestMessage[], type: 'notify' | 'append' = 'notify'): IngestEvent => ({ ...p, kind: 'messages-upsert', type, messages });
+const upsert = (p: Phone, messages: IngestMessage[], type: 'notify' | 'append' = 'notify'): IngestEvent => ({
+  ...p,
+  kind: 'messages-upsert',
+  type,
+  messages,
+});
 const ctx = (orgId: string): RequestContext => ({ org_id: orgId, token_id: newUuid(), phone_scope: null, phone: null, member: null });
 const person = () => `${randomDigits()}@c.us`;
 
@@ -23,11 +39,17 @@ async function newPhone(orgId?: string): Promise<Phone> {
 }
 /** The source's messages as its GET messages answers them (stored by its own ingestion). */
 async function sourceObjects(p: Phone): Promise<Message[]> {
-  const rows = await t.prisma.message.findMany({ where: { phone_id: p.phone_id }, orderBy: { id: 'asc' }, omit: { id: true, phone_id: true } });
+  const rows = await t.prisma.message.findMany({
+    where: { phone_id: p.phone_id },
+    orderBy: { id: 'asc' },
+    omit: { id: true, phone_id: true },
+  });
   return JSON.parse(JSON.stringify(rows.map(mapMessage))) as Message[];
 }
-const items = (target: Phone, messages: Message[]) => messages.map((m) => ({ source_id: m.message_id, phone_id: target.phone_id, message: m }));
-const run = (target: Phone, list: unknown[]) => new ImportMessages(t.prisma, phoneDirectoryFromDb(t.prisma)).execute({ ctx: ctx(target.org_id), body: { items: list } });
+const items = (target: Phone, messages: Message[]) =>
+  messages.map((m) => ({ source_id: m.message_id, phone_id: target.phone_id, message: m }));
+const run = (target: Phone, list: unknown[]) =>
+  new ImportMessages(t.prisma, phoneDirectoryFromDb(t.prisma)).execute({ ctx: ctx(target.org_id), body: { items: list } });
 const outbox = (orgId: string) => t.prisma.outboxEvent.findMany({ where: { org_id: orgId } });
 const storedObjects = async (p: Phone) => sourceObjects(p);
 
@@ -39,19 +61,49 @@ describe('ImportMessages (chats.v1.import.messages)', () => {
       upsert(source, [msg(c1), msg(c1, { from_me: true, sender_phone: source.org_phone, ack: 3, quoted_message_id: 'Q1' })]),
       upsert(source, [msg(group, { sender_phone: '4915111111111@c.us', mentioned_ids: ['4915122222222@c.us'], is_forwarded: true })]),
     ]);
-    const objects = (await sourceObjects(source)).map((m, i) => (i === 0 ? { ...m, prev_body: 'before', body: 'after', message_ticket_id: 'T-1', flag_status: true, is_starred: true, poll_info: { q: 1 }, vcards: ['BEGIN:VCARD'] } : m));
+    const objects = (await sourceObjects(source)).map((m, i) =>
+      i === 0
+        ? {
+            ...m,
+            prev_body: 'before',
+            body: 'after',
+            message_ticket_id: 'T-1',
+            flag_status: true,
+            is_starred: true,
+            poll_info: { q: 1 },
+            vcards: ['BEGIN:VCARD'],
+          }
+        : m,
+    );
     const target = await newPhone();
     const answer = await run(target, items(target, objects));
 
     expect(answer.results).toEqual(objects.map((m) => ({ source_id: m.message_id, target_id: m.message_id, outcome: 'created' })));
     const stored = await storedObjects(target);
-    expect(stored).toEqual(objects.map((m) => ({ ...m, org_id: target.org_id, org_phone: target.org_phone, fts: m.body ? m.body.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') : null })));
+    expect(stored).toEqual(
+      objects.map((m) => ({
+        ...m,
+        org_id: target.org_id,
+        org_phone: target.org_phone,
+        fts: m.body
+          ? m.body
+              .toLowerCase()
+              .match(/[\p{L}\p{N}]+/gu)
+              ?.join(' ')
+          : null,
+      })),
+    );
     const chats = await t.prisma.chat.findMany({ where: { phone_id: target.phone_id }, orderBy: { chat_id: 'asc' } });
     expect(chats.map((c) => [c.chat_id, c.chat_type, c.unread_count, c.latest_message_at?.toISOString()])).toEqual(
-      [[c1, 'user', 0, objects[1].timestamp.replace('+00:00', '.000Z')], [group, 'group', 0, objects[2].timestamp.replace('+00:00', '.000Z')]].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
+      [
+        [c1, 'user', 0, objects[1].timestamp.replace('+00:00', '.000Z')],
+        [group, 'group', 0, objects[2].timestamp.replace('+00:00', '.000Z')],
+      ].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
     );
     expect(await outbox(target.org_id)).toEqual([]);
-    expect(await t.prisma.contact.findUnique({ where: { org_id_contact_id: { org_id: target.org_id, contact_id: c1 } } })).toMatchObject({ phone_ids: [target.phone_id] });
+    expect(await t.prisma.contact.findUnique({ where: { org_id_contact_id: { org_id: target.org_id, contact_id: c1 } } })).toMatchObject({
+      phone_ids: [target.phone_id],
+    });
   });
 
   it('answers skipped for a second identical batch and writes nothing; a changed message is updated', async () => {
@@ -66,10 +118,16 @@ describe('ImportMessages (chats.v1.import.messages)', () => {
     expect((await run(target, items(target, objects))).results.map((r) => r.outcome)).toEqual(['skipped', 'skipped']);
     expect(await t.prisma.message.findMany({ where: { phone_id: target.phone_id }, orderBy: { id: 'asc' } })).toEqual(before);
 
-    const changed = [{ ...objects[0], body: 'edited', prev_body: objects[0].body, updated_at: '2030-01-01T00:00:00.000+00:00' }, { ...objects[1], is_deleted: true }];
+    const changed = [
+      { ...objects[0], body: 'edited', prev_body: objects[0].body, updated_at: '2030-01-01T00:00:00.000+00:00' },
+      { ...objects[1], is_deleted: true },
+    ];
     expect((await run(target, items(target, changed))).results.map((r) => r.outcome)).toEqual(['updated', 'updated']);
     const after = await storedObjects(target);
-    expect(after.map((m) => [m.body, m.prev_body, m.is_deleted, m.fts])).toEqual([['edited', objects[0].body, null, 'edited'], [objects[1].body, null, true, objects[1].fts]]);
+    expect(after.map((m) => [m.body, m.prev_body, m.is_deleted, m.fts])).toEqual([
+      ['edited', objects[0].body, null, 'edited'],
+      [objects[1].body, null, true, objects[1].fts],
+    ]);
     expect(await t.prisma.message.count({ where: { phone_id: target.phone_id } })).toBe(2);
   });
 
@@ -91,7 +149,12 @@ describe('ImportMessages (chats.v1.import.messages)', () => {
     expect(answer.results).toEqual([
       { source_id: 'bad-1', target_id: null, outcome: 'failed', reason: expect.stringMatching(/^message\.timestamp: /) },
       { source_id: good.message_id, target_id: good.message_id, outcome: 'created' },
-      { source_id: other.message_id, target_id: null, outcome: 'failed', reason: `phone ${foreign.phone_id} is not a phone of this organization` },
+      {
+        source_id: other.message_id,
+        target_id: null,
+        outcome: 'failed',
+        reason: `phone ${foreign.phone_id} is not a phone of this organization`,
+      },
       { source_id: '', target_id: null, outcome: 'failed', reason: expect.any(String) },
     ]);
     expect(await t.prisma.message.count({ where: { phone_id: target.phone_id } })).toBe(1);
@@ -111,7 +174,7 @@ describe('ImportMessages (chats.v1.import.messages)', () => {
     expect(await t.prisma.message.count({ where: { phone_id: target.phone_id } })).toBe(2);
   });
 
-  it('leaves the same message id of another organization\'s phone as it was (ids are per phone)', async () => {
+  it("leaves the same message id of another organization's phone as it was (ids are per phone)", async () => {
     const source = await newPhone();
     const c = person();
     await new ApplyIngest(t.prisma).execute([upsert(source, [msg(c)])]);

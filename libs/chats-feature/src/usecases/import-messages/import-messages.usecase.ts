@@ -1,4 +1,11 @@
-import { ImportMessageItemSchema, type ImportBatchResponse, type ImportMessageItem, type ImportMessagesRequest, type IngestMessage, type PhoneDirectory } from '@mapi/contracts';
+import {
+  ImportMessageItemSchema,
+  type ImportBatchResponse,
+  type ImportMessageItem,
+  type ImportMessagesRequest,
+  type IngestMessage,
+  type PhoneDirectory,
+} from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import { chatOfMessage, ensureChats, type ChatSeen } from '../../ingest/ensure-chats';
 import { learnContacts } from '../../ingest/learn-contacts';
@@ -35,7 +42,11 @@ export class ImportMessages {
   private async write(ctx: ImportMessagesRequest['ctx'], items: readonly unknown[]): Promise<ImportBatchResponse> {
     const orgId = ctx.org_id;
     const { valid, results } = validateItems(items, ImportMessageItemSchema);
-    const phones = await phonesOfOrg(this.directory, orgId, valid.map((v) => v.item.phone_id));
+    const phones = await phonesOfOrg(
+      this.directory,
+      orgId,
+      valid.map((v) => v.item.phone_id),
+    );
     const rows = new Map<string, { index: number; source_id: string; row: Prisma.MessageCreateManyInput }>();
     const repeats: { index: number; source_id: string; key: string }[] = [];
     const chats = new Map<string, ChatSeen>();
@@ -64,7 +75,10 @@ export class ImportMessages {
           async (tx) => {
             await ensureChats(tx, [...chats.values()], [] as OutEvent[]); // chat.created is not written: a backfill
             await learnContacts(tx, [...seen.values()]);
-            const w = await upsertImportedMessages(tx, [...rows.values()].map((r) => r.row));
+            const w = await upsertImportedMessages(
+              tx,
+              [...rows.values()].map((r) => r.row),
+            );
             await recordActivity(tx, w.created, () => false);
             return w;
           },
@@ -86,5 +100,14 @@ export class ImportMessages {
 
 /** What learnContacts reads of a message (senders and 1-1 partners; the source gives no push name here). */
 function contactSeen({ message: m }: ImportMessageItem): IngestMessage {
-  return { chat_id: m.chat_id, unique_id: m.unique_id, from_me: m.from_me, sender_phone: m.sender_phone, body: null, message_type: m.message_type, timestamp: m.timestamp, ack: 0 };
+  return {
+    chat_id: m.chat_id,
+    unique_id: m.unique_id,
+    from_me: m.from_me,
+    sender_phone: m.sender_phone,
+    body: null,
+    message_type: m.message_type,
+    timestamp: m.timestamp,
+    ack: 0,
+  };
 }

@@ -1,4 +1,10 @@
-import { ImportReactionItemSchema, type ImportBatchResponse, type ImportReactionItem, type ImportReactionsRequest, type PhoneDirectory } from '@mapi/contracts';
+import {
+  ImportReactionItemSchema,
+  type ImportBatchResponse,
+  type ImportReactionItem,
+  type ImportReactionsRequest,
+  type PhoneDirectory,
+} from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import { applyChanges, type ChangeIn } from '../../ingest/apply-changes';
 import type { OutEvent } from '../../ingest/out-event';
@@ -11,9 +17,12 @@ type Tx = Prisma.TransactionClient;
 function keyParts(r: ImportReactionItem): { from_me: boolean; unique_id: string } | null {
   for (const fromMe of [true, false]) {
     const prefix = `${fromMe}_${r.chat_id}_`;
-    if (r.message_id.startsWith(prefix) && r.message_id.length > prefix.length) return { from_me: fromMe, unique_id: r.message_id.slice(prefix.length) };
+    if (r.message_id.startsWith(prefix) && r.message_id.length > prefix.length)
+      return { from_me: fromMe, unique_id: r.message_id.slice(prefix.length) };
   }
-  return r.msg_id && `${r.msg_id.from_me}_${r.chat_id}_${r.msg_id.id}` === r.message_id ? { from_me: r.msg_id.from_me, unique_id: r.msg_id.id } : null;
+  return r.msg_id && `${r.msg_id.from_me}_${r.chat_id}_${r.msg_id.id}` === r.message_id
+    ? { from_me: r.msg_id.from_me, unique_id: r.msg_id.id }
+    : null;
 }
 
 /** The stored copies of the organization among the given (phone, message) keys. */
@@ -50,7 +59,11 @@ export class ImportReactions {
   private async write(ctx: ImportReactionsRequest['ctx'], items: readonly unknown[]): Promise<ImportBatchResponse> {
     const orgId = ctx.org_id;
     const { valid, results } = validateItems(items, ImportReactionItemSchema);
-    const phones = await phonesOfOrg(this.directory, orgId, valid.map((v) => v.item.phone_id));
+    const phones = await phonesOfOrg(
+      this.directory,
+      orgId,
+      valid.map((v) => v.item.phone_id),
+    );
     const changes: { index: number; source_id: string; target_id: string; change: ReactionIn }[] = [];
     for (const { index, item } of valid) {
       const parts = keyParts(item);
@@ -59,29 +72,64 @@ export class ImportReactions {
       else if (!parts) results[index] = failed(item.source_id, 'message_id: not of the form <from_me>_<chat_id>_<unique_id>');
       else if (!sender) results[index] = failed(item.source_id, 'sender_phone: required');
       else {
-        const reaction = { reaction_id: item.reaction_id ?? item.unique_id ?? item.source_id, sender_phone: sender, reaction: item.reaction ?? '', timestamp: item.timestamp };
-        const change: ReactionIn = { kind: 'reaction', org_id: orgId, phone_id: item.phone_id, org_phone: phones.get(item.phone_id) ?? '', chat_id: item.chat_id, ...parts, reaction };
+        const reaction = {
+          reaction_id: item.reaction_id ?? item.unique_id ?? item.source_id,
+          sender_phone: sender,
+          reaction: item.reaction ?? '',
+          timestamp: item.timestamp,
+        };
+        const change: ReactionIn = {
+          kind: 'reaction',
+          org_id: orgId,
+          phone_id: item.phone_id,
+          org_phone: phones.get(item.phone_id) ?? '',
+          chat_id: item.chat_id,
+          ...parts,
+          reaction,
+        };
         changes.push({ index, source_id: item.source_id, target_id: reaction.reaction_id, change });
       }
     }
     if (changes.length) {
       await this.prisma.$transaction(async (tx) => {
-        const held = await storedMessages(tx, orgId, changes.map((c) => ({ phone_id: c.change.phone_id, message_id: `${c.change.from_me}_${c.change.chat_id}_${c.change.unique_id}` })));
+        const held = await storedMessages(
+          tx,
+          orgId,
+          changes.map((c) => ({
+            phone_id: c.change.phone_id,
+            message_id: `${c.change.from_me}_${c.change.chat_id}_${c.change.unique_id}`,
+          })),
+        );
         const applied = changes.filter((c) => {
           const ok = held.has(`${c.change.phone_id}\u0000${c.change.from_me}_${c.change.chat_id}_${c.change.unique_id}`);
           if (!ok) results[c.index] = failed(c.source_id, `message not found on phone ${c.change.phone_id} (import the message first)`);
           return ok;
         });
         const out: OutEvent[] = []; // not written: a backfill
-        await applyChanges(tx, applied.map((c) => c.change), out);
+        await applyChanges(
+          tx,
+          applied.map((c) => c.change),
+          out,
+        );
         // applyChanges emits at most one reaction event per change, in order: the events say which changed what
         let next = 0;
         for (const c of applied) {
           const e = out[next];
-          const data = e?.data as { phone_id?: string; sender_phone?: string; reaction_id?: string; reaction?: string; message_id?: string } | undefined;
-          const mine = e && e.phone_id === c.change.phone_id && data?.sender_phone === c.change.reaction.sender_phone && data?.reaction_id === c.change.reaction.reaction_id && data?.reaction === c.change.reaction.reaction && data?.message_id === `${c.change.from_me}_${c.change.chat_id}_${c.change.unique_id}`;
+          const data = e?.data as
+            { phone_id?: string; sender_phone?: string; reaction_id?: string; reaction?: string; message_id?: string } | undefined;
+          const mine =
+            e &&
+            e.phone_id === c.change.phone_id &&
+            data?.sender_phone === c.change.reaction.sender_phone &&
+            data?.reaction_id === c.change.reaction.reaction_id &&
+            data?.reaction === c.change.reaction.reaction &&
+            data?.message_id === `${c.change.from_me}_${c.change.chat_id}_${c.change.unique_id}`;
           if (mine) next++;
-          results[c.index] = { source_id: c.source_id, target_id: c.target_id, outcome: mine ? (e.type === 'reaction.created' ? 'created' : 'updated') : 'skipped' };
+          results[c.index] = {
+            source_id: c.source_id,
+            target_id: c.target_id,
+            outcome: mine ? (e.type === 'reaction.created' ? 'created' : 'updated') : 'skipped',
+          };
         }
       });
     }

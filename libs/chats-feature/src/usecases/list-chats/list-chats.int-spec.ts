@@ -15,10 +15,19 @@ const t = useTestDatabase('list_chats_team_filters');
  */
 describe('ListChats team filters (integration)', () => {
   const w: Record<string, any> = {};
-  const ctx = (extra: Partial<RequestContext> = {}): RequestContext => ({ org_id: w.org.id, token_id: randomUUID(), phone_scope: null, phone: null, ...extra });
+  const ctx = (extra: Partial<RequestContext> = {}): RequestContext => ({
+    org_id: w.org.id,
+    token_id: randomUUID(),
+    phone_scope: null,
+    phone: null,
+    ...extra,
+  });
   const list = async (query: Record<string, string>, c: RequestContext = ctx()) => {
     const parsed = ListChatsQuery.parse(query) as ListChatsRequest['query'];
-    const answer = await new ListChats(new ChatViewRepository(t.prisma), new MessageRepository(t.prisma)).execute({ ctx: c, query: parsed });
+    const answer = await new ListChats(new ChatViewRepository(t.prisma), new MessageRepository(t.prisma)).execute({
+      ctx: c,
+      query: parsed,
+    });
     return answer.chats;
   };
   const ids = async (query: Record<string, string>, c?: RequestContext) => (await list(query, c)).map((chat) => chat.chat_id);
@@ -33,12 +42,22 @@ describe('ListChats team filters (integration)', () => {
     const flagged = { flag_status: true };
     const sharedUnique = '3EB0FLAGGEDSHARED01';
     await createMessages(p, w.org, w.p1, [
-      { chatId: w.a, body: 'Refund for order 42, please', timestamp: minute(1), overrides: { ...flagged, unique_id: sharedUnique, message_id: `false_${w.a}_${sharedUnique}` } },
+      {
+        chatId: w.a,
+        body: 'Refund for order 42, please',
+        timestamp: minute(1),
+        overrides: { ...flagged, unique_id: sharedUnique, message_id: `false_${w.a}_${sharedUnique}` },
+      },
       { chatId: w.a, body: 'still waiting', timestamp: minute(5) },
       { chatId: w.b, body: 'hello there', timestamp: minute(3) },
     ]);
     await createMessages(p, w.org, w.p2, [
-      { chatId: w.a, body: 'Refund for order 42, please', timestamp: minute(1), overrides: { ...flagged, unique_id: sharedUnique, message_id: `false_${w.a}_${sharedUnique}` } },
+      {
+        chatId: w.a,
+        body: 'Refund for order 42, please',
+        timestamp: minute(1),
+        overrides: { ...flagged, unique_id: sharedUnique, message_id: `false_${w.a}_${sharedUnique}` },
+      },
       { chatId: w.c, body: 'my parcel is late', timestamp: minute(4), overrides: flagged },
     ]);
     // The other organization: the same chat id as `b`, assigned to agent, unread, flagged, with words searched below.
@@ -69,7 +88,9 @@ describe('ListChats team filters (integration)', () => {
     expect(chats.map((c) => c.chat_id)).toEqual([w.a, w.c, w.b]);
     expect(chats.map((c) => c.flag_count)).toEqual([1, 1, 0]);
     // x-phone p1: the flagged message of c (p2's) is out of reach, a's copy on p1 still counts
-    expect((await list({}, ctx({ phone: { phone_id: w.p1.phone_id, org_phone: w.p1.org_phone } }))).map((c) => [c.chat_id, c.flag_count])).toEqual([
+    expect(
+      (await list({}, ctx({ phone: { phone_id: w.p1.phone_id, org_phone: w.p1.org_phone } }))).map((c) => [c.chat_id, c.flag_count]),
+    ).toEqual([
       [w.a, 1],
       [w.b, 0],
     ]);
@@ -124,7 +145,10 @@ describe('ListChats team filters (integration)', () => {
   });
 
   it("keeps a member's labels: a member limited to vip finds no other chat, whatever the filter", async () => {
-    const amy = ctx({ phone_scope: [w.p1.phone_id, w.p2.phone_id], member: { member_id: newUuid(), session_id: newUuid(), email: 'amy@example.com', role: 'member', label_ids: ['vip'] } });
+    const amy = ctx({
+      phone_scope: [w.p1.phone_id, w.p2.phone_id],
+      member: { member_id: newUuid(), session_id: newUuid(), email: 'amy@example.com', role: 'member', label_ids: ['vip'] },
+    });
     expect(await ids({}, amy)).toEqual([w.a]);
     expect(await ids({ search: 'hello' }, amy)).toEqual([]);
     expect(await ids({ flagged: 'true' }, amy)).toEqual([w.a]);

@@ -8,10 +8,17 @@ const t = useTestDatabase('set_chat_access');
 /** chats.v1.chat.set-access against Postgres: replace and merge, all or nothing, organizations isolated. */
 describe('SetChatAccess (integration)', () => {
   const w: Record<string, any> = {};
-  const ctx = (org: string, phone_scope: string[] | null = null): RequestContext => ({ org_id: org, token_id: newUuid(), phone_scope, phone: null, member: null });
+  const ctx = (org: string, phone_scope: string[] | null = null): RequestContext => ({
+    org_id: org,
+    token_id: newUuid(),
+    phone_scope,
+    phone: null,
+    member: null,
+  });
   const run = (org: string, chat_ids: string[], access: Record<string, boolean>, replace: boolean, scope: string[] | null = null) =>
     new SetChatAccess(new ChatPropertiesRepository(t.prisma)).execute({ ctx: ctx(org, scope), body: { chat_ids, access, replace } });
-  const stored = async (org: string, chat: string) => (await t.prisma.chatProperties.findFirst({ where: { org_id: org, chat_id: chat } }))?.override_chat_access ?? null;
+  const stored = async (org: string, chat: string) =>
+    (await t.prisma.chatProperties.findFirst({ where: { org_id: org, chat_id: chat } }))?.override_chat_access ?? null;
 
   beforeAll(async () => {
     Object.assign(w, await createTwoPhoneOrgAndOther(t.prisma));
@@ -33,7 +40,7 @@ describe('SetChatAccess (integration)', () => {
     expect(await stored(w.org.id, w.b)).toBeNull();
   });
 
-  it('another organization\'s chat, a missing one or one outside the phones in reach: 404 and nothing changes', async () => {
+  it("another organization's chat, a missing one or one outside the phones in reach: 404 and nothing changes", async () => {
     const before = await t.prisma.chatProperties.findMany({ orderBy: [{ org_id: 'asc' }, { chat_id: 'asc' }] });
     for (const attempt of [
       () => run(w.org.id, [w.a, w.theirs], { 'amy@x.com': false }, true),
@@ -41,7 +48,10 @@ describe('SetChatAccess (integration)', () => {
       () => run(w.org.id, [w.a, w.b], { 'amy@x.com': false }, true, [w.p1.phone_id]),
       () => run(w.other.id, [w.b], { 'amy@x.com': false }, true),
     ]) {
-      const err = await attempt().then(() => null, (e: unknown) => e);
+      const err = await attempt().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ServiceError);
       expect((err as ServiceError).status).toBe(404);
     }

@@ -11,7 +11,11 @@ import { WorkflowDefinitionFields, WorkflowNameSchema, WorkflowSchema, refineDef
  * `created_at`, …) may be present and are ignored, so an export imports unchanged.
  */
 export const CreateWorkflowBody = z
-  .object({ name: WorkflowNameSchema, ...WorkflowDefinitionFields, is_active: z.boolean({ error: 'is_active must be true or false' }).optional() })
+  .object({
+    name: WorkflowNameSchema,
+    ...WorkflowDefinitionFields,
+    is_active: z.boolean({ error: 'is_active must be true or false' }).optional(),
+  })
   .superRefine((body, ctx) => refineDefinition(body, ctx));
 export type CreateWorkflowBody = z.infer<typeof CreateWorkflowBody>;
 

@@ -7,7 +7,7 @@ import { WorkflowIdParams } from '../workflow/workflow.schema';
 export const DryRunWorkflowBody = z.object({
   /** A sample of the trigger's event: its object as `data` (a message.created's is the spec 2.1 message). */
   event: z.object({
-    data: z.record(z.string(), z.unknown(), { error: 'event.data must be the event\'s object' }),
+    data: z.record(z.string(), z.unknown(), { error: "event.data must be the event's object" }),
     phone_id: z.string().max(100).nullable().optional(),
     /** The chat as it would be read at the condition (its labels, custom properties, …), for conditions on chat fields the event does not carry. */
     chat: z.record(z.string(), z.unknown()).optional(),
@@ -17,7 +17,14 @@ export const DryRunWorkflowBody = z.object({
   }),
 });
 
-export const DryRunOutcomeSchema = z.enum(['would_run', 'would_wait', 'condition_passed', 'condition_failed', 'path_taken', 'path_not_taken']);
+export const DryRunOutcomeSchema = z.enum([
+  'would_run',
+  'would_wait',
+  'condition_passed',
+  'condition_failed',
+  'path_taken',
+  'path_not_taken',
+]);
 
 export const DryRunWorkflowResponse = z.object({
   /** Whether the event would start a run (the trigger's phones and the loop guard admit it). */
@@ -44,7 +51,7 @@ export const DryRunWorkflowRoute = defineRoute({
   tag: 'workflows',
   summary: 'Evaluate a workflow against a sample event, running nothing',
   description:
-    'Walks the graph as a run would for this event of the workflow\'s trigger: conditions and split paths are evaluated, ' +
+    "Walks the graph as a run would for this event of the workflow's trigger: conditions and split paths are evaluated, " +
     'and each action reached is listed with what would happen; nothing is sent, written or scheduled. Enabled or not.',
   params: WorkflowIdParams,
   body: DryRunWorkflowBody,

@@ -12,7 +12,12 @@ export const ListRunsQuery = z.object({
   first_condition: z.enum(['passed', 'failed'], { error: 'first_condition must be passed or failed' }).optional(),
 });
 
-export const ListRunsResponse = z.object({ from: z.number().int(), to: z.number().int(), count: z.number().int(), runs: z.array(WorkflowRunSchema) });
+export const ListRunsResponse = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  count: z.number().int(),
+  runs: z.array(WorkflowRunSchema),
+});
 export type ListRunsResponse = z.infer<typeof ListRunsResponse>;
 
 export const ListRunsRpc = defineRpc({

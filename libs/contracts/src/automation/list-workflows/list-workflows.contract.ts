@@ -7,7 +7,12 @@ import { WorkflowSchema } from '../workflow/workflow.schema';
 
 export const ListWorkflowsQuery = z.object({ ...pageFields });
 
-export const ListWorkflowsResponse = z.object({ from: z.number().int(), to: z.number().int(), count: z.number().int(), workflows: z.array(WorkflowSchema) });
+export const ListWorkflowsResponse = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  count: z.number().int(),
+  workflows: z.array(WorkflowSchema),
+});
 export type ListWorkflowsResponse = z.infer<typeof ListWorkflowsResponse>;
 
 export const ListWorkflowsRpc = defineRpc({

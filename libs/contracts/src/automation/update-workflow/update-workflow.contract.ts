@@ -31,7 +31,7 @@ export const UpdateWorkflowRoute = defineRoute({
   description:
     '`is_active` enables (true) or disables (false) it: a disabled workflow starts no run (runs under way finish). ' +
     'The definition that results from the change is checked as on create (422 naming the field). Runs under way keep ' +
-    'the definition they started with. A missing or another organization\'s workflow is 404.',
+    "the definition they started with. A missing or another organization's workflow is 404.",
   params: WorkflowIdParams,
   body: UpdateWorkflowBody,
   phone: 'none',

@@ -3,7 +3,12 @@ import { z } from 'zod';
 /** What the agent says, in the step's error and in GET /automation/agent, while no model is configured. */
 export const AI_AGENT_OFF_NO_MODEL = 'AI agent is off: no model configured';
 
-const label = z.string().trim().min(1, 'a label must not be empty').max(100, 'a label is at most 100 characters').regex(/^[^,]*$/, 'a label must not contain a comma');
+const label = z
+  .string()
+  .trim()
+  .min(1, 'a label must not be empty')
+  .max(100, 'a label is at most 100 characters')
+  .regex(/^[^,]*$/, 'a label must not contain a comma');
 const labels = z.array(label, { error: 'labels must be an array of label names' }).min(1, 'name at least one label').max(100);
 
 /**
@@ -35,9 +40,18 @@ export type AiAgentHandover = z.infer<typeof AiAgentHandoverSchema>;
 export const AiAgentSettingsSchema = z.object(
   {
     /** Least similarity (1 − cosine distance) an entry needs to be given to the model; default AI_AGENT_MIN_SCORE. */
-    min_score: z.number({ error: 'min_score must be a number' }).min(-1, 'min_score is at least -1').max(1, 'min_score is at most 1').optional(),
+    min_score: z
+      .number({ error: 'min_score must be a number' })
+      .min(-1, 'min_score is at least -1')
+      .max(1, 'min_score is at most 1')
+      .optional(),
     /** Most entries given to the model; default AI_AGENT_MAX_ENTRIES. */
-    max_entries: z.number({ error: 'max_entries must be a number' }).int('max_entries must be a whole number').min(1, 'max_entries is at least 1').max(20, 'max_entries is at most 20').optional(),
+    max_entries: z
+      .number({ error: 'max_entries must be a number' })
+      .int('max_entries must be a whole number')
+      .min(1, 'max_entries is at least 1')
+      .max(20, 'max_entries is at most 20')
+      .optional(),
     handover: AiAgentHandoverSchema.optional(),
   },
   {

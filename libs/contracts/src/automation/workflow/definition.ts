@@ -31,8 +31,10 @@ const NOT_HERE = 'is not supported here yet';
  */
 export function definitionIssues(def: WorkflowDefinition): DefinitionIssue[] {
   const issues: DefinitionIssue[] = [];
-  if ((UNSUPPORTED_TRIGGERS as readonly string[]).includes(def.trigger)) issues.push({ path: ['trigger'], message: `trigger ${def.trigger} ${NOT_HERE}` });
-  else if (!(WORKFLOW_TRIGGERS as string[]).includes(def.trigger)) issues.push({ path: ['trigger'], message: `trigger must be one of ${WORKFLOW_TRIGGERS.join(', ')}` });
+  if ((UNSUPPORTED_TRIGGERS as readonly string[]).includes(def.trigger))
+    issues.push({ path: ['trigger'], message: `trigger ${def.trigger} ${NOT_HERE}` });
+  else if (!(WORKFLOW_TRIGGERS as string[]).includes(def.trigger))
+    issues.push({ path: ['trigger'], message: `trigger must be one of ${WORKFLOW_TRIGGERS.join(', ')}` });
   const byId = new Map<string, WorkflowActionInput>();
   def.actions.forEach((a, i) => {
     if (byId.has(a.id)) issues.push({ path: ['actions', i, 'id'], message: `action id ${a.id} is used twice` });
@@ -40,8 +42,10 @@ export function definitionIssues(def: WorkflowDefinition): DefinitionIssue[] {
     issues.push(...metadataIssues(a, ['actions', i, 'action_metadata']));
   });
   const first = def.trigger_metadata.first_action_id;
-  if (first !== null && !byId.has(first)) issues.push({ path: ['trigger_metadata', 'first_action_id'], message: `no action has id ${first}` });
-  if (first === null && def.actions.length) issues.push({ path: ['trigger_metadata', 'first_action_id'], message: 'first_action_id must name the first action' });
+  if (first !== null && !byId.has(first))
+    issues.push({ path: ['trigger_metadata', 'first_action_id'], message: `no action has id ${first}` });
+  if (first === null && def.actions.length)
+    issues.push({ path: ['trigger_metadata', 'first_action_id'], message: 'first_action_id must name the first action' });
   def.actions.forEach((a, i) => {
     if (a.action_metadata.type === 'split_path') {
       const parsed = SplitPathMetadata.safeParse(a.action_metadata.metadata);
@@ -50,7 +54,11 @@ export function definitionIssues(def: WorkflowDefinition): DefinitionIssue[] {
         const target = byId.get(p.condition_action_id);
         const path = ['actions', i, 'action_metadata', 'metadata', 'paths', j, 'condition_action_id'];
         if (!target) issues.push({ path, message: `no action has id ${p.condition_action_id}` });
-        else if (target.action_metadata.type !== 'validate_action') issues.push({ path, message: `a split path leads to a validate_action; ${p.condition_action_id} is ${target.action_metadata.type}` });
+        else if (target.action_metadata.type !== 'validate_action')
+          issues.push({
+            path,
+            message: `a split path leads to a validate_action; ${p.condition_action_id} is ${target.action_metadata.type}`,
+          });
       });
     } else if (a.next !== undefined && a.next !== null && a.next !== '' && !byId.has(a.next)) {
       issues.push({ path: ['actions', i, 'next'], message: `no action has id ${a.next}` });
@@ -79,7 +87,10 @@ function cycleIssues(def: WorkflowDefinition, byId: Map<string, WorkflowActionIn
     const action = byId.get(id);
     for (const next of action ? successors(action) : []) {
       if (state.get(next) === 'open') {
-        found = { path: ['actions', index.get(id) ?? 0, 'next'], message: `action ${id} leads back to ${next}: the graph must not have a cycle` };
+        found = {
+          path: ['actions', index.get(id) ?? 0, 'next'],
+          message: `action ${id} leads back to ${next}: the graph must not have a cycle`,
+        };
         return;
       }
       if (!state.has(next)) visit(next);
@@ -92,11 +103,14 @@ function cycleIssues(def: WorkflowDefinition, byId: Map<string, WorkflowActionIn
 
 function metadataIssues(a: WorkflowActionInput, path: (string | number)[]): DefinitionIssue[] {
   const type = a.action_metadata.type;
-  if ((UNSUPPORTED_ACTIONS as readonly string[]).includes(type)) return [{ path: [...path, 'type'], message: `action type ${type} ${NOT_HERE}` }];
+  if ((UNSUPPORTED_ACTIONS as readonly string[]).includes(type))
+    return [{ path: [...path, 'type'], message: `action type ${type} ${NOT_HERE}` }];
   if (type === 'validate_action') return conditionIssues(a.action_metadata.metadata, [...path, 'metadata'], 1);
   if (type === 'split_path') return zodIssues(SplitPathMetadata, a.action_metadata.metadata, [...path, 'metadata']);
   if (!(type in ACTION_METADATA)) {
-    return [{ path: [...path, 'type'], message: `action type must be one of ${[...Object.keys(ACTION_METADATA), ...FLOW_ACTIONS].join(', ')}` }];
+    return [
+      { path: [...path, 'type'], message: `action type must be one of ${[...Object.keys(ACTION_METADATA), ...FLOW_ACTIONS].join(', ')}` },
+    ];
   }
   return zodIssues(ACTION_METADATA[type as RunnableActionType], a.action_metadata.metadata, [...path, 'metadata']);
 }
@@ -104,7 +118,8 @@ function metadataIssues(a: WorkflowActionInput, path: (string | number)[]): Defi
 /** Issues of a condition group (`validate_action` metadata), leaves checked one by one so each names its own field. */
 export function conditionIssues(group: unknown, path: (string | number)[], depth: number): DefinitionIssue[] {
   if (depth > MAX_CONDITION_DEPTH) return [{ path, message: `condition groups nest at most ${MAX_CONDITION_DEPTH} deep` }];
-  if (!group || typeof group !== 'object' || Array.isArray(group)) return [{ path, message: 'must be a condition group {operator, conditions}' }];
+  if (!group || typeof group !== 'object' || Array.isArray(group))
+    return [{ path, message: 'must be a condition group {operator, conditions}' }];
   const g = group as Partial<ConditionGroup>;
   const issues: DefinitionIssue[] = [];
   if (g.operator !== 'AND' && g.operator !== 'OR') issues.push({ path: [...path, 'operator'], message: 'operator must be AND or OR' });
@@ -120,7 +135,12 @@ export function conditionIssues(group: unknown, path: (string | number)[], depth
 
 function zodIssues(schema: z.ZodType, value: unknown, path: (string | number)[]): DefinitionIssue[] {
   const parsed = schema.safeParse(value ?? {});
-  return parsed.success ? [] : parsed.error.issues.map((i) => ({ path: [...path, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))], message: i.message }));
+  return parsed.success
+    ? []
+    : parsed.error.issues.map((i) => ({
+        path: [...path, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+        message: i.message,
+      }));
 }
 
 export type { ConditionLeaf, ConditionGroup };

@@ -9,7 +9,8 @@ describe('triggersOf', () => {
   });
 
   it('ticket.closed is a ticket.updated whose status became closed', () => {
-    const update = (status: string, previous: Record<string, unknown> | null) => triggersOf('ticket.updated', { data: { ticket_id: 't', status }, previous_attributes: previous });
+    const update = (status: string, previous: Record<string, unknown> | null) =>
+      triggersOf('ticket.updated', { data: { ticket_id: 't', status }, previous_attributes: previous });
     expect(update('closed', { status: 'open' })).toEqual(['ticket.updated', 'ticket.closed']);
     expect(update('closed', { status: 'inprogress', priority: 1 })).toEqual(['ticket.updated', 'ticket.closed']);
     // still closed, another field changed; reopened; no previous attributes

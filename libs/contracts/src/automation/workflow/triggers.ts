@@ -55,4 +55,10 @@ export function triggersOf(eventType: string, event?: TriggerEventView): Workflo
 }
 
 /** Triggers whose event carries a message (the loop guard's from_me check applies). */
-export const MESSAGE_TRIGGERS: readonly WorkflowTrigger[] = ['message.created', 'message.updated', 'message.deleted', 'message.flagged', 'message.unflagged'];
+export const MESSAGE_TRIGGERS: readonly WorkflowTrigger[] = [
+  'message.created',
+  'message.updated',
+  'message.deleted',
+  'message.flagged',
+  'message.unflagged',
+];

@@ -22,7 +22,11 @@ export const TriggerMetadataSchema = z.object({
   first_action_id: actionId.nullable(),
 });
 
-export const WorkflowNameSchema = z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200, 'name is at most 200 characters');
+export const WorkflowNameSchema = z
+  .string({ error: 'name must be a string' })
+  .trim()
+  .min(1, 'name must not be empty')
+  .max(200, 'name is at most 200 characters');
 export const MAX_ACTIONS = 100;
 
 /** The defining fields: those of `WorkflowType` (@periskope/types) that say what it does. */
@@ -43,7 +47,11 @@ export const WorkflowSchema = z.object({
   org_id: z.uuid(),
   name: z.string(),
   trigger: z.string(),
-  trigger_metadata: z.object({ org_phones: z.array(z.string()), allow_internal_messages: z.boolean(), first_action_id: z.string().nullable() }),
+  trigger_metadata: z.object({
+    org_phones: z.array(z.string()),
+    allow_internal_messages: z.boolean(),
+    first_action_id: z.string().nullable(),
+  }),
   actions: z.array(WorkflowActionSchema),
   is_active: z.boolean(),
   created_at: z.string(),

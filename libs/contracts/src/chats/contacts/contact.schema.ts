@@ -27,7 +27,14 @@ export const ContactIdSchema = z
  * (ids, colours) come with the team inbox; until then a label is its name.
  */
 export function labelNames(labels: string): string[] {
-  return [...new Set(labels.split(',').map((l) => l.trim().toLowerCase()).filter(Boolean))];
+  return [
+    ...new Set(
+      labels
+        .split(',')
+        .map((l) => l.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /**

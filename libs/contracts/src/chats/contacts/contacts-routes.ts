@@ -6,4 +6,10 @@ import { UpdateContactLabelsRoute } from './update-contact-labels.contract';
 import { UpdateContactRoute } from './update-contact.contract';
 
 /** The contacts routes of the chats service (joined into CHATS_ROUTES). */
-export const CONTACTS_ROUTES: readonly RouteContract[] = [ListContactsRoute, GetContactRoute, UpdateContactRoute, UpdateContactLabelsRoute, CreateContactRoute];
+export const CONTACTS_ROUTES: readonly RouteContract[] = [
+  ListContactsRoute,
+  GetContactRoute,
+  UpdateContactRoute,
+  UpdateContactLabelsRoute,
+  CreateContactRoute,
+];

@@ -27,7 +27,7 @@ export const CreateContactRoute = defineRoute({
   summary: 'Create a contact',
   description:
     'Creates the contact with its name (kept here only, not on the phone), or names an existing one: a retry answers the same contact. ' +
-    'It belongs to the x-phone phone, else to the token\'s phones (an unscoped token without x-phone: to the organization, ' +
+    "It belongs to the x-phone phone, else to the token's phones (an unscoped token without x-phone: to the organization, " +
     'seen by unscoped requests only, until a phone sees it). is_internal and labels are set when given.',
   body: CreateContactBody,
   phone: 'optional',

@@ -21,8 +21,8 @@ export const GetContactRoute = defineRoute({
   tag: 'contacts',
   summary: 'Get one contact with its chat_ids',
   description:
-    'The contact with chat_ids: its 1-1 chat and the groups it shares with the phones in reach (x-phone, or the token\'s phones). ' +
-    'A contact those phones have not seen — missing, or another organization\'s — is 404 NOT_FOUND_ERROR, the same answer in every case.',
+    "The contact with chat_ids: its 1-1 chat and the groups it shares with the phones in reach (x-phone, or the token's phones). " +
+    "A contact those phones have not seen — missing, or another organization's — is 404 NOT_FOUND_ERROR, the same answer in every case.",
   params: ContactIdParams,
   phone: 'optional',
   rpc: GetContactRpc,

@@ -30,7 +30,7 @@ export const ListContactsRoute = defineRoute({
   tag: 'contacts',
   summary: 'List contacts',
   description:
-    'The organization\'s contacts, ordered by contact_id: learned from what its phones see (senders and 1-1 chat partners) ' +
+    "The organization's contacts, ordered by contact_id: learned from what its phones see (senders and 1-1 chat partners) " +
     'and created through the API. With x-phone or a scoped token, only the contacts those phones have seen or created. ' +
     `offset defaults to 0, limit to ${MAX_PAGE_LIMIT}, its maximum (inclusive).`,
   query: ListContactsQuery,

@@ -30,8 +30,8 @@ export const UpdateContactLabelsRoute = defineRoute({
   tag: 'contacts',
   summary: 'Replace the labels of several contacts',
   description:
-    'labels (comma-separated, case-insensitive; \'\' clears them) replaces the labels of every contact of contact_ids. ' +
-    'All or nothing: when any id is not a contact the phones in reach have seen (missing, or another organization\'s), ' +
+    "labels (comma-separated, case-insensitive; '' clears them) replaces the labels of every contact of contact_ids. " +
+    "All or nothing: when any id is not a contact the phones in reach have seen (missing, or another organization's), " +
     '404 NOT_FOUND_ERROR and nothing changes. Answers 204.',
   body: UpdateContactLabelsBody,
   phone: 'optional',

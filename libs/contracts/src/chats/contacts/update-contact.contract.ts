@@ -15,7 +15,11 @@ export const UpdateContactBody = z
   })
   .superRefine((b, ctx) => {
     if (KEYS.every((k) => b[k] === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [], message: `Invalid body. At least one of the following keys are required: ${KEYS.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: `Invalid body. At least one of the following keys are required: ${KEYS.join(', ')}`,
+      });
     }
   });
 
@@ -32,10 +36,10 @@ export const UpdateContactRoute = defineRoute({
   method: 'PATCH',
   path: '/contacts/{contact_id}',
   tag: 'contacts',
-  summary: 'Update a contact\'s name, internal flag or labels',
+  summary: "Update a contact's name, internal flag or labels",
   description:
     'contact_name is kept here only (not on the phone) and is never overwritten by the name the network gives (pushname). ' +
-    'labels is a comma-separated string, case-insensitive, replacing the contact\'s labels (\'\' clears them). ' +
+    "labels is a comma-separated string, case-insensitive, replacing the contact's labels ('' clears them). " +
     'At least one of contact_name, is_internal, labels. A contact the phones in reach have not seen is 404, nothing changed.',
   params: ContactIdParams,
   body: UpdateContactBody,

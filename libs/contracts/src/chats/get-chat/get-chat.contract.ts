@@ -22,8 +22,8 @@ export const GetChatRoute = defineRoute({
   tag: 'chats',
   summary: 'Get one chat',
   description:
-    'The chat as GET /chats lists it. A chat that no phone within reach (x-phone, or the token\'s phones) has — ' +
-    'missing, or another organization\'s — is 404 NOT_FOUND_ERROR, the same answer in every case.',
+    "The chat as GET /chats lists it. A chat that no phone within reach (x-phone, or the token's phones) has — " +
+    "missing, or another organization's — is 404 NOT_FOUND_ERROR, the same answer in every case.",
   params: GetChatParams,
   phone: 'optional',
   rpc: GetChatRpc,

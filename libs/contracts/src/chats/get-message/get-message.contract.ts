@@ -20,9 +20,9 @@ export const GetMessageRoute = defineRoute({
   tag: 'message',
   summary: 'Get a message by its message_id or the queue id of its send',
   description:
-    'The message (2.1) as the x-phone phone holds it, else as a phone within the token\'s reach does. A queue id answers ' +
+    "The message (2.1) as the x-phone phone holds it, else as a phone within the token's reach does. A queue id answers " +
     'only once its job was sent (the sent message keeps it as sent_message_id): a job still waiting in the queue, an unknown ' +
-    'id and another organization\'s message are all 404 NOT_FOUND_ERROR.',
+    "id and another organization's message are all 404 NOT_FOUND_ERROR.",
   params: MessageRefParams,
   phone: 'optional',
   rpc: GetMessageRpc,

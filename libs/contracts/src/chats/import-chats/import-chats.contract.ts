@@ -19,7 +19,14 @@ export const ImportChatObjectSchema = z.object({
   pinned_messages: z.array(pinSchema).max(1000).nullable().optional(),
   /** A group's participants (ChatMemberType, by contact id): the flags are kept per phone copy. */
   members: z
-    .record(z.string(), z.object({ contact_id: z.string().min(1).max(300), is_admin: z.boolean().nullable().optional(), is_super_admin: z.boolean().nullable().optional() }))
+    .record(
+      z.string(),
+      z.object({
+        contact_id: z.string().min(1).max(300),
+        is_admin: z.boolean().nullable().optional(),
+        is_super_admin: z.boolean().nullable().optional(),
+      }),
+    )
     .refine((m) => Object.keys(m).length <= 5000, 'at most 5000 members')
     .nullable()
     .optional(),
@@ -30,10 +37,16 @@ export const ImportChatObjectSchema = z.object({
 export const ImportChatItemSchema = z.object({
   ...importItemFields,
   /** The target phones that hold the chat, with their numbers (`<digits>@c.us`, null when not known yet). */
-  phones: z.array(z.object({ phone_id: z.string().min(1).max(200), org_phone: z.string().max(100).nullable().optional() })).min(1).max(100),
+  phones: z
+    .array(z.object({ phone_id: z.string().min(1).max(200), org_phone: z.string().max(100).nullable().optional() }))
+    .min(1)
+    .max(100),
   chat: ImportChatObjectSchema,
   /** Target label ids (the importer translated them) with the label's name. */
-  labels: z.array(z.object({ label_id: z.uuid(), name: z.string().min(1).max(100) })).max(500).optional(),
+  labels: z
+    .array(z.object({ label_id: z.uuid(), name: z.string().min(1).max(100) }))
+    .max(500)
+    .optional(),
   /** Target property id → value; replaces the chat's values when given. */
   custom_properties: z.record(z.string().min(1).max(100), z.string().max(10_000)).nullable().optional(),
   /** The assignee (an email); null clears; absent leaves it. */

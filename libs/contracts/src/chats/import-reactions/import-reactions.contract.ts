@@ -10,7 +10,10 @@ export const ImportReactionItemSchema = z.object({
   ...importItemFields,
   phone_id: z.string().min(1).max(200),
   message_id: z.string().min(1).max(500),
-  msg_id: z.object({ from_me: z.boolean(), id: z.string().min(1).max(300) }).nullable().optional(),
+  msg_id: z
+    .object({ from_me: z.boolean(), id: z.string().min(1).max(300) })
+    .nullable()
+    .optional(),
   chat_id: z.string().min(1).max(300),
   sender_phone: z.string().min(1).max(300).nullable().optional(),
   sender_id: z.string().min(1).max(300).nullable().optional(),

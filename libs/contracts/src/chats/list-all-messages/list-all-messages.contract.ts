@@ -30,8 +30,8 @@ export const ListAllMessagesRoute = defineRoute({
   tag: 'chats',
   summary: 'List messages of every chat, newest first',
   description:
-    'As GET /chats/{chat_id}/messages, across every chat: each phone\'s copy of a message is its own entry, ' +
-    'narrowed to the x-phone phone or the token\'s phones. start_time/end_time (inclusive) bound the message timestamp. ' +
+    "As GET /chats/{chat_id}/messages, across every chat: each phone's copy of a message is its own entry, " +
+    "narrowed to the x-phone phone or the token's phones. start_time/end_time (inclusive) bound the message timestamp. " +
     `limit defaults to ${MAX_PAGE_LIMIT}, its maximum (inclusive).`,
   query: ListAllMessagesQuery,
   phone: 'optional',

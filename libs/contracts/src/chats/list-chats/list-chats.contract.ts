@@ -31,7 +31,12 @@ export const ListChatsQuery = z
     /** Ours: true keeps the chats with a flagged message (flag_status) on a phone in reach; false those without. */
     flagged: booleanQuery('flagged').optional(),
     /** Ours: the chats whose name, number (chat id) or contact's name contains this text, or one of whose messages does (by their fts words). */
-    search: z.string({ error: 'search must be a string' }).trim().min(1, 'search must not be empty').max(100, 'search is at most 100 characters').optional(),
+    search: z
+      .string({ error: 'search must be a string' })
+      .trim()
+      .min(1, 'search must not be empty')
+      .max(100, 'search is at most 100 characters')
+      .optional(),
   })
   .superRefine(refineTimeRange);
 
@@ -58,7 +63,7 @@ export const ListChatsRoute = defineRoute({
   tag: 'chats',
   summary: 'List chats, most recently active first',
   description:
-    'One entry per chat id of the organization, narrowed to the x-phone phone or the token\'s phones. ' +
+    "One entry per chat id of the organization, narrowed to the x-phone phone or the token's phones. " +
     'Ordered by the newest message (or creation, for a chat without messages), then chat_id. ' +
     'start_time/end_time (inclusive) bound that same activity time. ' +
     `limit defaults to ${MAX_PAGE_LIMIT}, its maximum (inclusive). label keeps the chats carrying that label, named by name or label_id. ` +

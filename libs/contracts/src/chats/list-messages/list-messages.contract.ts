@@ -41,7 +41,7 @@ export const ListChatMessagesRoute = defineRoute({
   tag: 'chats',
   summary: 'List messages of a chat, newest first',
   description:
-    'Without x-phone, messages of the chat across every phone the token reaches; with x-phone, only that phone\'s. ' +
+    "Without x-phone, messages of the chat across every phone the token reaches; with x-phone, only that phone's. " +
     `limit defaults to ${MAX_MESSAGES_LIMIT}, its maximum (inclusive).`,
   params: ListChatMessagesParams,
   query: ListChatMessagesQuery,

@@ -42,7 +42,7 @@ export type ListAllNotificationsRequest = z.infer<typeof ListAllNotificationsRpc
 export type ListChatNotificationsRequest = z.infer<typeof ListChatNotificationsRpc.request>;
 
 const NARROW =
-  'Each phone\'s copy of a notification is its own entry, narrowed to the x-phone phone or the token\'s phones. ' +
+  "Each phone's copy of a notification is its own entry, narrowed to the x-phone phone or the token's phones. " +
   `start_time/end_time (inclusive) bound the notification's timestamp. limit defaults to ${MAX_PAGE_LIMIT}, its maximum (inclusive). ` +
   'The list is under `notifictions`, spelled as ListNotificationsType of @periskope/types spells it.';
 

@@ -41,7 +41,7 @@ export const ListReactionsRoute = defineRoute({
   tag: 'reactions',
   summary: 'List the reactions that stand, newest first',
   description:
-    'Reactions to the messages of the chats within reach (the x-phone phone, or the token\'s phones), newest first; ' +
+    "Reactions to the messages of the chats within reach (the x-phone phone, or the token's phones), newest first; " +
     'chat_id and message_id narrow them, start_time/end_time (inclusive) bound when they were made. A reaction its sender ' +
     `took back is not listed. limit defaults to ${MAX_PAGE_LIMIT}, its maximum (inclusive).`,
   query: ListReactionsQuery,

@@ -8,7 +8,10 @@ export const MAX_PAGE_LIMIT = 2000;
 
 /** A whole number from a query string, with the spec 4.1 texts ("limit should be less than or equal to 2000"). */
 export const intFromQuery = (name: string, min: number, max?: number) => {
-  let n = z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(min, `${name} should be at least ${min}`);
+  let n = z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(min, `${name} should be at least ${min}`);
   if (max !== undefined) n = n.max(max, `${name} should be less than or equal to ${max}`);
   // Plain decimal notation only: '0x10', '1e3' or '' are not numbers here.
   return z.preprocess((v) => (typeof v === 'string' && !/^-?\d+(\.\d+)?$/.test(v.trim()) ? Number.NaN : v), n);
@@ -50,7 +53,10 @@ const timeBound = (name: string, end: boolean) =>
   z.string().transform((v, ctx) => {
     const at = parseTimeBound(v, end);
     if (!at) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be a date (2025-04-25), an ISO 8601 date-time (2025-04-25T00:00:00Z) or epoch milliseconds` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be a date (2025-04-25), an ISO 8601 date-time (2025-04-25T00:00:00Z) or epoch milliseconds`,
+      });
       return z.NEVER;
     }
     return at.toISOString();

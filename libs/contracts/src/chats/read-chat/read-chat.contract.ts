@@ -22,8 +22,8 @@ export const ReadChatRoute = defineRoute({
   tag: 'chats',
   summary: 'Mark a chat as read',
   description:
-    'Sets the unread count of the chat to 0 on the x-phone phone, or on every phone within the token\'s reach. ' +
-    'Answers 200 with no content (the public client\'s type is void). Recorded here only: no read receipt is sent ' +
+    "Sets the unread count of the chat to 0 on the x-phone phone, or on every phone within the token's reach. " +
+    "Answers 200 with no content (the public client's type is void). Recorded here only: no read receipt is sent " +
     'to the network. A chat no phone within reach has is 404 NOT_FOUND_ERROR.',
   params: ReadChatParams,
   phone: 'optional',

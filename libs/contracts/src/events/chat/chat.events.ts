@@ -11,13 +11,13 @@ export const ChatCreatedEvent = defineEvent({
 export const ChatCustomPropertiesUpdatedEvent = defineEvent({
   name: 'chat.custom_properties.updated',
   subject: 'events.v1.chat.custom_properties.updated',
-  summary: 'A chat\'s custom property values changed (PATCH /chats/{chat_id}); previous_attributes holds custom_properties before.',
+  summary: "A chat's custom property values changed (PATCH /chats/{chat_id}); previous_attributes holds custom_properties before.",
   data: ChatWithPropertiesSchema,
 });
 
 export const ChatLabelUpdatedEvent = defineEvent({
   name: 'chat.label.updated',
   subject: 'events.v1.chat.label.updated',
-  summary: 'A chat\'s labels changed (PATCH /chats/labels, PATCH /chats/{chat_id}); previous_attributes holds label_ids before.',
+  summary: "A chat's labels changed (PATCH /chats/labels, PATCH /chats/{chat_id}); previous_attributes holds label_ids before.",
   data: ChatWithPropertiesSchema,
 });

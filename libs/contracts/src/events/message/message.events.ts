@@ -27,7 +27,7 @@ export const MessageDeletedEvent = defineEvent({
 export const MessageAckUpdatedEvent = defineEvent({
   name: 'message.ack.updated',
   subject: 'events.v1.message.ack.updated',
-  summary: 'A message\'s ack moved up (or a group member\'s receipt was added to delivery_info).',
+  summary: "A message's ack moved up (or a group member's receipt was added to delivery_info).",
   data: MessageSchema,
 });
 
@@ -41,13 +41,14 @@ export const MessageTicketAttachedEvent = defineEvent({
 export const MessageFlaggedEvent = defineEvent({
   name: 'message.flagged',
   subject: 'events.v1.message.flagged',
-  summary: 'A message was flagged for a response (flag_status, flag_metadata): by a workflow\'s flag_message (chats.v1.message.flag); previous_attributes flag_status.',
+  summary:
+    "A message was flagged for a response (flag_status, flag_metadata): by a workflow's flag_message (chats.v1.message.flag); previous_attributes flag_status.",
   data: MessageSchema,
 });
 
 export const MessageUnflaggedEvent = defineEvent({
   name: 'message.unflagged',
   subject: 'events.v1.message.unflagged',
-  summary: 'A message\'s flag was cleared (a workflow\'s unflag_message); previous_attributes flag_status.',
+  summary: "A message's flag was cleared (a workflow's unflag_message); previous_attributes flag_status.",
   data: MessageSchema,
 });

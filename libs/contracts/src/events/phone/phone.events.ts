@@ -6,7 +6,7 @@ import { defineEvent } from '../define-event';
 export const PhoneUpdatedEvent = defineEvent({
   name: 'org.phone.updated',
   subject: 'events.v1.org.phone.updated',
-  summary: 'A phone\'s name, image or labels changed (PATCH /phones/update), or another state change.',
+  summary: "A phone's name, image or labels changed (PATCH /phones/update), or another state change.",
   data: PhoneSchema,
 });
 

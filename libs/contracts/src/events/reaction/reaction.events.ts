@@ -11,6 +11,6 @@ export const ReactionCreatedEvent = defineEvent({
 export const ReactionUpdatedEvent = defineEvent({
   name: 'reaction.updated',
   subject: 'events.v1.reaction.updated',
-  summary: 'A sender changed their reaction to a message, or took it back (reaction \'\').',
+  summary: "A sender changed their reaction to a message, or took it back (reaction '').",
   data: ReactionSchema,
 });

@@ -12,7 +12,10 @@ import { defineRpc } from '../../rpc/define-rpc';
  */
 const Digits = z.string().min(1, 'must not be empty').regex(PHONE_DIGITS, 'must be a phone number: country code + number, digits only');
 const NO_IMAGE = 'image is not supported: set the group picture on the phone';
-const noImage = z.unknown().refine((v) => v === undefined, { message: NO_IMAGE }).optional();
+const noImage = z
+  .unknown()
+  .refine((v) => v === undefined, { message: NO_IMAGE })
+  .optional();
 const GroupParams = z.object({ chat_id: GroupChatIdSchema });
 /**
  * Text the network stores: a lone UTF-16 surrogate cannot be stored (it would come back as U+FFFD),
@@ -21,7 +24,12 @@ const GroupParams = z.object({ chat_id: GroupChatIdSchema });
 const wellFormed = (v: string) => v.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
 export const CreateGroupBody = z.object({
-  group_name: z.string().trim().min(1, 'group_name must not be empty').max(100, 'group_name is at most 100 characters').transform(wellFormed),
+  group_name: z
+    .string()
+    .trim()
+    .min(1, 'group_name must not be empty')
+    .max(100, 'group_name is at most 100 characters')
+    .transform(wellFormed),
   participants: z.array(Digits).min(1, 'participants needs at least one phone number').max(1024),
   options: z
     .object({

@@ -17,7 +17,10 @@ export const ParticipantsBody = z.object({
 });
 
 /** Spec 2.4: keyed by participant contact id (`<number>@c.us`). */
-export const ParticipantOutcomeMap = z.record(z.string(), z.object({ is_success: z.boolean(), message: z.string(), code: z.number().optional() }));
+export const ParticipantOutcomeMap = z.record(
+  z.string(),
+  z.object({ is_success: z.boolean(), message: z.string(), code: z.number().optional() }),
+);
 export type ParticipantOutcomeMap = z.infer<typeof ParticipantOutcomeMap>;
 
 export const ParticipantsRequest = z.object({ ctx: RequestContextSchema, params: ParticipantsParams, body: ParticipantsBody });
@@ -26,7 +29,12 @@ export type ParticipantsRequest = z.infer<typeof ParticipantsRequest>;
 export const ParticipantsRpc = Object.fromEntries(
   PARTICIPANT_ACTIONS.map((action) => [
     action,
-    defineRpc({ subject: `groups.v1.participants-${action}`, service: 'groups', request: ParticipantsRequest, response: ParticipantOutcomeMap }),
+    defineRpc({
+      subject: `groups.v1.participants-${action}`,
+      service: 'groups',
+      request: ParticipantsRequest,
+      response: ParticipantOutcomeMap,
+    }),
   ]),
 ) as Record<GroupParticipantAction, ReturnType<typeof defineRpc<typeof ParticipantsRequest, typeof ParticipantOutcomeMap>>>;
 

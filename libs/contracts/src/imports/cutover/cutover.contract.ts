@@ -27,7 +27,7 @@ export const CutoverRoute = defineRoute({
   tag: 'imports',
   summary: 'Switch on what an import brought switched off',
   description:
-    'The move\'s last step: switches on the webhooks and workflows that this import\'s source had on (they come over off, so nothing ' +
+    "The move's last step: switches on the webhooks and workflows that this import's source had on (they come over off, so nothing " +
     'is delivered or run twice while both systems run), through the same rules as PATCH /webhooks/{id} and /workflows/{workflow_id}. ' +
     'Safe to repeat: what is already switched on is left. Owners only.',
   params: ImportIdParams,

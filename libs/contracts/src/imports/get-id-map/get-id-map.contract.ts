@@ -26,7 +26,7 @@ export const GetIdMapRoute = defineRoute({
   tag: 'imports',
   summary: 'The ids an import could not keep',
   description:
-    'Source id → id here, for every record of this import\'s source whose id was taken here (ids kept as they were are not ' +
+    "Source id → id here, for every record of this import's source whose id was taken here (ids kept as they were are not " +
     'listed). Paged with offset and limit (default and most 2000).',
   params: ImportIdParams,
   query: z.object(pageFields),

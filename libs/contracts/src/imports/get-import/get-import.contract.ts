@@ -18,7 +18,7 @@ export const GetImportRoute = defineRoute({
   path: '/imports/{import_id}',
   tag: 'imports',
   summary: 'Get an import run',
-  description: 'Its status, progress and report (per resource: read, created, updated, skipped, failed). Another organization\'s is 404.',
+  description: "Its status, progress and report (per resource: read, created, updated, skipped, failed). Another organization's is 404.",
   params: ImportIdParams,
   phone: 'none',
   role: 'owner',

@@ -15,8 +15,20 @@ export type ImportStatus = z.infer<typeof ImportStatusSchema>;
 
 /** The resources in the order an import brings them (each needs the ids of those before it). */
 export const IMPORT_RESOURCES = [
-  'phones', 'labels', 'custom_properties', 'contacts', 'chats', 'messages', 'reactions',
-  'tickets', 'notes', 'tasks', 'faqs', 'documents', 'webhooks', 'workflows',
+  'phones',
+  'labels',
+  'custom_properties',
+  'contacts',
+  'chats',
+  'messages',
+  'reactions',
+  'tickets',
+  'notes',
+  'tasks',
+  'faqs',
+  'documents',
+  'webhooks',
+  'workflows',
 ] as const;
 export type ImportResource = (typeof IMPORT_RESOURCES)[number];
 

@@ -19,7 +19,7 @@ export const ListImportsRoute = defineRoute({
   path: '/imports',
   tag: 'imports',
   summary: 'List import runs',
-  description: 'The organization\'s last 50 import runs, newest first.',
+  description: "The organization's last 50 import runs, newest first.",
   phone: 'none',
   role: 'owner',
   rpc: ListImportsRpc,

@@ -14,7 +14,7 @@ const httpUrl = z
     } catch {
       return false;
     }
-  }, 'from must be the source API\'s http(s) base URL, e.g. https://api.example.com/v1');
+  }, "from must be the source API's http(s) base URL, e.g. https://api.example.com/v1");
 
 /** Rows the source's public API does not list, as `@periskope/types` names their tables. */
 export const ImportRowsSchema = z.object({

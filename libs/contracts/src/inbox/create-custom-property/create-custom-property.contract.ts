@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
-import { CustomPropertySchema, PropertyNameSchema, PropertyOptionsSchema, PropertyValueTypeSchema, propertyOptions } from '../custom-property/custom-property.schema';
+import {
+  CustomPropertySchema,
+  PropertyNameSchema,
+  PropertyOptionsSchema,
+  PropertyValueTypeSchema,
+  propertyOptions,
+} from '../custom-property/custom-property.schema';
 
 /** Most custom properties an organization defines. */
 export const MAX_CUSTOM_PROPERTIES = 500;
@@ -18,7 +24,11 @@ export const CreateCustomPropertyBody = z
   .superRefine((b, ctx) => {
     const options = b.property_value == null ? [] : propertyOptions(b.property_value);
     if (b.property_value_type === 'dropdown' && !options.length) {
-      ctx.addIssue({ code: 'custom', path: ['property_value'], message: 'a dropdown needs its options: property_value, comma-separated or an array' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['property_value'],
+        message: 'a dropdown needs its options: property_value, comma-separated or an array',
+      });
     }
     if (b.property_value_type !== 'dropdown' && options.length) {
       ctx.addIssue({ code: 'custom', path: ['property_value'], message: 'property_value (the options) is only for dropdown properties' });
@@ -41,7 +51,7 @@ export const CreateCustomPropertyRoute = defineRoute({
   summary: 'Define a custom property of chats or tickets',
   description:
     'type is chat (default: set with PATCH /chats/{chat_id}) or ticket (set with PATCH /tickets/{ticket_id}). property_value_type is text (default), number, boolean, date or dropdown; a dropdown lists its options in ' +
-    'property_value (comma-separated, or an array). is_required (default false): a chat\'s or ticket\'s value of it cannot be ' +
+    "property_value (comma-separated, or an array). is_required (default false): a chat's or ticket's value of it cannot be " +
     `cleared. property_name is unique in the organization regardless of case (422 otherwise); at most ${MAX_CUSTOM_PROPERTIES} ` +
     'properties per organization.',
   body: CreateCustomPropertyBody,

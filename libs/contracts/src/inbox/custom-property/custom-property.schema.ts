@@ -6,7 +6,9 @@ import { z } from 'zod';
  */
 export const PROPERTY_VALUE_TYPES = ['text', 'number', 'boolean', 'date', 'dropdown'] as const;
 export type PropertyValueType = (typeof PROPERTY_VALUE_TYPES)[number];
-export const PropertyValueTypeSchema = z.enum(PROPERTY_VALUE_TYPES, { error: `property_value_type must be one of ${PROPERTY_VALUE_TYPES.join(', ')}` });
+export const PropertyValueTypeSchema = z.enum(PROPERTY_VALUE_TYPES, {
+  error: `property_value_type must be one of ${PROPERTY_VALUE_TYPES.join(', ')}`,
+});
 
 /** Most options a dropdown lists; longest option. */
 export const MAX_PROPERTY_OPTIONS = 200;
@@ -17,7 +19,17 @@ export const MAX_PROPERTY_OPTION_LENGTH = 200;
  * strings. Read with propertyOptions; kept as given in the request (the service parses it again).
  */
 export const PropertyOptionsSchema = z.union(
-  [z.string().max(20_000, 'property_value is too long'), z.array(z.string().max(MAX_PROPERTY_OPTION_LENGTH, `an option is at most ${MAX_PROPERTY_OPTION_LENGTH} characters`).refine((o) => !o.includes(','), { message: 'an option must not contain a comma' })).max(MAX_PROPERTY_OPTIONS, `at most ${MAX_PROPERTY_OPTIONS} options`)],
+  [
+    z.string().max(20_000, 'property_value is too long'),
+    z
+      .array(
+        z
+          .string()
+          .max(MAX_PROPERTY_OPTION_LENGTH, `an option is at most ${MAX_PROPERTY_OPTION_LENGTH} characters`)
+          .refine((o) => !o.includes(','), { message: 'an option must not contain a comma' }),
+      )
+      .max(MAX_PROPERTY_OPTIONS, `at most ${MAX_PROPERTY_OPTIONS} options`),
+  ],
   { error: 'property_value must be a comma-separated string or an array of strings' },
 );
 

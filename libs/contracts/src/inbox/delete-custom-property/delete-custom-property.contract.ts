@@ -19,7 +19,7 @@ export const DeleteCustomPropertyRoute = defineRoute({
   tag: 'custom properties',
   summary: 'Delete a custom property and its values',
   description:
-    'Removes the definition and every chat\'s value of it (no chat.custom_properties.updated is emitted for them); ' +
+    "Removes the definition and every chat's value of it (no chat.custom_properties.updated is emitted for them); " +
     'answers the deleted definition. A property of another organization, or one already deleted, is 404.',
   params: PropertyIdParams,
   phone: 'none',

@@ -19,8 +19,7 @@ export const DeleteTaskRoute = defineRoute({
   path: '/tasks/{task_id}',
   tag: 'tasks',
   summary: 'Delete a task',
-  description:
-    'Deletes the task (its pending reminder with it) and answers it as it was. A task out of reach is 404. Emits task.deleted.',
+  description: 'Deletes the task (its pending reminder with it) and answers it as it was. A task out of reach is 404. Emits task.deleted.',
   params: TaskIdParams,
   phone: 'optional',
   rpc: DeleteTaskRpc,

@@ -21,7 +21,7 @@ export const DeleteTicketRoute = defineRoute({
   description:
     'Marks a ticket in reach deleted (`is_deleted`): it leaves GET /tickets and GET /tickets/{ticket_id} answers 404 for it ' +
     'from then on. Emits ticket.deleted with the ticket as it was. A ticket out of reach, a missing one, another ' +
-    'organization\'s and one already deleted are all 404 NOT_FOUND_ERROR (nothing changes). Answers 204.',
+    "organization's and one already deleted are all 404 NOT_FOUND_ERROR (nothing changes). Answers 204.",
   params: TicketIdParams,
   phone: 'optional',
   rpc: DeleteTicketRpc,

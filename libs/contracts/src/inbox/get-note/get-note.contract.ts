@@ -19,7 +19,8 @@ export const GetNoteRoute = defineRoute({
   path: '/note/{note_id}',
   tag: 'chats',
   summary: 'Get a private note',
-  description: 'The note by its note_id (its message_id). A note of a phone out of reach, a missing one and another organization\'s are 404.',
+  description:
+    "The note by its note_id (its message_id). A note of a phone out of reach, a missing one and another organization's are 404.",
   params: NoteIdParams,
   phone: 'optional',
   rpc: GetNoteRpc,

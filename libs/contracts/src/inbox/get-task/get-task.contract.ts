@@ -19,7 +19,8 @@ export const GetTaskRoute = defineRoute({
   path: '/tasks/{task_id}',
   tag: 'tasks',
   summary: 'Get a task',
-  description: 'The task by its task_id. A task of a phone out of reach, a missing one and another organization\'s are all 404 NOT_FOUND_ERROR.',
+  description:
+    "The task by its task_id. A task of a phone out of reach, a missing one and another organization's are all 404 NOT_FOUND_ERROR.",
   params: TaskIdParams,
   phone: 'optional',
   rpc: GetTaskRpc,

@@ -20,7 +20,7 @@ export const GetTicketRoute = defineRoute({
   summary: 'Get a ticket with its chat and messages',
   description:
     'The ticket with its chat, quoted message and attached messages. A ticket of a phone out of reach (x-phone, or the ' +
-    'token\'s phones), a missing one and another organization\'s are all 404 NOT_FOUND_ERROR.',
+    "token's phones), a missing one and another organization's are all 404 NOT_FOUND_ERROR.",
   params: TicketIdParams,
   phone: 'optional',
   rpc: GetTicketRpc,

@@ -11,9 +11,16 @@ export const ImportTaskItem = z.looseObject({
   title: z.string({ error: 'title must be a string' }).trim().min(1, 'title must not be empty').max(500, 'title is at most 500 characters'),
   type: z.enum(['todo', 'chat', 'message', 'ticket'], { error: 'type must be todo, chat, message or ticket' }).nullish(),
   status: z.enum(['open', 'inprogress', 'closed'], { error: 'status must be open, inprogress or closed' }).nullish(),
-  priority: z.coerce.number({ error: 'priority must be 1, 2, 3 or 4' }).int('priority must be 1, 2, 3 or 4').min(1, 'priority must be 1, 2, 3 or 4').max(4, 'priority must be 1, 2, 3 or 4').nullish(),
+  priority: z.coerce
+    .number({ error: 'priority must be 1, 2, 3 or 4' })
+    .int('priority must be 1, 2, 3 or 4')
+    .min(1, 'priority must be 1, 2, 3 or 4')
+    .max(4, 'priority must be 1, 2, 3 or 4')
+    .nullish(),
   notes: z.string().max(10_000, 'notes is at most 10,000 characters').nullish(),
-  association: z.looseObject({ chat_id: z.string().nullish(), message_id: z.string().nullish(), ticket_id: z.string().nullish() }).nullish(),
+  association: z
+    .looseObject({ chat_id: z.string().nullish(), message_id: z.string().nullish(), ticket_id: z.string().nullish() })
+    .nullish(),
   chat_id: z.string().nullish(),
   message_id: z.string().nullish(),
   ticket_id: z.string().nullish(),

@@ -17,9 +17,20 @@ export type ImportTicketItem = z.infer<typeof ImportTicketItem>;
 /** The ticket's own fields as the use case reads them (either form's). */
 export const ImportTicketFields = z.looseObject({
   chat_id: z.string({ error: 'ticket.chat_id must be a string' }).min(1, 'ticket.chat_id must not be empty'),
-  subject: z.string({ error: 'ticket.subject must be a string' }).trim().min(1, 'ticket.subject must not be empty').max(500, 'ticket.subject is at most 500 characters'),
-  status: z.enum(['open', 'inprogress', 'closed', 'archived'], { error: 'ticket.status must be open, inprogress, closed or archived' }).nullish(),
-  priority: z.coerce.number({ error: 'ticket.priority must be 1, 2, 3 or 4' }).int('ticket.priority must be 1, 2, 3 or 4').min(1, 'ticket.priority must be 1, 2, 3 or 4').max(4, 'ticket.priority must be 1, 2, 3 or 4').nullish(),
+  subject: z
+    .string({ error: 'ticket.subject must be a string' })
+    .trim()
+    .min(1, 'ticket.subject must not be empty')
+    .max(500, 'ticket.subject is at most 500 characters'),
+  status: z
+    .enum(['open', 'inprogress', 'closed', 'archived'], { error: 'ticket.status must be open, inprogress, closed or archived' })
+    .nullish(),
+  priority: z.coerce
+    .number({ error: 'ticket.priority must be 1, 2, 3 or 4' })
+    .int('ticket.priority must be 1, 2, 3 or 4')
+    .min(1, 'ticket.priority must be 1, 2, 3 or 4')
+    .max(4, 'ticket.priority must be 1, 2, 3 or 4')
+    .nullish(),
 });
 
 /** Internal (the importer, docs/services/inbox.md "Import"): tickets with their dates, labels and values. */

@@ -21,8 +21,7 @@ export const ListChatNotesRoute = defineRoute({
   path: '/chats/{chat_id}/notes',
   tag: 'chats',
   summary: 'List the private notes of a chat',
-  description:
-    'GET /note narrowed to one chat. A chat with no notes within reach (or another organization\'s) answers an empty page.',
+  description: "GET /note narrowed to one chat. A chat with no notes within reach (or another organization's) answers an empty page.",
   params: ChatNotesParams,
   query: ListNotesQuery,
   phone: 'optional',

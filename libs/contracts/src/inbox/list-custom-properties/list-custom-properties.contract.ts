@@ -23,7 +23,7 @@ export const ListCustomPropertiesRoute = defineRoute({
   method: 'GET',
   path: '/custom-properties',
   tag: 'custom properties',
-  summary: 'List the organization\'s custom properties',
+  summary: "List the organization's custom properties",
   description: 'Every custom property definition of the organization (`tbl_custom_properties` rows), oldest first.',
   phone: 'none',
   rpc: ListCustomPropertiesRpc,

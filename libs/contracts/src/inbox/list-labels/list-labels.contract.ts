@@ -28,9 +28,9 @@ export const ListLabelsRoute = defineRoute({
   method: 'GET',
   path: '/labels',
   tag: 'chats',
-  summary: 'List the organization\'s labels',
+  summary: "List the organization's labels",
   description:
-    'The organization\'s labels (`tbl_org_labels` rows) by name, of one type when `type` is given. ' +
+    "The organization's labels (`tbl_org_labels` rows) by name, of one type when `type` is given. " +
     `offset defaults to 0, limit to ${MAX_PAGE_LIMIT}, its maximum (inclusive).`,
   query: ListLabelsQuery,
   phone: 'none',

@@ -20,7 +20,7 @@ export const ListNotesRoute = defineRoute({
   tag: 'chats',
   summary: 'List private notes',
   description:
-    'The organization\'s notes of the phones within reach (x-phone, else the token\'s phones), newest first, as ' +
+    "The organization's notes of the phones within reach (x-phone, else the token's phones), newest first, as " +
     '`tbl_chat_notes` rows; start_time/end_time bound their timestamp. ' +
     `offset defaults to 0, limit to ${MAX_PAGE_LIMIT}, its maximum (inclusive).`,
   query: ListNotesQuery,

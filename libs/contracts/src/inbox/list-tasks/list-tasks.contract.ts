@@ -14,7 +14,10 @@ const dueBound = (name: string, end: boolean) =>
   z.string().transform((v, ctx) => {
     const at = parseTimeBound(v, end);
     if (!at) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be a date (2025-04-25), an ISO 8601 date-time (2025-04-25T00:00:00Z) or epoch milliseconds` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be a date (2025-04-25), an ISO 8601 date-time (2025-04-25T00:00:00Z) or epoch milliseconds`,
+      });
       return z.NEVER;
     }
     return at.toISOString();
@@ -64,7 +67,7 @@ export const ListTasksRoute = defineRoute({
   tag: 'tasks',
   summary: 'List tasks',
   description:
-    'The organization\'s tasks of the phones within reach (x-phone, else the token\'s phones) and its todo tasks, newest ' +
+    "The organization's tasks of the phones within reach (x-phone, else the token's phones) and its todo tasks, newest " +
     'first, as `tbl_org_tasks` rows; filtered by status, assignee, priority, type, chat_id (the associated chat, or the chat ' +
     'of the associated message or ticket), ticket_id, due_before and due_after (inclusive) when given. ' +
     `offset defaults to 0, limit to ${MAX_PAGE_LIMIT}, its maximum (inclusive).`,

@@ -16,8 +16,19 @@ export const ListTicketsQuery = z
     status: TicketStatusSchema.optional(),
     assignee: AssigneeSchema.optional(),
     chat_id: ChatIdSchema.optional(),
-    label: z.string().trim().min(1, 'label must not be empty').max(100, 'label is at most 100 characters').transform((v) => v.toLowerCase()).optional(),
-    custom_property: z.string().trim().min(1, 'custom_property must not be empty').max(100, 'custom_property is at most 100 characters').optional(),
+    label: z
+      .string()
+      .trim()
+      .min(1, 'label must not be empty')
+      .max(100, 'label is at most 100 characters')
+      .transform((v) => v.toLowerCase())
+      .optional(),
+    custom_property: z
+      .string()
+      .trim()
+      .min(1, 'custom_property must not be empty')
+      .max(100, 'custom_property is at most 100 characters')
+      .optional(),
     custom_property_value: z
       .string()
       .min(1, 'custom_property_value must not be empty')
@@ -55,10 +66,10 @@ export const ListTicketsRoute = defineRoute({
   tag: 'tickets',
   summary: 'List tickets',
   description:
-    'The organization\'s tickets of the phones within reach (x-phone, else the token\'s phones), newest first, as ' +
+    "The organization's tickets of the phones within reach (x-phone, else the token's phones), newest first, as " +
     '`tbl_chat_tickets` rows; filtered by status, assignee, chat_id and label when given, and by a ticket custom ' +
-    'property\'s value: custom_property (the property\'s id, or its name in any case) with custom_property_value, ' +
-    'read as the property\'s type as when it is set (a number or date as written, a boolean true/false, a dropdown ' +
+    "property's value: custom_property (the property's id, or its name in any case) with custom_property_value, " +
+    "read as the property's type as when it is set (a number or date as written, a boolean true/false, a dropdown " +
     'option in any case) and matched exactly; an unknown property (or a chat property) is 422 on custom_property, ' +
     'a value not of its type 422 on custom_property_value, one of the two without the other 422 too. ' +
     `offset defaults to 0, limit to ${MAX_PAGE_LIMIT}, its maximum (inclusive).`,

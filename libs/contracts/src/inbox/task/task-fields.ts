@@ -6,19 +6,26 @@ import { parseDate } from '../ticket/ticket-info.schema';
 export const TaskStatusSchema = z.enum(TASK_STATUSES, { error: 'status must be one of open, inprogress, closed' });
 export const TaskTypeSchema = z.enum(TASK_TYPES, { error: 'type must be one of todo, chat, message, ticket' });
 
-export const TaskTitleSchema = z.string({ error: 'title must be a string' }).trim().min(1, 'title must not be empty').max(500, 'title is at most 500 characters');
+export const TaskTitleSchema = z
+  .string({ error: 'title must be a string' })
+  .trim()
+  .min(1, 'title must not be empty')
+  .max(500, 'title is at most 500 characters');
 export const TaskNotesSchema = z.string({ error: 'notes must be a string' }).max(10_000, 'notes is at most 10000 characters');
 
 /** A date field ("2025-04-09 18:29:59+00", ISO 8601, epoch ms), kept as ISO 8601. */
 export const taskDate = (name: string) =>
-  z.string({ error: `${name} must be a date string` }).max(100, `${name} is too long`).transform((v, ctx) => {
-    const at = parseDate(v);
-    if (!at) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be a date, e.g. 2025-04-09 18:29:59+00 or 2025-04-09T18:29:59Z` });
-      return z.NEVER;
-    }
-    return at.toISOString();
-  });
+  z
+    .string({ error: `${name} must be a date string` })
+    .max(100, `${name} is too long`)
+    .transform((v, ctx) => {
+      const at = parseDate(v);
+      if (!at) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a date, e.g. 2025-04-09 18:29:59+00 or 2025-04-09T18:29:59Z` });
+        return z.NEVER;
+      }
+      return at.toISOString();
+    });
 
 /**
  * The associated object, by its ids: `{chat_id}` a chat, `{chat_id, message_id}` a message of that
@@ -28,7 +35,11 @@ export const TaskAssociationInput = z
   .object(
     {
       chat_id: ChatIdSchema.optional(),
-      message_id: z.string({ error: 'message_id must be a string' }).min(1, 'message_id must not be empty').max(512, 'message_id is too long').optional(),
+      message_id: z
+        .string({ error: 'message_id must be a string' })
+        .min(1, 'message_id must not be empty')
+        .max(512, 'message_id is too long')
+        .optional(),
       ticket_id: z.uuid({ error: 'ticket_id must be a UUID' }).optional(),
     },
     { error: 'association must be an object: {chat_id}, {chat_id, message_id} or {ticket_id}' },
@@ -72,8 +83,24 @@ export const ReminderRepeatSchema = z
   .object(
     {
       frequency: z
-        .union([z.number(), z.string().trim().regex(/^[0-9]{1,6}$/).transform(Number)], { error: 'frequency must be a whole number' })
-        .pipe(z.number().int('frequency must be a whole number').min(1, 'frequency is at least 1').max(MAX_REPEAT_FREQUENCY, `frequency is at most ${MAX_REPEAT_FREQUENCY}`)),
+        .union(
+          [
+            z.number(),
+            z
+              .string()
+              .trim()
+              .regex(/^[0-9]{1,6}$/)
+              .transform(Number),
+          ],
+          { error: 'frequency must be a whole number' },
+        )
+        .pipe(
+          z
+            .number()
+            .int('frequency must be a whole number')
+            .min(1, 'frequency is at least 1')
+            .max(MAX_REPEAT_FREQUENCY, `frequency is at most ${MAX_REPEAT_FREQUENCY}`),
+        ),
       interval: z.enum(REPEAT_INTERVALS, { error: `interval must be one of ${REPEAT_INTERVALS.join(', ')}` }),
       end: z.enum(REPEAT_ENDS, { error: `end must be one of ${REPEAT_ENDS.join(', ')}` }).default('never'),
       on: z.union([z.string().max(100, 'on is too long'), z.number()], { error: 'on must be a string' }).optional(),
@@ -83,7 +110,8 @@ export const ReminderRepeatSchema = z
   .transform((r, ctx) => {
     const on = r.on === undefined ? undefined : String(r.on).trim();
     if (r.end === 'never') {
-      if (on !== undefined && on !== '') ctx.addIssue({ code: 'custom', path: ['on'], message: 'on is only for end after (a count) or on (a date)' });
+      if (on !== undefined && on !== '')
+        ctx.addIssue({ code: 'custom', path: ['on'], message: 'on is only for end after (a count) or on (a date)' });
       return { frequency: r.frequency, interval: r.interval, end: r.end };
     }
     if (r.end === 'after') {
@@ -115,15 +143,18 @@ export function remindInOffset(remindIn: string): number | null {
 }
 
 /** `remind_in` (`TaskType.reminder_setting.remind_in`): "<n> minutes|hours|days before|after" the due date, kept as `<n> <unit>s <before|after>`. */
-export const RemindInSchema = z.string({ error: 'remind_in must be a string like "30 minutes before"' }).max(100, 'remind_in is too long').transform((v, ctx) => {
-  const m = REMIND_IN.exec(v);
-  if (!m) {
-    ctx.addIssue({ code: 'custom', message: 'remind_in must read "<n> minutes|hours|days before|after", e.g. "30 minutes before"' });
-    return z.NEVER;
-  }
-  const unit = m[2].toLowerCase().endsWith('s') ? m[2].toLowerCase() : `${m[2].toLowerCase()}s`;
-  return `${Number(m[1])} ${unit} ${m[3].toLowerCase()}`;
-});
+export const RemindInSchema = z
+  .string({ error: 'remind_in must be a string like "30 minutes before"' })
+  .max(100, 'remind_in is too long')
+  .transform((v, ctx) => {
+    const m = REMIND_IN.exec(v);
+    if (!m) {
+      ctx.addIssue({ code: 'custom', message: 'remind_in must read "<n> minutes|hours|days before|after", e.g. "30 minutes before"' });
+      return z.NEVER;
+    }
+    const unit = m[2].toLowerCase().endsWith('s') ? m[2].toLowerCase() : `${m[2].toLowerCase()}s`;
+    return `${Number(m[1])} ${unit} ${m[3].toLowerCase()}`;
+  });
 
 /**
  * `reminder_setting` (`TaskType` of @periskope/types): `remind_in` sets remind_at relative to the due

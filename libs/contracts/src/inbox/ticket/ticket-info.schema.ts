@@ -77,7 +77,9 @@ export const AssigneeSchema = z
 /** Comma-separated labels, case-insensitive: kept trimmed, lower case, without empties or repeats. */
 // The service validates the request again after the gateway: the parsed form (a list) must parse too.
 export const TicketLabelsSchema = z
-  .union([z.string().max(2000, 'labels is too long'), z.array(z.string().max(100)).max(100)], { error: 'labels must be a comma-separated string' })
+  .union([z.string().max(2000, 'labels is too long'), z.array(z.string().max(100)).max(100)], {
+    error: 'labels must be a comma-separated string',
+  })
   .transform((v, ctx) => {
     const labels = [...new Set((typeof v === 'string' ? v.split(',') : v).map((l) => l.trim().toLowerCase()).filter(Boolean))];
     if (labels.some((l) => l.length > 100)) {
@@ -88,14 +90,17 @@ export const TicketLabelsSchema = z
   });
 
 /** A due date: any string that reads as a date ("2025-04-09 18:29:59+00", ISO 8601, epoch ms), kept as ISO 8601. */
-export const DueDateSchema = z.string({ error: 'due_date must be a date string' }).max(100, 'due_date is too long').transform((v, ctx) => {
-  const at = parseDate(v);
-  if (!at) {
-    ctx.addIssue({ code: 'custom', message: 'due_date must be a date, e.g. 2025-04-09 18:29:59+00 or 2025-04-09T18:29:59Z' });
-    return z.NEVER;
-  }
-  return at.toISOString();
-});
+export const DueDateSchema = z
+  .string({ error: 'due_date must be a date string' })
+  .max(100, 'due_date is too long')
+  .transform((v, ctx) => {
+    const at = parseDate(v);
+    if (!at) {
+      ctx.addIssue({ code: 'custom', message: 'due_date must be a date, e.g. 2025-04-09 18:29:59+00 or 2025-04-09T18:29:59Z' });
+      return z.NEVER;
+    }
+    return at.toISOString();
+  });
 
 const DATE_LIKE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
 
@@ -109,7 +114,10 @@ export function parseDate(value: string): Date | null {
   if (day.getUTCFullYear() !== y || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) return null;
   // a date alone is that day at midnight UTC (its "-dd" is not an offset)
   if (v.length === 10) return day;
-  let iso = v.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
+  let iso = v
+    .replace(' ', 'T')
+    .replace(/([+-]\d{2})$/, '$1:00')
+    .replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
   if (!/(Z|[+-]\d{2}:\d{2})$/i.test(iso)) iso += 'Z';
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) || at.getUTCFullYear() > 9999 ? null : at;

@@ -25,9 +25,9 @@ export const UpdateChatLabelsRoute = defineRoute({
   tag: 'chats',
   summary: 'Replace the labels of several chats',
   description:
-    'labels (comma-separated, case-insensitive; \'\' clears them) replaces the labels of every chat of chat_ids; a name ' +
+    "labels (comma-separated, case-insensitive; '' clears them) replaces the labels of every chat of chat_ids; a name " +
     'the organization has no chat label of is created. All or nothing: when any id is not a chat a phone in reach has ' +
-    '(missing, or another organization\'s), 404 NOT_FOUND_ERROR and nothing changes (no label created either). ' +
+    "(missing, or another organization's), 404 NOT_FOUND_ERROR and nothing changes (no label created either). " +
     'Emits chat.label.updated for each chat whose labels changed. Answers 204.',
   body: UpdateChatLabelsBody,
   phone: 'optional',

@@ -16,18 +16,31 @@ export const MAX_PROPERTY_VALUE_LENGTH = 2000;
 
 /** A property's new value: a string (numbers and booleans are read as their text); null or '' clears it. */
 const PropertyValueSchema = z.union(
-  [z.null(), z.string().max(MAX_PROPERTY_VALUE_LENGTH, `a value is at most ${MAX_PROPERTY_VALUE_LENGTH} characters`), z.number().transform(String), z.boolean().transform(String)],
+  [
+    z.null(),
+    z.string().max(MAX_PROPERTY_VALUE_LENGTH, `a value is at most ${MAX_PROPERTY_VALUE_LENGTH} characters`),
+    z.number().transform(String),
+    z.boolean().transform(String),
+  ],
   { error: 'a custom property value must be a string (or null to clear it)' },
 );
 
 /** property name (any case) or id → value; checked against the definitions by the service (422 per key). */
 export const CustomPropertyValuesSchema = z
-  .record(z.string().min(1, 'a property key must not be empty').max(100, 'a property key is at most 100 characters'), PropertyValueSchema, { error: 'custom_properties must be an object of property name or id to value' })
-  .refine((r) => Object.keys(r).length <= MAX_PROPERTY_VALUES, { message: `custom_properties holds at most ${MAX_PROPERTY_VALUES} properties` });
+  .record(z.string().min(1, 'a property key must not be empty').max(100, 'a property key is at most 100 characters'), PropertyValueSchema, {
+    error: 'custom_properties must be an object of property name or id to value',
+  })
+  .refine((r) => Object.keys(r).length <= MAX_PROPERTY_VALUES, {
+    message: `custom_properties holds at most ${MAX_PROPERTY_VALUES} properties`,
+  });
 
 export const UpdateChatBody = z
   .object({
-    assigned_to: z.union([z.literal('').transform(() => null), z.null(), AssigneeSchema], { error: 'assigned_to must be an email address, or null / "" to unassign' }).optional(),
+    assigned_to: z
+      .union([z.literal('').transform(() => null), z.null(), AssigneeSchema], {
+        error: 'assigned_to must be an email address, or null / "" to unassign',
+      })
+      .optional(),
     custom_properties: CustomPropertyValuesSchema.optional(),
     labels: LabelsSchema.optional(),
   })
@@ -47,14 +60,14 @@ export const UpdateChatRoute = defineRoute({
   method: 'PATCH',
   path: '/chats/{chat_id}',
   tag: 'chats',
-  summary: 'Set a chat\'s labels, custom properties or assignee',
+  summary: "Set a chat's labels, custom properties or assignee",
   description:
     'At least one of labels, custom_properties, assigned_to (422 on each otherwise). labels (comma-separated, ' +
-    'case-insensitive) replaces the chat\'s labels, creating unknown ones. custom_properties maps a property\'s name ' +
+    "case-insensitive) replaces the chat's labels, creating unknown ones. custom_properties maps a property's name " +
     '(case-insensitive) or id to its value, checked against the definition (unknown property, wrong type, a value not ' +
     'among a dropdown\'s options: 422 on body.custom_properties.<key>); null or "" clears a value, except of a required ' +
     'property. assigned_to is an email (null or "" unassigns). Values are the organization\'s, shared by its phones ' +
-    'that hold the chat. A chat no phone in reach has (missing, another organization\'s) is 404 and nothing changes. ' +
+    "that hold the chat. A chat no phone in reach has (missing, another organization's) is 404 and nothing changes. " +
     'Answers the chat as GET /chats/{chat_id}; emits chat.label.updated and chat.custom_properties.updated when those changed.',
   params: GetChatParams,
   body: UpdateChatBody,

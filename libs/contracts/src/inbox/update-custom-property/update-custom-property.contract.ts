@@ -3,7 +3,13 @@ import { atLeastOneOf } from '../../common/at-least-one';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
-import { CustomPropertySchema, PropertyIdParams, PropertyNameSchema, PropertyOptionsSchema, PropertyValueTypeSchema } from '../custom-property/custom-property.schema';
+import {
+  CustomPropertySchema,
+  PropertyIdParams,
+  PropertyNameSchema,
+  PropertyOptionsSchema,
+  PropertyValueTypeSchema,
+} from '../custom-property/custom-property.schema';
 
 const KEYS = ['property_name', 'property_value', 'is_required'] as const;
 
@@ -33,9 +39,9 @@ export const UpdateCustomPropertyRoute = defineRoute({
   tag: 'custom properties',
   summary: 'Rename a custom property, change its options or whether it is required',
   description:
-    'At least one of property_name, property_value (a dropdown\'s options, replacing them), is_required. The value type ' +
+    "At least one of property_name, property_value (a dropdown's options, replacing them), is_required. The value type " +
     'cannot change (422). Values chats already hold are kept even when no longer an option; the next change of such a ' +
-    'chat\'s properties must give an allowed value for it. A property of another organization is 404.',
+    "chat's properties must give an allowed value for it. A property of another organization is 404.",
   params: PropertyIdParams,
   body: UpdateCustomPropertyBody,
   phone: 'none',

@@ -30,7 +30,7 @@ export const UpdateLabelRoute = defineRoute({
   description:
     'At least one of name, color. A rename follows the label everywhere it is held: chats keep it by id and GET /chats?label= ' +
     'finds them by the new name (no longer by the old); tickets and contacts, which keep label names, have the name replaced. ' +
-    'A name another label of the same type has is 422 on name. No event is emitted (the chats\' label_ids do not change). ' +
+    "A name another label of the same type has is 422 on name. No event is emitted (the chats' label_ids do not change). " +
     'A label of another organization is 404. Console members need the admin role.',
   params: LabelIdParams,
   body: UpdateLabelBody,

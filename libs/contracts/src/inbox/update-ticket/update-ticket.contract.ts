@@ -4,7 +4,14 @@ import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
 import { PrioritySchema, SubjectSchema } from '../create-ticket/create-ticket.contract';
 import { CustomPropertyValuesSchema } from '../update-chat/update-chat.contract';
-import { AssigneeSchema, DueDateSchema, TicketIdParams, TicketInfoSchema, TicketLabelsSchema, TicketStatusSchema } from '../ticket/ticket-info.schema';
+import {
+  AssigneeSchema,
+  DueDateSchema,
+  TicketIdParams,
+  TicketInfoSchema,
+  TicketLabelsSchema,
+  TicketStatusSchema,
+} from '../ticket/ticket-info.schema';
 
 /** Every field optional; `assignee` and `due_date` take null (or "") to clear them. */
 export const UpdateTicketBody = z.object({
@@ -35,7 +42,7 @@ export const UpdateTicketRoute = defineRoute({
   summary: 'Update a ticket',
   description:
     'Changes the given fields (labels replace the ticket\'s labels; assignee and due_date take null or "" to clear). ' +
-    'custom_properties maps a ticket custom property\'s name (any case) or id to its value, merged into the ticket\'s ' +
+    "custom_properties maps a ticket custom property's name (any case) or id to its value, merged into the ticket's " +
     '(null or "" clears one, except a required property\'s); each key is checked against its definition (unknown or a chat ' +
     'property, wrong type, not an option: 422 on body.custom_properties.<key>, nothing changes). ' +
     'Closing sets closed_at and closed_by, reopening clears them. A ticket out of reach is 404. Emits ticket.updated ' +

@@ -12,7 +12,10 @@ export const CreateFaqBody = z.object({
   /** One attachment stored through the media storage (spec 4.2). */
   attachment: FileInputSchema.optional(),
   /** Older clients (wider API): attachment URLs, kept as references. */
-  attachments: z.array(z.url({ protocol: /^https?$/, error: 'each attachment must be an http or https URL' })).max(20).optional(),
+  attachments: z
+    .array(z.url({ protocol: /^https?$/, error: 'each attachment must be an http or https URL' }))
+    .max(20)
+    .optional(),
 });
 export type CreateFaqBody = z.infer<typeof CreateFaqBody>;
 

@@ -21,7 +21,8 @@ export const DeleteFaqRoute = defineRoute({
   path: '/knowledge-base/faq/{context_id}',
   tag: 'knowledge-base',
   summary: 'Delete an FAQ permanently',
-  description: 'Only entries of type faq: a document chunk or a self-learned entry is refused with 422; an unknown id (or another organization\'s) is a 404.',
+  description:
+    "Only entries of type faq: a document chunk or a self-learned entry is refused with 422; an unknown id (or another organization's) is a 404.",
   params: ContextIdParams,
   phone: 'none',
   rpc: DeleteFaqRpc,

@@ -51,7 +51,4 @@ export const DocumentIdParams = z.object({
 
 /** Boolean query parameter: `true`/`false` strings (or booleans). */
 export const booleanFromQuery = (name: string) =>
-  z.preprocess(
-    (v) => (v === 'true' ? true : v === 'false' ? false : v),
-    z.boolean({ error: `${name} must be true or false` }),
-  );
+  z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ error: `${name} must be true or false` }));

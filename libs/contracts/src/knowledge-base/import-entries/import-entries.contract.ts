@@ -6,8 +6,7 @@ import { importBatchRpc } from '../../imports/import-batch';
  * answers them — FAQs, and documents' chunks — each with `source_id` (its context_id there). They are
  * embedded here as any new entry (the embedding worker's queue).
  */
-const batch = (name: string) =>
-  importBatchRpc(`knowledge-base.v1.import.${name}`, 'knowledge-base');
+const batch = (name: string) => importBatchRpc(`knowledge-base.v1.import.${name}`, 'knowledge-base');
 
 export const ImportFaqsRpc = batch('faqs');
 export const ImportDocumentsRpc = batch('documents');

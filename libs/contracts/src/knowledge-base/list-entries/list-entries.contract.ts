@@ -7,7 +7,10 @@ import { booleanFromQuery, KbEntrySchema, KbEntryTypeSchema } from '../entry/kb-
 export const MAX_KB_LIST_LIMIT = 1000;
 
 const intFromQuery = (name: string, min: number, max?: number) => {
-  let n = z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(min, `${name} should be at least ${min}`);
+  let n = z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(min, `${name} should be at least ${min}`);
   if (max !== undefined) n = n.max(max, `${name} should be less than or equal to ${max}`);
   return z.preprocess((v) => (typeof v === 'string' && !/^-?\d+(\.\d+)?$/.test(v.trim()) ? Number.NaN : v), n);
 };

@@ -8,7 +8,12 @@ export const MAX_SEARCH_K = 100;
 
 export const SearchKbBody = z.object({
   query: z.string({ error: 'query is required' }).trim().min(1, 'query must not be empty').max(8000, 'query is at most 8000 characters'),
-  k: z.number({ error: 'k must be a number' }).int('k must be a whole number').min(1, 'k should be at least 1').max(MAX_SEARCH_K, `k should be less than or equal to ${MAX_SEARCH_K}`).default(5),
+  k: z
+    .number({ error: 'k must be a number' })
+    .int('k must be a whole number')
+    .min(1, 'k should be at least 1')
+    .max(MAX_SEARCH_K, `k should be less than or equal to ${MAX_SEARCH_K}`)
+    .default(5),
   type: KbEntryTypeSchema.optional(),
   is_active: z.boolean({ error: 'is_active must be a boolean' }).optional(),
 });

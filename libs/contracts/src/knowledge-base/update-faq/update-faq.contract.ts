@@ -11,7 +11,11 @@ export const UpdateFaqBody = z
     answer: z.string().min(1, 'answer must not be empty').optional(),
     is_active: z.boolean({ error: 'is_active must be a boolean' }).optional(),
     /** Replaces the entry's attachments: URLs kept as references; [] or null removes them all. */
-    attachments: z.array(z.url({ protocol: /^https?$/, error: 'each attachment must be an http or https URL' })).max(20).nullable().optional(),
+    attachments: z
+      .array(z.url({ protocol: /^https?$/, error: 'each attachment must be an http or https URL' }))
+      .max(20)
+      .nullable()
+      .optional(),
     /** Adds one stored attachment (same rules as on create). */
     attachment: FileInputSchema.optional(),
   })

@@ -35,7 +35,7 @@ export const MigrateMediaUrlRoute = defineRoute({
   tag: 'media',
   summary: 'Convert a legacy media URL (or refresh a media link) into the current media link',
   description:
-    'Private links carry an expiring `jwt` query token; public links are bare. Without `access`, the organization\'s ' +
+    "Private links carry an expiring `jwt` query token; public links are bare. Without `access`, the organization's " +
     'media-privacy setting decides (private unless changed). A URL that is not a legacy or media URL of this service, ' +
     'or names a bucket the service does not own, answers 422 `{ error }`; a file of another organization answers 403 `{ error }`.',
   body: MigrateMediaUrlBody,

@@ -12,7 +12,12 @@ export const NewPasswordSchema = z
 export const AcceptInvitationBody = z.object({
   token: z.string({ error: 'token must be a string' }).min(1, 'token must not be empty').max(200, 'token is at most 200 characters'),
   password: NewPasswordSchema,
-  name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(100, 'name is at most 100 characters').optional(),
+  name: z
+    .string({ error: 'name must be a string' })
+    .trim()
+    .min(1, 'name must not be empty')
+    .max(100, 'name is at most 100 characters')
+    .optional(),
 });
 
 export const AcceptInvitationRpc = defineRpc({

@@ -9,7 +9,12 @@ import { OrgPhonesSchema } from '../member/member.schema';
 const wellFormed = (v: string) => v.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
 export const CreateApiTokenBody = z.object({
-  name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(100, 'name is at most 100 characters').transform(wellFormed),
+  name: z
+    .string({ error: 'name must be a string' })
+    .trim()
+    .min(1, 'name must not be empty')
+    .max(100, 'name is at most 100 characters')
+    .transform(wellFormed),
   /** Numbers without @c.us, or phone_ids, of the organization's phones; null or absent: every phone. */
   orgPhones: OrgPhonesSchema.min(1, 'orgPhones must name at least one phone (null: every phone)').nullable().optional(),
 });

@@ -2,8 +2,21 @@ import { z } from 'zod';
 
 /** `enum_chat_colors` of @periskope/types: the colours a member may be shown in. */
 export const MEMBER_COLORS = [
-  '#B4876E', '#A5B337', '#06CF9C', '#25D366', '#02A698', '#7D9EF1', '#007BFC', '#5E47DE',
-  '#7F66FF', '#9333EA', '#FA6533', '#C4532D', '#DC2626', '#FF2E74', '#DB2777',
+  '#B4876E',
+  '#A5B337',
+  '#06CF9C',
+  '#25D366',
+  '#02A698',
+  '#7D9EF1',
+  '#007BFC',
+  '#5E47DE',
+  '#7F66FF',
+  '#9333EA',
+  '#FA6533',
+  '#C4532D',
+  '#DC2626',
+  '#FF2E74',
+  '#DB2777',
 ] as const;
 
 /** A member row as the public client types it (`tbl_org_members` of @periskope/types). */
@@ -49,16 +62,28 @@ export const EmailsSchema = z
 /** Label names (not ids), kept in lower case; null = every label. */
 export const LabelNamesSchema = z
   .array(
-    z.string({ error: 'a label must be a string' }).trim().min(1, 'a label must not be empty').max(100, 'a label is at most 100 characters').transform((l) => l.toLowerCase()),
+    z
+      .string({ error: 'a label must be a string' })
+      .trim()
+      .min(1, 'a label must not be empty')
+      .max(100, 'a label is at most 100 characters')
+      .transform((l) => l.toLowerCase()),
     { error: 'labels must be an array of label names or null' },
   )
   .max(100, 'at most 100 labels');
 
 /** Phone numbers without @c.us (a phone_id is taken too); null = every phone. */
 export const OrgPhonesSchema = z
-  .array(z.string({ error: 'a phone must be a string' }).trim().min(1, 'a phone must not be empty').max(100, 'a phone is at most 100 characters'), {
-    error: 'orgPhones must be an array of phone numbers or null',
-  })
+  .array(
+    z
+      .string({ error: 'a phone must be a string' })
+      .trim()
+      .min(1, 'a phone must not be empty')
+      .max(100, 'a phone is at most 100 characters'),
+    {
+      error: 'orgPhones must be an array of phone numbers or null',
+    },
+  )
   .max(100, 'at most 100 phones');
 
 /** What a member may reach, as given to invite and access changes (null = all). */

@@ -3,7 +3,10 @@ import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
 import { EmailSchema, MemberRowSchema } from '../member/member.schema';
 
-export const PasswordSchema = z.string({ error: 'password must be a string' }).min(1, 'password must not be empty').max(1024, 'password is at most 1024 characters');
+export const PasswordSchema = z
+  .string({ error: 'password must be a string' })
+  .min(1, 'password must not be empty')
+  .max(1024, 'password is at most 1024 characters');
 
 export const SignInBody = z.object({
   email: EmailSchema,

@@ -16,7 +16,7 @@ export const SignOutEverywhereRoute = defineRoute({
   method: 'POST',
   path: '/auth/sign-out-everywhere',
   tag: 'auth',
-  summary: "End every console session of the signed-in member",
+  summary: 'End every console session of the signed-in member',
   description: "Ends all of the member's sessions, this one included, and clears this browser's cookies (x-csrf-token required).",
   phone: 'none',
   auth: 'session',

@@ -83,7 +83,9 @@ export const GroupParticipantSchema = z.object({ id: z.string(), admin: z.boolea
 export const GroupsUpsertEvent = z.object({
   ...base,
   kind: z.literal('groups-upsert'),
-  groups: z.array(z.object({ chat_id: z.string(), subject: z.string(), participants: z.array(GroupParticipantSchema), ...groupSettingsFields })),
+  groups: z.array(
+    z.object({ chat_id: z.string(), subject: z.string(), participants: z.array(GroupParticipantSchema), ...groupSettingsFields }),
+  ),
 });
 
 /** A reaction (emoji) by `sender_phone` to a message; `reaction` '' takes it back. */

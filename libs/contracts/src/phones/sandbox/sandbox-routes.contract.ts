@@ -54,24 +54,83 @@ export const SandboxGroupChangeBody = z
     by: Digits.optional(),
     subject: z.string().min(1).max(100).optional(),
   })
-  .refine((b) => b.action !== 'subject' || b.subject !== undefined, { path: ['subject'], message: 'subject is required to change the subject' });
+  .refine((b) => b.action !== 'subject' || b.subject !== undefined, {
+    path: ['subject'],
+    message: 'subject is required to change the subject',
+  });
 
 const Device = z.object({ phone_id: z.string(), state: z.string(), number: z.string().nullable() });
 export const SandboxScanRpc = rpc('scan', SandboxScanBody, Device);
 export const SandboxStateRpc = rpc('state', SandboxStateBody, Device);
-export const SandboxGroupRpc = rpc('group', SandboxGroupBody, z.object({ chat_id: z.string(), subject: z.string(), participants: z.array(z.object({ id: z.string(), admin: z.boolean() })) }));
-export const SandboxInboundRpc = rpc('inbound', SandboxInboundBody, z.object({ chat_id: z.string(), unique_id: z.string(), message_id: z.string() }));
+export const SandboxGroupRpc = rpc(
+  'group',
+  SandboxGroupBody,
+  z.object({ chat_id: z.string(), subject: z.string(), participants: z.array(z.object({ id: z.string(), admin: z.boolean() })) }),
+);
+export const SandboxInboundRpc = rpc(
+  'inbound',
+  SandboxInboundBody,
+  z.object({ chat_id: z.string(), unique_id: z.string(), message_id: z.string() }),
+);
 export const SandboxGroupChangeRpc = rpc('group-change', SandboxGroupChangeBody, SandboxGroupRpc.response);
 export const SandboxAckRpc = rpc('ack', SandboxAckBody, z.object({ unique_id: z.string(), ack: z.number() }));
 
 export const SANDBOX_ROUTES: readonly RouteContract[] = [
-  route({ operationId: 'sandboxScan', method: 'POST', path: '/sandbox/phones/scan', summary: 'Scan the phone\'s QR with a number: it pairs and connects', rpc: SandboxScanRpc, body: SandboxScanBody, response: Device }),
-  route({ operationId: 'sandboxState', method: 'POST', path: '/sandbox/phones/state', summary: 'Connect, disconnect, or make the phone\'s server unreachable', rpc: SandboxStateRpc, body: SandboxStateBody, response: Device }),
-  route({ operationId: 'sandboxGroup', method: 'POST', path: '/sandbox/groups', summary: 'Create a group with participants and admins, the phone a member', rpc: SandboxGroupRpc, body: SandboxGroupBody, response: SandboxGroupRpc.response }),
-  route({ operationId: 'sandboxInbound', method: 'POST', path: '/sandbox/messages', summary: 'Deliver a text or image message to the phone', rpc: SandboxInboundRpc, body: SandboxInboundBody, response: SandboxInboundRpc.response }),
-  route({ operationId: 'sandboxGroupChange', method: 'POST', path: '/sandbox/groups/change', summary: 'Another member joins, leaves, is promoted or demoted, or renames a group the phone is in', rpc: SandboxGroupChangeRpc, body: SandboxGroupChangeBody, response: SandboxGroupRpc.response }),
+  route({
+    operationId: 'sandboxScan',
+    method: 'POST',
+    path: '/sandbox/phones/scan',
+    summary: "Scan the phone's QR with a number: it pairs and connects",
+    rpc: SandboxScanRpc,
+    body: SandboxScanBody,
+    response: Device,
+  }),
+  route({
+    operationId: 'sandboxState',
+    method: 'POST',
+    path: '/sandbox/phones/state',
+    summary: "Connect, disconnect, or make the phone's server unreachable",
+    rpc: SandboxStateRpc,
+    body: SandboxStateBody,
+    response: Device,
+  }),
+  route({
+    operationId: 'sandboxGroup',
+    method: 'POST',
+    path: '/sandbox/groups',
+    summary: 'Create a group with participants and admins, the phone a member',
+    rpc: SandboxGroupRpc,
+    body: SandboxGroupBody,
+    response: SandboxGroupRpc.response,
+  }),
+  route({
+    operationId: 'sandboxInbound',
+    method: 'POST',
+    path: '/sandbox/messages',
+    summary: 'Deliver a text or image message to the phone',
+    rpc: SandboxInboundRpc,
+    body: SandboxInboundBody,
+    response: SandboxInboundRpc.response,
+  }),
+  route({
+    operationId: 'sandboxGroupChange',
+    method: 'POST',
+    path: '/sandbox/groups/change',
+    summary: 'Another member joins, leaves, is promoted or demoted, or renames a group the phone is in',
+    rpc: SandboxGroupChangeRpc,
+    body: SandboxGroupChangeBody,
+    response: SandboxGroupRpc.response,
+  }),
   ...SANDBOX_MESSAGE_CHANGE_ROUTES,
-  route({ operationId: 'sandboxAck', method: 'POST', path: '/sandbox/messages/ack', summary: 'Advance (1..4) or fail (-1) the ack of a message the phone sent', rpc: SandboxAckRpc, body: SandboxAckBody, response: SandboxAckRpc.response }),
+  route({
+    operationId: 'sandboxAck',
+    method: 'POST',
+    path: '/sandbox/messages/ack',
+    summary: 'Advance (1..4) or fail (-1) the ack of a message the phone sent',
+    rpc: SandboxAckRpc,
+    body: SandboxAckBody,
+    response: SandboxAckRpc.response,
+  }),
 ];
 
 export type SandboxScanRequest = RpcRequest<typeof SandboxScanRpc>;

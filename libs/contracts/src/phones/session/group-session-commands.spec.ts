@@ -18,12 +18,17 @@ describe('group lifecycle session commands', () => {
     ['an accept without a code', { cmd: 'group-accept-invite' }, 'command.invite_code'],
     ['a leave without a group', { cmd: 'group-leave' }, 'command.chat_id'],
   ])('answers %s with an error that names the field', (_what, raw, field) => {
-    expect(readSessionCommand(raw)).toEqual({ answer: { ok: false, reason: 'error', message: expect.stringContaining(`Malformed session command: ${field}`) } });
+    expect(readSessionCommand(raw)).toEqual({
+      answer: { ok: false, reason: 'error', message: expect.stringContaining(`Malformed session command: ${field}`) },
+    });
   });
 
   it('reads the answers that carry a group or an invite code', () => {
     expect(readSessionAnswer({ ok: true, group: { chat_id: '1203@g.us' } })).toEqual({ ok: true, group: { chat_id: '1203@g.us' } });
     expect(readSessionAnswer({ ok: true, invite_code: 'AbC' })).toEqual({ ok: true, invite_code: 'AbC' });
-    expect(readSessionAnswer({ ok: true, group: {} })).toMatchObject({ ok: false, message: expect.stringContaining('answer.group.chat_id') });
+    expect(readSessionAnswer({ ok: true, group: {} })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('answer.group.chat_id'),
+    });
   });
 });

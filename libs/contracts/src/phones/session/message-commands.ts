@@ -30,5 +30,11 @@ export const MESSAGE_COMMANDS = [
   /** Pins (true) or unpins a message in its chat. */
   z.object({ cmd: z.literal('message-pin'), key: MessageKeySchema, pin: z.boolean() }),
   /** Forwards a message to `chat_id`; `sent_message_id` makes a repeat a no-op, as for `send`. */
-  z.object({ cmd: z.literal('message-forward'), key: MessageKeySchema, chat_id: z.string().min(1), content: ForwardContentSchema, sent_message_id: z.string().min(1) }),
+  z.object({
+    cmd: z.literal('message-forward'),
+    key: MessageKeySchema,
+    chat_id: z.string().min(1),
+    content: ForwardContentSchema,
+    sent_message_id: z.string().min(1),
+  }),
 ] as const;

@@ -25,7 +25,13 @@ export type ParticipantResult = z.infer<typeof ParticipantResultSchema>;
 export const OutgoingContentSchema = z.object({
   text: z.string().optional(),
   media: z
-    .object({ type: z.string().optional(), url: z.string().optional(), filedata: z.string().optional(), filename: z.string(), mimetype: z.string() })
+    .object({
+      type: z.string().optional(),
+      url: z.string().optional(),
+      filedata: z.string().optional(),
+      filename: z.string(),
+      mimetype: z.string(),
+    })
     .optional(),
   reply_to: z.string().optional(),
   poll: z.object({ name: z.string(), options: z.array(z.string()), allow_multiple: z.boolean() }).optional(),
@@ -52,13 +58,23 @@ export type SimpleSessionCommand = z.infer<typeof SimpleSessionCommandSchema>;
 
 export const SessionCommandSchema = z.discriminatedUnion('cmd', [
   SimpleSessionCommandSchema,
-  z.object({ cmd: z.literal('group-participants'), chat_id: z.string().min(1), participants: z.array(z.string().min(1)), action: ParticipantActionSchema }),
+  z.object({
+    cmd: z.literal('group-participants'),
+    chat_id: z.string().min(1),
+    participants: z.array(z.string().min(1)),
+    action: ParticipantActionSchema,
+  }),
   /** Sends one message; `sent_message_id` (the queue job's id) is stored on the message and makes a repeat a no-op. */
   z.object({ cmd: z.literal('send'), chat_id: z.string().min(1), content: OutgoingContentSchema, sent_message_id: z.string().min(1) }),
   /** Pairing by code instead of a QR scan: the network answers a code to type on the phone. */
   z.object({ cmd: z.literal('pairing-code'), number: z.string().min(1) }),
   /** Group lifecycle: answered with `group` (create, accept-invite) or `invite_code` (invite). */
-  z.object({ cmd: z.literal('group-create'), subject: z.string().min(1), participants: z.array(z.string().min(1)), settings: GroupSettingsSchema.optional() }),
+  z.object({
+    cmd: z.literal('group-create'),
+    subject: z.string().min(1),
+    participants: z.array(z.string().min(1)),
+    settings: GroupSettingsSchema.optional(),
+  }),
   z.object({ cmd: z.literal('group-invite-code'), chat_id: z.string().min(1) }),
   z.object({ cmd: z.literal('group-settings'), chat_id: z.string().min(1), settings: GroupSettingsSchema }),
   z.object({ cmd: z.literal('group-accept-invite'), invite_code: z.string().min(1) }),
@@ -98,5 +114,7 @@ export function readSessionCommand(raw: unknown): { command: SessionCommand } | 
 /** A received answer checked against the contract; a malformed one reads as the session failing. */
 export function readSessionAnswer(raw: unknown): SessionAnswer {
   const parsed = SessionAnswerSchema.safeParse(raw);
-  return parsed.success ? parsed.data : { ok: false, reason: 'error', message: `Malformed session answer: ${issues(parsed.error, 'answer')}` };
+  return parsed.success
+    ? parsed.data
+    : { ok: false, reason: 'error', message: `Malformed session answer: ${issues(parsed.error, 'answer')}` };
 }

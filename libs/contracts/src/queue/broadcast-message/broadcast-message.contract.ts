@@ -16,7 +16,10 @@ export const BroadcastMessageBody = z
     /** Seconds between consecutive messages of the broadcast, on top of the phone's pacing. */
     delay: z.number().min(0).max(86_400).optional(),
     /** Per-chat template values: `{{name}}` in message is replaced by values.name for that chat. */
-    variables: z.array(z.object({ chat_id: ChatIdSchema, values: z.record(z.string(), z.string()) })).max(MAX_BROADCAST_CHATS).optional(),
+    variables: z
+      .array(z.object({ chat_id: ChatIdSchema, values: z.record(z.string(), z.string()) }))
+      .max(MAX_BROADCAST_CHATS)
+      .optional(),
   })
   .refine(hasContent, CONTENT_MESSAGE);
 export type BroadcastMessageBody = z.infer<typeof BroadcastMessageBody>;
@@ -36,7 +39,8 @@ export const BroadcastMessageRoute = defineRoute({
   path: '/message/broadcast',
   tag: 'message',
   summary: 'Queue one message to many chats under one broadcast_id',
-  description: 'x-phone is required (one phone sends the whole broadcast). Answers `broadcast_id` and one job per chat, in the order of chat_ids.',
+  description:
+    'x-phone is required (one phone sends the whole broadcast). Answers `broadcast_id` and one job per chat, in the order of chat_ids.',
   body: BroadcastMessageBody,
   phone: 'required',
   rpc: BroadcastMessageRpc,

@@ -27,7 +27,8 @@ export const BroadcastStatusRoute = defineRoute({
   path: '/queue/broadcast',
   tag: 'queue',
   summary: 'Progress of one broadcast',
-  description: 'Counts per state and the jobs (at most the first 1000) of the broadcast on the x-phone phone; 404 when the phone has no such broadcast.',
+  description:
+    'Counts per state and the jobs (at most the first 1000) of the broadcast on the x-phone phone; 404 when the phone has no such broadcast.',
   query: BroadcastStatusQuery,
   phone: 'required',
   rpc: BroadcastStatusRpc,

@@ -5,7 +5,11 @@ import { QueueJobSchema, QueueJobStatusSchema, queueRequest, queueRpc } from '..
 export const MAX_JOBS_LIMIT = 1_000;
 
 const whole = (name: string, min: number, max: number) =>
-  z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(min, `${name} should be at least ${min}`).max(max, `${name} should be less than or equal to ${max}`);
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(min, `${name} should be at least ${min}`)
+    .max(max, `${name} should be less than or equal to ${max}`);
 
 /** Filters of a job listing: one status (all when absent), one broadcast, one job. Newest first. */
 const filters = {
@@ -18,7 +22,11 @@ const filters = {
 export const ListJobsQuery = z.object(filters);
 export const ListJobsBody = z.object(filters).optional();
 
-export const ListJobsRpc = queueRpc('jobs.list', queueRequest({ query: ListJobsQuery.optional(), body: ListJobsBody }), z.array(QueueJobSchema));
+export const ListJobsRpc = queueRpc(
+  'jobs.list',
+  queueRequest({ query: ListJobsQuery.optional(), body: ListJobsBody }),
+  z.array(QueueJobSchema),
+);
 export type ListJobsRequest = z.infer<typeof ListJobsRpc.request>;
 
 export const ListQueueJobsRoute = defineRoute({
@@ -26,8 +34,9 @@ export const ListQueueJobsRoute = defineRoute({
   method: 'GET',
   path: '/queue/jobs',
   tag: 'queue',
-  summary: 'Jobs of the phone\'s send queue, newest first',
-  description: 'Filters: status (waiting, delayed, active, completed, failed), broadcast_id, queue_id; offset and limit (default 100, at most 1000).',
+  summary: "Jobs of the phone's send queue, newest first",
+  description:
+    'Filters: status (waiting, delayed, active, completed, failed), broadcast_id, queue_id; offset and limit (default 100, at most 1000).',
   query: ListJobsQuery,
   phone: 'required',
   rpc: ListJobsRpc,
@@ -40,7 +49,7 @@ export const ListMessageQueuesRoute = defineRoute({
   method: 'POST',
   path: '/message/queues',
   tag: 'queue',
-  summary: 'Jobs of the phone\'s send queue (body filters), newest first',
+  summary: "Jobs of the phone's send queue (body filters), newest first",
   description: 'Same as GET /queue/jobs with the filters in the body.',
   body: ListJobsBody,
   phone: 'required',

@@ -31,8 +31,8 @@ export const PurgeQueuesRpc = queueRpc('purge', queueRequest({ body: PurgeQueues
 export type PurgeQueuesRequest = z.infer<typeof PurgeQueuesRpc.request>;
 
 const PURGE_DESCRIPTION =
-  'Removes the phone\'s jobs not yet submitted (waiting, delayed, paused, prioritized; and a job a worker has picked up but not yet submitted). ' +
-  'Once this answers, none of them is ever sent. The phone must be connected (400 ERROR) and within the token\'s scope (401). ' +
+  "Removes the phone's jobs not yet submitted (waiting, delayed, paused, prioritized; and a job a worker has picked up but not yet submitted). " +
+  "Once this answers, none of them is ever sent. The phone must be connected (400 ERROR) and within the token's scope (401). " +
   'x-phone is required unless the token is scoped to exactly one phone.';
 
 export const PurgeQueuesRoute = defineRoute({
@@ -54,7 +54,9 @@ export const PurgeQueuesRoute = defineRoute({
 /** The older client's form: `queue_id` (one or many) or `broadcast_id`; 204. */
 export const LegacyPurgeBody = z
   .object({
-    queue_id: z.union([z.uuid('each queue_id must be a UUID'), z.array(z.uuid('each queue_id must be a UUID')).min(1).max(MAX_PURGE_QUEUE_IDS)]).optional(),
+    queue_id: z
+      .union([z.uuid('each queue_id must be a UUID'), z.array(z.uuid('each queue_id must be a UUID')).min(1).max(MAX_PURGE_QUEUE_IDS)])
+      .optional(),
     broadcast_id: z.string().min(1).max(200).optional(),
   })
   .refine((b) => !(b.queue_id && b.broadcast_id), { message: 'send queue_id or broadcast_id, not both', path: ['broadcast_id'] })

@@ -23,8 +23,9 @@ export const QueueStatusRoute = defineRoute({
   method: 'GET',
   path: '/queue',
   tag: 'queue',
-  summary: 'Status counts of the phone\'s send queue',
-  description: '`pending` = waiting + delayed (not yet submitted); `is_running` = a send worker serves the phone\'s queue, or the send workers are running (a phone without a worker gets one within QUEUE_PHONE_SCAN_MS of a job).',
+  summary: "Status counts of the phone's send queue",
+  description:
+    "`pending` = waiting + delayed (not yet submitted); `is_running` = a send worker serves the phone's queue, or the send workers are running (a phone without a worker gets one within QUEUE_PHONE_SCAN_MS of a job).",
   phone: 'required',
   rpc: QueueStatusRpc,
   successStatus: 200,

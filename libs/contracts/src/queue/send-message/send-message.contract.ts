@@ -27,7 +27,8 @@ export const MessageContentFields = {
   options: z.object({ hide_url_preview: z.boolean().optional() }).optional(),
 };
 
-const hasContent = (b: { message?: string; media?: unknown; poll?: unknown }) => b.message !== undefined || b.media !== undefined || b.poll !== undefined;
+const hasContent = (b: { message?: string; media?: unknown; poll?: unknown }) =>
+  b.message !== undefined || b.media !== undefined || b.poll !== undefined;
 const CONTENT_MESSAGE = { message: 'send at least one of message, media or poll', path: ['message'] };
 
 export const SendMessageBody = z.object({ chat_id: ChatIdSchema, ...MessageContentFields }).refine(hasContent, CONTENT_MESSAGE);
@@ -43,7 +44,7 @@ export const SendMessageRoute = defineRoute({
   tag: 'message',
   summary: 'Queue a message for sending through a phone',
   description:
-    'Answers at once with the job (`queue_id`, its position among the phone\'s unsent jobs, `unique_id` the network id the message will have). ' +
+    "Answers at once with the job (`queue_id`, its position among the phone's unsent jobs, `unique_id` the network id the message will have). " +
     'Without x-phone, a connected phone of the token that has the chat sends it. An `Idempotency-Key` header makes a repeat return the first answer.',
   body: SendMessageBody,
   phone: 'optional',

@@ -7,7 +7,11 @@ import { WebhookIdParams } from '../subscription/subscription.schema';
 const intQuery = (name: string, min: number, max: number) =>
   z.preprocess(
     (v) => (typeof v === 'string' && !/^\d+$/.test(v.trim()) ? Number.NaN : v),
-    z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(min, `${name} should be at least ${min}`).max(max, `${name} should be at most ${max}`),
+    z.coerce
+      .number({ error: `${name} must be a number` })
+      .int(`${name} must be a whole number`)
+      .min(min, `${name} should be at least ${min}`)
+      .max(max, `${name} should be at most ${max}`),
   );
 
 export const ListWebhookAttemptsQuery = z.object({

@@ -24,12 +24,12 @@ describe('compareShapes', () => {
 
   it('fails when the schema has a field the database lacks, and the other way round', () => {
     const withExtra = shapeOf(schema.replace(/(model Chat \{\n)/, '$1  muted Boolean @default(false)\n'));
-    expect(sorted(compareShapes(withExtra, base))).toEqual(sorted([
-      'table chats: column muted: missing from the database (schema: boolean NOT NULL DEFAULT false)',
-    ]));
-    expect(sorted(compareShapes(base, withExtra))).toEqual(sorted([
-      'table chats: column muted: exists in the database (boolean NOT NULL DEFAULT false) but not in the schema',
-    ]));
+    expect(sorted(compareShapes(withExtra, base))).toEqual(
+      sorted(['table chats: column muted: missing from the database (schema: boolean NOT NULL DEFAULT false)']),
+    );
+    expect(sorted(compareShapes(base, withExtra))).toEqual(
+      sorted(['table chats: column muted: exists in the database (boolean NOT NULL DEFAULT false) but not in the schema']),
+    );
   });
 
   it('reports type, nullability and default differences', () => {
@@ -40,12 +40,14 @@ describe('compareShapes', () => {
     col('body').notNull = true;
     col('delivery_info').default = `'{}'`;
     col('mentioned_ids').type = 'text';
-    expect(sorted(compareShapes(base, db))).toEqual(sorted([
-      'table messages: column body: nullability differs: schema nullable, database NOT NULL',
-      'table messages: column ack: type differs: schema smallint, database integer',
-      `table messages: column delivery_info: default differs: schema '{"delivered_count":0,"pending":[],"read_count":0}', database '{}'`,
-      'table messages: column mentioned_ids: type differs: schema text[], database text',
-    ]));
+    expect(sorted(compareShapes(base, db))).toEqual(
+      sorted([
+        'table messages: column body: nullability differs: schema nullable, database NOT NULL',
+        'table messages: column ack: type differs: schema smallint, database integer',
+        `table messages: column delivery_info: default differs: schema '{"delivered_count":0,"pending":[],"read_count":0}', database '{}'`,
+        'table messages: column mentioned_ids: type differs: schema text[], database text',
+      ]),
+    );
   });
 
   it('reports index order (DESC), uniqueness, names and missing or extra indexes', () => {
@@ -56,13 +58,15 @@ describe('compareShapes', () => {
     table(db, 'chats').indexes[0].name = 'chats_by_org';
     table(db, 'api_tokens').indexes.pop();
     table(db, 'phones').indexes.push({ name: 'phones_extra', unique: false, method: 'btree', where: null, columns: ['wa_state'] });
-    expect(sorted(compareShapes(base, db))).toEqual(sorted([
-      'table api_tokens: index api_tokens_org_id_idx: missing from the database (schema: (org_id))',
-      'table phones: index phones_extra: exists in the database ((wa_state)) but not in the schema',
-      'table chats: index chats_org_id_chat_id_idx: named chats_by_org in the database (same definition: (org_id, chat_id))',
-      'table webhook_attempts: index webhook_attempts_subscription_id_attempted_at_idx differs: schema (subscription_id, attempted_at DESC), database (subscription_id, attempted_at)',
-      'table messages: index messages_phone_id_message_id_key differs: schema UNIQUE (phone_id, message_id), database (phone_id, message_id)',
-    ]));
+    expect(sorted(compareShapes(base, db))).toEqual(
+      sorted([
+        'table api_tokens: index api_tokens_org_id_idx: missing from the database (schema: (org_id))',
+        'table phones: index phones_extra: exists in the database ((wa_state)) but not in the schema',
+        'table chats: index chats_org_id_chat_id_idx: named chats_by_org in the database (same definition: (org_id, chat_id))',
+        'table webhook_attempts: index webhook_attempts_subscription_id_attempted_at_idx differs: schema (subscription_id, attempted_at DESC), database (subscription_id, attempted_at)',
+        'table messages: index messages_phone_id_message_id_key differs: schema UNIQUE (phone_id, message_id), database (phone_id, message_id)',
+      ]),
+    );
   });
 
   it('reports primary key and foreign key differences', () => {
@@ -70,11 +74,13 @@ describe('compareShapes', () => {
     table(db, 'chats').primaryKey = { name: 'chats_pkey', columns: ['chat_id', 'phone_id'] };
     table(db, 'phones').foreignKeys[0].onDelete = 'RESTRICT';
     table(db, 'api_tokens').foreignKeys = [];
-    expect(sorted(compareShapes(base, db))).toEqual(sorted([
-      'table api_tokens: foreign key api_tokens_org_id_fkey: missing from the database (schema: (org_id) -> organizations(id) ON DELETE CASCADE ON UPDATE CASCADE)',
-      'table phones: foreign key phones_org_id_fkey differs: schema (org_id) -> organizations(id) ON DELETE CASCADE ON UPDATE CASCADE, database (org_id) -> organizations(id) ON DELETE RESTRICT ON UPDATE CASCADE',
-      'table chats: primary key differs: schema chats_pkey (phone_id, chat_id), database chats_pkey (chat_id, phone_id)',
-    ]));
+    expect(sorted(compareShapes(base, db))).toEqual(
+      sorted([
+        'table api_tokens: foreign key api_tokens_org_id_fkey: missing from the database (schema: (org_id) -> organizations(id) ON DELETE CASCADE ON UPDATE CASCADE)',
+        'table phones: foreign key phones_org_id_fkey differs: schema (org_id) -> organizations(id) ON DELETE CASCADE ON UPDATE CASCADE, database (org_id) -> organizations(id) ON DELETE RESTRICT ON UPDATE CASCADE',
+        'table chats: primary key differs: schema chats_pkey (phone_id, chat_id), database chats_pkey (chat_id, phone_id)',
+      ]),
+    );
   });
 
   it('reports missing and extra tables and enums, except the migrations table', () => {
@@ -83,11 +89,13 @@ describe('compareShapes', () => {
     db.tables.push({ name: '_prisma_migrations', columns: [], primaryKey: null, indexes: [], foreignKeys: [] });
     db.tables.push({ name: 'leftover', columns: [], primaryKey: null, indexes: [], foreignKeys: [] });
     db.enums.push({ name: 'mood', values: ['happy'] });
-    expect(sorted(compareShapes(base, db))).toEqual(sorted([
-      'table chats: missing from the database (the schema models it)',
-      'table leftover: exists in the database but no model maps to it',
-      'enum mood: exists in the database but not in the schema',
-    ]));
+    expect(sorted(compareShapes(base, db))).toEqual(
+      sorted([
+        'table chats: missing from the database (the schema models it)',
+        'table leftover: exists in the database but no model maps to it',
+        'enum mood: exists in the database but not in the schema',
+      ]),
+    );
   });
 });
 
@@ -95,7 +103,12 @@ describe('expectedShape', () => {
   it('derives Prisma types, list nullability, defaults and default constraint names', () => {
     const shape = shapeOf(schema);
     const tokens = table(shape, 'api_tokens');
-    expect(tokens.columns.find((c) => c.name === 'phone_ids')).toEqual({ name: 'phone_ids', type: 'text[]', notNull: false, default: 'ARRAY[]' });
+    expect(tokens.columns.find((c) => c.name === 'phone_ids')).toEqual({
+      name: 'phone_ids',
+      type: 'text[]',
+      notNull: false,
+      default: 'ARRAY[]',
+    });
     expect(tokens.columns.find((c) => c.name === 'id')).toEqual({ name: 'id', type: 'uuid', notNull: true, default: 'gen_random_uuid()' });
     expect(tokens.indexes.map((i) => i.name)).toEqual(['api_tokens_token_hash_key', 'api_tokens_org_id_idx']);
     expect(table(shape, 'messages').columns.find((c) => c.name === 'id')).toMatchObject({ type: 'bigint', default: 'autoincrement()' });
@@ -119,14 +132,19 @@ model Owner {
   docs Doc[]
 }`;
     const doc = table(shapeOf(text), 'Doc');
-    expect(doc.columns.find((c) => c.name === 'embedding')).toEqual({ name: 'embedding', type: 'vector(3)', notNull: false, default: null });
+    expect(doc.columns.find((c) => c.name === 'embedding')).toEqual({
+      name: 'embedding',
+      type: 'vector(3)',
+      notNull: false,
+      default: null,
+    });
     expect(doc.indexes[0]).toMatchObject({ name: 'Doc_embedding_idx', columns: ['embedding'] });
     expect(doc.foreignKeys[0]).toMatchObject({ name: 'doc_owner', columns: ['owner_id'], onDelete: 'RESTRICT', onUpdate: 'CASCADE' });
     const prismaMode = text.replace('// relationMode', 'relationMode');
     expect(table(shapeOf(prismaMode), 'Doc').foreignKeys).toEqual([]);
   });
 
-  it('rejects an invalid schema with Prisma\'s message', () => {
+  it("rejects an invalid schema with Prisma's message", () => {
     expect(() => getDatamodel('model X {\n  id Int\n}\n')).toThrow(/Prisma schema is invalid: .*unique criteria/s);
   });
 });
@@ -138,8 +156,12 @@ describe('helpers', () => {
     expect(canonicalDefault('ARRAY[]::text[]', 'text[]')).toBe('ARRAY[]');
     expect(canonicalDefault("nextval('messages_id_seq'::regclass)", 'bigint')).toBe('autoincrement()');
     expect(canonicalDefault(`'{"b": 1, "a": [2]}'::jsonb`, 'jsonb')).toBe(`'{"a":[2],"b":1}'`);
-    expect(canonicalDefault("'2020-01-01 00:00:00'::timestamp without time zone", 'timestamp(3) without time zone')).toBe("'2020-01-01T00:00:00.000Z'");
-    expect(canonicalDefault("'2020-01-01 01:00:00+01'::timestamp with time zone", 'timestamp(3) with time zone')).toBe("'2020-01-01T00:00:00.000Z'");
+    expect(canonicalDefault("'2020-01-01 00:00:00'::timestamp without time zone", 'timestamp(3) without time zone')).toBe(
+      "'2020-01-01T00:00:00.000Z'",
+    );
+    expect(canonicalDefault("'2020-01-01 01:00:00+01'::timestamp with time zone", 'timestamp(3) with time zone')).toBe(
+      "'2020-01-01T00:00:00.000Z'",
+    );
     expect(canonicalLiteral('2020-01-01T00:00:00+00:00', 'timestamp(3) with time zone')).toBe("'2020-01-01T00:00:00.000Z'");
     expect(canonicalDefault("'2020-01-01'::date", 'date')).toBe(canonicalLiteral('2020-01-01T00:00:00+00:00', 'date'));
     expect(canonicalDefault('CURRENT_TIMESTAMP', 'timestamp(3) with time zone')).toBe('CURRENT_TIMESTAMP');

@@ -46,7 +46,8 @@ function compareTable(expected: TableShape, actual: TableShape): string[] {
   }
   const known = new Set(expected.columns.map((c) => c.name));
   for (const column of actual.columns) {
-    if (!known.has(column.name)) problems.push(`column ${column.name}: exists in the database (${describeColumn(column)}) but not in the schema`);
+    if (!known.has(column.name))
+      problems.push(`column ${column.name}: exists in the database (${describeColumn(column)}) but not in the schema`);
   }
 
   const pk = (p: TableShape['primaryKey']): string => (p ? `${p.name} (${p.columns.join(', ')})` : 'none');
@@ -65,7 +66,9 @@ function compareColumn(expected: ColumnShape, actual: ColumnShape): string[] {
     problems.push(`type differs: schema ${expected.type}, database ${actual.type}`);
   }
   if (expected.notNull !== actual.notNull) {
-    problems.push(`nullability differs: schema ${expected.notNull ? 'NOT NULL' : 'nullable'}, database ${actual.notNull ? 'NOT NULL' : 'nullable'}`);
+    problems.push(
+      `nullability differs: schema ${expected.notNull ? 'NOT NULL' : 'nullable'}, database ${actual.notNull ? 'NOT NULL' : 'nullable'}`,
+    );
   }
   if (expected.default !== actual.default) {
     problems.push(`default differs: schema ${expected.default ?? 'none'}, database ${actual.default ?? 'none'}`);
@@ -92,7 +95,9 @@ function compareNamed<T extends IndexShape | ForeignKeyShape>(
       }
       continue;
     }
-    const sameDefinition = actual.find((a) => !matched.has(a.name) && !expected.some((e) => e.name === a.name) && describe(a) === describe(item));
+    const sameDefinition = actual.find(
+      (a) => !matched.has(a.name) && !expected.some((e) => e.name === a.name) && describe(a) === describe(item),
+    );
     if (sameDefinition) {
       matched.add(sameDefinition.name);
       problems.push(`${kind} ${item.name}: named ${sameDefinition.name} in the database (same definition: ${describe(item)})`);
@@ -120,5 +125,10 @@ function describeForeignKey(fk: ForeignKeyShape): string {
 }
 
 function normaliseType(type: string): string {
-  return type.toLowerCase().replace(/"/g, '').replace(/\s*,\s*/g, ',').replace(/\s+/g, ' ').trim();
+  return type
+    .toLowerCase()
+    .replace(/"/g, '')
+    .replace(/\s*,\s*/g, ',')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

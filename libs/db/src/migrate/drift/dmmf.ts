@@ -3,12 +3,7 @@
 // its wasm is byte-identical to node_modules/prisma/build/prisma_schema_build_bg.wasm of prisma 7.10.1).
 import { get_dmmf } from '@prisma/prisma-schema-wasm';
 
-export type DmmfDefault =
-  | { name: string; args: Array<string | number> }
-  | string
-  | number
-  | boolean
-  | Array<string | number | boolean>;
+export type DmmfDefault = { name: string; args: Array<string | number> } | string | number | boolean | Array<string | number | boolean>;
 
 export interface DmmfField {
   name: string;

@@ -1,5 +1,14 @@
 import type { DmmfDatamodel, DmmfEnum, DmmfField, DmmfModel } from './dmmf';
-import { canonicalDefault, canonicalLiteral, defaultConstraintName, type ColumnShape, type ForeignKeyShape, type IndexShape, type SchemaShape, type TableShape } from './shape';
+import {
+  canonicalDefault,
+  canonicalLiteral,
+  defaultConstraintName,
+  type ColumnShape,
+  type ForeignKeyShape,
+  type IndexShape,
+  type SchemaShape,
+  type TableShape,
+} from './shape';
 import { readSchemaText, type SchemaTextFacts } from './schema-text';
 
 /**
@@ -22,9 +31,7 @@ export function expectedShape(datamodel: DmmfDatamodel, schemaText: string): Sch
 
   const tables: TableShape[] = datamodel.models.map((model) => {
     const table = tableOf.get(model.name) ?? model.name;
-    const columns: ColumnShape[] = model.fields
-      .filter((f) => f.kind === 'scalar' || f.kind === 'enum')
-      .map((f) => scalarColumn(f, enums));
+    const columns: ColumnShape[] = model.fields.filter((f) => f.kind === 'scalar' || f.kind === 'enum').map((f) => scalarColumn(f, enums));
     for (const u of facts.unsupported.get(model.name) ?? []) {
       columns.push({
         name: u.column,
@@ -86,33 +93,60 @@ export function scalarType(field: Pick<DmmfField, 'type' | 'nativeType'>): strin
   switch (native) {
     case null:
       return SCALAR_DEFAULTS[field.type] ?? field.type.toLowerCase();
-    case 'Text': return 'text';
-    case 'Char': return `character${p}`;
-    case 'VarChar': return `character varying${p}`;
-    case 'Bit': return `bit${p}`;
-    case 'VarBit': return `bit varying${p}`;
-    case 'Uuid': return 'uuid';
-    case 'Xml': return 'xml';
-    case 'Inet': return 'inet';
-    case 'Citext': return 'citext';
-    case 'Boolean': return 'boolean';
-    case 'Integer': return 'integer';
-    case 'SmallInt': return 'smallint';
-    case 'Oid': return 'oid';
-    case 'BigInt': return 'bigint';
-    case 'Real': return 'real';
-    case 'DoublePrecision': return 'double precision';
-    case 'Decimal': return `numeric${p || '(65,30)'}`;
-    case 'Money': return 'money';
-    case 'Timestamp': return `timestamp${p} without time zone`;
-    case 'Timestamptz': return `timestamp${p} with time zone`;
-    case 'Date': return 'date';
-    case 'Time': return `time${p} without time zone`;
-    case 'Timetz': return `time${p} with time zone`;
-    case 'Json': return 'json';
-    case 'JsonB': return 'jsonb';
-    case 'ByteA': return 'bytea';
-    default: return native.toLowerCase() + p;
+    case 'Text':
+      return 'text';
+    case 'Char':
+      return `character${p}`;
+    case 'VarChar':
+      return `character varying${p}`;
+    case 'Bit':
+      return `bit${p}`;
+    case 'VarBit':
+      return `bit varying${p}`;
+    case 'Uuid':
+      return 'uuid';
+    case 'Xml':
+      return 'xml';
+    case 'Inet':
+      return 'inet';
+    case 'Citext':
+      return 'citext';
+    case 'Boolean':
+      return 'boolean';
+    case 'Integer':
+      return 'integer';
+    case 'SmallInt':
+      return 'smallint';
+    case 'Oid':
+      return 'oid';
+    case 'BigInt':
+      return 'bigint';
+    case 'Real':
+      return 'real';
+    case 'DoublePrecision':
+      return 'double precision';
+    case 'Decimal':
+      return `numeric${p || '(65,30)'}`;
+    case 'Money':
+      return 'money';
+    case 'Timestamp':
+      return `timestamp${p} without time zone`;
+    case 'Timestamptz':
+      return `timestamp${p} with time zone`;
+    case 'Date':
+      return 'date';
+    case 'Time':
+      return `time${p} without time zone`;
+    case 'Timetz':
+      return `time${p} with time zone`;
+    case 'Json':
+      return 'json';
+    case 'JsonB':
+      return 'jsonb';
+    case 'ByteA':
+      return 'bytea';
+    default:
+      return native.toLowerCase() + p;
   }
 }
 

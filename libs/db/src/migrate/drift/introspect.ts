@@ -69,9 +69,31 @@ const ENUMS = `
 
 const ACTIONS: Record<string, string> = { a: 'NO ACTION', r: 'RESTRICT', c: 'CASCADE', n: 'SET NULL', d: 'SET DEFAULT' };
 
-interface ColumnRow { table_name: string; column_name: string; type: string; not_null: boolean; default_expr: string | null }
-interface IndexRow { table_name: string; index_name: string; is_unique: boolean; is_primary: boolean; method: string; predicate: string | null; columns: string[] }
-interface ForeignKeyRow { table_name: string; name: string; referenced_table: string; columns: string[]; referenced_columns: string[]; on_delete: string; on_update: string }
+interface ColumnRow {
+  table_name: string;
+  column_name: string;
+  type: string;
+  not_null: boolean;
+  default_expr: string | null;
+}
+interface IndexRow {
+  table_name: string;
+  index_name: string;
+  is_unique: boolean;
+  is_primary: boolean;
+  method: string;
+  predicate: string | null;
+  columns: string[];
+}
+interface ForeignKeyRow {
+  table_name: string;
+  name: string;
+  referenced_table: string;
+  columns: string[];
+  referenced_columns: string[];
+  on_delete: string;
+  on_update: string;
+}
 
 /** Reads the tables, columns, indexes, foreign keys and enums of the connection's current schema. */
 export async function introspectShape(client: ClientBase): Promise<SchemaShape> {

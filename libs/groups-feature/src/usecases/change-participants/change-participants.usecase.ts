@@ -1,4 +1,13 @@
-import { ChoosePhoneRpc, Errors, GetChatRpc, contactId, type ChoosePhoneResponse, type GroupParticipantAction, type ParticipantOutcomeMap, type ParticipantsRequest } from '@mapi/contracts';
+import {
+  ChoosePhoneRpc,
+  Errors,
+  GetChatRpc,
+  contactId,
+  type ChoosePhoneResponse,
+  type GroupParticipantAction,
+  type ParticipantOutcomeMap,
+  type ParticipantsRequest,
+} from '@mapi/contracts';
 import type { SessionCommands } from '@mapi/events';
 import type { NatsRpcClient } from '@mapi/platform';
 import { toOutcomeMap } from './participant-outcomes';
@@ -24,7 +33,12 @@ export class ChangeParticipants {
     if (ctx.member?.role === 'member') await this.rpc.call(GetChatRpc, { ctx, params: { chat_id: params.chat_id } });
     const phone = await this.actingPhone(ctx, params.chat_id);
     const participants = [...new Set(body.participants.map(contactId))];
-    const answer = await this.sessions.require(phone.phone_id, { cmd: 'group-participants', chat_id: params.chat_id, participants, action: this.action });
+    const answer = await this.sessions.require(phone.phone_id, {
+      cmd: 'group-participants',
+      chat_id: params.chat_id,
+      participants,
+      action: this.action,
+    });
     return toOutcomeMap(this.action, answer.results ?? []);
   }
 

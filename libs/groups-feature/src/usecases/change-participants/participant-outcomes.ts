@@ -19,7 +19,13 @@ export function toOutcomeMap(action: GroupParticipantAction, results: Participan
   for (const r of results) {
     const code = Number(r.status);
     const message =
-      r.status === '200' ? DONE[action] : r.status === '403' ? 'The phone is not an admin of this group' : r.status === '404' ? 'Not a member of this group' : ALREADY[action];
+      r.status === '200'
+        ? DONE[action]
+        : r.status === '403'
+          ? 'The phone is not an admin of this group'
+          : r.status === '404'
+            ? 'Not a member of this group'
+            : ALREADY[action];
     map[r.id] = { is_success: r.status === '200', message, code };
   }
   return map;

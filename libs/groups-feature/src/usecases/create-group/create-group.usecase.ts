@@ -22,12 +22,23 @@ export class CreateGroup {
       cmd: 'group-create',
       subject: body.group_name,
       participants: [...new Set(body.participants.map(contactId))].filter((p) => p !== phone.org_phone),
-      settings: { description: o.description, announce: o.messagesAdminsOnly, restrict: o.infoAdminsOnly, member_add_admins_only: o.addMembersAdminsOnly },
+      settings: {
+        description: o.description,
+        announce: o.messagesAdminsOnly,
+        restrict: o.infoAdminsOnly,
+        member_add_admins_only: o.addMembersAdminsOnly,
+      },
     });
     if (!answer.group) throw Errors.phoneUnavailable('The network did not say which group it created');
     // The group's settings are known once the connector's groups upsert is stored: before it, the
     // chat can already exist from a member phone's notification with none of them (seen under load).
     // Once stored, the chat view takes them from that copy whichever copy is most active.
-    return storedGroup(this.rpc, ctx, phone, answer.group.chat_id, (chat) => chat.add_members_admins_only !== null && chat.messages_admins_only !== null && chat.info_admins_only !== null);
+    return storedGroup(
+      this.rpc,
+      ctx,
+      phone,
+      answer.group.chat_id,
+      (chat) => chat.add_members_admins_only !== null && chat.messages_admins_only !== null && chat.info_admins_only !== null,
+    );
   }
 }

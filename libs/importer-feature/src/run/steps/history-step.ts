@@ -18,7 +18,10 @@ const epochMs = (v: unknown): number => (typeof v === 'number' ? v : typeof v ==
 
 /** Our phones that hold a source chat (its copies on the source's phones), within the run's phones. */
 function chatPhones(job: ImportJob, chat: Row): { phone_id: string; org_phone: string }[] {
-  const numbers = new Set<string>([...((chat.chat_org_phones as string[]) ?? []), ...(typeof chat.org_phone === 'string' ? [chat.org_phone] : [])]);
+  const numbers = new Set<string>([
+    ...((chat.chat_org_phones as string[]) ?? []),
+    ...(typeof chat.org_phone === 'string' ? [chat.org_phone] : []),
+  ]);
   const out: { phone_id: string; org_phone: string }[] = [];
   for (const n of numbers) {
     const phone = targetPhone(job, n);
@@ -117,7 +120,10 @@ async function importChatHistory(job: ImportJob, chat: ChatMark, mark: number | 
   const startAt = job.checkpoint.partial[chat.chat_id] ?? 0;
   let offset = startAt;
   for (;;) {
-    const page = await job.parts.source.get<{ messages?: Row[]; count?: number }>(`/chats/${encodeURIComponent(chat.chat_id)}/messages`, { offset, limit: MESSAGES_PAGE });
+    const page = await job.parts.source.get<{ messages?: Row[]; count?: number }>(`/chats/${encodeURIComponent(chat.chat_id)}/messages`, {
+      offset,
+      limit: MESSAGES_PAGE,
+    });
     const messages = Array.isArray(page?.messages) ? page.messages : [];
     const fresh = messages.filter((m) => !(epochMs(m.timestamp) < floor));
     job.report.read('messages', fresh.length);
@@ -145,14 +151,21 @@ export const reactionsStep: Step = {
   run: async (job) => {
     await loadPhones(job);
     const since = job.options.since ?? undefined;
-    await readPages<Row>(job.parts.source, '/reactions', 'reactions', 2000, async (rows) => {
-      job.report.read('reactions', rows.length);
-      const items: OwnerItem[] = [];
-      for (const r of rows) {
-        const phone = targetPhone(job, r.org_phone as string);
-        if (phone) items.push({ ...r, source_id: `${String(r.message_id)}|${String(r.sender_phone ?? r.sender_id)}`, phone_id: phone });
-      }
-      await job.apply('reactions', items, false);
-    }, { query: { start_time: since } });
+    await readPages<Row>(
+      job.parts.source,
+      '/reactions',
+      'reactions',
+      2000,
+      async (rows) => {
+        job.report.read('reactions', rows.length);
+        const items: OwnerItem[] = [];
+        for (const r of rows) {
+          const phone = targetPhone(job, r.org_phone as string);
+          if (phone) items.push({ ...r, source_id: `${String(r.message_id)}|${String(r.sender_phone ?? r.sender_id)}`, phone_id: phone });
+        }
+        await job.apply('reactions', items, false);
+      },
+      { query: { start_time: since } },
+    );
   },
 };

@@ -29,7 +29,10 @@ export const phonesStep: Step = {
     const phones = await readSourcePhones(job);
     const wanted = phones.filter((p) => phoneWanted(job, p));
     job.report.read('phones', wanted.length);
-    const results = await job.apply('phones', wanted.map((p) => ({ ...p, source_id: p.phone_id })));
+    const results = await job.apply(
+      'phones',
+      wanted.map((p) => ({ ...p, source_id: p.phone_id })),
+    );
     // A dry run makes no phones: its messages are counted under the source's phone ids.
     results.forEach((r, i) => (r.target_id || job.dryRun) && rememberPhone(job, wanted[i], r.target_id ?? wanted[i].phone_id));
   },
@@ -38,8 +41,10 @@ export const phonesStep: Step = {
 /** The source's phones; also sets the job's source organization (before any id map is read). */
 export async function readSourcePhones(job: ImportJob): Promise<SourcePhone[]> {
   const phones = await readArray<SourcePhone>(job.parts.source, '/phones/all');
-  if (phones === null) throw new SourceError('SOURCE_NOT_HOSTED_API', 'GET /phones/all is not there (404): --from must be the API\'s base URL, ending in /v1');
-  if (phones.some((p) => typeof p?.phone_id !== 'string')) throw new SourceError('SOURCE_NOT_HOSTED_API', 'GET /phones/all did not answer phones: is --from the hosted API?');
+  if (phones === null)
+    throw new SourceError('SOURCE_NOT_HOSTED_API', "GET /phones/all is not there (404): --from must be the API's base URL, ending in /v1");
+  if (phones.some((p) => typeof p?.phone_id !== 'string'))
+    throw new SourceError('SOURCE_NOT_HOSTED_API', 'GET /phones/all did not answer phones: is --from the hosted API?');
   const org = phones.find((p) => typeof p.org_id === 'string')?.org_id ?? null;
   if (org) job.sourceOrg = org;
   return phones;

@@ -6,7 +6,16 @@ import { loadPhones, targetPhone } from './phones-step';
 type Row = Record<string, unknown>;
 
 /** Reads a paged listing (or, where the source has no such route, the given rows) and writes it through its owner. */
-async function listed(job: ImportJob, resource: OwnedResource, path: string, key: string, idKey: string, fallback: Row[] | undefined, toItem: (row: Row) => OwnerItem | null, limit = 500) {
+async function listed(
+  job: ImportJob,
+  resource: OwnedResource,
+  path: string,
+  key: string,
+  idKey: string,
+  fallback: Row[] | undefined,
+  toItem: (row: Row) => OwnerItem | null,
+  limit = 500,
+) {
   const send = async (rows: Row[]) => {
     job.report.read(resource, rows.length);
     const items = rows.map(toItem).filter((i): i is OwnerItem => i !== null);
@@ -35,7 +44,10 @@ export function translateKeys(job: ImportJob, resource: string, record: unknown)
 export const labelsStep: Step = {
   name: 'labels',
   run: async (job) => {
-    await listed(job, 'labels', '/labels', 'labels', 'label_id', job.rows.tbl_org_labels, (r) => ({ ...r, source_id: id(r, 'label_id') || id(r, 'id') || id(r, 'name') }));
+    await listed(job, 'labels', '/labels', 'labels', 'label_id', job.rows.tbl_org_labels, (r) => ({
+      ...r,
+      source_id: id(r, 'label_id') || id(r, 'id') || id(r, 'name'),
+    }));
   },
 };
 
@@ -45,7 +57,10 @@ export const customPropertiesStep: Step = {
     const answer = await job.parts.source.get<{ custom_properties?: Row[] }>('/custom-properties');
     const rows = Array.isArray(answer?.custom_properties) ? answer.custom_properties : [];
     job.report.read('custom_properties', rows.length);
-    await job.apply('custom_properties', rows.map((r) => ({ ...r, source_id: id(r, 'property_id') || id(r, 'id') })));
+    await job.apply(
+      'custom_properties',
+      rows.map((r) => ({ ...r, source_id: id(r, 'property_id') || id(r, 'id') })),
+    );
   },
 };
 
@@ -53,7 +68,16 @@ export const contactsStep: Step = {
   name: 'contacts',
   run: async (job) => {
     await job.idMapOf('labels');
-    await listed(job, 'contacts', '/contacts', 'contacts', 'contact_id', undefined, (r) => ({ ...r, source_id: id(r, 'contact_id') }), 2000);
+    await listed(
+      job,
+      'contacts',
+      '/contacts',
+      'contacts',
+      'contact_id',
+      undefined,
+      (r) => ({ ...r, source_id: id(r, 'contact_id') }),
+      2000,
+    );
   },
 };
 
@@ -105,10 +129,20 @@ export const tasksStep: Step = {
 const kbStep = (name: 'faqs' | 'documents', type: 'faq' | 'document'): Step => ({
   name,
   run: async (job) => {
-    await readPages<Row>(job.parts.source, '/knowledge-base', 'data', 100, async (rows) => {
-      job.report.read(name, rows.length);
-      await job.apply(name, rows.map((r) => ({ ...r, source_id: id(r, 'id') || id(r, 'context_id') || id(r, 'document_id') })));
-    }, { query: { type } });
+    await readPages<Row>(
+      job.parts.source,
+      '/knowledge-base',
+      'data',
+      100,
+      async (rows) => {
+        job.report.read(name, rows.length);
+        await job.apply(
+          name,
+          rows.map((r) => ({ ...r, source_id: id(r, 'id') || id(r, 'context_id') || id(r, 'document_id') })),
+        );
+      },
+      { query: { type } },
+    );
   },
 });
 export const faqsStep = kbStep('faqs', 'faq');
@@ -117,7 +151,12 @@ export const documentsStep = kbStep('documents', 'document');
 /** Keeps whether the source had each record switched on: they come over off, and the cut-over switches these on. */
 async function keepSwitches(job: ImportJob, resource: 'webhooks' | 'workflows', rows: Row[], key: string, onKey: string): Promise<void> {
   if (job.dryRun) return;
-  await job.parts.idMap.recordSwitches(job.orgId, job.sourceKey, resource, rows.map((r) => ({ source_id: id(r, key), on: r[onKey] === true })));
+  await job.parts.idMap.recordSwitches(
+    job.orgId,
+    job.sourceKey,
+    resource,
+    rows.map((r) => ({ source_id: id(r, key), on: r[onKey] === true })),
+  );
 }
 
 export const webhooksStep: Step = {
@@ -125,7 +164,10 @@ export const webhooksStep: Step = {
   run: async (job) => {
     const rows = (await readArray<Row>(job.parts.source, '/webhooks')) ?? [];
     job.report.read('webhooks', rows.length);
-    await job.apply('webhooks', rows.map((r) => ({ ...r, source_id: id(r, 'id') })));
+    await job.apply(
+      'webhooks',
+      rows.map((r) => ({ ...r, source_id: id(r, 'id') })),
+    );
     await keepSwitches(job, 'webhooks', rows, 'id', 'is_subscribed');
   },
 };

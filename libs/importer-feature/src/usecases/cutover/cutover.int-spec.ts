@@ -45,7 +45,13 @@ describe('cut-over (integration)', () => {
       nc,
       namespace: ns,
       logger,
-      handlers: bindHandlers([rpcHandler<void>()(WebhookUpdate, () => ({ execute: answer('webhook') })), rpcHandler<void>()(WorkflowUpdate, () => ({ execute: answer('workflow') }))], undefined),
+      handlers: bindHandlers(
+        [
+          rpcHandler<void>()(WebhookUpdate, () => ({ execute: answer('webhook') })),
+          rpcHandler<void>()(WorkflowUpdate, () => ({ execute: answer('workflow') })),
+        ],
+        undefined,
+      ),
     });
     await server.listen();
     rpc = new NatsRpcClient(nc, ns, 5_000);
@@ -53,11 +59,19 @@ describe('cut-over (integration)', () => {
     w.other = (await createOrg(t.prisma)).id;
     w.run = newUuid();
     [w.hookOn, w.hookOff, w.flowOn] = [newUuid(), newUuid(), newUuid()];
-    await t.prisma.importRun.create({ data: { import_id: w.run, org_id: w.org, source_url: 'https://hosted.example.com/v1', source_org: 'src-org', status: 'completed' } });
+    await t.prisma.importRun.create({
+      data: { import_id: w.run, org_id: w.org, source_url: 'https://hosted.example.com/v1', source_org: 'src-org', status: 'completed' },
+    });
     const ids = new IdMapRepository(t.prisma);
-    await ids.record(w.org, source, w.run, 'webhooks', [{ source_id: 'h1', target_id: w.hookOn }, { source_id: 'h2', target_id: w.hookOff }]);
+    await ids.record(w.org, source, w.run, 'webhooks', [
+      { source_id: 'h1', target_id: w.hookOn },
+      { source_id: 'h2', target_id: w.hookOff },
+    ]);
     await ids.record(w.org, source, w.run, 'workflows', [{ source_id: 'f1', target_id: w.flowOn }]);
-    await ids.recordSwitches(w.org, source, 'webhooks', [{ source_id: 'h1', on: true }, { source_id: 'h2', on: false }]);
+    await ids.recordSwitches(w.org, source, 'webhooks', [
+      { source_id: 'h1', on: true },
+      { source_id: 'h2', on: false },
+    ]);
     await ids.recordSwitches(w.org, source, 'workflows', [{ source_id: 'f1', on: true }]);
   });
 
@@ -67,11 +81,18 @@ describe('cut-over (integration)', () => {
     await nc.drain();
   });
 
-  const cutover = (org: string) => new Cutover(new ImportRunRepository(t.prisma), new IdMapRepository(t.prisma), rpc).execute({ ctx: ctx(org), params: { import_id: w.run } } as never);
+  const cutover = (org: string) =>
+    new Cutover(new ImportRunRepository(t.prisma), new IdMapRepository(t.prisma), rpc).execute({
+      ctx: ctx(org),
+      params: { import_id: w.run },
+    } as never);
 
   it('lists what an owner refused, with why, and switches on the rest; a repeat brings only the refused one', async () => {
     refuse = new Set([w.flowOn]);
-    expect(await cutover(w.org)).toEqual({ switched_on: { webhooks: 1, workflows: 0 }, failed: [{ resource: 'workflows', id: w.flowOn, reason: `workflow ${w.flowOn} not found` }] });
+    expect(await cutover(w.org)).toEqual({
+      switched_on: { webhooks: 1, workflows: 0 },
+      failed: [{ resource: 'workflows', id: w.flowOn, reason: `workflow ${w.flowOn} not found` }],
+    });
     expect(calls).toEqual([`webhook ${w.hookOn} {"isSubscribed":true}`, `workflow ${w.flowOn} {"is_active":true}`]); // the one off at the source stays off
     refuse = new Set();
     calls.length = 0;
@@ -80,7 +101,7 @@ describe('cut-over (integration)', () => {
     expect(await cutover(w.org)).toEqual({ switched_on: { webhooks: 0, workflows: 0 }, failed: [] });
   });
 
-  it('another organization\'s run is not found, and nothing is switched on for it', async () => {
+  it("another organization's run is not found, and nothing is switched on for it", async () => {
     calls.length = 0;
     await expect(cutover(w.other)).rejects.toMatchObject({ status: 404 });
     expect(calls).toEqual([]);

@@ -23,13 +23,19 @@ export class Cutover {
     const answer: CutoverResponse = { switched_on: { webhooks: 0, workflows: 0 }, failed: [] };
     for (const row of await this.idMap.toSwitchOn(ctx.org_id, source)) {
       try {
-        if (row.resource === 'webhooks') await this.rpc.call(UpdateWebhookRpc, { ctx, params: { id: row.target_id }, body: { isSubscribed: true } });
-        else if (row.resource === 'workflows') await this.rpc.call(UpdateWorkflowRpc, { ctx, params: { workflow_id: row.target_id }, body: { is_active: true } });
+        if (row.resource === 'webhooks')
+          await this.rpc.call(UpdateWebhookRpc, { ctx, params: { id: row.target_id }, body: { isSubscribed: true } });
+        else if (row.resource === 'workflows')
+          await this.rpc.call(UpdateWorkflowRpc, { ctx, params: { workflow_id: row.target_id }, body: { is_active: true } });
         else continue;
         await this.idMap.switchedOn(ctx.org_id, source, row.resource, row.source_id);
         answer.switched_on[row.resource]++;
       } catch (error) {
-        answer.failed.push({ resource: row.resource, id: row.target_id, reason: error instanceof ServiceError ? error.message : 'the owning service did not answer; repeat the cut-over' });
+        answer.failed.push({
+          resource: row.resource,
+          id: row.target_id,
+          reason: error instanceof ServiceError ? error.message : 'the owning service did not answer; repeat the cut-over',
+        });
       }
     }
     return answer;

@@ -13,6 +13,9 @@ export class ListImportFailures {
   async execute({ ctx, params, query }: RpcRequest<typeof ListImportFailuresRpc>): Promise<RpcResponse<typeof ListImportFailuresRpc>> {
     if (!(await this.runs.find(ctx.org_id, params.import_id))) throw importNotFound();
     const { count, failures } = await this.failures.page(ctx.org_id, params.import_id, query.offset, query.limit);
-    return { count, failures: failures.map((f) => ({ resource: f.resource, source_id: f.source_id, reason: f.reason, at: f.at.toISOString() })) };
+    return {
+      count,
+      failures: failures.map((f) => ({ resource: f.resource, source_id: f.source_id, reason: f.reason, at: f.at.toISOString() })),
+    };
   }
 }

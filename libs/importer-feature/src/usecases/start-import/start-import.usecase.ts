@@ -29,13 +29,20 @@ export class StartImport {
   ) {}
 
   async execute({ ctx, body }: StartImportRequest): Promise<Import> {
-    if (ctx.phone_scope !== null) throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'An import needs a token that reaches every phone of the organization');
+    if (ctx.phone_scope !== null)
+      throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'An import needs a token that reaches every phone of the organization');
     const sourceUrl = normalizeSourceUrl(body.from);
     const dryRun = body.dry_run ?? false;
-    const options = { phones: body.phones ?? null, since: body.since ?? null, rate: body.rate ?? DEFAULT_RATE, concurrency: body.concurrency ?? DEFAULT_CONCURRENCY };
+    const options = {
+      phones: body.phones ?? null,
+      since: body.since ?? null,
+      rate: body.rate ?? DEFAULT_RATE,
+      concurrency: body.concurrency ?? DEFAULT_CONCURRENCY,
+    };
     let run = await this.runs.findUnfinished(ctx.org_id, sourceUrl);
     if (run && this.launcher.isRunning(run.import_id)) {
-      if (run.dry_run !== dryRun) throw new ServiceError(ErrorCode.ERROR, 409, `An import of this source is under way (${run.import_id}); wait for it to end`);
+      if (run.dry_run !== dryRun)
+        throw new ServiceError(ErrorCode.ERROR, 409, `An import of this source is under way (${run.import_id}); wait for it to end`);
       return mapImport(run);
     }
     if (run && run.dry_run !== dryRun) run = null; // a dry run never resumes a real one, nor the other way

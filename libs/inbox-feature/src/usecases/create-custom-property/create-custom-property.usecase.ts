@@ -14,7 +14,9 @@ export class CreateCustomProperty {
   async execute({ ctx, body }: CreateCustomPropertyRequest): Promise<CustomProperty> {
     const options = body.property_value_type === 'dropdown' ? readOptions(body.property_value ?? '') : [];
     if ((await this.properties.count(ctx.org_id)) >= MAX_CUSTOM_PROPERTIES) {
-      throw Errors.validation({ 'body.property_name': { message: `an organization has at most ${MAX_CUSTOM_PROPERTIES} custom properties` } });
+      throw Errors.validation({
+        'body.property_name': { message: `an organization has at most ${MAX_CUSTOM_PROPERTIES} custom properties` },
+      });
     }
     const row = await this.properties.create(ctx.org_id, {
       property_id: randomUUID(),
@@ -30,4 +32,7 @@ export class CreateCustomProperty {
   }
 }
 
-export const nameTaken = (name: string) => Errors.validation({ 'body.property_name': { message: `the organization has a custom property named ${JSON.stringify(name)} already (names ignore case)` } });
+export const nameTaken = (name: string) =>
+  Errors.validation({
+    'body.property_name': { message: `the organization has a custom property named ${JSON.stringify(name)} already (names ignore case)` },
+  });

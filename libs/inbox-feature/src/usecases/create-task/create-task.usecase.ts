@@ -25,7 +25,11 @@ export class CreateTask {
     const status = body.status ?? 'open';
     const closed = status === 'closed';
     const offset = body.reminder_setting?.remind_in ? remindInOffset(body.reminder_setting.remind_in) : null;
-    const remindAt = body.remind_at ? new Date(body.remind_at) : offset !== null && body.due_date ? new Date(new Date(body.due_date).getTime() + offset) : null;
+    const remindAt = body.remind_at
+      ? new Date(body.remind_at)
+      : offset !== null && body.due_date
+        ? new Date(new Date(body.due_date).getTime() + offset)
+        : null;
     return this.tasks.transaction(async (tx) => {
       const row = await this.tasks.insert(tx, ctx.org_id, {
         task_id: randomUUID(),

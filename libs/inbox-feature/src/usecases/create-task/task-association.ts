@@ -34,22 +34,56 @@ export async function resolveAssociation(
     const ticket = await tickets.find(ctx.org_id, association.ticket_id, phonesInReach(ctx));
     if (!ticket) throw ticketNotFound();
     // a member: the ticket's chat must be within their labels and overrides too (the chats service's answer)
-    if (isMember(ctx)) await chats.chat(onPhone(ctx, ticket.phone_id), ticket.chat_id).catch((e: unknown) => {
+    if (isMember(ctx))
+      await chats.chat(onPhone(ctx, ticket.phone_id), ticket.chat_id).catch((e: unknown) => {
         throw e instanceof ServiceError && e.status === 404 ? ticketNotFound() : e;
       });
-    const object = { ticket_id: ticket.ticket_id, quoted_message_id: ticket.quoted_message_id, chat_id: ticket.chat_id, org_id: ticket.org_id };
-    return { type: 'ticket', phone_id: ticket.phone_id, chat_id: ticket.chat_id, message_id: null, ticket_id: ticket.ticket_id, metadata: { type: 'ticket', index: 'ticket_id', id: ticket.ticket_id, object } };
+    const object = {
+      ticket_id: ticket.ticket_id,
+      quoted_message_id: ticket.quoted_message_id,
+      chat_id: ticket.chat_id,
+      org_id: ticket.org_id,
+    };
+    return {
+      type: 'ticket',
+      phone_id: ticket.phone_id,
+      chat_id: ticket.chat_id,
+      message_id: null,
+      ticket_id: ticket.ticket_id,
+      metadata: { type: 'ticket', index: 'ticket_id', id: ticket.ticket_id, object },
+    };
   }
   const chat = await chats.chat(ctx, association.chat_id as string);
   const orgPhone = chat.org_phone ?? (ctx.phone?.phone_id === chat.phone_id ? ctx.phone.org_phone : null) ?? '';
   if (!association.message_id) {
     const object = { chat_id: chat.chat_id, org_phone: orgPhone, org_id: ctx.org_id };
-    return { type: 'chat', phone_id: chat.phone_id, chat_id: chat.chat_id, message_id: null, ticket_id: null, metadata: { type: 'chat', index: 'chat_id', id: chat.chat_id, object } };
+    return {
+      type: 'chat',
+      phone_id: chat.phone_id,
+      chat_id: chat.chat_id,
+      message_id: null,
+      ticket_id: null,
+      metadata: { type: 'chat', index: 'chat_id', id: chat.chat_id, object },
+    };
   }
   const message = await chats.message(ctx, chat.phone_id, association.message_id);
   if (!message || message.chat_id !== chat.chat_id) {
     throw Errors.validation({ 'body.association.message_id': { message: 'message_id must name a message of the chat' } });
   }
-  const object = { message_id: message.message_id, org_phone: message.org_phone, chat_id: message.chat_id, sender_phone: message.sender_phone, org_id: ctx.org_id, is_private_note: false };
-  return { type: 'message', phone_id: chat.phone_id, chat_id: chat.chat_id, message_id: message.message_id, ticket_id: null, metadata: { type: 'message', index: 'message_id', id: message.message_id, object } };
+  const object = {
+    message_id: message.message_id,
+    org_phone: message.org_phone,
+    chat_id: message.chat_id,
+    sender_phone: message.sender_phone,
+    org_id: ctx.org_id,
+    is_private_note: false,
+  };
+  return {
+    type: 'message',
+    phone_id: chat.phone_id,
+    chat_id: chat.chat_id,
+    message_id: message.message_id,
+    ticket_id: null,
+    metadata: { type: 'message', index: 'message_id', id: message.message_id, object },
+  };
 }

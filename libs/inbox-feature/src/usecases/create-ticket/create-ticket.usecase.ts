@@ -48,7 +48,10 @@ export class CreateTicket {
 
   private async create(ctx: CreateTicketRequest['ctx'], body: CreateTicketRequest['body'], once: CreateOnce | null): Promise<TicketInfo> {
     // custom property values are checked against the ticket definitions first (422 before anything is read or written)
-    const values = body.custom_properties === undefined ? {} : checkPropertyValues(await this.properties.list(ctx.org_id, 'ticket'), body.custom_properties);
+    const values =
+      body.custom_properties === undefined
+        ? {}
+        : checkPropertyValues(await this.properties.list(ctx.org_id, 'ticket'), body.custom_properties);
     const chat = await this.chats.chat(ctx, body.chat_id);
     let quoted: Message | null = null;
     if (body.quoted_message_id) {
@@ -79,7 +82,11 @@ export class CreateTicket {
         due_date: body.due_date ? new Date(body.due_date) : null,
         labels: body.labels ?? [],
         // a null (clear) on a new ticket sets nothing
-        custom_properties: Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => e[1] !== null).sort(([a], [b]) => (a < b ? -1 : 1))),
+        custom_properties: Object.fromEntries(
+          Object.entries(values)
+            .filter((e): e is [string, string] => e[1] !== null)
+            .sort(([a], [b]) => (a < b ? -1 : 1)),
+        ),
         closed_at: closed ? now : null,
         closed_by: closed ? ctx.token_id : null,
         last_updated_by: ctx.token_id,

@@ -17,7 +17,8 @@ export class DeleteTask {
 
   async execute({ ctx, params }: DeleteTaskRequest): Promise<Task> {
     // a member's reach is the chats service's to decide: checked before the row is locked (no lock across an RPC)
-    if (isMember(ctx) && !(await visibleRow(this.reach, ctx, await this.tasks.find(ctx.org_id, params.task_id, rowPhones(ctx))))) throw taskNotFound();
+    if (isMember(ctx) && !(await visibleRow(this.reach, ctx, await this.tasks.find(ctx.org_id, params.task_id, rowPhones(ctx)))))
+      throw taskNotFound();
     return this.tasks.transaction(async (tx) => {
       const before = await this.tasks.findForUpdate(tx, ctx.org_id, params.task_id, rowPhones(ctx));
       if (!before) throw taskNotFound();

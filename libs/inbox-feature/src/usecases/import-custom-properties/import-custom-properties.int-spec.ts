@@ -8,8 +8,24 @@ describe('import custom properties (integration)', () => {
   const w: Record<string, string> = {};
   const run = (org: string, items: unknown[]) => new ImportCustomProperties(t.prisma).execute({ ctx: importCtx(org), body: { items } });
   const prop = (id: string) => t.prisma.inboxCustomProperty.findUnique({ where: { property_id: id } });
-  const plan = () => ({ source_id: w.plan, property_name: 'Plan', property_value_type: 'dropdown', property_value: 'free, pro,Free,team', is_required: true, type: 'chat', created_by: 'amy@example.com', created_at: '2024-05-01T00:00:00.000Z' });
-  const region = () => ({ source_id: w.region, property_name: 'Region', property_value_type: 'text', property_value: null, is_required: false, type: 'ticket' });
+  const plan = () => ({
+    source_id: w.plan,
+    property_name: 'Plan',
+    property_value_type: 'dropdown',
+    property_value: 'free, pro,Free,team',
+    is_required: true,
+    type: 'chat',
+    created_by: 'amy@example.com',
+    created_at: '2024-05-01T00:00:00.000Z',
+  });
+  const region = () => ({
+    source_id: w.region,
+    property_name: 'Region',
+    property_value_type: 'text',
+    property_value: null,
+    is_required: false,
+    type: 'ticket',
+  });
 
   beforeAll(async () => {
     w.org = (await createOrg(t.prisma)).id;
@@ -20,8 +36,20 @@ describe('import custom properties (integration)', () => {
 
   it('creates definitions at their source ids, options read as GET /custom-properties gives them, dates kept', async () => {
     const r = await run(w.org, [plan(), region()]);
-    expect(r.results).toEqual([{ source_id: w.plan, target_id: w.plan, outcome: 'created' }, { source_id: w.region, target_id: w.region, outcome: 'created' }]);
-    expect(await prop(w.plan)).toMatchObject({ org_id: w.org, property_name: 'Plan', property_value_type: 'dropdown', property_value: ['free', 'pro', 'team'], is_required: true, type: 'chat', created_by: 'amy@example.com', created_at: new Date('2024-05-01T00:00:00.000Z') });
+    expect(r.results).toEqual([
+      { source_id: w.plan, target_id: w.plan, outcome: 'created' },
+      { source_id: w.region, target_id: w.region, outcome: 'created' },
+    ]);
+    expect(await prop(w.plan)).toMatchObject({
+      org_id: w.org,
+      property_name: 'Plan',
+      property_value_type: 'dropdown',
+      property_value: ['free', 'pro', 'team'],
+      is_required: true,
+      type: 'chat',
+      created_by: 'amy@example.com',
+      created_at: new Date('2024-05-01T00:00:00.000Z'),
+    });
     expect(await prop(w.region)).toMatchObject({ property_value_type: 'text', property_value: [], type: 'ticket' });
   });
 
@@ -37,19 +65,25 @@ describe('import custom properties (integration)', () => {
       { ...region(), property_name: 'Area' },
       { source_id: newUuid(), property_name: 'Area', property_value_type: 'text', type: 'ticket' },
     ]);
-    expect(r.results.map((x) => [x.target_id, x.outcome])).toEqual([[w.plan, 'updated'], [w.region, 'updated'], [w.region, 'skipped']]);
+    expect(r.results.map((x) => [x.target_id, x.outcome])).toEqual([
+      [w.plan, 'updated'],
+      [w.region, 'updated'],
+      [w.region, 'skipped'],
+    ]);
     expect(await prop(w.plan)).toMatchObject({ property_value: ['free', 'pro', 'team', 'enterprise'], is_required: false });
     expect((await prop(w.region))?.property_name).toBe('Area');
   });
 
-  it('honours the id map\'s target_id, and makes the row again at it when it was deleted', async () => {
+  it("honours the id map's target_id, and makes the row again at it when it was deleted", async () => {
     const gone = newUuid();
     const r = await run(w.org, [{ source_id: 'src-1', target_id: gone, property_name: 'Seats', property_value_type: 'number' }]);
     expect(r.results[0]).toEqual({ source_id: 'src-1', target_id: gone, outcome: 'created' });
-    expect(outcomes(await run(w.org, [{ source_id: 'src-1', target_id: gone, property_name: 'Seats', property_value_type: 'number' }]))).toEqual(['skipped']);
+    expect(
+      outcomes(await run(w.org, [{ source_id: 'src-1', target_id: gone, property_name: 'Seats', property_value_type: 'number' }])),
+    ).toEqual(['skipped']);
   });
 
-  it('gives a new id when the source id is another organization\'s, which stays as it was', async () => {
+  it("gives a new id when the source id is another organization's, which stays as it was", async () => {
     const r = await run(w.org, [{ source_id: w.taken, property_name: 'Tier' }]);
     expect(r.results[0].outcome).toBe('created');
     expect(r.results[0].target_id).not.toBe(w.taken);
@@ -74,7 +108,7 @@ describe('import custom properties (integration)', () => {
     expect((await prop(w.plan))?.property_value_type).toBe('dropdown');
   });
 
-  it('never reads or changes another organization\'s definitions', async () => {
+  it("never reads or changes another organization's definitions", async () => {
     const theirs = await t.prisma.inboxCustomProperty.findMany({ where: { org_id: w.other } });
     const r = await run(w.org, [{ source_id: w.taken, target_id: w.taken, property_name: 'Tier', property_value_type: 'number' }]);
     expect(r.results[0].target_id).not.toBe(w.taken);

@@ -1,4 +1,12 @@
-import { ImportCustomPropertyItem, MAX_CUSTOM_PROPERTIES, propertyOptions, type ImportBatchResponse, type ImportCustomPropertiesRequest, type ImportItemResult, type RequestContext } from '@mapi/contracts';
+import {
+  ImportCustomPropertyItem,
+  MAX_CUSTOM_PROPERTIES,
+  propertyOptions,
+  type ImportBatchResponse,
+  type ImportCustomPropertiesRequest,
+  type ImportItemResult,
+  type RequestContext,
+} from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { ItemRefused, date, eachItem } from '../../imports/import-items';
 import { changedColumns, findKept, newKeptId, uuidId } from '../../imports/kept-id';
@@ -29,13 +37,24 @@ export class ImportCustomProperties {
       SELECT * FROM inbox_custom_properties WHERE org_id = ${ctx.org_id}::uuid AND lower(property_name) = lower(${item.property_name}) LIMIT 1`;
     const here = named ?? (await findKept(this.prisma.inboxCustomProperty, 'property_id', ctx.org_id, item, uuidId));
     if (here) return this.change(properties, ctx.org_id, item.source_id, here, { valueType, type }, data);
-    if ((await properties.count(ctx.org_id)) >= MAX_CUSTOM_PROPERTIES) throw new ItemRefused(`an organization has at most ${MAX_CUSTOM_PROPERTIES} custom properties`);
+    if ((await properties.count(ctx.org_id)) >= MAX_CUSTOM_PROPERTIES)
+      throw new ItemRefused(`an organization has at most ${MAX_CUSTOM_PROPERTIES} custom properties`);
     const propertyId = await newKeptId(this.prisma.inboxCustomProperty, 'property_id', item, uuidId);
-    const row = await properties.create(ctx.org_id, { ...data, property_id: propertyId, property_value_type: valueType, type, created_by: item.created_by ?? null });
+    const row = await properties.create(ctx.org_id, {
+      ...data,
+      property_id: propertyId,
+      property_value_type: valueType,
+      type,
+      created_by: item.created_by ?? null,
+    });
     // a property of that name made meanwhile: the next run matches it by name
     if (!row) throw new ItemRefused(`a custom property named ${item.property_name} was made here meanwhile`);
     const createdAt = date(item.created_at);
-    if (createdAt) await this.prisma.inboxCustomProperty.updateMany({ where: { org_id: ctx.org_id, property_id: propertyId }, data: { created_at: createdAt } });
+    if (createdAt)
+      await this.prisma.inboxCustomProperty.updateMany({
+        where: { org_id: ctx.org_id, property_id: propertyId },
+        data: { created_at: createdAt },
+      });
     return { source_id: item.source_id, target_id: propertyId, outcome: 'created' };
   }
 
@@ -48,7 +67,9 @@ export class ImportCustomProperties {
     data: { property_name: string; property_value: string[]; is_required: boolean },
   ): Promise<ImportItemResult> {
     if (here.property_value_type !== kind.valueType || here.type !== kind.type) {
-      throw new ItemRefused(`the custom property ${here.property_name} here is a ${here.type} property of type ${here.property_value_type}; the source's is a ${kind.type} property of type ${kind.valueType}`);
+      throw new ItemRefused(
+        `the custom property ${here.property_name} here is a ${here.type} property of type ${here.property_value_type}; the source's is a ${kind.type} property of type ${kind.valueType}`,
+      );
     }
     const changes = changedColumns(here, data);
     if (!Object.keys(changes).length) return { source_id: sourceId, target_id: here.property_id, outcome: 'skipped' };

@@ -8,8 +8,11 @@ describe('import labels (integration)', () => {
   const t = useTestDatabase('inbox_import_labels');
   const w: Record<string, string> = {};
   const renames: string[] = [];
-  const chatProperties = { renameLabel: async (ctx, l, to) => (renames.push(`${ctx.org_id === w.org ? 'ours' : 'theirs'} ${l.label_id} ${l.name}->${to}`), 1) } as ChatProperties;
-  const run = (org: string, items: unknown[]) => new ImportLabels(t.prisma, chatProperties).execute({ ctx: importCtx(org), body: { items } });
+  const chatProperties = {
+    renameLabel: async (ctx, l, to) => (renames.push(`${ctx.org_id === w.org ? 'ours' : 'theirs'} ${l.label_id} ${l.name}->${to}`), 1),
+  } as ChatProperties;
+  const run = (org: string, items: unknown[]) =>
+    new ImportLabels(t.prisma, chatProperties).execute({ ctx: importCtx(org), body: { items } });
   const label = (id: string) => t.prisma.inboxLabel.findUnique({ where: { label_id: id } });
 
   beforeAll(async () => {
@@ -29,13 +32,22 @@ describe('import labels (integration)', () => {
       { source_id: w.vip, target_id: w.vip, outcome: 'created' },
       { source_id: w.billing, target_id: w.billing, outcome: 'created' },
     ]);
-    expect(await label(w.vip)).toMatchObject({ org_id: w.org, name: 'vip', color: '#ff0000', type: 'chat', created_at: new Date('2024-03-01T10:00:00.000Z') });
+    expect(await label(w.vip)).toMatchObject({
+      org_id: w.org,
+      name: 'vip',
+      color: '#ff0000',
+      type: 'chat',
+      created_at: new Date('2024-03-01T10:00:00.000Z'),
+    });
     expect(await label(w.billing)).toMatchObject({ name: 'billing', color: '#9e9e9e', type: 'ticket' });
   });
 
   it('answers the same batch again with skipped and makes nothing', async () => {
     const before = await t.prisma.inboxLabel.count();
-    const r = await run(w.org, [{ source_id: w.vip, name: 'VIP', color: '#FF0000', type: 'chat' }, { source_id: w.billing, name: 'billing', type: 'ticket' }]);
+    const r = await run(w.org, [
+      { source_id: w.vip, name: 'VIP', color: '#FF0000', type: 'chat' },
+      { source_id: w.billing, name: 'billing', type: 'ticket' },
+    ]);
     expect(outcomes(r)).toEqual(['skipped', 'skipped']);
     expect(await t.prisma.inboxLabel.count()).toBe(before);
   });
@@ -47,7 +59,11 @@ describe('import labels (integration)', () => {
       { source_id: newUuid(), name: 'existing', type: 'ticket', color: '#222222' },
       { source_id: 'existing', name: 'existing', type: 'ticket' },
     ]);
-    expect(r.results.map((x) => [x.target_id, x.outcome])).toEqual([[existing.label_id, 'skipped'], [existing.label_id, 'updated'], [existing.label_id, 'skipped']]);
+    expect(r.results.map((x) => [x.target_id, x.outcome])).toEqual([
+      [existing.label_id, 'skipped'],
+      [existing.label_id, 'updated'],
+      [existing.label_id, 'skipped'],
+    ]);
     expect((await label(existing.label_id))?.color).toBe('#222222');
   });
 
@@ -58,14 +74,14 @@ describe('import labels (integration)', () => {
     expect((await run(w.org, [{ source_id: 'gold', name: 'gold' }])).results[0]).toEqual({ ...first.results[0], outcome: 'skipped' });
   });
 
-  it('renames the label the id map names, carrying the rename to the chats\' copies', async () => {
+  it("renames the label the id map names, carrying the rename to the chats' copies", async () => {
     const r = await run(w.org, [{ source_id: newUuid(), target_id: w.vip, name: 'vip customers', type: 'chat' }]);
     expect(r.results[0]).toMatchObject({ target_id: w.vip, outcome: 'updated' });
     expect(await label(w.vip)).toMatchObject({ name: 'vip customers', color: '#ff0000' });
     expect(renames).toEqual([`ours ${w.vip} vip->vip customers`, `ours ${w.vip} vip->vip customers`]);
   });
 
-  it('gives a new id when the source id is another organization\'s label, and leaves that one alone', async () => {
+  it("gives a new id when the source id is another organization's label, and leaves that one alone", async () => {
     const r = await run(w.org, [{ source_id: w.taken, name: 'theirs' }]);
     expect(r.results[0].outcome).toBe('created');
     expect(r.results[0].target_id).not.toBe(w.taken);
@@ -92,7 +108,7 @@ describe('import labels (integration)', () => {
     expect(await label(good)).toMatchObject({ name: 'fine' });
   });
 
-  it('never reads or changes another organization\'s labels', async () => {
+  it("never reads or changes another organization's labels", async () => {
     const theirs = await t.prisma.inboxLabel.findMany({ where: { org_id: w.other } });
     await run(w.org, [{ source_id: w.taken, target_id: w.taken, name: 'renamed', color: '#123456' }]);
     expect(await t.prisma.inboxLabel.findMany({ where: { org_id: w.other } })).toEqual(theirs);

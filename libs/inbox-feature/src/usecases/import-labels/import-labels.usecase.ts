@@ -1,4 +1,11 @@
-import { DEFAULT_LABEL_COLOR, ImportLabelItem, type ImportBatchResponse, type ImportItemResult, type ImportLabelsRequest, type RequestContext } from '@mapi/contracts';
+import {
+  DEFAULT_LABEL_COLOR,
+  ImportLabelItem,
+  type ImportBatchResponse,
+  type ImportItemResult,
+  type ImportLabelsRequest,
+  type RequestContext,
+} from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import type { ChatProperties } from '../../chat-properties';
 import { isDuplicateKey } from '../../create-once';
@@ -27,7 +34,11 @@ export class ImportLabels {
   private async one(ctx: RequestContext, item: ImportLabelItem): Promise<ImportItemResult> {
     const labels = new LabelRepository(this.prisma);
     const type = item.type ?? 'chat';
-    const result = (target_id: string, outcome: ImportItemResult['outcome']): ImportItemResult => ({ source_id: item.source_id, target_id, outcome });
+    const result = (target_id: string, outcome: ImportItemResult['outcome']): ImportItemResult => ({
+      source_id: item.source_id,
+      target_id,
+      outcome,
+    });
     const named = await labels.findByName(ctx.org_id, type, item.name);
     if (named) {
       if (!item.color || item.color === named.color) return result(named.label_id, 'skipped');
@@ -36,13 +47,24 @@ export class ImportLabels {
     }
     const kept = await findKept(this.prisma.inboxLabel, 'label_id', ctx.org_id, item, uuidId);
     if (kept && kept.type === type) {
-      const renamed = await new UpdateLabel(labels, this.chats).execute({ ctx, params: { label_id: kept.label_id }, body: { name: item.name, ...(item.color ? { color: item.color } : {}) } });
+      const renamed = await new UpdateLabel(labels, this.chats).execute({
+        ctx,
+        params: { label_id: kept.label_id },
+        body: { name: item.name, ...(item.color ? { color: item.color } : {}) },
+      });
       return result(renamed.label_id, 'updated');
     }
     const labelId = await newKeptId(this.prisma.inboxLabel, 'label_id', item, uuidId);
     try {
       await this.prisma.inboxLabel.create({
-        data: { label_id: labelId, org_id: ctx.org_id, type, name: item.name, color: item.color ?? DEFAULT_LABEL_COLOR, created_at: date(item.created_at) ?? new Date() },
+        data: {
+          label_id: labelId,
+          org_id: ctx.org_id,
+          type,
+          name: item.name,
+          color: item.color ?? DEFAULT_LABEL_COLOR,
+          created_at: date(item.created_at) ?? new Date(),
+        },
       });
     } catch (error) {
       // the same label made meanwhile by a racing request: it is this one

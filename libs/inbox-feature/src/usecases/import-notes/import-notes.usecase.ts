@@ -1,4 +1,11 @@
-import { ImportNoteItem, type ImportBatchResponse, type ImportItemResult, type ImportNotesRequest, type PhoneDirectoryEntry, type RequestContext } from '@mapi/contracts';
+import {
+  ImportNoteItem,
+  type ImportBatchResponse,
+  type ImportItemResult,
+  type ImportNotesRequest,
+  type PhoneDirectoryEntry,
+  type RequestContext,
+} from '@mapi/contracts';
 import type { PhoneDirectory } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import type { ChatLookup } from '../../chat-lookup';
@@ -29,14 +36,18 @@ export class ImportNotes {
     if (given) return given;
     const byNumber = item.org_phone ? own.find((p) => p.org_phone === item.org_phone) : undefined;
     if (byNumber) return byNumber;
-    const phoneId = await this.chats.chat(ctx, item.chat_id).then((c) => c.phone_id, () => null);
+    const phoneId = await this.chats.chat(ctx, item.chat_id).then(
+      (c) => c.phone_id,
+      () => null,
+    );
     const holder = own.find((p) => p.phone_id === phoneId);
     if (!holder) throw new ItemRefused(`no phone of this organization holds the chat ${item.chat_id}`);
     return holder;
   }
 
   private async one(ctx: RequestContext, own: PhoneDirectoryEntry[], item: ImportNoteItem): Promise<ImportItemResult> {
-    if (item.media !== undefined && item.media !== null) throw new ItemRefused('media: notes are text only here (a media note is not imported)');
+    if (item.media !== undefined && item.media !== null)
+      throw new ItemRefused('media: notes are text only here (a media note is not imported)');
     const phone = await this.phoneOf(ctx, own, item);
     const at = date(item.timestamp);
     if (item.timestamp && !at) throw new ItemRefused('timestamp is not a date');

@@ -13,10 +13,27 @@ describe('import tasks (integration)', () => {
   const past = '2024-01-10T09:00:00.000Z';
   /** A GET /tasks item of the source, ids already ours. */
   const task = (id: string, over: Record<string, unknown> = {}) => ({
-    source_id: id, task_id: id, org_id: newUuid(), type: 'chat', title: 'Call back', notes: 'about the refund', status: 'open', priority: 2, assignee: 'Amy@Example.com',
-    due_date: '2024-01-11T00:00:00.000Z', remind_at: past, reminder_setting: null, associated_object_metadata: { chat_name: 'Bob' }, completed_metadata: null,
-    created_by: 'amy@example.com', created_at: '2024-01-01T00:00:00.000Z', last_updated_by: 'bob@example.com', last_updated_at: '2024-01-02T00:00:00.000Z',
-    chat_id: w.chatA, association: { type: 'chat', chat_id: w.chatA, message_id: null, ticket_id: null }, ...over,
+    source_id: id,
+    task_id: id,
+    org_id: newUuid(),
+    type: 'chat',
+    title: 'Call back',
+    notes: 'about the refund',
+    status: 'open',
+    priority: 2,
+    assignee: 'Amy@Example.com',
+    due_date: '2024-01-11T00:00:00.000Z',
+    remind_at: past,
+    reminder_setting: null,
+    associated_object_metadata: { chat_name: 'Bob' },
+    completed_metadata: null,
+    created_by: 'amy@example.com',
+    created_at: '2024-01-01T00:00:00.000Z',
+    last_updated_by: 'bob@example.com',
+    last_updated_at: '2024-01-02T00:00:00.000Z',
+    chat_id: w.chatA,
+    association: { type: 'chat', chat_id: w.chatA, message_id: null, ticket_id: null },
+    ...over,
   });
 
   beforeAll(async () => {
@@ -26,24 +43,54 @@ describe('import tasks (integration)', () => {
     held.push({ org: w.org, phone: w.p1, chat: w.chatA }, { org: w.other, phone: w.q1, chat: w.chatA });
     [w.k1, w.k2, w.k3, w.k4, w.ticket, w.theirTicket, w.taken] = Array.from({ length: 7 }, newUuid);
     await t.prisma.inboxTicket.create({ data: { ticket_id: w.ticket, org_id: w.org, phone_id: w.p1, chat_id: w.chatA, subject: 'Ours' } });
-    await t.prisma.inboxTicket.create({ data: { ticket_id: w.theirTicket, org_id: w.other, phone_id: w.q1, chat_id: w.chatA, subject: 'Theirs' } });
-    await t.prisma.inboxTask.create({ data: { task_id: w.taken, org_id: w.other, type: 'todo', title: 'theirs', created_by: 'x', last_updated_by: 'x' } });
+    await t.prisma.inboxTicket.create({
+      data: { ticket_id: w.theirTicket, org_id: w.other, phone_id: w.q1, chat_id: w.chatA, subject: 'Theirs' },
+    });
+    await t.prisma.inboxTask.create({
+      data: { task_id: w.taken, org_id: w.other, type: 'todo', title: 'theirs', created_by: 'x', last_updated_by: 'x' },
+    });
   });
 
   it('creates tasks at their ids with their fields, dates and associations, and no event', async () => {
     const r = await run(w.org, [
       task(w.k1),
-      task(w.k2, { type: 'ticket', chat_id: null, association: { type: 'ticket', ticket_id: w.ticket }, status: 'closed', completed_metadata: { completed_at: '2024-01-03T00:00:00.000Z', completed_by: 'amy@example.com' } }),
+      task(w.k2, {
+        type: 'ticket',
+        chat_id: null,
+        association: { type: 'ticket', ticket_id: w.ticket },
+        status: 'closed',
+        completed_metadata: { completed_at: '2024-01-03T00:00:00.000Z', completed_by: 'amy@example.com' },
+      }),
       task(w.k3, { type: 'todo', chat_id: null, association: null, remind_at: null }),
     ]);
     expect(outcomes(r)).toEqual(['created', 'created', 'created']);
     expect(r.results.map((x) => x.target_id)).toEqual([w.k1, w.k2, w.k3]);
     expect(await row(w.k1)).toMatchObject({
-      org_id: w.org, phone_id: w.p1, type: 'chat', chat_id: w.chatA, title: 'Call back', notes: 'about the refund', status: 'open', priority: 2, assignee: 'amy@example.com',
-      due_date: new Date('2024-01-11T00:00:00.000Z'), associated_object_metadata: { chat_name: 'Bob' }, created_by: 'amy@example.com', created_at: new Date('2024-01-01T00:00:00.000Z'),
-      last_updated_by: 'bob@example.com', last_updated_at: new Date('2024-01-02T00:00:00.000Z'),
+      org_id: w.org,
+      phone_id: w.p1,
+      type: 'chat',
+      chat_id: w.chatA,
+      title: 'Call back',
+      notes: 'about the refund',
+      status: 'open',
+      priority: 2,
+      assignee: 'amy@example.com',
+      due_date: new Date('2024-01-11T00:00:00.000Z'),
+      associated_object_metadata: { chat_name: 'Bob' },
+      created_by: 'amy@example.com',
+      created_at: new Date('2024-01-01T00:00:00.000Z'),
+      last_updated_by: 'bob@example.com',
+      last_updated_at: new Date('2024-01-02T00:00:00.000Z'),
     });
-    expect(await row(w.k2)).toMatchObject({ type: 'ticket', ticket_id: w.ticket, chat_id: w.chatA, phone_id: w.p1, status: 'closed', completed_at: new Date('2024-01-03T00:00:00.000Z'), completed_by: 'amy@example.com' });
+    expect(await row(w.k2)).toMatchObject({
+      type: 'ticket',
+      ticket_id: w.ticket,
+      chat_id: w.chatA,
+      phone_id: w.p1,
+      status: 'closed',
+      completed_at: new Date('2024-01-03T00:00:00.000Z'),
+      completed_by: 'amy@example.com',
+    });
     expect(await row(w.k3)).toMatchObject({ type: 'todo', phone_id: null, chat_id: null, remind_at: null });
     expect(await t.prisma.outboxEvent.count({ where: { org_id: w.org } })).toBe(0);
   });
@@ -55,7 +102,7 @@ describe('import tasks (integration)', () => {
     expect(await t.prisma.outboxEvent.count({ where: { type: 'task.reminder' } })).toBe(0);
   });
 
-  it('arms a future reminder as any task\'s (it fires when due, once), and a rerun after it fired leaves it fired', async () => {
+  it("arms a future reminder as any task's (it fires when due, once), and a rerun after it fired leaves it fired", async () => {
     const soon = new Date(Date.now() + 1500).toISOString();
     expect(outcomes(await run(w.org, [task(w.k4, { remind_at: soon })]))).toEqual(['created']);
     expect(await row(w.k4)).toMatchObject({ remind_at: new Date(soon), reminder_fired_at: null });
@@ -80,13 +127,18 @@ describe('import tasks (integration)', () => {
 
   it('answers the same batch again with skipped and makes nothing; a change is updated', async () => {
     const before = await t.prisma.inboxTask.count();
-    expect(outcomes(await run(w.org, [task(w.k1), task(w.k3, { type: 'todo', chat_id: null, association: null, remind_at: null })]))).toEqual(['skipped', 'skipped']);
+    expect(
+      outcomes(await run(w.org, [task(w.k1), task(w.k3, { type: 'todo', chat_id: null, association: null, remind_at: null })])),
+    ).toEqual(['skipped', 'skipped']);
     expect(await t.prisma.inboxTask.count()).toBe(before);
-    expect((await run(w.org, [task(w.k1, { title: 'Call back today', status: 'inprogress' })])).results[0]).toMatchObject({ target_id: w.k1, outcome: 'updated' });
+    expect((await run(w.org, [task(w.k1, { title: 'Call back today', status: 'inprogress' })])).results[0]).toMatchObject({
+      target_id: w.k1,
+      outcome: 'updated',
+    });
     expect(await row(w.k1)).toMatchObject({ title: 'Call back today', status: 'inprogress', reminder_fired_at: new Date(past) });
   });
 
-  it('honours target_id, and gives a new id when the source id is another organization\'s task, which stays as it was', async () => {
+  it("honours target_id, and gives a new id when the source id is another organization's task, which stays as it was", async () => {
     const mapped = newUuid();
     const r = await run(w.org, [{ ...task('T-1'), target_id: mapped }, task(w.taken)]);
     expect(r.results[0]).toEqual({ source_id: 'T-1', target_id: mapped, outcome: 'created' });
@@ -94,7 +146,7 @@ describe('import tasks (integration)', () => {
     expect(await row(w.taken)).toMatchObject({ org_id: w.other, title: 'theirs' });
   });
 
-  it('fails a bad item with its reason while the rest lands; another organization\'s ticket or chat is not theirs to name', async () => {
+  it("fails a bad item with its reason while the rest lands; another organization's ticket or chat is not theirs to name", async () => {
     const good = newUuid();
     const r = await run(w.org, [
       task('b1', { title: '' }),

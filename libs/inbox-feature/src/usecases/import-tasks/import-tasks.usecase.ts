@@ -1,4 +1,10 @@
-import { ImportTaskItem, type ImportBatchResponse, type ImportItemResult, type ImportTasksRequest, type RequestContext } from '@mapi/contracts';
+import {
+  ImportTaskItem,
+  type ImportBatchResponse,
+  type ImportItemResult,
+  type ImportTasksRequest,
+  type RequestContext,
+} from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import type { ChatLookup } from '../../chat-lookup';
 import { ItemRefused, date, eachItem, record, str } from '../../imports/import-items';
@@ -33,13 +39,21 @@ export class ImportTasks {
     const type = item.type ?? (ticketId ? 'ticket' : messageId ? 'message' : chatId ? 'chat' : 'todo');
     if (type === 'todo') return { type, phone_id: null, chat_id: null, message_id: null, ticket_id: null };
     if (type === 'ticket') {
-      const ticket = uuidId(ticketId) ? await this.prisma.inboxTicket.findFirst({ where: { org_id: ctx.org_id, ticket_id: ticketId }, select: { phone_id: true, chat_id: true } }) : null;
+      const ticket = uuidId(ticketId)
+        ? await this.prisma.inboxTicket.findFirst({
+            where: { org_id: ctx.org_id, ticket_id: ticketId },
+            select: { phone_id: true, chat_id: true },
+          })
+        : null;
       if (!ticket) throw new ItemRefused(`ticket_id: ${ticketId ?? 'none'} is not a ticket of this organization`);
       return { type, phone_id: ticket.phone_id, chat_id: ticket.chat_id, message_id: null, ticket_id: ticketId };
     }
     if (!chatId) throw new ItemRefused(`association.chat_id: a ${type} task needs its chat`);
     if (type === 'message' && !messageId) throw new ItemRefused('association.message_id: a message task needs its message');
-    const phoneId = await this.chats.chat(ctx, chatId).then((c) => c.phone_id, () => null);
+    const phoneId = await this.chats.chat(ctx, chatId).then(
+      (c) => c.phone_id,
+      () => null,
+    );
     if (!phoneId) throw new ItemRefused(`no phone of this organization holds the chat ${chatId}`);
     return { type, phone_id: phoneId, chat_id: chatId, message_id: type === 'message' ? messageId : null, ticket_id: null };
   }
@@ -67,7 +81,7 @@ export class ImportTasks {
       created_by: createdBy,
       last_updated_by: str(raw.last_updated_by) ?? createdBy,
       ...(created ? { created_at: created } : {}),
-      ...(date(raw.last_updated_at) ?? created ? { last_updated_at: date(raw.last_updated_at) ?? created } : {}),
+      ...((date(raw.last_updated_at) ?? created) ? { last_updated_at: date(raw.last_updated_at) ?? created } : {}),
     };
     const table = this.prisma.inboxTask;
     const here = await findKept(table, 'task_id', ctx.org_id, item, uuidId);
@@ -75,7 +89,9 @@ export class ImportTasks {
     if (here) {
       const changes = changedColumns(here, sameReminderSource(here, remindAt, setting) ? data : { ...data, ...reminder });
       if (!Object.keys(changes).length) return { source_id: item.source_id, target_id: here.task_id, outcome: 'skipped' };
-      await this.write(reminder, changes, (tx) => tx.inboxTask.update({ where: { task_id: here.task_id, org_id: ctx.org_id }, data: changes }));
+      await this.write(reminder, changes, (tx) =>
+        tx.inboxTask.update({ where: { task_id: here.task_id, org_id: ctx.org_id }, data: changes }),
+      );
       return { source_id: item.source_id, target_id: here.task_id, outcome: 'updated' };
     }
     const taskId = await newKeptId(table, 'task_id', item, uuidId);
@@ -85,7 +101,11 @@ export class ImportTasks {
   }
 
   /** The write, and a pending reminder announced to the pollers at its commit (as any task's). */
-  private async write(reminder: { remind_at: Date | null; reminder_fired_at: Date | null }, written: object, work: (tx: Prisma.TransactionClient) => Promise<unknown>): Promise<void> {
+  private async write(
+    reminder: { remind_at: Date | null; reminder_fired_at: Date | null },
+    written: object,
+    work: (tx: Prisma.TransactionClient) => Promise<unknown>,
+  ): Promise<void> {
     const armed = 'remind_at' in written && reminder.remind_at && !reminder.reminder_fired_at ? reminder.remind_at : null;
     await this.prisma.$transaction(async (tx) => {
       await work(tx);

@@ -29,7 +29,11 @@ export function importedReminder(remindAt: Date | null, setting: unknown, now: D
  * Whether a rerun leaves the row's reminder as it is: the source's time and setting are the ones
  * imported before (the poller may have fired or re-armed it since; importing again must not re-arm it).
  */
-export function sameReminderSource(row: Pick<TaskRow, 'reminder_series_at' | 'remind_at' | 'reminder_setting'>, remindAt: Date | null, setting: unknown): boolean {
+export function sameReminderSource(
+  row: Pick<TaskRow, 'reminder_series_at' | 'remind_at' | 'reminder_setting'>,
+  remindAt: Date | null,
+  setting: unknown,
+): boolean {
   const start = row.reminder_series_at ?? row.remind_at;
   return (start?.getTime() ?? null) === (remindAt?.getTime() ?? null) && sameValue(row.reminder_setting, setting);
 }

@@ -1,4 +1,12 @@
-import { ImportTicketFields, ImportTicketItem, type ImportBatchResponse, type ImportItemResult, type ImportTicketsRequest, type PhoneDirectory, type RequestContext } from '@mapi/contracts';
+import {
+  ImportTicketFields,
+  ImportTicketItem,
+  type ImportBatchResponse,
+  type ImportItemResult,
+  type ImportTicketsRequest,
+  type PhoneDirectory,
+  type RequestContext,
+} from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
 import type { ChatLookup } from '../../chat-lookup';
 import { ItemRefused, eachItem, record, str } from '../../imports/import-items';
@@ -21,12 +29,26 @@ export class ImportTickets {
 
   async execute({ ctx, body }: ImportTicketsRequest): Promise<ImportBatchResponse> {
     const own = new Set((await this.phones({ org_id: ctx.org_id, connected: false })).map((p) => p.phone_id));
-    const labels = new Map((await this.prisma.inboxLabel.findMany({ where: { org_id: ctx.org_id }, select: { label_id: true, name: true } })).map((l) => [l.label_id, l.name]));
-    const properties = new Set((await this.prisma.inboxCustomProperty.findMany({ where: { org_id: ctx.org_id, type: 'ticket' }, select: { property_id: true } })).map((p) => p.property_id));
+    const labels = new Map(
+      (await this.prisma.inboxLabel.findMany({ where: { org_id: ctx.org_id }, select: { label_id: true, name: true } })).map((l) => [
+        l.label_id,
+        l.name,
+      ]),
+    );
+    const properties = new Set(
+      (
+        await this.prisma.inboxCustomProperty.findMany({ where: { org_id: ctx.org_id, type: 'ticket' }, select: { property_id: true } })
+      ).map((p) => p.property_id),
+    );
     const phoneOfChat = new Map<string, string>();
     const phoneFor = async (chatId: string, given: string | null): Promise<string> => {
       if (given && own.has(given)) return given;
-      const known = phoneOfChat.get(chatId) ?? (await this.chats.chat(ctx, chatId).then((c) => c.phone_id, () => null));
+      const known =
+        phoneOfChat.get(chatId) ??
+        (await this.chats.chat(ctx, chatId).then(
+          (c) => c.phone_id,
+          () => null,
+        ));
       if (!known) throw new ItemRefused(`no phone of this organization holds the chat ${chatId}`);
       phoneOfChat.set(chatId, known);
       return known;

@@ -46,7 +46,12 @@ function attachedIds(t: Record<string, unknown>, info: Record<string, unknown> |
  * The inbox_tickets columns of a source ticket (a GET /tickets row, or TicketInfoType's `ticket` with
  * the info around it), dates and actors as the source has them.
  */
-export function ticketFields(t: Record<string, unknown>, head: z.infer<typeof ImportTicketFields>, info: Record<string, unknown> | null, catalogue: TicketCatalogue): Record<string, unknown> {
+export function ticketFields(
+  t: Record<string, unknown>,
+  head: z.infer<typeof ImportTicketFields>,
+  info: Record<string, unknown> | null,
+  catalogue: TicketCatalogue,
+): Record<string, unknown> {
   const closed = record(t.close_ticket_metadata) ?? {};
   const created = date(t.created_at);
   if (t.created_at !== undefined && t.created_at !== null && !created) throw new ItemRefused('ticket.created_at is not a date');
@@ -71,7 +76,7 @@ export function ticketFields(t: Record<string, unknown>, head: z.infer<typeof Im
     is_deleted: t.is_deleted === true,
     // without its dates the row takes now() when made, and a rerun leaves them
     ...(created ? { created_at: created } : {}),
-    ...(date(t.last_updated_at) ?? created ? { last_updated_at: date(t.last_updated_at) ?? created } : {}),
+    ...((date(t.last_updated_at) ?? created) ? { last_updated_at: date(t.last_updated_at) ?? created } : {}),
     last_updated_by: str(t.last_updated_by),
   };
 }

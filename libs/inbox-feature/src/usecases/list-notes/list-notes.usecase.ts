@@ -4,7 +4,13 @@ import { mapNote } from '../../map-note';
 import type { NoteFilter, NoteRepository } from '../../repositories/note-repository';
 
 /** A page of notes of the phones in reach, newest first, within the time bounds (shared by both listings). */
-export async function notesPage(notes: NoteRepository, reach: ChatReachCheck, ctx: ListNotesRequest['ctx'], query: ListNotesRequest['query'], chatId?: string): Promise<ListNotesResponse> {
+export async function notesPage(
+  notes: NoteRepository,
+  reach: ChatReachCheck,
+  ctx: ListNotesRequest['ctx'],
+  query: ListNotesRequest['query'],
+  chatId?: string,
+): Promise<ListNotesResponse> {
   const { offset, limit, start_time, end_time } = query;
   const filter: NoteFilter = { chat_id: chatId, start_time, end_time };
   const rows = await visiblePage(reach, ctx, (o, l) => notes.list(ctx.org_id, rowPhones(ctx), filter, o, l), offset, limit);

@@ -15,10 +15,17 @@ export class ListTickets {
 
   async execute({ ctx, query }: ListTicketsRequest): Promise<ListTicketsResponse> {
     const { offset, limit, custom_property, custom_property_value, ...rest } = query;
-    const filter: TicketFilter = custom_property === undefined || custom_property_value === undefined
-      ? rest
-      : { ...rest, custom_property: await this.propertyValue(ctx.org_id, custom_property, custom_property_value) };
-    const rows = await visiblePage(this.reach, ctx, (o, l) => this.tickets.listJson(ctx.org_id, rowPhones(ctx), filter, o, l), offset, limit);
+    const filter: TicketFilter =
+      custom_property === undefined || custom_property_value === undefined
+        ? rest
+        : { ...rest, custom_property: await this.propertyValue(ctx.org_id, custom_property, custom_property_value) };
+    const rows = await visiblePage(
+      this.reach,
+      ctx,
+      (o, l) => this.tickets.listJson(ctx.org_id, rowPhones(ctx), filter, o, l),
+      offset,
+      limit,
+    );
     return { ...pagePositions(offset, rows.length), tickets: rows.map(mapTicketJson) };
   }
 
@@ -28,10 +35,18 @@ export class ListTickets {
    */
   private async propertyValue(orgId: string, key: string, raw: string): Promise<{ property_id: string; value: string }> {
     const definitions = await this.properties.list(orgId, 'ticket');
-    const def = definitions.find((d) => d.property_id === key) ?? definitions.find((d) => d.property_name.toLowerCase() === key.toLowerCase());
-    if (!def) throw Errors.validation({ 'custom_property': { message: `the organization has no ticket custom property named ${JSON.stringify(key)} (or of that id)`, value: key } });
+    const def =
+      definitions.find((d) => d.property_id === key) ?? definitions.find((d) => d.property_name.toLowerCase() === key.toLowerCase());
+    if (!def)
+      throw Errors.validation({
+        custom_property: {
+          message: `the organization has no ticket custom property named ${JSON.stringify(key)} (or of that id)`,
+          value: key,
+        },
+      });
     const read = readValue(def, raw);
-    if ('problem' in read) throw Errors.validation({ 'custom_property_value': { message: `${def.property_name} ${read.problem}`, value: raw } });
+    if ('problem' in read)
+      throw Errors.validation({ custom_property_value: { message: `${def.property_name} ${read.problem}`, value: raw } });
     return { property_id: def.property_id, value: read.value };
   }
 }

@@ -18,13 +18,16 @@ export class UpdateCustomProperty {
     const current = await this.properties.find(ctx.org_id, params.property_id);
     if (!current) throw propertyNotFound();
     if (body.property_value_type !== undefined && body.property_value_type !== current.property_value_type) {
-      throw Errors.validation({ 'body.property_value_type': { message: `the value type of a property cannot change (it is ${current.property_value_type})` } });
+      throw Errors.validation({
+        'body.property_value_type': { message: `the value type of a property cannot change (it is ${current.property_value_type})` },
+      });
     }
     const changes: CustomPropertyChanges = {};
     if (body.property_name !== undefined) changes.property_name = body.property_name;
     if (body.is_required !== undefined) changes.is_required = body.is_required;
     if (body.property_value !== undefined) {
-      if (current.property_value_type !== 'dropdown') throw Errors.validation({ 'body.property_value': { message: 'property_value (the options) is only for dropdown properties' } });
+      if (current.property_value_type !== 'dropdown')
+        throw Errors.validation({ 'body.property_value': { message: 'property_value (the options) is only for dropdown properties' } });
       changes.property_value = readOptions(body.property_value);
     }
     const row = await this.properties.update(ctx.org_id, params.property_id, changes);

@@ -32,7 +32,10 @@ export class UpdateLabel {
       if (await this.labels.findByName(ctx.org_id, current.type, rename)) throw nameTaken(current.type, rename);
       await this.chats.renameLabel(ctx, labelCopy(current), rename);
     }
-    const row = await this.labels.update(ctx.org_id, params.label_id, { ...(rename !== null ? { name: rename } : {}), ...(body.color ? { color: body.color } : {}) });
+    const row = await this.labels.update(ctx.org_id, params.label_id, {
+      ...(rename !== null ? { name: rename } : {}),
+      ...(body.color ? { color: body.color } : {}),
+    });
     if (row === 'missing' || row === 'name-taken') {
       if (rename !== null) await this.chats.renameLabel(ctx, { ...labelCopy(current), name: rename }, current.name);
       if (row === 'missing') throw labelNotFound();

@@ -27,16 +27,26 @@ export function taskChanges(before: TaskRow, body: UpdateTaskBody, ctx: RequestC
   if (body.priority !== undefined && body.priority !== before.priority) c.priority = body.priority;
   if (body.due_date !== undefined && !sameDate(date(body.due_date), before.due_date)) c.due_date = date(body.due_date);
   const setting = body.reminder_setting === undefined ? before.reminder_setting : body.reminder_setting;
-  if (body.reminder_setting !== undefined && JSON.stringify(body.reminder_setting) !== JSON.stringify(before.reminder_setting)) c.reminder_setting = body.reminder_setting;
+  if (body.reminder_setting !== undefined && JSON.stringify(body.reminder_setting) !== JSON.stringify(before.reminder_setting))
+    c.reminder_setting = body.reminder_setting;
   const remindIn = remindInOf(setting);
   let target = body.remind_at === undefined ? undefined : date(body.remind_at);
   if (remindIn !== null) {
     // remind_at follows the due date: set from it, and moved with it
-    if (body.remind_at !== undefined) throw Errors.validation({ 'body.remind_at': { message: 'the reminder is relative to the due date (reminder_setting.remind_in): give remind_at or remind_in, not both' } });
+    if (body.remind_at !== undefined)
+      throw Errors.validation({
+        'body.remind_at': {
+          message: 'the reminder is relative to the due date (reminder_setting.remind_in): give remind_at or remind_in, not both',
+        },
+      });
     const due = c.due_date !== undefined ? c.due_date : before.due_date;
     if (!due) {
       const field = body.due_date === null ? 'body.due_date' : 'body.reminder_setting.remind_in';
-      throw Errors.validation({ [field]: { message: 'remind_in is relative to the due date: a task with remind_in needs due_date (clear reminder_setting with it)' } });
+      throw Errors.validation({
+        [field]: {
+          message: 'remind_in is relative to the due date: a task with remind_in needs due_date (clear reminder_setting with it)',
+        },
+      });
     }
     if (c.due_date !== undefined || c.reminder_setting !== undefined) target = new Date(due.getTime() + remindIn);
   }
@@ -50,7 +60,9 @@ export function taskChanges(before: TaskRow, body: UpdateTaskBody, ctx: RequestC
   const remindAt = c.remind_at !== undefined ? c.remind_at : before.remind_at;
   if (repeat && !remindAt) {
     const field = body.reminder_setting ? 'body.reminder_setting.repeat' : 'body.remind_at';
-    throw Errors.validation({ [field]: { message: 'a repeating reminder needs remind_at (its first time); clear reminder_setting with it' } });
+    throw Errors.validation({
+      [field]: { message: 'a repeating reminder needs remind_at (its first time); clear reminder_setting with it' },
+    });
   }
   if (repeat && remindAt && c.remind_at === undefined) {
     // a series on a reminder set before repeats were: it starts at the current remind_at

@@ -21,7 +21,8 @@ export class UpdateTask {
   async execute({ ctx, params, body }: UpdateTaskRequest): Promise<Task> {
     const reach = rowPhones(ctx);
     // a member's reach is the chats service's to decide: checked before the row is locked (no lock across an RPC)
-    if (isMember(ctx) && !(await visibleRow(this.reach, ctx, await this.tasks.find(ctx.org_id, params.task_id, reach)))) throw taskNotFound();
+    if (isMember(ctx) && !(await visibleRow(this.reach, ctx, await this.tasks.find(ctx.org_id, params.task_id, reach))))
+      throw taskNotFound();
     return this.tasks.transaction(async (tx) => {
       const before = await this.tasks.findForUpdate(tx, ctx.org_id, params.task_id, reach);
       if (!before) throw taskNotFound();
@@ -30,9 +31,12 @@ export class UpdateTask {
       if (!Object.keys(changes).length) return mapTask(before);
       const after = await this.tasks.update(tx, ctx.org_id, before.task_id, changes, now);
       // a reminder armed now (newly pending, or moved) wakes the pollers for its time
-      if (reminderPending(after) && (!reminderPending(before) || changes.remind_at)) await this.tasks.announceReminder(tx, after.remind_at as Date);
+      if (reminderPending(after) && (!reminderPending(before) || changes.remind_at))
+        await this.tasks.announceReminder(tx, after.remind_at as Date);
       const data = mapTask(after);
-      await writeEvents(tx, [{ type: 'task.updated', org_id: ctx.org_id, phone_id: after.phone_id, data, previous: previousAttributes(mapTask(before), data) }]);
+      await writeEvents(tx, [
+        { type: 'task.updated', org_id: ctx.org_id, phone_id: after.phone_id, data, previous: previousAttributes(mapTask(before), data) },
+      ]);
       return data;
     });
   }

@@ -10,7 +10,13 @@ const sameList = (a: string[], b: string[]) => a.length === b.length && a.every(
  * first_assigned_at the first time); closing sets closed_at/closed_by, reopening (open, inprogress)
  * clears them; archiving keeps them. Empty: nothing to change.
  */
-export function ticketChanges(before: TicketRow, body: UpdateTicketBody, ctx: RequestContext, now: Date, values?: Record<string, string | null>): TicketChanges {
+export function ticketChanges(
+  before: TicketRow,
+  body: UpdateTicketBody,
+  ctx: RequestContext,
+  now: Date,
+  values?: Record<string, string | null>,
+): TicketChanges {
   const c: TicketChanges = {};
   if (values) {
     const was = ticketValues(before);

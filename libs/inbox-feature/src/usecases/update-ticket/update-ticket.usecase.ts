@@ -25,7 +25,10 @@ export class UpdateTicket {
 
   async execute({ ctx, params, body }: UpdateTicketRequest): Promise<TicketInfo> {
     // custom property values are checked against the ticket definitions first: 422 before anything is read or written
-    const values = body.custom_properties === undefined ? undefined : checkPropertyValues(await this.properties.list(ctx.org_id, 'ticket'), body.custom_properties);
+    const values =
+      body.custom_properties === undefined
+        ? undefined
+        : checkPropertyValues(await this.properties.list(ctx.org_id, 'ticket'), body.custom_properties);
     const reach = rowPhones(ctx);
     const seen = await visibleRow(this.reach, ctx, await this.tickets.find(ctx.org_id, params.ticket_id, reach));
     if (!seen) throw ticketNotFound();

@@ -30,27 +30,51 @@ export class CreateDocument {
   async execute({ ctx, body }: CreateDocumentRequest): Promise<CreateDocumentResponse> {
     const input = body.document;
     const file: InlineFile =
-      input.url !== undefined ? await fetchFile(input.url, 'document', this.limits) : decodeInlineFile(input, 'document', this.limits.maxBytes);
+      input.url !== undefined
+        ? await fetchFile(input.url, 'document', this.limits)
+        : decodeInlineFile(input, 'document', this.limits.maxBytes);
     const kind = documentKind(input.filename, file.mimetype);
     if (!kind) {
-      throw Errors.validation({ 'body.document.filename': { message: `unsupported document type (${file.mimetype}); PDF, DOCX, Markdown or plain text` } });
+      throw Errors.validation({
+        'body.document.filename': { message: `unsupported document type (${file.mimetype}); PDF, DOCX, Markdown or plain text` },
+      });
     }
     const chunks = chunkText(await extractText(kind, file.bytes));
     if (chunks.length > this.limits.maxChunks) {
-      throw Errors.validation({ 'body.document': { message: `the document makes ${chunks.length} chunks; at most ${this.limits.maxChunks}` } });
+      throw Errors.validation({
+        'body.document': { message: `the document makes ${chunks.length} chunks; at most ${this.limits.maxChunks}` },
+      });
     }
     const documentId = randomUUID();
     const link = await this.store.put('document', ctx.org_id, input.filename, file.bytes, file.mimetype, documentId);
     const rows = await this.entries.insertMany(
       ctx.org_id,
       chunks.map((c, chunkIndex) => {
-        const metadata: KbDocumentMetadata = { fileName: link.name, filePath: link.url, chunkIndex, tokenCount: c.tokenCount, source: c.source };
-        return { type: 'document' as const, question: c.question, answer: c.answer, is_active: body.is_active, attachments: null, document_id: documentId, metadata };
+        const metadata: KbDocumentMetadata = {
+          fileName: link.name,
+          filePath: link.url,
+          chunkIndex,
+          tokenCount: c.tokenCount,
+          source: c.source,
+        };
+        return {
+          type: 'document' as const,
+          question: c.question,
+          answer: c.answer,
+          is_active: body.is_active,
+          attachments: null,
+          document_id: documentId,
+          metadata,
+        };
       }),
     );
     try {
       for (let i = 0; i < rows.length; i += CHUNKS_PER_JOB) {
-        await this.embeddings.enqueue(ctx.org_id, rows.slice(i, i + CHUNKS_PER_JOB).map((r) => r.context_id), documentJobId(documentId, i / CHUNKS_PER_JOB));
+        await this.embeddings.enqueue(
+          ctx.org_id,
+          rows.slice(i, i + CHUNKS_PER_JOB).map((r) => r.context_id),
+          documentJobId(documentId, i / CHUNKS_PER_JOB),
+        );
       }
     } catch (error) {
       this.logger.error({ err: error, document_id: documentId }, 'embedding queue unavailable; document not created');
@@ -58,6 +82,8 @@ export class CreateDocument {
       await this.store.removeLinks(ctx.org_id, [link]);
       throw Errors.unavailable('The embedding queue is unavailable; the document was not created');
     }
-    return [{ file_name: link.name, status: 'success', reason: null, document_id: documentId, file_path: link.url, chunks_count: rows.length }];
+    return [
+      { file_name: link.name, status: 'success', reason: null, document_id: documentId, file_path: link.url, chunks_count: rows.length },
+    ];
   }
 }

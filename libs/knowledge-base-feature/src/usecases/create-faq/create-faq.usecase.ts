@@ -24,7 +24,15 @@ export class CreateFaq {
   async execute({ ctx, body }: CreateFaqRequest): Promise<KbEntry> {
     const attachments = await buildAttachments(this.store, this.maxAttachmentBytes, ctx.org_id, body.attachment, body.attachments);
     const [row] = await this.entries.insertMany(ctx.org_id, [
-      { type: 'faq', question: body.question, answer: body.answer, is_active: body.is_active, attachments, document_id: null, metadata: null },
+      {
+        type: 'faq',
+        question: body.question,
+        answer: body.answer,
+        is_active: body.is_active,
+        attachments,
+        document_id: null,
+        metadata: null,
+      },
     ]);
     const jobId = faqJobId(row.context_id, row.content_version);
     try {
@@ -33,7 +41,10 @@ export class CreateFaq {
       // Without its job the entry would never be embedded: undo the create and say so.
       this.logger.error({ err: error, context_id: row.context_id }, 'embedding queue unavailable; FAQ not created');
       await this.entries.deleteOfType(ctx.org_id, row.context_id, 'faq');
-      await this.store.removeLinks(ctx.org_id, attachments.map((a) => a.link));
+      await this.store.removeLinks(
+        ctx.org_id,
+        attachments.map((a) => a.link),
+      );
       throw Errors.unavailable('The embedding queue is unavailable; the FAQ was not created');
     }
     if (!(await this.embeddings.waitFor(jobId, this.waitMs))) return mapKbEntry(row);

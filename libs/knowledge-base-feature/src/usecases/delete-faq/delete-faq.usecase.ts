@@ -23,9 +23,12 @@ export class DeleteFaq {
       requireType(await this.entries.findById(ctx.org_id, params.context_id), params.context_id, ['faq']);
       throw faqNotFound(params.context_id);
     }
-    await this.store.removeLinks(ctx.org_id, (deleted.attachments ?? []).map((a) => a.link)).catch((err) =>
-      this.logger.warn({ err, context_id: params.context_id }, 'could not remove stored attachments'),
-    );
+    await this.store
+      .removeLinks(
+        ctx.org_id,
+        (deleted.attachments ?? []).map((a) => a.link),
+      )
+      .catch((err) => this.logger.warn({ err, context_id: params.context_id }, 'could not remove stored attachments'));
     return { context_id: deleted.context_id };
   }
 }

@@ -33,7 +33,8 @@ describe('ImportKbEntries (integration)', () => {
     waitFor: async () => true,
   };
   const ctx = (org: string): RequestContext => ({ org_id: org, token_id: newUuid(), phone_scope: null, phone: null });
-  const run = (type: 'faq' | 'document', org: string, items: unknown[]) => new ImportKbEntries(new KbImportRepository(t.prisma), queue, type).execute({ ctx: ctx(org), body: { items } });
+  const run = (type: 'faq' | 'document', org: string, items: unknown[]) =>
+    new ImportKbEntries(new KbImportRepository(t.prisma), queue, type).execute({ ctx: ctx(org), body: { items } });
   const outcomes = (r: { results: ImportItemResult[] }) => r.results.map((x) => x.outcome);
   const rows = (where: 'org_id' | 'context_id' | 'document_id', id: string) =>
     t.prisma.$queryRawUnsafe<Row[]>(
@@ -42,7 +43,14 @@ describe('ImportKbEntries (integration)', () => {
       id,
     );
   const entry = async (id: string) => (await rows('context_id', id))[0];
-  const refund = () => ({ source_id: w.refund, question: 'How do refunds work?', answer: 'Within 14 days.', is_active: true, tags: ['billing'], metadata: { from: 'hosted' } });
+  const refund = () => ({
+    source_id: w.refund,
+    question: 'How do refunds work?',
+    answer: 'Within 14 days.',
+    is_active: true,
+    tags: ['billing'],
+    metadata: { from: 'hosted' },
+  });
   const hours = () => ({ source_id: w.hours, question: 'Opening hours?', answer: '9 to 5.' });
 
   beforeAll(async () => {
@@ -60,8 +68,17 @@ describe('ImportKbEntries (integration)', () => {
       { source_id: w.hours, target_id: w.hours, outcome: 'created' },
     ]);
     expect(await entry(w.refund)).toMatchObject({
-      org_id: w.org, type: 'faq', question: 'How do refunds work?', answer: 'Within 14 days.', is_active: true, tags: ['billing'],
-      metadata: { from: 'hosted' }, document_id: null, content_version: 1, embedding_model: 'offline-hash-v1', vector: expect.stringMatching(/^\[/),
+      org_id: w.org,
+      type: 'faq',
+      question: 'How do refunds work?',
+      answer: 'Within 14 days.',
+      is_active: true,
+      tags: ['billing'],
+      metadata: { from: 'hosted' },
+      document_id: null,
+      content_version: 1,
+      embedding_model: 'offline-hash-v1',
+      vector: expect.stringMatching(/^\[/),
     });
     expect(await entry(w.hours)).toMatchObject({ is_active: false, tags: null, metadata: null, embedding_model: 'offline-hash-v1' });
     expect(jobs).toEqual([faqJobId(w.refund, 1), faqJobId(w.hours, 1)]);
@@ -75,11 +92,22 @@ describe('ImportKbEntries (integration)', () => {
     expect(jobs.length).toBe(queued);
   });
 
-  it('updates a changed text as a new version, embedded again; changed flags or tags keep the text\'s vector', async () => {
+  it("updates a changed text as a new version, embedded again; changed flags or tags keep the text's vector", async () => {
     const [vector, oldRefund] = [(await entry(w.hours)).vector, (await entry(w.refund)).vector];
-    const r = await run('faq', w.org, [{ ...refund(), answer: 'Within 30 days.' }, { ...hours(), is_active: true, tags: ['info'] }]);
-    expect(r.results.map((x) => [x.target_id, x.outcome])).toEqual([[w.refund, 'updated'], [w.hours, 'updated']]);
-    expect(await entry(w.refund)).toMatchObject({ answer: 'Within 30 days.', content_version: 2, embedding_model: 'offline-hash-v1', vector: expect.stringMatching(/^\[/) });
+    const r = await run('faq', w.org, [
+      { ...refund(), answer: 'Within 30 days.' },
+      { ...hours(), is_active: true, tags: ['info'] },
+    ]);
+    expect(r.results.map((x) => [x.target_id, x.outcome])).toEqual([
+      [w.refund, 'updated'],
+      [w.hours, 'updated'],
+    ]);
+    expect(await entry(w.refund)).toMatchObject({
+      answer: 'Within 30 days.',
+      content_version: 2,
+      embedding_model: 'offline-hash-v1',
+      vector: expect.stringMatching(/^\[/),
+    });
     expect((await entry(w.refund)).vector).not.toBe(oldRefund);
     expect(await entry(w.hours)).toMatchObject({ is_active: true, tags: ['info'], content_version: 1, vector });
     expect(jobs.slice(-1)).toEqual([faqJobId(w.refund, 2)]);
@@ -94,7 +122,11 @@ describe('ImportKbEntries (integration)', () => {
     expect(await entry(mine)).toMatchObject({ org_id: w.org, answer: 'Our answer' });
     expect((await run('faq', w.org, [item])).results[0]).toEqual({ source_id: w.theirs, target_id: mine, outcome: 'skipped' });
     // a target id naming their entry is not ours either: the same derived id
-    expect((await run('faq', w.org, [{ ...item, target_id: w.theirs, answer: 'Changed' }])).results[0]).toEqual({ source_id: w.theirs, target_id: mine, outcome: 'updated' });
+    expect((await run('faq', w.org, [{ ...item, target_id: w.theirs, answer: 'Changed' }])).results[0]).toEqual({
+      source_id: w.theirs,
+      target_id: mine,
+      outcome: 'updated',
+    });
     expect(await entry(w.theirs)).toEqual(theirs);
     expect(jobs).not.toContain(faqJobId(w.theirs, 1));
   });
@@ -109,7 +141,13 @@ describe('ImportKbEntries (integration)', () => {
     const [doc, foreignDoc] = [newUuid(), newUuid()];
     await t.prisma.$executeRaw`INSERT INTO knowledge_base_entries (org_id, type, question, answer, document_id)
       VALUES (${w.other}::uuid, 'document', 'their chunk', 'text', ${foreignDoc}::uuid)`;
-    const chunk = (i: number, documentId: string) => ({ source_id: newUuid(), document_id: documentId, question: `manual.pdf #${i}`, answer: `chunk ${i}`, metadata: { chunkIndex: i } });
+    const chunk = (i: number, documentId: string) => ({
+      source_id: newUuid(),
+      document_id: documentId,
+      question: `manual.pdf #${i}`,
+      answer: `chunk ${i}`,
+      metadata: { chunkIndex: i },
+    });
     const r = await run('document', w.org, [chunk(0, doc), chunk(1, doc), chunk(0, foreignDoc)]);
     expect(outcomes(r)).toEqual(['created', 'created', 'created']);
     const kept = await rows('document_id', doc);

@@ -34,7 +34,10 @@ export class ImportKbEntries {
         is_active: item.is_active === true,
         tags: Array.isArray(item.tags) ? item.tags.filter((t): t is string => typeof t === 'string') : null,
         metadata: item.metadata ?? null,
-        document_id: this.type === 'document' ? await this.entries.documentIdFor(ctx.org_id, typeof item.document_id === 'string' ? item.document_id : null) : null,
+        document_id:
+          this.type === 'document'
+            ? await this.entries.documentIdFor(ctx.org_id, typeof item.document_id === 'string' ? item.document_id : null)
+            : null,
       };
       const id = await this.entries.idFor(ctx.org_id, sourceId, typeof item.target_id === 'string' ? item.target_id : undefined);
       const before = await this.entries.find(ctx.org_id, id);
@@ -43,7 +46,12 @@ export class ImportKbEntries {
       if (!before) {
         version = await this.entries.insert(ctx.org_id, id, entry);
         outcome = 'created';
-      } else if (before.question === entry.question && before.answer === entry.answer && before.is_active === entry.is_active && JSON.stringify(before.tags) === JSON.stringify(entry.tags)) {
+      } else if (
+        before.question === entry.question &&
+        before.answer === entry.answer &&
+        before.is_active === entry.is_active &&
+        JSON.stringify(before.tags) === JSON.stringify(entry.tags)
+      ) {
         results.push({ source_id: sourceId, target_id: id, outcome: 'skipped' });
         continue;
       } else {

@@ -43,9 +43,20 @@ describe('IndexLargeOrganizations: a partial HNSW index per large organization, 
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   };
   const orgIndexes = async () =>
-    (await t.prisma.$queryRawUnsafe<Array<{ name: string }>>(`SELECT indexname AS name FROM pg_indexes WHERE starts_with(indexname, 'kb_entries_hnsw_') AND indexname <> 'knowledge_base_entries_embedding_hnsw_idx' ORDER BY 1`)).map((r) => r.name);
+    (
+      await t.prisma.$queryRawUnsafe<Array<{ name: string }>>(
+        `SELECT indexname AS name FROM pg_indexes WHERE starts_with(indexname, 'kb_entries_hnsw_') AND indexname <> 'knowledge_base_entries_embedding_hnsw_idx' ORDER BY 1`,
+      )
+    ).map((r) => r.name);
   const scans = async (index: string) =>
-    Number((await t.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT idx_scan AS n FROM pg_stat_user_indexes WHERE indexrelname = $1`, index))[0]?.n ?? 0);
+    Number(
+      (
+        await t.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
+          `SELECT idx_scan AS n FROM pg_stat_user_indexes WHERE indexrelname = $1`,
+          index,
+        )
+      )[0]?.n ?? 0,
+    );
 
   beforeAll(async () => {
     await insert(big, 2_000);
@@ -135,7 +146,9 @@ describe('IndexLargeOrganizations: a partial HNSW index per large organization, 
   it("drops a failed build's leftover (an invalid index) and builds it again", async () => {
     await t.prisma.$executeRawUnsafe(`DROP INDEX ${orgIndexName(big2)}`);
     // A failed CREATE INDEX CONCURRENTLY leaves its index invalid: a unique index over duplicates fails so.
-    await expect(t.prisma.$executeRawUnsafe(`CREATE UNIQUE INDEX CONCURRENTLY ${orgIndexName(big2)} ON knowledge_base_entries (type)`)).rejects.toThrow();
+    await expect(
+      t.prisma.$executeRawUnsafe(`CREATE UNIQUE INDEX CONCURRENTLY ${orgIndexName(big2)} ON knowledge_base_entries (type)`),
+    ).rejects.toThrow();
     const [{ valid }] = await t.prisma.$queryRawUnsafe<Array<{ valid: boolean }>>(
       `SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = '${orgIndexName(big2)}'::regclass`,
     );
@@ -148,7 +161,9 @@ describe('IndexLargeOrganizations: a partial HNSW index per large organization, 
   it('still searches an earlier full-vector index, then replaces it by a halfvec one and drops it', async () => {
     await t.prisma.$executeRawUnsafe(`DROP INDEX ${orgIndexName(big2)}`);
     const legacy = orgIndexName(big2, 'vector');
-    await t.prisma.$executeRawUnsafe(`CREATE INDEX ${legacy} ON knowledge_base_entries USING hnsw (embedding vector_cosine_ops) WHERE org_id = '${big2}'::uuid`);
+    await t.prisma.$executeRawUnsafe(
+      `CREATE INDEX ${legacy} ON knowledge_base_entries USING hnsw (embedding vector_cosine_ops) WHERE org_id = '${big2}'::uuid`,
+    );
     const directory = new KbOrgIndexDirectory(t.prisma);
     await directory.refresh();
     expect(directory.kind(big2)).toBe('vector');

@@ -51,7 +51,8 @@ export class IndexLargeOrganizations {
       };
       const halfvecOf = new Set(kept.filter((i) => i.kind === 'halfvec').map((i) => i.orgId));
       for (const idx of kept) {
-        if (min > 0 && idx.kind === 'vector' && halfvecOf.has(idx.orgId)) await drop(idx.name); // replaced
+        if (min > 0 && idx.kind === 'vector' && halfvecOf.has(idx.orgId))
+          await drop(idx.name); // replaced
         else if (min <= 0 || (await s.count(idx.orgId)) < Math.ceil(min / 2)) await drop(idx.name);
       }
       if (min <= 0) return { created, dropped };
@@ -61,7 +62,10 @@ export class IndexLargeOrganizations {
         const [org, n] = todo[0];
         const started = Date.now();
         created.push(await s.create(org, this.options.maintenanceWorkMem));
-        this.logger?.info({ org_id: org, entries: n, ms: Date.now() - started, waiting: todo.length - 1 }, 'knowledge-base: organization index built');
+        this.logger?.info(
+          { org_id: org, entries: n, ms: Date.now() - started, waiting: todo.length - 1 },
+          'knowledge-base: organization index built',
+        );
         const replaced = kept.find((i) => i.orgId === org && i.kind === 'vector' && !dropped.includes(i.name));
         if (replaced) await drop(replaced.name);
       }

@@ -7,7 +7,11 @@ export class ListKbEntries {
   constructor(private readonly entries: KbEntryRepository) {}
 
   async execute({ ctx, query }: ListKbEntriesRequest): Promise<ListKbEntriesResponse> {
-    const { rows, count } = await this.entries.list(ctx.org_id, { type: query.type, isActive: query.is_active }, { offset: query.offset, limit: query.limit });
+    const { rows, count } = await this.entries.list(
+      ctx.org_id,
+      { type: query.type, isActive: query.is_active },
+      { offset: query.offset, limit: query.limit },
+    );
     return { data: rows.map(mapKbEntry), count };
   }
 }

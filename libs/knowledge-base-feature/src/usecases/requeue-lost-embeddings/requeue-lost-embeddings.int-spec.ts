@@ -41,11 +41,15 @@ describe('RequeueLostEmbeddings (integration)', () => {
   });
 
   const faq = async (orgId: string, question: string, ageMs: number) => {
-    const [row] = await entries.insertMany(orgId, [{ type: 'faq', question, answer: `${question} answer`, is_active: true, attachments: null, document_id: null, metadata: null }]);
-    await t.prisma.$executeRaw`UPDATE knowledge_base_entries SET created_at = now() - make_interval(secs => ${ageMs / 1000}) WHERE context_id = ${row.context_id}::uuid`;
+    const [row] = await entries.insertMany(orgId, [
+      { type: 'faq', question, answer: `${question} answer`, is_active: true, attachments: null, document_id: null, metadata: null },
+    ]);
+    await t.prisma
+      .$executeRaw`UPDATE knowledge_base_entries SET created_at = now() - make_interval(secs => ${ageMs / 1000}) WHERE context_id = ${row.context_id}::uuid`;
     return row;
   };
-  const jobIds = async () => (await raw.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized'])).map((j) => j.id).sort();
+  const jobIds = async () =>
+    (await raw.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized'])).map((j) => j.id).sort();
 
   it('re-enqueues a stale pending entry whose job is gone, under the same id; a second run adds nothing', async () => {
     const lost = await faq(orgA, 'Lost job?', 120_000);
@@ -71,25 +75,40 @@ describe('RequeueLostEmbeddings (integration)', () => {
     const rows = await entries.insertMany(
       orgB,
       Array.from({ length: CHUNKS_PER_JOB + 2 }, (_, i) => ({
-        type: 'document' as const, question: `h${i}`, answer: `chunk ${i}`, is_active: false, attachments: null, document_id: documentId,
+        type: 'document' as const,
+        question: `h${i}`,
+        answer: `chunk ${i}`,
+        is_active: false,
+        attachments: null,
+        document_id: documentId,
         metadata: { fileName: 'f.md', filePath: 'x', chunkIndex: i, tokenCount: 1, source: 'text' },
       })),
     );
-    await t.prisma.$executeRaw`UPDATE knowledge_base_entries SET created_at = now() - interval '1 hour' WHERE document_id = ${documentId}::uuid`;
+    await t.prisma
+      .$executeRaw`UPDATE knowledge_base_entries SET created_at = now() - interval '1 hour' WHERE document_id = ${documentId}::uuid`;
     await raw.add('embed', { org_id: orgB, context_ids: [], trace: {} }, { jobId: documentJobId(documentId, 0) }); // batch 0 still queued
     const result = await sweep.run();
     expect(result.requeued).toBeGreaterThanOrEqual(1);
     const second = await raw.getJob(documentJobId(documentId, 1));
-    expect(second?.data.context_ids.sort()).toEqual(rows.slice(CHUNKS_PER_JOB).map((r) => r.context_id).sort());
+    expect(second?.data.context_ids.sort()).toEqual(
+      rows
+        .slice(CHUNKS_PER_JOB)
+        .map((r) => r.context_id)
+        .sort(),
+    );
     expect((await raw.getJob(documentJobId(documentId, 0)))?.data.context_ids).toEqual([]); // the live job is left alone
 
     // A job whose attempts are used up: failed, kept by BullMQ (removeOnFail 7 days), not re-added.
     const failedRow = await faq(orgB, 'Failing?', 120_000);
     const failedId = faqJobId(failedRow.context_id, 1);
     await raw.add('embed', { org_id: orgB, context_ids: [failedRow.context_id], trace: {} }, { jobId: failedId, attempts: 1 });
-    const failing = new Worker<EmbeddingJobData>(EMBEDDING_QUEUE, async (job) => {
-      if (job.id === failedId) throw new Error('provider down');
-    }, { connection: bullConnection(testEnv.redisUrl()), prefix: queuePrefix(namespace) });
+    const failing = new Worker<EmbeddingJobData>(
+      EMBEDDING_QUEUE,
+      async (job) => {
+        if (job.id === failedId) throw new Error('provider down');
+      },
+      { connection: bullConnection(testEnv.redisUrl()), prefix: queuePrefix(namespace) },
+    );
     try {
       for (let i = 0; i < 100 && (await queue.jobState(failedId)) !== 'failed'; i++) await new Promise((r) => setTimeout(r, 100));
     } finally {
@@ -104,17 +123,22 @@ describe('RequeueLostEmbeddings (integration)', () => {
     const row = await faq(orgA, 'Where is the shop?', 120_000);
     const id = faqJobId(row.context_id, row.content_version);
     await raw.add('embed', { org_id: orgA, context_ids: [], trace: {} }, { jobId: id }); // a job that did nothing for it
-    const worker = new Worker<EmbeddingJobData>(EMBEDDING_QUEUE, (job) => new EmbedEntries(entries, new OfflineHashEmbedder(), logger).run(job.data), {
-      connection: bullConnection(testEnv.redisUrl()),
-      prefix: queuePrefix(namespace),
-    });
+    const worker = new Worker<EmbeddingJobData>(
+      EMBEDDING_QUEUE,
+      (job) => new EmbedEntries(entries, new OfflineHashEmbedder(), logger).run(job.data),
+      {
+        connection: bullConnection(testEnv.redisUrl()),
+        prefix: queuePrefix(namespace),
+      },
+    );
     try {
       await expect(queue.waitFor(id, 10_000)).resolves.toBe(true);
       expect((await entries.findById(orgA, row.context_id))?.embedding).toBeNull();
       expect(await queue.jobState(id)).toBe('completed');
 
       expect((await sweep.run()).requeued).toBeGreaterThanOrEqual(1);
-      for (let i = 0; i < 100 && !(await entries.findById(orgA, row.context_id))?.embedding; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 100 && !(await entries.findById(orgA, row.context_id))?.embedding; i++)
+        await new Promise((r) => setTimeout(r, 100));
       const embedded = await entries.findById(orgA, row.context_id);
       expect(JSON.parse(embedded!.embedding!)).toHaveLength(384);
     } finally {

@@ -13,7 +13,9 @@ import { SearchKbEntries } from './search-entries.usecase';
 describe('SearchKbEntries: which repository searches, and how', () => {
   const [half, legacy, small] = [randomUUID(), randomUUID(), randomUUID()];
   const repo = (calls: string[], name: string) =>
-    ({ search: async (org: string, _v: string, _k: number, _f: unknown, walk: string) => (calls.push(`${name}:${walk}:${org}`), []) }) as unknown as KbEntryRepository;
+    ({
+      search: async (org: string, _v: string, _k: number, _f: unknown, walk: string) => (calls.push(`${name}:${walk}:${org}`), []),
+    }) as unknown as KbEntryRepository;
   const kinds = new Map<string, 'halfvec' | 'vector'>([
     [half, 'halfvec'],
     [legacy, 'vector'],
@@ -25,13 +27,17 @@ describe('SearchKbEntries: which repository searches, and how', () => {
       entries: repo(calls, 'own'),
       directory: { kind: (org) => kinds.get(org) },
     });
-    for (const org of [half, legacy, small]) await usecase.execute({ ctx: { org_id: org }, body: { query: 'opening hours', k: 5 } } as never);
+    for (const org of [half, legacy, small])
+      await usecase.execute({ ctx: { org_id: org }, body: { query: 'opening hours', k: 5 } } as never);
     expect(calls).toEqual([`own:halfvec:${half}`, `own:vector:${legacy}`, `default:vector:${small}`]);
   });
 
   it('without the own-index repository every search uses the default one', async () => {
     const calls: string[] = [];
-    await new SearchKbEntries(repo(calls, 'default'), new OfflineHashEmbedder()).execute({ ctx: { org_id: half }, body: { query: 'q', k: 5 } } as never);
+    await new SearchKbEntries(repo(calls, 'default'), new OfflineHashEmbedder()).execute({
+      ctx: { org_id: half },
+      body: { query: 'q', k: 5 },
+    } as never);
     expect(calls).toEqual([`default:vector:${half}`]);
   });
 });

@@ -31,7 +31,13 @@ export class SearchKbEntries {
     const [vector] = await this.provider.embed([body.query]);
     const own = this.ownIndex?.directory.kind(ctx.org_id);
     const entries = own && this.ownIndex ? this.ownIndex.entries : this.entries;
-    const rows = await entries.search(ctx.org_id, toVectorLiteral(vector), body.k, { type: body.type, isActive: body.is_active }, own ?? 'vector');
+    const rows = await entries.search(
+      ctx.org_id,
+      toVectorLiteral(vector),
+      body.k,
+      { type: body.type, isActive: body.is_active },
+      own ?? 'vector',
+    );
     const data = rows.map((row) => ({ ...mapKbEntry(row), score: Math.round((1 - Number(row.distance)) * 1e6) / 1e6 }));
     return { data, count: data.length };
   }

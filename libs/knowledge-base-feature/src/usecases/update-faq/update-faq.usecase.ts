@@ -33,7 +33,12 @@ export class UpdateFaq {
     const row = requireType(await this.entries.update(ctx.org_id, params.context_id, changes), params.context_id, ['faq', 'self-learned']);
     if (body.attachments !== undefined && current.attachments) {
       const kept = new Set((changes.attachments ?? []).map((a) => a.link.url));
-      await this.store.removeLinks(ctx.org_id, current.attachments.map((a) => a.link).filter((l) => !kept.has(l.url))).catch(() => undefined);
+      await this.store
+        .removeLinks(
+          ctx.org_id,
+          current.attachments.map((a) => a.link).filter((l) => !kept.has(l.url)),
+        )
+        .catch(() => undefined);
     }
     // Unchanged text with a vector: nothing to embed. Unchanged text without one (an earlier enqueue failed): embed now.
     if (row.content_version === current.content_version && row.embedding !== null) return mapKbEntry(row);
@@ -42,7 +47,9 @@ export class UpdateFaq {
       await this.embeddings.enqueue(ctx.org_id, [row.context_id], jobId);
     } catch (error) {
       this.logger.error({ err: error, context_id: row.context_id }, 'embedding queue unavailable after an update');
-      throw Errors.unavailable('The change was saved, but the embedding queue is unavailable: the new embedding is not scheduled; repeat the request');
+      throw Errors.unavailable(
+        'The change was saved, but the embedding queue is unavailable: the new embedding is not scheduled; repeat the request',
+      );
     }
     if (!(await this.embeddings.waitFor(jobId, this.waitMs))) return mapKbEntry(row);
     return mapKbEntry((await this.entries.findById(ctx.org_id, row.context_id)) ?? row);

@@ -17,7 +17,9 @@ function setup(settings: MediaSettings = { accessDefault: 'private', linkExpiryS
   const published: { orgId: string; keys: readonly ObjectKey[] }[] = [];
   const settingsReads: string[] = [];
   const settingsRepo = { get: async (orgId: string) => (settingsReads.push(orgId), settings) } as unknown as MediaSettingsRepository;
-  const publicRepo = { publish: async (orgId: string, keys: readonly ObjectKey[]) => void published.push({ orgId, keys }) } as unknown as PublicObjectRepository;
+  const publicRepo = {
+    publish: async (orgId: string, keys: readonly ObjectKey[]) => void published.push({ orgId, keys }),
+  } as unknown as PublicObjectRepository;
   const usecase = new MigrateMediaUrl(new MediaLinkMigrator(links, settingsRepo), tokens, publicRepo);
   const run = (body: MigrateMediaUrlRequest['body'], orgId = ORG) =>
     usecase.execute({ ctx: { org_id: orgId, token_id: ORG, phone_scope: null, phone: null }, body });
@@ -32,7 +34,9 @@ describe('MigrateMediaUrl', () => {
     const res = (await run({ url: legacy() })) as MigrateMediaUrlResponse;
     expect(MigrateMediaUrlResponse.parse(res)).toEqual(res);
     expect(res).toMatchObject({ access: 'private', expires_in_seconds: 86_400 });
-    expect(res.url).toMatch(new RegExp(`^https://m\\.example\\.com/app/media/message-media/${ORG}/a%20b\\.jpg\\?jwt=[\\w-]+\\.[\\w-]+\\.[\\w-]+$`));
+    expect(res.url).toMatch(
+      new RegExp(`^https://m\\.example\\.com/app/media/message-media/${ORG}/a%20b\\.jpg\\?jwt=[\\w-]+\\.[\\w-]+\\.[\\w-]+$`),
+    );
     const grant = await tokens.verify(new URL(res.url).searchParams.get('jwt')!);
     expect(grant.orgId).toBe(ORG);
     expect(published).toEqual([]);
@@ -40,14 +44,21 @@ describe('MigrateMediaUrl', () => {
 
   it('records a public file and answers a bare link', async () => {
     const { run, published } = setup();
-    expect(await run({ url: legacy(), access: 'public' })).toEqual({ url: `https://m.example.com/app/media/message-media/${ORG}/a%20b.jpg`, access: 'public' });
+    expect(await run({ url: legacy(), access: 'public' })).toEqual({
+      url: `https://m.example.com/app/media/message-media/${ORG}/a%20b.jpg`,
+      access: 'public',
+    });
     expect(published).toEqual([{ orgId: ORG, keys: [{ bucket: 'message-media', name: `${ORG}/a b.jpg` }] }]);
   });
 
   it("uses the organization's public default and expiry", async () => {
     expect(await setup({ accessDefault: 'public', linkExpirySeconds: 60 }).run({ url: legacy() })).toMatchObject({ access: 'public' });
-    expect(await setup({ accessDefault: 'public', linkExpirySeconds: 120 }).run({ url: legacy(), access: 'private' })).toMatchObject({ expires_in_seconds: 120 });
-    expect(await setup({ accessDefault: 'private', linkExpirySeconds: 10_000_000 }).run({ url: legacy() })).toMatchObject({ expires_in_seconds: 604_800 });
+    expect(await setup({ accessDefault: 'public', linkExpirySeconds: 120 }).run({ url: legacy(), access: 'private' })).toMatchObject({
+      expires_in_seconds: 120,
+    });
+    expect(await setup({ accessDefault: 'private', linkExpirySeconds: 10_000_000 }).run({ url: legacy() })).toMatchObject({
+      expires_in_seconds: 604_800,
+    });
   });
 
   it('does not read the settings when the request says everything', async () => {
@@ -57,9 +68,14 @@ describe('MigrateMediaUrl', () => {
   });
 
   it('refuses an expiry when the default makes the link public (422 envelope)', async () => {
-    const error = await setup({ accessDefault: 'public', linkExpirySeconds: 60 }).run({ url: legacy(), expires_in_seconds: 300 }).catch((e) => e);
+    const error = await setup({ accessDefault: 'public', linkExpirySeconds: 60 })
+      .run({ url: legacy(), expires_in_seconds: 300 })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(ServiceError);
-    expect(error.toEnvelope()).toMatchObject({ status: 422, fields: { 'body.expires_in_seconds': { message: 'expires_in_seconds is only valid with private access' } } });
+    expect(error.toEnvelope()).toMatchObject({
+      status: 422,
+      fields: { 'body.expires_in_seconds': { message: 'expires_in_seconds is only valid with private access' } },
+    });
   });
 
   it.each([

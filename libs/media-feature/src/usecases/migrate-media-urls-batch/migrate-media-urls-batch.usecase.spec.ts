@@ -19,27 +19,43 @@ function setup() {
   const issue = tokens.issue.bind(tokens);
   tokens.issue = (...args) => (issued++, issue(...args));
   const settings = { get: async () => ({ accessDefault: 'private', linkExpirySeconds: 3600 }) } as unknown as MediaSettingsRepository;
-  const publicRepo = { publish: async (_o: string, keys: readonly ObjectKey[]) => void published.push([...keys]) } as unknown as PublicObjectRepository;
+  const publicRepo = {
+    publish: async (_o: string, keys: readonly ObjectKey[]) => void published.push([...keys]),
+  } as unknown as PublicObjectRepository;
   const usecase = new MigrateMediaUrlsBatch(new MediaLinkMigrator(links, settings), tokens, publicRepo);
-  const run = (body: MigrateMediaUrlsBatchRequest['body']) => usecase.execute({ ctx: { org_id: ORG, token_id: ORG, phone_scope: null, phone: null }, body });
+  const run = (body: MigrateMediaUrlsBatchRequest['body']) =>
+    usecase.execute({ ctx: { org_id: ORG, token_id: ORG, phone_scope: null, phone: null }, body });
   return { run, published, issued: () => issued };
 }
 
 describe('MigrateMediaUrlsBatch', () => {
-  const urls = [`${LEGACY}/message-media/${ORG}%2Fa.jpg`, `${LEGACY}/message-media/${OTHER}%2Fb.jpg`, 17, `/storage/v1/object/public/message-media/${ORG}/c d.jpg`, 'x'];
+  const urls = [
+    `${LEGACY}/message-media/${ORG}%2Fa.jpg`,
+    `${LEGACY}/message-media/${OTHER}%2Fb.jpg`,
+    17,
+    `/storage/v1/object/public/message-media/${ORG}/c d.jpg`,
+    'x',
+  ];
 
   it('answers each URL at its index, signing one token for all private links', async () => {
     const { run, issued } = setup();
     const res = await run({ urls });
     expect(MigrateMediaUrlsBatchResponse.parse(res)).toEqual(res);
     expect(res).toMatchObject({ migrated_count: 2, failed_count: 3, access: 'private', expires_in_seconds: 3600 });
-    expect(res.results.map((r) => [r.index, r.success])).toEqual([[0, true], [1, false], [2, false], [3, true], [4, false]]);
+    expect(res.results.map((r) => [r.index, r.success])).toEqual([
+      [0, true],
+      [1, false],
+      [2, false],
+      [3, true],
+      [4, false],
+    ]);
     expect(res.results[1].error).toBe('This URL belongs to a different organization');
     expect(res.results[2].error).toBe('Not a URL');
     expect(res.results[3].url).toMatch(new RegExp(`/message-media/${ORG}/c%20d\\.jpg\\?jwt=`));
     expect(new URL(res.results[0].url!).searchParams.get('jwt')).toBe(new URL(res.results[3].url!).searchParams.get('jwt'));
     expect(issued()).toBe(1);
-    for (const r of res.results) expect(Object.keys(r).sort()).toEqual(r.success ? ['index', 'success', 'url'] : ['error', 'index', 'success']);
+    for (const r of res.results)
+      expect(Object.keys(r).sort()).toEqual(r.success ? ['index', 'success', 'url'] : ['error', 'index', 'success']);
   });
 
   it('records every public file in one call and signs nothing', async () => {
@@ -47,7 +63,12 @@ describe('MigrateMediaUrlsBatch', () => {
     const res = await run({ urls, access: 'public' });
     expect(res).toMatchObject({ access: 'public', migrated_count: 2 });
     expect(res).not.toHaveProperty('expires_in_seconds');
-    expect(published).toEqual([[{ bucket: 'message-media', name: `${ORG}/a.jpg` }, { bucket: 'message-media', name: `${ORG}/c d.jpg` }]]);
+    expect(published).toEqual([
+      [
+        { bucket: 'message-media', name: `${ORG}/a.jpg` },
+        { bucket: 'message-media', name: `${ORG}/c d.jpg` },
+      ],
+    ]);
     expect(issued()).toBe(0);
   });
 

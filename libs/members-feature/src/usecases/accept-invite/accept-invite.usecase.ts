@@ -6,7 +6,8 @@ import type { SessionRepository } from '../../repositories/session-repository';
 import { hashPassword, sha256Hex } from '../../secrets';
 import { openSession } from '../../sessions';
 
-const invalidLink = () => Errors.validation({ token: { message: 'the invitation link is unknown, used or expired: ask for a new one' } }, 'Invalid invitation');
+const invalidLink = () =>
+  Errors.validation({ token: { message: 'the invitation link is unknown, used or expired: ask for a new one' } }, 'Invalid invitation');
 
 /**
  * POST /auth/accept-invite: the link's token (stored as its SHA-256) names one pending member; its
@@ -30,7 +31,13 @@ export class AcceptInvite {
     return this.members.transaction(async (tx) => {
       if (!(await this.invitations.use(tx, invitation.org_id, invitation.invitation_id, now))) throw invalidLink();
       const member = await this.members.join(tx, invitation.org_id, invitation.member_id, passwordHash, body.name);
-      await this.audit.record(tx, member.org_id, { actor_type: 'member', actor_id: member.member_id, actor_email: member.email, action: 'member.joined', target: member.email });
+      await this.audit.record(tx, member.org_id, {
+        actor_type: 'member',
+        actor_id: member.member_id,
+        actor_email: member.email,
+        action: 'member.joined',
+        target: member.email,
+      });
       return openSession(this.sessions, member, this.sessionTtlSeconds, tx);
     });
   }

@@ -25,7 +25,12 @@ export class CreateApiToken {
     const phoneIds = access.phones_limited ? access.phone_ids : null;
     const generated = generateApiToken();
     const row = await this.members.transaction(async (tx) => {
-      const created = await this.tokens.create(tx, ctx.org_id, { name: body.name, token_prefix: generated.display_prefix, token_hash: generated.hash, phone_ids: phoneIds });
+      const created = await this.tokens.create(tx, ctx.org_id, {
+        name: body.name,
+        token_prefix: generated.display_prefix,
+        token_hash: generated.hash,
+        phone_ids: phoneIds,
+      });
       await this.audit.record(tx, ctx.org_id, {
         ...actorOf(ctx),
         action: 'token.created',

@@ -20,7 +20,12 @@ export class DeleteMember {
     if (member.role === 'owner') throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, 'The owner of the organization cannot be removed');
     await this.members.transaction(async (tx) => {
       if (!(await this.members.delete(tx, ctx.org_id, member.member_id))) throw Errors.notFound('Member not found');
-      await this.audit.record(tx, ctx.org_id, { ...actorOf(ctx), action: 'member.removed', target: member.email, details: { role: member.role } });
+      await this.audit.record(tx, ctx.org_id, {
+        ...actorOf(ctx),
+        action: 'member.removed',
+        target: member.email,
+        details: { role: member.role },
+      });
     });
     return null;
   }

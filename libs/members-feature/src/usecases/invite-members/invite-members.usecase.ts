@@ -55,8 +55,19 @@ export class InviteMembers {
           ? await this.members.reinvite(tx, ctx.org_id, found.member_id, { role, invited_by: invitedBy, access })
           : await this.members.create(tx, ctx.org_id, { member_id: randomUUID(), email, role, invited_by: invitedBy, access });
         const token = newSecret();
-        await this.invitations.replace(tx, ctx.org_id, { invitation_id: randomUUID(), member_id: member.member_id, token_hash: sha256Hex(token), expires_at: expiresAt, created_by: invitedBy });
-        await this.audit.record(tx, ctx.org_id, { ...actor, action: 'member.invited', target: email, details: { role, reinvited: Boolean(found) } });
+        await this.invitations.replace(tx, ctx.org_id, {
+          invitation_id: randomUUID(),
+          member_id: member.member_id,
+          token_hash: sha256Hex(token),
+          expires_at: expiresAt,
+          created_by: invitedBy,
+        });
+        await this.audit.record(tx, ctx.org_id, {
+          ...actor,
+          action: 'member.invited',
+          target: email,
+          details: { role, reinvited: Boolean(found) },
+        });
         invited.push({ member, token });
       }
     });
@@ -65,7 +76,12 @@ export class InviteMembers {
     for (const { member, token } of invited) {
       const url = inviteUrl(this.settings.consoleBaseUrl, token);
       const mailed = await this.mailer.send({ to: member.email, url, inviter: actor.actor_email, expiresAt });
-      invitations.push({ email: member.email, expires_at: expiresAt.toISOString(), delivery: mailed ? 'email' : 'link', invite_url: mailed ? null : url });
+      invitations.push({
+        email: member.email,
+        expires_at: expiresAt.toISOString(),
+        delivery: mailed ? 'email' : 'link',
+        invite_url: mailed ? null : url,
+      });
     }
     return { addedMembers: invited.map((i) => mapMember(i.member)), errors, invitations };
   }

@@ -13,7 +13,10 @@ export class Me {
 
   async execute({ ctx }: MeRequest): Promise<z.infer<typeof MeResponse>> {
     if (!ctx.member) throw Errors.unauthorized('This route needs a console session');
-    const [member, session] = await Promise.all([this.members.byId(ctx.org_id, ctx.member.member_id), this.sessions.byId(ctx.org_id, ctx.member.session_id)]);
+    const [member, session] = await Promise.all([
+      this.members.byId(ctx.org_id, ctx.member.member_id),
+      this.sessions.byId(ctx.org_id, ctx.member.session_id),
+    ]);
     if (!member || !session) throw Errors.unauthorized('The session has ended');
     return {
       member: mapMember(member),

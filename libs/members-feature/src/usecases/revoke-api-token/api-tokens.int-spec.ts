@@ -11,7 +11,13 @@ describe('API tokens (integration)', () => {
   const t = useTestDatabase('members-tokens');
   const w: Record<string, any> = {};
   const call = membersCaller(() => ({ prisma: t.prisma, directory: phoneDirectoryFromDb(t.prisma) }));
-  const ctx = (org: string, phone_scope: string[] | null = null): RequestContext => ({ org_id: org, token_id: w.caller, phone_scope, phone: null, member: null });
+  const ctx = (org: string, phone_scope: string[] | null = null): RequestContext => ({
+    org_id: org,
+    token_id: w.caller,
+    phone_scope,
+    phone: null,
+    member: null,
+  });
   const entries = (org: string, action: string) => t.prisma.memberAuditEntry.findMany({ where: { org_id: org, action } });
 
   beforeAll(async () => {
@@ -22,9 +28,13 @@ describe('API tokens (integration)', () => {
     w.theirPhone = await createPhone(t.prisma, w.other);
   });
 
-  it('writes nothing when a phone is not the organization\'s (422), nor for a phone-scoped caller (403)', async () => {
-    await expect(call('members.v1.tokens.create', { ctx: ctx(w.org), body: { name: 'x', orgPhones: [w.theirPhone.phone_id] } })).rejects.toMatchObject({ status: 422 });
-    await expect(call('members.v1.tokens.create', { ctx: ctx(w.org, [w.phone.phone_id]), body: { name: 'x', orgPhones: [w.phone.phone_id] } })).rejects.toMatchObject({ status: 403 });
+  it("writes nothing when a phone is not the organization's (422), nor for a phone-scoped caller (403)", async () => {
+    await expect(
+      call('members.v1.tokens.create', { ctx: ctx(w.org), body: { name: 'x', orgPhones: [w.theirPhone.phone_id] } }),
+    ).rejects.toMatchObject({ status: 422 });
+    await expect(
+      call('members.v1.tokens.create', { ctx: ctx(w.org, [w.phone.phone_id]), body: { name: 'x', orgPhones: [w.phone.phone_id] } }),
+    ).rejects.toMatchObject({ status: 403 });
     expect(await t.prisma.apiToken.count({ where: { org_id: w.org } })).toBe(0);
     expect(await entries(w.org, 'token.created')).toEqual([]);
   });
@@ -32,11 +42,15 @@ describe('API tokens (integration)', () => {
   it('records one token.revoked for ten concurrent revocations of one token', async () => {
     const created = await call('members.v1.tokens.create', { ctx: ctx(w.org), body: { name: 'twice', orgPhones: [w.phone.phone_id] } });
     expect(created.phone_scope).toEqual([w.phone.phone_id]);
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => call('members.v1.tokens.revoke', { ctx: ctx(w.org), params: { id: created.id } })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => call('members.v1.tokens.revoke', { ctx: ctx(w.org), params: { id: created.id } })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(10).fill('fulfilled'));
     expect((await entries(w.org, 'token.revoked')).map((e) => e.target)).toEqual([created.id]);
     expect((await t.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } })).revoked_at).not.toBeNull();
-    await expect(call('members.v1.tokens.revoke', { ctx: ctx(w.other), params: { id: created.id } })).rejects.toMatchObject({ status: 404 });
+    await expect(call('members.v1.tokens.revoke', { ctx: ctx(w.other), params: { id: created.id } })).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it('moves last_used_at forward only (a late stamp from another gateway is dropped)', async () => {

@@ -24,7 +24,12 @@ export class RevokeApiToken {
       if (!token) throw Errors.notFound('API token not found');
       if (token.revoked_at) return;
       await this.tokens.revoke(tx, ctx.org_id, token.id, new Date());
-      await this.audit.record(tx, ctx.org_id, { ...actorOf(ctx), action: 'token.revoked', target: token.id, details: { name: token.name, prefix: token.token_prefix } });
+      await this.audit.record(tx, ctx.org_id, {
+        ...actorOf(ctx),
+        action: 'token.revoked',
+        target: token.id,
+        details: { name: token.name, prefix: token.token_prefix },
+      });
     });
     return null;
   }

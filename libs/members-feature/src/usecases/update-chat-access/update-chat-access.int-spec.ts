@@ -21,11 +21,20 @@ describe('UpdateChatAccess (integration)', () => {
       asked.push(request);
       return answer();
     });
-  const ctx = (org: string, member: RequestContext['member'] = null): RequestContext => ({ org_id: org, token_id: w.token, phone_scope: null, phone: null, member });
+  const ctx = (org: string, member: RequestContext['member'] = null): RequestContext => ({
+    org_id: org,
+    token_id: w.token,
+    phone_scope: null,
+    phone: null,
+    member,
+  });
   const run = (org: string, body: Record<string, unknown>, member: RequestContext['member'] = null) =>
     usecase().execute({ ctx: ctx(org, member), body: body as never });
   const failure = async (p: Promise<unknown>) => {
-    const err = await p.then(() => null, (e: unknown) => e);
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ServiceError);
     return err as ServiceError;
   };
@@ -47,16 +56,30 @@ describe('UpdateChatAccess (integration)', () => {
   });
 
   it('asks the chats service for the overrides with emails in lower case, merging unless replace, and records who did it', async () => {
-    expect(await run(w.org, { access: { 'Amy@Example.com': true, 'ben@example.com': false }, chat_ids: ['111@c.us', '111@c.us'] })).toBeNull();
-    expect(asked).toEqual([{ ctx: ctx(w.org), body: { chat_ids: ['111@c.us'], access: { 'amy@example.com': true, 'ben@example.com': false }, replace: false } }]);
+    expect(
+      await run(w.org, { access: { 'Amy@Example.com': true, 'ben@example.com': false }, chat_ids: ['111@c.us', '111@c.us'] }),
+    ).toBeNull();
+    expect(asked).toEqual([
+      { ctx: ctx(w.org), body: { chat_ids: ['111@c.us'], access: { 'amy@example.com': true, 'ben@example.com': false }, replace: false } },
+    ]);
     await run(w.org, { access: {}, chat_ids: ['111@c.us'], replace: true });
     expect(asked[1].body).toEqual({ chat_ids: ['111@c.us'], access: {}, replace: true });
-    const [entry] = await t.prisma.memberAuditEntry.findMany({ where: { org_id: w.org, action: 'chat.access_updated' }, orderBy: { created_at: 'asc' } });
-    expect(entry).toMatchObject({ actor_type: 'token', actor_id: w.token, target: '111@c.us', details: { chat_ids: ['111@c.us'], replace: false, access: { 'amy@example.com': true, 'ben@example.com': false } } });
+    const [entry] = await t.prisma.memberAuditEntry.findMany({
+      where: { org_id: w.org, action: 'chat.access_updated' },
+      orderBy: { created_at: 'asc' },
+    });
+    expect(entry).toMatchObject({
+      actor_type: 'token',
+      actor_id: w.token,
+      target: '111@c.us',
+      details: { chat_ids: ['111@c.us'], replace: false, access: { 'amy@example.com': true, 'ben@example.com': false } },
+    });
   });
 
-  it('an email that is not a member, or another organization\'s member, is 422 naming the key, and nothing is asked', async () => {
-    const err = await failure(run(w.org, { access: { 'amy@example.com': true, 'Zoe@example.com': false, nobody: true }, chat_ids: ['111@c.us'] }));
+  it("an email that is not a member, or another organization's member, is 422 naming the key, and nothing is asked", async () => {
+    const err = await failure(
+      run(w.org, { access: { 'amy@example.com': true, 'Zoe@example.com': false, nobody: true }, chat_ids: ['111@c.us'] }),
+    );
     expect(err.status).toBe(422);
     expect(Object.keys(err.fields ?? {}).sort()).toEqual(['body.access.Zoe@example.com', 'body.access.nobody']);
     expect(asked).toEqual([]);
@@ -65,7 +88,7 @@ describe('UpdateChatAccess (integration)', () => {
     expect(asked).toEqual([]);
   });
 
-  it('a chat out of reach (the chats service\'s 404) is passed on, and nothing is recorded', async () => {
+  it("a chat out of reach (the chats service's 404) is passed on, and nothing is recorded", async () => {
     const before = await t.prisma.memberAuditEntry.count({ where: { org_id: w.org } });
     answer = () => Promise.reject(Errors.notFound('Chat not found'));
     expect((await failure(run(w.org, { access: { 'amy@example.com': true }, chat_ids: ['222@c.us'] }))).status).toBe(404);

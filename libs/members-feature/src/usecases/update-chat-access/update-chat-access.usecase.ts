@@ -29,7 +29,8 @@ export class UpdateChatAccess {
     const known = new Set(found.map((m) => m.email));
     const unknown: Record<string, ErrorField> = {};
     for (const key of Object.keys(body.access)) {
-      if (!known.has(key.trim().toLowerCase())) unknown[`body.access.${key}`] = { message: 'not a member of this organization', value: key };
+      if (!known.has(key.trim().toLowerCase()))
+        unknown[`body.access.${key}`] = { message: 'not a member of this organization', value: key };
     }
     if (Object.keys(unknown).length) throw Errors.validation(unknown);
     const chatIds = [...new Set(body.chat_ids)];

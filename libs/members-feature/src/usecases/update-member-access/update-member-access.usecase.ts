@@ -25,13 +25,21 @@ export class UpdateMemberAccess {
     const access = await resolveAccess(this.directory, ctx.org_id, body);
     const changed = found.filter((m) => m.role === 'member');
     const rows = await this.members.transaction(async (tx) => {
-      await this.members.setAccess(tx, ctx.org_id, changed.map((m) => m.member_id), access);
+      await this.members.setAccess(
+        tx,
+        ctx.org_id,
+        changed.map((m) => m.member_id),
+        access,
+      );
       for (const m of changed) {
         await this.audit.record(tx, ctx.org_id, {
           ...actorOf(ctx),
           action: 'member.access_updated',
           target: m.email,
-          details: { org_phones: access.phones_limited ? access.org_phones : null, label_ids: access.labels_limited ? access.label_ids : null },
+          details: {
+            org_phones: access.phones_limited ? access.org_phones : null,
+            label_ids: access.labels_limited ? access.label_ids : null,
+          },
         });
       }
       return this.members.byEmails(ctx.org_id, emails, tx);

@@ -11,17 +11,28 @@ describe('member roles (integration)', () => {
   const t = useTestDatabase('members-roles');
   const w: Record<string, any> = {};
   const call = membersCaller(() => ({ prisma: t.prisma, directory: phoneDirectoryFromDb(t.prisma) }));
-  const ctx = (org: string, member: RequestContext['member'] = null): RequestContext => ({ org_id: org, token_id: w.caller, phone_scope: null, phone: null, member });
-  const setRole = (org: string, emails: string[], role: string, member: RequestContext['member'] = null) => call('members.v1.role.update', { ctx: ctx(org, member), body: { emails, role } });
+  const ctx = (org: string, member: RequestContext['member'] = null): RequestContext => ({
+    org_id: org,
+    token_id: w.caller,
+    phone_scope: null,
+    phone: null,
+    member,
+  });
+  const setRole = (org: string, emails: string[], role: string, member: RequestContext['member'] = null) =>
+    call('members.v1.role.update', { ctx: ctx(org, member), body: { emails, role } });
   const stored = (email: string) => t.prisma.member.findFirstOrThrow({ where: { org_id: w.org, email } });
-  const roleEntries = (org: string) => t.prisma.memberAuditEntry.findMany({ where: { org_id: org, action: 'member.role_updated' }, orderBy: { created_at: 'asc' } });
+  const roleEntries = (org: string) =>
+    t.prisma.memberAuditEntry.findMany({ where: { org_id: org, action: 'member.role_updated' }, orderBy: { created_at: 'asc' } });
 
   beforeAll(async () => {
     w.org = (await createOrg(t.prisma)).id;
     w.other = (await createOrg(t.prisma)).id;
     w.caller = newUuid();
     w.phone = await createPhone(t.prisma, w.org);
-    const invited = await call('members.v1.invite', { ctx: ctx(w.org), body: { emails: ['amy@example.com', 'bob@example.com'], role: 'member', orgPhones: [w.phone.phone_id], labels: ['vip'] } });
+    const invited = await call('members.v1.invite', {
+      ctx: ctx(w.org),
+      body: { emails: ['amy@example.com', 'bob@example.com'], role: 'member', orgPhones: [w.phone.phone_id], labels: ['vip'] },
+    });
     expect(invited.addedMembers).toHaveLength(2);
     await t.prisma.member.create({ data: { member_id: newUuid(), org_id: w.org, email: 'owner@example.com', role: 'owner' } });
     await call('members.v1.invite', { ctx: ctx(w.other), body: { emails: ['zoe@example.com'], role: 'member' } });
@@ -49,10 +60,21 @@ describe('member roles (integration)', () => {
   it("refuses the owner (403), an unknown or another organization's email (422), and a member's session (403): nothing changes", async () => {
     const before = (await roleEntries(w.org)).length;
     await expect(setRole(w.org, ['bob@example.com', 'owner@example.com'], 'member')).rejects.toMatchObject({ status: 403 });
-    await expect(setRole(w.org, ['bob@example.com', 'zoe@example.com'], 'admin')).rejects.toMatchObject({ status: 422, fields: { 'body.emails': { value: ['zoe@example.com'] } } });
+    await expect(setRole(w.org, ['bob@example.com', 'zoe@example.com'], 'admin')).rejects.toMatchObject({
+      status: 422,
+      fields: { 'body.emails': { value: ['zoe@example.com'] } },
+    });
     await expect(setRole(w.other, ['bob@example.com'], 'admin')).rejects.toMatchObject({ status: 422 });
     const bobRow = await stored('bob@example.com');
-    await expect(setRole(w.org, ['bob@example.com'], 'admin', { member_id: bobRow.member_id, session_id: newUuid(), email: 'bob@example.com', role: 'member', label_ids: null })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      setRole(w.org, ['bob@example.com'], 'admin', {
+        member_id: bobRow.member_id,
+        session_id: newUuid(),
+        email: 'bob@example.com',
+        role: 'member',
+        label_ids: null,
+      }),
+    ).rejects.toMatchObject({ status: 403 });
     expect((await stored('bob@example.com')).role).toBe('member');
     expect((await stored('owner@example.com')).role).toBe('owner');
     expect(await roleEntries(w.org)).toHaveLength(before);

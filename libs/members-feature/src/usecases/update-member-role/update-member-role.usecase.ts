@@ -25,9 +25,19 @@ export class UpdateMemberRole {
     if (found.some((m) => m.role === 'owner')) throw new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, "The owner's role cannot change");
     const changed = found.filter((m) => m.role !== body.role);
     const rows = await this.members.transaction(async (tx) => {
-      await this.members.setRole(tx, ctx.org_id, changed.map((m) => m.member_id), body.role);
+      await this.members.setRole(
+        tx,
+        ctx.org_id,
+        changed.map((m) => m.member_id),
+        body.role,
+      );
       for (const m of changed) {
-        await this.audit.record(tx, ctx.org_id, { ...actorOf(ctx), action: 'member.role_updated', target: m.email, details: { from: m.role, to: body.role } });
+        await this.audit.record(tx, ctx.org_id, {
+          ...actorOf(ctx),
+          action: 'member.role_updated',
+          target: m.email,
+          details: { from: m.role, to: body.role },
+        });
       }
       return this.members.byEmails(ctx.org_id, emails, tx);
     });

@@ -15,7 +15,10 @@ export class DeletePhone {
     const phoneId = requirePhone(ctx);
     await this.sessions.send(phoneId, 'logout');
     await this.prisma.$transaction(async (tx) => {
-      const row = await tx.phone.update({ where: { phone_id: phoneId, org_id: ctx.org_id }, data: { deleted_at: new Date(), is_ready: false, wa_state: 'LOGGED_OUT', updated_at: new Date() } });
+      const row = await tx.phone.update({
+        where: { phone_id: phoneId, org_id: ctx.org_id },
+        data: { deleted_at: new Date(), is_ready: false, wa_state: 'LOGGED_OUT', updated_at: new Date() },
+      });
       await writeEvents(tx, [{ type: 'org.phone.disconnected', org_id: ctx.org_id, phone_id: phoneId, data: mapPhone(row) }]);
     });
     return null;

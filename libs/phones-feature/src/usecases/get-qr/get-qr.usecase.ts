@@ -8,7 +8,8 @@ export class GetQr {
   async execute(request: GetQrRequest): Promise<QrResponse> {
     const phone = await this.getPhone.execute(request);
     if (phone.wa_state === WaState.CONNECTED) throw Errors.phoneUnavailable('The phone is connected: there is no QR code to scan');
-    if (!phone.qr_code) throw Errors.phoneUnavailable(`No QR code yet (state ${phone.wa_state}): the phone's session is starting, try again shortly`);
+    if (!phone.qr_code)
+      throw Errors.phoneUnavailable(`No QR code yet (state ${phone.wa_state}): the phone's session is starting, try again shortly`);
     return { phone_id: phone.phone_id, wa_state: phone.wa_state, qr_code: phone.qr_code };
   }
 }

@@ -29,10 +29,25 @@ describe('ImportPhones (integration)', () => {
       { source_id: w.support, target_id: w.support, outcome: 'created' },
     ]);
     expect(await phone(w.sales)).toMatchObject({
-      org_id: w.org, phone_name: 'Sales', org_phone: w.salesNumber, labels: ['eu', 'sales'], connector: 'sandbox',
-      wa_state: 'UNPAIRED', is_ready: false, qr_code: null, first_connected_at: null, deleted_at: null,
+      org_id: w.org,
+      phone_name: 'Sales',
+      org_phone: w.salesNumber,
+      labels: ['eu', 'sales'],
+      connector: 'sandbox',
+      wa_state: 'UNPAIRED',
+      is_ready: false,
+      qr_code: null,
+      first_connected_at: null,
+      deleted_at: null,
     });
-    expect(await phone(w.support)).toMatchObject({ org_id: w.org, phone_name: null, org_phone: null, labels: [], wa_state: 'UNPAIRED', is_ready: false });
+    expect(await phone(w.support)).toMatchObject({
+      org_id: w.org,
+      phone_name: null,
+      org_phone: null,
+      labels: [],
+      wa_state: 'UNPAIRED',
+      is_ready: false,
+    });
   });
 
   it('answers the same batch again with skipped and writes nothing', async () => {
@@ -48,13 +63,16 @@ describe('ImportPhones (integration)', () => {
     expect(await t.prisma.phone.findMany({ where: { org_id: w.org }, orderBy: { phone_id: 'asc' } })).toEqual(before);
   });
 
-  it('updates a renamed or relabelled phone, by its source id or by the id map\'s target id, leaving its state alone', async () => {
+  it("updates a renamed or relabelled phone, by its source id or by the id map's target id, leaving its state alone", async () => {
     await t.prisma.phone.update({ where: { phone_id: w.sales }, data: { wa_state: 'CONNECTED', is_ready: true } }); // paired here meanwhile
     const r = await run(w.org, [
       { source_id: w.sales, phone_name: 'Sales EU', org_phone: w.salesNumber, labels: ['eu', 'sales'] },
       { source_id: newPhoneId(), target_id: w.support, phone_name: 'Support', labels: ['help'] },
     ]);
-    expect(r.results.map((x) => [x.target_id, x.outcome])).toEqual([[w.sales, 'updated'], [w.support, 'updated']]);
+    expect(r.results.map((x) => [x.target_id, x.outcome])).toEqual([
+      [w.sales, 'updated'],
+      [w.support, 'updated'],
+    ]);
     expect(await phone(w.sales)).toMatchObject({ phone_name: 'Sales EU', labels: ['eu', 'sales'], wa_state: 'CONNECTED', is_ready: true });
     expect(await phone(w.support)).toMatchObject({ phone_name: 'Support', labels: ['help'], wa_state: 'UNPAIRED' });
     expect(await t.prisma.phone.count({ where: { org_id: w.org } })).toBe(2);
@@ -68,15 +86,33 @@ describe('ImportPhones (integration)', () => {
     expect(first.results[0]).toMatchObject({ source_id: live.phone_id, outcome: 'created' });
     expect(id).not.toBe(live.phone_id);
     expect(id).toMatch(PHONE_ID);
-    expect(await phone(id)).toMatchObject({ org_id: w.org, phone_name: 'Ours now', org_phone: live.org_phone, labels: ['moved'], wa_state: 'UNPAIRED', is_ready: false });
+    expect(await phone(id)).toMatchObject({
+      org_id: w.org,
+      phone_name: 'Ours now',
+      org_phone: live.org_phone,
+      labels: ['moved'],
+      wa_state: 'UNPAIRED',
+      is_ready: false,
+    });
     expect(await phone(live.phone_id)).toEqual(live);
 
     // a later run names it by the id map: the same phone, never a second one; theirs still untouched
-    expect((await run(w.org, [{ ...item, target_id: id }])).results[0]).toEqual({ source_id: live.phone_id, target_id: id, outcome: 'skipped' });
-    expect((await run(w.org, [{ ...item, target_id: id, phone_name: 'Renamed' }])).results[0]).toMatchObject({ target_id: id, outcome: 'updated' });
+    expect((await run(w.org, [{ ...item, target_id: id }])).results[0]).toEqual({
+      source_id: live.phone_id,
+      target_id: id,
+      outcome: 'skipped',
+    });
+    expect((await run(w.org, [{ ...item, target_id: id, phone_name: 'Renamed' }])).results[0]).toMatchObject({
+      target_id: id,
+      outcome: 'updated',
+    });
     // a target id naming their phone is not a phone here: a new one is made, theirs untouched
     const stray = newPhoneId();
-    expect((await run(w.org, [{ source_id: stray, target_id: live.phone_id, phone_name: 'Hijack' }])).results[0]).toEqual({ source_id: stray, target_id: stray, outcome: 'created' });
+    expect((await run(w.org, [{ source_id: stray, target_id: live.phone_id, phone_name: 'Hijack' }])).results[0]).toEqual({
+      source_id: stray,
+      target_id: stray,
+      outcome: 'created',
+    });
     expect(await phone(live.phone_id)).toEqual(live);
     expect(await t.prisma.phone.count({ where: { org_id: w.org, phone_name: { in: ['Ours now', 'Renamed'] } } })).toBe(1);
   });

@@ -21,7 +21,12 @@ export class ImportPhones {
       const sourceId = String((raw as { source_id?: unknown })?.source_id ?? '');
       const item = ImportPhoneItem.safeParse(raw);
       if (!item.success) {
-        results.push({ source_id: sourceId, target_id: null, outcome: 'failed', reason: `not a phone: ${item.error.issues[0]?.path.join('.')} ${item.error.issues[0]?.message}` });
+        results.push({
+          source_id: sourceId,
+          target_id: null,
+          outcome: 'failed',
+          reason: `not a phone: ${item.error.issues[0]?.path.join('.')} ${item.error.issues[0]?.message}`,
+        });
         continue;
       }
       results.push(await this.importOne(ctx.org_id, item.data));
@@ -29,10 +34,16 @@ export class ImportPhones {
     return { results };
   }
 
-  private async importOne(orgId: string, p: { source_id: string; target_id?: string; phone_name?: string | null; org_phone?: string | null; labels?: string[] }): Promise<ImportItemResult> {
+  private async importOne(
+    orgId: string,
+    p: { source_id: string; target_id?: string; phone_name?: string | null; org_phone?: string | null; labels?: string[] },
+  ): Promise<ImportItemResult> {
     const fields = { phone_name: p.phone_name ?? null, labels: p.labels ?? [] };
     const candidates = [p.target_id, p.source_id].filter((id): id is string => !!id);
-    const here = await this.prisma.phone.findFirst({ where: { org_id: orgId, phone_id: { in: candidates } }, orderBy: { created_at: 'asc' } });
+    const here = await this.prisma.phone.findFirst({
+      where: { org_id: orgId, phone_id: { in: candidates } },
+      orderBy: { created_at: 'asc' },
+    });
     if (here) {
       const same = here.phone_name === fields.phone_name && JSON.stringify(here.labels) === JSON.stringify(fields.labels);
       if (!same) await this.prisma.phone.update({ where: { phone_id: here.phone_id }, data: { ...fields, updated_at: new Date() } });
@@ -42,7 +53,9 @@ export class ImportPhones {
     const phoneId = taken ? newPhoneId() : p.source_id;
     // The number is kept so that the history keeps its phone; pairing here sets it again.
     const orgPhone = p.org_phone && NUMBER.test(p.org_phone) ? p.org_phone : null;
-    await this.prisma.phone.create({ data: { phone_id: phoneId, org_id: orgId, org_phone: orgPhone, connector: this.connector, ...fields } });
+    await this.prisma.phone.create({
+      data: { phone_id: phoneId, org_id: orgId, org_phone: orgPhone, connector: this.connector, ...fields },
+    });
     return { source_id: p.source_id, target_id: phoneId, outcome: 'created' };
   }
 }

@@ -5,7 +5,8 @@ import { ListPhoneDirectory } from './list-phone-directory.usecase';
 describe('ListPhoneDirectory: phones.v1.directory (integration)', () => {
   const t = useTestDatabase('phone_directory');
   const w: Record<string, any> = {};
-  const list = (request: Parameters<ListPhoneDirectory['execute']>[0]) => new ListPhoneDirectory(new PhoneRepository(t.prisma)).execute(request);
+  const list = (request: Parameters<ListPhoneDirectory['execute']>[0]) =>
+    new ListPhoneDirectory(new PhoneRepository(t.prisma)).execute(request);
   const ids = (rows: { phone_id: string }[]) => rows.map((r) => r.phone_id);
 
   beforeAll(async () => {
@@ -21,14 +22,21 @@ describe('ListPhoneDirectory: phones.v1.directory (integration)', () => {
     w.foreign = await createPhone(p, w.other.id, { created_at: at(0) });
   });
 
-  it('lists the organization\'s phones oldest first, never deleted ones nor another organization\'s', async () => {
+  it("lists the organization's phones oldest first, never deleted ones nor another organization's", async () => {
     const rows = await list({ org_id: w.org.id, connected: false });
     expect(ids(rows)).toEqual([w.unpaired.phone_id, w.early.phone_id, w.qr.phone_id, w.late.phone_id]);
-    expect(rows[1]).toEqual({ phone_id: w.early.phone_id, org_phone: w.early.org_phone, wa_state: 'CONNECTED', created_at: w.early.created_at.toISOString() });
+    expect(rows[1]).toEqual({
+      phone_id: w.early.phone_id,
+      org_phone: w.early.org_phone,
+      wa_state: 'CONNECTED',
+      created_at: w.early.created_at.toISOString(),
+    });
   });
 
   it('narrows to some ids, to one number, or to connected phones with a number', async () => {
-    expect(ids(await list({ org_id: w.org.id, phone_ids: [w.late.phone_id, w.foreign.phone_id, w.deleted.phone_id], connected: false }))).toEqual([w.late.phone_id]);
+    expect(
+      ids(await list({ org_id: w.org.id, phone_ids: [w.late.phone_id, w.foreign.phone_id, w.deleted.phone_id], connected: false })),
+    ).toEqual([w.late.phone_id]);
     expect(ids(await list({ org_id: w.org.id, org_phone: w.qr.org_phone, connected: false }))).toEqual([w.qr.phone_id]);
     expect(ids(await list({ org_id: w.org.id, org_phone: w.foreign.org_phone, connected: false }))).toEqual([]);
     expect(ids(await list({ org_id: w.org.id, connected: true }))).toEqual([w.early.phone_id, w.late.phone_id]);

@@ -7,6 +7,11 @@ export class ListPhoneDirectory {
 
   async execute({ org_id, phone_ids, org_phone, connected }: PhoneDirectoryRequest): Promise<PhoneDirectoryEntry[]> {
     const rows = await this.phones.directory(org_id, { phoneIds: phone_ids ?? null, orgPhone: org_phone, connected });
-    return rows.map((r) => ({ phone_id: r.phone_id, org_phone: r.org_phone, wa_state: r.wa_state, created_at: r.created_at.toISOString() }));
+    return rows.map((r) => ({
+      phone_id: r.phone_id,
+      org_phone: r.org_phone,
+      wa_state: r.wa_state,
+      created_at: r.created_at.toISOString(),
+    }));
   }
 }

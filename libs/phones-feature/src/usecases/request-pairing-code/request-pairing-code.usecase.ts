@@ -9,8 +9,9 @@ export class RequestPairingCode {
   async execute({ ctx, body }: PairingCodeRequest): Promise<PairingCodeResponse> {
     const phoneId = requirePhone(ctx);
     const answer = await this.sessions.send(phoneId, { cmd: 'pairing-code', number: body.number });
-    if (answer === 'no-session') throw Errors.phoneUnavailable('The phone\'s server is unreachable: its session is not running');
-    if (!answer.ok || !answer.pairing_code) throw Errors.phoneUnavailable(`No pairing code: ${answer.ok ? 'the network gave none' : answer.message}`);
+    if (answer === 'no-session') throw Errors.phoneUnavailable("The phone's server is unreachable: its session is not running");
+    if (!answer.ok || !answer.pairing_code)
+      throw Errors.phoneUnavailable(`No pairing code: ${answer.ok ? 'the network gave none' : answer.message}`);
     return { phone_id: phoneId, pairing_code: answer.pairing_code };
   }
 }

@@ -11,7 +11,9 @@ export class SandboxAck {
     if (!message) throw Errors.validation({ 'body.unique_id': { message: 'no message with this unique_id on this phone' } });
     if (!message.from_me) throw Errors.validation({ 'body.unique_id': { message: 'acks belong to messages the phone sent (from_me)' } });
     if (body.ack === -1 ? message.ack >= 2 : body.ack <= message.ack) {
-      throw Errors.validation({ 'body.ack': { message: `ack ${body.ack} cannot follow ${message.ack}: acks only move up, and -1 only before delivery` } });
+      throw Errors.validation({
+        'body.ack': { message: `ack ${body.ack} cannot follow ${message.ack}: acks only move up, and -1 only before delivery` },
+      });
     }
     await this.sandbox.network.setAck(message.id, body.ack);
     this.sandbox.notify(device.phone_id, 'messages');

@@ -9,12 +9,16 @@ export class SandboxDeliver {
   async execute({ ctx, body }: SandboxInboundRequest) {
     const device = await this.sandbox.paired(ctx);
     const chatId = normalizeChatId(body.chat_id);
-    if (!chatId) throw Errors.validation({ 'body.chat_id': { message: 'chat_id must be a number with optional @c.us, or a group id ending with @g.us' } });
+    if (!chatId)
+      throw Errors.validation({
+        'body.chat_id': { message: 'chat_id must be a number with optional @c.us, or a group id ending with @g.us' },
+      });
     const me = contact(device.number);
     let sender = me;
     if (isGroupChatId(chatId)) {
       const group = await this.sandbox.network.group(chatId);
-      if (!group || !group.participants.some((p) => p.id === me)) throw Errors.validation({ 'body.chat_id': { message: 'the phone is not a member of this sandbox group' } });
+      if (!group || !group.participants.some((p) => p.id === me))
+        throw Errors.validation({ 'body.chat_id': { message: 'the phone is not a member of this sandbox group' } });
       if (!body.from_me) {
         if (!body.from) throw Errors.validation({ 'body.from': { message: 'from is required for a group message not sent by the phone' } });
         sender = contact(body.from);
@@ -22,7 +26,8 @@ export class SandboxDeliver {
     } else if (!body.from_me) {
       sender = chatId;
     }
-    if (body.type === 'image' && !body.media) throw Errors.validation({ 'body.media': { message: 'media is required for an image message' } });
+    if (body.type === 'image' && !body.media)
+      throw Errors.validation({ 'body.media': { message: 'media is required for an image message' } });
     if (body.type === 'chat' && !body.body) throw Errors.validation({ 'body.body': { message: 'body is required for a text message' } });
     const uniqueId = newUniqueId();
     await this.sandbox.network.addMessage(device.phone_id, {

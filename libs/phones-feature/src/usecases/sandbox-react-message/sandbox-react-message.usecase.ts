@@ -15,7 +15,8 @@ export class SandboxReactMessage {
     const { device, message } = await pairedWithMessage(this.sandbox, ctx, body.unique_id);
     if (message.is_deleted) throw Errors.validation({ 'body.unique_id': { message: 'the message was deleted' } });
     const sender = await this.reactor(message.chat_id, body.from);
-    if (sender === contact(device.number)) throw Errors.validation({ 'body.from': { message: 'that is the phone itself: react with POST /message/{message_id}/react' } });
+    if (sender === contact(device.number))
+      throw Errors.validation({ 'body.from': { message: 'that is the phone itself: react with POST /message/{message_id}/react' } });
     const reaction_id = await this.sandbox.network.changes.react(message, sender, body.reaction);
     this.sandbox.notify(device.phone_id, 'changes');
     return { unique_id: message.unique_id, message_id: messageIdOf(message), reaction_id, sender_phone: sender };
@@ -23,12 +24,14 @@ export class SandboxReactMessage {
 
   private async reactor(chatId: string, from: string | undefined): Promise<string> {
     if (!isGroupChatId(chatId)) {
-      if (from && contact(from) !== chatId) throw Errors.validation({ 'body.from': { message: 'in an individual chat only the chat\'s person can react' } });
+      if (from && contact(from) !== chatId)
+        throw Errors.validation({ 'body.from': { message: "in an individual chat only the chat's person can react" } });
       return chatId;
     }
     if (!from) throw Errors.validation({ 'body.from': { message: 'from is required in a group chat' } });
     const group = await this.sandbox.network.group(chatId);
-    if (!group?.participants.some((p) => p.id === contact(from))) throw Errors.validation({ 'body.from': { message: 'from is not a participant of this group' } });
+    if (!group?.participants.some((p) => p.id === contact(from)))
+      throw Errors.validation({ 'body.from': { message: 'from is not a participant of this group' } });
     return contact(from);
   }
 }

@@ -9,7 +9,8 @@ export class SandboxScan {
   async execute({ ctx, body }: SandboxScanRequest): Promise<SandboxDevice> {
     const phoneId = requirePhone(ctx);
     const device = await this.sandbox.network.device(phoneId);
-    if (!device || device.state !== 'QR') throw Errors.phoneUnavailable(`The phone shows no QR to scan (state ${device?.state ?? 'not started'})`);
+    if (!device || device.state !== 'QR')
+      throw Errors.phoneUnavailable(`The phone shows no QR to scan (state ${device?.state ?? 'not started'})`);
     const next = await this.sandbox.network.setDevice(phoneId, { state: 'CONNECTED', number: body.number, qr: null });
     this.sandbox.notify(phoneId, 'state');
     return this.sandbox.view(next);

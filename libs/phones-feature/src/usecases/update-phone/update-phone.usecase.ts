@@ -18,7 +18,9 @@ export class UpdatePhone {
       const was = mapPhone(before);
       const data: Prisma.PhoneUpdateManyMutationInput = { ...body, updated_at: new Date() };
       const phone = mapPhone(await tx.phone.update({ where: { phone_id: phoneId, org_id: ctx.org_id }, data }));
-      await writeEvents(tx, [{ type: 'org.phone.updated', org_id: ctx.org_id, phone_id: phoneId, data: phone, previous: previousAttributes(was, phone) }]);
+      await writeEvents(tx, [
+        { type: 'org.phone.updated', org_id: ctx.org_id, phone_id: phoneId, data: phone, previous: previousAttributes(was, phone) },
+      ]);
       return phone;
     });
   }

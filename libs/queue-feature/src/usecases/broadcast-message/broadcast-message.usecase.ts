@@ -30,7 +30,15 @@ export class BroadcastMessage {
         notBefore: start + i * stepMs,
       }));
       const positions = await this.queues.add(ctx.org_id, phoneId, jobs, broadcastId);
-      return { broadcast_id: broadcastId, jobs: jobs.map((j, i) => ({ chat_id: j.chat_id, queue_id: j.id, queue_position: String(positions[i]), unique_id: sendUniqueId(phoneId, j.id) })) };
+      return {
+        broadcast_id: broadcastId,
+        jobs: jobs.map((j, i) => ({
+          chat_id: j.chat_id,
+          queue_id: j.id,
+          queue_position: String(positions[i]),
+          unique_id: sendUniqueId(phoneId, j.id),
+        })),
+      };
     });
   }
 }

@@ -10,7 +10,11 @@ export class LegacyPurgeQueue {
 
   async execute({ ctx, body, headers }: LegacyPurgeQueueRequest): Promise<null> {
     const ids = body?.queue_id === undefined ? undefined : Array.isArray(body.queue_id) ? body.queue_id : [body.queue_id];
-    await this.purge.execute({ ctx, headers, body: ids ? { queue_ids: ids } : body?.broadcast_id ? { broadcast_id: body.broadcast_id } : undefined });
+    await this.purge.execute({
+      ctx,
+      headers,
+      body: ids ? { queue_ids: ids } : body?.broadcast_id ? { broadcast_id: body.broadcast_id } : undefined,
+    });
     return null;
   }
 }

@@ -32,7 +32,10 @@ describe('ListJobs while jobs complete', () => {
 
   afterAll(async () => {
     await workers?.stop();
-    await queues.queue(phone).obliterate({ force: true }).catch(() => undefined);
+    await queues
+      .queue(phone)
+      .obliterate({ force: true })
+      .catch(() => undefined);
     const own = await redis.keys(`${namespace}:*`);
     if (own.length) await redis.del(...own);
     await queues.close();
@@ -42,8 +45,19 @@ describe('ListJobs while jobs complete', () => {
   it('never answers a completed job without its unique_id and message_id', async () => {
     const jobs = Array.from({ length: 40 }, () => ({ id: randomUUID(), chat_id: '4915112345678@c.us', content: { text: 'hello' } }));
     await queues.add(org, phone, jobs, null);
-    const processor = new SendProcessor(queues, new FakeSession(), { jitterMs: 0, phoneRetryMs: 200, maxWaitMs: 60_000, holdAfterSendMs: 0 }, logger);
-    workers = new SendWorkers(queues, processor, new QueuePurger(queues), { namespace, connection: bullConnection(testEnv.redisUrl()), intervalMs: 1, lockMs: 5_000, scanMs: 50, idleMs: 60_000 }, logger);
+    const processor = new SendProcessor(
+      queues,
+      new FakeSession(),
+      { jitterMs: 0, phoneRetryMs: 200, maxWaitMs: 60_000, holdAfterSendMs: 0 },
+      logger,
+    );
+    workers = new SendWorkers(
+      queues,
+      processor,
+      new QueuePurger(queues),
+      { namespace, connection: bullConnection(testEnv.redisUrl()), intervalMs: 1, lockMs: 5_000, scanMs: 50, idleMs: 60_000 },
+      logger,
+    );
     const list = new ListJobs(queues);
     const read = (id: string) => list.execute({ ctx: { phone: { phone_id: phone } }, query: { queue_id: id } } as never);
     await workers.start();
@@ -52,15 +66,17 @@ describe('ListJobs while jobs complete', () => {
     let completedReads = 0;
     const broken: unknown[] = [];
     const deadline = Date.now() + 30_000; // bounded however slow the machine is
-    await Promise.all(jobs.map(async ({ id }) => {
-      while (Date.now() < deadline) {
-        const [job] = await read(id);
-        if (job?.status !== 'completed') continue;
-        completedReads++;
-        if (!job.unique_id || !job.message_id) broken.push(job);
-        return;
-      }
-    }));
+    await Promise.all(
+      jobs.map(async ({ id }) => {
+        while (Date.now() < deadline) {
+          const [job] = await read(id);
+          if (job?.status !== 'completed') continue;
+          completedReads++;
+          if (!job.unique_id || !job.message_id) broken.push(job);
+          return;
+        }
+      }),
+    );
     expect(broken).toEqual([]);
     expect(completedReads).toBe(jobs.length);
   }, 60_000);

@@ -43,15 +43,24 @@ export class ListJobs {
       const found = await Promise.all(ids.map((id) => q.getJob(id)));
       jobs = found
         .map((job, i) => ({ job, state: states[i] as string }))
-        .filter((j): j is { job: Job<SendJobData>; state: string } => !!j.job && j.state !== 'unknown' && (!broadcastId || j.job.data.broadcast_id === broadcastId));
+        .filter(
+          (j): j is { job: Job<SendJobData>; state: string } =>
+            !!j.job && j.state !== 'unknown' && (!broadcastId || j.job.data.broadcast_id === broadcastId),
+        );
     } else {
       const types: JobType[] = f.status ? STATES[f.status] : Object.values(STATES).flat();
       // BullMQ pages each state separately: take enough of each, then order and page the union.
       const last = ctx.member?.role === 'member' ? Math.max(MEMBER_SCAN_PER_STATE, f.offset + f.limit) - 1 : f.offset + f.limit - 1;
-      const perType = await Promise.all(types.map(async (t) => (await q.getJobs([t], 0, last, false)).map((job) => ({ job, state: t as string }))));
+      const perType = await Promise.all(
+        types.map(async (t) => (await q.getJobs([t], 0, last, false)).map((job) => ({ job, state: t as string }))),
+      );
       jobs = perType.flat().filter((j) => j.job);
     }
-    const inReach = await this.reach(ctx, phoneId, jobs.map(({ job }) => job.data.chat_id));
+    const inReach = await this.reach(
+      ctx,
+      phoneId,
+      jobs.map(({ job }) => job.data.chat_id),
+    );
     if (inReach) jobs = jobs.filter(({ job }) => inReach.has(job.data.chat_id));
     const mapped = jobs.map(({ job, state }) => mapJob(job, state)).filter((j) => !f.status || j.status === f.status);
     mapped.sort((a, b) => (b.addedTimestamp ?? 0) - (a.addedTimestamp ?? 0) || (a.id < b.id ? 1 : -1));

@@ -30,7 +30,9 @@ export class PurgeQueue {
     }
     await this.purger.purgeAll(phoneId);
     this.logger.info({ phone_id: phoneId, mode: 'all' }, 'queue purged');
-    void this.purger.sweep(phoneId).catch((err) => this.logger.warn({ err, phone_id: phoneId }, 'purge clean-up failed; the workers\' scan finishes it'));
+    void this.purger
+      .sweep(phoneId)
+      .catch((err) => this.logger.warn({ err, phone_id: phoneId }, "purge clean-up failed; the workers' scan finishes it"));
     return { purged: true, mode: 'all' };
   }
 }

@@ -22,6 +22,15 @@ export class GetQueueStatus {
     ]);
     const waiting = (c.waiting ?? 0) + (c.prioritized ?? 0);
     const delayed = c.delayed ?? 0;
-    return { phone_id: phoneId, active: c.active ?? 0, failed: c.failed ?? 0, completed: c.completed ?? 0, is_running: alive > 0, pending: waiting + delayed, waiting, delayed };
+    return {
+      phone_id: phoneId,
+      active: c.active ?? 0,
+      failed: c.failed ?? 0,
+      completed: c.completed ?? 0,
+      is_running: alive > 0,
+      pending: waiting + delayed,
+      waiting,
+      delayed,
+    };
   }
 }

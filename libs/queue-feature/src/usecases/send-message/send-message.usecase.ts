@@ -23,7 +23,12 @@ export class SendMessage {
     return this.idempotency.run(ctx.org_id, 'send', key, { phone: ctx.phone?.phone_id ?? null, body }, async () => {
       const phoneId = ctx.phone?.phone_id ?? (await this.choosePhone(ctx, body.chat_id));
       const id = key ? IdempotencyStore.jobIdFor(ctx.org_id, 'send', key, 0) : randomUUID();
-      const [position] = await this.queues.add(ctx.org_id, phoneId, [{ id, chat_id: body.chat_id, content: toOutgoingContent(body) }], null);
+      const [position] = await this.queues.add(
+        ctx.org_id,
+        phoneId,
+        [{ id, chat_id: body.chat_id, content: toOutgoingContent(body) }],
+        null,
+      );
       return { queue_id: id, queue_position: String(position), unique_id: sendUniqueId(phoneId, id) };
     });
   }

@@ -28,6 +28,9 @@ export class CreateWebhooks {
         secret: generateSecret(),
       })),
     );
-    return new HttpReply(201, rows.map((r) => ({ ...mapSubscription(r), secret: r.secret })));
+    return new HttpReply(
+      201,
+      rows.map((r) => ({ ...mapSubscription(r), secret: r.secret })),
+    );
   }
 }

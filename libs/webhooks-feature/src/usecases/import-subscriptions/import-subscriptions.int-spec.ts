@@ -18,10 +18,21 @@ describe('ImportSubscriptions (integration)', () => {
   const sourceSecret = generateSecret();
   // metadata keys in the source's order, not Postgres' (jsonb orders keys by length)
   const created = () => ({
-    source_id: w.created, integration_name: 'message.created', hook_url: 'https://hooks.example.com/in', integration_id: w.integration,
-    integration_metadata: { team: 'ops', id: 7 }, secret: sourceSecret, is_subscribed: true,
+    source_id: w.created,
+    integration_name: 'message.created',
+    hook_url: 'https://hooks.example.com/in',
+    integration_id: w.integration,
+    integration_metadata: { team: 'ops', id: 7 },
+    secret: sourceSecret,
+    is_subscribed: true,
   });
-  const ticket = () => ({ source_id: w.ticket, integration_name: 'ticket.created', hook_url: 'http://crm.example.com/t', integration_id: w.integration, is_subscribed: true });
+  const ticket = () => ({
+    source_id: w.ticket,
+    integration_name: 'ticket.created',
+    hook_url: 'http://crm.example.com/t',
+    integration_id: w.integration,
+    is_subscribed: true,
+  });
 
   beforeAll(async () => {
     pool = new Pool({ connectionString: t.db.url, max: 2 });
@@ -30,7 +41,15 @@ describe('ImportSubscriptions (integration)', () => {
     w.other = (await createOrg(t.prisma)).id;
     [w.created, w.ticket, w.integration, w.theirs] = [newUuid(), newUuid(), newUuid(), newUuid()];
     await t.prisma.webhookSubscription.create({
-      data: { id: w.theirs, org_id: w.other, integration_name: 'message.created', integration_id: newUuid(), integration_metadata: { x: 1 }, hook_url: 'https://theirs.example.com', secret: generateSecret() },
+      data: {
+        id: w.theirs,
+        org_id: w.other,
+        integration_name: 'message.created',
+        integration_id: newUuid(),
+        integration_metadata: { x: 1 },
+        hook_url: 'https://theirs.example.com',
+        secret: generateSecret(),
+      },
     });
   });
   afterAll(() => pool?.end());
@@ -43,19 +62,45 @@ describe('ImportSubscriptions (integration)', () => {
     ]);
     const [a, b] = [await sub(w.created), await sub(w.ticket)];
     expect(a).toMatchObject({
-      org_id: w.org, integration_name: 'message.created', hook_url: 'https://hooks.example.com/in', integration_id: w.integration,
-      integration_metadata: { team: 'ops', id: 7 }, integration_type: 'webhook', type: 'webhook', is_subscribed: false, disabled_reason: IMPORTED_REASON,
+      org_id: w.org,
+      integration_name: 'message.created',
+      hook_url: 'https://hooks.example.com/in',
+      integration_id: w.integration,
+      integration_metadata: { team: 'ops', id: 7 },
+      integration_type: 'webhook',
+      type: 'webhook',
+      is_subscribed: false,
+      disabled_reason: IMPORTED_REASON,
     });
-    expect(b).toMatchObject({ integration_name: 'ticket.created', integration_metadata: {}, is_subscribed: false, disabled_reason: 'imported' });
+    expect(b).toMatchObject({
+      integration_name: 'ticket.created',
+      integration_metadata: {},
+      is_subscribed: false,
+      disabled_reason: 'imported',
+    });
     expect(a?.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(new Set([a?.secret, b?.secret, sourceSecret]).size).toBe(3);
   });
 
   it('delivers nothing to an imported subscription, while a live one of the organization gets the event', async () => {
     const live = await t.prisma.webhookSubscription.create({
-      data: { org_id: w.org, integration_name: 'message.created', integration_id: newUuid(), integration_metadata: {}, hook_url: 'https://live.example.com', secret: generateSecret() },
+      data: {
+        org_id: w.org,
+        integration_name: 'message.created',
+        integration_id: newUuid(),
+        integration_metadata: {},
+        hook_url: 'https://live.example.com',
+        secret: generateSecret(),
+      },
     });
-    const event = { id: newUuid(), org_id: w.org, type: 'message.created', phone_id: null, created_at: new Date().toISOString(), body: '{}' };
+    const event = {
+      id: newUuid(),
+      org_id: w.org,
+      type: 'message.created',
+      phone_id: null,
+      created_at: new Date().toISOString(),
+      body: '{}',
+    };
     expect(await new DeliveryStore(pool).scheduleEvents([event], new Date())).toBe(1);
     const deliveries = await t.prisma.webhookDelivery.findMany({ where: { event_id: event.id } });
     expect(deliveries.map((d) => d.subscription_id)).toEqual([live.id]);
@@ -75,9 +120,22 @@ describe('ImportSubscriptions (integration)', () => {
       { ...created(), hook_url: 'https://hooks.example.com/v2', is_subscribed: true },
       { ...ticket(), source_id: newUuid(), target_id: w.ticket, integration_metadata: { note: 'moved' }, is_subscribed: false },
     ]);
-    expect(r.results.map((x) => [x.target_id, x.outcome])).toEqual([[w.created, 'updated'], [w.ticket, 'updated']]);
-    expect(await sub(w.created)).toMatchObject({ hook_url: 'https://hooks.example.com/v2', is_subscribed: false, disabled_reason: 'imported', secret: before[0]?.secret });
-    expect(await sub(w.ticket)).toMatchObject({ integration_metadata: { note: 'moved' }, is_subscribed: true, disabled_reason: null, secret: before[1]?.secret });
+    expect(r.results.map((x) => [x.target_id, x.outcome])).toEqual([
+      [w.created, 'updated'],
+      [w.ticket, 'updated'],
+    ]);
+    expect(await sub(w.created)).toMatchObject({
+      hook_url: 'https://hooks.example.com/v2',
+      is_subscribed: false,
+      disabled_reason: 'imported',
+      secret: before[0]?.secret,
+    });
+    expect(await sub(w.ticket)).toMatchObject({
+      integration_metadata: { note: 'moved' },
+      is_subscribed: true,
+      disabled_reason: null,
+      secret: before[1]?.secret,
+    });
   });
 
   it('gives an id another organization holds a new one, the same on every run, and never touches theirs', async () => {
@@ -87,13 +145,29 @@ describe('ImportSubscriptions (integration)', () => {
     const id = first.results[0].target_id ?? '';
     expect(first.results[0].outcome).toBe('created');
     expect(id).not.toBe(w.theirs);
-    expect(await sub(id)).toMatchObject({ org_id: w.org, hook_url: 'https://ours.example.com', is_subscribed: false, disabled_reason: 'imported' });
+    expect(await sub(id)).toMatchObject({
+      org_id: w.org,
+      hook_url: 'https://ours.example.com',
+      is_subscribed: false,
+      disabled_reason: 'imported',
+    });
     expect((await run(w.org, [item])).results[0]).toEqual({ source_id: w.theirs, target_id: id, outcome: 'skipped' });
-    expect((await run(w.org, [{ ...item, hook_url: 'https://ours.example.com/2' }])).results[0]).toEqual({ source_id: w.theirs, target_id: id, outcome: 'updated' });
-    expect((await run(w.org, [{ ...item, target_id: id, hook_url: 'https://ours.example.com/3' }])).results[0]).toEqual({ source_id: w.theirs, target_id: id, outcome: 'updated' });
+    expect((await run(w.org, [{ ...item, hook_url: 'https://ours.example.com/2' }])).results[0]).toEqual({
+      source_id: w.theirs,
+      target_id: id,
+      outcome: 'updated',
+    });
+    expect((await run(w.org, [{ ...item, target_id: id, hook_url: 'https://ours.example.com/3' }])).results[0]).toEqual({
+      source_id: w.theirs,
+      target_id: id,
+      outcome: 'updated',
+    });
     expect((await sub(id))?.hook_url).toBe('https://ours.example.com/3');
     // a target id naming their subscription does not reach it either
-    expect((await run(w.org, [{ ...item, target_id: w.theirs, hook_url: 'https://hijack.example.com' }])).results[0]).toMatchObject({ target_id: id, outcome: 'updated' });
+    expect((await run(w.org, [{ ...item, target_id: w.theirs, hook_url: 'https://hijack.example.com' }])).results[0]).toMatchObject({
+      target_id: id,
+      outcome: 'updated',
+    });
     expect(await sub(w.theirs)).toEqual(theirs);
     expect(await t.prisma.webhookSubscription.count({ where: { org_id: w.other } })).toBe(1);
   });

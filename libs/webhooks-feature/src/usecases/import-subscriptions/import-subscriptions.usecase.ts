@@ -29,16 +29,32 @@ export class ImportSubscriptions {
       const name = typeof item.integration_name === 'string' ? item.integration_name : '';
       const hookUrl = typeof item.hook_url === 'string' ? item.hook_url : '';
       if (!sourceId || !known.has(name) || !/^https?:\/\//.test(hookUrl) || hookUrl.length > 2048) {
-        results.push({ source_id: sourceId, target_id: null, outcome: 'failed', reason: 'a subscription needs an event name of the catalogue and an http(s) hook_url' });
+        results.push({
+          source_id: sourceId,
+          target_id: null,
+          outcome: 'failed',
+          reason: 'a subscription needs an event name of the catalogue and an http(s) hook_url',
+        });
         continue;
       }
-      results.push(await this.one(ctx.org_id, sourceId, typeof item.target_id === 'string' ? item.target_id : undefined, item, name, hookUrl));
+      results.push(
+        await this.one(ctx.org_id, sourceId, typeof item.target_id === 'string' ? item.target_id : undefined, item, name, hookUrl),
+      );
     }
     return { results };
   }
 
-  private async one(orgId: string, sourceId: string, targetId: string | undefined, item: Record<string, unknown>, name: string, hookUrl: string): Promise<ImportItemResult> {
-    const metadata = (item.integration_metadata && typeof item.integration_metadata === 'object' ? item.integration_metadata : {}) as Prisma.InputJsonValue;
+  private async one(
+    orgId: string,
+    sourceId: string,
+    targetId: string | undefined,
+    item: Record<string, unknown>,
+    name: string,
+    hookUrl: string,
+  ): Promise<ImportItemResult> {
+    const metadata = (
+      item.integration_metadata && typeof item.integration_metadata === 'object' ? item.integration_metadata : {}
+    ) as Prisma.InputJsonValue;
     const data = { integration_name: name, hook_url: hookUrl, integration_metadata: metadata };
     let id: string | null = null;
     for (const candidate of [targetId, sourceId, derived(orgId, sourceId)]) {
@@ -55,10 +71,15 @@ export class ImportSubscriptions {
     const integrationId = typeof item.integration_id === 'string' && UUID.test(item.integration_id) ? item.integration_id : randomUUID();
     await this.prisma.webhookSubscription.create({
       data: {
-        ...data, id, org_id: orgId, integration_id: integrationId,
+        ...data,
+        id,
+        org_id: orgId,
+        integration_id: integrationId,
         integration_type: typeof item.integration_type === 'string' ? item.integration_type : 'webhook',
         type: typeof item.type === 'string' ? item.type : 'webhook',
-        is_subscribed: false, disabled_reason: IMPORTED_REASON, secret: generateSecret(),
+        is_subscribed: false,
+        disabled_reason: IMPORTED_REASON,
+        secret: generateSecret(),
       },
     });
     return { source_id: sourceId, target_id: id, outcome: 'created' };

@@ -15,7 +15,10 @@ export class ReplayEvents {
 
   async execute({ ctx, params, body }: ReplayEventsRequest) {
     if (!(await this.subscriptions.find(ctx.org_id, params.id))) throw webhookNotFound();
-    const scheduled = await this.log.schedule(ctx.org_id, params.id, this.clock.now(), { from: new Date(body.from), to: new Date(body.to) });
+    const scheduled = await this.log.schedule(ctx.org_id, params.id, this.clock.now(), {
+      from: new Date(body.from),
+      to: new Date(body.to),
+    });
     if (scheduled) this.onScheduled();
     return new HttpReply(202, { subscription_id: params.id, scheduled });
   }

@@ -7,7 +7,9 @@ import { ErrorNote } from '../../components/ErrorNote';
 export function AcceptInvitePage() {
   const { refresh } = useSession();
   const token = new URLSearchParams(window.location.hash.slice(1)).get('token');
-  const [error, setError] = useState<string | null>(token ? null : 'This link has no invitation token; open the link from the invitation again.');
+  const [error, setError] = useState<string | null>(
+    token ? null : 'This link has no invitation token; open the link from the invitation again.',
+  );
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

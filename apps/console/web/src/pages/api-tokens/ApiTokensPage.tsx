@@ -31,7 +31,9 @@ export function ApiTokensPage() {
     setError(null);
     setNote(null);
     try {
-      const made = await api<ApiToken & { token: string }>('POST', '/api-tokens/create', { body: createBody(String(new FormData(form).get('name') ?? ''), ticked) });
+      const made = await api<ApiToken & { token: string }>('POST', '/api-tokens/create', {
+        body: createBody(String(new FormData(form).get('name') ?? ''), ticked),
+      });
       setCreated({ name: made.name, token: made.token });
       form.reset();
       setTicked([]);
@@ -96,7 +98,13 @@ export function ApiTokensPage() {
                 <td data-testid="token-state">{t.revoked_at ? `revoked ${when(t.revoked_at)}` : 'active'}</td>
                 <td>
                   {!t.revoked_at && (
-                    <ConfirmButton label="Revoke" question={`Revoke "${t.name}" (${t.prefix}…)? Every request made with it is refused from then on; this cannot be undone.`} confirmLabel="Revoke" danger onConfirm={revoke(t)} />
+                    <ConfirmButton
+                      label="Revoke"
+                      question={`Revoke "${t.name}" (${t.prefix}…)? Every request made with it is refused from then on; this cannot be undone.`}
+                      confirmLabel="Revoke"
+                      danger
+                      onConfirm={revoke(t)}
+                    />
                   )}
                 </td>
               </tr>

@@ -8,7 +8,15 @@ import type { ChatFilters } from './chats-view';
  * The chat list's filters and search. Each change calls `change` with the new filters (the page keeps
  * them in the address); the search applies on Enter or its button.
  */
-export function ChatFilterBar({ filters, labels, change }: { filters: ChatFilters; labels: ReadonlyMap<string, Label>; change: (next: ChatFilters) => void }) {
+export function ChatFilterBar({
+  filters,
+  labels,
+  change,
+}: {
+  filters: ChatFilters;
+  labels: ReadonlyMap<string, Label>;
+  change: (next: ChatFilters) => void;
+}) {
   const [phones, setPhones] = useState<Phone[]>([]);
   const [q, setQ] = useState(filters.q);
   useEffect(() => setQ(filters.q), [filters.q]);
@@ -25,7 +33,14 @@ export function ChatFilterBar({ filters, labels, change }: { filters: ChatFilter
       <form role="search" className="chat-search" onSubmit={search}>
         <label className="grow">
           Search
-          <input type="search" name="q" value={q} maxLength={100} placeholder="Name, number or message" onChange={(e) => setQ(e.currentTarget.value)} />
+          <input
+            type="search"
+            name="q"
+            value={q}
+            maxLength={100}
+            placeholder="Name, number or message"
+            onChange={(e) => setQ(e.currentTarget.value)}
+          />
         </label>
         <button type="submit" className="secondary">
           Search
@@ -34,7 +49,11 @@ export function ChatFilterBar({ filters, labels, change }: { filters: ChatFilter
       <div className="chat-filter-row">
         <label>
           Assigned
-          <select name="assigned" value={filters.assigned} onChange={(e) => set('assigned', e.currentTarget.value as ChatFilters['assigned'])}>
+          <select
+            name="assigned"
+            value={filters.assigned}
+            onChange={(e) => set('assigned', e.currentTarget.value as ChatFilters['assigned'])}
+          >
             <option value="">Anyone</option>
             <option value="mine">Mine</option>
             <option value="none">Unassigned</option>
@@ -70,10 +89,12 @@ export function ChatFilterBar({ filters, labels, change }: { filters: ChatFilter
           <input type="checkbox" name="unread" checked={filters.unread} onChange={(e) => set('unread', e.currentTarget.checked)} /> Unread
         </label>
         <label className="check">
-          <input type="checkbox" name="flagged" checked={filters.flagged} onChange={(e) => set('flagged', e.currentTarget.checked)} /> Flagged
+          <input type="checkbox" name="flagged" checked={filters.flagged} onChange={(e) => set('flagged', e.currentTarget.checked)} />{' '}
+          Flagged
         </label>
         <label className="check">
-          <input type="checkbox" name="ticket" checked={filters.ticket} onChange={(e) => set('ticket', e.currentTarget.checked)} /> Open ticket
+          <input type="checkbox" name="ticket" checked={filters.ticket} onChange={(e) => set('ticket', e.currentTarget.checked)} /> Open
+          ticket
         </label>
       </div>
     </div>

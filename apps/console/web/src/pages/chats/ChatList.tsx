@@ -1,6 +1,17 @@
 import { Link } from '../../app/Link';
 import { digits, type Chat, type Label } from '../../api/types';
-import { assigneeShort, chatLabels, chatsPagePath, chipBackground, NO_FILTERS, chipTextColor, lastActivity, shortTime, unreadOf, type ChatFilters } from './chats-view';
+import {
+  assigneeShort,
+  chatLabels,
+  chatsPagePath,
+  chipBackground,
+  NO_FILTERS,
+  chipTextColor,
+  lastActivity,
+  shortTime,
+  unreadOf,
+  type ChatFilters,
+} from './chats-view';
 
 export const chatTitle = (chat: Chat): string => chat.chat_name || chat.name || chat.contact_name || digits(chat.chat_id);
 /** One chat's page, with no list filters (links from other pages). */
@@ -11,7 +22,14 @@ export const chatPath = (chat: Pick<Chat, 'chat_id' | 'org_phone'>): string => c
  * its text, unread count, assignee, labels, and the flagged and open-ticket markers. Links keep the
  * list's filters.
  */
-export function ChatList(props: { chats: Chat[]; openId?: string; filters: ChatFilters; labels: ReadonlyMap<string, Label>; openTickets: ReadonlySet<string> | null; filtered: boolean }) {
+export function ChatList(props: {
+  chats: Chat[];
+  openId?: string;
+  filters: ChatFilters;
+  labels: ReadonlyMap<string, Label>;
+  openTickets: ReadonlySet<string> | null;
+  filtered: boolean;
+}) {
   const { chats, openId, filters, labels, openTickets } = props;
   if (chats.length === 0) return <p role="status">{props.filtered ? 'No chat matches these filters.' : 'No chats yet.'}</p>;
   const now = new Date();
@@ -47,7 +65,12 @@ export function ChatList(props: { chats: Chat[]; openId?: string; filters: ChatF
                   </span>
                 )}
                 {chatLabels(chat, labels).map((l) => (
-                  <span key={l.label_id} className="chip" data-label={l.name} style={{ background: chipBackground(l.color), color: chipTextColor(l.color) }}>
+                  <span
+                    key={l.label_id}
+                    className="chip"
+                    data-label={l.name}
+                    style={{ background: chipBackground(l.color), color: chipTextColor(l.color) }}
+                  >
                     {l.name}
                   </span>
                 ))}

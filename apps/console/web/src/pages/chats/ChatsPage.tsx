@@ -34,7 +34,8 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
     if (!chatId || m.from_me || m.chat_id !== chatId || digits(m.org_phone) !== phone) return;
     void api('POST', `/chats/${encodeURIComponent(chatId)}/read`, { phone: phone || null }).catch(() => undefined);
   });
-  const change = (next: ChatFilters) => navigate(chatsPagePath(next, chatId ? { chat_id: chatId, org_phone: phone } : undefined), { replace: true });
+  const change = (next: ChatFilters) =>
+    navigate(chatsPagePath(next, chatId ? { chat_id: chatId, org_phone: phone } : undefined), { replace: true });
   return (
     <div className="chats">
       <div className="chat-column">
@@ -43,11 +44,22 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
         {chats === null && !error ? (
           <p role="status">Loading chats…</p>
         ) : (
-          <ChatList chats={chats ?? []} openId={chatId} filters={filters} labels={labels} openTickets={openTickets} filtered={filtering(filters)} />
+          <ChatList
+            chats={chats ?? []}
+            openId={chatId}
+            filters={filters}
+            labels={labels}
+            openTickets={openTickets}
+            filtered={filtering(filters)}
+          />
         )}
         {filters.ticket && <p className="muted">Open ticket narrows the 100 most recent chats that match the other filters.</p>}
       </div>
-      {chatId ? <ChatView key={`${phone}/${chatId}`} chatId={chatId} phone={phone} /> : <p className="muted">Choose a chat to read its messages.</p>}
+      {chatId ? (
+        <ChatView key={`${phone}/${chatId}`} chatId={chatId} phone={phone} />
+      ) : (
+        <p className="muted">Choose a chat to read its messages.</p>
+      )}
     </div>
   );
 }

@@ -21,7 +21,14 @@ import {
 
 const P1 = '447700900001@c.us';
 const P2 = '447700900002@c.us';
-const chat = (id: string, extra: Partial<Chat> = {}): Chat => ({ chat_id: `${id}@c.us`, org_phone: P1, latest_message_timestamp: 1_000, unread_count: { [P1]: 0 }, message_unread_count: 0, ...extra });
+const chat = (id: string, extra: Partial<Chat> = {}): Chat => ({
+  chat_id: `${id}@c.us`,
+  org_phone: P1,
+  latest_message_timestamp: 1_000,
+  unread_count: { [P1]: 0 },
+  message_unread_count: 0,
+  ...extra,
+});
 const message = (chatId: string, extra: Partial<Message> = {}): Message => ({
   message_id: `false_${chatId}_X`,
   chat_id: chatId,
@@ -35,9 +42,22 @@ const message = (chatId: string, extra: Partial<Message> = {}): Message => ({
 describe('console chats page logic', () => {
   describe('filters in the address', () => {
     it('reads every filter, and ignores unknown or malformed values', () => {
-      const q = new URLSearchParams('assigned=mine&label=l-1&on_phone=%2B44%207700&unread=1&flagged=1&ticket=open&q=%20refund%20&phone=4477');
-      expect(filtersFromQuery(q)).toEqual({ assigned: 'mine', label: 'l-1', phone: '447700', unread: true, flagged: true, ticket: true, q: 'refund' });
-      expect(filtersFromQuery(new URLSearchParams('assigned=someone&unread=yes&ticket=1&q=' + 'x'.repeat(150)))).toEqual({ ...NO_FILTERS, q: 'x'.repeat(100) });
+      const q = new URLSearchParams(
+        'assigned=mine&label=l-1&on_phone=%2B44%207700&unread=1&flagged=1&ticket=open&q=%20refund%20&phone=4477',
+      );
+      expect(filtersFromQuery(q)).toEqual({
+        assigned: 'mine',
+        label: 'l-1',
+        phone: '447700',
+        unread: true,
+        flagged: true,
+        ticket: true,
+        q: 'refund',
+      });
+      expect(filtersFromQuery(new URLSearchParams('assigned=someone&unread=yes&ticket=1&q=' + 'x'.repeat(150)))).toEqual({
+        ...NO_FILTERS,
+        q: 'x'.repeat(100),
+      });
       expect(filtersFromQuery(new URLSearchParams(''))).toEqual(NO_FILTERS);
     });
 
@@ -104,7 +124,11 @@ describe('console chats page logic', () => {
 
     it('reads the last activity from the view or the latest message', () => {
       expect(lastActivity(chat('a', { latest_message_timestamp: 42 }))).toBe(42);
-      expect(lastActivity(chat('a', { latest_message_timestamp: null, latest_message: message('a@c.us', { timestamp: '1970-01-01T00:00:01.000Z' }) }))).toBe(1000);
+      expect(
+        lastActivity(
+          chat('a', { latest_message_timestamp: null, latest_message: message('a@c.us', { timestamp: '1970-01-01T00:00:01.000Z' }) }),
+        ),
+      ).toBe(1000);
       expect(lastActivity(chat('a', { latest_message_timestamp: null, latest_message: null }))).toBeNull();
     });
 
@@ -121,32 +145,57 @@ describe('console chats page logic', () => {
         ['1', { label_id: '1', name: 'vip', color: '#000000', type: 'chat', created_at: '' }],
         ['2', { label_id: '2', name: 'billing', color: '#ffffff', type: 'chat', created_at: '' }],
       ]);
-      expect(chatLabels(chat('a', { label_ids: { '1': true, '2': true, gone: true } }), labels).map((l) => l.name)).toEqual(['billing', 'vip']);
+      expect(chatLabels(chat('a', { label_ids: { '1': true, '2': true, gone: true } }), labels).map((l) => l.name)).toEqual([
+        'billing',
+        'vip',
+      ]);
       expect(chatLabels(chat('a'), labels)).toEqual([]);
-      expect([chipTextColor('#000000'), chipTextColor('#ffffff'), chipTextColor('#0a58ca'), chipTextColor('#ffd700'), chipTextColor('nonsense')]).toEqual(['#fff', '#000', '#fff', '#000', '#000']);
+      expect([
+        chipTextColor('#000000'),
+        chipTextColor('#ffffff'),
+        chipTextColor('#0a58ca'),
+        chipTextColor('#ffd700'),
+        chipTextColor('nonsense'),
+      ]).toEqual(['#fff', '#000', '#fff', '#000', '#000']);
       expect([chipBackground('#AbCdEf'), chipBackground('red')]).toEqual(['#AbCdEf', '#9e9e9e']);
     });
   });
 
   describe('live updates', () => {
-    const list = [chat('a', { latest_message_timestamp: 3_000 }), chat('b', { latest_message_timestamp: 2_000, unread_count: { [P1]: 1, [P2]: 0 }, message_unread_count: 1 }), chat('c')];
+    const list = [
+      chat('a', { latest_message_timestamp: 3_000 }),
+      chat('b', { latest_message_timestamp: 2_000, unread_count: { [P1]: 1, [P2]: 0 }, message_unread_count: 1 }),
+      chat('c'),
+    ];
 
     it('moves the chat of a new inbound message to the top, with the message and one more unread on its phone', () => {
       const next = withNewMessage(list, message('b@c.us', { org_phone: P2 }), null);
       expect(next?.map((c) => c.chat_id)).toEqual(['b@c.us', 'a@c.us', 'c@c.us']);
-      expect(next?.[0]).toMatchObject({ latest_message: { body: 'new' }, latest_message_timestamp: 5_000, unread_count: { [P1]: 1, [P2]: 1 }, message_unread_count: 1 });
+      expect(next?.[0]).toMatchObject({
+        latest_message: { body: 'new' },
+        latest_message_timestamp: 5_000,
+        unread_count: { [P1]: 1, [P2]: 1 },
+        message_unread_count: 1,
+      });
       const again = withNewMessage(next ?? [], message('b@c.us', { org_phone: P2 }), null);
       expect(again?.[0]).toMatchObject({ unread_count: { [P1]: 1, [P2]: 2 }, message_unread_count: 2 });
       expect(list[1].unread_count).toEqual({ [P1]: 1, [P2]: 0 }); // the list given is not changed
     });
 
     it('counts nothing unread for a message sent from the phone, or in the open chat', () => {
-      expect(withNewMessage(list, message('b@c.us', { from_me: true }), null)?.[0]).toMatchObject({ unread_count: { [P1]: 0, [P2]: 0 }, message_unread_count: 0 });
+      expect(withNewMessage(list, message('b@c.us', { from_me: true }), null)?.[0]).toMatchObject({
+        unread_count: { [P1]: 0, [P2]: 0 },
+        message_unread_count: 0,
+      });
       expect(withNewMessage(list, message('c@c.us'), 'c@c.us')?.[0]).toMatchObject({ chat_id: 'c@c.us', message_unread_count: 0 });
     });
 
     it('leaves the order alone for an older message, and answers null for a chat not in the list', () => {
-      expect(withNewMessage(list, message('b@c.us', { timestamp: new Date(1_500).toISOString() }), null)?.map((c) => c.chat_id)).toEqual(['a@c.us', 'b@c.us', 'c@c.us']);
+      expect(withNewMessage(list, message('b@c.us', { timestamp: new Date(1_500).toISOString() }), null)?.map((c) => c.chat_id)).toEqual([
+        'a@c.us',
+        'b@c.us',
+        'c@c.us',
+      ]);
       expect(withNewMessage(list, message('z@c.us'), null)).toBeNull();
     });
 

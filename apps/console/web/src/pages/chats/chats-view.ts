@@ -162,7 +162,9 @@ export function withNewMessage(chats: readonly Chat[], message: Message, openCha
 export function withChatRead(chats: readonly Chat[], chatId: string, phoneDigits: string): Chat[] {
   return chats.map((c) => {
     if (c.chat_id !== chatId) return c;
-    const unread = Object.fromEntries(Object.entries(c.unread_count ?? {}).map(([k, n]) => [k, !phoneDigits || digits(k) === phoneDigits ? 0 : n]));
+    const unread = Object.fromEntries(
+      Object.entries(c.unread_count ?? {}).map(([k, n]) => [k, !phoneDigits || digits(k) === phoneDigits ? 0 : n]),
+    );
     return { ...c, unread_count: unread, message_unread_count: Math.max(0, ...Object.values(unread)) };
   });
 }

@@ -2,7 +2,15 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorText } from '../../api/client';
 import { useRealtimeConnected, useRealtimeEvents } from '../../api/realtime';
 import { digits, type Chat, type Label, type Message, type Ticket } from '../../api/types';
-import { chatsRequest, filtering, narrowToOpenTickets, openTicketChats, withChatRead, withNewMessage, type ChatFilters } from './chats-view';
+import {
+  chatsRequest,
+  filtering,
+  narrowToOpenTickets,
+  openTicketChats,
+  withChatRead,
+  withNewMessage,
+  type ChatFilters,
+} from './chats-view';
 
 const LIST_LIMIT = 100;
 const MESSAGES_LIMIT = 100;
@@ -42,7 +50,9 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
   }, [key, show]);
   const loadTickets = useCallback(async () => {
     try {
-      const [open, progress] = await Promise.all(['open', 'inprogress'].map((status) => api<{ tickets: Ticket[] }>('GET', `/tickets?status=${status}&limit=2000`)));
+      const [open, progress] = await Promise.all(
+        ['open', 'inprogress'].map((status) => api<{ tickets: Ticket[] }>('GET', `/tickets?status=${status}&limit=2000`)),
+      );
       setOpenTickets(openTicketChats([...open.tickets, ...progress.tickets]));
     } catch {
       setOpenTickets(null); // no inbox service (or no tickets route): no markers rather than an error over the list
@@ -83,10 +93,16 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
     if (next) show(next);
     if (!next || filtered) later();
   });
-  useRealtimeEvents(['chat.created', 'chat.updated', 'chat.label.updated', 'chat.custom_properties.updated', 'message.flagged', 'message.unflagged'], later);
+  useRealtimeEvents(
+    ['chat.created', 'chat.updated', 'chat.label.updated', 'chat.custom_properties.updated', 'message.flagged', 'message.unflagged'],
+    later,
+  );
   useRealtimeEvents(['ticket.created', 'ticket.updated', 'ticket.deleted'], () => void loadTickets());
   /** After POST /chats/{chat_id}/read: the chat's count on that phone is 0 here too. */
-  const markedRead = useCallback((chatId: string, phone: string) => current.current && show(withChatRead(current.current, chatId, phone)), [show]);
+  const markedRead = useCallback(
+    (chatId: string, phone: string) => current.current && show(withChatRead(current.current, chatId, phone)),
+    [show],
+  );
   return { chats: chats && narrowToOpenTickets(chats, filters, openTickets), error, labels, openTickets, markedRead };
 }
 
@@ -98,7 +114,9 @@ export function useMessages(chatId: string, phone: string) {
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
     try {
-      const page = await api<{ messages: Message[] }>('GET', `/chats/${encodeURIComponent(chatId)}/messages?limit=${MESSAGES_LIMIT}`, { phone });
+      const page = await api<{ messages: Message[] }>('GET', `/chats/${encodeURIComponent(chatId)}/messages?limit=${MESSAGES_LIMIT}`, {
+        phone,
+      });
       setMessages([...page.messages].reverse());
       setError(null);
     } catch (err) {

@@ -37,7 +37,13 @@ export function ImportsPage() {
     setBusy(true);
     try {
       await api('POST', '/imports', {
-        body: startBody({ from: String(data.get('from') ?? ''), token: String(data.get('token') ?? ''), phones: String(data.get('phones') ?? ''), since: String(data.get('since') ?? ''), dryRun: data.get('dry_run') === 'on' }),
+        body: startBody({
+          from: String(data.get('from') ?? ''),
+          token: String(data.get('token') ?? ''),
+          phones: String(data.get('phones') ?? ''),
+          since: String(data.get('since') ?? ''),
+          dryRun: data.get('dry_run') === 'on',
+        }),
       });
       (e.target as HTMLFormElement).reset();
       await load();
@@ -51,8 +57,8 @@ export function ImportsPage() {
     <>
       <p>
         Bring an organization over from the hosted service: phones (to scan again here), contacts, chats with their whole history, labels,
-        custom properties, tickets, notes, tasks, the knowledge base, and webhooks and workflows (imported switched off). Run it again at any
-        time: it resumes where it stopped and brings only what changed.
+        custom properties, tickets, notes, tasks, the knowledge base, and webhooks and workflows (imported switched off). Run it again at
+        any time: it resumes where it stopped and brings only what changed.
       </p>
       <form className="stack" onSubmit={(e) => void start(e)} aria-label="Start an import">
         <label>
@@ -75,13 +81,17 @@ export function ImportsPage() {
           <input name="dry_run" type="checkbox" /> Dry run (read everything, write nothing)
         </label>
         <div className="row">
-          <button type="submit" disabled={busy}>{busy ? 'Starting…' : 'Start import'}</button>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Starting…' : 'Start import'}
+          </button>
         </div>
       </form>
       <ErrorNote error={error} />
       {runs === null && !error && <p role="status">Loading imports…</p>}
       {runs?.length === 0 && <p>No import yet.</p>}
-      {runs?.map((run) => <RunCard key={run.import_id} run={run} />)}
+      {runs?.map((run) => (
+        <RunCard key={run.import_id} run={run} />
+      ))}
     </>
   );
 }
@@ -91,7 +101,8 @@ function RunCard({ run }: { run: ImportRun }) {
   return (
     <section className="card" aria-label={`Import ${run.import_id}`}>
       <h3>
-        {run.source_url} {run.dry_run && <span className="chip">dry run</span>} <span className={`status status-${run.status}`}>{run.status}</span>
+        {run.source_url} {run.dry_run && <span className="chip">dry run</span>}{' '}
+        <span className={`status status-${run.status}`}>{run.status}</span>
       </h3>
       <p>
         Started {new Date(run.created_at).toLocaleString()}

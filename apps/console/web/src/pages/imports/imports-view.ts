@@ -11,10 +11,27 @@ export interface ImportRun {
   finished_at: string | null;
 }
 
-export const RESOURCE_ORDER = ['phones', 'labels', 'custom_properties', 'contacts', 'chats', 'messages', 'reactions', 'tickets', 'notes', 'tasks', 'faqs', 'documents', 'webhooks', 'workflows'];
+export const RESOURCE_ORDER = [
+  'phones',
+  'labels',
+  'custom_properties',
+  'contacts',
+  'chats',
+  'messages',
+  'reactions',
+  'tickets',
+  'notes',
+  'tasks',
+  'faqs',
+  'documents',
+  'webhooks',
+  'workflows',
+];
 
 /** The report's rows in the order an import brings the resources. */
-export function reportRows(run: ImportRun): { resource: string; read: number; created: number; updated: number; skipped: number; failed: number }[] {
+export function reportRows(
+  run: ImportRun,
+): { resource: string; read: number; created: number; updated: number; skipped: number; failed: number }[] {
   return Object.entries(run.report)
     .map(([resource, c]) => ({ resource, ...c }))
     .sort((a, b) => RESOURCE_ORDER.indexOf(a.resource) - RESOURCE_ORDER.indexOf(b.resource));
@@ -32,7 +49,10 @@ export const isLive = (run: ImportRun) => run.status === 'running' || run.status
 
 /** The start request from the form's fields (blank ones left out). */
 export function startBody(fields: { from: string; token: string; phones: string; since: string; dryRun: boolean }) {
-  const phones = fields.phones.split(',').map((p) => p.trim()).filter(Boolean);
+  const phones = fields.phones
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   return {
     from: fields.from.trim(),
     token: fields.token.trim(),

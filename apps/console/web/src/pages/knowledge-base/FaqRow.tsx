@@ -56,7 +56,13 @@ export function FaqRow({ entry, onChanged }: { entry: KbEntry; onChanged(): Prom
         {entry.type} · {entry.is_active ? 'active' : 'inactive'} · search {searchable(entry)}
       </p>
       <div className="row">
-        <button type="button" className="secondary" onClick={() => void run('Change', () => api('PATCH', `/knowledge-base/faq/${entry.context_id}`, { body: { is_active: !entry.is_active } }))()}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            void run('Change', () => api('PATCH', `/knowledge-base/faq/${entry.context_id}`, { body: { is_active: !entry.is_active } }))()
+          }
+        >
           {entry.is_active ? 'Deactivate' : 'Activate'}
         </button>
         {!editing && (
@@ -65,7 +71,13 @@ export function FaqRow({ entry, onChanged }: { entry: KbEntry; onChanged(): Prom
           </button>
         )}
         {entry.type === 'faq' && (
-          <ConfirmButton label="Delete" question={`Delete the FAQ "${entry.question}"?`} confirmLabel="Delete" danger onConfirm={run('Delete', () => api('DELETE', `/knowledge-base/faq/${entry.context_id}`))} />
+          <ConfirmButton
+            label="Delete"
+            question={`Delete the FAQ "${entry.question}"?`}
+            confirmLabel="Delete"
+            danger
+            onConfirm={run('Delete', () => api('DELETE', `/knowledge-base/faq/${entry.context_id}`))}
+          />
         )}
       </div>
       <ErrorNote error={error} />

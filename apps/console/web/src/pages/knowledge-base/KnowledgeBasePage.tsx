@@ -61,7 +61,13 @@ export function KnowledgeBasePage() {
     const form = e.currentTarget;
     const data = new FormData(form);
     void run('Add FAQ', async () => {
-      await api('POST', '/knowledge-base/faq/create', { body: { question: String(data.get('question')).trim(), answer: String(data.get('answer')).trim(), is_active: data.get('is_active') === 'on' } });
+      await api('POST', '/knowledge-base/faq/create', {
+        body: {
+          question: String(data.get('question')).trim(),
+          answer: String(data.get('answer')).trim(),
+          is_active: data.get('is_active') === 'on',
+        },
+      });
       form.reset();
       return 'FAQ added; search finds it once its embedding is computed (a moment).';
     });
@@ -74,9 +80,15 @@ export function KnowledgeBasePage() {
     if (!(file instanceof File) || !file.name) return;
     void run('Upload', async () => {
       const document = { filename: file.name, file: await readAsDataUrl(file), ...(file.type ? { mimetype: file.type } : {}) };
-      const [result] = await api<{ status: string; reason: string | null; chunks_count?: number }[]>('POST', '/knowledge-base/document/create', { body: { document, is_active: data.get('is_active') === 'on' } });
+      const [result] = await api<{ status: string; reason: string | null; chunks_count?: number }[]>(
+        'POST',
+        '/knowledge-base/document/create',
+        { body: { document, is_active: data.get('is_active') === 'on' } },
+      );
       form.reset();
-      return result.status === 'success' ? `${file.name}: ${result.chunks_count ?? 0} chunk(s) added.` : `${file.name}: ${result.reason ?? 'failed'}`;
+      return result.status === 'success'
+        ? `${file.name}: ${result.chunks_count ?? 0} chunk(s) added.`
+        : `${file.name}: ${result.reason ?? 'failed'}`;
     });
   };
   const faqs = entries ? questionEntries(entries) : [];
@@ -98,7 +110,11 @@ export function KnowledgeBasePage() {
             <ol className="hits">
               {hits.map((h) => (
                 <li key={h.context_id} data-context-id={h.context_id}>
-                  <strong>{h.question}</strong> <span className="muted">({h.type}, {scoreText(h.score)}{h.is_active ? '' : ', inactive'})</span>
+                  <strong>{h.question}</strong>{' '}
+                  <span className="muted">
+                    ({h.type}, {scoreText(h.score)}
+                    {h.is_active ? '' : ', inactive'})
+                  </span>
                   <br />
                   {h.answer}
                 </li>
@@ -141,13 +157,24 @@ export function KnowledgeBasePage() {
       {entries && (
         <>
           <h2 className="section">FAQs ({faqs.length})</h2>
-          {faqs.length === 0 ? <p>No FAQs yet.</p> : <ul className="cards" aria-label="FAQs">{faqs.map((e) => <FaqRow key={e.context_id} entry={e} onChanged={load} />)}</ul>}
+          {faqs.length === 0 ? (
+            <p>No FAQs yet.</p>
+          ) : (
+            <ul className="cards" aria-label="FAQs">
+              {faqs.map((e) => (
+                <FaqRow key={e.context_id} entry={e} onChanged={load} />
+              ))}
+            </ul>
+          )}
           <h2 className="section">Documents ({documents.length})</h2>
           {documents.length === 0 ? (
             <p>No documents yet.</p>
           ) : (
             <table className="table">
-              <caption className="muted">A document&apos;s chunks stay active or inactive as uploaded (the API has no route to change them): upload it again to change that.</caption>
+              <caption className="muted">
+                A document&apos;s chunks stay active or inactive as uploaded (the API has no route to change them): upload it again to
+                change that.
+              </caption>
               <TableHead columns={['File', 'Chunks', 'Active chunks', 'Added', 'Delete']} />
               <tbody>
                 {documents.map((d) => (
@@ -157,14 +184,24 @@ export function KnowledgeBasePage() {
                     <td>{d.active}</td>
                     <td>{new Date(d.created_at).toLocaleString()}</td>
                     <td>
-                      <ConfirmButton label="Delete" question={`Delete ${d.file_name} and its ${d.chunks} chunk(s)?`} confirmLabel="Delete" danger onConfirm={() => run('Delete', () => api('DELETE', `/knowledge-base/document/${d.document_id}`))} />
+                      <ConfirmButton
+                        label="Delete"
+                        question={`Delete ${d.file_name} and its ${d.chunks} chunk(s)?`}
+                        confirmLabel="Delete"
+                        danger
+                        onConfirm={() => run('Delete', () => api('DELETE', `/knowledge-base/document/${d.document_id}`))}
+                      />
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           )}
-          {count > entries.length && <p className="muted">Showing the newest {entries.length} of {count} entries.</p>}
+          {count > entries.length && (
+            <p className="muted">
+              Showing the newest {entries.length} of {count} entries.
+            </p>
+          )}
         </>
       )}
     </>

@@ -22,7 +22,9 @@ describe('console knowledge-base page logic', () => {
       entry({ type: 'document', document_id: 'd1', metadata: { fileName: 'guide.md' }, is_active: false }),
       entry({ type: 'document', document_id: 'd2', metadata: { fileName: 'terms.pdf' } }),
     ];
-    expect(groupDocuments(entries).map(({ document_id, file_name, chunks, active }) => ({ document_id, file_name, chunks, active }))).toEqual([
+    expect(
+      groupDocuments(entries).map(({ document_id, file_name, chunks, active }) => ({ document_id, file_name, chunks, active })),
+    ).toEqual([
       { document_id: 'd1', file_name: 'guide.md', chunks: 2, active: 1 },
       { document_id: 'd2', file_name: 'terms.pdf', chunks: 1, active: 1 },
     ]);

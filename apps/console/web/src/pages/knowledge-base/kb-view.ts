@@ -14,7 +14,13 @@ export function groupDocuments(entries: readonly KbEntry[]): KbDocument[] {
   const docs = new Map<string, KbDocument>();
   for (const e of entries) {
     if (e.type !== 'document' || !e.document_id) continue;
-    const doc = docs.get(e.document_id) ?? { document_id: e.document_id, file_name: String(e.metadata?.fileName ?? e.question ?? e.document_id), chunks: 0, active: 0, created_at: e.created_at };
+    const doc = docs.get(e.document_id) ?? {
+      document_id: e.document_id,
+      file_name: String(e.metadata?.fileName ?? e.question ?? e.document_id),
+      chunks: 0,
+      active: 0,
+      created_at: e.created_at,
+    };
     doc.chunks += 1;
     if (e.is_active) doc.active += 1;
     docs.set(e.document_id, doc);

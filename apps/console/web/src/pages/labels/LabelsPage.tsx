@@ -11,13 +11,24 @@ import { LABEL_TYPES, labelBody, labelsPath } from './labels-view';
 /** The organization's labels (GET /v1/labels), by type; a new one (POST /v1/labels/create). */
 export function LabelsPage() {
   const [type, setType] = useState('');
-  const { items: labels, error, note, act } = useListing<Label, { labels: Label[] }>(labelsPath(type), (a: { labels: Label[] }) => a.labels);
+  const {
+    items: labels,
+    error,
+    note,
+    act,
+  } = useListing<Label, { labels: Label[] }>(labelsPath(type), (a: { labels: Label[] }) => a.labels);
   const create = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
     const data = new FormData(form);
     return act(async () => {
-      const label = await api<Label>('POST', '/labels/create', { body: labelBody({ name: String(data.get('name') ?? ''), color: String(data.get('color') ?? '#9e9e9e'), type: String(data.get('type') ?? '') }) });
+      const label = await api<Label>('POST', '/labels/create', {
+        body: labelBody({
+          name: String(data.get('name') ?? ''),
+          color: String(data.get('color') ?? '#9e9e9e'),
+          type: String(data.get('type') ?? ''),
+        }),
+      });
       form.reset();
       return `Label "${label.name}" (${label.type}) is ready.`;
     });
@@ -45,7 +56,12 @@ export function LabelsPage() {
       </form>
       <ErrorNote error={error} />
       <StatusNote note={note} />
-      <ShowFilter value={type} onChange={setType} every="every type" options={LABEL_TYPES.map((t) => ({ value: t, text: `${t} labels` }))} />
+      <ShowFilter
+        value={type}
+        onChange={setType}
+        every="every type"
+        options={LABEL_TYPES.map((t) => ({ value: t, text: `${t} labels` }))}
+      />
       {labels === null && !error && <p role="status">Loading labels…</p>}
       {labels?.length === 0 && <p>No labels yet.</p>}
       {labels && labels.length > 0 && (

@@ -7,7 +7,15 @@ import { accessBody, accessFormOf, phoneRef, type AccessForm } from './members-v
  * every phone or only the ticked ones, every label or only the names typed. Saving hands the
  * PATCH /v1/members/access body to `onSave`; the dialog closes when that succeeds.
  */
-export function AccessDialog({ member, phones, onSave }: { member: Member; phones: Phone[]; onSave: (body: ReturnType<typeof accessBody>) => Promise<boolean> }) {
+export function AccessDialog({
+  member,
+  phones,
+  onSave,
+}: {
+  member: Member;
+  phones: Phone[];
+  onSave: (body: ReturnType<typeof accessBody>) => Promise<boolean>;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [form, setForm] = useState<AccessForm>(() => accessFormOf(member, phones));
   const [busy, setBusy] = useState(false);
@@ -25,7 +33,8 @@ export function AccessDialog({ member, phones, onSave }: { member: Member; phone
       setBusy(false);
     }
   };
-  const tick = (ref: string, on: boolean) => setForm((f) => ({ ...f, phones: on ? [...f.phones, ref] : f.phones.filter((p) => p !== ref) }));
+  const tick = (ref: string, on: boolean) =>
+    setForm((f) => ({ ...f, phones: on ? [...f.phones, ref] : f.phones.filter((p) => p !== ref) }));
   return (
     <>
       <button type="button" className="secondary" onClick={open}>
@@ -48,7 +57,12 @@ export function AccessDialog({ member, phones, onSave }: { member: Member; phone
               const ref = phoneRef(p);
               return (
                 <label key={p.phone_id} className="check indent">
-                  <input type="checkbox" disabled={form.allPhones} checked={!form.allPhones && form.phones.includes(ref)} onChange={(e) => tick(ref, e.currentTarget.checked)} />
+                  <input
+                    type="checkbox"
+                    disabled={form.allPhones}
+                    checked={!form.allPhones && form.phones.includes(ref)}
+                    onChange={(e) => tick(ref, e.currentTarget.checked)}
+                  />
                   {p.phone_name ? `${p.phone_name} ` : ''}
                   {p.org_phone ? `+${digits(p.org_phone)}` : `(no number yet: ${p.phone_id})`}
                 </label>

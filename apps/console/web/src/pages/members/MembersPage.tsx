@@ -90,7 +90,9 @@ export function MembersPage() {
     const data = new FormData(form);
     setError(null);
     try {
-      const answer = await api<InviteAnswer>('POST', '/members/invite', { body: { emails: [String(data.get('email'))], role: data.get('role') } });
+      const answer = await api<InviteAnswer>('POST', '/members/invite', {
+        body: { emails: [String(data.get('email'))], role: data.get('role') },
+      });
       setLinks(answer.invitations);
       form.reset();
       await load();
@@ -139,7 +141,11 @@ export function MembersPage() {
               <td>{labelsText(m)}</td>
               <td>{m.is_active ? 'active' : 'invited'}</td>
               <td className="actions">
-                {accessEditable(m) ? <AccessDialog member={m} phones={phones} onSave={saveAccess} /> : <span className="muted">{m.is_owner ? 'owner: everything' : 'admin: everything'}</span>}
+                {accessEditable(m) ? (
+                  <AccessDialog member={m} phones={phones} onSave={saveAccess} />
+                ) : (
+                  <span className="muted">{m.is_owner ? 'owner: everything' : 'admin: everything'}</span>
+                )}
                 <RoleButton member={m} onChange={changeRole} />
                 {removable(m) && (
                   <ConfirmButton

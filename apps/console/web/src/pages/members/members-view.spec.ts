@@ -1,5 +1,15 @@
 import type { Member } from '../../api/types';
-import { accessBody, accessEditable, accessFormOf, labelsText, parseLabels, phoneRef, phonesText, removable, roleChange } from './members-view';
+import {
+  accessBody,
+  accessEditable,
+  accessFormOf,
+  labelsText,
+  parseLabels,
+  phoneRef,
+  phonesText,
+  removable,
+  roleChange,
+} from './members-view';
 
 const member = (over: Partial<Member> = {}): Member => ({
   user_id: 'u1',
@@ -47,12 +57,18 @@ describe('console members page logic', () => {
       orgPhones: null,
       labels: null,
     });
-    expect(accessBody('bo@example.com', { allPhones: false, phones: ['447700900001', '447700900001'], allLabels: false, labels: 'VIP, sales' })).toEqual({
+    expect(
+      accessBody('bo@example.com', { allPhones: false, phones: ['447700900001', '447700900001'], allLabels: false, labels: 'VIP, sales' }),
+    ).toEqual({
       emails: ['bo@example.com'],
       orgPhones: ['447700900001'],
       labels: ['vip', 'sales'],
     });
-    expect(accessBody('bo@example.com', { allPhones: false, phones: [], allLabels: false, labels: ' ' })).toEqual({ emails: ['bo@example.com'], orgPhones: [], labels: [] });
+    expect(accessBody('bo@example.com', { allPhones: false, phones: [], allLabels: false, labels: ' ' })).toEqual({
+      emails: ['bo@example.com'],
+      orgPhones: [],
+      labels: [],
+    });
   });
   it('shows access as all, none or the list', () => {
     expect(phonesText(member())).toBe('all');

@@ -4,7 +4,8 @@ import { digits, type Member, type Phone } from '../../api/types';
  * How PATCH /v1/members/access names a phone: its number without @c.us, or its phone_id when it has
  * no number (the member rows list `number@c.us` or that phone_id, so digits() of both compare).
  */
-export const phoneRef = (phone: Pick<Phone, 'phone_id' | 'org_phone'>): string => (phone.org_phone ? digits(phone.org_phone) : phone.phone_id);
+export const phoneRef = (phone: Pick<Phone, 'phone_id' | 'org_phone'>): string =>
+  phone.org_phone ? digits(phone.org_phone) : phone.phone_id;
 
 /** Owners and admins reach everything: the API returns them unchanged, so only role member is edited. */
 export const accessEditable = (m: Member): boolean => m.role === 'member' && !m.is_owner;
@@ -39,7 +40,14 @@ export function accessFormOf(m: Pick<Member, 'org_phones' | 'label_ids'>, phones
 
 /** "Sales, vip ,sales," → ["sales", "vip"]: trimmed, lower case (as the API keeps them), no blanks or repeats. */
 export function parseLabels(text: string): string[] {
-  return [...new Set(text.split(',').map((l) => l.trim().toLowerCase()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((l) => l.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /**
@@ -55,7 +63,8 @@ export function accessBody(email: string, form: AccessForm): { emails: string[];
 }
 
 /** A member's phones for the table: "all", "none" or the numbers (phone_ids as given). */
-export const phonesText = (m: Pick<Member, 'org_phones'>): string => (m.org_phones === null ? 'all' : m.org_phones.map(digits).join(', ') || 'none');
+export const phonesText = (m: Pick<Member, 'org_phones'>): string =>
+  m.org_phones === null ? 'all' : m.org_phones.map(digits).join(', ') || 'none';
 
 /** A member's labels for the table: "all", "none" or the names. */
 export const labelsText = (m: Pick<Member, 'label_ids'>): string => (m.label_ids === null ? 'all' : m.label_ids.join(', ') || 'none');

@@ -45,7 +45,12 @@ export function PhoneCard({ phone, onDeleted }: { phone: Phone; onDeleted: (phon
       )}
       {WAITING.includes(phone.wa_state) && !phone.qr_code && <p className="muted">Waiting for a QR code…</p>}
       <div className="row actions">
-        <ConfirmButton label="Restart" question={`Restart the session of ${name}?`} confirmLabel="Restart" onConfirm={act('Restart', 'POST', '/phones/restart')} />
+        <ConfirmButton
+          label="Restart"
+          question={`Restart the session of ${name}?`}
+          confirmLabel="Restart"
+          onConfirm={act('Restart', 'POST', '/phones/restart')}
+        />
         <ConfirmButton
           label="Resync"
           question={`Read the history of ${name} again from the phone?`}
@@ -53,7 +58,13 @@ export function PhoneCard({ phone, onDeleted }: { phone: Phone; onDeleted: (phon
           disabled={phone.wa_state !== 'CONNECTED'}
           onConfirm={act('Resync', 'POST', '/phones/resync')}
         />
-        <ConfirmButton label="Reset" question={`Log ${name} out? It goes back to a QR code to scan.`} confirmLabel="Log out" danger onConfirm={act('Reset', 'POST', '/phones/reset')} />
+        <ConfirmButton
+          label="Reset"
+          question={`Log ${name} out? It goes back to a QR code to scan.`}
+          confirmLabel="Log out"
+          danger
+          onConfirm={act('Reset', 'POST', '/phones/reset')}
+        />
         <ConfirmButton
           label="Delete"
           question={`Delete ${name}? It is logged out; its messages stay.`}

@@ -42,7 +42,9 @@ export function PhonesPage() {
       {phones === null && !error && <p role="status">Loading phones…</p>}
       {phones?.length === 0 && <p>No phones yet.</p>}
       <ul className="cards" aria-label="Phones">
-        {phones?.map((phone) => <PhoneCard key={phone.phone_id} phone={phone} onDeleted={remove} />)}
+        {phones?.map((phone) => (
+          <PhoneCard key={phone.phone_id} phone={phone} onDeleted={remove} />
+        ))}
       </ul>
     </>
   );

@@ -23,7 +23,10 @@ export function QueuePage() {
   const load = useCallback(async () => {
     if (!phoneId) return;
     try {
-      const [s, j] = await Promise.all([api<QueueStatus>('GET', '/queue', { phone: phoneId }), api<QueueJob[]>('GET', jobsPath(filter), { phone: phoneId })]);
+      const [s, j] = await Promise.all([
+        api<QueueStatus>('GET', '/queue', { phone: phoneId }),
+        api<QueueJob[]>('GET', jobsPath(filter), { phone: phoneId }),
+      ]);
       setStatus(s);
       setJobs(j);
       setError(null);
@@ -45,7 +48,9 @@ export function QueuePage() {
     setError(null);
     try {
       await api('POST', '/message/queues/purge', { body: queueId ? { queue_ids: [queueId] } : {}, phone: phoneId });
-      setNote(queueId ? `Job ${queueId.slice(0, 8)} removed: it will not be sent.` : 'Queue purged: none of the unsent messages will be sent.');
+      setNote(
+        queueId ? `Job ${queueId.slice(0, 8)} removed: it will not be sent.` : 'Queue purged: none of the unsent messages will be sent.',
+      );
       await load();
     } catch (err) {
       setError(`Purge: ${errorText(err)}`);
@@ -122,7 +127,13 @@ export function QueuePage() {
                 {admin && (
                   <td>
                     {(j.status === 'waiting' || j.status === 'delayed') && (
-                      <ConfirmButton label="Remove" question={`Remove the message to ${j.data.chat_id} from the queue? It will not be sent.`} confirmLabel="Remove" danger onConfirm={purge(j.id)} />
+                      <ConfirmButton
+                        label="Remove"
+                        question={`Remove the message to ${j.data.chat_id} from the queue? It will not be sent.`}
+                        confirmLabel="Remove"
+                        danger
+                        onConfirm={purge(j.id)}
+                      />
                     )}
                   </td>
                 )}

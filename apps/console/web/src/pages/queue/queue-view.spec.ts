@@ -5,7 +5,9 @@ const job = (status: string) => ({ id: status, status, data: { chat_id: 'x', bod
 
 describe('console queue page logic', () => {
   it('lists the counts, unsent first', () => {
-    expect(queueCounts({ phone_id: 'p', waiting: 2, delayed: 1, active: 0, completed: 5, failed: 1, pending: 3, is_running: true })).toEqual([
+    expect(
+      queueCounts({ phone_id: 'p', waiting: 2, delayed: 1, active: 0, completed: 5, failed: 1, pending: 3, is_running: true }),
+    ).toEqual([
       ['Waiting', 2],
       ['Scheduled', 1],
       ['Sending', 0],

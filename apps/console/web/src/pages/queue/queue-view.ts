@@ -16,7 +16,8 @@ export const queueCounts = (s: QueueStatus): [string, number][] => [
 export const purgeable = (jobs: readonly QueueJob[]): number => jobs.filter((j) => j.status === 'waiting' || j.status === 'delayed').length;
 
 /** `/queue/jobs?limit=100[&status=…]` for the listing. */
-export const jobsPath = (status: string, limit = 100): string => `/queue/jobs?limit=${limit}${status ? `&status=${encodeURIComponent(status)}` : ''}`;
+export const jobsPath = (status: string, limit = 100): string =>
+  `/queue/jobs?limit=${limit}${status ? `&status=${encodeURIComponent(status)}` : ''}`;
 
 /** A BullMQ timestamp (ms) as the reader's local date and time; '' when none. */
 export const when = (ms: number | null): string => (ms ? new Date(ms).toLocaleString() : '');

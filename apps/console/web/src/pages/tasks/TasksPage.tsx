@@ -19,7 +19,13 @@ export function TasksPage() {
     const data = new FormData(form);
     return act(async () => {
       const task = await api<Task>('POST', '/tasks/create', {
-        body: taskBody({ title: field(data, 'title'), chat: field(data, 'chat'), assignee: field(data, 'assignee'), due: field(data, 'due'), priority: field(data, 'priority') }),
+        body: taskBody({
+          title: field(data, 'title'),
+          chat: field(data, 'chat'),
+          assignee: field(data, 'assignee'),
+          due: field(data, 'due'),
+          priority: field(data, 'priority'),
+        }),
       });
       form.reset();
       return `Task "${task.title}" created.`;
@@ -63,7 +69,12 @@ export function TasksPage() {
       </form>
       <ErrorNote error={error} />
       <StatusNote note={note} />
-      <ShowFilter value={status} onChange={setStatus} every="every status" options={TASK_STATUSES.map((s) => ({ value: s, text: TASK_STATUS_TEXT[s] }))} />
+      <ShowFilter
+        value={status}
+        onChange={setStatus}
+        every="every status"
+        options={TASK_STATUSES.map((s) => ({ value: s, text: TASK_STATUS_TEXT[s] }))}
+      />
       {tasks === null && !error && <p role="status">Loading tasks…</p>}
       {tasks?.length === 0 && <p>No tasks.</p>}
       {tasks && tasks.length > 0 && (
@@ -79,7 +90,11 @@ export function TasksPage() {
                 <td>{t.due_date ? new Date(t.due_date).toLocaleDateString() : '—'}</td>
                 <td>{PRIORITIES.find(([n]) => n === t.priority)?.[1] ?? t.priority}</td>
                 <td>
-                  <select aria-label={`Status of ${t.title}`} value={t.status} onChange={(e) => void setTaskStatus(t, e.currentTarget.value)}>
+                  <select
+                    aria-label={`Status of ${t.title}`}
+                    value={t.status}
+                    onChange={(e) => void setTaskStatus(t, e.currentTarget.value)}
+                  >
                     {TASK_STATUSES.map((s) => (
                       <option key={s} value={s}>
                         {TASK_STATUS_TEXT[s]}

@@ -12,7 +12,10 @@ export function TicketPage({ id }: { id: string }) {
   const [info, setInfo] = useState<TicketInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const load = useCallback(() => api<TicketInfo>('GET', `/tickets/${encodeURIComponent(id)}`).then(setInfo, (err) => setError(errorText(err))), [id]);
+  const load = useCallback(
+    () => api<TicketInfo>('GET', `/tickets/${encodeURIComponent(id)}`).then(setInfo, (err) => setError(errorText(err))),
+    [id],
+  );
   useEffect(() => void load(), [load]);
   // Someone else changing this ticket: read it again (the form shows the new values).
   useRealtimeEvents(['ticket.updated', 'ticket.deleted'], (_name, data) => {
@@ -22,7 +25,11 @@ export function TicketPage({ id }: { id: string }) {
     e.preventDefault();
     if (!info) return;
     const data = new FormData(e.currentTarget);
-    const body = ticketChanges(info.ticket, { status: String(data.get('status') ?? ''), priority: String(data.get('priority') ?? ''), assignee: String(data.get('assignee') ?? '') });
+    const body = ticketChanges(info.ticket, {
+      status: String(data.get('status') ?? ''),
+      priority: String(data.get('priority') ?? ''),
+      assignee: String(data.get('assignee') ?? ''),
+    });
     setError(null);
     setNote(null);
     if (!body) return setNote('Nothing to change.');
@@ -48,10 +55,16 @@ export function TicketPage({ id }: { id: string }) {
             <span data-testid="ticket-state">
               {STATUS_TEXT[t.status ?? ''] ?? ''} · {priorityText(t.priority)} · {t.assignee ?? 'unassigned'}
             </span>{' '}
-            · raised {new Date(t.created_at).toLocaleString()} on <Link to={chatPath(info.chat)}>{info.chat.chat_name || digits(info.chat.chat_id)}</Link> (+{digits(info.chat.org_phone)})
+            · raised {new Date(t.created_at).toLocaleString()} on{' '}
+            <Link to={chatPath(info.chat)}>{info.chat.chat_name || digits(info.chat.chat_id)}</Link> (+{digits(info.chat.org_phone)})
             {t.ticket_labels ? ` · labels ${t.ticket_labels}` : ''}
           </p>
-          <form key={`${t.status}/${t.priority}/${t.assignee}`} className="row" onSubmit={(e) => void save(e)} aria-label="Change the ticket">
+          <form
+            key={`${t.status}/${t.priority}/${t.assignee}`}
+            className="row"
+            onSubmit={(e) => void save(e)}
+            aria-label="Change the ticket"
+          >
             <label>
               Status
               <select name="status" defaultValue={t.status ?? 'open'}>

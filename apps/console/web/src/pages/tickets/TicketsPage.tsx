@@ -45,7 +45,9 @@ export function TicketsPage() {
     const chat = String(data.get('chat_id') ?? '').trim();
     setError(null);
     try {
-      const info = await api<TicketInfo>('POST', '/tickets/create', { body: { chat_id: chat.includes('@') ? chat : `${chat.replace(/\D/g, '')}@c.us`, subject: String(data.get('subject')).trim() } });
+      const info = await api<TicketInfo>('POST', '/tickets/create', {
+        body: { chat_id: chat.includes('@') ? chat : `${chat.replace(/\D/g, '')}@c.us`, subject: String(data.get('subject')).trim() },
+      });
       navigate(`/tickets/${info.ticket.ticket_id}`);
     } catch (err) {
       setError(`New ticket: ${errorText(err)}`);

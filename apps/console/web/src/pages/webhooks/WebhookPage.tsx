@@ -46,7 +46,11 @@ export function WebhookPage({ id }: { id: string }) {
     e.preventDefault();
     const data = new FormData(e.currentTarget);
     if (!sub) return;
-    const body = editBody(sub, { hookUrl: String(data.get('hookUrl') ?? ''), integrationName: String(data.get('event') ?? ''), name: String(data.get('name') ?? '') });
+    const body = editBody(sub, {
+      hookUrl: String(data.get('hookUrl') ?? ''),
+      integrationName: String(data.get('event') ?? ''),
+      name: String(data.get('name') ?? ''),
+    });
     if (!body) return setNote('Nothing to change.');
     void run('Save', async () => {
       setSub(await api<WebhookSubscription>('PATCH', `/webhooks/${id}`, { body }));

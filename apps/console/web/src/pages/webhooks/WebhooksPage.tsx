@@ -87,10 +87,24 @@ export function WebhooksPage() {
                 <td className="link">{s.hook_url}</td>
                 <td data-testid="webhook-state">{s.is_subscribed ? 'active' : 'paused'}</td>
                 <td className="row">
-                  <button type="button" className="secondary" onClick={() => void act(s.is_subscribed ? 'Pause' : 'Resume', () => api('PATCH', `/webhooks/${s.id}`, { body: { isSubscribed: !s.is_subscribed } }))()}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() =>
+                      void act(s.is_subscribed ? 'Pause' : 'Resume', () =>
+                        api('PATCH', `/webhooks/${s.id}`, { body: { isSubscribed: !s.is_subscribed } }),
+                      )()
+                    }
+                  >
                     {s.is_subscribed ? 'Pause' : 'Resume'}
                   </button>
-                  <ConfirmButton label="Delete" question={`Delete the subscription of ${s.hook_url} to ${s.integration_name}? Its delivery log goes with it.`} confirmLabel="Delete" danger onConfirm={act('Delete', () => api('DELETE', `/webhooks/${s.id}`))} />
+                  <ConfirmButton
+                    label="Delete"
+                    question={`Delete the subscription of ${s.hook_url} to ${s.integration_name}? Its delivery log goes with it.`}
+                    confirmLabel="Delete"
+                    danger
+                    onConfirm={act('Delete', () => api('DELETE', `/webhooks/${s.id}`))}
+                  />
                 </td>
               </tr>
             ))}

@@ -14,7 +14,10 @@ describe('console webhooks page logic', () => {
   });
   it('sends only what an edit changed, and nothing when nothing did', () => {
     expect(editBody(sub, { hookUrl: ' https://a.example/h ', integrationName: 'message.created', name: 'Orders' })).toBeNull();
-    expect(editBody(sub, { hookUrl: 'https://b.example/h', integrationName: 'ticket.created', name: '' })).toEqual({ hookUrl: 'https://b.example/h', integrationName: 'ticket.created' });
+    expect(editBody(sub, { hookUrl: 'https://b.example/h', integrationName: 'ticket.created', name: '' })).toEqual({
+      hookUrl: 'https://b.example/h',
+      integrationName: 'ticket.created',
+    });
     expect(editBody(sub, { hookUrl: sub.hook_url, integrationName: sub.integration_name, name: 'Shop' })).toEqual({ name: 'Shop' });
   });
   it('turns the replay window into ISO instants, refusing an empty or reversed one', () => {

@@ -5,7 +5,8 @@ export const outcome = (a: Pick<WebhookAttempt, 'success' | 'status_code' | 'err
   a.status_code !== null ? `${a.success ? 'delivered' : 'failed'} · HTTP ${a.status_code}` : `failed · ${a.error ?? 'no answer'}`;
 
 /** The subscription's display name: its metadata name, unless that is only the URL again. */
-export const subscriptionName = (s: Pick<WebhookSubscription, 'integration_metadata' | 'hook_url'>): string => s.integration_metadata?.name || s.hook_url;
+export const subscriptionName = (s: Pick<WebhookSubscription, 'integration_metadata' | 'hook_url'>): string =>
+  s.integration_metadata?.name || s.hook_url;
 
 /** The changed fields of an edit, as PATCH /v1/webhooks/{id} takes them (camelCase); null when nothing changed. */
 export function editBody(
@@ -27,7 +28,8 @@ export function editBody(
 export function replayWindow(fromLocal: string, toLocal: string): { from: string; to: string } | { error: string } {
   const from = new Date(fromLocal);
   const to = new Date(toLocal);
-  if (!fromLocal || !toLocal || Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) return { error: 'Give both the start and the end of the window.' };
+  if (!fromLocal || !toLocal || Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()))
+    return { error: 'Give both the start and the end of the window.' };
   if (from >= to) return { error: 'The start must be before the end.' };
   return { from: from.toISOString(), to: to.toISOString() };
 }
