@@ -19,6 +19,8 @@ const COPIED = [
   'jest.config.js',
   '.swcrc',
   'eslint.config.mjs',
+  '.prettierrc.json',
+  '.prettierignore',
   'docker-compose.yml',
   'apps',
   'libs',
@@ -82,6 +84,21 @@ describe('nx g @mapi/generators:service and :operation in a scratch workspace', 
     expect(read('libs/inbox-feature/src/inbox.handlers.ts')).toMatch(/serve\(ArchiveNoteRpc, \(\) => new ArchiveNote\(\)\),\n\];/);
     expect(read('libs/contracts/src/billing/index.ts')).toContain('= [GetInvoiceRoute]');
     expect(read('libs/billing-feature/src/billing.handlers.ts')).toContain('= [serve(GetInvoiceRpc, () => new GetInvoice())]');
+  });
+
+  it('formats what it made and changed as `npm run lint` checks it (Prettier, the repository config)', () => {
+    const made = [
+      'apps/billing',
+      'libs/billing-feature',
+      'libs/contracts/src/billing',
+      'libs/contracts/src/routes.ts',
+      'libs/contracts/src/inbox/index.ts',
+      'libs/contracts/src/inbox/archive-note',
+      'libs/inbox-feature/src/inbox.handlers.ts',
+      'libs/inbox-feature/src/usecases/archive-note',
+      'eslint.config.mjs',
+    ];
+    expect(run('node', [join(scratch, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', ...made])).toBe('');
   });
 
   it('type-checks what it made and passes the generated specs, the routes in the OpenAPI document', () => {
