@@ -9,3 +9,4 @@ export * from './phone-directory';
 export * from './events';
 export * from './chat-model-server';
 export * from './private-services';
+export * from './wait';

@@ -1,4 +1,4 @@
-import { PrivateNats, randomSuffix } from '@mapi/testing';
+import { PrivateNats, randomSuffix, waitUntil as until } from '@mapi/testing';
 import { JSONCodec, connect, type NatsConnection } from 'nats';
 import { ensureStreams, ingestSubject, streamNames } from '../jetstream';
 import { BatchConsumer } from './batch-consumer';
@@ -7,14 +7,6 @@ import { consumersIndicator } from './consumer-states';
 jest.setTimeout(60_000);
 
 const codec = JSONCodec();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /**
  * The fault itself, on a nats-server of the test's own: killed and started on its store, then

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PrivateNats, randomSuffix, stubEvents, useTestDatabase } from '@mapi/testing';
+import { PrivateNats, randomSuffix, stubEvents, useTestDatabase, sleep, waitUntil as until } from '@mapi/testing';
 import { AckPolicy, JSONCodec, connect, type NatsConnection } from 'nats';
 import pino from 'pino';
 import { BatchConsumer } from '../consumer/batch-consumer';
@@ -11,17 +11,9 @@ jest.setTimeout(90_000);
 
 const t = useTestDatabase('stream_loss', { poolSize: 4 });
 const codec = JSONCodec<{ event_id: string }>();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /**
- * The fault of issue 32 the stream cannot survive alone: nats-server restarted on an empty store.
+ * The fault the stream cannot survive alone (docs/decisions/0079): nats-server restarted on an empty store.
  * The relay's watch sees the stream created anew and publishes again what the consumers had not
  * acknowledged, and only that; a kill on the same store loses nothing and publishes nothing again.
  */

@@ -1,6 +1,6 @@
 import { StreamWatch, BatchConsumer, ensureStreams, streamNames } from '@mapi/events';
 import type { IngestEvent } from '@mapi/contracts';
-import { PrivateNats, randomSuffix, useTestDatabase } from '@mapi/testing';
+import { PrivateNats, randomSuffix, useTestDatabase, sleep, waitUntil as until } from '@mapi/testing';
 import { connect, type NatsConnection } from 'nats';
 import pino from 'pino';
 import { IngestLog } from './ingest-log';
@@ -10,14 +10,6 @@ jest.setTimeout(90_000);
 
 const t = useTestDatabase('ingest_log', { poolSize: 3 });
 const silent = pino({ level: 'silent' });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 const rows = async () => (await t.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM ingest_log`)[0].n;
 
 /**
