@@ -575,7 +575,7 @@ async function main() {
   log(
     `\nCPU per request, median of rounds (all processes of the path incl. postgres backends and the load generator; /proc utime+stime):\n${cpuLines.join('\n')}`,
   );
-  const aim = 0.6; // issue 20 item 4: gateway vs the raw-driver baseline
+  const aim = 0.6; // gateway vs the raw-driver baseline (docs/benchmarks.md, "GET messages: gateway vs raw driver")
   for (const s of summary)
     log(
       `limit=${s.limit} offset=${s.offset}: gateway/raw ${s.ratio_raw.toFixed(2)}x — aim ${aim}x ${s.ratio_raw >= aim ? 'MET' : 'NOT met'}; gateway p99 ${s.gateway.p99} ms`,

@@ -90,8 +90,8 @@ const KEEP_DB = process.env.BENCH_KB_KEEP_DB === '1';
 const SEED_ONLY = process.env.BENCH_KB_SEED_ONLY === '1';
 /**
  * Which index layouts to measure, in this order: global (the migration's index only), org-vector (+ the
- * organization's own index of round 2, over the full vectors: `kb_entries_hnsw_org_<id>`, built here with that
- * definition, as a database upgraded from then still has it), org (the organization's own index as the service
+ * organization's own index of the earlier kind, over the full vectors: `kb_entries_hnsw_org_<id>`, built here with that
+ * definition, as an upgraded database may still have it), org (the organization's own index as the service
  * builds it now, over halfvec, by its KbOrgIndexRepository; an org-vector index is dropped once it is built, as
  * the service's job does). Org layouts are searched with KB_SEARCH_EF_SEARCH_OWN_INDEX and the statement of
  * their index's kind; `@<ef>` runs the variant's searches (the service process restarted with both settings
@@ -275,7 +275,7 @@ async function main(state) {
   };
   const built = {}; // layout → the organization index it built
   const ORG_LAYOUTS = ['org-vector', 'org'];
-  /** org-vector: round 2's definition, as an upgraded database has it; org: the service's own code. */
+  /** org-vector: the earlier full-vector definition, as an upgraded database has it; org: the service's own code. */
   const buildOrgIndex = async (layout) => {
     const name = await orgIndexes.withLock(async (s) => {
       if (layout === 'org') return s.create(org, ORG_INDEX_MWM);

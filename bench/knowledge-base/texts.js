@@ -13,9 +13,9 @@ const VOCAB = (
 ).split(' ');
 
 /**
- * mulberry32: fast, reproducible, full 2^32 period. (The LCG this bench used before multiplied in
- * doubles, lost the low bits and cycled: about half of its "random" texts were duplicates, which
- * pgvector's HNSW stores as one element — a smaller, faster index than real data gives.)
+ * mulberry32: fast, reproducible, full 2^32 period. (An LCG multiplied in doubles loses the low bits
+ * and cycles: many of its "random" texts repeat, which pgvector's HNSW stores as one element — a
+ * smaller, faster index than real data gives.)
  */
 function makeRand(seed) {
   let a = seed >>> 0;

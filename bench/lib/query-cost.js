@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// CPU per small hot-read query in one process (issue 20 item 4): Prisma $queryRaw vs queryRows (the same
+// CPU per small hot-read query in one process (libs/db's queryRows): Prisma $queryRaw vs queryRows (the same
 // Prisma.sql on the same pg pool), 10 in flight, 3 rounds. Usage: bash scripts/build.sh && node bench/lib/query-cost.js
 const path = require('node:path');
 process.chdir(path.join(__dirname, '..', '..'));

@@ -7,9 +7,9 @@
  * - `prisma` (default): the service's own use case, MessageRepository.listByChat through Prisma;
  * - `raw`: the same SQL (chatPageSql) through the `pg` driver directly, the rows revived with the same
  *   messageFromJson and mapped with the same mapMessage — the read as close to the driver as it gets.
- *   With BASELINE_RAW_SQL=api (passed through from the bench's environment), `raw` runs the SQL the
- *   service runs since round 3 for pages over 100 instead (chatPageSql(..., 'api'): Postgres builds
- *   each message object, parsed with JSON.parse) — the service's work, without the gateway and hop.
+ *   With BASELINE_RAW_SQL=api (passed through from the bench's environment), `raw` runs the SQL-built
+ *   page instead, as the service reads pages over 100 (chatPageSql(..., 'api'): Postgres builds each
+ *   message object, parsed with JSON.parse) — the service's work, without the gateway and hop.
  *
  * Started as a child by bench/run.js with DATABASE_URL, ORG_ID, PORT, HOST, DATABASE_POOL_SIZE.
  * Prints "listening <port>" on stdout when ready; stops on SIGTERM.

@@ -6,8 +6,7 @@
  * JSON.parse'd, the page JSON.stringify'd, Buffer.from) against the ReadyJson way (`ready`:
  * ListChatMessages as the service runs it, its bytes as the RPC server sends them). Both ways' bytes
  * are checked to be identical first; Postgres's own planning and execution time for each SQL form is
- * printed at limits 1, 100 and BENCH_LIMIT (docs/benchmarks.md, "ReadyJson"). It replaces
- * page-cost.js, whose `text` way ("ready JSON, not done") this is, done.
+ * printed at limits 1, 100 and BENCH_LIMIT (docs/benchmarks.md, "ReadyJson").
  *
  * Seeds a throw-away database (bench/lib/database.js, servers as the bench's: TEST_ADMIN_DATABASE_URL)
  * with one organization (bench/messages/seed.js: 6,000 messages, 3,000 in one chat), dropped at the

@@ -8,7 +8,7 @@
  *   2. pipeline at steady offered rates (rows inserted into sandbox_messages + a NATS nudge, as the
  *      sandbox control API does), per-message lag p50/p99 and the rate readable;
  *   3. the same 2,000/s spread over several phones; 4. saturation: a burst, time until all readable.
- * Usage: npm run build && node bench/phones/ingest.js   (see docs/benchmarks/phones.md)
+ * Usage: npm run build && node bench/phones/ingest.js   (see docs/benchmarks.md, "Phones ingestion")
  * Knobs (env): BENCH_RATES (500,1000,2000), BENCH_SECONDS (20), BENCH_MULTI ("10:2000:20" phones:rate:s,
  *   "" skips), BENCH_BURST (10000, 0 skips), BENCH_DIRECT ("200:30000,20:10000" per-event:total),
  *   BENCH_DRAIN_S (20), BENCH_CPU_PROF=1 (V8 profiles of chats and phones), BENCH_TIMEOUT_S (480).

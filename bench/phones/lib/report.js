@@ -1,5 +1,5 @@
 'use strict';
-/** Prints the run's table (markdown, pasted into docs/benchmarks/phones.md) and the verdict. */
+/** Prints the run's table (markdown, for docs/benchmarks.md, "Phones ingestion") and the verdict. */
 const { fmt } = require('./stats');
 
 const AIM = { rate: 2000, p99Ms: 1000 };

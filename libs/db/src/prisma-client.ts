@@ -35,8 +35,8 @@ export function createPrismaClient(options: PrismaClientOptions): PrismaClient {
 
 /**
  * The rows of one SELECT, run on the pg pool under `db` without Prisma's per-query work (its
- * request pipeline, argument serialization and result mapping): ~0.1–0.15 ms of CPU per query, which
- * is a third of a small hot read's cost in a service (docs/benchmarks.md, "Issue 20 item 4"). For the
+ * request pipeline, argument serialization and result mapping), a large share of a small hot read's
+ * cost in a service (docs/benchmarks.md, "GET messages: gateway vs raw driver"). For the
  * hot list reads only, whose columns come back as text (`row_to_json(t)::text`) and need no
  * decoding. Inside a transaction (`db` a transaction client), or on a client not made by
  * createPrismaClient, it runs as `$queryRaw` instead, so it is always on the caller's connection.

@@ -42,8 +42,8 @@ const PRUNE_LOCK_KEY = 7_245_110_332;
 
 // One statement for any number of events, lock included (a write outside a transaction is its own
 // transaction, so it holds the lock until it commits too). The lock is taken before any row is
-// produced (the rows are sorted first), so before any seq is drawn. Prisma's createMany compiled a
-// plan per call that grew with rows × columns (half of the chats service's ingestion CPU).
+// produced (the rows are sorted first), so before any seq is drawn. Prisma's createMany compiles a
+// plan per call that grows with rows × columns, too costly on the ingestion's hot path.
 // The statement also notifies OUTBOX_CHANNEL: Postgres delivers it when the transaction commits (and
 // folds repeats within one transaction), which wakes the relays (OutboxWakeups).
 const INSERT_EVENTS = `WITH outbox_lock AS (SELECT pg_advisory_xact_lock(${OUTBOX_LOCK_KEY})),
@@ -285,7 +285,7 @@ export class OutboxRelay {
       // newest row): then it reads less, never an event twice or one skipped (seq order is commit order);
       // what it missed was committed later, and that commit's wake-up comes after this round began.
       // The payload stays JSON text and is spliced into the event as is: parsing it only to serialize it
-      // again was a third of the relay's CPU. The text is valid JSON (Postgres wrote it from jsonb).
+      // again is the relay's largest avoidable cost. The text is valid JSON (Postgres wrote it from jsonb).
       const read = await tx.$queryRaw<
         ({ last_seq: bigint } & (
           | {

@@ -26,9 +26,9 @@ export const WebhooksConfigSchema = z.object({
   WEBHOOK_CONCURRENCY: int(256, 1, 10_000),
   /**
    * Per endpoint (origin of the hook URL), across every replica: deliveries claimed and not yet recorded.
-   * The defaults keep one receiver's 200 events/s (issue 16's aim) from queueing behind its own limits:
-   * at 32 / 200 a second they added ≈ 560 ms to every delivery at that rate (docs/benchmarks.md,
-   * "Reactions and edits to a webhook"). Lower them for receivers that cannot take that.
+   * The defaults keep one receiver's 200 events/s from queueing behind its own limits (the aim of
+   * docs/benchmarks.md, "Reactions and edits to a webhook"): tighter ones add their wait to every
+   * delivery at that rate. Lower them for receivers that cannot take that.
    */
   WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: int(128, 1, 10_000),
   /** Per endpoint, across every replica: claims per second (token bucket, burst = one second's worth). */

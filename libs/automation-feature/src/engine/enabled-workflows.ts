@@ -9,8 +9,8 @@ const digits = (s: unknown) => String(s ?? '').replace(/\D/g, '');
 /**
  * An organization's enabled workflows of one trigger, indexed by the phones their
  * `trigger_metadata.org_phones` name (by id, and by number's digits), so an event is matched against
- * the workflows of its phone and those of every phone, not against all of them (1,000 workflows × 200
- * events a batch was ≈ 50 ms of the intake's CPU). `candidates` may answer more than take the event
+ * the workflows of its phone and those of every phone, not against all of them (matching every event of a
+ * batch against every workflow would be a large share of the intake's CPU). `candidates` may answer more than take the event
  * (admission decides, refusalOf), never fewer; in the order the workflows were read.
  */
 export class TriggerWorkflows {

@@ -43,7 +43,7 @@ const UPDATE_AND_UPSERT = `WITH updated AS (${UPDATE_MESSAGES} RETURNING 1) ${UP
 /**
  * A run of consecutive edits, deletions for everyone and reactions, applied with a fixed number of
  * statements whatever its length (the changed messages read and locked, their reactions read, then one
- * update of the messages and one upsert of the reactions), where one by one they took two to six
+ * update of the messages and one upsert of the reactions), where one by one they would take two to six
  * round trips each. The changes fold in memory in the order they came, with the rules they had one by
  * one, so each yields the same event (and previous_attributes) as before, in the same order:
  * - an edit to the text the message already has, or a deletion of a deleted message, changes nothing

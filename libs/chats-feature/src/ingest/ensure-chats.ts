@@ -18,8 +18,8 @@ interface ChatRow extends Omit<ChatSeen, 'org_phone'> {
   updated_at: Date;
 }
 
-// One statement for a whole batch, across phones (Prisma's createManyAndReturn compiled a plan per call
-// and was a quarter of the ingestion CPU). Known chats are skipped; only new ones come back.
+// One statement for a whole batch, across phones (Prisma's createManyAndReturn compiles a plan per call,
+// too costly on the ingestion's hot path). Known chats are skipped; only new ones come back.
 const INSERT_CHATS = `INSERT INTO chats (org_id, phone_id, chat_id, chat_name, chat_type, org_phone)
   SELECT DISTINCT ON (x.phone_id, x.chat_id) x.org_id, x.phone_id, x.chat_id, x.chat_name, x.chat_type, NULLIF(x.org_phone, '')
   FROM jsonb_to_recordset($1::jsonb) AS x(org_id uuid, phone_id text, chat_id text, chat_name text, chat_type text, org_phone text)

@@ -4,7 +4,7 @@ import { Prisma } from '@mapi/db';
 /**
  * The message object of spec 2.1 as Postgres builds it, for the hot page reads (GET
  * /chats/{chat_id}/messages): one JSON text per row in exactly the keys and order of mapMessage,
- * so the service parses it and never revives or maps the row (docs/benchmarks.md, "Round 3").
+ * so the service parses it and never revives or maps the row (docs/benchmarks.md, "GET messages: gateway vs raw driver").
  *
  * mapMessage stays the one definition of the shape for every other path; this is its SQL twin,
  * held to it by two tests: message-api-sql.spec.ts (the same keys in the same order as mapMessage

@@ -5,9 +5,9 @@ import { jsonArrayBytes } from '@mapi/platform';
  * Pages asked with a limit over this come from Postgres already written as JSON.stringify writes the
  * spec's message objects (message-api-sql.ts, mapMessage's SQL twin), answered as readyMessagesPage —
  * neither revived, mapped, parsed nor stringified in the service (docs/decisions.md). Smaller ones
- * are read as stored rows and mapped: there Postgres's longer statement (~0.3 ms more per query,
- * parsing and planning 53 expressions) costs as much as the mapping it saves (docs/benchmarks.md,
- * "Round 3"). GET messages and GET /chats/messages both follow it.
+ * are read as stored rows and mapped: there Postgres's longer statement (53 expressions parsed and
+ * planned per query) costs as much as the mapping it saves
+ * (docs/benchmarks.md, "GET messages: gateway vs raw driver"). GET messages and GET /chats/messages both follow it.
  */
 export const SQL_BUILT_PAGES_FROM = 100;
 

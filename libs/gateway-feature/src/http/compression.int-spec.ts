@@ -21,7 +21,7 @@ function exchange(url: string, init: { method?: string; headers?: Record<string,
   });
 }
 
-/** Response compression at the gateway (issue 20 item 3), against real NATS, Redis and Postgres. */
+/** Response compression at the gateway, against real NATS, Redis and Postgres. */
 describe('gateway compression (integration)', () => {
   let stack: TestGateway;
   let prisma: PrismaClient;

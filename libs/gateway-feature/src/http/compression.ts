@@ -7,13 +7,12 @@ import type { ReplyEncoding } from '@mapi/platform';
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /**
- * Response compression (issue 20 item 3): br or gzip, as the request's Accept-Encoding prefers, for
+ * Response compression: br or gzip, as the request's Accept-Encoding prefers, for
  * compressible bodies (JSON, HTML; mime-db's list, so images, video and other media that are already
- * compressed go out untouched) of at least COMPRESSION_THRESHOLD_BYTES. The lowest levels: a
- * 2000-message page (3.1 MB) is 11x smaller at gzip 1 and 21x at brotli 1 for ≈ 9 ms of CPU each,
- * where gzip 4 / brotli 4 gain 14x / 33x for ≈ 47 ms, which cost a CPU-bound gateway throughput
- * (docs/benchmarks.md, "Compression").
- * Requests are not decompressed: a body with a Content-Encoding is read as sent, as before.
+ * compressed go out untouched) of at least COMPRESSION_THRESHOLD_BYTES. The lowest levels: they
+ * already shrink a page of messages many times over for little CPU, where higher levels cost several
+ * times that for a modest gain, which a CPU-bound gateway pays in throughput (docs/benchmarks.md, "Compression").
+ * Requests are not decompressed: a body with a Content-Encoding is read as sent.
  * socket.io shares the server but not Fastify's hooks, so realtime frames are unaffected.
  */
 export async function registerCompression(fastify: FastifyInstance): Promise<void> {

@@ -39,7 +39,7 @@ export function registerGatewayRoutes(fastify: FastifyInstance, options: Registr
   });
   // The access line's fields are fixed (method, path, status, ms, org id): none can hold a credential,
   // so it skips the logger's redaction, whose wildcard paths (`*.token`, …) pass every value of a line
-  // through a slower serializer: ≈ 4 µs of the ≈ 11 µs a warm line costs (bench/gateway/log-line-cost.js).
+  // through a slower serializer, a large part of a warm line's cost (docs/benchmarks.md, "Gateway fixed cost per request").
   const accessLog = options.logger.child({}, { redact: { paths: [] } });
   fastify.addHook('onResponse', (req, reply, done) => {
     if (req.url.startsWith('/health')) return done();

@@ -136,8 +136,8 @@ export class KbEntryRepository {
     walk: OrgIndexKind = 'vector',
   ): Promise<Array<KbEntryRow & { distance: number }>> {
     const sql = searchSql(orgId, vectorLiteral, k, filter, walk);
-    // Direct to Postgres: on the pg pool under the client, without Prisma's per-query work (≈ 0.3 ms of
-    // CPU per search); pg decodes these columns as Prisma does (timestamptz → Date, jsonb, text[], float8).
+    // Direct to Postgres: on the pg pool under the client, without Prisma's per-query work (a real share
+    // of a search's CPU); pg decodes these columns as Prisma does (timestamptz → Date, jsonb, text[], float8).
     // (The pool has its 'error' listener from createPrismaClient, so the own-index pool, which serves
     // searches only and never runs a Prisma query, needs no connect first.)
     if (!this.searchSettings?.perTransaction) return queryRows<KbEntryRow & { distance: number }>(this.prisma, sql);

@@ -12,10 +12,10 @@ const MAX_UNACKED = 8;
  * its events at once, in order, on one NATS connection (the session's publisher), so the stream keeps
  * the order in which they were read, and the acknowledgement and the deletion of the reported rows
  * follow in the background. A change made while the previous ones are being acknowledged is read at
- * once instead of after that round trip and the deletion (the sandbox phone's session was the largest
- * stage of a change's way to a webhook, issue 16).
+ * once instead of after that round trip and the deletion (the sandbox phone's session is the largest
+ * stage of a change's way to a webhook: docs/benchmarks.md, "Reactions and edits to a webhook").
  *
- * At least once, as before: rows are deleted only after their publication is acknowledged, so a
+ * At least once: rows are deleted only after their publication is acknowledged, so a
  * crash re-reads them (JetStream drops a copy within its duplicate window, the id being a hash of the
  * event, and ingestion is idempotent). Rows handed on and not yet deleted are left out of the reads
  * (by id: the ids of a sequence commit out of order, so a cursor could skip one); a publication that

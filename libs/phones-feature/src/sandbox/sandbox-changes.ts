@@ -44,7 +44,7 @@ export class SandboxChanges {
 
   /**
    * Changes the message's row where `when` holds and records the change, in one statement (one round
-   * trip where a transaction took four: at 200 changes/s the control requests were queueing).
+   * trip where a transaction takes four: under a steady stream of changes the control requests would queue).
    */
   private async changeIf(m: MessageRef, when: Prisma.Sql, set: Prisma.Sql, change: SandboxChangeBody): Promise<boolean> {
     const rows = await this.prisma.$queryRaw<{ id: bigint }[]>`
@@ -68,7 +68,7 @@ export class SandboxChanges {
     await this.record(this.prisma, m, { pin: { pinned, at: now.toISOString(), expires_at } });
   }
 
-  /** One statement, no ORM: the query compiler's plan per call was a share of the phones process's CPU at 200 changes/s. */
+  /** One statement, no ORM: the query compiler's plan per call is a real share of the phones process's CPU under a stream of changes. */
   private async record(tx: PrismaClient, m: MessageRef, change: SandboxChangeBody): Promise<void> {
     await tx.$executeRaw`
       INSERT INTO sandbox_changes (phone_id, chat_id, unique_id, from_me, change)

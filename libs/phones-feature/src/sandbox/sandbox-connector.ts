@@ -156,8 +156,8 @@ export class SandboxConnector implements PhoneConnector {
   sync(scope: SyncScope = 'full'): Promise<void> {
     if (scope !== 'changes') this.messageNudges++;
     // A sync that is queued and not started yet reads everything pending when it starts, so a nudge
-    // arriving meanwhile joins it (the wider scope of the two) instead of queueing one more: at 200
-    // changes/s, one sync per nudge, each with its reads, was a chain that never caught up.
+    // arriving meanwhile joins it (the wider scope of the two) instead of queueing one more: under a
+    // steady stream of changes, one sync per nudge, each with its reads, would be a chain that never catches up.
     if (this.queued) {
       if (SCOPE_RANK[scope] > SCOPE_RANK[this.queued.scope]) this.queued.scope = scope;
       return this.queued.done.then(() => this.changes.settled());

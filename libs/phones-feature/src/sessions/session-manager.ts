@@ -142,8 +142,8 @@ export class SessionManager {
       await Promise.all(receipts.map((r) => publish({ ...base(), kind: 'receipt', ...r })));
     });
     s.connector.on('messages.update', async (changes) => {
-      // Published together, not one acknowledgement after another (one round trip each held the
-      // session's change path under 126 changes/s): one connection keeps them in order on the stream,
+      // Published together, not one acknowledgement after another (one round trip each caps the session's
+      // change path below the rate it must take): one connection keeps them in order on the stream,
       // so two edits of a message are ingested in the order they were made. If one fails the whole
       // update is handed on again, and JetStream drops the copies already stored (the id is the hash).
       const events: IngestEvent[] = [];

@@ -9,7 +9,7 @@ export function connectNats(url: string, name: string): Promise<NatsConnection> 
     reconnectTimeWait: 1_000,
     pingInterval: 10_000,
     // nats.js otherwise builds an Error (a captured stack) for every request and every JetStream
-    // publish, in case it times out: 5–10 % of the chats service's ingestion CPU went there. Timeouts
+    // publish, in case it times out: a real share of a busy publisher's CPU (the chats ingestion). Timeouts
     // still fail with NatsError TIMEOUT; only the caller's stack is missing from it.
     noAsyncTraces: true,
   });

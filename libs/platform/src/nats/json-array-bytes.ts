@@ -1,8 +1,8 @@
 /**
  * `head` + the items joined by commas + `tail`, as UTF-8 bytes, written straight into one buffer: the
  * JSON of a page whose items are already JSON text (ReadyJson). Neither `items.join(',')` nor a
- * template string first: on a 2000-message page (3 MB) building that one large string cost more than
- * the parse and stringify it replaces (25–36 ms against ≈ 6 ms here; docs/benchmarks.md, "ReadyJson").
+ * template string first: on a page of megabytes building that one large string costs more than the
+ * parse and stringify it replaces (docs/benchmarks.md, "ReadyJson").
  */
 export function jsonArrayBytes(head: string, items: readonly string[], tail: string): Buffer {
   let total = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, items.length - 1);

@@ -20,9 +20,9 @@ export function replyEncodingOf(value: string | undefined): ReplyEncoding | unde
 }
 
 /**
- * Compresses a reply's JSON on libuv's pool (off the event loop) at the lowest level: on a
- * 2000-message page (3.1 MB) gzip 1 gives 11x and brotli 1 21x for ≈ 9 ms of one core, where level
- * 4 costs five times that for 14x / 33x (docs/benchmarks.md, "Compression").
+ * Compresses a reply's JSON on libuv's pool (off the event loop) at the lowest level: it already
+ * shrinks a page of messages many times over, and higher levels cost several times the CPU for a
+ * modest gain in ratio (docs/benchmarks.md, "Compression").
  */
 export function encodeReply(body: Buffer, encoding: ReplyEncoding): Promise<Buffer> {
   return encoding === 'gzip'

@@ -22,8 +22,8 @@ export interface RawReply {
 
 /**
  * A reply as it arrived: joined into one buffer only when `body` is read. The gateway writes a large
- * page's parts to the socket as they are, so the 3 MB copy (Buffer.concat) and the GC of that external
- * memory are not made (docs/benchmarks.md, "Cuts of issue 20 item 4").
+ * page's parts to the socket as they are, so the copy of the whole page (Buffer.concat) and the GC of
+ * that external memory are not made (docs/benchmarks.md, "GET messages: gateway vs raw driver").
  */
 class ArrivedReply implements RawReply {
   private joined?: Buffer;

@@ -27,9 +27,9 @@ export const RPC_STATUS_CONTINUE = 'continue';
 
 /**
  * Largest chunk of a reply. Far under max_payload on purpose: nats.js copies a message that spans
- * socket reads (64 KiB) into a buffer it grows by doubling, so a 1 MiB chunk cost ~3.5 MiB of
- * short-lived ArrayBuffers; in the gateway that external memory set off a full mark-compact of its
- * ~50 MB heap every request or two of a 3 MB page (docs/benchmarks.md, "Cuts of issue 20 item 4").
+ * socket reads (64 KiB) into a buffer it grows by doubling, so a large chunk makes several times its
+ * size in short-lived ArrayBuffers; in the gateway that external memory sets off full mark-compacts of
+ * its heap on large pages (docs/decisions/0040-replies-travel-in-16-kib-chunks.md).
  * A 16 KiB chunk mostly arrives inside one read and is handed over as a view of it, without a copy.
  */
 export const REPLY_CHUNK_BYTES = 16 * 1024;

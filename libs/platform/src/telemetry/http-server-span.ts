@@ -17,8 +17,8 @@ const tracer = () => trace.getTracer('mapi-http-server');
  * NATS hop carries it and every log line names it), and it ends when the response closes, marked
  * as an error on a 5xx. What it leaves out: the ~20 attributes the instrumentation gathered from
  * every request whether the span was recorded or not, its binding of the request and response
- * emitters to the context, and its no-op metrics — ≈ 5 % of the gateway's CPU per request
- * (docs/benchmarks.md, "Gateway fixed cost"). Attributes are set only on a recorded span (an
+ * emitters to the context, and its no-op metrics — work paid on every request, sampled or not
+ * (docs/benchmarks.md, "Gateway fixed cost per request"). Attributes are set only on a recorded span (an
  * exporter is configured or the caller's trace is sampled).
  *
  * Wraps the `request` listeners present when called (Fastify's and socket.io's): call it once the

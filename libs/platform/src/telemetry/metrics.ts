@@ -11,7 +11,7 @@ export const meter = (): Meter => metrics.getMeter(METER_NAME);
 
 /**
  * The instrumentation libraries' own metrics (HTTP client/server, pg, ioredis) are dropped: they cost
- * 5–10 % of a service's CPU under load (docs/decisions.md, "Metrics") and say less than ours, which
+ * a service real CPU under load (docs/decisions/0051-metrics.md) and say less than ours, which
  * carry the route template, the RPC subject and the outcome.
  */
 export const METRIC_VIEWS: ViewOptions[] = [

@@ -32,8 +32,8 @@ class DiscardingSpanProcessor implements SpanProcessor {
  *
  * Without an endpoint nothing is recorded: new traces are not sampled (their spans are non-recording,
  * yet carry real trace ids into logs, headers and NATS messages), a caller's sampled trace is still
- * followed (and discarded), and pg and ioredis are not instrumented at all. Recording spans only to discard them, and pg/http metrics, were ~5–10 % of each
- * service's CPU under load.
+ * followed (and discarded), and pg and ioredis are not instrumented at all: recording spans only to discard them, and pg/http
+ * metrics, would spend each service's CPU under load for nothing.
  *
  * Metrics are collected by one pull reader in Prometheus's format (metrics.ts, served at
  * GET /metrics of the health port); the instrumentation libraries' own metrics are dropped.
@@ -61,8 +61,8 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
       disableIncomingRequestInstrumentation: options.incomingHttpSpans === false,
     }),
     // Client spans of pg and ioredis only when they can go somewhere: without an exporter every span
-    // is discarded, so wrapping each query and Redis command bought nothing and cost ~10 % of a small
-    // hot read's CPU in a service (docs/benchmarks.md, "GET /tickets"). The http instrumentation stays:
+    // is discarded, so wrapping each query and Redis command would buy nothing and weigh on a small hot
+    // read's CPU in a service (docs/benchmarks.md, "GET /tickets"). The http instrumentation stays:
     // it makes the trace ids of logs, x-service-trace-id and the NATS hop, and follows a caller's traceparent.
     ...(endpoint ? [new PgInstrumentation(), new IORedisInstrumentation()] : []),
   ];
@@ -76,8 +76,8 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
   });
   sdk.start();
   // Their own metrics are not wanted (metrics.ts): a no-op meter makes each request record nothing at
-  // all, where the DROP views still let them build attributes and record into a dropped stream —
-  // which cost 12–27 % more CPU on a 1-message GET (docs/benchmarks.md, "Metrics cost").
+  // all, where the DROP views still let them build attributes and record into a dropped stream, a cost
+  // a 1-message GET feels (docs/benchmarks.md, "Metrics cost").
   for (const instrumentation of instrumentations) instrumentation.setMeterProvider(NO_METRICS);
 }
 

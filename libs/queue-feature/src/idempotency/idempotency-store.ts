@@ -19,8 +19,8 @@ export const fingerprint = requestFingerprint;
  *
  * The reservation is a lease (`leaseMs`), renewed while the first request runs: a process killed
  * mid-request (SIGKILL, OOM, a lost node) frees the key within the lease, and the client's retry then
- * runs it (the derived job ids keep that from queuing twice). A fixed 5-minute reservation made every
- * retry of such a request fail for 5 minutes (replicas-every-service.e2e found it).
+ * runs it (the derived job ids keep that from queuing twice). A fixed reservation would make every
+ * retry of such a request fail until it expired.
  */
 export class IdempotencyStore {
   constructor(

@@ -121,7 +121,7 @@ export class DeliveryStore {
     try {
       // The commit need not wait for the disk: a claim lost to a Postgres crash leaves its rows due, and
       // they are claimed and sent again (a duplicate, the same webhook-id: at-least-once). Taken with the
-      // lock, so it costs no round trip; the fsync was on every delivery's way to its POST. BEGIN and the
+      // lock, so it costs no round trip; the fsync would be on every delivery's way to its POST. BEGIN and the
       // lock go in one simple query (the key is a constant): one round trip less before every claim.
       await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY}), set_config('synchronous_commit', 'off', true)`);
       const res = await client.query(

@@ -10,7 +10,7 @@ interface ChatMark {
   latest_ms: number;
 }
 
-/** One owner batch per page (MAX_IMPORT_BATCH): a lane holds less, and the bench ran faster than with larger pages (docs/benchmarks.md, Import). */
+/** One owner batch per page (MAX_IMPORT_BATCH): a lane holds less, and larger pages import no faster (docs/benchmarks.md, "Import"). */
 const MESSAGES_PAGE = 500;
 const CHATS_PAGE = 500;
 
