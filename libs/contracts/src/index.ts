@@ -5,6 +5,7 @@ export * from './common/ids';
 export * from './common/request-context';
 export * from './common/base64';
 export * from './rpc/define-rpc';
+export * from './rpc/rpc-caller';
 export * from './rpc/http-reply';
 export * from './rpc/ready-json';
 export * from './http/define-route';

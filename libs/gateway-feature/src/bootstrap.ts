@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import multipart from '@fastify/multipart';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ChatCopiesInReachRpc, ROUTES, type RouteContract } from '@mapi/contracts';
+import { ROUTES, chatCopiesInReach, type RouteContract } from '@mapi/contracts';
 import {
   PinoNestLogger,
   createLogger,
@@ -119,7 +119,7 @@ export async function bootstrapGateway(): Promise<NestFastifyApplication> {
     nc: runtime.nc,
     namespace: config.app.NAMESPACE,
     logger,
-    copiesInReach: async (ctx, copies) => (await runtime.rpc.call(ChatCopiesInReachRpc, { ctx, body: { copies } })).reached,
+    copiesInReach: (ctx, copies) => chatCopiesInReach(runtime.rpc, ctx, copies),
   });
   // one server span per request, the caller's traceparent followed (instrument.ts turned the http
   // instrumentation's off); after startRealtime, so socket.io's requests have theirs too

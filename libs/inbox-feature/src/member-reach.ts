@@ -1,4 +1,4 @@
-import { ChatCopiesInReachRpc, type ChatCopy, type RequestContext } from '@mapi/contracts';
+import { chatCopiesInReach, type ChatCopy, type RequestContext } from '@mapi/contracts';
 import type { NatsRpcClient } from '@mapi/platform';
 import { phonesInReach } from './chat-lookup';
 
@@ -31,8 +31,7 @@ export class RpcChatReach implements ChatReachCheck {
   constructor(private readonly rpc: NatsRpcClient) {}
 
   async reached(ctx: RequestContext, copies: ChatCopy[]): Promise<Set<string>> {
-    if (!copies.length) return new Set();
-    const { reached } = await this.rpc.call(ChatCopiesInReachRpc, { ctx, body: { copies } });
+    const reached = await chatCopiesInReach(this.rpc, ctx, copies);
     return new Set(reached.map((c) => key(c.phone_id, c.chat_id)));
   }
 }

@@ -18,6 +18,7 @@ export * from './auth/api-token';
 export * from './auth/password';
 export * from './run-main';
 export * from './jobs/job-trace';
+export * from './jobs/bull-connection';
 export * from './service/start-rpc-service';
 export * from './nats/rpc-handlers';
 export * from './nats/json-array-bytes';

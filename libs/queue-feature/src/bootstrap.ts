@@ -5,6 +5,7 @@ import { SessionCommands } from '@mapi/events';
 import {
   NatsRpcClient,
   bindHandlers,
+  bullConnection,
   connectNats,
   createLogger,
   loadConfig,
@@ -19,7 +20,6 @@ import { QueueDepthGauge } from './metrics/queue-depth-gauge';
 import { registerQueueDepthMetrics } from './metrics/queue-depth-metrics';
 import { PhoneGate } from './phones/phone-gate';
 import { QUEUE_HANDLERS, type QueueDeps } from './queue.handlers';
-import { bullConnection } from './queues/bull-connection';
 import { QueuePurger } from './queues/queue-purger';
 import { SendQueues } from './queues/send-queues';
 import { QueueRebuild } from './record/queue-rebuild';

@@ -5,7 +5,6 @@ export * from './queues/keys';
 export * from './queues/send-job';
 export * from './queues/send-queues';
 export * from './queues/queue-purger';
-export * from './queues/bull-connection';
 export * from './worker/send-processor';
 export * from './worker/send-workers';
 export * from './metrics/phone-queue-counts';

@@ -1,22 +1,8 @@
 import type { Chat, ChatMember, ChatView } from '@mapi/contracts';
 import { mapMessage } from '../messages/map-message';
-import type { ChatCopy, ChatViewRow, GroupMemberRow } from '../repositories/chat-view-repository';
-import type { MessageRow } from '../repositories/message-repository';
+import type { ChatCopy, ChatViewRow, GroupMemberRow, PhoneChatRow } from '../repositories/chat-rows';
+import type { MessageRow } from '../repositories/message-row';
 import { livePins, livePinsOfCopies } from './pinned-messages';
-
-/** A phone's stored chat, with the contact id of that phone. */
-export interface PhoneChatRow {
-  org_id: string;
-  phone_id: string;
-  org_phone: string;
-  chat_id: string;
-  chat_name: string | null;
-  chat_type: string;
-  created_at: Date;
-  updated_at: Date;
-  /** chats.pinned_messages as stored (absent: none). */
-  pinned_messages?: unknown;
-}
 
 /**
  * The one place a stored chat becomes the chat object (the columns of the wider API's tbl_chats):
@@ -108,7 +94,7 @@ export function mapMember(orgId: string, orgPhone: string | null, m: GroupMember
  * `members` is null for a chat that is not a group; per-phone maps are keyed by the phone's number
  * (its phone_id while the number is not known).
  * Written as one object literal on purpose: spreading mapChat's object and adding the view's 30
- * fields cost ~150 µs per chat in V8 (300 ms of a 2000-chat page; docs/benchmarks.md, "GET /chats").
+ * fields is slow in V8, a large share of a big page's time (docs/benchmarks.md, "GET /chats and GET /chats/messages").
  */
 export function mapChatView(row: ChatViewRow, latest: MessageRow | null, members: GroupMemberRow[] | null): ChatView {
   const key = (c: ChatCopy) => c.org_phone ?? c.phone_id;

@@ -1,5 +1,5 @@
 import type { Prisma } from '@mapi/db';
-import type { MessageRow } from '../repositories/message-repository';
+import type { MessageRow } from '../repositories/message-row';
 
 type Tx = Prisma.TransactionClient;
 /** A stored row with the phone whose copy it is (MessageRow leaves phone_id out). */
@@ -34,7 +34,7 @@ const COLUMNS = [
 ] as const;
 /**
  * A returned row as one JSON text: Prisma's raw-query result mapping costs per column and row (with
- * ~55 columns it was a quarter of the chats service's ingestion CPU); JSON.parse does it natively.
+ * ~55 columns, a large share of the chats service's ingestion CPU); JSON.parse does it natively.
  */
 export const rowAsJson = (alias: string) => `row_to_json(${alias}.*)::text AS j`;
 
@@ -54,8 +54,8 @@ const SQL = `INSERT INTO messages (${list})
 
 /**
  * Inserts new messages in one statement and returns the rows that were new (a redelivered message
- * is skipped). Raw SQL: Prisma's createManyAndReturn cost about 6x as much per row in the ingestion
- * benchmark, where this insert is the hot path.
+ * is skipped). Raw SQL: Prisma's createManyAndReturn costs several times as much per row, and this
+ * insert is ingestion's hot path (docs/benchmarks.md, "Phones ingestion").
  */
 export async function insertNewMessages(tx: Tx, rows: Prisma.MessageCreateManyInput[]): Promise<PhoneMessageRow[]> {
   if (!rows.length) return [];

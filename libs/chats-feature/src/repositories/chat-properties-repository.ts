@@ -2,19 +2,10 @@ import type { ChatWithProperties, EventInput } from '@mapi/contracts';
 import { Prisma, type PrismaClient } from '@mapi/db';
 import { writeEvents } from '@mapi/events';
 import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
-import { mapChat, type PhoneChatRow } from '../chats/map-chat';
+import { mapChat } from '../chats/map-chat';
+import type { ChatPropertyValues, PhoneChatRow } from './chat-rows';
 
 type Tx = Prisma.TransactionClient;
-
-/** What the team inbox keeps on a chat, organization-wide. */
-export interface ChatPropertyValues {
-  assigned_to: string | null;
-  /** property_id → value */
-  custom_properties: Record<string, string>;
-  override_chat_access: Record<string, unknown> | null;
-  /** label ids, sorted */
-  label_ids: string[];
-}
 
 /** What one call sets (chats.v1.chat.set-properties): absent keys are left as they are. */
 export interface ChatPropertyChanges {

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from '@mapi/db';
 import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
-import type { ChatPropertyValues } from './chat-properties-repository';
+import type { ChatCopy, ChatPropertyValues, ChatViewRow, GroupMemberRow } from './chat-rows';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -64,45 +64,6 @@ function teamFilters(orgId: string, f: ChatFilter, inScope: (alias: string) => P
   return out;
 }
 
-/** One phone's copy of a chat, as the chat object's per-phone maps need it. */
-export interface ChatCopy {
-  phone_id: string;
-  org_phone: string | null;
-  unread_count: number;
-  latest_message_at: Date | null;
-  /** chats.pinned_messages of this copy (pinned-messages.ts); absent or null: none. */
-  pinned_messages?: unknown;
-}
-
-/**
- * A chat of the organization: the row of its most recently active phone within reach (ties: the
- * greatest phone_id), with every copy within reach.
- */
-export interface ChatViewRow {
-  org_id: string;
-  phone_id: string;
-  chat_id: string;
-  chat_name: string | null;
-  chat_type: string;
-  org_phone: string | null;
-  created_at: Date;
-  updated_at: Date;
-  /** messages.id of the representative copy's newest message. */
-  latest_message_id: string | null;
-  latest_message_at: Date | null;
-  activity_at: Date;
-  /** Group settings of the representative copy (chats columns; defaults for other chats). */
-  group_description: string | null;
-  info_admins_only: boolean;
-  messages_admins_only: boolean;
-  add_members_admins_only: boolean | null;
-  copies: ChatCopy[];
-  /** Flagged messages (flag_status) of the chat on the phones in reach, each counted once; absent: not read. */
-  flag_count?: number;
-  /** The organization's team-inbox values of the chat (chat_properties, chat_labels); empty when none. */
-  properties: ChatPropertyValues;
-}
-
 export interface ChatFilter {
   /** Phones within reach; null: every phone of the organization. */
   phoneIds: string[] | null;
@@ -125,21 +86,6 @@ export interface ChatFilter {
   search?: string;
   offset: number;
   limit: number;
-}
-
-export interface GroupMemberRow {
-  phone_id: string;
-  chat_id: string;
-  contact_id: string;
-  is_admin: boolean;
-  is_super_admin: boolean;
-  /** The member's contact of the organization (null columns when it has none). */
-  contact_name?: string | null;
-  pushname?: string | null;
-  is_internal?: boolean | null;
-  labels?: string[] | null;
-  is_imported?: boolean | null;
-  contact_updated_at?: Date | null;
 }
 
 const NO_PROPERTIES: Omit<ChatPropertyValues, 'label_ids'> = { assigned_to: null, custom_properties: {}, override_chat_access: null };

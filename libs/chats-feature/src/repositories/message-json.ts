@@ -1,4 +1,4 @@
-import type { MessageRow } from './message-repository';
+import type { MessageRow } from './message-row';
 
 /** A messages row as `row_to_json(m)` gives it: timestamps as ISO text, the surrogate key and phone as-is. */
 type MessageJson = Omit<MessageRow, 'timestamp' | 'updated_at'> & {
@@ -11,13 +11,13 @@ type MessageJson = Omit<MessageRow, 'timestamp' | 'updated_at'> & {
 /**
  * A messages row read as one JSON text (`row_to_json(m)::text`) back to the row Prisma would give:
  * the two timestamps revived, the surrogate key and phone column dropped (they never leave the
- * service). Reading rows this way costs about a third of Prisma's row mapping for a 2000-row page
- * (docs/benchmarks.md, "GET /chats"), which is why the hot reads use it.
+ * service). Reading rows this way costs far less than Prisma's row mapping on a large page
+ * (docs/benchmarks.md, "GET /chats and GET /chats/messages"), which is why the hot reads use it.
  */
 export function messageFromJson(text: string): { id: string; row: MessageRow } {
   // In place, not `{ id, phone_id, ...rest }` and a spread: V8's object rest copies every column
-  // generically, and the two copies were half of reviving, mapping and stringifying a 2000-message
-  // page (60–99 against 30–41 ms in one process: bench/messages/revive-cost.js, docs/benchmarks.md).
+  // generically, and the two copies would cost as much as the rest of reviving, mapping and stringifying
+  // a page (bench/messages/revive-cost.js; docs/benchmarks.md, "ReadyJson").
   const json = JSON.parse(text) as Partial<MessageJson>;
   const id = String(json.id);
   delete json.id;

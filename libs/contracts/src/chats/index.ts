@@ -36,6 +36,7 @@ export * from './pin-message/pin-message.contract';
 export * from './attach-ticket/attach-ticket.contract';
 export * from './flag-message/flag-message.contract';
 export * from './chat-properties/chat-properties.contract';
+export * from './chat-properties/chat-copies-in-reach';
 export * from './import-contacts/import-contacts.contract';
 export * from './import-chats/import-chats.contract';
 export * from './import-messages/import-messages.contract';

@@ -1,6 +1,7 @@
 import { MEDIA_PATH, assertObjectKey, mediaLink, type ObjectKey, type ObjectStorage } from '@mapi/storage';
 import type { ImportItemResult } from '@mapi/contracts';
-import type { ImportJob } from '../run/import-job';
+import type { FailureRepository } from '../repositories/failure-repository';
+import type { Report } from '../run/report';
 import { FileFetchError, type SourceClient } from '../source/source-client';
 import { SourceError } from '../source/source-error';
 
@@ -58,6 +59,16 @@ export function keyOfLink(link: string): ObjectKey | null {
 export const keyHere = (from: ObjectKey, orgId: string): ObjectKey =>
   assertObjectKey({ bucket: from.bucket, name: `${orgId}/${from.name.split('/').slice(1).join('/')}` });
 
+/** What copying reads and writes of the run it copies for: an ImportJob, named here so this file need not import it. */
+export interface MediaCopyJob {
+  readonly orgId: string;
+  readonly dryRun: boolean;
+  readonly options: { concurrency: number };
+  readonly report: Pick<Report, 'read' | 'add'>;
+  readonly run: { import_id: string };
+  readonly parts: { failures: Pick<FailureRepository, 'record'> };
+}
+
 /**
  * Brings the files of imported messages into our storage, so their links keep working after the
  * source is switched off: for each message whose `media.path` is a file of the source, the source is
@@ -74,7 +85,7 @@ export class MediaCopier {
   ) {}
 
   /** Rewrites `media.path` of the page's messages in place (a dry run only counts). */
-  async copy(job: ImportJob, messages: Row[]): Promise<void> {
+  async copy(job: MediaCopyJob, messages: Row[]): Promise<void> {
     const candidates = this.candidatesOf(messages);
     if (!candidates.length) return;
     job.report.read('media', candidates.length);
@@ -111,7 +122,7 @@ export class MediaCopier {
   }
 
   /** Fresh links from the source, then each file read and stored, `concurrency` at a time. */
-  private async fetchAll(job: ImportJob, pending: Candidate[]): Promise<ImportItemResult[]> {
+  private async fetchAll(job: MediaCopyJob, pending: Candidate[]): Promise<ImportItemResult[]> {
     const links = await this.freshLinks(pending);
     const results: ImportItemResult[] = [];
     let next = 0;
@@ -150,7 +161,7 @@ export class MediaCopier {
     return out;
   }
 
-  private async fetchOne(job: ImportJob, c: Candidate, link: { url: string } | { error: string }): Promise<ImportItemResult> {
+  private async fetchOne(job: MediaCopyJob, c: Candidate, link: { url: string } | { error: string }): Promise<ImportItemResult> {
     if ('error' in link) return this.result(c, 'failed', link.error);
     const from = c.from ?? keyOfLink(link.url);
     if (!from) return this.result(c, 'skipped'); // not a file of the source's media app (an outside link): kept as it is

@@ -1,5 +1,5 @@
-import { Queue, QueueEvents, type ConnectionOptions } from 'bullmq';
-import { injectJobTrace, type JobTraceCarrier } from '@mapi/platform';
+import { Queue, QueueEvents } from 'bullmq';
+import { bullConnection, injectJobTrace, type JobTraceCarrier } from '@mapi/platform';
 
 export const EMBEDDING_QUEUE = 'kb-embeddings';
 
@@ -15,20 +15,6 @@ export type JobStanding = 'missing' | 'live' | 'completed' | 'failed';
 
 /** BullMQ keys live under `<NAMESPACE>:bull`, so deployments and test runs sharing a Redis stay apart. */
 export const queuePrefix = (namespace: string) => `${namespace}:bull`;
-
-/** Redis connection options for BullMQ from a redis:// URL (workers need maxRetriesPerRequest null). */
-export function bullConnection(redisUrl: string): ConnectionOptions {
-  const u = new URL(redisUrl);
-  return {
-    host: u.hostname,
-    port: Number(u.port || 6379),
-    username: u.username || undefined,
-    password: u.password ? decodeURIComponent(u.password) : undefined,
-    db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
-    tls: u.protocol === 'rediss:' ? {} : undefined,
-    maxRetriesPerRequest: null,
-  };
-}
 
 export interface EmbeddingQueueOptions {
   redisUrl: string;

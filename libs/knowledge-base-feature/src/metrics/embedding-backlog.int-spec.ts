@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Queue, Worker } from 'bullmq';
-import { createLogger } from '@mapi/platform';
+import { bullConnection, createLogger } from '@mapi/platform';
 import { randomSuffix, testEnv, useTestDatabase } from '@mapi/testing';
 import { OfflineHashEmbedder } from '../embedding/offline-hash-embedder';
 import { EmbedEntries } from '../jobs/embed-entries';
-import { bullConnection, EMBEDDING_QUEUE, queuePrefix, type EmbeddingJobData } from '../jobs/embedding-queue';
+import { EMBEDDING_QUEUE, queuePrefix, type EmbeddingJobData } from '../jobs/embedding-queue';
 import { KbEntryRepository } from '../repositories/kb-entry-repository';
 import { EmbeddingBacklog } from './embedding-backlog';
 

@@ -1,6 +1,7 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { Queue, Worker } from 'bullmq';
 import {
+  bullConnection,
   createLogger,
   extractJobTrace,
   loadConfig,
@@ -13,7 +14,7 @@ import { loadKnowledgeBaseConfig } from '../config';
 import { createEmbeddingProvider } from '../embedding/create-embedding-provider';
 import { KbEntryRepository } from '../repositories/kb-entry-repository';
 import { EmbedEntries } from '../jobs/embed-entries';
-import { bullConnection, EMBEDDING_QUEUE, queuePrefix, type EmbeddingJobData } from '../jobs/embedding-queue';
+import { EMBEDDING_QUEUE, queuePrefix, type EmbeddingJobData } from '../jobs/embedding-queue';
 import { createKbPrismaClient } from '../kb-prisma-client';
 import { EmbeddingBacklog } from '../metrics/embedding-backlog';
 import { registerEmbeddingMetrics } from '../metrics/embedding-metrics';

@@ -1,36 +1,9 @@
-import type { AuthenticationState, WAMessage, WASocket } from 'baileys';
+import type { AuthenticationState, WAMessage } from 'baileys';
 import type { Logger } from 'pino';
 import type { OutgoingContent } from '../connector/phone-connector';
-import type { HistoryAnchor } from './history-fetcher';
+import type { HistoryAnchor, LidPair, SessionState, SocketFactory } from './baileys-types';
 import type { MediaOutcome } from './received-media';
 import type { SentMessageLog } from './sent-message-log';
-import type { LidPair, SessionState } from './session-state-store';
-
-/** The socket surface this connector uses: the library's socket, or a fake one in tests. */
-export type BaileysSocket = Pick<
-  WASocket,
-  | 'ev'
-  | 'user'
-  | 'sendMessage'
-  | 'groupParticipantsUpdate'
-  | 'groupMetadata'
-  | 'groupFetchAllParticipating'
-  | 'fetchMessageHistory'
-  | 'resyncAppState'
-  | 'logout'
-  | 'end'
-  | 'requestPairingCode'
-  | 'updateMediaMessage'
-  | 'groupCreate'
-  | 'groupRevokeInvite'
-  | 'groupUpdateSubject'
-  | 'groupUpdateDescription'
-  | 'groupSettingUpdate'
-  | 'groupMemberAddMode'
-  | 'groupAcceptInvite'
-  | 'groupLeave'
->;
-export type SocketFactory = (auth: AuthenticationState, getMessage: (id: string) => WAMessage | undefined) => BaileysSocket;
 
 export interface BaileysConnectorDeps {
   auth: {

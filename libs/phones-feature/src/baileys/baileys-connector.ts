@@ -39,10 +39,12 @@ import { LidMap } from './lid-map';
 import { BaileysMessageActions } from './message-actions';
 import { quotedFor, toMessageContent } from './outgoing-content';
 import { PollTally } from './poll-tally';
-import type { BaileysConnectorDeps, BaileysSocket } from './baileys-connector-deps';
+import type { BaileysConnectorDeps } from './baileys-connector-deps';
+import type { BaileysSocket } from './baileys-types';
 import type { MediaOutcome } from './received-media';
 
-export type { BaileysConnectorDeps, BaileysSocket, SocketFactory } from './baileys-connector-deps';
+export type { BaileysConnectorDeps } from './baileys-connector-deps';
+export type { BaileysSocket, SocketFactory } from './baileys-types';
 
 /** `banned` is not one of the port's states yet: written to the phone as it is (see docs/services/baileys.md). */
 const BANNED = WaState.BANNED;

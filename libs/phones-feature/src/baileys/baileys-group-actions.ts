@@ -1,5 +1,5 @@
 import type { GroupMetadata, GroupSettings } from '../connector/phone-connector';
-import type { BaileysSocket } from './baileys-connector-deps';
+import type { BaileysSocket } from './baileys-types';
 import { toGroupMetadata, toJid, type MapContext } from './baileys-mapping';
 
 /**

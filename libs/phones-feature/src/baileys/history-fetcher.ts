@@ -1,6 +1,6 @@
 import type { IngestMessage } from '@mapi/contracts';
 import { proto, toNumber, type BaileysEventMap, type WAMessage, type WAMessageKey } from 'baileys';
-import type { BaileysSocket } from './baileys-connector-deps';
+import type { BaileysSocket, HistoryAnchor } from './baileys-types';
 
 const PAGE = 50;
 type HistorySet = BaileysEventMap['messaging-history.set'];
@@ -9,14 +9,6 @@ type HistorySet = BaileysEventMap['messaging-history.set'];
 export interface Mapped {
   raw: WAMessage;
   m: IngestMessage;
-}
-
-/** A chat's oldest message seen by the session: the anchor of its next history request. */
-export interface HistoryAnchor {
-  chat_id: string;
-  key: WAMessageKey;
-  /** the message's time, epoch ms */
-  ms: number;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { sendUniqueId } from '@mapi/contracts';
 import { toNumber, type AnyMessageContent, type WAMessage, type WAMessageKey } from 'baileys';
 import type { MessageActionsPort, MessageKey, OutgoingContent } from '../connector/phone-connector';
-import type { BaileysConnectorDeps, BaileysSocket } from './baileys-connector-deps';
+import type { BaileysConnectorDeps } from './baileys-connector-deps';
+import type { BaileysSocket } from './baileys-types';
 import { toJid } from './baileys-mapping';
 import { toMessageContent } from './outgoing-content';
 

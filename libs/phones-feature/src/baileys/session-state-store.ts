@@ -1,16 +1,5 @@
 import type { PrismaClient } from '@mapi/db';
-import type { HistoryAnchor } from './history-fetcher';
-
-export interface LidPair {
-  lid: string;
-  pn: string;
-}
-
-/** What a Baileys session learned that is not auth state, kept so it survives a lease takeover. */
-export interface SessionState {
-  lids: LidPair[];
-  anchors: HistoryAnchor[];
-}
+import type { HistoryAnchor, LidPair, SessionState } from './baileys-types';
 
 /** The session state of one phone: LID ↔ phone number pairs and history anchors, per organization and phone. */
 export interface SessionStateStore {

@@ -1,5 +1,5 @@
 import type { ParticipantAction, ParticipantResult } from '../connector/phone-connector';
-import type { GroupParticipants } from './sandbox-network';
+import type { GroupParticipants } from './sandbox-types';
 
 /**
  * The network's rules for add/remove/promote/demote, as Baileys reports them per participant:

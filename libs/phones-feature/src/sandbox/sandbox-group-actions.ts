@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { GroupMetadata, GroupSettings } from '../connector/phone-connector';
-import { newInviteCode, type NotificationInput, type SandboxGroupRow, type SandboxGroups } from './sandbox-groups';
-import type { GroupParticipants } from './sandbox-network';
+import { newInviteCode, type NotificationInput, type SandboxGroups } from './sandbox-groups';
+import type { GroupParticipants, SandboxGroupRow } from './sandbox-types';
 
 export const newSandboxGroupId = () => `1203630${String(randomInt(1e10, 1e11))}${randomInt(0, 10)}@g.us`;
 

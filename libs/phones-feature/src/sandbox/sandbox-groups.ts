@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { GroupNotification, GroupSettings } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
-import type { GroupParticipants } from './sandbox-network';
+import type { GroupParticipants, SandboxGroupRow } from './sandbox-types';
 
-export type SandboxGroupRow = Omit<Prisma.SandboxGroupModel, 'participants'> & { participants: GroupParticipants };
 export type NotificationInput = Omit<GroupNotification, 'id' | 'timestamp'>;
 
 const digitsOf = (contactId: string) => contactId.replace(/@c\.us$/, '');

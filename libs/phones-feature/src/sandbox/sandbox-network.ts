@@ -4,6 +4,7 @@ import type { Prisma, PrismaClient } from '@mapi/db';
 import type { GroupMetadata } from '../connector/phone-connector';
 import { SandboxGroups } from './sandbox-groups';
 import { SandboxChanges } from './sandbox-changes';
+import type { GroupParticipants } from './sandbox-types';
 
 export type DeviceRow = Prisma.SandboxDeviceModel;
 /** A message of the network; the delivered/delivered_ack columns are kept one release for older pods and never read here. */
@@ -14,7 +15,6 @@ const LEGACY = { delivered: true, delivered_ack: true } as const;
  * on yet (it travels with its ack), else only its ack `pending_ack` is to report.
  */
 export type PendingRow = SandboxMessageRow & { new_message: boolean; pending_ack: number };
-export type GroupParticipants = { id: string; admin: boolean }[];
 
 export const newUniqueId = () => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
 export const contact = (digits: string) => `${digits}@c.us`;
@@ -35,8 +35,8 @@ export class SandboxNetwork {
     this.groups = new SandboxGroups(prisma);
   }
 
-  // device() and message() are read by every control request (200/s in bench/chats/reactions-webhook.js):
-  // plain statements, without the ORM's query compilation per call.
+  // device() and message() are read by every control request, a hot path under load (docs/benchmarks.md,
+  // "Reactions and edits to a webhook"): plain statements, without the ORM's query compilation per call.
   async device(phoneId: string): Promise<DeviceRow | null> {
     const rows = await this.prisma.$queryRaw<DeviceRow[]>`
       SELECT phone_id, org_id::text AS org_id, number, state, qr, updated_at FROM sandbox_devices WHERE phone_id = ${phoneId}`;
@@ -152,14 +152,14 @@ export class SandboxNetwork {
    * sandbox_pending (what is pending, not the phone's history), then each message by its id.
    *
    * Written so that no planner statistics (stale on tables that grow fast, or never taken) can turn
-   * it into a walk over other rows; each form below was measured doing so:
+   * it into a walk over other rows; each form below shuts out a plan that does so:
    * - the phone's range of the (phone_id, message_id) index, as a row comparison ordered by both
    *   columns: only that index yields this order. With `phone_id = $1 ORDER BY message_id` Postgres
-   *   also walked the primary key from the oldest pending row of any phone, filtering on phone_id
-   *   (28,000 other rows read for 500: a phone held offline keeps its backlog pending);
+   *   also walks the primary key from the oldest pending row of any phone, filtering on phone_id
+   *   (thousands of other rows read for one page: a phone held offline keeps its backlog pending);
    * - LIMIT before the join, and each message by primary key in a LATERAL … LIMIT 1 (a subquery the
    *   planner cannot flatten): at most `limit` lookups. Joined plainly, with statistics taken while
-   *   the tables were small, it hashed the whole of sandbox_messages (7.5 ms instead of 1.5 ms).
+   *   the tables were small, it hashes the whole of sandbox_messages.
    */
   pending(phoneId: string, limit = 500): Promise<PendingRow[]> {
     return this.prisma.$queryRaw<PendingRow[]>`
@@ -182,12 +182,12 @@ export class SandboxNetwork {
     const ids = rows.map((r) => r.id);
     // Without waiting for the disk: a mark lost to a Postgres crash only hands the rows on again, and
     // ingestion is idempotent. set_config(…, true) holds for this statement's own transaction, so the
-    // statement commits asynchronously in one round trip. (The fsync was a large share of the way in.)
+    // statement commits asynchronously in one round trip. (The fsync would be a large share of the way in.)
     // The DELETE and the UPDATE touch disjoint rows (p.ack = u.ack, p.ack <> u.ack) of one snapshot.
     // A setAck committing while this statement waits on its row leaves that row untouched (still
     // new_message): the message is handed on once more, with its new ack; nothing is lost.
     // `message_id = ANY(ids)` lets Postgres find the rows by primary key: joined with `u` alone it
-    // hashed the whole table twice (20 ms a call with a backlog of 44,000 rows, 1.3 ms this way).
+    // hashes the whole table twice, a cost that grows with the backlog.
     await this.prisma.$executeRaw`
       WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
       u AS (SELECT x.id, x.ack FROM async_commit, unnest(${ids}::bigint[], ${rows.map((r) => r.pending_ack)}::smallint[]) AS x(id, ack)),

@@ -1,9 +1,8 @@
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { createLogger } from '@mapi/platform';
+import { bullConnection, createLogger } from '@mapi/platform';
 import { randomSuffix, testEnv } from '@mapi/testing';
-import { bullConnection } from '../queues/bull-connection';
 import { queuePrefix, sendQueueName } from '../queues/keys';
 import { QueuePurger } from '../queues/queue-purger';
 import type { SendJobData } from '../queues/send-job';

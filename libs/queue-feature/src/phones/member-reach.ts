@@ -1,4 +1,4 @@
-import { ChatCopiesInReachRpc, ChatsInReachRpc, Errors, type RequestContext } from '@mapi/contracts';
+import { ChatsInReachRpc, Errors, chatCopiesInReach, type RequestContext } from '@mapi/contracts';
 import type { NatsRpcClient } from '@mapi/platform';
 
 /**
@@ -34,13 +34,7 @@ export type JobsReach = (ctx: RequestContext, phoneId: string, chatIds: string[]
 export function jobsReachOverRpc(rpc: Pick<NatsRpcClient, 'call'>): JobsReach {
   return async (ctx, phoneId, chatIds) => {
     if (ctx.member?.role !== 'member') return null;
-    const ids = [...new Set(chatIds)];
-    const reached = new Set<string>();
-    for (let i = 0; i < ids.length; i += 1000) {
-      const copies = ids.slice(i, i + 1000).map((chat_id) => ({ phone_id: phoneId, chat_id }));
-      const answer = await rpc.call(ChatCopiesInReachRpc, { ctx, body: { copies } });
-      for (const c of answer.reached) reached.add(c.chat_id);
-    }
-    return reached;
+    const copies = [...new Set(chatIds)].map((chat_id) => ({ phone_id: phoneId, chat_id }));
+    return new Set((await chatCopiesInReach(rpc, ctx, copies)).map((c) => c.chat_id));
   };
 }

@@ -1,4 +1,5 @@
-import { applyChanges, type ChatPropertyValues } from '../../repositories/chat-properties-repository';
+import { applyChanges } from '../../repositories/chat-properties-repository';
+import type { ChatPropertyValues } from '../../repositories/chat-rows';
 
 const before = (override: Record<string, unknown> | null): ChatPropertyValues => ({
   assigned_to: null,

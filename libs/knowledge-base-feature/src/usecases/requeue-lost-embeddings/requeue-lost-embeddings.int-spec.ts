@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Queue, Worker } from 'bullmq';
-import { createLogger } from '@mapi/platform';
+import { bullConnection, createLogger } from '@mapi/platform';
 import { randomSuffix, testEnv, useTestDatabase } from '@mapi/testing';
 import { OfflineHashEmbedder } from '../../embedding/offline-hash-embedder';
 import { KbEntryRepository } from '../../repositories/kb-entry-repository';
 import { EmbedEntries } from '../../jobs/embed-entries';
-import { bullConnection, EMBEDDING_QUEUE, EmbeddingQueue, queuePrefix, type EmbeddingJobData } from '../../jobs/embedding-queue';
+import { EMBEDDING_QUEUE, EmbeddingQueue, queuePrefix, type EmbeddingJobData } from '../../jobs/embedding-queue';
 import { CHUNKS_PER_JOB, documentJobId, faqJobId } from '../embedding-scheduler';
 import { RequeueLostEmbeddings } from './requeue-lost-embeddings.usecase';
 

@@ -1,6 +1,7 @@
 import { Errors, type SandboxGroupChangeRequest } from '@mapi/contracts';
 import type { NotificationInput } from '../../sandbox/sandbox-groups';
-import { contact, type GroupParticipants } from '../../sandbox/sandbox-network';
+import { contact } from '../../sandbox/sandbox-network';
+import type { GroupParticipants } from '../../sandbox/sandbox-types';
 import type { SandboxPhones } from '../../sandbox/sandbox-phones';
 
 /**

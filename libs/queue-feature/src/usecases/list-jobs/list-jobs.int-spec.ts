@@ -1,8 +1,7 @@
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { createLogger } from '@mapi/platform';
+import { bullConnection, createLogger } from '@mapi/platform';
 import { randomSuffix, testEnv } from '@mapi/testing';
-import { bullConnection } from '../../queues/bull-connection';
 import { QueuePurger } from '../../queues/queue-purger';
 import { SendQueues } from '../../queues/send-queues';
 import { SendProcessor } from '../../worker/send-processor';
