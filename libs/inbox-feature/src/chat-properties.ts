@@ -1,10 +1,10 @@
 import {
-  ChatsInReachRpc,
   DropCustomPropertyRpc,
   DropLabelCopiesRpc,
   RenameLabelCopiesRpc,
   SetChatPropertiesRpc,
   type RequestContext,
+  chatsOutOfReach,
   type SetChatPropertiesRequest,
 } from '@mapi/contracts';
 import type { NatsRpcClient } from '@mapi/platform';
@@ -38,7 +38,7 @@ export class RpcChatProperties implements ChatProperties {
   constructor(private readonly rpc: NatsRpcClient) {}
 
   async missing(ctx: RequestContext, chatIds: string[]): Promise<string[]> {
-    return (await this.rpc.call(ChatsInReachRpc, { ctx, body: { chat_ids: chatIds } })).missing;
+    return chatsOutOfReach(this.rpc, ctx, chatIds);
   }
 
   async set(ctx: RequestContext, body: SetChatPropertiesRequest['body']): Promise<number> {

@@ -1,4 +1,4 @@
-import { ChatsInReachRpc, Errors, chatCopiesInReach, type RequestContext } from '@mapi/contracts';
+import { Errors, chatCopiesInReach, chatsOutOfReach, type RequestContext } from '@mapi/contracts';
 import type { NatsRpcClient } from '@mapi/platform';
 
 /**
@@ -15,11 +15,7 @@ export const CHAT_NOT_FOUND = 'Chat not found';
 export function sendReachOverRpc(rpc: Pick<NatsRpcClient, 'call'>): SendReach {
   return async (ctx, chatIds) => {
     if (ctx.member?.role !== 'member' || !chatIds.length) return;
-    const ids = [...new Set(chatIds)];
-    for (let i = 0; i < ids.length; i += 1000) {
-      const { missing } = await rpc.call(ChatsInReachRpc, { ctx, body: { chat_ids: ids.slice(i, i + 1000), to_send: true } });
-      if (missing.length) throw Errors.notFound(CHAT_NOT_FOUND);
-    }
+    if ((await chatsOutOfReach(rpc, ctx, chatIds, { toSend: true })).length) throw Errors.notFound(CHAT_NOT_FOUND);
   };
 }
 

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../common/request-context';
 import type { RpcCaller } from '../../rpc/rpc-caller';
-import { ChatCopiesInReachRpc, type ChatCopy } from './chat-properties.contract';
-import { chatCopiesInReach } from './chat-copies-in-reach';
+import { ChatCopiesInReachRpc, ChatsInReachRpc, type ChatCopy } from './chat-properties.contract';
+import { chatCopiesInReach, chatsOutOfReach } from './chat-copies-in-reach';
 
 const ctx: RequestContext = {
   org_id: '00000000-0000-4000-8000-000000000001',
@@ -51,6 +51,44 @@ describe('chats.v1.chat.copies-in-reach, the one client', () => {
   it('no copies: no call', async () => {
     const { calls, rpc } = chats([]);
     expect(await chatCopiesInReach(rpc, ctx, [])).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+});
+
+/** The chats service's in-reach as a fake: chats in `outside` are missing; every call's body recorded. */
+function inReach(outside: string[]) {
+  const calls: { subject: string; body: { chat_ids: string[]; to_send?: boolean } }[] = [];
+  const rpc = {
+    call: async (contract: { subject: string }, req: { ctx: RequestContext; body: { chat_ids: string[]; to_send?: boolean } }) => {
+      expect(req.ctx).toBe(ctx);
+      calls.push({ subject: contract.subject, body: req.body });
+      return { missing: req.body.chat_ids.filter((id) => outside.includes(id)) };
+    },
+  };
+  return { calls, rpc: rpc as unknown as RpcCaller };
+}
+
+describe('chats.v1.chat.in-reach, the one client', () => {
+  it('answers the chats out of reach, each id asked once', async () => {
+    const { calls, rpc } = inReach(['b@c.us']);
+    expect(await chatsOutOfReach(rpc, ctx, ['a@c.us', 'b@c.us', 'a@c.us'])).toEqual(['b@c.us']);
+    expect(calls).toEqual([{ subject: ChatsInReachRpc.subject, body: { chat_ids: ['a@c.us', 'b@c.us'] } }]);
+  });
+
+  it('asks as a send when told to, in calls of up to 1000 ids', async () => {
+    const { calls, rpc } = inReach(['1999@c.us']);
+    const ids = Array.from({ length: 2001 }, (_, i) => `${i}@c.us`);
+    expect(await chatsOutOfReach(rpc, ctx, ids, { toSend: true })).toEqual(['1999@c.us']);
+    expect(calls.map((c) => [c.body.chat_ids.length, c.body.to_send])).toEqual([
+      [1000, true],
+      [1000, true],
+      [1, true],
+    ]);
+  });
+
+  it('no ids: no call', async () => {
+    const { calls, rpc } = inReach([]);
+    expect(await chatsOutOfReach(rpc, ctx, [])).toEqual([]);
     expect(calls).toEqual([]);
   });
 });
