@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { EMBEDDING_QUEUE, KbEntryRepository, queuePrefix } from '@mapi/knowledge-base-feature';
-import { bullConnection } from '@mapi/platform';
+import { EMBEDDING_QUEUE, KbEntryRepository } from '@mapi/knowledge-base-feature';
+import { bullConnection, bullPrefix } from '@mapi/platform';
 import { createMessages, createOrg, createPhone, createToken, freePort, randomDigits, testEnv } from '@mapi/testing';
 import { client, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
@@ -164,7 +164,7 @@ describe('metrics of started processes', () => {
         metadata: null,
       })),
     );
-    const queue = new Queue(EMBEDDING_QUEUE, { connection: bullConnection(testEnv.redisUrl()), prefix: queuePrefix(stack.env.NAMESPACE) });
+    const queue = new Queue(EMBEDDING_QUEUE, { connection: bullConnection(testEnv.redisUrl()), prefix: bullPrefix(stack.env.NAMESPACE) });
     try {
       await queue.add('embed', { org_id: w.org.id, context_ids: [], trace: {} }, { delay: 3_600_000 });
       const { text } = await until(

@@ -1,5 +1,5 @@
 import { Queue, QueueEvents } from 'bullmq';
-import { bullConnection, injectJobTrace, type JobTraceCarrier } from '@mapi/platform';
+import { bullConnection, injectJobTrace, type JobTraceCarrier, bullPrefix } from '@mapi/platform';
 
 export const EMBEDDING_QUEUE = 'kb-embeddings';
 
@@ -12,9 +12,6 @@ export interface EmbeddingJobData {
 }
 
 export type JobStanding = 'missing' | 'live' | 'completed' | 'failed';
-
-/** BullMQ keys live under `<NAMESPACE>:bull`, so deployments and test runs sharing a Redis stay apart. */
-export const queuePrefix = (namespace: string) => `${namespace}:bull`;
 
 export interface EmbeddingQueueOptions {
   redisUrl: string;
@@ -32,7 +29,7 @@ export class EmbeddingQueue {
   private readonly events: QueueEvents;
 
   constructor(private readonly options: EmbeddingQueueOptions) {
-    const common = { connection: bullConnection(options.redisUrl), prefix: queuePrefix(options.namespace) };
+    const common = { connection: bullConnection(options.redisUrl), prefix: bullPrefix(options.namespace) };
     this.queue = new Queue<EmbeddingJobData>(EMBEDDING_QUEUE, common);
     this.events = new QueueEvents(EMBEDDING_QUEUE, common);
   }

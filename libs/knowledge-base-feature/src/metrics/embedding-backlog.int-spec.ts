@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Queue, Worker } from 'bullmq';
-import { bullConnection, createLogger } from '@mapi/platform';
+import { bullConnection, createLogger, bullPrefix } from '@mapi/platform';
 import { randomSuffix, testEnv, useTestDatabase } from '@mapi/testing';
 import { OfflineHashEmbedder } from '../embedding/offline-hash-embedder';
 import { EmbedEntries } from '../jobs/embed-entries';
-import { EMBEDDING_QUEUE, queuePrefix, type EmbeddingJobData } from '../jobs/embedding-queue';
+import { EMBEDDING_QUEUE, type EmbeddingJobData } from '../jobs/embedding-queue';
 import { KbEntryRepository } from '../repositories/kb-entry-repository';
 import { EmbeddingBacklog } from './embedding-backlog';
 
@@ -23,7 +23,7 @@ describe('EmbeddingBacklog (integration)', () => {
   beforeAll(async () => {
     queue = new Queue<EmbeddingJobData>(EMBEDDING_QUEUE, {
       connection: bullConnection(testEnv.redisUrl()),
-      prefix: queuePrefix(namespace),
+      prefix: bullPrefix(namespace),
     });
     entries = new KbEntryRepository(t.prisma);
     backlog = new EmbeddingBacklog(queue, t.prisma, 0);
@@ -73,7 +73,7 @@ describe('EmbeddingBacklog (integration)', () => {
         if (job.id === 'b') throw new Error('provider down');
         return embed.run(job.data);
       },
-      { connection: bullConnection(testEnv.redisUrl()), prefix: queuePrefix(namespace), concurrency: 1 },
+      { connection: bullConnection(testEnv.redisUrl()), prefix: bullPrefix(namespace), concurrency: 1 },
     );
     const until = async (want: Partial<Awaited<ReturnType<EmbeddingBacklog['read']>>>) => {
       const deadline = Date.now() + 10_000;

@@ -9,12 +9,13 @@ import {
   postgresIndicator,
   redisIndicator,
   startHealthServer,
+  bullPrefix,
 } from '@mapi/platform';
 import { loadKnowledgeBaseConfig } from '../config';
 import { createEmbeddingProvider } from '../embedding/create-embedding-provider';
 import { KbEntryRepository } from '../repositories/kb-entry-repository';
 import { EmbedEntries } from '../jobs/embed-entries';
-import { EMBEDDING_QUEUE, queuePrefix, type EmbeddingJobData } from '../jobs/embedding-queue';
+import { EMBEDDING_QUEUE, type EmbeddingJobData } from '../jobs/embedding-queue';
 import { createKbPrismaClient } from '../kb-prisma-client';
 import { EmbeddingBacklog } from '../metrics/embedding-backlog';
 import { registerEmbeddingMetrics } from '../metrics/embedding-metrics';
@@ -62,7 +63,7 @@ export async function bootstrapEmbeddingWorker(): Promise<void> {
       ),
     {
       connection: bullConnection(config.redis.REDIS_URL),
-      prefix: queuePrefix(config.app.NAMESPACE),
+      prefix: bullPrefix(config.app.NAMESPACE),
       concurrency: kb.EMBEDDING_WORKER_CONCURRENCY,
       lockDuration: kb.EMBEDDING_JOB_LOCK_MS,
       stalledInterval: kb.EMBEDDING_JOB_LOCK_MS,
@@ -76,7 +77,7 @@ export async function bootstrapEmbeddingWorker(): Promise<void> {
   // Read-only: the queue's counts for GET /metrics.
   const counts = new Queue(EMBEDDING_QUEUE, {
     connection: bullConnection(config.redis.REDIS_URL),
-    prefix: queuePrefix(config.app.NAMESPACE),
+    prefix: bullPrefix(config.app.NAMESPACE),
   });
   const stopMetrics = registerEmbeddingMetrics(new EmbeddingBacklog(counts, prisma));
 

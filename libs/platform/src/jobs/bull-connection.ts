@@ -16,3 +16,6 @@ export function bullConnection(redisUrl: string): ConnectionOptions {
     maxRetriesPerRequest: null,
   };
 }
+
+/** BullMQ keys live under `<NAMESPACE>:bull`, so deployments and test runs sharing a Redis stay apart. */
+export const bullPrefix = (namespace: string) => `${namespace}:bull`;

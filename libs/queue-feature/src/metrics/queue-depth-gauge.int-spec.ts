@@ -1,9 +1,9 @@
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { bullConnection, createLogger } from '@mapi/platform';
+import { bullConnection, createLogger, bullPrefix } from '@mapi/platform';
 import { randomSuffix, testEnv } from '@mapi/testing';
-import { queuePrefix, sendQueueName } from '../queues/keys';
+import { sendQueueName } from '../queues/keys';
 import { QueuePurger } from '../queues/queue-purger';
 import type { SendJobData } from '../queues/send-job';
 import { SendQueues } from '../queues/send-queues';
@@ -112,7 +112,7 @@ describe('QueueDepthGauge', () => {
         }
         return processor.process(job);
       },
-      { connection: bullConnection(testEnv.redisUrl()), prefix: queuePrefix(namespace), concurrency: 1, limiter: { max: 1, duration: 1 } },
+      { connection: bullConnection(testEnv.redisUrl()), prefix: bullPrefix(namespace), concurrency: 1, limiter: { max: 1, duration: 1 } },
     );
     const until = async (check: (d: QueueDepth) => boolean) => {
       const deadline = Date.now() + 10_000;

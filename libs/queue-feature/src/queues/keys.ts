@@ -1,8 +1,9 @@
+import { bullPrefix } from '@mapi/platform';
+
 /**
  * Redis layout. BullMQ keys live under `<NAMESPACE>:bull` (one queue per phone: `send-<phone_id>`);
  * the queue service's own keys (fences, broadcast index, idempotency) under `<NAMESPACE>:sendq`.
  */
-export const queuePrefix = (namespace: string) => `${namespace}:bull`;
 export const SEND_QUEUE = 'send';
 export const sendQueueName = (phoneId: string) => `${SEND_QUEUE}-${phoneId}`;
 
@@ -15,7 +16,7 @@ export class PhoneQueueKeys {
     namespace: string,
     readonly phoneId: string,
   ) {
-    this.base = `${queuePrefix(namespace)}:${sendQueueName(phoneId)}`;
+    this.base = `${bullPrefix(namespace)}:${sendQueueName(phoneId)}`;
     this.own = `${namespace}:sendq:${phoneId}`;
   }
 

@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { injectJobTrace } from '@mapi/platform';
+import { injectJobTrace, bullPrefix } from '@mapi/platform';
 import type { RecordedJob, SendRecord } from '../record/send-record';
-import { PhoneQueueKeys, phonesWithQueuesKey, queuePrefix, sendQueueName } from './keys';
+import { PhoneQueueKeys, phonesWithQueuesKey, sendQueueName } from './keys';
 import type { NewSendJob, SendJobData } from './send-job';
 
 export interface SendQueuesOptions {
@@ -37,7 +37,7 @@ export class SendQueues {
   queue(phoneId: string): Queue<SendJobData> {
     let q = this.queues.get(phoneId);
     if (!q) {
-      q = new Queue<SendJobData>(sendQueueName(phoneId), { connection: this.redis, prefix: queuePrefix(this.options.namespace) });
+      q = new Queue<SendJobData>(sendQueueName(phoneId), { connection: this.redis, prefix: bullPrefix(this.options.namespace) });
       this.queues.set(phoneId, q);
     }
     return q;

@@ -1,9 +1,9 @@
 import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { bullConnection, createLogger } from '@mapi/platform';
+import { bullConnection, createLogger, bullPrefix } from '@mapi/platform';
 import { randomSuffix, testEnv } from '@mapi/testing';
-import { queuePrefix, sendQueueName } from '../queues/keys';
+import { sendQueueName } from '../queues/keys';
 import { QueuePurger } from '../queues/queue-purger';
 import type { SendJobData } from '../queues/send-job';
 import { SendQueues } from '../queues/send-queues';
@@ -39,7 +39,7 @@ describe('SendProcessor with BullMQ workers (real Redis)', () => {
     );
     const w = new Worker<SendJobData>(sendQueueName(phone), (job) => processor.process(job), {
       connection: bullConnection(testEnv.redisUrl()),
-      prefix: queuePrefix(namespace),
+      prefix: bullPrefix(namespace),
       concurrency: 1,
       limiter: { max: 1, duration: options.intervalMs ?? 1 },
       lockDuration: 2_000,

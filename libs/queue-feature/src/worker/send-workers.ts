@@ -1,8 +1,8 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
-import { extractJobTrace, outageLog, type Logger } from '@mapi/platform';
+import { extractJobTrace, outageLog, type Logger, bullPrefix } from '@mapi/platform';
 import { countPhoneQueues, isEmptyQueue } from '../metrics/phone-queue-counts';
-import { phonesWithQueuesKey, queuePrefix, sendQueueName, workersAliveKey } from '../queues/keys';
+import { phonesWithQueuesKey, sendQueueName, workersAliveKey } from '../queues/keys';
 import type { QueuePurger } from '../queues/queue-purger';
 import type { SendJobData } from '../queues/send-job';
 import type { SendQueues } from '../queues/send-queues';
@@ -136,7 +136,7 @@ export class SendWorkers {
         ),
       {
         connection: this.options.connection,
-        prefix: queuePrefix(this.options.namespace),
+        prefix: bullPrefix(this.options.namespace),
         concurrency: 1,
         limiter: { max: 1, duration: Math.max(1, this.options.intervalMs) },
         lockDuration: this.options.lockMs,

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Queue, Worker } from 'bullmq';
-import { bullConnection, createLogger } from '@mapi/platform';
+import { bullConnection, createLogger, bullPrefix } from '@mapi/platform';
 import { randomSuffix, testEnv, useTestDatabase } from '@mapi/testing';
 import { OfflineHashEmbedder } from '../../embedding/offline-hash-embedder';
 import { KbEntryRepository } from '../../repositories/kb-entry-repository';
 import { EmbedEntries } from '../../jobs/embed-entries';
-import { EMBEDDING_QUEUE, EmbeddingQueue, queuePrefix, type EmbeddingJobData } from '../../jobs/embedding-queue';
+import { EMBEDDING_QUEUE, EmbeddingQueue, type EmbeddingJobData } from '../../jobs/embedding-queue';
 import { CHUNKS_PER_JOB, documentJobId, faqJobId } from '../embedding-scheduler';
 import { RequeueLostEmbeddings } from './requeue-lost-embeddings.usecase';
 
@@ -30,7 +30,7 @@ describe('RequeueLostEmbeddings (integration)', () => {
     entries = new KbEntryRepository(t.prisma);
     queue = new EmbeddingQueue({ redisUrl: testEnv.redisUrl(), namespace, attempts: 2 });
     await queue.ready();
-    raw = new Queue<EmbeddingJobData>(EMBEDDING_QUEUE, { connection: bullConnection(testEnv.redisUrl()), prefix: queuePrefix(namespace) });
+    raw = new Queue<EmbeddingJobData>(EMBEDDING_QUEUE, { connection: bullConnection(testEnv.redisUrl()), prefix: bullPrefix(namespace) });
     sweep = new RequeueLostEmbeddings(entries, queue, { afterMs: 60_000, batch: 100 }, logger);
   });
 
@@ -107,7 +107,7 @@ describe('RequeueLostEmbeddings (integration)', () => {
       async (job) => {
         if (job.id === failedId) throw new Error('provider down');
       },
-      { connection: bullConnection(testEnv.redisUrl()), prefix: queuePrefix(namespace) },
+      { connection: bullConnection(testEnv.redisUrl()), prefix: bullPrefix(namespace) },
     );
     try {
       for (let i = 0; i < 100 && (await queue.jobState(failedId)) !== 'failed'; i++) await new Promise((r) => setTimeout(r, 100));
@@ -128,7 +128,7 @@ describe('RequeueLostEmbeddings (integration)', () => {
       (job) => new EmbedEntries(entries, new OfflineHashEmbedder(), logger).run(job.data),
       {
         connection: bullConnection(testEnv.redisUrl()),
-        prefix: queuePrefix(namespace),
+        prefix: bullPrefix(namespace),
       },
     );
     try {
