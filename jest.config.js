@@ -21,6 +21,8 @@ const shared = {
     '^@mapi/(.*)$': '<rootDir>/libs/$1/src/index.ts',
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // scripts' scratch trees (.run/: the image's staged tree holds copies of the libs' package.json)
+  modulePathIgnorePatterns: ['<rootDir>/.run/'],
 };
 
 module.exports = {

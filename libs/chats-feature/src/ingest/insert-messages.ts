@@ -1,9 +1,8 @@
 import type { Prisma } from '@mapi/db';
-import type { MessageRow } from '../repositories/message-row';
+import { reviveMessageJson } from '../repositories/message-json';
+import type { PhoneMessageRow } from '../repositories/message-row';
 
 type Tx = Prisma.TransactionClient;
-/** A stored row with the phone whose copy it is (MessageRow leaves phone_id out). */
-export type PhoneMessageRow = MessageRow & { phone_id: string };
 
 // Every column ingestRow fills; updated_at is set here (the column's default would need it absent).
 const COLUMNS = [
@@ -38,12 +37,9 @@ const COLUMNS = [
  */
 export const rowAsJson = (alias: string) => `row_to_json(${alias}.*)::text AS j`;
 
-/** Rows returned as rowAsJson(…), with their timestamps as Dates again and without the surrogate key. */
+/** Rows returned as rowAsJson(…), revived as the hot reads revive theirs (reviveMessageJson), phone kept. */
 export function parseJsonRows(rows: { j: string }[]): PhoneMessageRow[] {
-  return rows.map(({ j }) => {
-    const { id: _id, ...row } = JSON.parse(j) as PhoneMessageRow & { id: number; timestamp: string; updated_at: string };
-    return { ...row, timestamp: new Date(row.timestamp), updated_at: new Date(row.updated_at) };
-  });
+  return rows.map(({ j }) => reviveMessageJson(JSON.parse(j)).row);
 }
 
 const list = COLUMNS.map((c) => `"${c}"`).join(', ');

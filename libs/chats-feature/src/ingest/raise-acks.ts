@@ -1,5 +1,6 @@
 import type { Prisma } from '@mapi/db';
-import { rowAsJson, parseJsonRows, type PhoneMessageRow } from './insert-messages';
+import { rowAsJson, parseJsonRows } from './insert-messages';
+import type { PhoneMessageRow } from '../repositories/message-row';
 import { nextAck } from './ingest-rows';
 
 type Tx = Prisma.TransactionClient;

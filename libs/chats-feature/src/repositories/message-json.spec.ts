@@ -1,3 +1,4 @@
+import { parseJsonRows } from '../ingest/insert-messages';
 import { messageFromJson } from './message-json';
 
 describe('messageFromJson', () => {
@@ -38,5 +39,29 @@ describe('messageFromJson', () => {
         }),
       ).row.flag_response_time;
     expect([read('NaN'), read('Infinity'), read('-Infinity'), read(1.5), read(null)]).toEqual([NaN, Infinity, -Infinity, 1.5, null]);
+  });
+});
+
+describe('parseJsonRows (the rows an insert or update returns)', () => {
+  it('revives as messageFromJson does, keeping the phone column', () => {
+    const j = JSON.stringify({
+      id: 7,
+      phone_id: 'phone-1',
+      chat_id: '1@c.us',
+      timestamp: '2024-05-01T12:00:00+02:00',
+      updated_at: '2024-05-01T10:00:00.5+00:00',
+      flag_response_time: 'Infinity',
+    });
+    const [row] = parseJsonRows([{ j }]);
+    expect(Object.keys(row)).not.toContain('id');
+    expect(row).toEqual({
+      phone_id: 'phone-1',
+      chat_id: '1@c.us',
+      timestamp: new Date('2024-05-01T10:00:00.000Z'),
+      updated_at: new Date('2024-05-01T10:00:00.500Z'),
+      flag_response_time: Infinity,
+    });
+    const { row: same } = messageFromJson(j);
+    expect({ ...same, phone_id: 'phone-1' }).toEqual(row);
   });
 });
