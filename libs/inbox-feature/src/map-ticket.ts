@@ -1,8 +1,6 @@
 import { ChatSchema, type Chat, type ChatView, type Message, type Ticket, type TicketInfo, type TicketMessage } from '@mapi/contracts';
 import { ticketValues, type TicketJson, type TicketRow } from './repositories/ticket-repository';
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-
 /** `2026-11-26T18:58:55.006123+00:00` as Postgres writes a timestamptz in JSON (session time zone UTC). */
 const PG_UTC = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00:00$/;
 
@@ -16,7 +14,6 @@ export function isoFromPg(text: string): string {
   const f = m[2];
   return `${m[1]}.${f === undefined ? '000' : f.length >= 3 ? f.slice(0, 3) : f.padEnd(3, '0')}Z`;
 }
-const isoFromPgOrNull = (text: string | null): string | null => (text === null ? null : isoFromPg(text));
 
 /** `label_ids` as `TicketType` gives it: label → true (labels have no ids of their own yet: the name is the id). */
 const labelIds = (labels: string[]): Record<string, boolean> => Object.fromEntries(labels.map((l) => [l, true]));
@@ -36,83 +33,69 @@ export function eventChat(view: ChatView): Chat {
   };
 }
 
+type StampKey = 'first_assigned_at' | 'due_date' | 'closed_at' | 'created_at' | 'last_updated_at';
+/** A ticket row whose timestamps are of type S: Dates (TicketRow, Prisma) or Postgres' JSON text (TicketJson). */
+type TicketOf<S> = Omit<TicketRow, StampKey> &
+  Record<'first_assigned_at' | 'due_date' | 'closed_at', S | null> &
+  Record<'created_at' | 'last_updated_at', S>;
+
 /**
- * A ticket row as the `tbl_chat_tickets` row of @periskope/types (the ticket.* events' object and
- * GET /tickets' items): every column present, null where nothing is kept; with its chat and messages
- * when given (the events carry them).
+ * The one definition of the `tbl_chat_tickets` row of @periskope/types (the ticket.* events' object
+ * and GET /tickets' items): every column present, null where nothing is kept, key for key in the
+ * order clients see; `at` writes a timestamp of the row as `toISOString` would.
  */
+function ticketObject<S>(r: TicketOf<S>, at: (stamp: S) => string): Ticket {
+  const orNull = (stamp: S | null) => (stamp === null ? null : at(stamp));
+  const closedAt = orNull(r.closed_at);
+  return {
+    ticket_id: r.ticket_id,
+    org_id: r.org_id,
+    chat_id: r.chat_id,
+    subject: r.subject,
+    status: r.status as Ticket['status'],
+    priority: r.priority,
+    assignee: r.assignee,
+    assigned_by: r.assigned_by,
+    raised_by: r.raised_by,
+    quoted_message_id: r.quoted_message_id,
+    due_date: orNull(r.due_date),
+    first_assigned_at: orNull(r.first_assigned_at),
+    closed_at: closedAt,
+    close_ticket_metadata: closedAt
+      ? { closed_by: r.closed_by, closed_at: closedAt, closed_message: null, send_reply_message_id: null }
+      : null,
+    custom_properties: ticketValues(r),
+    label_ids: labelIds(r.labels),
+    response_time: null,
+    is_deleted: r.is_deleted,
+    created_at: at(r.created_at),
+    last_updated_at: at(r.last_updated_at),
+    last_updated_by: r.last_updated_by,
+    hubspot_metadata: null,
+    freshdesk_metadata: null,
+    zohodesk_metadata: null,
+  };
+}
+
+const isoOfDate = (d: Date): string => d.toISOString();
+const iso = (d: Date | null): string | null => (d ? isoOfDate(d) : null);
+
+/** A ticket row as the API's ticket, with its chat and messages when given (the events carry them). */
 export function mapTicket(
   row: TicketRow,
   related: { chat?: ChatView; quoted_message?: Message | null; attached_messages?: Message[] } = {},
 ): Ticket {
   const { chat, ...messages } = related;
-  return {
-    ticket_id: row.ticket_id,
-    org_id: row.org_id,
-    chat_id: row.chat_id,
-    subject: row.subject,
-    status: row.status as Ticket['status'],
-    priority: row.priority,
-    assignee: row.assignee,
-    assigned_by: row.assigned_by,
-    raised_by: row.raised_by,
-    quoted_message_id: row.quoted_message_id,
-    due_date: iso(row.due_date),
-    first_assigned_at: iso(row.first_assigned_at),
-    closed_at: iso(row.closed_at),
-    close_ticket_metadata: row.closed_at
-      ? { closed_by: row.closed_by, closed_at: iso(row.closed_at), closed_message: null, send_reply_message_id: null }
-      : null,
-    custom_properties: ticketValues(row),
-    label_ids: labelIds(row.labels),
-    response_time: null,
-    is_deleted: row.is_deleted,
-    created_at: row.created_at.toISOString(),
-    last_updated_at: row.last_updated_at.toISOString(),
-    last_updated_by: row.last_updated_by,
-    hubspot_metadata: null,
-    freshdesk_metadata: null,
-    zohodesk_metadata: null,
-    ...(chat ? { chat: eventChat(chat) } : {}),
-    ...messages,
-  };
+  return { ...ticketObject(row, isoOfDate), ...(chat ? { chat: eventChat(chat) } : {}), ...messages };
 }
 
 /**
- * A listing's row (`row_to_json`, parsed) as the `tbl_chat_tickets` row: the same object as
- * `mapTicket(reviveTicket(j))`, key for key and in the same order, without Date objects
- * (map-ticket.spec.ts holds them equal).
+ * A listing's row (`row_to_json`, parsed) as the API's ticket: the same definition as mapTicket, its
+ * timestamps written from Postgres' text (isoFromPg) with no Date objects (map-ticket.spec.ts holds
+ * the two equal).
  */
 export function mapTicketJson(j: TicketJson): Ticket {
-  const closedAt = isoFromPgOrNull(j.closed_at);
-  return {
-    ticket_id: j.ticket_id,
-    org_id: j.org_id,
-    chat_id: j.chat_id,
-    subject: j.subject,
-    status: j.status as Ticket['status'],
-    priority: j.priority,
-    assignee: j.assignee,
-    assigned_by: j.assigned_by,
-    raised_by: j.raised_by,
-    quoted_message_id: j.quoted_message_id,
-    due_date: isoFromPgOrNull(j.due_date),
-    first_assigned_at: isoFromPgOrNull(j.first_assigned_at),
-    closed_at: closedAt,
-    close_ticket_metadata: closedAt
-      ? { closed_by: j.closed_by, closed_at: closedAt, closed_message: null, send_reply_message_id: null }
-      : null,
-    custom_properties: ticketValues(j),
-    label_ids: labelIds(j.labels),
-    response_time: null,
-    is_deleted: j.is_deleted,
-    created_at: isoFromPg(j.created_at),
-    last_updated_at: isoFromPg(j.last_updated_at),
-    last_updated_by: j.last_updated_by,
-    hubspot_metadata: null,
-    freshdesk_metadata: null,
-    zohodesk_metadata: null,
-  };
+  return ticketObject(j, isoFromPg);
 }
 
 /** A message as a ticket shows it (`TicketInfoType.message`). */
