@@ -184,7 +184,7 @@ async function main() {
       const body = `fin-${i}-${randomBytes(3).toString('hex')}`;
       request('POST', '/sandbox/messages', { chat_id: `92${String(i % 400).padStart(10, '0')}`, body }, { 'x-phone': phoneId }).then(
         (r) => {
-          results.push({ kind, at, status: r.status, ...failure(r) });
+          results.push({ kind, at, ms: Date.now() - at, status: r.status, ...failure(r) });
           inbound.push({ body, accepted: r.status === 200 });
         },
       );
@@ -192,23 +192,23 @@ async function main() {
       const body = `fout-${i}-${randomBytes(3).toString('hex')}`;
       request('POST', '/message/send', { chat_id: `93${String(i % 400).padStart(10, '0')}`, message: body }, { 'x-phone': phoneId }).then(
         (r) => {
-          results.push({ kind, at, status: r.status, ...failure(r) });
+          results.push({ kind, at, ms: Date.now() - at, status: r.status, ...failure(r) });
           sends.push({ body, accepted: r.status === 200 });
         },
       );
     } else if (kind === 'wf') {
       timed.fireTrigger(request, workflowPhoneId, i).then((r) => {
-        results.push({ kind, at, status: r.status, ...failure(r) });
+        results.push({ kind, at, ms: Date.now() - at, status: r.status, ...failure(r) });
         triggers.push({ chat: r.chat, body: r.body, accepted: r.status === 200 });
       });
     } else if (kind === 'task') {
       timed.fireReminder(request, i, CFG.reminderLeadMs).then((r) => {
-        results.push({ kind, at, status: r.status, ...failure(r) });
+        results.push({ kind, at, ms: Date.now() - at, status: r.status, ...failure(r) });
         reminders.push({ title: r.title, accepted: r.status === 200 });
       });
     } else
       request('GET', `/chats/${readChat}@c.us/messages?limit=20`, null, { 'x-phone': phoneId }).then((r) =>
-        results.push({ kind, at, status: r.status, ...failure(r) }),
+        results.push({ kind, at, ms: Date.now() - at, status: r.status, ...failure(r) }),
       );
   };
   const loop = (async () => {
@@ -269,8 +269,18 @@ async function main() {
     // What the requests fired after the return and before the first 2xx were answered with.
     const stillFailing = {};
     for (const x of results)
-      if (x.at >= entry.backAt && x.error && x.at - entry.backAt < Math.max(...Object.values(r).filter(Number.isFinite), 0))
-        stillFailing[`${x.kind}: ${x.error}`] = (stillFailing[`${x.kind}: ${x.error}`] ?? 0) + 1;
+      if (x.at >= entry.backAt && x.error && x.at - entry.backAt < Math.max(...Object.values(r).filter(Number.isFinite), 0)) {
+        // how many, and how long they took to be answered: a slow failure waited in a queue somewhere
+        const k = `${x.kind}: ${x.error}`;
+        const f = (stillFailing[k] ??= { n: 0, ms_max: 0, ms_sum: 0 });
+        f.n++;
+        f.ms_max = Math.max(f.ms_max, x.ms);
+        f.ms_sum += x.ms;
+      }
+    for (const f of Object.values(stillFailing)) {
+      f.ms_mean = Math.round(f.ms_sum / f.n);
+      delete f.ms_sum;
+    }
     if (Object.keys(stillFailing).length) entry.failing_after_return = stillFailing;
     log(
       `  ${entry.fault} #${entry.k}: first 2xx after its return: in ${r.in} ms, send ${r.send} ms, GET ${r.get} ms, workflow trigger ${r.wf} ms, task ${r.task} ms`,

@@ -51,13 +51,8 @@ export class GatewayRuntime {
     const recordUse = async (tokenId: string, usedAt: Date) => {
       await rpc.call(TouchApiTokenRpc, { body: { token_id: tokenId, used_at: usedAt.toISOString() } });
     };
-    this.authenticator = new Authenticator(
-      new TokenRepository(prisma, recordUse),
-      config.auth.AUTH_CACHE_TTL_MS,
-      logger,
-      new RpcSessionLookup(rpc),
-    );
-    this.phoneResolver = new PhoneResolver(new PhoneDirectoryClient(rpc), config.auth.AUTH_CACHE_TTL_MS);
+    this.authenticator = new Authenticator(new TokenRepository(prisma, recordUse), config.auth, logger, new RpcSessionLookup(rpc));
+    this.phoneResolver = new PhoneResolver(new PhoneDirectoryClient(rpc), config.auth);
     this.rateLimiter = new RateLimiter(redis, config.app.NAMESPACE);
     this.signInThrottle = new SignInThrottle(redis, config.app.NAMESPACE, config.console, logger);
   }

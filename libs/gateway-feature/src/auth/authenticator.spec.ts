@@ -22,11 +22,14 @@ class FakeTokenRepository {
   readonly lookups: string[] = [];
   readonly touched: string[] = [];
   failTouch = false;
+  /** The database is away: every lookup fails as Prisma's does when it cannot connect. */
+  down = false;
 
   constructor(readonly byHash: Map<string, Principal>) {}
 
   async findUsableByHash(tokenHash: string): Promise<Principal | null> {
     this.lookups.push(tokenHash);
+    if (this.down) throw Object.assign(new Error("Can't reach database server at 127.0.0.1:5432"), { code: 'P1001' });
     return this.byHash.get(tokenHash) ?? null;
   }
 
@@ -45,10 +48,14 @@ class FakeTokenRepository {
 
 const silentLogger = () => ({ error: jest.fn(), warn: jest.fn(), info: jest.fn(), debug: jest.fn() });
 
-function setup(ttlMs = 5_000) {
+function setup(ttlMs = 5_000, staleMs = 60_000) {
   const repo = new FakeTokenRepository(new Map([[sha256(TOKEN), PRINCIPAL]]));
   const logger = silentLogger();
-  const auth = new Authenticator(repo as unknown as TokenRepository, ttlMs, logger as unknown as Logger);
+  const auth = new Authenticator(
+    repo as unknown as TokenRepository,
+    { AUTH_CACHE_TTL_MS: ttlMs, AUTH_CACHE_STALE_MS: staleMs },
+    logger as unknown as Logger,
+  );
   return { repo, logger, auth };
 }
 
@@ -171,7 +178,7 @@ class FakeSessionLookup implements SessionLookup {
   }
 }
 
-function sessionSetup(role: AuthenticatedSession['role'] = 'member', ttlMs = 5_000) {
+function sessionSetup(role: AuthenticatedSession['role'] = 'member', ttlMs = 5_000, staleMs = 60_000) {
   const repo = new FakeTokenRepository(new Map([[sha256(TOKEN), PRINCIPAL]]));
   const sessions = new FakeSessionLookup();
   sessions.live.set(sha256(SESSION_TOKEN), {
@@ -184,7 +191,12 @@ function sessionSetup(role: AuthenticatedSession['role'] = 'member', ttlMs = 5_0
     label_ids: null,
     csrf_hash: sha256(CSRF_TOKEN),
   });
-  const auth = new Authenticator(repo as unknown as TokenRepository, ttlMs, silentLogger() as unknown as Logger, sessions);
+  const auth = new Authenticator(
+    repo as unknown as TokenRepository,
+    { AUTH_CACHE_TTL_MS: ttlMs, AUTH_CACHE_STALE_MS: staleMs },
+    silentLogger() as unknown as Logger,
+    sessions,
+  );
   return { repo, sessions, auth };
 }
 
@@ -331,5 +343,43 @@ describe('owner/admin-only routes (checkRole) for the principals the authenticat
     for (const route of adminRoutes) expect(() => checkRole(route, token)).not.toThrow();
     const member = await withSession(sessionSetup('member').auth, { method: 'GET' });
     expect(() => checkRole(openRoute as (typeof ROUTES)[number], member)).not.toThrow();
+  });
+});
+
+describe('Authenticator while the database is away', () => {
+  beforeEach(() => jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') }));
+  afterEach(() => jest.useRealTimers());
+
+  it('requests that find the entry expired share one lookup', async () => {
+    const { auth, repo } = setup(1_000);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => auth.authenticate(`Bearer ${TOKEN}`)));
+    expect(answers.every((p) => p.token_id === PRINCIPAL.token_id)).toBe(true);
+    expect(repo.lookups).toHaveLength(1);
+  });
+
+  it('a token used within AUTH_CACHE_STALE_MS keeps working; past it, the outage is the answer', async () => {
+    const { auth, repo } = setup(1_000, 10_000);
+    await auth.authenticate(`Bearer ${TOKEN}`);
+    repo.down = true;
+    jest.advanceTimersByTime(5_000);
+    expect((await auth.authenticate(`Bearer ${TOKEN}`)).token_id).toBe(PRINCIPAL.token_id);
+    jest.advanceTimersByTime(6_000);
+    await expect(auth.authenticate(`Bearer ${TOKEN}`)).rejects.toMatchObject({ code: 'P1001' });
+  });
+
+  it('a token revoked while cached stops at its next lookup: a stale entry covers outages only', async () => {
+    const { auth, repo } = setup(1_000, 10_000);
+    await auth.authenticate(`Bearer ${TOKEN}`);
+    repo.byHash.clear();
+    jest.advanceTimersByTime(1_000);
+    expect((await rejection(auth.authenticate(`Bearer ${TOKEN}`))).status).toBe(401);
+  });
+
+  it('an unknown token is never answered from a stale entry', async () => {
+    const { auth, repo } = setup(1_000, 10_000);
+    repo.down = true;
+    await expect(auth.authenticate('Bearer mapi_unknown-token-value_abcdefghijklmnopqrstuvwxyz0123')).rejects.toMatchObject({
+      code: 'P1001',
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { Errors } from '@mapi/contracts';
 import { TtlCache } from './ttl-cache';
 
 describe('TtlCache', () => {
@@ -43,5 +44,62 @@ describe('TtlCache', () => {
     const cache = new TtlCache<string>(ttl);
     cache.set('k', 'v');
     expect(cache.get('k')).toBeUndefined();
+  });
+
+  describe('getOrLoad', () => {
+    const dbDown = () => Object.assign(new Error("Can't reach database server"), { code: 'P1001' });
+
+    it('loads once for every concurrent caller of a key, then answers from the cache', async () => {
+      const cache = new TtlCache<string>(1_000);
+      let loads = 0;
+      let release!: (v: string) => void;
+      const load = () => {
+        loads++;
+        return new Promise<string>((r) => (release = r));
+      };
+      const callers = Array.from({ length: 50 }, () => cache.getOrLoad('k', load));
+      release('v');
+      expect(await Promise.all(callers)).toEqual(Array(50).fill('v'));
+      expect(await cache.getOrLoad('k', load)).toBe('v');
+      expect(loads).toBe(1);
+    });
+
+    it('while the source is away, answers an entry expired less than staleMs ago; past that, the failure', async () => {
+      const cache = new TtlCache<string>(1_000, 10, 5_000);
+      await cache.getOrLoad('k', async () => 'v');
+      jest.advanceTimersByTime(1_000);
+      expect(cache.get('k')).toBeUndefined(); // expired: get never answers a stale value
+      expect(await cache.getOrLoad('k', () => Promise.reject(dbDown()))).toBe('v');
+      // a service answering 503 is the source away too
+      expect(await cache.getOrLoad('k', () => Promise.reject(Errors.unavailable('phones is away')))).toBe('v');
+      jest.advanceTimersByTime(5_000); // 6 s after the load: 5 s past its expiry
+      await expect(cache.getOrLoad('k', () => Promise.reject(dbDown()))).rejects.toMatchObject({ code: 'P1001' });
+    });
+
+    it('a failure that is not an outage is never covered by a stale entry', async () => {
+      const cache = new TtlCache<string>(1_000, 10, 5_000);
+      await cache.getOrLoad('k', async () => 'v');
+      jest.advanceTimersByTime(1_500);
+      await expect(cache.getOrLoad('k', () => Promise.reject(new Error('bug')))).rejects.toThrow('bug');
+      await expect(cache.getOrLoad('k', () => Promise.reject(Errors.notFound('gone')))).rejects.toThrow('gone');
+    });
+
+    it('loads again after a failure, and caches only what keep accepts', async () => {
+      const cache = new TtlCache<string | null>(1_000);
+      await expect(cache.getOrLoad('k', () => Promise.reject(dbDown()))).rejects.toMatchObject({ code: 'P1001' });
+      const keep = (v: string | null) => v !== null;
+      expect(await cache.getOrLoad('k', async () => null, keep)).toBeNull();
+      expect(cache.get('k')).toBeUndefined();
+      expect(await cache.getOrLoad('k', async () => 'v', keep)).toBe('v');
+      expect(cache.get('k')).toBe('v');
+    });
+
+    it('a fresh value replaces a stale one, and with no stale window nothing stale is answered', async () => {
+      const cache = new TtlCache<string>(1_000);
+      await cache.getOrLoad('k', async () => 'old');
+      jest.advanceTimersByTime(1_000);
+      await expect(cache.getOrLoad('k', () => Promise.reject(dbDown()))).rejects.toMatchObject({ code: 'P1001' });
+      expect(await cache.getOrLoad('k', async () => 'new')).toBe('new');
+    });
   });
 });

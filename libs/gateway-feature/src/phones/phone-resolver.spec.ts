@@ -31,9 +31,12 @@ const principal = (org_id: string, phone_scope: string[] | null = null): Princip
   rate_limit_per_second: null,
 });
 
-function setup(ttlMs = 5_000) {
+function setup(ttlMs = 5_000, staleMs = 60_000) {
   const repo = new FakePhoneRepository();
-  return { repo, resolver: new PhoneResolver(repo as unknown as PhoneDirectoryClient, ttlMs) };
+  return {
+    repo,
+    resolver: new PhoneResolver(repo as unknown as PhoneDirectoryClient, { AUTH_CACHE_TTL_MS: ttlMs, AUTH_CACHE_STALE_MS: staleMs }),
+  };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ServiceError> {

@@ -1,4 +1,5 @@
 import { Errors, parsePhoneRef } from '@mapi/contracts';
+import type { AuthCacheTimes } from '../auth/authenticator';
 import { TtlCache } from '../auth/ttl-cache';
 import type { Principal } from '../auth/principal';
 import type { PhoneDirectoryClient, ResolvedPhone } from './phone-directory-client';
@@ -11,11 +12,12 @@ import type { PhoneDirectoryClient, ResolvedPhone } from './phone-directory-clie
 export class PhoneResolver {
   private readonly cache: TtlCache<ResolvedPhone | null>;
 
+  /** Lookups cached as tokens are (AUTH_CACHE_TTL_MS), shared by concurrent requests, stale while phones is away. */
   constructor(
     private readonly phones: PhoneDirectoryClient,
-    ttlMs: number,
+    ttl: AuthCacheTimes,
   ) {
-    this.cache = new TtlCache(ttlMs);
+    this.cache = new TtlCache(ttl.AUTH_CACHE_TTL_MS, 10_000, ttl.AUTH_CACHE_STALE_MS);
   }
 
   async resolve(principal: Principal, header: string | undefined, required: boolean): Promise<ResolvedPhone | null> {
@@ -30,11 +32,7 @@ export class PhoneResolver {
       });
     }
     const key = `${principal.org_id}|${header.trim()}`;
-    let phone = this.cache.get(key);
-    if (phone === undefined) {
-      phone = await this.phones.findByRef(principal.org_id, ref);
-      this.cache.set(key, phone);
-    }
+    const phone = await this.cache.getOrLoad(key, () => this.phones.findByRef(principal.org_id, ref));
     if (!phone || (principal.phone_scope && !principal.phone_scope.includes(phone.phone_id))) {
       throw Errors.unauthorized(`Phone ${header.trim()} is not accessible with this token`);
     }

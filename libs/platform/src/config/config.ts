@@ -81,7 +81,7 @@ export const ConfigGroups = {
         }
       }),
   }),
-  auth: z.object({ AUTH_CACHE_TTL_MS: int(5_000) }),
+  auth: z.object({ AUTH_CACHE_TTL_MS: int(5_000), AUTH_CACHE_STALE_MS: int(60_000) }),
   telemetry: z.object({
     OTEL_SERVICE_NAME: z.string().optional(),
     OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
