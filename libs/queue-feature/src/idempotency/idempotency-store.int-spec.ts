@@ -56,4 +56,16 @@ describe('IdempotencyStore', () => {
       { status: 422 },
     );
   });
+
+  it('a repeat that outwaits its wait for a first request still running is 503, a failure to retry, not a 4xx', async () => {
+    const store = new IdempotencyStore(redis, namespace, 60, 200, 5_000);
+    const first = store.run(org, 'send', 'k-slow', request, async () => (await sleep(1_000), { queue_id: 'q-4' }));
+    await sleep(20);
+    await expect(store.run(org, 'send', 'k-slow', request, async () => ({ queue_id: 'x' }))).rejects.toMatchObject({
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE_ERROR',
+    });
+    expect(await first).toEqual({ queue_id: 'q-4' });
+    expect(await store.run(org, 'send', 'k-slow', request, async () => ({ queue_id: 'x' }))).toEqual({ queue_id: 'q-4' });
+  });
 });

@@ -81,8 +81,9 @@ export class IdempotencyStore {
       const storedFp = pending ? value.slice(PENDING.length) : (JSON.parse(value) as { fp: string }).fp;
       if (storedFp !== fp) throw idempotencyKeyReused();
       if (!pending) return { answer: (JSON.parse(value) as { answer: T }).answer };
-      if (Date.now() > deadline)
-        throw Errors.validation({ 'idempotency-key': { message: 'the first request with this key is still running; retry', value: null } });
+      // 503, not a 4xx: nothing is wrong with the request, and a caller that retries on 4xx no more
+      // (the workflow engine, most clients) would give up on a send the first request may yet fail
+      if (Date.now() > deadline) throw Errors.unavailable('The first request with this Idempotency-Key is still running; retry shortly');
       await sleep(25);
     }
   }
