@@ -12,6 +12,8 @@ export PORT="${PORT:-8080}"
 CONSOLE_PORT="${CONSOLE_PORT:-3000}"
 # Invitation links point at the console served below.
 export CONSOLE_BASE_URL="${CONSOLE_BASE_URL:-http://localhost:$CONSOLE_PORT/console}"
+# Links to message files go through the console (it forwards /app/media), so its pages can show them.
+export MEDIA_BASE_URL="${MEDIA_BASE_URL:-http://localhost:$CONSOLE_PORT}"
 RUN=.run
 mkdir -p "$RUN"
 
@@ -49,7 +51,8 @@ for dir in apps/*/; do
 done
 start api-gateway
 # The web console: its pages, /v1 and the realtime socket on one origin (the gateway behind it).
-start console PORT="$CONSOLE_PORT" HOST=127.0.0.1 HEALTH_PORT=$port HEALTH_HOST=127.0.0.1 CONSOLE_GATEWAY_URL="http://127.0.0.1:$PORT"
+start console PORT="$CONSOLE_PORT" HOST=127.0.0.1 HEALTH_PORT=$port HEALTH_HOST=127.0.0.1 CONSOLE_GATEWAY_URL="http://127.0.0.1:$PORT" \
+  CONSOLE_MEDIA_URL="http://127.0.0.1:${MEDIA_HTTP_PORT:-8090}"
 ready+=("console=http://127.0.0.1:$port/health/ready")
 for entry in "${ready[@]}"; do wait_ready "${entry%%=*}" "${entry#*=}"; done
 wait_ready api-gateway "http://127.0.0.1:$PORT/health/ready"

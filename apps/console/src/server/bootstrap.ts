@@ -9,14 +9,19 @@ const PROXY_TIMEOUT_MS = 60_000;
 
 /**
  * Starts the console server: the built web app (dist/web) under /console/, /v1 and the realtime
- * socket forwarded to CONSOLE_GATEWAY_URL, health and metrics on HEALTH_PORT.
+ * socket forwarded to CONSOLE_GATEWAY_URL, /app/media to CONSOLE_MEDIA_URL when set, health and
+ * metrics on HEALTH_PORT.
  */
 export async function bootstrapConsole(webDir = join(__dirname, '..', 'web')): Promise<void> {
   const config = loadConfig(['http', 'health', 'telemetry']);
   const own = loadConsoleConfig();
   const logger = createLogger('console', config.telemetry.LOG_LEVEL);
   const assets = loadAssets(webDir);
-  const server = createConsoleServer({ assets, gateway: { base: new URL(own.CONSOLE_GATEWAY_URL), timeoutMs: PROXY_TIMEOUT_MS } });
+  const server = createConsoleServer({
+    assets,
+    gateway: { base: new URL(own.CONSOLE_GATEWAY_URL), timeoutMs: PROXY_TIMEOUT_MS },
+    media: own.CONSOLE_MEDIA_URL ? { base: new URL(own.CONSOLE_MEDIA_URL), timeoutMs: PROXY_TIMEOUT_MS } : undefined,
+  });
   let shuttingDown = false;
   // Ready once listening: the pages are in memory. The gateway is not a dependency of readiness
   // (the console still serves its pages, and says so, while the gateway restarts).

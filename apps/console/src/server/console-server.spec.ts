@@ -114,3 +114,30 @@ describe('the console server: pages under /console/, /v1 and the socket forwarde
     expect(await res.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE_ERROR', status: 502 });
   });
 });
+
+describe('the console server with CONSOLE_MEDIA_URL: message files forwarded to the media app', () => {
+  it('forwards /app/media/* (query kept) to the media app and nothing else there; without it, /app/media is a 404', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'console-web-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>console</title>');
+    const urls: string[] = [];
+    const media = createServer((req, res) => {
+      urls.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end('png');
+    });
+    const mediaUrl = await listen(media);
+    const gateway = { base: new URL('http://127.0.0.1:9'), timeoutMs: 1_000 };
+    const withMedia = createConsoleServer({ assets: loadAssets(dir), gateway, media: { base: new URL(mediaUrl), timeoutMs: 1_000 } });
+    const without = createConsoleServer({ assets: loadAssets(dir), gateway });
+    const [a, b] = [await listen(withMedia), await listen(without)];
+    try {
+      const res = await fetch(`${a}/app/media/message-media/org/chat/a%20b.png?jwt=t`);
+      expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([200, 'image/png', 'png']);
+      expect(urls).toEqual(['/app/media/message-media/org/chat/a%20b.png?jwt=t']);
+      expect((await fetch(`${a}/app/mediax`)).status).toBe(404);
+      expect((await fetch(`${b}/app/media/message-media/org/x.png`)).status).toBe(404);
+    } finally {
+      await Promise.all([close(withMedia), close(without), close(media)]);
+    }
+  });
+});

@@ -49,15 +49,19 @@ function notFound(res: ServerResponse): void {
  * The console's HTTP server: the built pages under /console/ (any other path below it is a page of
  * the single-page app: index.html), / redirects there, and /v1/* (with the realtime socket at
  * /v1/socket.io/) goes to the gateway, so the browser talks to one origin and the SameSite=Strict
- * session cookie (Path=/v1) goes with every API call and the socket's handshake.
+ * session cookie (Path=/v1) goes with every API call and the socket's handshake. With `media`,
+ * /app/media/* (the media links) goes to the media app, as the Ingress does.
  */
-export function createConsoleServer(options: { assets: Map<string, Asset>; gateway: ProxyTarget }): Server {
-  const { assets, gateway } = options;
+export function createConsoleServer(options: { assets: Map<string, Asset>; gateway: ProxyTarget; media?: ProxyTarget }): Server {
+  const { assets, gateway, media } = options;
   const index = assets.get('index.html');
   if (!index) throw new Error('the console has no index.html');
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
     if (url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?')) return proxyRequest(gateway, req, res);
+    // Message files, as the Ingress sends /app/media to the media app: the links the API makes
+    // (MEDIA_BASE_URL = this origin) then load under the pages' CSP (img/media 'self').
+    if (media && url.startsWith('/app/media/')) return proxyRequest(media, req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD', ...SECURITY_HEADERS });
       return void res.end();

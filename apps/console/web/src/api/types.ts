@@ -53,6 +53,60 @@ export interface Message {
   timestamp: string | null;
   ack?: string | null;
   sender_name?: string | null;
+  /** Who sent it (number@c.us); in a group, the member. */
+  sender_phone?: string | null;
+  /** Groups: the member who wrote it. */
+  author?: string | null;
+  message_type?: string | null;
+  /** The text before the last edit (an edited message has one). */
+  prev_body?: string | null;
+  is_deleted?: boolean | null;
+  /** The quoted message: its message_id or its network id (unique_id). */
+  quoted_message_id?: string | null;
+  has_quoted_msg?: boolean | null;
+  has_reaction?: boolean | null;
+  media?: MessageMedia | null;
+  /** The member who sent it from the console or the API. */
+  performed_by?: string | null;
+}
+
+/** A message's stored file: `path` is the storage path that POST /v1/media/migrate-url turns into a link. */
+export interface MessageMedia {
+  filename?: string | null;
+  mimetype?: string | null;
+  path?: string | null;
+  size?: number | null;
+  /** A small preview (data: URL or base64), when the network gave one. */
+  thumbnail?: string | null;
+  dimensions?: { width?: number; height?: number } | null;
+}
+
+/** A reaction that stands (GET /v1/reactions, reaction.created|updated); '' is taken back. */
+export interface Reaction {
+  reaction_id: string;
+  message_id: string;
+  chat_id: string | null;
+  org_phone: string;
+  sender_id: string;
+  reaction: string | null;
+  timestamp: string | null;
+}
+
+/** A group member of GET /v1/chats/{chat_id} (`members`, keyed by contact id). */
+export interface ChatMember {
+  contact_id: string;
+  contact_name?: string | null;
+  pushname?: string | null;
+  name?: string | null;
+  number?: string | null;
+}
+
+/** GET /v1/chats/{chat_id}: what the conversation reads beyond the list's fields. */
+export interface ChatDetail extends Chat {
+  chat_type?: string | null;
+  members?: Record<string, ChatMember> | null;
+  /** {message_id, pinned_at, expires_at} (epoch ms), while pinned. */
+  pinned_messages?: unknown;
 }
 
 export interface Member {

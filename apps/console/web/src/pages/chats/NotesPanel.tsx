@@ -1,20 +1,21 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api/client';
 import type { Note } from '../../api/types';
 import { ErrorNote } from '../../components/ErrorNote';
 
-/** A chat's private notes (GET /v1/chats/{chat_id}/notes, newest first) and a box to leave one (POST /v1/note/create): never sent to the customer. */
-export function NotesPanel({ chatId, phone }: { chatId: string; phone: string }) {
-  const [notes, setNotes] = useState<Note[] | null>(null);
+/**
+ * The box to leave a private note on the chat (POST /v1/note/create): never sent to the customer.
+ * The notes themselves show in the conversation's timeline, between the messages.
+ */
+export function NotesPanel(props: {
+  chatId: string;
+  phone: string;
+  notes: Note[] | null;
+  error: string | null;
+  reload: () => Promise<void>;
+}) {
+  const { chatId, phone, notes } = props;
   const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setNotes((await api<{ notes: Note[] }>('GET', `/chats/${encodeURIComponent(chatId)}/notes?limit=100`, { phone })).notes);
-    } catch (err) {
-      setError(errorText(err));
-    }
-  }, [chatId, phone]);
-  useEffect(() => void load(), [load]);
   const add = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -24,7 +25,7 @@ export function NotesPanel({ chatId, phone }: { chatId: string; phone: string })
     try {
       await api('POST', '/note/create', { body: { chat_id: chatId, message }, phone });
       form.reset();
-      await load();
+      await props.reload();
     } catch (err) {
       setError(errorText(err));
     }
@@ -32,21 +33,13 @@ export function NotesPanel({ chatId, phone }: { chatId: string; phone: string })
   return (
     <section className="notes" aria-label="Private notes">
       <h2>Private notes</h2>
-      <ErrorNote error={error} />
-      {notes === null && !error && <p role="status">Loading notes…</p>}
+      <ErrorNote error={props.error ?? error} />
+      {notes === null && !props.error && <p role="status">Loading notes…</p>}
       {notes?.length === 0 && <p className="muted">No notes on this chat.</p>}
       {notes && notes.length > 0 && (
-        <ul className="note-list">
-          {notes.map((n) => (
-            <li key={n.message_id} data-note-id={n.message_id}>
-              <span className="body">{n.body}</span>
-              <span className="muted meta">
-                {n.performed_by ?? ''}
-                {n.timestamp ? ` · ${new Date(n.timestamp).toLocaleString()}` : ''}
-              </span>
-            </li>
-          ))}
-        </ul>
+        <p className="muted">
+          {notes.length} note{notes.length === 1 ? '' : 's'}, shown in the conversation where they were left.
+        </p>
       )}
       <form className="row" onSubmit={(e) => void add(e)}>
         <label className="grow">

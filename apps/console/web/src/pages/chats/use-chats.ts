@@ -13,7 +13,6 @@ import {
 } from './chats-view';
 
 const LIST_LIMIT = 100;
-const MESSAGES_LIMIT = 100;
 
 /**
  * The chats the session reaches, most recent first, narrowed by the filters (chats-view.ts). A new
@@ -104,37 +103,4 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
     [show],
   );
   return { chats: chats && narrowToOpenTickets(chats, filters, openTickets), error, labels, openTickets, markedRead };
-}
-
-const same = (a: Message, b: Message) => a.message_id === b.message_id;
-
-/** One chat's messages (oldest first), live: created, edited and acknowledged messages replace their row. */
-export function useMessages(chatId: string, phone: string) {
-  const [messages, setMessages] = useState<Message[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      const page = await api<{ messages: Message[] }>('GET', `/chats/${encodeURIComponent(chatId)}/messages?limit=${MESSAGES_LIMIT}`, {
-        phone,
-      });
-      setMessages([...page.messages].reverse());
-      setError(null);
-    } catch (err) {
-      setError(errorText(err));
-    }
-  }, [chatId, phone]);
-  useEffect(() => {
-    setMessages(null);
-    void load();
-  }, [load]);
-  useRealtimeConnected(() => void load());
-  useRealtimeEvents(['message.created', 'message.updated', 'message.deleted', 'message.ack.updated'], (_name, data) => {
-    const message = data as Message;
-    if (message.chat_id !== chatId || digits(message.org_phone) !== phone) return;
-    setMessages((list) => {
-      if (!list) return list;
-      return list.some((m) => same(m, message)) ? list.map((m) => (same(m, message) ? message : m)) : [...list, message];
-    });
-  });
-  return { messages, error };
 }
