@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Replays the Dockerfile without a Docker engine (these machines have none): the build stage's
-# `npm prune --omit=dev` on a copy of the built tree, the runtime stage's assembly of /out (each
-# project's package.json and dist/, prisma/, node_modules), then runs the migrations and starts every
-# app from that tree with NODE_ENV=production and checks that each one turns ready. It shows that the
-# image's contents (production dependencies only) are enough to run; it does not test the base image.
-# Needs a built tree (npm run build) and the local Postgres, Redis and NATS. Takes about a minute.
+# Starts every app from the image's runtime tree without a container: the tree the Dockerfile copies
+# (scripts/image-tree.js over the built checkout: each project's package.json and dist/, prisma/, the
+# production node_modules), the migrations run from it, then every app of apps/ (but the admin CLI,
+# which must merely run) with NODE_ENV=production, each checked to turn ready. A quick look at the
+# image's contents without podman; the image itself, built and run, is test/e2e/image.e2e-spec.ts
+# (scripts/build-image.sh). Needs a built tree (npm run build) and the local Postgres, Redis and NATS.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -20,17 +20,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "image tree: copying the built tree to $WORK"
-mkdir -p "$WORK/src" "$WORK/out" "$WORK/files"
-git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$WORK/src"
-cp -a node_modules "$WORK/src/"
-for d in apps/* libs/*; do [ -d "$d/dist" ] && cp -R "$d/dist" "$WORK/src/$d/dist"; done
-(cd "$WORK/src" && npm prune --omit=dev --no-audit --no-fund --loglevel=error) || exit 1
-# The runtime stage, as in the Dockerfile.
-(cd "$WORK/src" && cp package.json "$WORK/out/" && cp -R prisma "$WORK/out/prisma" \
-  && for dir in apps/* libs/*; do mkdir -p "$WORK/out/$dir" && cp "$dir/package.json" "$WORK/out/$dir/" \
-       && if [ -d "$dir/dist" ]; then cp -R "$dir/dist" "$WORK/out/$dir/dist"; fi; done \
-  && cp -R node_modules "$WORK/out/node_modules") || exit 1
+echo "image tree: assembling the runtime tree in $WORK"
+mkdir -p "$WORK/files"
+node scripts/image-tree.js . "$WORK" || exit 1
+# As the image lays it out: /app holds both parts.
+mv "$WORK/app" "$WORK/out" && mv "$WORK/deps/node_modules" "$WORK/out/node_modules" || exit 1
 echo "image tree: $(du -sh "$WORK/out" | cut -f1), production dependencies only"
 
 cd "$WORK/out"
@@ -42,14 +36,16 @@ export MEDIA_JWT_KEYS='[{"kid":"k1","secret":"image-tree-check-secret-0123456789
 export BAILEYS_AUTH_KEY=$(openssl rand -base64 32)
 node libs/db/dist/migrate-cli.js >"$WORK/migrate.log" 2>&1 || { echo "image tree: migrations failed"; tail -20 "$WORK/migrate.log"; exit 1; }
 
-ports=$(node -e 'const n=require("net");(async()=>{const o=[];for(let i=0;i<13;i++){o.push(await new Promise(r=>{const s=n.createServer().listen(0,"127.0.0.1",()=>{const p=s.address().port;s.close(()=>r(p));});}))}console.log(o.join(" "))})()')
+# Every app of the tree with a main.js but the admin CLI.
+apps=()
+for main in apps/*/dist/main.js; do app=${main#apps/}; app=${app%%/*}; [ "$app" = admin-cli ] || [ "$app" = api-gateway ] || apps+=("$app"); done
+ports=$(node -e 'const n=require("net");(async()=>{const o=[];for(let i=0;i<+process.argv[1];i++){o.push(await new Promise(r=>{const s=n.createServer().listen(0,"127.0.0.1",()=>{const p=s.address().port;s.close(()=>r(p));});}))}console.log(o.join(" "))})()' $((2 * ${#apps[@]} + 2)))
 set -- $ports
-apps=(chats phones groups queue knowledge-base embedding-worker webhooks-dispatcher media inbox members automation importer)
 declare -A health
 media_http=$1; shift # the media app serves its health on its own HTTP port (with /app/media)
 for app in "${apps[@]}"; do
-  health[$app]=$1; shift
-  HEALTH_HOST=127.0.0.1 HEALTH_PORT=${health[$app]} MEDIA_HTTP_HOST=127.0.0.1 MEDIA_HTTP_PORT=$media_http node "apps/$app/dist/main.js" >"$WORK/$app.log" 2>&1 &
+  health[$app]=$1; http=$2; shift 2 # HTTP port too: the console serves its pages on PORT
+  HOST=127.0.0.1 PORT=$http HEALTH_HOST=127.0.0.1 HEALTH_PORT=${health[$app]} MEDIA_HTTP_HOST=127.0.0.1 MEDIA_HTTP_PORT=$media_http node "apps/$app/dist/main.js" >"$WORK/$app.log" 2>&1 &
   pids+=($!)
 done
 health[media]=$media_http
