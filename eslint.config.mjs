@@ -43,6 +43,7 @@ const SERVICE_SCOPES = [
   'members',
   'console',
   'importer',
+  'analytics',
 ];
 
 /** Layering for production code. Nothing here may reach type:testing. */

@@ -10,6 +10,7 @@ import { MEMBERS_HANDLERS } from '@mapi/members-feature';
 import { PHONES_HANDLERS, SANDBOX_HANDLERS } from '@mapi/phones-feature';
 import { QUEUE_HANDLERS } from '@mapi/queue-feature';
 import { WEBHOOKS_HANDLERS } from '@mapi/webhooks-feature';
+import { ANALYTICS_HANDLERS } from '@mapi/analytics-feature';
 
 /** Each service's handler tables (the phones service also answers the sandbox network's control API). */
 const SERVICES: Record<string, readonly { contract: RpcContract }[]> = {
@@ -24,6 +25,7 @@ const SERVICES: Record<string, readonly { contract: RpcContract }[]> = {
   phones: [...PHONES_HANDLERS, ...SANDBOX_HANDLERS],
   queue: QUEUE_HANDLERS,
   webhooks: WEBHOOKS_HANDLERS,
+  analytics: ANALYTICS_HANDLERS,
 };
 
 /** Which services answer each subject, from the tables. */

@@ -22,6 +22,7 @@ const SERVICES = [
   'members',
   'automation',
   'importer',
+  'analytics',
 ];
 
 describe('each service reaches only its own tables', () => {

@@ -81,9 +81,17 @@ describe('generated input over every route of the OpenAPI document', () => {
     // Every service, three starting at a time (each next one as soon as one is ready) so that each comes up within its readiness timeout on a busy 2-core machine.
     stack = await startStack(shared, { services: ['phones', 'queue'] });
     await inWindow<unknown>([
-      ...['groups', 'webhooks-dispatcher', 'inbox', 'members', 'automation', 'knowledge-base', 'embedding-worker', 'importer'].map(
-        (app) => () => stack.startService(app),
-      ),
+      ...[
+        'groups',
+        'webhooks-dispatcher',
+        'inbox',
+        'members',
+        'automation',
+        'knowledge-base',
+        'embedding-worker',
+        'importer',
+        'analytics',
+      ].map((app) => () => stack.startService(app)),
       async () => {
         // media serves its health routes on its file server, not on HEALTH_PORT
         media = AppProcess.start('media', { ...stack.env, MEDIA_HTTP_PORT: String(mediaPort), MEDIA_HTTP_HOST: '127.0.0.1' });

@@ -25,3 +25,4 @@ export * from './inbox';
 export * from './members';
 export * from './automation';
 export * from './imports';
+export * from './analytics';

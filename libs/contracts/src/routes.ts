@@ -10,6 +10,7 @@ import { MEMBERS_ROUTES } from './members';
 import { PHONES_ROUTES } from './phones';
 import { QUEUE_ROUTES } from './queue';
 import { WEBHOOKS_ROUTES } from './webhooks';
+import { ANALYTICS_ROUTES } from './analytics';
 
 /** Every public route the gateway serves; the OpenAPI document is generated from this list. */
 export const ROUTES: readonly RouteContract[] = [
@@ -24,4 +25,5 @@ export const ROUTES: readonly RouteContract[] = [
   ...MEMBERS_ROUTES,
   ...AUTOMATION_ROUTES,
   ...IMPORTS_ROUTES,
+  ...ANALYTICS_ROUTES,
 ];

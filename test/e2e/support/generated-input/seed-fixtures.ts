@@ -114,7 +114,11 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       property_id: [propertyA.property_id],
       workflow_id: [workflowA.id],
       import_id: [importA.import_id],
-      from: [blockedSource.from],
+      // an import's source URL, or the start of an analytics period (docs/services/analytics.md)
+      from: [blockedSource.from, '2026-11-01T00:00:00Z'],
+      to: ['2026-11-08T00:00:00+01:00'],
+      tz: ['Europe/Paris', 'Asia/Kolkata', 'UTC'],
+      phone_id: [phone.phoneId],
     },
     foreign: {
       'x-phone': [phoneB.phone_id],
@@ -125,6 +129,7 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       property_id: [propertyB.property_id],
       workflow_id: [workflowB.id],
       import_id: [importB.import_id],
+      phone_id: [phoneB.phone_id],
       url: [mediaB],
       'urls[]': [mediaB],
       // GET /chats?search= with words only B's message holds (B's copy of A's chat id): nothing of B may come back

@@ -1,0 +1,5 @@
+import './instrument';
+import { runMain } from '@mapi/platform';
+import { bootstrapAnalyticsService } from '@mapi/analytics-feature';
+
+runMain('analytics', bootstrapAnalyticsService);

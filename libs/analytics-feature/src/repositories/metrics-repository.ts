@@ -1,0 +1,160 @@
+import type { AnalyticsInterval, ChatCopy } from '@mapi/contracts';
+import { Prisma, type PrismaClient } from '@mapi/db';
+
+export interface MetricsScope {
+  orgId: string;
+  /** The phones counted; null: every phone of the organization. */
+  phones: string[] | null;
+  /**
+   * The chat copies counted (a member's reach); absent: every chat of the phones. With it the counters
+   * are summed from the per-chat slots instead of the per-phone ones.
+   */
+  chats?: ChatCopy[];
+}
+
+/** `AND (phone_id, chat_id) within the scope's chats`, or nothing. */
+const chatFilter = (scope: MetricsScope) =>
+  scope.chats
+    ? Prisma.sql`AND (phone_id, chat_id) IN (SELECT r.phone_id, r.chat_id FROM jsonb_to_recordset(${JSON.stringify(scope.chats)}::jsonb) AS r(phone_id text, chat_id text))`
+    : Prisma.empty;
+
+export interface SeriesRow {
+  /** The bucket's local wall-clock start, YYYY-MM-DDTHH:MI:SS, and its UTC offset in seconds. */
+  local: string;
+  offset_s: number;
+  incoming: number;
+  outgoing: number;
+  flagged: number;
+  active_chats: number;
+  first_responses: number;
+  first_response_median_ms: number | null;
+}
+
+export interface PeriodTotals {
+  active_chats: number;
+  median: number | null;
+  p90: number | null;
+  count: number;
+}
+
+export interface WaitingRow {
+  phone_id: string;
+  chat_id: string;
+  waiting_message_id: string;
+  waiting_since: Date;
+}
+
+export interface FlaggedRow {
+  phone_id: string;
+  chat_id: string;
+  flagged_count: number;
+}
+
+/**
+ * The analytics service's reads: its aggregates only (never the messages table), every query keyed
+ * by the organization first and narrowed to the scope's phones.
+ */
+export class MetricsRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** One row per local day (or hour) of `tz` over [from, to), empty buckets included, oldest first. */
+  series(scope: MetricsScope, from: Date, to: Date, tz: string, interval: AnalyticsInterval): Promise<SeriesRow[]> {
+    const { orgId, phones } = scope;
+    const step = `1 ${interval}`;
+    const chats = chatFilter(scope);
+    // Per phone, or (for a set of chats) per chat: the same sums, from fewer rows without a chat filter.
+    const countsTable = scope.chats ? Prisma.sql`analytics_chat_slots` : Prisma.sql`analytics_message_slots`;
+    return this.prisma.$queryRaw<SeriesRow[]>`
+      WITH buckets AS (
+        SELECT b FROM generate_series(date_trunc(${interval}, ${from}::timestamptz AT TIME ZONE ${tz}),
+          (${to}::timestamptz - interval '1 millisecond') AT TIME ZONE ${tz}, ${step}::interval) b),
+      counts AS (
+        SELECT date_trunc(${interval}, slot AT TIME ZONE ${tz}) AS b,
+          sum(incoming)::int AS incoming, sum(outgoing)::int AS outgoing, sum(flagged)::int AS flagged
+        FROM ${countsTable}
+        WHERE org_id = ${orgId}::uuid AND slot >= ${from} AND slot < ${to} AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}
+        GROUP BY 1),
+      active AS (
+        SELECT b, count(*)::int AS active_chats FROM (
+          SELECT DISTINCT date_trunc(${interval}, slot AT TIME ZONE ${tz}) AS b, phone_id, chat_id FROM analytics_chat_slots
+          WHERE org_id = ${orgId}::uuid AND slot >= ${from} AND slot < ${to} AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}) d
+        GROUP BY b),
+      responses AS (
+        SELECT date_trunc(${interval}, incoming_at AT TIME ZONE ${tz}) AS b, count(*)::int AS n,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY response_ms) AS median
+        FROM analytics_responses
+        WHERE org_id = ${orgId}::uuid AND incoming_at >= ${from} AND incoming_at < ${to}
+          AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}
+        GROUP BY 1)
+      SELECT to_char(buckets.b, 'YYYY-MM-DD"T"HH24:MI:SS') AS local,
+        extract(epoch FROM buckets.b - ((buckets.b AT TIME ZONE ${tz}) AT TIME ZONE 'UTC'))::int AS offset_s,
+        COALESCE(counts.incoming, 0) AS incoming, COALESCE(counts.outgoing, 0) AS outgoing, COALESCE(counts.flagged, 0) AS flagged,
+        COALESCE(active.active_chats, 0) AS active_chats, COALESCE(responses.n, 0) AS first_responses,
+        responses.median AS first_response_median_ms
+      FROM buckets LEFT JOIN counts USING (b) LEFT JOIN active USING (b) LEFT JOIN responses USING (b)
+      ORDER BY buckets.b`;
+  }
+
+  /** Distinct active chats and the first-response percentiles of the whole period. */
+  async totals(scope: MetricsScope, from: Date, to: Date): Promise<PeriodTotals> {
+    const { orgId, phones } = scope;
+    const chats = chatFilter(scope);
+    const [row] = await this.prisma.$queryRaw<PeriodTotals[]>`
+      SELECT
+        (SELECT count(*)::int FROM (
+          SELECT DISTINCT phone_id, chat_id FROM analytics_chat_slots
+          WHERE org_id = ${orgId}::uuid AND slot >= ${from} AND slot < ${to} AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}) d
+        ) AS active_chats,
+        r.median, r.p90, r.count
+      FROM (
+        SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY response_ms) AS median,
+          percentile_cont(0.9) WITHIN GROUP (ORDER BY response_ms) AS p90, count(*)::int AS count
+        FROM analytics_responses
+        WHERE org_id = ${orgId}::uuid AND incoming_at >= ${from} AND incoming_at < ${to}
+          AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}) r`;
+    return row;
+  }
+
+  /** The chat copies with a message in [from, to), at most `limit` (a member's figures are narrowed from them). */
+  activeChats(scope: MetricsScope, from: Date, to: Date, limit: number): Promise<ChatCopy[]> {
+    const { orgId, phones } = scope;
+    return this.prisma.$queryRaw<ChatCopy[]>`
+      SELECT DISTINCT phone_id, chat_id FROM analytics_chat_slots
+      WHERE org_id = ${orgId}::uuid AND slot >= ${from} AND slot < ${to} AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[]))
+      LIMIT ${limit}`;
+  }
+
+  /** Chats waiting for a response, longest first: `limit` of them after `offset`, and how many in all. */
+  waiting(scope: MetricsScope, offset: number, limit: number): Promise<WaitingRow[]> {
+    const { orgId, phones } = scope;
+    return this.prisma.$queryRaw<WaitingRow[]>`
+      SELECT phone_id, chat_id, waiting_message_id, waiting_since FROM analytics_chat_states
+      WHERE org_id = ${orgId}::uuid AND waiting_since IS NOT NULL AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[]))
+      ORDER BY waiting_since, phone_id, chat_id OFFSET ${offset} LIMIT ${limit}`;
+  }
+
+  async waitingCount(scope: MetricsScope): Promise<number> {
+    const { orgId, phones } = scope;
+    const [row] = await this.prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM analytics_chat_states
+      WHERE org_id = ${orgId}::uuid AND waiting_since IS NOT NULL AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[]))`;
+    return row.n;
+  }
+
+  /** Chats with flagged messages, most flagged first. */
+  flagged(scope: MetricsScope, offset: number, limit: number): Promise<FlaggedRow[]> {
+    const { orgId, phones } = scope;
+    return this.prisma.$queryRaw<FlaggedRow[]>`
+      SELECT phone_id, chat_id, flagged_count FROM analytics_chat_states
+      WHERE org_id = ${orgId}::uuid AND flagged_count > 0 AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[]))
+      ORDER BY flagged_count DESC, phone_id, chat_id OFFSET ${offset} LIMIT ${limit}`;
+  }
+
+  async flaggedCount(scope: MetricsScope): Promise<number> {
+    const { orgId, phones } = scope;
+    const [row] = await this.prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM analytics_chat_states
+      WHERE org_id = ${orgId}::uuid AND flagged_count > 0 AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[]))`;
+    return row.n;
+  }
+}

@@ -1,0 +1,84 @@
+import { Errors, slotPeriod, type MessageMetricsRequest, type MessageMetricsResult } from '@mapi/contracts';
+import type { MetricsRepository, SeriesRow } from '../../repositories/metrics-repository';
+import { isMember, scopeOf, type ChatReach } from '../../scope';
+
+/** A member's figures are narrowed from at most this many chats of the period (docs/services/analytics.md, "Member reach"). */
+export const MEMBER_PERIOD_CHATS = 20_000;
+
+/** `+01:00` from an offset in seconds. */
+export function offsetText(seconds: number): string {
+  const sign = seconds < 0 ? '-' : '+';
+  const abs = Math.abs(seconds);
+  const hh = String(Math.floor(abs / 3600)).padStart(2, '0');
+  const mm = String(Math.floor((abs % 3600) / 60)).padStart(2, '0');
+  return `${sign}${hh}:${mm}`;
+}
+
+const bucketOf = (r: SeriesRow) => `${r.local}${offsetText(r.offset_s)}`;
+
+/**
+ * GET /analytics/messages: the period's counters, active chats and first-response percentiles, in
+ * total and per local day or hour, from the analytics aggregates of the organization (ctx.org_id) and
+ * the scope's phones. For a console member, of the period's chats within their reach (the chats
+ * service decides, per copy), summed from the per-chat slots.
+ */
+export class MessageMetrics {
+  constructor(
+    private readonly metrics: MetricsRepository,
+    private readonly reach: ChatReach,
+  ) {}
+
+  async execute({ ctx, query }: MessageMetricsRequest): Promise<MessageMetricsResult> {
+    let scope = scopeOf(ctx, query.phone_id);
+    const { from, to } = slotPeriod(query.from, query.to);
+    if (isMember(ctx)) {
+      const candidates = await this.metrics.activeChats(scope, from, to, MEMBER_PERIOD_CHATS + 1);
+      if (candidates.length > MEMBER_PERIOD_CHATS) {
+        const message = `the period holds more than ${MEMBER_PERIOD_CHATS} chats: a shorter period or one phone (phone_id) for a member's figures`;
+        throw Errors.validation({ to: { message, value: query.to } }, message);
+      }
+      scope = { ...scope, chats: candidates.length ? await this.reach(ctx, candidates) : [] };
+    }
+    let series: SeriesRow[];
+    let totals;
+    try {
+      [series, totals] = await Promise.all([
+        this.metrics.series(scope, from, to, query.tz, query.interval),
+        this.metrics.totals(scope, from, to),
+      ]);
+    } catch (err) {
+      // A name the runtime knows and Postgres does not (their zone databases differ slightly).
+      if (/time zone/i.test(String((err as Error)?.message))) {
+        throw Errors.validation(
+          { tz: { message: `time zone ${query.tz} is not known`, value: query.tz } },
+          `time zone ${query.tz} is not known`,
+        );
+      }
+      throw err;
+    }
+    const sum = (k: 'incoming' | 'outgoing' | 'flagged') => series.reduce((n, r) => n + r[k], 0);
+    return {
+      from: from.toISOString(),
+      to: to.toISOString(),
+      tz: query.tz,
+      interval: query.interval,
+      phone_id: query.phone_id ?? null,
+      totals: {
+        active_chats: totals.active_chats,
+        incoming: sum('incoming'),
+        outgoing: sum('outgoing'),
+        flagged: sum('flagged'),
+        first_response_ms: { median: totals.median, p90: totals.p90, count: totals.count },
+      },
+      series: series.map((r) => ({
+        bucket: bucketOf(r),
+        active_chats: r.active_chats,
+        incoming: r.incoming,
+        outgoing: r.outgoing,
+        flagged: r.flagged,
+        first_responses: r.first_responses,
+        first_response_median_ms: r.first_response_median_ms,
+      })),
+    };
+  }
+}

@@ -1,0 +1,84 @@
+import type { RightNowRequest, RightNowResult } from '@mapi/contracts';
+import type { MetricsRepository } from '../../repositories/metrics-repository';
+import { isMember, scopeOf, type ChatReach } from '../../scope';
+
+/** A member's lists are filtered from at most this many chats each (docs/services/analytics.md, "Not yet"). */
+export const MEMBER_CANDIDATES = 10_000;
+
+const key = (c: { phone_id: string; chat_id: string }) => `${c.phone_id}\u0000${c.chat_id}`;
+
+/**
+ * GET /analytics/now: the chats waiting for a response (longest first) and those with flagged
+ * messages, from the analytics per-chat state of the organization (ctx.org_id) and the scope's phones.
+ * A console member sees only the chats within their reach (the chats service decides, per copy).
+ */
+export class RightNow {
+  constructor(
+    private readonly metrics: MetricsRepository,
+    private readonly reach: ChatReach,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async execute({ ctx, query }: RightNowRequest): Promise<RightNowResult> {
+    const scope = scopeOf(ctx, query.phone_id);
+    const asOf = this.now();
+    const [waiting, flagged] = await Promise.all([
+      this.list(
+        ctx,
+        (o, l) => this.metrics.waiting(scope, o, l),
+        () => this.metrics.waitingCount(scope),
+        query.limit,
+      ),
+      this.list(
+        ctx,
+        (o, l) => this.metrics.flagged(scope, o, l),
+        () => this.metrics.flaggedCount(scope),
+        query.limit,
+      ),
+    ]);
+    return {
+      as_of: new Date(asOf).toISOString(),
+      waiting: {
+        count: waiting.count,
+        chats: waiting.rows.map((r) => ({
+          phone_id: r.phone_id,
+          chat_id: r.chat_id,
+          message_id: r.waiting_message_id,
+          waiting_since: r.waiting_since.toISOString(),
+          waiting_ms: Math.max(0, asOf - r.waiting_since.getTime()),
+        })),
+      },
+      flagged: {
+        count: flagged.count,
+        chats: flagged.rows.map((r) => ({ phone_id: r.phone_id, chat_id: r.chat_id, flagged_messages: r.flagged_count })),
+      },
+      unread_chats: null,
+    };
+  }
+
+  /** The first `limit` rows and how many there are; for a member, of the rows within reach. */
+  private async list<T extends { phone_id: string; chat_id: string }>(
+    ctx: RightNowRequest['ctx'],
+    page: (offset: number, limit: number) => Promise<T[]>,
+    count: () => Promise<number>,
+    limit: number,
+  ): Promise<{ rows: T[]; count: number }> {
+    if (!isMember(ctx)) {
+      const [rows, n] = await Promise.all([page(0, limit), count()]);
+      return { rows, count: n };
+    }
+    const candidates = await page(0, MEMBER_CANDIDATES);
+    const reached = candidates.length
+      ? new Set(
+          (
+            await this.reach(
+              ctx,
+              candidates.map((c) => ({ phone_id: c.phone_id, chat_id: c.chat_id })),
+            )
+          ).map(key),
+        )
+      : new Set<string>();
+    const visible = candidates.filter((c) => reached.has(key(c)));
+    return { rows: visible.slice(0, limit), count: visible.length };
+  }
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { RequestContextSchema } from '../../common/request-context';
+import { defineRoute } from '../../http/define-route';
+import { defineRpc } from '../../rpc/define-rpc';
+import { MAX_HOURLY_PERIOD_DAYS, MAX_PERIOD_DAYS, PeriodFields, PhoneIdFilter, refinePeriod } from '../period/period';
+
+/** Ours (issue 34): the period, its time zone and series interval, and an optional phone. */
+export const MessageMetricsQuery = z.object({ ...PeriodFields, phone_id: PhoneIdFilter }).superRefine(refinePeriod);
+
+/** Median and 90th percentile (continuous) of the first response times of a period, in milliseconds; null without any. */
+export const FirstResponseSchema = z.object({
+  median: z.number().nullable(),
+  p90: z.number().nullable(),
+  count: z.number().int(),
+});
+
+const counts = {
+  active_chats: z.number().int(),
+  incoming: z.number().int(),
+  outgoing: z.number().int(),
+  flagged: z.number().int(),
+};
+
+export const MessageMetricsResultSchema = z.object({
+  /** The period counted: from and to widened to whole quarter hours, UTC. */
+  from: z.string(),
+  to: z.string(),
+  tz: z.string(),
+  interval: z.enum(['day', 'hour']),
+  phone_id: z.string().nullable(),
+  totals: z.object({ ...counts, first_response_ms: FirstResponseSchema }),
+  /** One bucket per local day (or hour) of the period, oldest first, empty ones included. */
+  series: z.array(
+    z.object({
+      /** The bucket's local start with its offset, e.g. 2026-11-01T00:00:00+01:00. */
+      bucket: z.string(),
+      ...counts,
+      first_responses: z.number().int(),
+      first_response_median_ms: z.number().nullable(),
+    }),
+  ),
+});
+export type MessageMetricsResult = z.infer<typeof MessageMetricsResultSchema>;
+
+export const MessageMetricsRpc = defineRpc({
+  subject: 'analytics.v1.messages.metrics',
+  service: 'analytics',
+  request: z.object({ ctx: RequestContextSchema, query: MessageMetricsQuery }),
+  response: MessageMetricsResultSchema,
+});
+export type MessageMetricsRequest = z.infer<typeof MessageMetricsRpc.request>;
+
+export const MessageMetricsRoute = defineRoute({
+  operationId: 'getAnalyticsMessages',
+  method: 'GET',
+  path: '/analytics/messages',
+  tag: 'analytics',
+  summary: 'Message metrics over a period',
+  description:
+    'Ours (issue 34): active chats (with a message in the period), incoming, outgoing and flagged messages (flagged now), ' +
+    'and first response times (a response is the first outgoing message after an unanswered incoming one; median and p90 in ms, ' +
+    "counted in the period of the incoming message), in total and per local day or hour of `tz`, from the analytics service's " +
+    'aggregates (fed from the event stream; docs/services/analytics.md). `from` is inclusive, `to` exclusive, both widened to whole ' +
+    `quarter hours; at most ${MAX_PERIOD_DAYS} days (${MAX_HOURLY_PERIOD_DAYS} with interval=hour). x-phone or phone_id narrow to one phone ` +
+    "(a phone outside the token's phones is 404). A console member gets the figures of the period's chats within their reach " +
+    '(at most 20,000 chats in the period, else 422: a shorter period or one phone).',
+  query: MessageMetricsQuery,
+  phone: 'optional',
+  rpc: MessageMetricsRpc,
+  successStatus: 200,
+  response: MessageMetricsResultSchema,
+});

@@ -1,0 +1,151 @@
+import { MessageMetricsResultSchema, RightNowResultSchema } from '@mapi/contracts';
+import { writeEvents } from '@mapi/events';
+import { createOrg, createToken, randomDigits, stubEvents } from '@mapi/testing';
+import { joinByInvitation, type ConsoleSession } from './support/console-session';
+import { client, expect404, expect422, expectEnvelope, until } from './support/http';
+import { connectedSandboxPhone } from './support/queue-phone';
+import { startStack, type Stack } from './support/stack';
+
+/**
+ * Analytics end to end (issue 34, first slice): message events written to the outbox, published by
+ * the chats service's relay, counted by the analytics service's durable consumer and read through
+ * the gateway (GET /v1/analytics/messages and /now); bad periods, time zones and limits are the
+ * spec's 422 envelope, never a 5xx; another organization's token sees none of it.
+ */
+describe('analytics', () => {
+  let stack: Stack;
+  let api: ReturnType<typeof client>;
+  let other: ReturnType<typeof client>;
+  let orgId: string;
+  const phoneId = `phone-e2e-${randomDigits(6)}`;
+  const chat = `${randomDigits()}@c.us`;
+  const T0 = Date.parse('2026-11-02T08:00:00Z');
+  const period = 'from=2026-11-02T00:00:00Z&to=2026-11-03T00:00:00Z';
+
+  beforeAll(async () => {
+    stack = await startStack({}, { services: ['analytics'] });
+    orgId = (await createOrg(stack.prisma)).id;
+    api = client(stack.baseUrl, (await createToken(stack.prisma, orgId)).token);
+    other = client(stack.baseUrl, (await createToken(stack.prisma, (await createOrg(stack.prisma)).id)).token);
+  }, 120_000);
+
+  afterAll(() => stack?.stop(), 60_000);
+
+  const message = (id: string, minutes: number, fromMe: boolean) => ({
+    type: 'message.created' as const,
+    org_id: orgId,
+    phone_id: phoneId,
+    data: {
+      message_id: `${fromMe}_${chat}_${id}`,
+      chat_id: chat,
+      timestamp: new Date(T0 + minutes * 60_000).toISOString().replace('Z', '+00:00'),
+      from_me: fromMe,
+      flag_status: null,
+    },
+  });
+
+  it('counts message events from the stream and answers them through the gateway', async () => {
+    await writeEvents(stack.prisma, stubEvents([message('A', 0, false), message('B', 3, true), message('C', 30, false)]));
+    const res = await until(
+      () => api.get(`/analytics/messages?${period}`),
+      (r) => r.status === 200 && r.body.totals.incoming === 2,
+      20_000,
+      'the events counted',
+    );
+    expect(MessageMetricsResultSchema.parse(res.body)).toEqual(res.body);
+    expect(res.body.totals).toEqual({
+      active_chats: 1,
+      incoming: 2,
+      outgoing: 1,
+      flagged: 0,
+      first_response_ms: { median: 180_000, p90: 180_000, count: 1 },
+    });
+    expect(res.body.series).toHaveLength(1);
+    const now = await api.get('/analytics/now');
+    expect(now.status).toBe(200);
+    expect(RightNowResultSchema.parse(now.body)).toEqual(now.body);
+    expect(now.body.waiting.chats).toMatchObject([{ phone_id: phoneId, chat_id: chat, message_id: `false_${chat}_C` }]);
+    // another organization's token: nothing of it
+    const theirs = await other.get(`/analytics/messages?${period}`);
+    expect(theirs.body.totals).toMatchObject({ active_chats: 0, incoming: 0, outgoing: 0 });
+    expect((await other.get('/analytics/now')).body.waiting).toEqual({ count: 0, chats: [] });
+  }, 40_000);
+
+  it('refuses bad periods, time zones, intervals and limits with the 422 envelope', async () => {
+    expect422(await api.get('/analytics/messages?from=2026-11-03T00:00:00Z&to=2026-11-02T00:00:00Z'), 'to', /after from/);
+    expect422(await api.get('/analytics/messages?from=2025-01-01T00:00:00Z&to=2026-11-02T00:00:00Z'), 'to', /366 days/);
+    expect422(await api.get(`/analytics/messages?${period}&tz=Mars/Olympus`), 'tz');
+    expect422(await api.get(`/analytics/messages?${period}&tz=%2B01:00`), 'tz');
+    expect422(await api.get(`/analytics/messages?${period}&interval=week`), 'interval');
+    expect422(await api.get('/analytics/messages?from=yesterday&to=2026-11-02T00:00:00Z'), 'from');
+    expect422(await api.get('/analytics/messages'), 'from');
+    expect422(await api.get('/analytics/now?limit=0'), 'limit');
+    expect422(await api.get('/analytics/now?limit=1001'), 'limit');
+    const scoped = client(stack.baseUrl, (await createToken(stack.prisma, orgId, { phoneIds: ['phone-other'] })).token);
+    expect404(await scoped.get(`/analytics/messages?${period}&phone_id=${phoneId}`));
+    const noToken = await fetch(`${stack.baseUrl}/v1/analytics/now`);
+    expect(noToken.status).toBe(401);
+    expectEnvelope(await noToken.json(), 'UNAUTHORIZED_ERROR', 401);
+  });
+});
+
+/**
+ * The real path with a member (issue 34 with issue 18's reach): customer messages delivered on the
+ * sandbox network are ingested by chats, announced as message.created and counted by analytics; Lea,
+ * a member limited to label VIP, sees the figures and the waiting chats of chat A (VIP) only, the
+ * owner's token those of both chats. Gateway, chats, phones, members, inbox and analytics as processes.
+ */
+describe('analytics for a member, from real ingestion', () => {
+  let stack: Stack;
+  let api: ReturnType<typeof client>;
+  let lea: ConsoleSession;
+  let phone: string;
+  const [alice, bob] = [randomDigits(), randomDigits()];
+  const [chatA, chatB] = [`${alice}@c.us`, `${bob}@c.us`];
+
+  beforeAll(async () => {
+    stack = await startStack({ SESSION_SCAN_MS: '200' }, { services: ['phones', 'members', 'inbox', 'analytics'] });
+    const org = await createOrg(stack.prisma);
+    api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
+    ({ phoneId: phone } = await connectedSandboxPhone(api));
+    for (const [contact, body] of [
+      [alice, 'a question'],
+      [bob, 'another question'],
+    ]) {
+      expect((await api.post('/sandbox/messages', { chat_id: contact, body }, { 'x-phone': phone })).status).toBeLessThan(300);
+    }
+    await until(
+      () => api.get('/analytics/now'),
+      (r) => r.status === 200 && r.body.waiting.count === 2,
+      20_000,
+      'both chats waiting',
+    );
+    expect((await api.patch('/chats/labels', { labels: 'VIP', chat_ids: [chatA] })).status).toBe(204);
+    lea = await joinByInvitation(
+      stack.baseUrl,
+      api,
+      { emails: ['lea@example.com'], role: 'member', orgPhones: [phone], labels: ['VIP'] },
+      'correct horse battery',
+    );
+  }, 120_000);
+
+  afterAll(() => stack?.stop(), 60_000);
+
+  it('counts ingested messages, and a member sees only the chats within reach', async () => {
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    const to = new Date(Date.now() + 3_600_000).toISOString();
+    const everyone = await api.get(`/analytics/messages?from=${from}&to=${to}`);
+    expect(everyone.status).toBe(200);
+    expect(everyone.body.totals).toMatchObject({ active_chats: 2, incoming: 2, outgoing: 0 });
+    const hers = await lea.call('GET', `/analytics/messages?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+    expect(hers.status).toBe(200);
+    expect(hers.body.totals).toMatchObject({ active_chats: 1, incoming: 1, outgoing: 0 });
+    const now = await lea.call('GET', '/analytics/now');
+    expect(now.status).toBe(200);
+    expect(now.body.waiting.chats.map((c: { chat_id: string }) => c.chat_id)).toEqual([chatA]);
+    expect(now.body.waiting.count).toBe(1);
+    expect((await api.get('/analytics/now')).body.waiting.chats.map((c: { chat_id: string }) => c.chat_id).sort()).toEqual(
+      [chatA, chatB].sort(),
+    );
+  });
+});
