@@ -301,7 +301,11 @@ async function main() {
   const acceptedIn = inbound.filter((m) => m.accepted);
   const acceptedOut = sends.filter((m) => m.accepted);
   await waitFor(
-    async () => (await count('fin-')).size >= acceptedIn.length && (await count('fout-')).size >= acceptedOut.length,
+    // every accepted one by its body: a count would also be met by sends answered 504 yet sent
+    async () => {
+      const [ins, outs] = [await count('fin-'), await count('fout-')];
+      return acceptedIn.every((m) => ins.has(m.body)) && acceptedOut.every((m) => outs.has(m.body));
+    },
     CFG.settleMs,
     'every accepted message stored',
   ).catch((e) => log(`  ${e.message}`));

@@ -71,6 +71,16 @@ async function runsByStatus(prisma, workflowId) {
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
+/** Why the workflow's failed steps failed (their last error), by error text: what a lost reply was lost to. */
+async function failedSteps(prisma, workflowId) {
+  const rows = await prisma.$queryRawUnsafe(
+    `SELECT left(coalesce(s.error, '(none)'), 160) AS error, s.attempts, count(*)::int AS n FROM automation_steps s
+       JOIN automation_runs r ON r.run_id = s.run_id WHERE r.workflow_id = $1::uuid AND s.status = 'failed' GROUP BY 1, 2`,
+    workflowId,
+  );
+  return Object.fromEntries(rows.map((r) => [`${r.error} (attempt ${r.attempts})`, r.n]));
+}
+
 /**
  * The workflow's steps run more than once (claimed again after a fault): not a double by itself, the
  * idempotency key makes the effect once; shown to read a double or a loss against.
@@ -107,13 +117,14 @@ function reminderHooks(receiver) {
 
 /** Everything the counts read, at one moment. */
 async function observe(ctx) {
-  const [replies, runs, rerun, fired] = await Promise.all([
+  const [replies, runs, failed, rerun, fired] = await Promise.all([
     repliesByChat(ctx.prisma, ctx.workflowPhoneId),
     runsByStatus(ctx.prisma, ctx.workflowId),
+    failedSteps(ctx.prisma, ctx.workflowId),
     stepsRerun(ctx.prisma, ctx.workflowId),
     remindersByTitle(ctx.prisma, ctx.orgId),
   ]);
-  return { replies, runs, rerun, fired, hooks: reminderHooks(ctx.receiver) };
+  return { replies, runs, failed, rerun, fired, hooks: reminderHooks(ctx.receiver) };
 }
 
 /**
@@ -138,6 +149,7 @@ function countTimed(o, triggers, reminders, stored) {
     workflow_lost_trigger_not_stored: lost.filter((t) => !stored.has(t.body)).length,
     workflow_doubled: triggers.filter((t) => (o.replies.get(t.chat) ?? 0) > 1).length,
     workflow_runs: o.runs,
+    ...(Object.keys(o.failed).length ? { workflow_steps_failed: o.failed } : {}),
     workflow_steps_retried: o.rerun, // attempts > 1: retried after a failed attempt (a fault), not done twice — workflow_doubled says that
     reminders_accepted: reminders.length,
     reminders_lost: reminders.filter((t) => !o.fired.has(t.title)).length,
