@@ -17,7 +17,7 @@ describe('loadConfig', () => {
     expect(config.http).toEqual({ HOST: '0.0.0.0', PORT: 8080, BODY_LIMIT_BYTES: 10 * 1024 * 1024 });
     expect(config.nats).toEqual({ NATS_URL: 'nats://127.0.0.1:4222', RPC_TIMEOUT_MS: 10_000, RPC_UNAVAILABLE_RETRY_MS: 5_000 });
     expect(config.rateLimit).toEqual({ RATE_LIMIT_PER_SECOND: 100, RATE_LIMIT_ROUTES: {} });
-    expect(config.auth).toEqual({ AUTH_CACHE_TTL_MS: 5_000 });
+    expect(config.auth).toEqual({ AUTH_CACHE_TTL_MS: 5_000, AUTH_CACHE_STALE_MS: 60_000 });
     expect(config.database.DATABASE_POOL_SIZE).toBe(10);
     expect(config.redis.REDIS_URL).toBe('redis://127.0.0.1:6379');
   });
