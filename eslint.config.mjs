@@ -6,6 +6,9 @@
 //             testing (libs/testing) only from test files.
 //   scope:* — vertical slices: a service's projects see their own scope plus scope:shared, never
 //             another service's.
+//   bench/  — a project too (type:bench, scope:bench): it measures every service, so it may use any
+//             scope's feature, platform, contracts, data and testing libraries, through their index
+//             (never an app, never a path into a library's build: see the bench block below).
 // Apps can never be imported at all (the rule's built-in "Imports of apps are forbidden"), and a
 // relative path into another project is an error as well. test/boundaries/module-boundaries.int-spec.ts
 // proves all of this bites.
@@ -54,6 +57,8 @@ const TYPE_RULES = {
   'type:contracts': ['type:contracts'],
   'type:data': ['type:data', 'type:contracts'], // db, and events (outbox + JetStream) which names contract types
   'type:testing': ['type:platform', 'type:contracts', 'type:data', 'type:testing'],
+  // bench/ (Node scripts that seed with libs/testing and measure the libraries): never an app.
+  'type:bench': ['type:feature', 'type:platform', 'type:contracts', 'type:data', 'type:testing'],
 };
 
 /** Files that are tests (or test support) and so may also import type:testing. */
@@ -72,6 +77,8 @@ function boundaryOptions({ allowTesting }) {
       sourceTag: `scope:${scope}`,
       onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared'],
     })),
+    // bench/ measures every service: it may see every scope (the type rule above still applies).
+    { sourceTag: 'scope:bench', onlyDependOnLibsWithTags: [...SERVICE_SCOPES.map((scope) => `scope:${scope}`), 'scope:shared'] },
   ];
   return {
     // An untagged project matches no constraint and so may depend on nothing: tag it.
@@ -101,6 +108,29 @@ export default [
     files: TEST_FILES,
     rules: {
       '@nx/enforce-module-boundaries': ['error', boundaryOptions({ allowTesting: true })],
+    },
+  },
+
+  // bench/ uses a library through its index (or a declared entry point such as @mapi/platform/telemetry),
+  // like every other project: @nx/enforce-module-boundaries checks which project a require() reaches,
+  // not where inside it, so a path into a library's build or sources is an error here. Caught: any
+  // '@mapi/<lib>/dist|src/…' string (also when a helper such as baseline-server.js's lib() requires
+  // it), and a required 'libs/<lib>/dist|src/…' path other than the index (`require(path.join(ROOT,
+  // 'libs/x/dist/index.js'))` loads an earlier checkout's build for BENCH_BEFORE_ROOT).
+  {
+    files: ['bench/**/*.js'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: String.raw`Literal[value=/@mapi\/[a-z0-9-]+\/(dist|src)\//]`,
+          message: "bench/ reaches a library through its index ('@mapi/<lib>'); export what is measured there.",
+        },
+        {
+          selector: String.raw`CallExpression[callee.name='require'] Literal[value=/(^|[^a-z0-9-])libs\/[a-z0-9-]+\/(dist|src)\/(?!index\.js$)/]`,
+          message: "bench/ reaches a library through its index ('@mapi/<lib>' or libs/<lib>/dist/index.js); export what is measured there.",
+        },
+      ],
     },
   },
 

@@ -40,7 +40,8 @@ roots=$(node -e '
 # Files outside the projects: the workspace checks (test/boundaries, test/deploy) when their subject
 # changed, and a changed test file of test/ itself.
 paths=($roots)
-if grep -qE '^(prisma/|libs/contracts/|test/boundaries/|eslint\.config|apps/[^/]+/project\.json|libs/[^/]+/project\.json)' <<<"$changed"; then paths+=(test/boundaries/); fi
+# bench/ has no tests of its own: test/boundaries lints it (module boundaries, no deep library paths).
+if grep -qE '^(prisma/|libs/contracts/|test/boundaries/|eslint\.config|apps/[^/]+/project\.json|libs/[^/]+/project\.json|bench/project\.json|bench/.*\.js$)' <<<"$changed"; then paths+=(test/boundaries/); fi
 if grep -qE '^(deploy/|docker-compose\.yml|test/deploy/)' <<<"$changed"; then paths+=(test/deploy/); fi
 while read -r file; do
   case "$file" in test/e2e/*) ;; test/*.spec.ts | test/*.int-spec.ts) [ -f "$file" ] && paths+=("$file") ;; esac

@@ -19,10 +19,11 @@ const { serveBaseline, runBaseline } = require('../lib/serve-baseline');
 const root = process.env.BASELINE_ROOT || path.join(__dirname, '..', '..');
 const lib = (p) => require(path.join(root, 'node_modules', p));
 const { Prisma } = lib('@mapi/db');
-const { ChatViewRepository, MessageRepository } = lib('@mapi/chats-feature');
-const { ListChats } = lib('@mapi/chats-feature/dist/usecases/list-chats/list-chats.usecase');
-const { ListAllMessages } = lib('@mapi/chats-feature/dist/usecases/list-all-messages/list-all-messages.usecase');
-const { ListChatsQuery, ListAllMessagesQuery } = lib('@mapi/contracts');
+const { CHATS_HANDLERS } = lib('@mapi/chats-feature');
+const { ListChatsQuery, ListAllMessagesQuery, ListChatsRpc, ListAllMessagesRpc } = lib('@mapi/contracts');
+
+// The use cases as the chats service builds them: its handler table's line for the contract.
+const useCase = (contract, deps) => CHATS_HANDLERS.find((line) => line.contract.subject === contract.subject).build(deps);
 
 /**
  * The one method the repositories' reads need, on a bare pool: `$queryRaw` as a tag or with a
@@ -42,8 +43,8 @@ async function main() {
   if (!orgId) throw new Error('ORG_ID is required');
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE || 10) });
   const db = rawClient(pool);
-  const listChats = new ListChats(new ChatViewRepository(db), new MessageRepository(db));
-  const listAll = new ListAllMessages(new MessageRepository(db));
+  const listChats = useCase(ListChatsRpc, { prisma: db });
+  const listAll = useCase(ListAllMessagesRpc, { prisma: db });
   const ctx = { org_id: orgId, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null, member: null };
 
   const app = Fastify({ logger: false });

@@ -15,7 +15,7 @@
 const os = require('node:os');
 const { createTestDatabase, createOrg, createPhone, randomDigits } = require('@mapi/testing');
 const { createPrismaClient } = require('@mapi/db');
-const { ApplyIngest } = require('@mapi/chats-feature/dist/ingest/apply-ingest.usecase');
+const { ApplyIngest } = require('@mapi/chats-feature');
 
 const CHANGES = Number(process.env.BENCH_CHANGES || 4000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES || 400);

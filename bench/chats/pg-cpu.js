@@ -10,7 +10,8 @@
 const fs = require('node:fs');
 const pg = require(process.argv[3] + '/node_modules/pg');
 const { Prisma } = require(process.argv[3] + '/node_modules/@mapi/db');
-const { ChatViewRepository, MessageRepository } = require(process.argv[3] + '/node_modules/@mapi/chats-feature');
+// AllMessagesRepository: only where a checkout's index exports it (this tree has none).
+const { ChatViewRepository, MessageRepository, AllMessagesRepository } = require(process.argv[3] + '/node_modules/@mapi/chats-feature');
 const cpu = (pid) => {
   const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(f[11]) + Number(f[12])) * 10;
@@ -33,12 +34,9 @@ const cpu = (pid) => {
     ['chats list 100', () => new ChatViewRepository(db).list(org_id, { phoneIds: null, offset: 0, limit: 100 })],
     ['messages listAll 2000 (row)', () => new MessageRepository(db).listAll(org_id, { phoneIds: null, offset: 0, limit: 2000 })],
   ];
-  try {
-    const { AllMessagesRepository } = require(
-      process.argv[3] + '/node_modules/@mapi/chats-feature/dist/repositories/all-messages-repository',
-    );
+  if (AllMessagesRepository) {
     cases.push(['all messages 2000 (api)', () => new AllMessagesRepository(db).list(org_id, { phoneIds: null, offset: 0, limit: 2000 })]);
-  } catch {}
+  }
   for (const [name, run] of cases) {
     captured = [];
     await run();

@@ -16,12 +16,12 @@ const inspector = require('node:inspector');
 const pgLib = require('pg');
 const { createTestDatabase } = require('@mapi/testing');
 const { createPrismaClient } = require('@mapi/db');
-const { ChatViewRepository, MessageRepository } = require('@mapi/chats-feature');
-// the use cases are not in the lib's index (only its handlers use them): their built files
-const { ListChats } = require('@mapi/chats-feature/dist/usecases/list-chats/list-chats.usecase');
-const { ListAllMessages } = require('@mapi/chats-feature/dist/usecases/list-all-messages/list-all-messages.usecase');
-const { ListChatsQuery, ListAllMessagesQuery } = require('@mapi/contracts');
+const { CHATS_HANDLERS } = require('@mapi/chats-feature');
+const { ListChatsQuery, ListAllMessagesQuery, ListChatsRpc, ListAllMessagesRpc } = require('@mapi/contracts');
 const { seedOrg, deriveChatRows, addGroupParticipants } = require('../messages/seed');
+
+// The use cases as the chats service builds them: its handler table's line for the contract.
+const useCase = (contract, deps) => CHATS_HANDLERS.find((line) => line.contract.subject === contract.subject).build(deps);
 
 const num = (name, def) => (process.env[name] ? Number(process.env[name]) : def);
 const log = (...a) => console.log(...a);
@@ -47,8 +47,8 @@ async function main() {
   const prisma = createPrismaClient({ url, poolSize: 4 });
   const [{ org_id: orgId }] = await prisma.$queryRaw`SELECT org_id::text FROM chats LIMIT 1`;
   const ctx = { org_id: orgId, token_id: '00000000-0000-4000-8000-000000000000', phone_scope: null, phone: null, member: null };
-  const listChats = new ListChats(new ChatViewRepository(prisma), new MessageRepository(prisma));
-  const listAll = new ListAllMessages(new MessageRepository(prisma));
+  const listChats = useCase(ListChatsRpc, { prisma });
+  const listAll = useCase(ListAllMessagesRpc, { prisma });
   const cases = [
     ['/chats?limit=2000', () => listChats.execute({ ctx, query: ListChatsQuery.parse({ limit: '2000' }) })],
     ['/chats?limit=100', () => listChats.execute({ ctx, query: ListChatsQuery.parse({ limit: '100' }) })],

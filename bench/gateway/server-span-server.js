@@ -5,9 +5,7 @@
  * await, with OpenTelemetry started as the api-gateway starts it. SPAN_MODE=instrumentation: the http
  * instrumentation makes the server span (the base commit); SPAN_MODE=own: traceIncomingRequests does.
  */
-const path = require('node:path');
-const ROOT = path.join(__dirname, '..', '..');
-const { startTelemetry, traceIncomingRequests } = require(path.join(ROOT, 'libs/platform/dist/telemetry/telemetry.js'));
+const { startTelemetry, traceIncomingRequests } = require('@mapi/platform/telemetry');
 const own = process.env.SPAN_MODE === 'own';
 startTelemetry('span-bench', own ? { incomingHttpSpans: false } : {});
 const { trace } = require('@opentelemetry/api');

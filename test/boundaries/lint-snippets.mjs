@@ -3,7 +3,8 @@
 // module-boundaries.int-spec.ts because Jest's module VM cannot import() an ESM flat config.
 //
 // stdin:  {"cwd": "<repo root>", "out": "<result file>", "cases": [{"filePath": "libs/x/src/a.ts", "code": "..."}],
-//          "configFor": ["libs/x/src/a.ts", ...], "lintFiles": ["apps", "libs"], "onlyRule": "<rule id>" (optional)}
+//          "configFor": ["libs/x/src/a.ts", ...], "lintFiles": ["apps", "libs"],
+//          "onlyRule": "<rule id>" or ["<rule id>", ...] (optional)}
 // writes: {"cases": [{"messages": [...]}], "configs": [{"filePath", "rule"}], "files": [{"filePath", "messages"}]}
 // to `out` (stdout stays free for whatever Nx or ESLint print, which the spec inspects).
 import { writeFileSync } from 'node:fs';
@@ -22,7 +23,8 @@ process.argv[1] = resolve(input.cwd, 'node_modules', 'eslint', 'bin', 'eslint.js
 
 // `onlyRule`: the other rules of the config are not run (their messages would be dropped by the
 // caller anyway); the config, its parser and the files linted stay the same.
-const eslint = new ESLint({ cwd: input.cwd, ...(input.onlyRule ? { ruleFilter: ({ ruleId }) => ruleId === input.onlyRule } : {}) });
+const onlyRules = input.onlyRule ? [input.onlyRule].flat() : null;
+const eslint = new ESLint({ cwd: input.cwd, ...(onlyRules ? { ruleFilter: ({ ruleId }) => onlyRules.includes(ruleId) } : {}) });
 const pick = (m) => ({ ruleId: m.ruleId, severity: m.severity, message: m.message, line: m.line, fatal: !!m.fatal });
 
 const cases = [];

@@ -41,6 +41,30 @@ interface Violation extends Case {
   message: RegExp;
 }
 
+/** The lint rule that keeps bench/ out of libraries' internals (eslint.config.mjs, the bench block). */
+const DEEP_PATH_RULE = 'no-restricted-syntax';
+
+/** bench/ may use every scope's feature, platform, contracts, data and testing libraries, through their index. */
+const BENCH_THROUGH_INDEXES: Case = {
+  name: 'bench requiring feature, platform, contracts, data and testing libraries of several scopes through their index',
+  filePath: 'bench/chats/x.js',
+  code: [
+    "'use strict';",
+    "const path = require('node:path');",
+    "const { CHATS_HANDLERS, ApplyIngest } = require('@mapi/chats-feature');",
+    "const { SendQueues } = require('@mapi/queue-feature');",
+    "const { createLogger } = require('@mapi/platform');",
+    "const { startTelemetry } = require('@mapi/platform/telemetry');",
+    "const { ListChatsRpc } = require('@mapi/contracts');",
+    "const { createPrismaClient } = require('@mapi/db');",
+    "const { ensureStreams } = require('@mapi/events');",
+    "const { createTestDatabase } = require('@mapi/testing');",
+    "const before = require(path.join(process.env.BENCH_BEFORE_ROOT, 'libs/chats-feature/dist/index.js'));",
+    'module.exports = { CHATS_HANDLERS, ApplyIngest, SendQueues, createLogger, startTelemetry, ListChatsRpc, createPrismaClient, ensureStreams, createTestDatabase, before };',
+    '',
+  ].join('\n'),
+};
+
 const onlyTags = (sourceTag: string) => new RegExp(`A project tagged with "${sourceTag}" can only depend on libs tagged with`);
 
 const violations: Violation[] = [
@@ -143,6 +167,24 @@ const violations: Violation[] = [
     code: "export const load = () => import('@mapi/admin-feature');\n",
     message: /A project tagged with "scope:chats" can only depend on libs tagged/,
   },
+  {
+    name: 'bench requiring an app by package name (bench → @mapi/api-gateway)',
+    filePath: 'bench/chats/x.js',
+    code: "'use strict';\nmodule.exports = require('@mapi/api-gateway');\n",
+    message: /Imports of apps are forbidden/,
+  },
+  {
+    name: 'bench requiring an app by relative path (bench → apps/chats)',
+    filePath: 'bench/chats/x.js',
+    code: "'use strict';\nmodule.exports = require('../../apps/chats/src/main');\n",
+    message: /Projects cannot be imported by a relative or absolute path/,
+  },
+  {
+    name: 'bench requiring a project outside its type rule (type:bench → type:tooling)',
+    filePath: 'bench/chats/x.js',
+    code: "'use strict';\nmodule.exports = require('@mapi/generators');\n",
+    message: onlyTags('type:bench'),
+  },
 ];
 
 const allowed: Case[] = [
@@ -203,10 +245,34 @@ const allowed: Case[] = [
     filePath: 'test/e2e/x.e2e-spec.ts',
     code: "import { createTestDatabase } from '@mapi/testing';\nimport * as db from '@mapi/db';\nexport { createTestDatabase, db };\n",
   },
+  BENCH_THROUGH_INDEXES,
+];
+
+/** bench/ measures a library through its index: a path into a library's build is an error (DEEP_PATH_RULE). */
+const deepPaths: Violation[] = [
+  {
+    name: 'bench requiring a use case from a feature library’s build (@mapi/chats-feature/dist/…)',
+    filePath: 'bench/chats/x.js',
+    code: "'use strict';\nmodule.exports = require('@mapi/chats-feature/dist/usecases/list-chats/list-chats.usecase');\n",
+    message: /through its index/,
+  },
+  {
+    name: "bench passing a deep path to a require() helper (lib('@mapi/chats-feature/dist/…'))",
+    filePath: 'bench/chats/x.js',
+    code: "'use strict';\nconst lib = (p) => require(p);\nmodule.exports = lib('@mapi/chats-feature/dist/ingest/apply-ingest.usecase');\n",
+    message: /through its index/,
+  },
+  {
+    name: 'bench requiring a file of a library’s build by path (libs/platform/dist/logging/logger.js)',
+    filePath: 'bench/chats/x.js',
+    code: "'use strict';\nconst path = require('node:path');\nmodule.exports = require(path.join(__dirname, '../../libs/platform/dist/logging/logger.js'));\n",
+    message: /through its index/,
+  },
 ];
 
 const PRODUCTION_FILE = 'libs/chats-feature/src/x.ts';
 const TEST_FILE = 'libs/chats-feature/src/x.spec.ts';
+const BENCH_FILE = 'bench/chats/x.js';
 
 let dataDir: string;
 let out: Output;
@@ -240,12 +306,12 @@ beforeAll(async () => {
   await runLinter({
     cwd: ROOT,
     out: outFile,
-    cases: [...violations, ...allowed].map(({ filePath, code }) => ({ filePath, code })),
-    configFor: [PRODUCTION_FILE, TEST_FILE],
-    lintFiles: ['apps', 'libs'],
-    // Only the boundary rule runs: every check below reads its messages (and fatal parse errors,
+    cases: [...violations, ...allowed, ...deepPaths].map(({ filePath, code }) => ({ filePath, code })),
+    configFor: [PRODUCTION_FILE, TEST_FILE, BENCH_FILE],
+    lintFiles: ['apps', 'libs', 'bench'],
+    // Only the boundary rules run: every check below reads their messages (and fatal parse errors,
     // which the parser reports whatever rules run); the config's other rules are for `npm run lint`.
-    onlyRule: RULE,
+    onlyRule: [RULE, DEEP_PATH_RULE],
   });
   out = JSON.parse(readFileSync(outFile, 'utf8')) as Output;
 }, 180_000);
@@ -255,6 +321,7 @@ afterAll(() => {
 });
 
 const boundaryMessages = (messages: LintMessage[]) => messages.filter((m) => m.ruleId === RULE);
+const deepPathMessages = (messages: LintMessage[]) => messages.filter((m) => m.ruleId === DEEP_PATH_RULE);
 const resultFor = (index: number) => out.cases[index].messages;
 const ruleFor = (filePath: string) => out.configs.find((c) => c.filePath === filePath)?.rule ?? null;
 const allowedTags = (filePath: string, sourceTag: string) =>
@@ -282,7 +349,28 @@ describe('module boundaries (@nx/enforce-module-boundaries via eslint.config.mjs
       const messages = resultFor(index);
       expect(messages.filter((m) => m.fatal)).toEqual([]);
       expect(boundaryMessages(messages)).toEqual([]);
+      expect(deepPathMessages(messages)).toEqual([]);
     });
+  });
+
+  describe('bench/ reaching into a library’s build is an error', () => {
+    it.each(deepPaths.map((v, i) => ({ ...v, index: violations.length + allowed.length + i })))('$name', ({ index, message }) => {
+      const messages = resultFor(index);
+      expect(messages.filter((m) => m.fatal)).toEqual([]);
+      expect(boundaryMessages(messages)).toEqual([]);
+      const deep = deepPathMessages(messages);
+      expect(deep).toHaveLength(1);
+      expect(deep[0].severity).toBe(2);
+      expect(deep[0].message).toMatch(message);
+    });
+  });
+
+  it('bench/ (type:bench, scope:bench) may use every library type but apps and tooling, of every scope', () => {
+    expect(ruleFor(BENCH_FILE)?.[0]).toBe(2);
+    expect(allowedTags(BENCH_FILE, 'type:bench')).toEqual(['type:feature', 'type:platform', 'type:contracts', 'type:data', 'type:testing']);
+    const benchScopes = allowedTags(BENCH_FILE, 'scope:bench');
+    expect(benchScopes).toEqual(expect.arrayContaining(['scope:shared', 'scope:chats', 'scope:queue', 'scope:media', 'scope:automation']));
+    expect(benchScopes).not.toContain('scope:bench');
   });
 
   it('is an error-level rule; only test files may depend on type:testing', () => {
@@ -321,10 +409,13 @@ describe('module boundaries (@nx/enforce-module-boundaries via eslint.config.mjs
     }
   });
 
-  it('the current apps/ and libs/ respect the boundaries', () => {
+  it('the current apps/, libs/ and bench/ respect the boundaries', () => {
     expect(out.files.length).toBeGreaterThan(10);
+    expect(out.files.some((f) => f.filePath.startsWith(join(ROOT, 'bench') + '/'))).toBe(true);
     const violationsInTree = out.files.flatMap((f) =>
-      boundaryMessages(f.messages).map((m) => `${f.filePath.slice(ROOT.length + 1)}:${m.line} ${m.message}`),
+      [...boundaryMessages(f.messages), ...deepPathMessages(f.messages)].map(
+        (m) => `${f.filePath.slice(ROOT.length + 1)}:${m.line} ${m.message}`,
+      ),
     );
     expect(violationsInTree).toEqual([]);
   });

@@ -9,3 +9,5 @@ export * from './repositories/chat-rows';
 export * from './repositories/chat-view-repository';
 export * from './chats/map-chat';
 export * from './chats/chat-views';
+// bench/chats/changes-ingest.js measures the ingestion use case on its own (the service runs it from bootstrap).
+export { ApplyIngest } from './ingest/apply-ingest.usecase';
