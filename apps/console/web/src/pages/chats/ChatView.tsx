@@ -25,7 +25,7 @@ function NoteItem({ note }: { note: Note }) {
  * notes between them; replying to a message, reacting, forwarding; a box to send (text, a file) and one
  * to leave a note.
  */
-export function ChatView({ chatId, phone }: { chatId: string; phone: string }) {
+export function ChatView({ chatId, phone, onTicket }: { chatId: string; phone: string; onTicket?: (m: Message) => void }) {
   const { messages, error, hasOlder, loadingOlder, loadOlder } = useMessages(chatId, phone);
   const { chat, reactions, notes, notesError, reloadNotes } = useConversationExtras(chatId, phone);
   const links = useMediaLinks(messages);
@@ -117,6 +117,7 @@ export function ChatView({ chatId, phone }: { chatId: string; phone: string }) {
               phone={phone}
               onReply={setReplyTo}
               onReact={(m, emoji) => void react(m, emoji)}
+              onTicket={onTicket}
             />
           ),
         )}

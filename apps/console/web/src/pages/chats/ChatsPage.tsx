@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import { useRealtimeEvents } from '../../api/realtime';
 import { digits, type Message } from '../../api/types';
@@ -8,12 +8,13 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { ChatFilterBar } from './ChatFilterBar';
 import { ChatList } from './ChatList';
 import { ChatView } from './ChatView';
+import { SidePanel } from './SidePanel';
 import { chatsPagePath, filtering, filtersFromQuery, type ChatFilters } from './chats-view';
 import { useChats } from './use-chats';
 
 /**
  * The chats page: the filtered list of chats (filters in the address), and the open one's messages
- * (phone from ?phone=). Opening a chat marks it read on that phone (POST /v1/chats/{chat_id}/read).
+ * (phone from ?phone=) with the side panel beside it (its tickets, labels, properties, contact). Opening a chat marks it read on that phone (POST /v1/chats/{chat_id}/read).
  */
 export function ChatsPage({ chatId }: { chatId?: string }) {
   const { query } = useLocation();
@@ -34,6 +35,9 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
     if (!chatId || m.from_me || m.chat_id !== chatId || digits(m.org_phone) !== phone) return;
     void api('POST', `/chats/${encodeURIComponent(chatId)}/read`, { phone: phone || null }).catch(() => undefined);
   });
+  // "Ticket" on a message opens the side panel's new-ticket form from it.
+  const [ticketFrom, setTicketFrom] = useState<Message | null>(null);
+  useEffect(() => setTicketFrom(null), [chatId, phone]);
   const change = (next: ChatFilters) =>
     navigate(chatsPagePath(next, chatId ? { chat_id: chatId, org_phone: phone } : undefined), { replace: true });
   return (
@@ -56,7 +60,16 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
         {filters.ticket && <p className="muted">Open ticket narrows the 100 most recent chats that match the other filters.</p>}
       </div>
       {chatId ? (
-        <ChatView key={`${phone}/${chatId}`} chatId={chatId} phone={phone} />
+        <>
+          <ChatView key={`${phone}/${chatId}`} chatId={chatId} phone={phone} onTicket={setTicketFrom} />
+          <SidePanel
+            key={`panel-${phone}/${chatId}`}
+            chatId={chatId}
+            phone={phone}
+            ticketFrom={ticketFrom}
+            clearTicketFrom={() => setTicketFrom(null)}
+          />
+        </>
       ) : (
         <p className="muted">Choose a chat to read its messages.</p>
       )}

@@ -20,12 +20,14 @@ export interface MessageItemProps {
   phone: string;
   onReply: (m: Message) => void;
   onReact: (m: Message, emoji: string) => void;
+  /** Open a ticket from this message (the side panel's form). */
+  onTicket?: (m: Message) => void;
 }
 
 /**
  * One message of the conversation: in a group its sender's name and number; the quoted message;
  * the text (or "deleted"), its file; time, edited mark and, on one's own messages, the delivery mark;
- * the reactions under it; pinned; and the actions (reply, react, forward).
+ * the reactions under it; pinned; and the actions (reply, react, forward, open a ticket).
  */
 export function MessageItem(props: MessageItemProps) {
   const { message: m, sender, quoted, reactions, pinned } = props;
@@ -114,6 +116,16 @@ export function MessageItem(props: MessageItemProps) {
             </span>
           </details>
           <ForwardForm message={m} phone={props.phone} />
+          {props.onTicket && (
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => props.onTicket?.(m)}
+              aria-label={`Open a ticket from: ${excerpt(m, 40)}`}
+            >
+              Ticket
+            </button>
+          )}
         </span>
       )}
     </li>

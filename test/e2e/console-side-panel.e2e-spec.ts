@@ -1,0 +1,213 @@
+import type { Browser, Page } from 'playwright-core';
+import { createOrg, createToken, freePort, randomDigits } from '@mapi/testing';
+import { checkPage, launchChromium } from './support/browser';
+import { browserCookies, joinByInvitation, type ConsoleSession } from './support/console-session';
+import { client, until } from './support/http';
+import { connectedSandboxPhone } from './support/queue-phone';
+import { startStack, type Stack } from './support/stack';
+
+/**
+ * The side panel beside the conversation (issue 33 item 3) over the real stack (phones with the
+ * sandbox network, members, inbox, the console) and Debian's Chromium: an agent opens a customer's
+ * chat, opens a ticket from one of its messages, sets its priority, assignee and a ticket property, labels the chat,
+ * assigns it, sets a custom property, closes the ticket with a note; each change is read back
+ * through the API. A member whose reach leaves the chat out gets the error shown, not a broken page.
+ */
+describe('console: the side panel', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+  let consoleUrl: string;
+  let api: ReturnType<typeof client>;
+  let outsider: ConsoleSession;
+  const w: Record<string, any> = {};
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    const started = Date.now();
+    const port = await freePort();
+    consoleUrl = `http://127.0.0.1:${port}`;
+    [stack, browser] = await Promise.all([
+      startStack({ SESSION_SCAN_MS: '200' }, { services: ['phones', 'members', 'inbox'] }),
+      launchChromium(),
+    ]);
+    const consoleReady = stack.startService('console', { PORT: String(port), HOST: '127.0.0.1', CONSOLE_GATEWAY_URL: stack.baseUrl });
+    const org = await createOrg(stack.prisma);
+    api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
+    w.phone = await connectedSandboxPhone(api);
+    w.customer = randomDigits();
+    w.chat = `${w.customer}@c.us`;
+    const x = { 'x-phone': w.phone.phoneId };
+    for (const body of ['Hello, my parcel 1042 arrived damaged', 'The box was crushed on one side']) {
+      const res = await api.post('/sandbox/messages', { chat_id: w.customer, body, sender_name: 'Carla' }, x);
+      if (res.status !== 200) throw new Error(`sandbox message: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    await until(
+      () => api.get(`/chats/${w.chat}/messages?limit=10`, x),
+      (r) => r.body?.messages?.length === 2,
+      15_000,
+      'the seeded messages',
+    );
+    expect((await api.post('/labels/create', { name: 'VIP', color: '#bf3989', type: 'chat' })).status).toBeLessThan(300);
+    const plan = await api.post('/custom-properties/create', {
+      property_name: 'Plan',
+      property_value_type: 'dropdown',
+      property_value: 'basic,gold',
+      type: 'chat',
+    });
+    expect(plan.status).toBeLessThan(300);
+    const courier = await api.post('/custom-properties/create', { property_name: 'Courier', property_value_type: 'text', type: 'ticket' });
+    expect(courier.status).toBeLessThan(300);
+    w.courier = courier.body.property_id;
+    [, , outsider] = await Promise.all([
+      joinByInvitation(stack.baseUrl, api, { emails: ['agent@example.com'], role: 'admin' }, 'correct horse battery'),
+      joinByInvitation(stack.baseUrl, api, { emails: ['bo@example.com'], role: 'member' }, 'correct horse battery'),
+      // Reaches only chats labelled "wholesale": not this one.
+      joinByInvitation(stack.baseUrl, api, { emails: ['out@example.com'], role: 'member', labels: ['wholesale'] }, 'correct horse battery'),
+      consoleReady,
+    ]);
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await ctx.newPage();
+    page.on('pageerror', (e) => pageErrors.push(`page error: ${e.message}`));
+    await page.goto(`${consoleUrl}/console/`);
+    await page.getByLabel('Email').fill('agent@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Phones' }).waitFor({ timeout: 10_000 });
+    process.stdout.write(`console side panel: stack, seed and sign-in ready in ${Date.now() - started} ms\n`);
+  }, 150_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  }, 60_000);
+
+  const tickets = () => api.get(`/tickets?chat_id=${encodeURIComponent(w.chat)}`, { 'x-phone': w.phone.phoneId });
+  const chat = () => api.get(`/chats/${encodeURIComponent(w.chat)}`, { 'x-phone': w.phone.phoneId });
+
+  it('opens a ticket from a message, changes and closes it; labels, assigns and sets a property on the chat', async () => {
+    const t0 = Date.now();
+    await page.goto(`${consoleUrl}/console/chats/${encodeURIComponent(w.chat)}?phone=${w.phone.number}`);
+    const panel = page.getByRole('complementary', { name: 'Chat details' });
+    await panel.getByText('No tickets on this chat.').waitFor({ timeout: 10_000 });
+    // The contact: name, number, labels.
+    expect(await panel.getByTestId('contact-number').textContent()).toBe(`+${w.customer}`);
+    expect(await panel.getByTestId('contact-labels').textContent()).toBe('none');
+
+    // A ticket from a message: its first line as the subject, the message attached.
+    await page.getByRole('button', { name: 'Open a ticket from: Hello, my parcel 1042 arrived damaged' }).click();
+    const form = panel.getByRole('form', { name: 'New ticket' });
+    expect(await form.getByLabel('Subject').inputValue()).toBe('Hello, my parcel 1042 arrived damaged');
+    await form.getByRole('button', { name: 'Open ticket' }).click();
+    const item = panel.locator('li.panel-ticket');
+    await item.waitFor({ timeout: 10_000 });
+    const listed = (await tickets()).body.tickets;
+    expect(listed).toHaveLength(1);
+    w.ticket = listed[0].ticket_id;
+    const info = await api.get(`/tickets/${w.ticket}`, { 'x-phone': w.phone.phoneId });
+    expect(info.body.attached_messages.map((m: any) => m.body)).toEqual(['Hello, my parcel 1042 arrived damaged']);
+
+    // Priority, assignee, due date and labels of the ticket.
+    await item.getByText('Change').click();
+    const change = item.getByRole('form', { name: /^Change ticket/ });
+    await change.getByLabel('Priority').selectOption({ label: 'high' });
+    await change.getByLabel('Assignee').selectOption('bo@example.com');
+    await change.getByLabel('Due date').fill('2026-12-24');
+    await change.getByLabel('Labels').fill('damage, courier');
+    await change.getByRole('button', { name: 'Save ticket' }).click();
+    await until(
+      () => item.getByTestId('panel-ticket-state').textContent(),
+      (t) => !!t?.includes('high · bo@example.com · due 2026-12-24 · courier, damage'),
+      10_000,
+      'the ticket changed in the panel',
+    );
+    const changed = await api.get(`/tickets/${w.ticket}`, { 'x-phone': w.phone.phoneId });
+    expect(changed.body.ticket).toMatchObject({ priority: 3, assignee: 'bo@example.com' });
+    expect(changed.body.ticket.ticket_labels.split(',').sort()).toEqual(['courier', 'damage']);
+    expect(changed.body.ticket.due_date.slice(0, 10)).toBe('2026-12-24');
+    // The ticket's own custom property.
+    await item.locator('[data-property="Courier"] input').fill('DHL');
+    await item
+      .getByRole('form', { name: /^Properties of ticket/ })
+      .getByRole('button', { name: 'Save properties' })
+      .click();
+    await until(
+      () => api.get(`/tickets/${w.ticket}`, { 'x-phone': w.phone.phoneId }),
+      (r) => Object.values(r.body?.ticket?.ticket_custom_properties ?? {}).includes('DHL'),
+      10_000,
+      "the ticket's property set",
+    );
+
+    // The chat: a label from the catalogue, an assignee, the Plan property.
+    await panel.getByLabel('Add a label').fill('VIP');
+    await panel.getByRole('button', { name: 'Add', exact: true }).click();
+    await panel.locator('[data-label="vip"]').waitFor({ timeout: 10_000 });
+    await panel.getByLabel('Assigned to').selectOption('agent@example.com');
+    await panel.locator('[data-property="Plan"] select').selectOption('gold');
+    await panel.getByRole('form', { name: 'Custom properties' }).getByRole('button', { name: 'Save properties' }).click();
+    const after = await until(
+      chat,
+      (r) => r.body?.assigned_to === 'agent@example.com' && Object.values(r.body?.custom_properties ?? {}).includes('gold'),
+      10_000,
+      'the chat assigned, its property set',
+    );
+    const vip = (await api.get('/labels?type=chat')).body.labels.find((l: any) => l.name.toLowerCase() === 'vip');
+    expect(after.body.label_ids).toEqual({ [vip.label_id]: true });
+    expect(await panel.locator('[data-property="Plan"] select').inputValue()).toBe('gold');
+    expect(await panel.getByLabel('Assigned to').inputValue()).toBe('agent@example.com');
+    expect([...(await checkPage(page, 's01-side-panel')), ...pageErrors.splice(0)]).toEqual([]);
+
+    // Remove the label again, then close the ticket with a note.
+    await panel.getByRole('button', { name: 'Remove label vip' }).click();
+    await panel.getByText('No labels.').waitFor({ timeout: 10_000 });
+    expect((await chat()).body.label_ids).toEqual({});
+    await item.getByRole('button', { name: 'Close with a note…' }).click();
+    await item.getByLabel('Closing note').fill('Replacement sent by courier');
+    await item.getByRole('button', { name: 'Close ticket' }).click();
+    await until(
+      () => item.getByTestId('panel-ticket-state').textContent(),
+      (t) => !!t?.startsWith('closed'),
+      10_000,
+      'the ticket closed',
+    );
+    expect((await api.get(`/tickets/${w.ticket}`, { 'x-phone': w.phone.phoneId })).body.ticket.closed_at).toBeTruthy();
+    const notes = await api.get(`/chats/${encodeURIComponent(w.chat)}/notes`, { 'x-phone': w.phone.phoneId });
+    expect(notes.body.notes.map((n: any) => n.body)).toContain(
+      'Ticket closed: Hello, my parcel 1042 arrived damaged\nReplacement sent by courier',
+    );
+    // The note shows in the conversation too (live).
+    await page.locator('li.note', { hasText: 'Replacement sent by courier' }).waitFor({ timeout: 10_000 });
+
+    // A ticket raised elsewhere (the API) shows in the panel live.
+    expect((await api.post('/tickets/create', { chat_id: w.chat, subject: 'Refund 1042' }, { 'x-phone': w.phone.phoneId })).status).toBe(
+      200,
+    );
+    await panel.locator('li.panel-ticket', { hasText: 'Refund 1042' }).waitFor({ timeout: 10_000 });
+    expect([...(await checkPage(page, 's02-side-panel-closed')), ...pageErrors.splice(0)]).toEqual([]);
+
+    // On a phone-wide screen the panel sits below the conversation.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const [conv, side] = await Promise.all([page.locator('section.chat').boundingBox(), panel.boundingBox()]);
+    if (!conv || !side) throw new Error('the conversation or the panel is not shown');
+    expect(side.y).toBeGreaterThanOrEqual(conv.y + conv.height - 1);
+    expect(side.x + side.width).toBeLessThanOrEqual(391);
+    expect([...(await checkPage(page, 's03-side-panel-phone')), ...pageErrors.splice(0)]).toEqual([]);
+    process.stdout.write(`console side panel: agent flow ${Date.now() - t0} ms\n`);
+  }, 45_000);
+
+  it('a member whose reach leaves the chat out gets an error, not a broken page', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await ctx.addCookies(browserCookies(outsider, consoleUrl));
+    const other = await ctx.newPage();
+    const errors: string[] = [];
+    other.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    await other.goto(`${consoleUrl}/console/chats/${encodeURIComponent(w.chat)}?phone=${w.phone.number}`);
+    const panel = other.getByRole('complementary', { name: 'Chat details' });
+    await panel.getByRole('alert').waitFor({ timeout: 10_000 });
+    expect(await panel.getByRole('alert').textContent()).toContain("This chat's details could not be read");
+    expect(await panel.getByText('No tickets on this chat.').count()).toBe(1);
+    expect((await outsider.call('PATCH', '/chats/labels', { labels: 'vip', chat_ids: [w.chat] })).status).toBe(404);
+    expect([...(await checkPage(other, 's04-side-panel-no-reach')), ...errors]).toEqual([]);
+    await ctx.close();
+  }, 20_000);
+});
