@@ -327,6 +327,7 @@ describe('analytics (integration)', () => {
       to: '2026-11-02T00:00:00.000Z',
       messages: 0,
       chats: 0,
+      tickets: 0,
     });
   });
 

@@ -4,19 +4,26 @@ import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { applyFacts } from './apply-facts';
 import { factOf, type MessageFact } from './message-facts';
+import { applyTicketFacts, ticketFactOf, type TicketFact } from './ticket-facts';
 
 export const ANALYTICS_DURABLE = 'analytics';
+/** The ticket events' durable: its own, so the message consumer's filter (and position) stay as they were. */
+export const ANALYTICS_TICKETS_DURABLE = 'analytics-tickets';
 
 /** The message events of the EVENTS stream: the only ones the analytics service counts (so far). */
 export const analyticsFilterSubject = (namespace: string) => `${namespace}.events.v1.message.>`;
+/** The ticket events (ticket.created, ticket.updated, ticket.deleted: each carries the whole ticket). */
+export const analyticsTicketsFilterSubject = (namespace: string) => `${namespace}.events.v1.ticket.>`;
 
 /**
  * The durable JetStream consumer `analytics` of the EVENTS stream (message events only): each batch's
  * facts are counted in one transaction (applyFacts) and acked after it commits; a crash before the
- * ack redelivers them, and the counted-message keys make that count nothing twice.
+ * ack redelivers them, and the counted-message keys make that count nothing twice. Beside it the
+ * durable `analytics-tickets` (ticket events) keeps each ticket's newest state (applyTicketFacts).
  */
 export class AnalyticsIntake {
   private readonly consumer: BatchConsumer<unknown>;
+  private readonly tickets: BatchConsumer<unknown>;
 
   constructor(nc: NatsConnection, namespace: string, prisma: PrismaClient, logger: Logger, ackWaitMs = 30_000) {
     this.consumer = new BatchConsumer<unknown>(
@@ -38,13 +45,32 @@ export class AnalyticsIntake {
       },
       (err) => logger.error({ err }, 'counting message events failed; they will be redelivered'),
     );
+    this.tickets = new BatchConsumer<unknown>(
+      nc,
+      {
+        stream: streamNames(namespace).events,
+        durable: ANALYTICS_TICKETS_DURABLE,
+        filterSubject: analyticsTicketsFilterSubject(namespace),
+        batchSize: 500,
+        ackWaitMs,
+        ensureStream: () => ensureStreams(nc, namespace),
+        log: logger,
+      },
+      async (items) => {
+        const facts = items
+          .map((i) => (i.data && typeof i.data === 'object' ? ticketFactOf(i.data as Parameters<typeof ticketFactOf>[0]) : null))
+          .filter((f): f is TicketFact => f !== null);
+        if (facts.length) await prisma.$transaction((tx) => applyTicketFacts(tx, facts), { timeout: 60_000, maxWait: 10_000 });
+      },
+      (err) => logger.error({ err }, 'keeping ticket events failed; they will be redelivered'),
+    );
   }
 
-  start(): Promise<void> {
-    return this.consumer.start();
+  async start(): Promise<void> {
+    await Promise.all([this.consumer.start(), this.tickets.start()]);
   }
 
-  stop(): Promise<void> {
-    return this.consumer.stop();
+  async stop(): Promise<void> {
+    await Promise.all([this.consumer.stop(), this.tickets.stop()]);
   }
 }

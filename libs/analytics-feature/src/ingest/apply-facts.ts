@@ -49,9 +49,9 @@ export async function applyFacts(tx: Tx, input: readonly MessageFact[], options:
     );
   }
   const inserted = await tx.$queryRawUnsafe<{ org_id: string; phone_id: string; message_id: string }[]>(
-    `INSERT INTO analytics_messages (org_id, phone_id, message_id, chat_id, at, from_me, flagged, flag_version)
-     SELECT x.org_id, x.phone_id, x.message_id, x.chat_id, x.at, x.from_me, x.flagged, x.version
-     FROM jsonb_to_recordset($1::jsonb) AS x(org_id uuid, phone_id text, message_id text, chat_id text, at timestamptz, from_me boolean, flagged boolean, version timestamptz)
+    `INSERT INTO analytics_messages (org_id, phone_id, message_id, chat_id, at, from_me, flagged, flag_version, performed_by)
+     SELECT x.org_id, x.phone_id, x.message_id, x.chat_id, x.at, x.from_me, x.flagged, x.version, x.performed_by
+     FROM jsonb_to_recordset($1::jsonb) AS x(org_id uuid, phone_id text, message_id text, chat_id text, at timestamptz, from_me boolean, flagged boolean, version timestamptz, performed_by text)
      ORDER BY x.org_id, x.phone_id, x.message_id
      ON CONFLICT (org_id, phone_id, message_id) DO NOTHING
      RETURNING org_id::text AS org_id, phone_id, message_id`,

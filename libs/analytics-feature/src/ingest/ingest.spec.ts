@@ -11,7 +11,7 @@ const event = (event_type: string, data: Record<string, unknown>, created_at = '
 });
 
 describe('factOf', () => {
-  it("takes the message's own timestamp, direction and flag state", () => {
+  it("takes the message's own timestamp, direction, flag state and sender (performed_by)", () => {
     expect(factOf(event('message.created', {}))).toEqual({
       org_id: ORG,
       phone_id: 'phone-1',
@@ -21,7 +21,10 @@ describe('factOf', () => {
       from_me: false,
       flagged: false,
       version: Date.parse('2026-11-01T10:00:00Z'),
+      performed_by: null,
     });
+    expect(factOf(event('message.created', { from_me: true, performed_by: 'a@x.io' }))?.performed_by).toBe('a@x.io');
+    expect(factOf(event('message.created', { performed_by: '' }))?.performed_by).toBeNull();
     expect(factOf(event('message.flagged', { flag_status: true }))?.flagged).toBe(true);
     expect(factOf(event('message.unflagged', { flag_status: false }))?.flagged).toBe(false);
     expect(factOf(event('message.created', { from_me: true }))?.from_me).toBe(true);

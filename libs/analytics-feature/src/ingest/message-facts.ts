@@ -16,6 +16,8 @@ export interface MessageFact {
   flagged: boolean;
   /** When that flag state held (epoch ms): the event's created_at; an older state never replaces a newer one. */
   version: number;
+  /** Who sent it (the message's performed_by: a member's name as the sender recorded it); null or absent: not known. */
+  performed_by?: string | null;
 }
 
 /** The events that count a message (each carries the whole message, spec 2.1). */
@@ -45,6 +47,7 @@ export function factOf(e: EventLike): MessageFact | null {
     from_me?: unknown;
     flag_status?: unknown;
     is_status?: unknown;
+    performed_by?: unknown;
   };
   if (!m || typeof m.message_id !== 'string' || typeof m.chat_id !== 'string' || typeof m.timestamp !== 'string') return null;
   if (isStatusChat(m.chat_id) || m.is_status === true) return null;
@@ -60,6 +63,7 @@ export function factOf(e: EventLike): MessageFact | null {
     from_me: m.from_me === true,
     flagged: e.event_type === 'message.flagged' ? true : e.event_type === 'message.unflagged' ? false : m.flag_status === true,
     version,
+    performed_by: typeof m.performed_by === 'string' && m.performed_by !== '' ? m.performed_by : null,
   };
 }
 

@@ -10,6 +10,8 @@ export interface RebuildResult {
   messages: number;
   /** Chats whose responses and state were computed again. */
   chats: number;
+  /** Ticket states written again from the stored tickets (all of the organization's: they are not per period). */
+  tickets: number;
 }
 
 const BATCH = 2_000;
@@ -23,6 +25,7 @@ const BATCH = 2_000;
  * touched are computed again from its last outgoing message before the period, and its flagged count
  * recounted. `from` and `to` are widened to whole quarter hours. Messages the stream never announced
  * (history synced or imported without events) are counted by a rebuild, not by the live path.
+ * The organization's ticket states are written again too, all of them (rebuildTickets).
  */
 export async function rebuildPeriod(prisma: PrismaClient, orgId: string, fromIso: string, toIso: string): Promise<RebuildResult> {
   const from = new Date(Math.floor(Date.parse(fromIso) / SLOT_MS) * SLOT_MS);
@@ -56,6 +59,7 @@ export async function rebuildPeriod(prisma: PrismaClient, orgId: string, fromIso
           from_me: r.from_me,
           flagged: r.flag_status === true,
           version,
+          performed_by: r.performed_by || null,
         }));
         facts.forEach(touch);
         messages += (await applyFacts(tx, facts, { rebuild: true })).counted;
@@ -74,7 +78,8 @@ export async function rebuildPeriod(prisma: PrismaClient, orgId: string, fromIso
           JSON.stringify(part.map(({ org_id, phone_id, chat_id }) => ({ org_id, phone_id, chat_id }))),
         );
       }
-      return { from: from.toISOString(), to: to.toISOString(), messages, chats: chats.length };
+      const tickets = await rebuildTickets(tx, orgId);
+      return { from: from.toISOString(), to: to.toISOString(), messages, chats: chats.length, tickets };
     },
     { timeout: 30 * 60_000, maxWait: 60_000 },
   );
@@ -83,10 +88,36 @@ export async function rebuildPeriod(prisma: PrismaClient, orgId: string, fromIso
 /** A batch of the organization's stored messages of the period, in id order after `after` (status updates left out). */
 function storedMessages(tx: Tx, orgId: string, from: Date, to: Date, after: bigint) {
   return tx.$queryRaw<
-    { id: bigint; phone_id: string; chat_id: string; message_id: string; timestamp: Date; from_me: boolean; flag_status: boolean | null }[]
+    {
+      id: bigint;
+      phone_id: string;
+      chat_id: string;
+      message_id: string;
+      timestamp: Date;
+      from_me: boolean;
+      flag_status: boolean | null;
+      performed_by: string | null;
+    }[]
   >`
-    SELECT id, phone_id, chat_id, message_id, "timestamp", from_me, flag_status FROM messages
+    SELECT id, phone_id, chat_id, message_id, "timestamp", from_me, flag_status, performed_by FROM messages
     WHERE org_id = ${orgId}::uuid AND "timestamp" >= ${from} AND "timestamp" < ${to} AND id > ${after}
       AND chat_id <> 'status@broadcast' AND is_status IS NOT TRUE
     ORDER BY id LIMIT ${BATCH}`;
+}
+
+/**
+ * The organization's ticket states written again from the inbox service's stored tickets
+ * (`inbox_tickets`, which analytics may read: `// readers: analytics` of prisma/schema/inbox.prisma),
+ * each as of its last_updated_at: what the newest ticket event carried. Ticket states are not per
+ * period (a ticket's figures depend on its current state), so every ticket is; the caller holds the
+ * organization's lock exclusively.
+ */
+export async function rebuildTickets(tx: Tx, orgId: string): Promise<number> {
+  await tx.$executeRaw`DELETE FROM analytics_tickets WHERE org_id = ${orgId}::uuid`;
+  return tx.$executeRaw`
+    INSERT INTO analytics_tickets (org_id, ticket_id, phone_id, chat_id, status, assignee, is_deleted, created_at,
+      first_assigned_at, closed_at, closed_by, version, event_at)
+    SELECT org_id, ticket_id::text, phone_id, chat_id, status, NULLIF(assignee, ''), is_deleted, created_at,
+      first_assigned_at, closed_at, closed_by, last_updated_at, last_updated_at
+    FROM inbox_tickets WHERE org_id = ${orgId}::uuid`;
 }

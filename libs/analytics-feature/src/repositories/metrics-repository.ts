@@ -13,7 +13,7 @@ export interface MetricsScope {
 }
 
 /** `AND (phone_id, chat_id) within the scope's chats`, or nothing. */
-const chatFilter = (scope: MetricsScope) =>
+export const chatFilter = (scope: MetricsScope) =>
   scope.chats
     ? Prisma.sql`AND (phone_id, chat_id) IN (SELECT r.phone_id, r.chat_id FROM jsonb_to_recordset(${JSON.stringify(scope.chats)}::jsonb) AS r(phone_id text, chat_id text))`
     : Prisma.empty;

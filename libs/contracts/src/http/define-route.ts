@@ -62,7 +62,16 @@ export interface RouteContract {
    * token's cached principal at once (the other replicas within AUTH_CACHE_TTL_MS).
    */
   forgetToken?: string;
+  /**
+   * The route also answers CSV (`Accept: text/csv`): the gateway turns the service's JSON answer into
+   * this table (header row first) and sends it as `text/csv` with `filename` as the attachment's name.
+   * Failures stay the JSON envelope. Analytics routes (docs/services/analytics.md, "CSV").
+   */
+  csv?: { filename: string; table: (answer: unknown) => CsvCell[][] };
 }
+
+/** A CSV cell: text, a number, or empty (null). */
+export type CsvCell = string | number | null;
 
 /**
  * How the gateway takes a file on a route. A multipart request's file part (named `<fileField>`,

@@ -90,7 +90,13 @@ export function buildOpenApi(
       parameters: parametersOf(route),
       responses: withErrorBodies(route, {
         [String(route.successStatus)]: route.response
-          ? { description: 'Success', content: { 'application/json': { schema: toSchema(route.response, 'output') } } }
+          ? {
+              description: route.csv ? 'Success (CSV with `Accept: text/csv`)' : 'Success',
+              content: {
+                'application/json': { schema: toSchema(route.response, 'output') },
+                ...(route.csv ? { 'text/csv': { schema: { type: 'string' } } } : {}),
+              },
+            }
           : { description: 'Success, no content' },
         ...(route.phone !== 'none' ? { '400': errorResponse('ERROR: the phone is disconnected or unreachable') } : {}),
         '401': errorResponse('UNAUTHORIZED_ERROR: invalid token, or a phone outside the token scope'),

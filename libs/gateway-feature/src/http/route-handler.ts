@@ -1,4 +1,4 @@
-import type { RouteContract, RequestContext } from '@mapi/contracts';
+import { csvText, type RouteContract, type RequestContext } from '@mapi/contracts';
 import { outageLog, type Logger, type NatsRpcClient } from '@mapi/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/authenticator';
@@ -122,9 +122,11 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
       const headers = route.headers
         ? Object.fromEntries(route.headers.flatMap((n) => (header(req, n) === undefined ? [] : [[n, header(req, n)]])))
         : undefined;
+      // a route with a CSV form answers it when asked (Accept: text/csv): the JSON answer is turned into the table here
+      const csv = route.csv && wantsCsv(header(req, 'accept')) ? route.csv : undefined;
       // a JSON answer passed on as it is may come back compressed by the service (large pages: no plain bytes on the hop)
       const acceptEncoding =
-        route.response && route.session !== 'issue'
+        route.response && route.session !== 'issue' && !csv
           ? preferredEncoding(header(req, 'accept-encoding'), header(req, 'x-no-compression'))
           : undefined;
       const raw = await deps.rpc.callRaw(
@@ -141,6 +143,14 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
         recordAudit(route, principal, params as Record<string, unknown> | undefined, phone?.phone_id, deps.rpc, deps.logger);
       }
       if (status === 204 || (!route.response && raw.httpStatus === undefined)) return reply.send();
+      if (csv && status < 300) {
+        const text = csvText(csv.table(JSON.parse(raw.body.toString('utf8'))));
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${csv.filename}"`)
+          .header('vary', 'accept')
+          .send(text);
+      }
       if (raw.encoding) reply.header('content-encoding', raw.encoding).header('vary', 'accept-encoding');
       reply.type('application/json; charset=utf-8');
       if (route.session === 'issue' && status < 300) return reply.send(issueSession(raw.body, reply, deps.cookies));
@@ -155,4 +165,15 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
       return reply.status(serviceError.status).type('application/json; charset=utf-8').send(serviceError.toEnvelope());
     }
   };
+}
+
+/** Whether an Accept header asks for CSV (text/csv listed with a non-zero quality). */
+export function wantsCsv(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(',').some((part) => {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    if (type.trim() !== 'text/csv') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
+import { messagesCsv } from '../csv/csv';
 import { MAX_HOURLY_PERIOD_DAYS, MAX_PERIOD_DAYS, PeriodFields, PhoneIdFilter, refinePeriod } from '../period/period';
 
 /** Ours (issue 34): the period, its time zone and series interval, and an optional phone. */
@@ -67,6 +68,7 @@ export const MessageMetricsRoute = defineRoute({
   query: MessageMetricsQuery,
   phone: 'optional',
   rpc: MessageMetricsRpc,
+  csv: { filename: 'analytics-messages.csv', table: messagesCsv },
   successStatus: 200,
   response: MessageMetricsResultSchema,
 });

@@ -3,6 +3,7 @@ import { intFromQuery } from '../../chats/paging/paging';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
+import { nowCsv } from '../csv/csv';
 import { PhoneIdFilter } from '../period/period';
 
 export const MAX_NOW_LIMIT = 1000;
@@ -62,6 +63,7 @@ export const RightNowRoute = defineRoute({
   query: RightNowQuery,
   phone: 'optional',
   rpc: RightNowRpc,
+  csv: { filename: 'analytics-now.csv', table: nowCsv },
   successStatus: 200,
   response: RightNowResultSchema,
 });

@@ -1,0 +1,110 @@
+import type { ChatCopy } from '@mapi/contracts';
+import { Prisma, type PrismaClient } from '@mapi/db';
+import { chatFilter, type MetricsScope } from './metrics-repository';
+
+/** The figures of a set of tickets (all of them, or one assignee's). */
+export interface TicketFigures {
+  unresolved: number;
+  open: number;
+  in_progress: number;
+  created: number;
+  closed: number;
+  first_assignment_median: number | null;
+  first_assignment_count: number;
+  close_median: number | null;
+  close_count: number;
+}
+
+export interface TicketFigureRow extends TicketFigures {
+  /** true: the totals row; false: the row of `assignee` (null: unassigned). */
+  total: boolean;
+  assignee: string | null;
+}
+
+/**
+ * The tickets a period's figures are of: not deleted, within the scope, raised before `to`, and either
+ * unresolved now, raised in the period or closed in it (any other counts nothing).
+ */
+const relevant = (scope: MetricsScope, from: Date, to: Date) => Prisma.sql`
+  org_id = ${scope.orgId}::uuid AND NOT is_deleted AND created_at < ${to}
+  AND (${scope.phones}::text[] IS NULL OR phone_id = ANY(${scope.phones}::text[])) ${chatFilter(scope)}
+  AND (status IN ('open', 'inprogress') OR created_at >= ${from} OR (closed_at >= ${from} AND closed_at < ${to}))`;
+
+/** The ticket figures' reads: the analytics service's ticket states only (never the inbox's tickets on a request). */
+export class TicketMetricsRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** The totals row and one row per assignee, in one pass (GROUPING SETS). */
+  figures(scope: MetricsScope, from: Date, to: Date): Promise<TicketFigureRow[]> {
+    const closedIn = Prisma.sql`closed_at >= ${from} AND closed_at < ${to} AND status NOT IN ('open', 'inprogress')`;
+    return this.prisma.$queryRaw<TicketFigureRow[]>`
+      SELECT GROUPING(assignee) = 1 AS total, assignee,
+        count(*) FILTER (WHERE status IN ('open', 'inprogress'))::int AS unresolved,
+        count(*) FILTER (WHERE status = 'open')::int AS open,
+        count(*) FILTER (WHERE status = 'inprogress')::int AS in_progress,
+        count(*) FILTER (WHERE created_at >= ${from})::int AS created,
+        count(*) FILTER (WHERE ${closedIn})::int AS closed,
+        percentile_cont(0.5) WITHIN GROUP (ORDER BY (extract(epoch FROM first_assigned_at - created_at) * 1000)::float8)
+          FILTER (WHERE created_at >= ${from} AND first_assigned_at IS NOT NULL) AS first_assignment_median,
+        count(*) FILTER (WHERE created_at >= ${from} AND first_assigned_at IS NOT NULL)::int AS first_assignment_count,
+        percentile_cont(0.5) WITHIN GROUP (ORDER BY (extract(epoch FROM closed_at - created_at) * 1000)::float8)
+          FILTER (WHERE ${closedIn}) AS close_median,
+        count(*) FILTER (WHERE ${closedIn})::int AS close_count
+      FROM analytics_tickets WHERE ${relevant(scope, from, to)}
+      GROUP BY GROUPING SETS ((), (assignee))
+      ORDER BY total DESC, unresolved DESC, closed DESC, assignee NULLS LAST`;
+  }
+
+  /** The chat copies of the period's tickets, at most `limit` (a member's figures are narrowed from them). */
+  ticketChats(scope: MetricsScope, from: Date, to: Date, limit: number): Promise<ChatCopy[]> {
+    return this.prisma.$queryRaw<ChatCopy[]>`
+      SELECT DISTINCT phone_id, chat_id FROM analytics_tickets WHERE ${relevant(scope, from, to)} LIMIT ${limit}`;
+  }
+}
+
+export interface TeamRow {
+  member: string;
+  messages_sent: number;
+  first_response_median: number | null;
+  first_responses: number;
+  tickets_closed: number;
+  tickets_unresolved: number;
+}
+
+/** The team figures' reads: counted messages (their sender), first responses and ticket states. */
+export class TeamMetricsRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** One row per member (sender or assignee) with anything in the period, most messages sent first. */
+  members(scope: MetricsScope, from: Date, to: Date): Promise<TeamRow[]> {
+    const { orgId, phones } = scope;
+    const chats = chatFilter(scope);
+    const inScope = Prisma.sql`org_id = ${orgId}::uuid AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}`;
+    return this.prisma.$queryRaw<TeamRow[]>`
+      WITH sent AS (
+        SELECT performed_by AS member, count(*)::int AS n FROM analytics_messages
+        WHERE ${inScope} AND at >= ${from} AND at < ${to} AND from_me AND performed_by IS NOT NULL
+        GROUP BY 1),
+      responses AS (
+        SELECT m.performed_by AS member, count(*)::int AS n,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY r.response_ms) AS median
+        FROM (SELECT org_id, phone_id, response_message_id, response_ms FROM analytics_responses
+              WHERE ${inScope} AND incoming_at >= ${from} AND incoming_at < ${to}) r
+        JOIN analytics_messages m ON m.org_id = r.org_id AND m.phone_id = r.phone_id AND m.message_id = r.response_message_id
+        WHERE m.performed_by IS NOT NULL
+        GROUP BY 1),
+      tickets AS (
+        SELECT assignee AS member,
+          count(*) FILTER (WHERE closed_at >= ${from} AND closed_at < ${to} AND status NOT IN ('open', 'inprogress'))::int AS closed,
+          count(*) FILTER (WHERE status IN ('open', 'inprogress'))::int AS unresolved
+        FROM analytics_tickets
+        WHERE ${inScope} AND NOT is_deleted AND assignee IS NOT NULL AND created_at < ${to}
+          AND (status IN ('open', 'inprogress') OR (closed_at >= ${from} AND closed_at < ${to}))
+        GROUP BY 1)
+      SELECT member, COALESCE(sent.n, 0) AS messages_sent, responses.median AS first_response_median,
+        COALESCE(responses.n, 0) AS first_responses, COALESCE(tickets.closed, 0) AS tickets_closed,
+        COALESCE(tickets.unresolved, 0) AS tickets_unresolved
+      FROM sent FULL JOIN responses USING (member) FULL JOIN tickets USING (member)
+      ORDER BY messages_sent DESC, tickets_closed DESC, member`;
+  }
+}

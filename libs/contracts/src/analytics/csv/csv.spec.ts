@@ -1,0 +1,70 @@
+import { csvCell, csvText, messagesCsv, nowCsv, teamCsv, ticketsCsv } from './csv';
+
+describe('analytics CSV', () => {
+  it('quotes cells as RFC 4180 says and keeps spreadsheets from running formulas', () => {
+    expect([csvCell('plain'), csvCell('a,b'), csvCell('say "hi"'), csvCell('two\nlines')]).toEqual([
+      'plain',
+      '"a,b"',
+      '"say ""hi"""',
+      '"two\nlines"',
+    ]);
+    expect([csvCell('=1+1'), csvCell('+33 6'), csvCell('-x'), csvCell('@me'), csvCell('=a,b')]).toEqual([
+      "'=1+1",
+      "'+33 6",
+      "'-x",
+      "'@me",
+      `"'=a,b"`,
+    ]);
+    expect([csvCell(null), csvCell(0), csvCell(-1.5), csvCell(Number.NaN)]).toEqual(['', '0', '-1.5', '']);
+    expect(
+      csvText([
+        ['a', 'b'],
+        [1, null],
+      ]),
+    ).toBe('a,b\r\n1,\r\n');
+  });
+
+  it('writes each analytics answer as a table: a header, its rows, and the totals where there are some', () => {
+    const counts = { active_chats: 1, incoming: 2, outgoing: 1, flagged: 0 };
+    const messages = messagesCsv({
+      totals: { ...counts, first_response_ms: { median: 180_000, p90: 200_000, count: 1 } },
+      series: [{ bucket: '2026-11-02T00:00:00+00:00', ...counts, first_responses: 1, first_response_median_ms: 180_000 }],
+    });
+    expect(messages).toEqual([
+      ['bucket', 'active_chats', 'incoming', 'outgoing', 'flagged', 'first_responses', 'first_response_median_ms', 'first_response_p90_ms'],
+      ['2026-11-02T00:00:00+00:00', 1, 2, 1, 0, 1, 180_000, null],
+      ['total', 1, 2, 1, 0, 1, 180_000, 200_000],
+    ]);
+    const t = {
+      unresolved: 1,
+      open: 1,
+      in_progress: 0,
+      created: 2,
+      closed: 1,
+      time_to_first_assignment_ms: { median: 600_000, count: 1 },
+      time_to_close_ms: { median: null, count: 0 },
+    };
+    const tickets = ticketsCsv({ totals: t, by_assignee: [{ assignee: null, ...t }] });
+    expect(tickets).toHaveLength(3);
+    expect(tickets[1]).toEqual(['assignee', null, 1, 1, 0, 2, 1, 600_000, 1, null, 0]);
+    expect(tickets[2][0]).toBe('total');
+    expect(
+      teamCsv({
+        members: [
+          { member: 'a@x.io', messages_sent: 3, first_response_ms: { median: 1, count: 1 }, tickets_closed: 2, tickets_unresolved: 0 },
+        ],
+      }),
+    ).toEqual([
+      ['member', 'messages_sent', 'first_response_median_ms', 'first_responses', 'tickets_closed', 'tickets_unresolved'],
+      ['a@x.io', 3, 1, 1, 2, 0],
+    ]);
+    const now = nowCsv({
+      waiting: {
+        count: 1,
+        chats: [{ phone_id: 'p', chat_id: 'c', message_id: 'm', waiting_since: '2026-11-02T00:00:00.000Z', waiting_ms: 5 }],
+      },
+      flagged: { count: 1, chats: [{ phone_id: 'p', chat_id: 'd', flagged_messages: 2 }] },
+    });
+    expect(now.map((r) => r[0])).toEqual(['list', 'waiting', 'flagged']);
+  });
+});

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { RequestContextSchema } from '../../common/request-context';
+import { defineRoute } from '../../http/define-route';
+import { defineRpc } from '../../rpc/define-rpc';
+import { teamCsv } from '../csv/csv';
+import { MAX_PERIOD_DAYS } from '../period/period';
+import { TicketMetricsQuery } from '../ticket-metrics/ticket-metrics.contract';
+
+/** Ours (issue 34): the period (from, to, tz as GET /analytics/messages takes them) and an optional phone. */
+export const TeamMetricsQuery = TicketMetricsQuery;
+
+export const TeamMetricsResultSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  tz: z.string(),
+  phone_id: z.string().nullable(),
+  /**
+   * One row per team member as the events name them: the sender of messages (the message's
+   * performed_by) and the assignee of tickets; most messages sent first.
+   */
+  members: z.array(
+    z.object({
+      member: z.string(),
+      /** Outgoing messages of the period sent by the member (performed_by). */
+      messages_sent: z.number().int(),
+      /** First responses (of incoming messages of the period) sent by the member: median in ms, and how many. */
+      first_response_ms: z.object({ median: z.number().nullable(), count: z.number().int() }),
+      /** Tickets assigned to the member closed in the period. */
+      tickets_closed: z.number().int(),
+      /** Tickets assigned to the member unresolved now (open or in progress), raised before `to`. */
+      tickets_unresolved: z.number().int(),
+    }),
+  ),
+});
+export type TeamMetricsResult = z.infer<typeof TeamMetricsResultSchema>;
+
+export const TeamMetricsRpc = defineRpc({
+  subject: 'analytics.v1.team.metrics',
+  service: 'analytics',
+  request: z.object({ ctx: RequestContextSchema, query: TeamMetricsQuery }),
+  response: TeamMetricsResultSchema,
+});
+export type TeamMetricsRequest = z.infer<typeof TeamMetricsRpc.request>;
+
+export const TeamMetricsRoute = defineRoute({
+  operationId: 'getAnalyticsTeam',
+  method: 'GET',
+  path: '/analytics/team',
+  tag: 'analytics',
+  summary: 'Team metrics over a period',
+  description:
+    'Ours (issue 34): per team member as the events name them (the message sender, performed_by, and the ticket assignee): ' +
+    'messages sent in the period, their first responses (median in ms, counted in the period of the incoming message), tickets ' +
+    'assigned to them closed in the period and unresolved now. Messages whose sender is not recorded (performed_by null) count ' +
+    `for no one (docs/services/analytics.md). \`from\` inclusive, \`to\` exclusive, widened to whole quarter hours; at most ${MAX_PERIOD_DAYS} days. ` +
+    "x-phone or phone_id narrow to one phone (a phone outside the token's phones is 404). A console member gets the figures of " +
+    'the chats within their reach.',
+  query: TeamMetricsQuery,
+  phone: 'optional',
+  rpc: TeamMetricsRpc,
+  csv: { filename: 'analytics-team.csv', table: teamCsv },
+  successStatus: 200,
+  response: TeamMetricsResultSchema,
+});
