@@ -14,6 +14,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class OutboxReplay implements StreamReplaySource {
   /** Outbox seq through which every consumer has taken the events (undefined until first read). */
   private floorSeq?: bigint;
+  /** The floor last turned into an outbox position (a stream reading at rest repeats it: nothing to look up). */
+  private lastFloor?: { floor: number; created: string; first: number };
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -26,12 +28,18 @@ export class OutboxReplay implements StreamReplaySource {
 
   async consumed(floor: number, info: StreamInfo): Promise<void> {
     if (info.state.messages === 0) return; // an empty stream names no event: keep the floor read before
+    const at = { floor, created: info.created, first: info.state.first_seq };
+    const last = this.lastFloor;
+    if (last && last.floor === at.floor && last.created === at.created && last.first === at.first && this.floorSeq !== undefined) return;
     // Through `floor` consumed; a floor before the stream's first message means nothing of it is.
     const seq =
       floor >= info.state.first_seq
         ? await this.outboxSeqAt(floor)
         : await this.outboxSeqAt(info.state.first_seq).then((s) => (s === null ? null : s - 1n));
-    if (seq !== null) this.floorSeq = seq;
+    if (seq !== null) {
+      this.floorSeq = seq;
+      this.lastFloor = at;
+    }
   }
 
   async replay(): Promise<number> {

@@ -36,6 +36,9 @@ export class IngestLog implements StreamReplaySource {
   private created = '';
   private readonly flushMs: number;
   private readonly maxPending: number;
+  /** When rows were last written, and what the last delete covered: at rest a reading finds nothing new to delete. */
+  private lastWriteAt = 0;
+  private lastDelete?: { floor: number; created: string; before: number };
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -74,6 +77,7 @@ export class IngestLog implements StreamReplaySource {
     this.writing = this.insert(rows);
     try {
       await this.writing;
+      this.lastWriteAt = Date.now();
       if (this.failing) this.logger.info({ dropped: this.dropped }, 'ingest log: writing again');
       this.failing = false;
       this.dropped = 0;
@@ -92,9 +96,13 @@ export class IngestLog implements StreamReplaySource {
     this.created = info.created;
     await this.flush();
     const before = new Date(readAt.getTime() - CLOCK_MARGIN_MS);
+    // The floor has not moved and every row was written before the last delete's cut: nothing more to delete.
+    const last = this.lastDelete;
+    if (last && last.floor === floor && last.created === info.created && this.lastWriteAt < last.before) return;
     // Rows of an unknown stream ('': published before the first reading) are taken as of this one.
     await this.prisma.$executeRaw`
       DELETE FROM ingest_log WHERE (stream_created = ${info.created} OR stream_created = '') AND stream_seq <= ${floor} AND acked_at < ${before}`;
+    this.lastDelete = { floor, created: info.created, before: before.getTime() };
   }
 
   async replay(info: StreamInfo): Promise<number> {
