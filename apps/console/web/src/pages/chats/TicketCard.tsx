@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api/client';
-import { TICKET_STATUSES } from '../../api/types';
 import { Link } from '../../app/Link';
 import { ErrorNote, StatusNote } from '../../components/ErrorNote';
-import { PRIORITIES, STATUS_TEXT, priorityText } from '../tickets/ticket-view';
+import { STATUS_TEXT, priorityText } from '../tickets/ticket-view';
+import { PrioritySelect, StatusSelect } from '../tickets/TicketSelects';
 import { PropertiesForm } from './PropertiesForm';
 import { chatProperties, dueDateInput, labelList, ticketPatch, type CustomPropertyDef } from './side-panel-view';
 import type { PanelTicketRow } from './use-side-panel';
@@ -90,26 +90,8 @@ export function TicketCard(props: {
       <details>
         <summary>Change</summary>
         <form key={key} className="panel-form" onSubmit={(e) => void save(e)} aria-label={`Change ticket ${t.subject}`}>
-          <label>
-            Status
-            <select name="status" defaultValue={t.status ?? 'open'}>
-              {TICKET_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {STATUS_TEXT[s]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Priority
-            <select name="priority" defaultValue={String(t.priority ?? 1)}>
-              {PRIORITIES.map(([n, text]) => (
-                <option key={n} value={n}>
-                  {text}
-                </option>
-              ))}
-            </select>
-          </label>
+          <StatusSelect value={t.status} />
+          <PrioritySelect value={t.priority} />
           <label>
             Assignee
             <select name="assignee" defaultValue={t.assignee ?? ''}>

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api/client';
 import { useRealtimeEvents } from '../../api/realtime';
-import { TICKET_STATUSES, digits, type TicketInfo } from '../../api/types';
+import { digits, type TicketInfo } from '../../api/types';
 import { Link } from '../../app/Link';
 import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { chatPath } from '../chats/ChatList';
-import { PRIORITIES, STATUS_TEXT, priorityText, ticketChanges } from './ticket-view';
+import { STATUS_TEXT, priorityText, ticketChanges } from './ticket-view';
+import { PrioritySelect, StatusSelect } from './TicketSelects';
 
 /** One ticket: its chat and attached messages; change its status, assignee and priority. */
 export function TicketPage({ id }: { id: string }) {
@@ -65,26 +66,8 @@ export function TicketPage({ id }: { id: string }) {
             onSubmit={(e) => void save(e)}
             aria-label="Change the ticket"
           >
-            <label>
-              Status
-              <select name="status" defaultValue={t.status ?? 'open'}>
-                {TICKET_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {STATUS_TEXT[s]}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Priority
-              <select name="priority" defaultValue={String(t.priority ?? 1)}>
-                {PRIORITIES.map(([n, text]) => (
-                  <option key={n} value={n}>
-                    {text}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <StatusSelect value={t.status} />
+            <PrioritySelect value={t.priority} />
             <label>
               Assignee
               <input name="assignee" type="email" defaultValue={t.assignee ?? ''} placeholder="unassigned" />
