@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@mapi/db';
+import type { Prisma, PrismaClient } from '@mapi/db';
 import { BatchConsumer, ensureStreams, streamNames } from '@mapi/events';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
@@ -26,43 +26,47 @@ export class AnalyticsIntake {
   private readonly tickets: BatchConsumer<unknown>;
 
   constructor(nc: NatsConnection, namespace: string, prisma: PrismaClient, logger: Logger, ackWaitMs = 30_000) {
-    this.consumer = new BatchConsumer<unknown>(
-      nc,
-      {
-        stream: streamNames(namespace).events,
-        durable: ANALYTICS_DURABLE,
-        filterSubject: analyticsFilterSubject(namespace),
-        batchSize: 500,
-        ackWaitMs,
-        ensureStream: () => ensureStreams(nc, namespace),
-        log: logger,
-      },
-      async (items) => {
-        const facts = items
-          .map((i) => (i.data && typeof i.data === 'object' ? factOf(i.data as Parameters<typeof factOf>[0]) : null))
-          .filter((f): f is MessageFact => f !== null);
-        if (facts.length) await prisma.$transaction((tx) => applyFacts(tx, facts), { timeout: 60_000, maxWait: 10_000 });
-      },
-      (err) => logger.error({ err }, 'counting message events failed; they will be redelivered'),
+    /** One durable of the events stream: its events' facts (those of interest), applied in one transaction per batch. */
+    const durable = <F>(
+      name: string,
+      filterSubject: string,
+      factOf: (event: never) => F | null,
+      apply: (tx: Prisma.TransactionClient, facts: F[]) => Promise<unknown>,
+      failure: string,
+    ) =>
+      new BatchConsumer<unknown>(
+        nc,
+        {
+          stream: streamNames(namespace).events,
+          durable: name,
+          filterSubject,
+          batchSize: 500,
+          ackWaitMs,
+          ensureStream: () => ensureStreams(nc, namespace),
+          log: logger,
+        },
+        async (items) => {
+          const facts = items.flatMap((i) => {
+            const fact = i.data && typeof i.data === 'object' ? factOf(i.data as never) : null;
+            return fact === null ? [] : [fact];
+          });
+          if (facts.length) await prisma.$transaction((tx) => apply(tx, facts), { timeout: 60_000, maxWait: 10_000 });
+        },
+        (err) => logger.error({ err }, failure),
+      );
+    this.consumer = durable<MessageFact>(
+      ANALYTICS_DURABLE,
+      analyticsFilterSubject(namespace),
+      factOf,
+      applyFacts,
+      'counting message events failed; they will be redelivered',
     );
-    this.tickets = new BatchConsumer<unknown>(
-      nc,
-      {
-        stream: streamNames(namespace).events,
-        durable: ANALYTICS_TICKETS_DURABLE,
-        filterSubject: analyticsTicketsFilterSubject(namespace),
-        batchSize: 500,
-        ackWaitMs,
-        ensureStream: () => ensureStreams(nc, namespace),
-        log: logger,
-      },
-      async (items) => {
-        const facts = items
-          .map((i) => (i.data && typeof i.data === 'object' ? ticketFactOf(i.data as Parameters<typeof ticketFactOf>[0]) : null))
-          .filter((f): f is TicketFact => f !== null);
-        if (facts.length) await prisma.$transaction((tx) => applyTicketFacts(tx, facts), { timeout: 60_000, maxWait: 10_000 });
-      },
-      (err) => logger.error({ err }, 'keeping ticket events failed; they will be redelivered'),
+    this.tickets = durable<TicketFact>(
+      ANALYTICS_TICKETS_DURABLE,
+      analyticsTicketsFilterSubject(namespace),
+      ticketFactOf,
+      applyTicketFacts,
+      'keeping ticket events failed; they will be redelivered',
     );
   }
 
