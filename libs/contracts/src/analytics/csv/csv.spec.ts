@@ -1,4 +1,8 @@
-import { csvCell, csvText, messagesCsv, nowCsv, teamCsv, ticketsCsv } from './csv';
+import { messagesCsv } from '../message-metrics/message-metrics.contract';
+import { nowCsv } from '../right-now/right-now.contract';
+import { teamCsv } from '../team-metrics/team-metrics.contract';
+import { ticketsCsv } from '../ticket-metrics/ticket-metrics.contract';
+import { csvCell, csvText } from './csv';
 
 describe('analytics CSV', () => {
   it('quotes cells as RFC 4180 says and keeps spreadsheets from running formulas', () => {

@@ -1,8 +1,8 @@
+import type { CsvCell } from '../../http/define-route';
 import { z } from 'zod';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
-import { messagesCsv } from '../csv/csv';
 import { MAX_HOURLY_PERIOD_DAYS, MAX_PERIOD_DAYS, PeriodFields, PhoneIdFilter, refinePeriod } from '../period/period';
 
 /** Ours (issue 34): the period, its time zone and series interval, and an optional phone. */
@@ -72,3 +72,32 @@ export const MessageMetricsRoute = defineRoute({
   successStatus: 200,
   response: MessageMetricsResultSchema,
 });
+
+/** GET /analytics/messages: the series, one row per bucket, then the period's totals (bucket `total`). */
+export function messagesCsv(answer: unknown): CsvCell[][] {
+  const a = answer as MessageMetricsResult;
+  const t = a.totals;
+  return [
+    ['bucket', 'active_chats', 'incoming', 'outgoing', 'flagged', 'first_responses', 'first_response_median_ms', 'first_response_p90_ms'],
+    ...a.series.map((s) => [
+      s.bucket,
+      s.active_chats,
+      s.incoming,
+      s.outgoing,
+      s.flagged,
+      s.first_responses,
+      s.first_response_median_ms,
+      null,
+    ]),
+    [
+      'total',
+      t.active_chats,
+      t.incoming,
+      t.outgoing,
+      t.flagged,
+      t.first_response_ms.count,
+      t.first_response_ms.median,
+      t.first_response_ms.p90,
+    ],
+  ];
+}

@@ -1,9 +1,9 @@
+import type { CsvCell } from '../../http/define-route';
 import { z } from 'zod';
 import { intFromQuery } from '../../chats/paging/paging';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
-import { nowCsv } from '../csv/csv';
 import { PhoneIdFilter } from '../period/period';
 
 export const MAX_NOW_LIMIT = 1000;
@@ -67,3 +67,13 @@ export const RightNowRoute = defineRoute({
   successStatus: 200,
   response: RightNowResultSchema,
 });
+
+/** GET /analytics/now: one row per listed chat (`list` waiting or flagged). */
+export function nowCsv(answer: unknown): CsvCell[][] {
+  const a = answer as RightNowResult;
+  return [
+    ['list', 'phone_id', 'chat_id', 'message_id', 'waiting_since', 'waiting_ms', 'flagged_messages'],
+    ...a.waiting.chats.map((c) => ['waiting', c.phone_id, c.chat_id, c.message_id, c.waiting_since, c.waiting_ms, null]),
+    ...a.flagged.chats.map((c) => ['flagged', c.phone_id, c.chat_id, null, null, null, c.flagged_messages]),
+  ];
+}

@@ -1,8 +1,8 @@
+import type { CsvCell } from '../../http/define-route';
 import { z } from 'zod';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
-import { teamCsv } from '../csv/csv';
 import { MAX_PERIOD_DAYS } from '../period/period';
 import { TicketMetricsQuery } from '../ticket-metrics/ticket-metrics.contract';
 
@@ -62,3 +62,19 @@ export const TeamMetricsRoute = defineRoute({
   successStatus: 200,
   response: TeamMetricsResultSchema,
 });
+
+/** GET /analytics/team: one row per member. */
+export function teamCsv(answer: unknown): CsvCell[][] {
+  const a = answer as TeamMetricsResult;
+  return [
+    ['member', 'messages_sent', 'first_response_median_ms', 'first_responses', 'tickets_closed', 'tickets_unresolved'],
+    ...a.members.map((m) => [
+      m.member,
+      m.messages_sent,
+      m.first_response_ms.median,
+      m.first_response_ms.count,
+      m.tickets_closed,
+      m.tickets_unresolved,
+    ]),
+  ];
+}

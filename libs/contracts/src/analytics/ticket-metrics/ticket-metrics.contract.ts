@@ -1,8 +1,8 @@
+import type { CsvCell } from '../../http/define-route';
 import { z } from 'zod';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
-import { ticketsCsv } from '../csv/csv';
 import { MAX_PERIOD_DAYS, PeriodFields, PhoneIdFilter, refinePeriod } from '../period/period';
 
 /** Ours (issue 34): the period (from, to, tz validated as GET /analytics/messages does) and an optional phone. */
@@ -70,3 +70,38 @@ export const TicketMetricsRoute = defineRoute({
   successStatus: 200,
   response: TicketMetricsResultSchema,
 });
+
+type TicketCounts = TicketMetricsResult['totals'];
+const ticketCells = (c: TicketCounts): CsvCell[] => [
+  c.unresolved,
+  c.open,
+  c.in_progress,
+  c.created,
+  c.closed,
+  c.time_to_first_assignment_ms.median,
+  c.time_to_first_assignment_ms.count,
+  c.time_to_close_ms.median,
+  c.time_to_close_ms.count,
+];
+
+/** GET /analytics/tickets: one row per assignee (`scope` assignee; empty: unassigned), then the totals (`scope` total). */
+export function ticketsCsv(answer: unknown): CsvCell[][] {
+  const a = answer as TicketMetricsResult;
+  return [
+    [
+      'scope',
+      'assignee',
+      'unresolved',
+      'open',
+      'in_progress',
+      'created',
+      'closed',
+      'time_to_first_assignment_median_ms',
+      'first_assignments',
+      'time_to_close_median_ms',
+      'closes',
+    ],
+    ...a.by_assignee.map((r) => ['assignee', r.assignee, ...ticketCells(r)]),
+    ['total', null, ...ticketCells(a.totals)],
+  ];
+}
