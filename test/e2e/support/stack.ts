@@ -60,6 +60,9 @@ export async function startStack(
     // A route whose service a stack does not start answers 503 at once (production waits
     // RPC_UNAVAILABLE_RETRY_MS for a restarting instance); the tests of that wait set it themselves.
     RPC_UNAVAILABLE_RETRY_MS: '0',
+    // Two test files' stacks share the machine's Postgres (max_connections 100): two stacks of every
+    // service in replicas beside two import stacks at 10 connections a process ran it out of clients.
+    DATABASE_POOL_SIZE: '5',
     ...extraEnv,
   };
   const extra: AppProcess[] = [];
