@@ -17,3 +17,25 @@ export function scopeOf(ctx: RequestContext, phoneId?: string): MetricsScope {
 export type ChatReach = (ctx: RequestContext, copies: ChatCopy[]) => Promise<ChatCopy[]>;
 
 export const isMember = (ctx: RequestContext): boolean => ctx.member?.role === 'member';
+
+/** A member's figures are narrowed from at most this many chats of the period (docs/services/analytics.md, "Member reach"). */
+export const MEMBER_PERIOD_CHATS = 20_000;
+
+/**
+ * A member's scope: narrowed to those of the period's chat copies (`candidates`, read up to
+ * MEMBER_PERIOD_CHATS + 1) within their reach; more is a 422 on `to`, worded "<what> more than N chats".
+ */
+export async function memberScope(
+  ctx: RequestContext,
+  scope: MetricsScope,
+  candidates: ChatCopy[],
+  reach: ChatReach,
+  to: string,
+  what = 'the period holds',
+): Promise<MetricsScope> {
+  if (candidates.length > MEMBER_PERIOD_CHATS) {
+    const message = `${what} more than ${MEMBER_PERIOD_CHATS} chats: a shorter period or one phone (phone_id) for a member's figures`;
+    throw Errors.validation({ to: { message, value: to } }, message);
+  }
+  return { ...scope, chats: candidates.length ? await reach(ctx, candidates) : [] };
+}

@@ -1,9 +1,6 @@
 import { Errors, slotPeriod, type MessageMetricsRequest, type MessageMetricsResult } from '@mapi/contracts';
 import type { MetricsRepository, SeriesRow } from '../../repositories/metrics-repository';
-import { isMember, scopeOf, type ChatReach } from '../../scope';
-
-/** A member's figures are narrowed from at most this many chats of the period (docs/services/analytics.md, "Member reach"). */
-export const MEMBER_PERIOD_CHATS = 20_000;
+import { MEMBER_PERIOD_CHATS, isMember, memberScope, scopeOf, type ChatReach } from '../../scope';
 
 /** `+01:00` from an offset in seconds. */
 export function offsetText(seconds: number): string {
@@ -33,11 +30,7 @@ export class MessageMetrics {
     const { from, to } = slotPeriod(query.from, query.to);
     if (isMember(ctx)) {
       const candidates = await this.metrics.activeChats(scope, from, to, MEMBER_PERIOD_CHATS + 1);
-      if (candidates.length > MEMBER_PERIOD_CHATS) {
-        const message = `the period holds more than ${MEMBER_PERIOD_CHATS} chats: a shorter period or one phone (phone_id) for a member's figures`;
-        throw Errors.validation({ to: { message, value: query.to } }, message);
-      }
-      scope = { ...scope, chats: candidates.length ? await this.reach(ctx, candidates) : [] };
+      scope = await memberScope(ctx, scope, candidates, this.reach, query.to);
     }
     let series: SeriesRow[];
     let totals;

@@ -1,8 +1,7 @@
-import { Errors, slotPeriod, type ChatCopy, type TeamMetricsRequest, type TeamMetricsResult } from '@mapi/contracts';
+import { slotPeriod, type ChatCopy, type TeamMetricsRequest, type TeamMetricsResult } from '@mapi/contracts';
 import type { MetricsRepository } from '../../repositories/metrics-repository';
 import type { TeamMetricsRepository, TicketMetricsRepository } from '../../repositories/ticket-metrics-repository';
-import { isMember, scopeOf, type ChatReach } from '../../scope';
-import { MEMBER_PERIOD_CHATS } from '../message-metrics/message-metrics.usecase';
+import { MEMBER_PERIOD_CHATS, isMember, memberScope, scopeOf, type ChatReach } from '../../scope';
 
 /**
  * GET /analytics/team: per member as the events name them (message sender, ticket assignee), messages
@@ -28,11 +27,7 @@ export class TeamMetrics {
       ]);
       const copies = new Map<string, ChatCopy>();
       for (const c of [...active, ...ticketChats]) copies.set(`${c.phone_id}\u0000${c.chat_id}`, c);
-      if (copies.size > MEMBER_PERIOD_CHATS) {
-        const message = `the period holds more than ${MEMBER_PERIOD_CHATS} chats: a shorter period or one phone (phone_id) for a member's figures`;
-        throw Errors.validation({ to: { message, value: query.to } }, message);
-      }
-      scope = { ...scope, chats: copies.size ? await this.reach(ctx, [...copies.values()]) : [] };
+      scope = await memberScope(ctx, scope, [...copies.values()], this.reach, query.to);
     }
     const rows = await this.team.members(scope, from, to);
     return {

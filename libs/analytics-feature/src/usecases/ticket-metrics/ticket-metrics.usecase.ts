@@ -1,7 +1,6 @@
-import { Errors, slotPeriod, type TicketMetricsRequest, type TicketMetricsResult } from '@mapi/contracts';
+import { slotPeriod, type TicketMetricsRequest, type TicketMetricsResult } from '@mapi/contracts';
 import type { TicketFigures, TicketMetricsRepository } from '../../repositories/ticket-metrics-repository';
-import { isMember, scopeOf, type ChatReach } from '../../scope';
-import { MEMBER_PERIOD_CHATS } from '../message-metrics/message-metrics.usecase';
+import { MEMBER_PERIOD_CHATS, isMember, memberScope, scopeOf, type ChatReach } from '../../scope';
 
 type Counts = TicketMetricsResult['totals'];
 
@@ -47,11 +46,7 @@ export class TicketMetrics {
     const { from, to } = slotPeriod(query.from, query.to);
     if (isMember(ctx)) {
       const candidates = await this.tickets.ticketChats(scope, from, to, MEMBER_PERIOD_CHATS + 1);
-      if (candidates.length > MEMBER_PERIOD_CHATS) {
-        const message = `the period's tickets are on more than ${MEMBER_PERIOD_CHATS} chats: a shorter period or one phone (phone_id) for a member's figures`;
-        throw Errors.validation({ to: { message, value: query.to } }, message);
-      }
-      scope = { ...scope, chats: candidates.length ? await this.reach(ctx, candidates) : [] };
+      scope = await memberScope(ctx, scope, candidates, this.reach, query.to, "the period's tickets are on");
     }
     const rows = await this.tickets.figures(scope, from, to);
     const total = rows.find((r) => r.total) ?? NONE;
