@@ -1,15 +1,12 @@
 import type { MessageMetricsResult, RequestContext, RightNowResult } from '@mapi/contracts';
 import { MessageMetricsRpc, RightNowRpc } from '@mapi/contracts';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
-import { ensureStreams, eventSubject, publishDurable, streamNames, type DomainEvent } from '@mapi/events';
-import { connectNats } from '@mapi/platform';
+import { eventSubject, publishDurable, type DomainEvent } from '@mapi/events';
 import { createOrg, messageRow, newUuid, randomSuffix, testEnv, useTestDatabase, waitUntil } from '@mapi/testing';
-import type { NatsConnection } from 'nats';
-import pino from 'pino';
-import { AnalyticsIntake } from './ingest/analytics-intake';
 import { applyFacts } from './ingest/apply-facts';
 import { factOf, type MessageFact } from './ingest/message-facts';
 import { runRebuildCli } from './rebuild/rebuild-cli';
+import { useLiveIntake } from './testing/live-intake';
 import { rebuildPeriod } from './rebuild/rebuild-period';
 import { MetricsRepository } from './repositories/metrics-repository';
 import type { ChatReach } from './scope';
@@ -24,19 +21,8 @@ import { RightNow } from './usecases/right-now/right-now.usecase';
  * figures back, also after the aggregates were damaged; members' "now" lists are narrowed to reach.
  */
 describe('analytics (integration)', () => {
-  const logger = pino({ level: 'silent' });
-  let nc: NatsConnection | undefined;
-  let intake: AnalyticsIntake | undefined;
-  let ns: string | undefined;
-  afterAll(async () => {
-    await intake?.stop();
-    if (nc && ns) {
-      const jsm = await nc.jetstreamManager();
-      for (const stream of Object.values(streamNames(ns))) await jsm.streams.delete(stream).catch(() => undefined);
-    }
-    await nc?.drain();
-  });
   const t = useTestDatabase('analytics_int', { poolSize: 4 });
+  const live = useLiveIntake(() => t.prisma, testEnv.natsUrl(), `${testEnv.namespace()}-analytics-${randomSuffix(3)}`);
 
   const T0 = Date.parse('2026-11-02T08:00:00Z');
   const MIN = 60_000;
@@ -332,11 +318,7 @@ describe('analytics (integration)', () => {
   });
 
   it('the durable consumer counts each message event once, however often and in whatever order it is published', async () => {
-    ns = `${testEnv.namespace()}-analytics-${randomSuffix(3)}`;
-    nc = await connectNats(testEnv.natsUrl(), 'analytics-int');
-    await ensureStreams(nc, ns);
-    intake = new AnalyticsIntake(nc, ns, t.prisma, logger, 5_000);
-    await intake.start();
+    const { nc, ns } = await live.start();
     const org = (await createOrg(t.prisma)).id;
     const msgs = script();
     const eventOf = (x: Scripted, type: DomainEvent['event_type'] = 'message.created', createdAt = T0): DomainEvent =>

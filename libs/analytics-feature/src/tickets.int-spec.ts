@@ -1,15 +1,12 @@
 import type { RequestContext, TicketMetricsResult } from '@mapi/contracts';
 import { TeamMetricsRpc, TicketMetricsRpc } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
-import { ensureStreams, eventSubject, publishDurable, streamNames, type DomainEvent } from '@mapi/events';
-import { connectNats } from '@mapi/platform';
+import { eventSubject, publishDurable, type DomainEvent } from '@mapi/events';
 import { createOrg, messageRow, newUuid, randomSuffix, testEnv, useTestDatabase, waitUntil } from '@mapi/testing';
-import type { NatsConnection } from 'nats';
-import pino from 'pino';
-import { AnalyticsIntake } from './ingest/analytics-intake';
 import { applyFacts } from './ingest/apply-facts';
 import type { MessageFact } from './ingest/message-facts';
 import { applyTicketFacts, ticketFactOf, type TicketFact } from './ingest/ticket-facts';
+import { useLiveIntake } from './testing/live-intake';
 import { rebuildPeriod } from './rebuild/rebuild-period';
 import { MetricsRepository } from './repositories/metrics-repository';
 import { TeamMetricsRepository, TicketMetricsRepository } from './repositories/ticket-metrics-repository';
@@ -24,19 +21,8 @@ import { TicketMetrics } from './usecases/ticket-metrics/ticket-metrics.usecase'
  * live figures back; the durable consumer `analytics-tickets` keeps each ticket once.
  */
 describe('analytics tickets (integration)', () => {
-  const logger = pino({ level: 'silent' });
-  let nc: NatsConnection | undefined;
-  let intake: AnalyticsIntake | undefined;
-  let ns: string | undefined;
-  afterAll(async () => {
-    await intake?.stop();
-    if (nc && ns) {
-      const jsm = await nc.jetstreamManager();
-      for (const stream of Object.values(streamNames(ns))) await jsm.streams.delete(stream).catch(() => undefined);
-    }
-    await nc?.drain();
-  });
   const t = useTestDatabase('analytics_tickets_int', { poolSize: 4 });
+  const live = useLiveIntake(() => t.prisma, testEnv.natsUrl(), `${testEnv.namespace()}-analytics-t-${randomSuffix(3)}`);
 
   const T0 = Date.parse('2026-11-02T08:00:00Z');
   const MIN = 60_000;
@@ -338,11 +324,7 @@ describe('analytics tickets (integration)', () => {
   });
 
   it('the durable consumer keeps each ticket once, however often and in whatever order its events are published', async () => {
-    ns = `${testEnv.namespace()}-analytics-t-${randomSuffix(3)}`;
-    nc = await connectNats(testEnv.natsUrl(), 'analytics-tickets-int');
-    await ensureStreams(nc, ns);
-    intake = new AnalyticsIntake(nc, ns, t.prisma, logger, 5_000);
-    await intake.start();
+    const { nc, ns } = await live.start();
     const org = (await createOrg(t.prisma)).id;
     const events = script()
       .map((s) => eventOf(org, s))
