@@ -133,7 +133,22 @@ describe('analytics: tickets and team', () => {
       '',
     ]);
     expect((await csv(`/analytics/messages?${period}`))[2]).toBe('total,1,1,1,0,1,180000,180000');
-    expect((await csv('/analytics/now'))[0]).toBe('list,phone_id,chat_id,message_id,waiting_since,waiting_ms,flagged_messages');
+    // "right now" lists the open ticket (t1 is closed), and the CSV has its row
+    const now = (await api.get('/analytics/now')).body;
+    expect(now.open_tickets).toEqual({
+      count: 1,
+      tickets: [
+        { ticket_id: t2, phone_id: phoneId, chat_id: chat, status: 'open', assignee: null, created_at: at(5), open_ms: expect.any(Number) },
+      ],
+    });
+    expect(now.open_tickets.tickets[0].open_ms).toBeGreaterThanOrEqual(Date.parse(now.as_of) - Date.parse(at(5)));
+    const nowCsv = await csv('/analytics/now');
+    expect(nowCsv[0]).toBe(
+      'list,phone_id,chat_id,message_id,waiting_since,waiting_ms,flagged_messages,ticket_id,status,assignee,created_at,open_ms',
+    );
+    const ticketRows = nowCsv.filter((line) => line.startsWith('open_ticket,')).map((line) => line.split(','));
+    expect(ticketRows.map((cells) => cells.slice(0, -1))).toEqual([['open_ticket', phoneId, chat, '', '', '', '', t2, 'open', '', at(5)]]);
+    expect(Number(ticketRows[0].at(-1))).toBeGreaterThan(0);
     // a refusal stays the JSON envelope
     const refused = await fetch(`${stack.baseUrl}/v1/analytics/tickets?tz=Mars/Olympus`, {
       headers: { authorization: `Bearer ${token}`, accept: 'text/csv' },
@@ -143,6 +158,7 @@ describe('analytics: tickets and team', () => {
     // another organization's token: nothing of it
     expect((await other.get(`/analytics/tickets?${period}`)).body.totals).toMatchObject({ unresolved: 0, created: 0, closed: 0 });
     expect((await other.get(`/analytics/team?${period}`)).body.members).toEqual([]);
+    expect((await other.get('/analytics/now')).body.open_tickets).toEqual({ count: 0, tickets: [] });
   }, 40_000);
 
   it('refuses bad periods and time zones with the 422 envelope, and a phone outside the token with 404', async () => {

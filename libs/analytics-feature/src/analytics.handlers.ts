@@ -20,7 +20,7 @@ const serve = rpcHandler<AnalyticsDeps>();
 /** What the analytics service answers: one line per operation, its contract and its use case. */
 export const ANALYTICS_HANDLERS: ReturnType<typeof serve>[] = [
   serve(MessageMetricsRpc, (d) => new MessageMetrics(new MetricsRepository(d.prisma), d.reach)),
-  serve(RightNowRpc, (d) => new RightNow(new MetricsRepository(d.prisma), d.reach)),
+  serve(RightNowRpc, (d) => new RightNow(new MetricsRepository(d.prisma), new TicketMetricsRepository(d.prisma), d.reach)),
   serve(TicketMetricsRpc, (d) => new TicketMetrics(new TicketMetricsRepository(d.prisma), d.reach)),
   serve(
     TeamMetricsRpc,

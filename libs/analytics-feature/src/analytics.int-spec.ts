@@ -9,6 +9,7 @@ import { runRebuildCli } from './rebuild/rebuild-cli';
 import { useLiveIntake } from './testing/live-intake';
 import { rebuildPeriod } from './rebuild/rebuild-period';
 import { MetricsRepository } from './repositories/metrics-repository';
+import { TicketMetricsRepository } from './repositories/ticket-metrics-repository';
 import type { ChatReach } from './scope';
 import { MessageMetrics } from './usecases/message-metrics/message-metrics.usecase';
 import { RightNow } from './usecases/right-now/right-now.usecase';
@@ -88,7 +89,9 @@ describe('analytics (integration)', () => {
       MessageMetricsRpc.request.parse({ ctx, query: { from: '2026-11-02T00:00:00Z', to: '2026-11-04T00:00:00Z', ...query } }),
     );
   const now = (prisma: PrismaClient, org: string, ctx = ctxOf(org), reach = everyone) =>
-    new RightNow(new MetricsRepository(prisma), reach, () => NOW).execute(RightNowRpc.request.parse({ ctx, query: {} }));
+    new RightNow(new MetricsRepository(prisma), new TicketMetricsRepository(prisma), reach, () => NOW).execute(
+      RightNowRpc.request.parse({ ctx, query: {} }),
+    );
   const apply = (prisma: PrismaClient, facts: MessageFact[]) => prisma.$transaction((tx) => applyFacts(tx, facts));
 
   /** What the script's figures must be, over 2026-11-02/03 UTC. */

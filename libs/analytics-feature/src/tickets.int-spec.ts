@@ -1,5 +1,5 @@
 import type { RequestContext, TicketMetricsResult } from '@mapi/contracts';
-import { TeamMetricsRpc, TicketMetricsRpc } from '@mapi/contracts';
+import { RightNowRpc, TeamMetricsRpc, TicketMetricsRpc } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { eventSubject, publishDurable, type DomainEvent } from '@mapi/events';
 import { createOrg, messageRow, newUuid, randomSuffix, testEnv, useTestDatabase, waitUntil } from '@mapi/testing';
@@ -11,6 +11,7 @@ import { rebuildPeriod } from './rebuild/rebuild-period';
 import { MetricsRepository } from './repositories/metrics-repository';
 import { TeamMetricsRepository, TicketMetricsRepository } from './repositories/ticket-metrics-repository';
 import type { ChatReach } from './scope';
+import { RightNow } from './usecases/right-now/right-now.usecase';
 import { TeamMetrics } from './usecases/team-metrics/team-metrics.usecase';
 import { TicketMetrics } from './usecases/ticket-metrics/ticket-metrics.usecase';
 
@@ -262,6 +263,39 @@ describe('analytics tickets (integration)', () => {
     expect(m.by_assignee.map((r) => r.assignee)).toEqual(['a@x.io']);
     const none = await figures(org, {}, member, async () => []);
     expect(none.totals).toMatchObject({ unresolved: 0, created: 0, closed: 0 });
+  });
+
+  it('"right now" lists the unresolved tickets oldest first, isolated, narrowed to a phone and to reach', async () => {
+    const org = (await createOrg(t.prisma)).id;
+    const other = (await createOrg(t.prisma)).id;
+    await apply(t.prisma, org, script());
+    const open = async (o: string, query: Record<string, string> = {}, ctx = ctxOf(o), reach = everyone) =>
+      (
+        await new RightNow(new MetricsRepository(t.prisma), new TicketMetricsRepository(t.prisma), reach, () => T0 + 60 * MIN).execute(
+          RightNowRpc.request.parse({ ctx, query }),
+        )
+      ).open_tickets;
+    // T2 (open, b@, raised at 5 min) and T4 (in progress, a@, at 30); T1 is closed and T3 deleted
+    const all = await open(org);
+    expect(all.count).toBe(2);
+    expect(all.tickets.map(({ ticket_id, ...rest }) => ({ ...rest, known: typeof ticket_id === 'string' }))).toEqual([
+      { phone_id: PHONE, chat_id: C2, status: 'open', assignee: 'b@x.io', created_at: iso(T0 + 5 * MIN), open_ms: 55 * MIN, known: true },
+      {
+        phone_id: PHONE,
+        chat_id: C2,
+        status: 'inprogress',
+        assignee: 'a@x.io',
+        created_at: iso(T0 + 30 * MIN),
+        open_ms: 30 * MIN,
+        known: true,
+      },
+    ]);
+    expect(await open(org, { limit: '1' })).toEqual({ count: 2, tickets: [all.tickets[0]] });
+    expect(await open(other)).toEqual({ count: 0, tickets: [] });
+    expect(await open(org, { phone_id: 'another-phone' })).toEqual({ count: 0, tickets: [] });
+    const member = ctxOf(org, { member: { member_id: newUuid(), session_id: newUuid(), email: 'm@example.com', role: 'member' } });
+    expect(await open(org, {}, member, async (_ctx, copies) => copies.filter((c) => c.chat_id === C1))).toEqual({ count: 0, tickets: [] });
+    expect(await open(org, {}, member, async (_ctx, copies) => copies.filter((c) => c.chat_id === C2))).toEqual(all);
   });
 
   it('a rebuild from the stored tickets gives the live figures, also after the ticket states were damaged', async () => {

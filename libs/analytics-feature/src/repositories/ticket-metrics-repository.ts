@@ -60,6 +60,32 @@ export class TicketMetricsRepository {
     return this.prisma.$queryRaw<ChatCopy[]>`
       SELECT DISTINCT phone_id, chat_id FROM analytics_tickets WHERE ${relevant(scope, from, to)} LIMIT ${limit}`;
   }
+
+  /** The unresolved tickets within the scope, oldest first: `limit` of them after `offset`. */
+  open(scope: MetricsScope, offset: number, limit: number): Promise<OpenTicketRow[]> {
+    return this.prisma.$queryRaw<OpenTicketRow[]>`
+      SELECT ticket_id, phone_id, chat_id, status, assignee, created_at FROM analytics_tickets WHERE ${unresolved(scope)}
+      ORDER BY created_at, ticket_id OFFSET ${offset} LIMIT ${limit}`;
+  }
+
+  async openCount(scope: MetricsScope): Promise<number> {
+    const [row] = await this.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM analytics_tickets WHERE ${unresolved(scope)}`;
+    return row.n;
+  }
+}
+
+const unresolved = (scope: MetricsScope) => Prisma.sql`
+  org_id = ${scope.orgId}::uuid AND NOT is_deleted AND status IN ('open', 'inprogress')
+  AND (${scope.phones}::text[] IS NULL OR phone_id = ANY(${scope.phones}::text[])) ${chatFilter(scope)}`;
+
+/** An unresolved ticket (open or in progress) for "right now". */
+export interface OpenTicketRow {
+  ticket_id: string;
+  phone_id: string;
+  chat_id: string;
+  status: 'open' | 'inprogress';
+  assignee: string | null;
+  created_at: Date;
 }
 
 export interface TeamRow {

@@ -1,5 +1,6 @@
 import type { RightNowRequest, RightNowResult } from '@mapi/contracts';
 import type { MetricsRepository } from '../../repositories/metrics-repository';
+import type { TicketMetricsRepository } from '../../repositories/ticket-metrics-repository';
 import { isMember, scopeOf, type ChatReach } from '../../scope';
 
 /** A member's lists are filtered from at most this many chats each (docs/services/analytics.md, "Not yet"). */
@@ -8,13 +9,14 @@ export const MEMBER_CANDIDATES = 10_000;
 const key = (c: { phone_id: string; chat_id: string }) => `${c.phone_id}\u0000${c.chat_id}`;
 
 /**
- * GET /analytics/now: the chats waiting for a response (longest first) and those with flagged
- * messages, from the analytics per-chat state of the organization (ctx.org_id) and the scope's phones.
+ * GET /analytics/now: the chats waiting for a response (longest first), those with flagged
+ * messages and the unresolved tickets (oldest first), from the analytics per-chat state of the organization (ctx.org_id) and the scope's phones.
  * A console member sees only the chats within their reach (the chats service decides, per copy).
  */
 export class RightNow {
   constructor(
     private readonly metrics: MetricsRepository,
+    private readonly tickets: TicketMetricsRepository,
     private readonly reach: ChatReach,
     private readonly now: () => number = Date.now,
   ) {}
@@ -22,7 +24,7 @@ export class RightNow {
   async execute({ ctx, query }: RightNowRequest): Promise<RightNowResult> {
     const scope = scopeOf(ctx, query.phone_id);
     const asOf = this.now();
-    const [waiting, flagged] = await Promise.all([
+    const [waiting, flagged, open] = await Promise.all([
       this.list(
         ctx,
         (o, l) => this.metrics.waiting(scope, o, l),
@@ -33,6 +35,12 @@ export class RightNow {
         ctx,
         (o, l) => this.metrics.flagged(scope, o, l),
         () => this.metrics.flaggedCount(scope),
+        query.limit,
+      ),
+      this.list(
+        ctx,
+        (o, l) => this.tickets.open(scope, o, l),
+        () => this.tickets.openCount(scope),
         query.limit,
       ),
     ]);
@@ -51,6 +59,18 @@ export class RightNow {
       flagged: {
         count: flagged.count,
         chats: flagged.rows.map((r) => ({ phone_id: r.phone_id, chat_id: r.chat_id, flagged_messages: r.flagged_count })),
+      },
+      open_tickets: {
+        count: open.count,
+        tickets: open.rows.map((r) => ({
+          ticket_id: r.ticket_id,
+          phone_id: r.phone_id,
+          chat_id: r.chat_id,
+          status: r.status,
+          assignee: r.assignee,
+          created_at: r.created_at.toISOString(),
+          open_ms: Math.max(0, asOf - r.created_at.getTime()),
+        })),
       },
       unread_chats: null,
     };

@@ -68,7 +68,23 @@ describe('analytics CSV', () => {
         chats: [{ phone_id: 'p', chat_id: 'c', message_id: 'm', waiting_since: '2026-11-02T00:00:00.000Z', waiting_ms: 5 }],
       },
       flagged: { count: 1, chats: [{ phone_id: 'p', chat_id: 'd', flagged_messages: 2 }] },
+      open_tickets: {
+        count: 1,
+        tickets: [
+          {
+            ticket_id: 't',
+            phone_id: 'p',
+            chat_id: 'e',
+            status: 'open',
+            assignee: null,
+            created_at: '2026-11-02T00:00:00.000Z',
+            open_ms: 7,
+          },
+        ],
+      },
     });
-    expect(now.map((r) => r[0])).toEqual(['list', 'waiting', 'flagged']);
+    expect(now.map((r) => r[0])).toEqual(['list', 'waiting', 'flagged', 'open_ticket']);
+    expect(now.every((r) => r.length === now[0].length)).toBe(true);
+    expect(now[3]).toEqual(['open_ticket', 'p', 'e', null, null, null, null, 't', 'open', null, '2026-11-02T00:00:00.000Z', 7]);
   });
 });

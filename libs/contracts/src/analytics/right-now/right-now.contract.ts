@@ -35,6 +35,21 @@ export const RightNowResultSchema = z.object({
     count: z.number().int(),
     chats: z.array(z.object({ phone_id: z.string(), chat_id: z.string(), flagged_messages: z.number().int() })),
   }),
+  /** Unresolved tickets (open or in progress, not deleted), oldest first, with how long each has been open. */
+  open_tickets: z.object({
+    count: z.number().int(),
+    tickets: z.array(
+      z.object({
+        ticket_id: z.string(),
+        phone_id: z.string(),
+        chat_id: z.string(),
+        status: z.enum(['open', 'inprogress']),
+        assignee: z.string().nullable(),
+        created_at: z.string(),
+        open_ms: z.number().int(),
+      }),
+    ),
+  }),
   /** Chats with unread messages: null, not derivable from the event stream yet (read marks emit no event). */
   unread_chats: z.number().int().nullable(),
 });
@@ -53,7 +68,7 @@ export const RightNowRoute = defineRoute({
   method: 'GET',
   path: '/analytics/now',
   tag: 'analytics',
-  summary: 'Right now: chats waiting for a response, flagged chats',
+  summary: 'Right now: chats waiting for a response, flagged chats, open tickets',
   description:
     "Ours (issue 34): from the analytics service's per-chat state (fed from the event stream; docs/services/analytics.md): " +
     'the chats waiting for a response (an incoming message with no outgoing one since) with their waiting time, longest first, and ' +
@@ -68,12 +83,40 @@ export const RightNowRoute = defineRoute({
   response: RightNowResultSchema,
 });
 
-/** GET /analytics/now: one row per listed chat (`list` waiting or flagged). */
+/** GET /analytics/now: one row per listed chat or ticket (`list` waiting, flagged or open_ticket). */
 export function nowCsv(answer: unknown): CsvCell[][] {
   const a = answer as RightNowResult;
+  const none = [null, null, null, null, null] as const;
   return [
-    ['list', 'phone_id', 'chat_id', 'message_id', 'waiting_since', 'waiting_ms', 'flagged_messages'],
-    ...a.waiting.chats.map((c) => ['waiting', c.phone_id, c.chat_id, c.message_id, c.waiting_since, c.waiting_ms, null]),
-    ...a.flagged.chats.map((c) => ['flagged', c.phone_id, c.chat_id, null, null, null, c.flagged_messages]),
+    [
+      'list',
+      'phone_id',
+      'chat_id',
+      'message_id',
+      'waiting_since',
+      'waiting_ms',
+      'flagged_messages',
+      'ticket_id',
+      'status',
+      'assignee',
+      'created_at',
+      'open_ms',
+    ],
+    ...a.waiting.chats.map((c) => ['waiting', c.phone_id, c.chat_id, c.message_id, c.waiting_since, c.waiting_ms, null, ...none]),
+    ...a.flagged.chats.map((c) => ['flagged', c.phone_id, c.chat_id, null, null, null, c.flagged_messages, ...none]),
+    ...a.open_tickets.tickets.map((t) => [
+      'open_ticket',
+      t.phone_id,
+      t.chat_id,
+      null,
+      null,
+      null,
+      null,
+      t.ticket_id,
+      t.status,
+      t.assignee,
+      t.created_at,
+      t.open_ms,
+    ]),
   ];
 }
