@@ -79,6 +79,7 @@ import { DropLabelCopies } from './usecases/drop-label-copies/drop-label-copies.
 import { RenameLabelCopies } from './usecases/rename-label-copies/rename-label-copies.usecase';
 import { SetChatAccess } from './usecases/set-chat-access/set-chat-access.usecase';
 import { SetChatProperties } from './usecases/set-chat-properties/set-chat-properties.usecase';
+import { chatPropertyEvents } from './chats/chat-property-events';
 
 export interface ChatsDeps {
   prisma: PrismaClient;
@@ -122,17 +123,20 @@ export const CHATS_HANDLERS = [
       new ForwardMessage(
         new MessageRefRepository(d.prisma),
         d.sessions,
-        new ChatsInReach(new ChatPropertiesRepository(d.prisma), new ReachRepository(d.prisma)),
+        new ChatsInReach(new ChatPropertiesRepository(d.prisma, chatPropertyEvents), new ReachRepository(d.prisma)),
       ),
   ),
   serve(AttachTicketRpc, (d) => new AttachTicket(new MessageRefRepository(d.prisma), d.prisma)),
   serve(FlagMessageRpc, (d) => new FlagMessage(new MessageRefRepository(d.prisma), d.prisma)),
   // chat labels and custom property values (internal: the inbox service validates, then sets)
-  serve(ChatsInReachRpc, (d) => new ChatsInReach(new ChatPropertiesRepository(d.prisma), new ReachRepository(d.prisma))),
+  serve(
+    ChatsInReachRpc,
+    (d) => new ChatsInReach(new ChatPropertiesRepository(d.prisma, chatPropertyEvents), new ReachRepository(d.prisma)),
+  ),
   serve(ChatCopiesInReachRpc, (d) => new CopiesInReach(new ReachRepository(d.prisma))),
-  serve(SetChatPropertiesRpc, (d) => new SetChatProperties(new ChatPropertiesRepository(d.prisma))),
-  serve(SetChatAccessRpc, (d) => new SetChatAccess(new ChatPropertiesRepository(d.prisma))),
-  serve(DropCustomPropertyRpc, (d) => new DropCustomProperty(new ChatPropertiesRepository(d.prisma))),
-  serve(RenameLabelCopiesRpc, (d) => new RenameLabelCopies(new ChatPropertiesRepository(d.prisma))),
-  serve(DropLabelCopiesRpc, (d) => new DropLabelCopies(new ChatPropertiesRepository(d.prisma))),
+  serve(SetChatPropertiesRpc, (d) => new SetChatProperties(new ChatPropertiesRepository(d.prisma, chatPropertyEvents))),
+  serve(SetChatAccessRpc, (d) => new SetChatAccess(new ChatPropertiesRepository(d.prisma, chatPropertyEvents))),
+  serve(DropCustomPropertyRpc, (d) => new DropCustomProperty(new ChatPropertiesRepository(d.prisma, chatPropertyEvents))),
+  serve(RenameLabelCopiesRpc, (d) => new RenameLabelCopies(new ChatPropertiesRepository(d.prisma, chatPropertyEvents))),
+  serve(DropLabelCopiesRpc, (d) => new DropLabelCopies(new ChatPropertiesRepository(d.prisma, chatPropertyEvents))),
 ];

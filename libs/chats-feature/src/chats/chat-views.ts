@@ -1,5 +1,5 @@
 import type { ChatView } from '@mapi/contracts';
-import type { ChatViewRow, GroupMemberRow } from '../repositories/chat-rows';
+import type { ChatViewRow, GroupMemberRow } from '../rows/chat-rows';
 import type { ChatViewRepository } from '../repositories/chat-view-repository';
 import type { MessageRepository } from '../repositories/message-repository';
 import { mapChatView } from './map-chat';

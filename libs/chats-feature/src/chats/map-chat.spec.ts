@@ -1,4 +1,4 @@
-import type { ChatViewRow } from '../repositories/chat-rows';
+import type { ChatViewRow } from '../rows/chat-rows';
 import { mapChat, mapChatView } from './map-chat';
 
 const row = (over: Partial<ChatViewRow> = {}): ChatViewRow => ({

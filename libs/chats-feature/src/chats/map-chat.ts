@@ -1,7 +1,7 @@
 import type { Chat, ChatMember, ChatView } from '@mapi/contracts';
 import { mapMessage } from '../messages/map-message';
-import type { ChatCopy, ChatViewRow, GroupMemberRow, PhoneChatRow } from '../repositories/chat-rows';
-import type { MessageRow } from '../repositories/message-row';
+import type { ChatCopy, ChatViewRow, GroupMemberRow, PhoneChatRow } from '../rows/chat-rows';
+import type { MessageRow } from '../rows/message-row';
 import { livePins, livePinsOfCopies } from './pinned-messages';
 
 /**

@@ -24,6 +24,7 @@ import { ReadChat } from '../usecases/read-chat/read-chat.usecase';
 import { SetChatProperties } from '../usecases/set-chat-properties/set-chat-properties.usecase';
 import { UpdateContactLabels } from '../usecases/update-contact-labels/update-contact-labels.usecase';
 import { UpdateContact } from '../usecases/update-contact/update-contact.usecase';
+import { chatPropertyEvents } from './chat-property-events';
 
 const t = useTestDatabase('member_reach_routes');
 
@@ -81,7 +82,7 @@ describe('member reach on every chats route (integration)', () => {
       grpPlain: await put(w.org, w.p1, w.grpPlain),
       theirs: await put(w.other, w.q, w.plain),
     };
-    const props = new ChatPropertiesRepository(p);
+    const props = new ChatPropertiesRepository(p, chatPropertyEvents);
     await props.set(w.org.id, [w.vip, w.denied, w.grp], null, { labels: [{ label_id: newUuid(), name: 'vip' }] });
     await props.set(w.org.id, [w.far], null, { override_chat_access: { 'amy@example.com': true } });
     await props.set(w.org.id, [w.denied], null, { override_chat_access: { 'amy@example.com': false } });
@@ -148,7 +149,7 @@ describe('member reach on every chats route (integration)', () => {
   it('actions by id (edit, delete, forward): 404 and nothing sent outside reach; a member forwards only to chats within reach', async () => {
     const r = recordingSessions();
     const refs = new MessageRefRepository(t.prisma);
-    const targets = new ChatsInReach(new ChatPropertiesRepository(t.prisma), new ReachRepository(t.prisma));
+    const targets = new ChatsInReach(new ChatPropertiesRepository(t.prisma, chatPropertyEvents), new ReachRepository(t.prisma));
     const edit = (c: RequestContext, m: any) =>
       status(new EditMessage(refs, r.sessions).execute({ ctx: c, params: { message_id: m.message_id }, body: { edited_body: 'changed' } }));
     const del = (c: RequestContext, m: any) =>
@@ -232,7 +233,7 @@ describe('member reach on every chats route (integration)', () => {
   });
 
   it('in-reach, copies-in-reach and set-properties (asked by the inbox, groups, queue, realtime) answer with the same reach', async () => {
-    const props = new ChatPropertiesRepository(t.prisma);
+    const props = new ChatPropertiesRepository(t.prisma, chatPropertyEvents);
     const reach = new ReachRepository(t.prisma);
     const fresh = `${randomDigits()}@c.us`;
     const missing = async (c: RequestContext, ids: string[], toSend = false) =>

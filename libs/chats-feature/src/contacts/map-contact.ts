@@ -1,5 +1,5 @@
 import type { Contact } from '@mapi/contracts';
-import type { ContactRow } from '../repositories/contact-repository';
+import type { ContactRow } from '../rows/contact-row';
 
 /**
  * A stored contact as the API's contact object (`ContactType` of @periskope/types). The name set

@@ -1,7 +1,7 @@
 import type { ImportMessageItem } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
 import { deliveryInfo, ftsOf } from '../ingest/ingest-rows';
-import { MESSAGE_API_KEYS } from '../messages/message-api-sql';
+import { MESSAGE_API_KEYS } from '../rows/message-api-sql';
 
 type MessageObject = ImportMessageItem['message'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

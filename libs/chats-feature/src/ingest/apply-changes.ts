@@ -2,7 +2,7 @@ import { previousAttributes, type IngestEvent } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
 import { mapReaction } from '../messages/map-reaction';
 import { parseJsonRows, rowAsJson } from './insert-messages';
-import type { PhoneMessageRow } from '../repositories/message-row';
+import type { PhoneMessageRow } from '../rows/message-row';
 import { messageEvent, type OutEvent } from './out-event';
 
 type Tx = Prisma.TransactionClient;

@@ -1,6 +1,7 @@
 import type { IngestEvent } from '@mapi/contracts';
 import type { Prisma } from '@mapi/db';
-import { notificationEvent, type NotificationRow } from '../notifications/map-notification';
+import { notificationEvent } from '../notifications/map-notification';
+import type { NotificationRow } from '../rows/notification-row';
 import type { OutEvent } from './out-event';
 
 type Tx = Prisma.TransactionClient;

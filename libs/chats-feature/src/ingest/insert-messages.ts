@@ -1,6 +1,6 @@
 import type { Prisma } from '@mapi/db';
-import { reviveMessageJson } from '../repositories/message-json';
-import type { PhoneMessageRow } from '../repositories/message-row';
+import { reviveMessageJson } from '../rows/message-json';
+import type { PhoneMessageRow } from '../rows/message-row';
 
 type Tx = Prisma.TransactionClient;
 

@@ -1,7 +1,7 @@
 import { previousAttributes, type MessageEventName } from '@mapi/contracts';
 import type { EventInput } from '@mapi/events';
 import { mapMessage } from '../messages/map-message';
-import type { PhoneMessageRow } from '../repositories/message-row';
+import type { PhoneMessageRow } from '../rows/message-row';
 
 /** A domain event an ingest batch causes, written to the outbox in the batch's transaction: always a phone's. */
 export type OutEvent = EventInput & { phone_id: string };

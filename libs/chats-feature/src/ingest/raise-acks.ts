@@ -1,6 +1,6 @@
 import type { Prisma } from '@mapi/db';
 import { rowAsJson, parseJsonRows } from './insert-messages';
-import type { PhoneMessageRow } from '../repositories/message-row';
+import type { PhoneMessageRow } from '../rows/message-row';
 import { nextAck } from './ingest-rows';
 
 type Tx = Prisma.TransactionClient;

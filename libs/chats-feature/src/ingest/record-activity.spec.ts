@@ -1,5 +1,5 @@
 import { foldActivity } from './record-activity';
-import type { PhoneMessageRow } from '../repositories/message-row';
+import type { PhoneMessageRow } from '../rows/message-row';
 
 const row = (phone: string, chat: string, id: string, at: number, fromMe = false) =>
   ({ phone_id: phone, chat_id: chat, message_id: id, timestamp: new Date(at), from_me: fromMe }) as PhoneMessageRow;

@@ -1,5 +1,5 @@
 import type { Prisma } from '@mapi/db';
-import type { PhoneMessageRow } from '../repositories/message-row';
+import type { PhoneMessageRow } from '../rows/message-row';
 
 type Tx = Prisma.TransactionClient;
 /** What the activity of a new message reads of its row. */

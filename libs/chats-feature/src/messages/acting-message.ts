@@ -1,5 +1,5 @@
 import { Errors, type MessageKey, type RequestContext } from '@mapi/contracts';
-import { chatReach } from '../chats/chat-reach';
+import { chatReach } from '../rows/chat-reach';
 import type { HeldMessage, MessageRefRepository } from '../repositories/message-ref-repository';
 
 /**

@@ -1,7 +1,7 @@
 import { IsoWithOffset, MessageSchema } from '@mapi/contracts';
 import { Prisma } from '@mapi/db';
 import { isoMillis, isoSeconds, mapMessage } from './map-message';
-import type { MessageRow } from '../repositories/message-row';
+import type { MessageRow } from '../rows/message-row';
 
 const ORG = '5b0c3f0e-4a47-4c5e-9a57-1f5f0d7a0c11';
 const CHAT = '14155550123@c.us';

@@ -1,5 +1,5 @@
 import type { DeliveryInfo, Media, Message } from '@mapi/contracts';
-import type { MessageRow } from '../repositories/message-row';
+import type { MessageRow } from '../rows/message-row';
 
 /** 2024-05-01T10:00:00+00:00 (spec 2.1 `timestamp`: ISO 8601 with offset). */
 export function isoSeconds(date: Date): string {

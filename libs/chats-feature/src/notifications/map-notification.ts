@@ -1,7 +1,5 @@
 import type { ChatNotification, NotificationView } from '@mapi/contracts';
-import type { Prisma } from '@mapi/db';
-
-export type NotificationRow = Prisma.ChatNotificationModel;
+import type { NotificationRow } from '../rows/notification-row';
 
 /** A stored notification as the API answers it: the tbl_chat_notifications columns (NotificationType). */
 export function mapNotification(row: NotificationRow): NotificationView {

@@ -1,6 +1,7 @@
 import { createChat, newUuid, randomDigits, registryPayload, seedSharedAndSoloChats, useTestDatabase } from '@mapi/testing';
 import { ChatPropertiesRepository } from './chat-properties-repository';
 import { ChatViewRepository } from './chat-view-repository';
+import { chatPropertyEvents } from '../chats/chat-property-events';
 
 const t = useTestDatabase('chat_properties_repo');
 
@@ -17,7 +18,7 @@ describe('ChatPropertiesRepository (integration)', () => {
 
   beforeAll(async () => {
     const p = t.prisma;
-    repo = new ChatPropertiesRepository(p);
+    repo = new ChatPropertiesRepository(p, chatPropertyEvents);
     views = new ChatViewRepository(p);
     Object.assign(w, await seedSharedAndSoloChats(p));
     w.theirs = `${randomDigits()}@c.us`; // the other organization's only

@@ -1,9 +1,8 @@
-import type { ChatWithProperties, EventInput } from '@mapi/contracts';
+import type { EventInput } from '@mapi/contracts';
 import { Prisma, type PrismaClient } from '@mapi/db';
 import { writeEvents } from '@mapi/events';
-import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
-import { mapChat } from '../chats/map-chat';
-import type { ChatPropertyValues, PhoneChatRow } from './chat-rows';
+import { reachSql, reachesNothing, type MemberChatAccess } from '../rows/chat-reach';
+import type { ChatPropertyValues, PhoneChatRow } from '../rows/chat-rows';
 
 type Tx = Prisma.TransactionClient;
 
@@ -44,17 +43,35 @@ export function applyChanges(before: ChatPropertyValues, c: ChatPropertyChanges)
   };
 }
 
+/** One chat's change, as `set` found it: the copy its events are of, the values before and after. */
+export interface PropertyChange {
+  copy: PhoneChatRow;
+  before: ChatPropertyValues;
+  after: ChatPropertyValues;
+  /** The labels changed. */
+  labels: boolean;
+  /** The custom property values changed. */
+  custom: boolean;
+}
+
+/** The events a chat's change writes (the use case's mapping, given to the repository). */
+export type PropertyEvents = (orgId: string, change: PropertyChange) => EventInput[];
+
 /**
  * The chats service's side of chat labels and custom property values (`chat_properties`,
  * `chat_labels`): one row per (organization, chat id), shared by the organization's phones that hold
  * the chat. The organization is part of every signature.
  */
 export class ChatPropertiesRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** The events of one chat's change (chats/chat-property-events.ts): written in the change's transaction. */
+    private readonly eventsOf: PropertyEvents,
+  ) {}
 
   /**
    * The given chat ids that no phone within reach holds (null reach: every phone of the organization);
-   * for a member, no copy within their labels and overrides either (chats/chat-reach.ts).
+   * for a member, no copy within their labels and overrides either (rows/chat-reach.ts).
    */
   async missing(orgId: string, chatIds: string[], phoneIds: string[] | null, member: MemberChatAccess | null = null): Promise<string[]> {
     const ids = [...new Set(chatIds)];
@@ -108,23 +125,7 @@ export class ChatPropertiesRepository {
         )
           continue;
         changed.push({ chatId: copy.chat_id, after, labels });
-        const data = withProperties(copy, after);
-        if (labels)
-          events.push({
-            type: 'chat.label.updated',
-            org_id: orgId,
-            phone_id: copy.phone_id,
-            data,
-            previous: { label_ids: asMap(was.label_ids) },
-          });
-        if (custom)
-          events.push({
-            type: 'chat.custom_properties.updated',
-            org_id: orgId,
-            phone_id: copy.phone_id,
-            data,
-            previous: { custom_properties: was.custom_properties },
-          });
+        events.push(...this.eventsOf(orgId, { copy, before: was, after, labels, custom }));
       }
       if (!changed.length) return 0;
       await tx.$executeRaw`
@@ -209,11 +210,4 @@ async function lockValues(tx: Tx, orgId: string, ids: string[]): Promise<Map<str
   );
   for (const l of labels) byChat.get(l.chat_id)?.label_ids.push(l.label_id);
   return byChat;
-}
-
-const asMap = (labelIds: string[]): Record<string, boolean> => Object.fromEntries(labelIds.map((id) => [id, true]));
-
-/** The events' object: the chat's tbl_chats columns (of the given copy) with the organization's values. */
-export function withProperties(copy: PhoneChatRow, v: ChatPropertyValues): ChatWithProperties {
-  return { ...mapChat(copy), custom_properties: v.custom_properties, label_ids: asMap(v.label_ids), assigned_to: v.assigned_to };
 }

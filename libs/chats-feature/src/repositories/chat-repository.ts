@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@mapi/db';
-import { reachSql, type MemberChatAccess } from '../chats/chat-reach';
+import { reachSql, type MemberChatAccess } from '../rows/chat-reach';
 
 /** A phone that may act on a chat: its id and its own contact id (`<digits>@c.us`). */
 export interface ActingCandidate {
@@ -31,7 +31,7 @@ export class ChatRepository {
   /**
    * Marks the chat read on the given phones' copies (null: every phone of the organization): unread
    * count 0. Returns how many copies exist within reach (0: the caller cannot see the chat). For a
-   * member, only the copies within their labels and overrides (chats/chat-reach.ts).
+   * member, only the copies within their labels and overrides (rows/chat-reach.ts).
    */
   async markRead(orgId: string, chatId: string, phoneIds: string[] | null, member: MemberChatAccess | null = null): Promise<number> {
     if (member) {

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from '@mapi/db';
-import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
-import type { ChatCopy, ChatPropertyValues, ChatViewRow, GroupMemberRow } from './chat-rows';
+import { reachSql, reachesNothing, type MemberChatAccess } from '../rows/chat-reach';
+import type { ChatCopy, ChatPropertyValues, ChatViewRow, GroupMemberRow } from '../rows/chat-rows';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -67,7 +67,7 @@ function teamFilters(orgId: string, f: ChatFilter, inScope: (alias: string) => P
 export interface ChatFilter {
   /** Phones within reach; null: every phone of the organization. */
   phoneIds: string[] | null;
-  /** A member's labels and overrides (chats/chat-reach.ts); absent: phones only. */
+  /** A member's labels and overrides (rows/chat-reach.ts); absent: phones only. */
   member?: MemberChatAccess | null;
   chatId?: string;
   chatType?: string;

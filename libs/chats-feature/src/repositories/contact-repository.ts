@@ -1,19 +1,6 @@
 import { Prisma, type PrismaClient } from '@mapi/db';
-import { reachSql, type MemberChatAccess } from '../chats/chat-reach';
-
-/** A stored contact, as `contacts` holds it. */
-export interface ContactRow {
-  org_id: string;
-  contact_id: string;
-  contact_name: string | null;
-  pushname: string | null;
-  is_internal: boolean;
-  labels: string[];
-  phone_ids: string[];
-  is_imported: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+import { reachSql, type MemberChatAccess } from '../rows/chat-reach';
+import type { ContactRow } from '../rows/contact-row';
 
 /** What the API may change on a contact (undefined: left as it is). */
 export interface ContactChanges {
@@ -28,7 +15,7 @@ const inReach = (phoneIds: string[] | null) => (phoneIds ? { phone_ids: { hasSom
 /**
  * A member's contacts (docs/services/members.md): those they see in a chat within their reach, the
  * contact's 1-1 chat or a group it is a participant of, on a copy within their phones, labels and
- * overrides (chats/chat-reach.ts). Probes of chats (org_id, chat_id, …) and group_participants per row.
+ * overrides (rows/chat-reach.ts). Probes of chats (org_id, chat_id, …) and group_participants per row.
  */
 function memberContactSql(orgId: string, phoneIds: string[] | null, member: MemberChatAccess, alias = 'ct'): Prisma.Sql {
   const a = Prisma.raw(alias);

@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from '@mapi/db';
-import { reachSql, type MemberChatAccess } from '../chats/chat-reach';
+import { reachSql, type MemberChatAccess } from '../rows/chat-reach';
 
 /** A stored message with the phone whose copy it is (the acting phone of an action). */
 export type HeldMessage = Omit<Prisma.MessageModel, 'id'>;
@@ -16,7 +16,7 @@ export class MessageRefRepository {
    * the sent message's sent_message_id) held by one of `phoneIds` (null: any phone of the
    * organization). Several phones may hold a copy of the same message (a group both are in): the
    * first by phone_id answers. A queue id whose job was not sent yet names no message. For a member
-   * (`member` given), only the copies of chats within their labels and overrides (chats/chat-reach.ts).
+   * (`member` given), only the copies of chats within their labels and overrides (rows/chat-reach.ts).
    */
   async find(orgId: string, ref: string, phoneIds: string[] | null, member: MemberChatAccess | null = null): Promise<HeldMessage | null> {
     if (member) {

@@ -1,14 +1,14 @@
 import { Prisma, queryRows, type PrismaClient } from '@mapi/db';
-import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
-import { messageFromJson } from './message-json';
-import type { MessageRow } from './message-row';
-import { messageApiJson, messageApiLateral, messageReadyLateral, messageReadySelect } from '../messages/message-api-sql';
+import { reachSql, reachesNothing, type MemberChatAccess } from '../rows/chat-reach';
+import { messageFromJson } from '../rows/message-json';
+import type { MessageRow } from '../rows/message-row';
+import { messageApiJson, messageApiLateral, messageReadyLateral, messageReadySelect } from '../rows/message-api-sql';
 
 export interface ChatPage {
   chatId: string;
   /** Phones whose copies to read; null: every phone of the organization. */
   phoneIds: string[] | null;
-  /** A member's labels and overrides (chats/chat-reach.ts); absent: phones only. */
+  /** A member's labels and overrides (rows/chat-reach.ts); absent: phones only. */
   member?: MemberChatAccess | null;
   offset: number;
   limit: number;
@@ -17,7 +17,7 @@ export interface ChatPage {
 export interface OrgPage {
   /** Phones whose copies to read; null: every phone of the organization. */
   phoneIds: string[] | null;
-  /** A member's labels and overrides (chats/chat-reach.ts); absent: phones only. */
+  /** A member's labels and overrides (rows/chat-reach.ts); absent: phones only. */
   member?: MemberChatAccess | null;
   /** Inclusive bounds on the message timestamp (ISO). */
   start?: string;

@@ -1,11 +1,11 @@
 import type { PrismaClient } from '@mapi/db';
-import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
-import type { NotificationRow } from '../notifications/map-notification';
+import { reachSql, reachesNothing, type MemberChatAccess } from '../rows/chat-reach';
+import type { NotificationRow } from '../rows/notification-row';
 
 export interface NotificationPage {
   /** Phones whose copies to read; null: every phone of the organization. */
   phoneIds: string[] | null;
-  /** A member's labels and overrides (chats/chat-reach.ts); absent: phones only. */
+  /** A member's labels and overrides (rows/chat-reach.ts); absent: phones only. */
   member?: MemberChatAccess | null;
   chatId?: string;
   /** ISO 8601 bounds of the notification's timestamp, inclusive. */

@@ -1,6 +1,6 @@
 import type { ChatCopy } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
-import { reachSql, reachesNothing, type ChatReach } from '../chats/chat-reach';
+import { reachSql, reachesNothing, type ChatReach } from '../rows/chat-reach';
 
 /**
  * Reach checks asked by other services (chats.v1.chat.copies-in-reach, the send side of

@@ -1,5 +1,5 @@
 import type { Prisma, PrismaClient } from '@mapi/db';
-import { reachSql, reachesNothing, type MemberChatAccess } from '../chats/chat-reach';
+import { reachSql, reachesNothing, type MemberChatAccess } from '../rows/chat-reach';
 
 /** A stored reaction with the number of the phone whose copy it is (from that phone's chat row). */
 export type ReactionRow = Prisma.MessageReactionModel & { org_phone: string | null };
@@ -7,7 +7,7 @@ export type ReactionRow = Prisma.MessageReactionModel & { org_phone: string | nu
 export interface ReactionPage {
   /** Phones whose copies to read; null: every phone of the organization. */
   phoneIds: string[] | null;
-  /** A member's labels and overrides (chats/chat-reach.ts); absent: phones only. */
+  /** A member's labels and overrides (rows/chat-reach.ts); absent: phones only. */
   member?: MemberChatAccess | null;
   chatId?: string;
   messageId?: string;

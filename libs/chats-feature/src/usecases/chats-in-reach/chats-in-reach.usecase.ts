@@ -1,5 +1,5 @@
 import type { ChatsInReachRequest } from '@mapi/contracts';
-import { chatReach } from '../../chats/chat-reach';
+import { chatReach } from '../../rows/chat-reach';
 import type { ChatPropertiesRepository } from '../../repositories/chat-properties-repository';
 import type { ReachRepository } from '../../repositories/reach-repository';
 

@@ -1,5 +1,5 @@
 import type { ChatCopiesInReachRequest, ChatCopy } from '@mapi/contracts';
-import { chatReach } from '../../chats/chat-reach';
+import { chatReach } from '../../rows/chat-reach';
 import type { ReachRepository } from '../../repositories/reach-repository';
 
 /** chats.v1.chat.copies-in-reach (internal): the given (phone, chat) copies within the caller's reach. */

@@ -10,11 +10,12 @@ import { ForwardMessage } from '../forward-message/forward-message.usecase';
 import { PinMessage } from '../pin-message/pin-message.usecase';
 import { ReactMessage } from '../react-message/react-message.usecase';
 import { EditMessage } from './edit-message.usecase';
+import { chatPropertyEvents } from '../../chats/chat-property-events';
 
 const t = useTestDatabase('message_actions');
 const CHAT = '15550001111@c.us';
 const GROUP = '120363000000000077@g.us';
-const targets = () => new ChatsInReach(new ChatPropertiesRepository(t.prisma), new ReachRepository(t.prisma));
+const targets = () => new ChatsInReach(new ChatPropertiesRepository(t.prisma, chatPropertyEvents), new ReachRepository(t.prisma));
 
 /** Edit, delete, react, pin and forward: the command each sends to the phone's session, and what each refuses. */
 describe('message actions', () => {

@@ -1,5 +1,5 @@
 import { Errors, type ChatView, type GetChatRequest } from '@mapi/contracts';
-import { chatReach } from '../../chats/chat-reach';
+import { chatReach } from '../../rows/chat-reach';
 import { toChatViews } from '../../chats/chat-views';
 import type { ChatViewRepository } from '../../repositories/chat-view-repository';
 import type { MessageRepository } from '../../repositories/message-repository';

@@ -1,5 +1,5 @@
 import { Errors, type Contact, type GetContactRequest } from '@mapi/contracts';
-import { chatReach } from '../../chats/chat-reach';
+import { chatReach } from '../../rows/chat-reach';
 import { mapContact } from '../../contacts/map-contact';
 import type { ContactRepository } from '../../repositories/contact-repository';
 

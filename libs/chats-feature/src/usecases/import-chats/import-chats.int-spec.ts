@@ -5,6 +5,7 @@ import { ChatViewRepository } from '../../repositories/chat-view-repository';
 import { MessageRepository } from '../../repositories/message-repository';
 import { GetChat } from '../get-chat/get-chat.usecase';
 import { ImportChats } from './import-chats.usecase';
+import { chatPropertyEvents } from '../../chats/chat-property-events';
 
 const t = useTestDatabase('import_chats');
 const ctx = (orgId: string): RequestContext => ({ org_id: orgId, token_id: newUuid(), phone_scope: null, phone: null, member: null });
@@ -49,7 +50,7 @@ async function sourceGroup() {
     await t.prisma.groupParticipant.create({ data: { org_id: org.id, phone_id: phone.phone_id, chat_id: chatId, contact_id, is_admin } });
   }
   const labels = [{ label_id: newUuid(), name: 'VIP' }];
-  await new ChatPropertiesRepository(t.prisma).set(org.id, [chatId], null, {
+  await new ChatPropertiesRepository(t.prisma, chatPropertyEvents).set(org.id, [chatId], null, {
     labels,
     custom_properties: { p1: 'one' },
     assigned_to: 'a@x.io',

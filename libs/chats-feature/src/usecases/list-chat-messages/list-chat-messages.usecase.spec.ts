@@ -1,7 +1,7 @@
 import { ListChatMessagesResponse, ReadyJson, type ListChatMessagesRequest, type RequestContext } from '@mapi/contracts';
 import { mapMessage } from '../../messages/map-message';
 import type { ChatPage, MessageRepository } from '../../repositories/message-repository';
-import type { MessageRow } from '../../repositories/message-row';
+import type { MessageRow } from '../../rows/message-row';
 import { SQL_BUILT_PAGES_FROM } from '../../messages/ready-messages-page';
 import { ListChatMessages } from './list-chat-messages.usecase';
 

@@ -1,5 +1,5 @@
 import { pagePositions, type ListChatMessagesRequest, type ListChatMessagesResponse, type ReadyJson } from '@mapi/contracts';
-import { chatReach } from '../../chats/chat-reach';
+import { chatReach } from '../../rows/chat-reach';
 import { mapMessage } from '../../messages/map-message';
 import { SQL_BUILT_PAGES_FROM, readyMessagesPage } from '../../messages/ready-messages-page';
 import type { MessageRepository } from '../../repositories/message-repository';
@@ -8,7 +8,7 @@ import type { MessageRepository } from '../../repositories/message-repository';
  * GET /chats/{chat_id}/messages (spec 4.1): a page of the chat's messages, newest first. With
  * x-phone, only that phone's copies; without, every phone the token reaches (the token's phones,
  * or all of the organization's when unscoped). A member's session: only a chat they may see
- * (labels, overrides: chats/chat-reach.ts), else an empty page as for a chat out of reach. `from`/`to` are 1-based positions of the first and
+ * (labels, overrides: rows/chat-reach.ts), else an empty page as for a chat out of reach. `from`/`to` are 1-based positions of the first and
  * last message returned; `count` is how many were returned.
  *
  * Pages asked with a limit over SQL_BUILT_PAGES_FROM are Postgres's texts joined (readyMessagesPage,

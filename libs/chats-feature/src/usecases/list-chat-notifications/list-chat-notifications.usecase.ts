@@ -1,5 +1,5 @@
 import { pagePositions, type ListChatNotificationsRequest, type ListNotificationsResponse } from '@mapi/contracts';
-import { chatReach } from '../../chats/chat-reach';
+import { chatReach } from '../../rows/chat-reach';
 import { mapNotification } from '../../notifications/map-notification';
 import type { NotificationRepository } from '../../repositories/notification-repository';
 

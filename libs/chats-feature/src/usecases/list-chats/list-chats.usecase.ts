@@ -1,6 +1,6 @@
 import type { ListChatsRequest, ListChatsResponse } from '@mapi/contracts';
 import { pagePositions } from '@mapi/contracts';
-import { chatReach } from '../../chats/chat-reach';
+import { chatReach } from '../../rows/chat-reach';
 import { toChatViews } from '../../chats/chat-views';
 import type { ChatViewRepository } from '../../repositories/chat-view-repository';
 import type { MessageRepository } from '../../repositories/message-repository';
@@ -10,7 +10,7 @@ import type { MessageRepository } from '../../repositories/message-repository';
  * phones), most recently active first, then chat_id; `label` (a label's name or id) keeps the chats
  * that carry it (chat_labels, written through the inbox service); ours, for the console's inbox:
  * assigned_to, unread, flagged and search (repositories/chat-view-repository.ts). A member's session sees only the
- * chats of their labels, with the per-chat overrides applied (chats/chat-reach.ts).
+ * chats of their labels, with the per-chat overrides applied (rows/chat-reach.ts).
  */
 export class ListChats {
   constructor(

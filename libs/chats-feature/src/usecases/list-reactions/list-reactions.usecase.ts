@@ -1,5 +1,5 @@
 import { pagePositions, type ListReactionsRequest, type ListReactionsResponse } from '@mapi/contracts';
-import { chatReach } from '../../chats/chat-reach';
+import { chatReach } from '../../rows/chat-reach';
 import { mapReaction } from '../../messages/map-reaction';
 import type { ReactionRepository } from '../../repositories/reaction-repository';
 

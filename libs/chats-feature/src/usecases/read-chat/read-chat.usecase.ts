@@ -1,5 +1,5 @@
 import { Errors, type ReadChatRequest } from '@mapi/contracts';
-import { chatReach } from '../../chats/chat-reach';
+import { chatReach } from '../../rows/chat-reach';
 import type { ChatRepository } from '../../repositories/chat-repository';
 import { CHAT_NOT_FOUND } from '../get-chat/get-chat.usecase';
 

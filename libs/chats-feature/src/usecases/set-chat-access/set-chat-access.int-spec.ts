@@ -2,6 +2,7 @@ import { ServiceError, type RequestContext } from '@mapi/contracts';
 import { createChat, createTwoPhoneOrgAndOther, newUuid, randomDigits, useTestDatabase } from '@mapi/testing';
 import { ChatPropertiesRepository } from '../../repositories/chat-properties-repository';
 import { SetChatAccess } from './set-chat-access.usecase';
+import { chatPropertyEvents } from '../../chats/chat-property-events';
 
 const t = useTestDatabase('set_chat_access');
 
@@ -16,7 +17,10 @@ describe('SetChatAccess (integration)', () => {
     member: null,
   });
   const run = (org: string, chat_ids: string[], access: Record<string, boolean>, replace: boolean, scope: string[] | null = null) =>
-    new SetChatAccess(new ChatPropertiesRepository(t.prisma)).execute({ ctx: ctx(org, scope), body: { chat_ids, access, replace } });
+    new SetChatAccess(new ChatPropertiesRepository(t.prisma, chatPropertyEvents)).execute({
+      ctx: ctx(org, scope),
+      body: { chat_ids, access, replace },
+    });
   const stored = async (org: string, chat: string) =>
     (await t.prisma.chatProperties.findFirst({ where: { org_id: org, chat_id: chat } }))?.override_chat_access ?? null;
 

@@ -1,5 +1,5 @@
 import { applyChanges } from '../../repositories/chat-properties-repository';
-import type { ChatPropertyValues } from '../../repositories/chat-rows';
+import type { ChatPropertyValues } from '../../rows/chat-rows';
 
 const before = (override: Record<string, unknown> | null): ChatPropertyValues => ({
   assigned_to: null,

@@ -1,5 +1,5 @@
 import { Errors, type SetChatPropertiesRequest } from '@mapi/contracts';
-import { chatReach } from '../../chats/chat-reach';
+import { chatReach } from '../../rows/chat-reach';
 import type { ChatPropertiesRepository } from '../../repositories/chat-properties-repository';
 import { CHAT_NOT_FOUND } from '../get-chat/get-chat.usecase';
 

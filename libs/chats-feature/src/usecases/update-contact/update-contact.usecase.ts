@@ -1,5 +1,5 @@
 import { Errors, labelNames, type Contact, type UpdateContactRequest } from '@mapi/contracts';
-import { chatReach } from '../../chats/chat-reach';
+import { chatReach } from '../../rows/chat-reach';
 import { mapContact } from '../../contacts/map-contact';
 import type { ContactRepository } from '../../repositories/contact-repository';
 import { CONTACT_NOT_FOUND } from '../get-contact/get-contact.usecase';

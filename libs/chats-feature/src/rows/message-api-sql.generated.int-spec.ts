@@ -1,6 +1,6 @@
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
 import { createTwoPhoneOrgAndOther, randomDigits, testEnv } from '@mapi/testing';
-import { mapMessage } from './map-message';
+import { mapMessage } from '../messages/map-message';
 import { MessageRepository } from '../repositories/message-repository';
 
 /**

@@ -1,7 +1,7 @@
 import { MessageSchema } from '@mapi/contracts';
-import { mapMessage } from './map-message';
+import { mapMessage } from '../messages/map-message';
 import { MESSAGE_API_KEYS, messageApiLateral, messageReadyLateral } from './message-api-sql';
-import type { MessageRow } from '../repositories/message-row';
+import type { MessageRow } from './message-row';
 
 /** The SQL twin of mapMessage names the same keys in the same order (its values: message-api-sql.int-spec.ts). */
 describe('the message object built by Postgres (message-api-sql)', () => {

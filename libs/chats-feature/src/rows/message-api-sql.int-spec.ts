@@ -1,7 +1,7 @@
 import { ListChatMessagesResponse, MessageSchema, ReadyJson } from '@mapi/contracts';
 import { Prisma, createPrismaClient, queryRows, type PrismaClient } from '@mapi/db';
 import { createMessages, createTwoPhoneOrgAndOther, randomDigits, testEnv, type MessageSeed } from '@mapi/testing';
-import { mapMessage } from './map-message';
+import { mapMessage } from '../messages/map-message';
 import { DEFERRED_JOIN_FROM_OFFSET, MessageRepository, chatPageSql, type ChatPage } from '../repositories/message-repository';
 import { ListChatMessages } from '../usecases/list-chat-messages/list-chat-messages.usecase';
 

@@ -3,6 +3,7 @@ import { ChatPropertiesRepository } from '../repositories/chat-properties-reposi
 import { ChatViewRepository } from '../repositories/chat-view-repository';
 import { MessageRepository } from '../repositories/message-repository';
 import type { MemberChatAccess } from './chat-reach';
+import { chatPropertyEvents } from '../chats/chat-property-events';
 
 const t = useTestDatabase('chat_reach');
 
@@ -30,7 +31,7 @@ describe('member chat reach (integration)', () => {
     const p = t.prisma;
     views = new ChatViewRepository(p);
     messages = new MessageRepository(p);
-    const props = new ChatPropertiesRepository(p);
+    const props = new ChatPropertiesRepository(p, chatPropertyEvents);
     Object.assign(w, await createTwoPhoneOrgAndOther(p));
     // vip: p1, labelled vip; plain: p1, no label; far: p2, labelled vip; shared: on p1 and p2, no label
     [w.vip, w.plain, w.far, w.shared] = [randomDigits(), randomDigits(), randomDigits(), randomDigits()].map((d) => `${d}@c.us`);
@@ -64,7 +65,7 @@ describe('member chat reach (integration)', () => {
   });
 
   it('an override true grants a chat beyond phones and labels; false denies one within them', async () => {
-    const props = new ChatPropertiesRepository(t.prisma);
+    const props = new ChatPropertiesRepository(t.prisma, chatPropertyEvents);
     await props.set(w.org.id, [w.far], null, { override_chat_access: { 'amy@example.com': true } });
     await props.set(w.org.id, [w.vip], null, { override_chat_access: { 'amy@example.com': false, 'ben@example.com': true } });
     expect(await chats([w.p1.phone_id], amy(['vip']))).toEqual([w.far]);
