@@ -7,8 +7,9 @@
 //   scope:* — vertical slices: a service's projects see their own scope plus scope:shared, never
 //             another service's.
 //   bench/  — a project too (type:bench, scope:bench): it measures every service, so it may use any
-//             scope's feature, platform, contracts, data and testing libraries, through their index
-//             (never an app, never a path into a library's build: see the bench block below).
+//             scope's feature, platform, contracts, data and testing libraries, through their index or
+//             their internals entry point (never an app, never a path into a library's build: see the
+//             bench block below; docs/decisions/0085).
 // Apps can never be imported at all (the rule's built-in "Imports of apps are forbidden"), and a
 // relative path into another project is an error as well. test/boundaries/module-boundaries.int-spec.ts
 // proves all of this bites.
@@ -130,6 +131,30 @@ export default [
           selector: String.raw`CallExpression[callee.name='require'] Literal[value=/(^|[^a-z0-9-])libs\/[a-z0-9-]+\/(dist|src)\/(?!index\.js$)/]`,
           message: "bench/ reaches a library through its index ('@mapi/<lib>' or libs/<lib>/dist/index.js); export what is measured there.",
         },
+      ],
+    },
+  },
+
+  // @mapi/<lib>/internals (a feature library's repositories, use cases and mappers) is for bench/ and
+  // tests, which drive a service below its RPC surface; apps and other libraries use the index (its
+  // bootstrap, handler table and config), so what a service exposes stays what it serves.
+  {
+    files: CODE_FILES,
+    ignores: [...TEST_FILES, 'bench/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'ImportDeclaration > Literal.source',
+          'ExportAllDeclaration > Literal.source',
+          'ExportNamedDeclaration > Literal.source',
+          'ImportExpression > Literal.source',
+          "CallExpression[callee.name='require'] > Literal",
+        ].map((node) => ({
+          selector: `${node}[value=/^@mapi\\/[a-z0-9-]+\\/internals$/]`,
+          message:
+            "'@mapi/<lib>/internals' is for bench/ and tests; production code uses the library's index (bootstrap, handlers, config).",
+        })),
       ],
     },
   },

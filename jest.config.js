@@ -18,6 +18,7 @@ const shared = {
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
     '^@mapi/platform/telemetry$': '<rootDir>/libs/platform/src/telemetry/telemetry.ts',
+    '^@mapi/([a-z0-9-]+)/internals$': '<rootDir>/libs/$1/src/internals.ts',
     '^@mapi/(.*)$': '<rootDir>/libs/$1/src/index.ts',
   },
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],

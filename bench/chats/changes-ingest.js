@@ -15,7 +15,7 @@
 const os = require('node:os');
 const { createTestDatabase, createOrg, createPhone, randomDigits } = require('@mapi/testing');
 const { createPrismaClient } = require('@mapi/db');
-const { ApplyIngest } = require('@mapi/chats-feature');
+const { ApplyIngest } = require('@mapi/chats-feature/internals');
 
 const CHANGES = Number(process.env.BENCH_CHANGES || 4000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES || 400);

@@ -11,7 +11,10 @@ const fs = require('node:fs');
 const pg = require(process.argv[3] + '/node_modules/pg');
 const { Prisma } = require(process.argv[3] + '/node_modules/@mapi/db');
 // AllMessagesRepository: only where a checkout's index exports it (this tree has none).
-const { ChatViewRepository, MessageRepository, AllMessagesRepository } = require(process.argv[3] + '/node_modules/@mapi/chats-feature');
+const { ChatViewRepository, MessageRepository, AllMessagesRepository } = require('../lib/internals').internalsOf(
+  process.argv[3],
+  'chats-feature',
+);
 const cpu = (pid) => {
   const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(f[11]) + Number(f[12])) * 10;

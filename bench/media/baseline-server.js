@@ -20,7 +20,7 @@ const {
   PublicObjectRepository,
   MediaTokenService,
   MigrateMediaUrlsBatch,
-} = require('@mapi/media-feature');
+} = require('@mapi/media-feature/internals');
 
 async function main() {
   const prisma = createPrismaClient({ url: process.env.DATABASE_URL, poolSize: 10 });

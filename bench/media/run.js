@@ -235,7 +235,7 @@ function save(data) {
 
 /** The media service's own work for one batch, in this process: request JSON parse, use case, reply JSON. */
 async function serviceStages(urls, orgId, mediaBaseUrl, keys) {
-  const { MediaLinks, MediaLinkMigrator, MediaTokenService, MigrateMediaUrlsBatch } = require('@mapi/media-feature');
+  const { MediaLinks, MediaLinkMigrator, MediaTokenService, MigrateMediaUrlsBatch } = require('@mapi/media-feature/internals');
   const links = new MediaLinks({ mediaBaseUrl, legacyStorageUrl: LEGACY, buckets: ['message-media', 'kb-attachments'] });
   const settings = { get: async () => ({ accessDefault: 'private', linkExpirySeconds: 86400 }) }; // the DB read is not timed here
   const usecase = new MigrateMediaUrlsBatch(new MediaLinkMigrator(links, settings), new MediaTokenService(keys), {

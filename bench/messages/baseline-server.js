@@ -18,7 +18,7 @@ const Fastify = require('fastify');
 const pg = require('pg');
 const { serveBaseline, runBaseline } = require('../lib/serve-baseline');
 const { createPrismaClient } = require('@mapi/db');
-const { MessageRepository, ListChatMessages, chatPageSql, messageFromJson, mapMessage } = require('@mapi/chats-feature');
+const { MessageRepository, ListChatMessages, chatPageSql, messageFromJson, mapMessage } = require('@mapi/chats-feature/internals');
 const { ListChatMessagesParams, ListChatMessagesQuery, ReadyJson } = require('@mapi/contracts');
 
 /** The page as ListChatMessages builds it, read through pg: same SQL, same row revival, same mapper. */

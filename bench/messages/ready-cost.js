@@ -14,7 +14,7 @@
  * Knobs: BENCH_ROUNDS (5), BENCH_PAGES (10 per way per round), BENCH_LIMIT (2000).
  */
 const pg = require('pg');
-const { chatPageSql, MessageRepository, ListChatMessages } = require('@mapi/chats-feature');
+const { chatPageSql, MessageRepository, ListChatMessages } = require('@mapi/chats-feature/internals');
 const { seedOrg, vacuumAnalyze } = require('./seed');
 const { openBenchDatabase } = require('../lib/database');
 const { guardBench } = require('../lib/cleanup');

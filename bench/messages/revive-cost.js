@@ -10,7 +10,9 @@
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..', '..');
-const load = (root) => require(path.join(root, 'libs/chats-feature/dist/index.js'));
+const { internalsOf } = require('../lib/internals');
+
+const load = (root) => internalsOf(root, 'chats-feature');
 const ways = [['now', load(ROOT)]];
 if (process.env.BENCH_BEFORE_ROOT) ways.unshift(['before', load(path.resolve(process.env.BENCH_BEFORE_ROOT))]);
 

@@ -39,7 +39,7 @@ for (const f of [
 }
 const { Redis } = require('ioredis');
 const { freePort, testEnv } = require('@mapi/testing');
-const { SendQueues, QueuePurger } = require('@mapi/queue-feature');
+const { SendQueues, QueuePurger } = require('@mapi/queue-feature/internals');
 const { seedOrg, countOrg, vacuumAnalyze } = require('../messages/seed');
 const { startNode, waitReady, stopAll, cpuMeter, pidsByComm } = require('../messages/procs');
 const { pct, ms, seedJobs } = require('./jobs');

@@ -20,7 +20,7 @@ if (!fs.existsSync(path.join(ROOT, 'libs/queue-feature/dist/index.js'))) {
   process.exit(1);
 }
 const { Redis } = require('ioredis');
-const { SendQueues, QueuePurger } = require('@mapi/queue-feature');
+const { SendQueues, QueuePurger } = require('@mapi/queue-feature/internals');
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -9,7 +9,7 @@
 const { randomUUID, randomBytes } = require('node:crypto');
 const { Redis } = require('ioredis');
 const { createLogger } = require('@mapi/platform');
-const { SendQueues, SendRecord, QueueRebuild } = require('@mapi/queue-feature');
+const { SendQueues, SendRecord, QueueRebuild } = require('@mapi/queue-feature/internals');
 const { openBenchDatabase } = require('../lib/database');
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

@@ -51,8 +51,9 @@ const BENCH_THROUGH_INDEXES: Case = {
   code: [
     "'use strict';",
     "const path = require('node:path');",
-    "const { CHATS_HANDLERS, ApplyIngest } = require('@mapi/chats-feature');",
-    "const { SendQueues } = require('@mapi/queue-feature');",
+    "const { CHATS_HANDLERS } = require('@mapi/chats-feature');",
+    "const { ApplyIngest } = require('@mapi/chats-feature/internals');",
+    "const { SendQueues } = require('@mapi/queue-feature/internals');",
     "const { createLogger } = require('@mapi/platform');",
     "const { startTelemetry } = require('@mapi/platform/telemetry');",
     "const { ListChatsRpc } = require('@mapi/contracts');",
@@ -245,10 +246,18 @@ const allowed: Case[] = [
     filePath: 'test/e2e/x.e2e-spec.ts',
     code: "import { createTestDatabase } from '@mapi/testing';\nimport * as db from '@mapi/db';\nexport { createTestDatabase, db };\n",
   },
+  {
+    name: 'an e2e test importing a feature library’s internals entry point',
+    filePath: 'test/e2e/x.e2e-spec.ts',
+    code: "import { MediaTokenService } from '@mapi/media-feature/internals';\nexport { MediaTokenService };\n",
+  },
   BENCH_THROUGH_INDEXES,
 ];
 
-/** bench/ measures a library through its index: a path into a library's build is an error (DEEP_PATH_RULE). */
+/**
+ * bench/ measures a library through its index or its internals entry point: a path into a library's build
+ * is an error, and so is the internals entry point in production code (DEEP_PATH_RULE).
+ */
 const deepPaths: Violation[] = [
   {
     name: 'bench requiring a use case from a feature library’s build (@mapi/chats-feature/dist/…)',
@@ -267,6 +276,18 @@ const deepPaths: Violation[] = [
     filePath: 'bench/chats/x.js',
     code: "'use strict';\nconst path = require('node:path');\nmodule.exports = require(path.join(__dirname, '../../libs/platform/dist/logging/logger.js'));\n",
     message: /through its index/,
+  },
+  {
+    name: 'an app importing a feature library’s internals (apps/chats → @mapi/chats-feature/internals)',
+    filePath: 'apps/chats/src/x.ts',
+    code: "import { MessageRepository } from '@mapi/chats-feature/internals';\nexport { MessageRepository };\n",
+    message: /is for bench\/ and tests/,
+  },
+  {
+    name: 'an app re-exporting its feature’s internals (export * from …/internals)',
+    filePath: 'apps/queue/src/x.ts',
+    code: "export * from '@mapi/queue-feature/internals';\n",
+    message: /is for bench\/ and tests/,
   },
 ];
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { orgIndexName } from '@mapi/knowledge-base-feature';
+import { orgIndexName } from '@mapi/knowledge-base-feature/internals';
 import { AppProcess, createOrg, createToken, freePort, testEnv } from '@mapi/testing';
 import { callApi, until } from './support/http';
 import { startStack, type Stack } from './support/stack';

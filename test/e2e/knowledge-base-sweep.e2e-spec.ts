@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { EMBEDDING_QUEUE } from '@mapi/knowledge-base-feature';
+import { EMBEDDING_QUEUE } from '@mapi/knowledge-base-feature/internals';
 import { bullConnection, bullPrefix } from '@mapi/platform';
 import { AppProcess, createOrg, createToken, freePort, testEnv } from '@mapi/testing';
 import { callApi, until as untilTrue } from './support/http';

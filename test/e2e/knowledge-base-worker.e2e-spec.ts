@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OfflineHashEmbedder } from '@mapi/knowledge-base-feature';
+import { OfflineHashEmbedder } from '@mapi/knowledge-base-feature/internals';
 import { AppProcess, createOrg, createToken, freePort, testEnv } from '@mapi/testing';
 import { startStack, type Stack } from './support/stack';
 

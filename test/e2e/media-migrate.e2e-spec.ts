@@ -1,4 +1,4 @@
-import { MediaTokenService } from '@mapi/media-feature';
+import { MediaTokenService } from '@mapi/media-feature/internals';
 import { createOrg, createToken, setMediaSettings } from '@mapi/testing';
 import {
   LEGACY_PATH,

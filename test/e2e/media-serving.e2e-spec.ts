@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { MediaTokenService } from '@mapi/media-feature';
+import { MediaTokenService } from '@mapi/media-feature/internals';
 import { createOrg, createToken } from '@mapi/testing';
 import { LEGACY_STORAGE_URL, SIGNING_KEYS, download, pattern, postJson, startMediaStack, type MediaStack } from './support/media-stack';
 

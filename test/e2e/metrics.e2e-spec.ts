@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { EMBEDDING_QUEUE, KbEntryRepository } from '@mapi/knowledge-base-feature';
+import { EMBEDDING_QUEUE, KbEntryRepository } from '@mapi/knowledge-base-feature/internals';
 import { bullConnection, bullPrefix } from '@mapi/platform';
 import { createMessages, createOrg, createPhone, createToken, freePort, randomDigits, testEnv } from '@mapi/testing';
 import { client, until } from './support/http';

@@ -7,7 +7,7 @@
 const path = require('node:path');
 const { IngestEventSchema } = require('@mapi/contracts');
 const { eventSubject, writeEvents, OutboxRelay } = require('@mapi/events');
-const { mapMessage } = require('@mapi/chats-feature');
+const { mapMessage } = require('@mapi/chats-feature/internals');
 const { ingestEvents } = require('./direct-publisher');
 
 const dist = (f) => require(path.join(__dirname, '..', '..', '..', 'libs', 'chats-feature', 'dist', 'ingest', f));
