@@ -10,17 +10,6 @@ import { SeedSelfLearned } from './usecases/seed-self-learned/seed-self-learned.
 import { CreateOwner } from './usecases/create-owner/create-owner.usecase';
 
 export * from './admin-error';
-export * from './shared/phone-view';
-export * from './usecases/create-organization/create-organization.usecase';
-export * from './usecases/list-organizations/list-organizations.usecase';
-export * from './usecases/create-token/create-token.usecase';
-export * from './usecases/revoke-token/revoke-token.usecase';
-export * from './usecases/list-tokens/list-tokens.usecase';
-export * from './usecases/create-phone/create-phone.usecase';
-export * from './usecases/seed-demo/seed-demo.usecase';
-export * from './usecases/seed-self-learned/seed-self-learned.usecase';
-export * from './usecases/create-owner/create-owner.usecase';
-export { DEMO_ORG_NAME, DEMO_OWNER_EMAIL, DEMO_PHONES, DEMO_CHATS } from './usecases/seed-demo/demo-script';
 
 /** Every admin use case on one Prisma client (the dashboard stand-in of spec part 5). */
 export function createAdminUseCases(prisma: PrismaClient) {
