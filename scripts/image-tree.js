@@ -42,6 +42,8 @@ const NOT_RUNTIME = {
   prisma: 'a peer of @prisma/client: the Prisma CLI, used at build time only',
   typescript: 'a peer of @prisma/client and others: the compiler, used at build time only',
 };
+/** The pdf.js build pdf-parse's lib/pdf-parse.js loads when given no version (its DEFAULT_OPTIONS). */
+const PDF_PARSE_PDFJS = 'v1.10.100';
 /**
  * Files of one package that the runtime never loads (package name → test on the path inside it):
  * @prisma/client carries its query compiler for every database; the client generated from
@@ -49,9 +51,19 @@ const NOT_RUNTIME = {
  */
 const DROP_IN_PACKAGE = {
   '@prisma/client': (rel) => /^runtime\/[^/]*\.(mysql|sqlite|sqlserver|cockroachdb)\./.test(rel),
+  // pdf-parse bundles four pdf.js builds; lib/pdf-parse.js (what extract-text.ts requires, with no
+  // version option) loads PDF_PARSE_PDFJS only: the other three are 24 MB never loaded.
+  'pdf-parse': (rel) => {
+    const [lib, folder, build] = rel.split('/');
+    return lib === 'lib' && folder === 'pdf.js' && build !== undefined && build !== PDF_PARSE_PDFJS;
+  },
 };
-/** Files dropped from node_modules: TypeScript sources and declarations, Markdown, packages' own tests. */
-const DROP_FILE = /(\.[cm]?ts|\.tsx|\.md|\.markdown|\.(spec|test)\.[cm]?js)$/i;
+/**
+ * Files dropped from node_modules: TypeScript sources and declarations, Markdown, packages' own tests,
+ * and the packages' source maps (55 MB: with --enable-source-maps a stack frame inside a dependency
+ * shows its built file's position instead; the apps' own maps, in their dist/, stay).
+ */
+const DROP_FILE = /(\.[cm]?ts|\.tsx|\.md|\.markdown|\.(spec|test)\.[cm]?js|\.[cm]?js\.map)$/i;
 
 function readJson(file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -185,7 +197,10 @@ function productionClosure(src) {
   return { keep: [...keep].sort(), links: [...links].sort(), missing };
 }
 
-/** Hard-links a package's files (not its nested node_modules, not .bin), dropping DROP_FILE and DROP_IN_PACKAGE. */
+/**
+ * Hard-links a package's files (not its nested node_modules, not .bin), dropping DROP_FILE and
+ * DROP_IN_PACKAGE (whose test sees folders, without a trailing slash, as well as files).
+ */
 function linkPackage(from, to) {
   linkTree(from, to, DROP_IN_PACKAGE[readJson(path.join(from, 'package.json')).name], '');
 }
@@ -288,5 +303,5 @@ function main(argv) {
   return 0;
 }
 
-module.exports = { productionClosure, depsHash, NOT_RUNTIME };
+module.exports = { productionClosure, depsHash, linkPackage, NOT_RUNTIME, DROP_FILE, DROP_IN_PACKAGE, PDF_PARSE_PDFJS };
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

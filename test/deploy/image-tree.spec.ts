@@ -1,0 +1,40 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makePdf } from '@mapi/testing';
+
+const tree = require('../../scripts/image-tree.js') as {
+  DROP_FILE: RegExp;
+  DROP_IN_PACKAGE: Record<string, (rel: string) => boolean>;
+  PDF_PARSE_PDFJS: string;
+  linkPackage: (from: string, to: string) => void;
+};
+
+const root = join(__dirname, '..', '..');
+
+/** What scripts/image-tree.js leaves out of the image's node_modules, held to what the runtime loads. */
+describe('the image tree drops only files the runtime never loads', () => {
+  it("keeps the one pdf.js build pdf-parse's default loads, and pdf-parse still reads a PDF from the tree", async () => {
+    const parser = readFileSync(join(root, 'node_modules/pdf-parse/lib/pdf-parse.js'), 'utf8');
+    expect(parser).toContain(`version: '${tree.PDF_PARSE_PDFJS}'`);
+    const out = mkdtempSync(join(tmpdir(), 'mapi-image-tree-'));
+    try {
+      // as the deps part lays them out: pdf-parse and what its pdf.js requires
+      for (const name of ['pdf-parse', 'node-ensure']) tree.linkPackage(join(root, 'node_modules', name), join(out, 'node_modules', name));
+      expect(readdirSync(join(out, 'node_modules/pdf-parse/lib/pdf.js'))).toEqual([tree.PDF_PARSE_PDFJS]);
+      const parse = require(join(out, 'node_modules/pdf-parse/lib/pdf-parse.js')) as (data: Uint8Array) => Promise<{ text: string }>;
+      // a plain Uint8Array, as extract-text.ts gives it (pdf.js clones its input; a pooled Buffer trips it)
+      const pdf = Uint8Array.from(makePdf(['Read from the image tree']));
+      expect((await parse(pdf)).text).toContain('Read from the image tree');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("drops dependencies' source maps, declarations and tests, never JavaScript or JSON", () => {
+    for (const name of ['index.js.map', 'client.mjs.map', 'x.cjs.map', 'index.d.ts', 'README.md', 'a.spec.js'])
+      expect({ name, dropped: tree.DROP_FILE.test(name) }).toEqual({ name, dropped: true });
+    for (const name of ['index.js', 'client.mjs', 'x.cjs', 'package.json', 'data.map.json', 'query.wasm', 'site.map'])
+      expect({ name, dropped: tree.DROP_FILE.test(name) }).toEqual({ name, dropped: false });
+  });
+});
