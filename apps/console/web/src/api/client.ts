@@ -1,3 +1,5 @@
+import { withAdvice } from './error-advice';
+
 /** An answer other than 2xx, with the API's error envelope. */
 export class ApiError extends Error {
   constructor(
@@ -53,4 +55,10 @@ export async function api<T = unknown>(method: string, path: string, options: { 
   return body as T;
 }
 
-export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** An error for the page: the API's message, and for its refusals and failures what to do (error-advice.ts). */
+export const errorText = (error: unknown): string =>
+  error instanceof ApiError
+    ? withAdvice(error.message, error.status, error.code, error.fields)
+    : error instanceof Error
+      ? error.message
+      : String(error);

@@ -6,6 +6,7 @@ import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { TableHead } from '../../components/TableHead';
 import { TokenNote } from './TokenNote';
 import { createBody, scopeText, when } from './tokens-view';
+import { TableScroll } from '../../components/TableScroll';
 
 /** The organization's API tokens (owners and admins): create one (shown once), see their use, revoke. */
 export function ApiTokensPage() {
@@ -82,35 +83,37 @@ export function ApiTokensPage() {
       {tokens === null && !error && <p role="status">Loading tokens…</p>}
       {tokens?.length === 0 && <p>No API tokens yet.</p>}
       {tokens && tokens.length > 0 && (
-        <table className="table">
-          <caption>API tokens</caption>
-          <TableHead columns={['Name', 'Starts with', 'Phones', 'Created', 'Last used', 'State', 'Actions']} />
-          <tbody>
-            {tokens.map((t) => (
-              <tr key={t.id} data-token-id={t.id}>
-                <td>{t.name}</td>
-                <td>
-                  <code>{t.prefix}…</code>
-                </td>
-                <td>{scopeText(t, phones)}</td>
-                <td>{when(t.created_at)}</td>
-                <td>{when(t.last_used_at)}</td>
-                <td data-testid="token-state">{t.revoked_at ? `revoked ${when(t.revoked_at)}` : 'active'}</td>
-                <td>
-                  {!t.revoked_at && (
-                    <ConfirmButton
-                      label="Revoke"
-                      question={`Revoke "${t.name}" (${t.prefix}…)? Every request made with it is refused from then on; this cannot be undone.`}
-                      confirmLabel="Revoke"
-                      danger
-                      onConfirm={revoke(t)}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="API tokens (scrolls sideways)">
+          <table className="table">
+            <caption>API tokens</caption>
+            <TableHead columns={['Name', 'Starts with', 'Phones', 'Created', 'Last used', 'State', 'Actions']} />
+            <tbody>
+              {tokens.map((t) => (
+                <tr key={t.id} data-token-id={t.id}>
+                  <td>{t.name}</td>
+                  <td>
+                    <code>{t.prefix}…</code>
+                  </td>
+                  <td>{scopeText(t, phones)}</td>
+                  <td>{when(t.created_at)}</td>
+                  <td>{when(t.last_used_at)}</td>
+                  <td data-testid="token-state">{t.revoked_at ? `revoked ${when(t.revoked_at)}` : 'active'}</td>
+                  <td>
+                    {!t.revoked_at && (
+                      <ConfirmButton
+                        label="Revoke"
+                        question={`Revoke "${t.name}" (${t.prefix}…)? Every request made with it is refused from then on; this cannot be undone.`}
+                        confirmLabel="Revoke"
+                        danger
+                        onConfirm={revoke(t)}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </>
   );

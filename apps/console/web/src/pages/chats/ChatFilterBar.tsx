@@ -34,8 +34,10 @@ export function ChatFilterBar({
         <label className="grow">
           Search
           <input
+            id="chat-search"
             type="search"
             name="q"
+            aria-keyshortcuts="/"
             value={q}
             maxLength={100}
             placeholder="Name, number or message"

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link } from '../../app/Link';
 import { digits, type Chat, type Label } from '../../api/types';
 import {
@@ -31,10 +32,16 @@ export function ChatList(props: {
   filtered: boolean;
 }) {
   const { chats, openId, filters, labels, openTickets } = props;
+  const list = useRef<HTMLUListElement>(null);
+  // The open chat stays in sight in the list (opened with j / k further down). A block body: newer
+  // browsers' scrollIntoView answers a promise, which React would take for the effect's cleanup.
+  useEffect(() => {
+    list.current?.querySelector('a[aria-current="page"]')?.scrollIntoView({ block: 'nearest' });
+  }, [openId]);
   if (chats.length === 0) return <p role="status">{props.filtered ? 'No chat matches these filters.' : 'No chats yet.'}</p>;
   const now = new Date();
   return (
-    <ul className="chat-list" aria-label="Chats">
+    <ul className="chat-list" aria-label="Chats" ref={list}>
       {chats.map((chat) => {
         const at = lastActivity(chat);
         const unread = unreadOf(chat);

@@ -1,20 +1,24 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api/client';
 import { useRealtimeEvents } from '../../api/realtime';
 import { digits, type Message } from '../../api/types';
 import { navigate, useLocation } from '../../app/router';
 import { useSession } from '../../app/session';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { ChatFilterBar } from './ChatFilterBar';
 import { ChatList } from './ChatList';
 import { ChatView } from './ChatView';
-import { SidePanel } from './SidePanel';
+import { ShortcutHelp } from './ShortcutHelp';
+import { SidePanel, type PanelCommand } from './SidePanel';
 import { chatsPagePath, filtering, filtersFromQuery, type ChatFilters } from './chats-view';
+import { neighbourIndex } from './keyboard-view';
 import { useChats } from './use-chats';
+import { useShortcuts } from './use-shortcuts';
 
 /**
  * The chats page: the filtered list of chats (filters in the address), and the open one's messages
  * (phone from ?phone=) with the side panel beside it (its tickets, labels, properties, contact). Opening a chat marks it read on that phone (POST /v1/chats/{chat_id}/read).
+ * The keys of keyboard-view.ts move through the list, search, reply, assign and close; `?` lists them.
  */
 export function ChatsPage({ chatId }: { chatId?: string }) {
   const { query } = useLocation();
@@ -40,6 +44,38 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
   useEffect(() => setTicketFrom(null), [chatId, phone]);
   const change = (next: ChatFilters) =>
     navigate(chatsPagePath(next, chatId ? { chat_id: chatId, org_phone: phone } : undefined), { replace: true });
+  // The keyboard: the list's order is the one shown; the side panel runs "assign to me" and "close ticket".
+  const help = useRef<HTMLDialogElement>(null);
+  const [keyNote, setKeyNote] = useState<string | null>(null);
+  // Held with the chat it was given for: another chat's panel starts with none (not the last key again).
+  const [command, setCommand] = useState<(PanelCommand & { chat: string }) | null>(null);
+  const here = `${phone}/${chatId ?? ''}`;
+  const inChat = (run: () => void) => () => {
+    if (!chatId) return setKeyNote('Open a chat first (j and k move through the list).');
+    setKeyNote(null);
+    run();
+  };
+  const step = (by: 1 | -1) => () => {
+    const list = chats ?? [];
+    const at = neighbourIndex(
+      list.map((c) => `${digits(c.org_phone)}/${c.chat_id}`),
+      chatId ? `${phone}/${chatId}` : undefined,
+      by,
+    );
+    setKeyNote(
+      at === null ? (list.length ? `This is the ${by === 1 ? 'last' : 'first'} chat of the list.` : 'No chat in the list.') : null,
+    );
+    if (at !== null) navigate(chatsPagePath(filters, list[at]));
+  };
+  useShortcuts({
+    next: step(1),
+    previous: step(-1),
+    search: () => document.getElementById('chat-search')?.focus(),
+    reply: inChat(() => document.getElementById('composer-message')?.focus()),
+    'assign-me': inChat(() => setCommand((c) => ({ action: 'assign-me', seq: (c?.seq ?? 0) + 1, chat: here }))),
+    'close-ticket': inChat(() => setCommand((c) => ({ action: 'close-ticket', seq: (c?.seq ?? 0) + 1, chat: here }))),
+    help: () => help.current?.showModal(),
+  });
   return (
     <div className="chats">
       <div className="chat-column">
@@ -58,6 +94,11 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
           />
         )}
         {filters.ticket && <p className="muted">Open ticket narrows the 100 most recent chats that match the other filters.</p>}
+        <StatusNote note={keyNote} />
+        <button type="button" className="link-button shortcut-button" aria-keyshortcuts="?" onClick={() => help.current?.showModal()}>
+          Keyboard shortcuts (?)
+        </button>
+        <ShortcutHelp ref={help} />
       </div>
       {chatId ? (
         <>
@@ -68,6 +109,7 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
             phone={phone}
             ticketFrom={ticketFrom}
             clearTicketFrom={() => setTicketFrom(null)}
+            command={command?.chat === here ? command : null}
           />
         </>
       ) : (

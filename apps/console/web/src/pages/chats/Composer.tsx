@@ -69,7 +69,7 @@ export function Composer(props: { chatId: string; phone: string; replyTo: Messag
       <form className="row send" onSubmit={(e) => void send(e)}>
         <label className="grow">
           Message
-          <textarea ref={box} name="message" rows={2} maxLength={65536} />
+          <textarea ref={box} id="composer-message" name="message" rows={2} maxLength={65536} aria-keyshortcuts="r" />
         </label>
         <label>
           Attach a file

@@ -1,10 +1,13 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { api, errorText } from '../../api/client';
 import type { ChatDetail, Message } from '../../api/types';
 import { digits } from '../../api/types';
-import { ErrorNote } from '../../components/ErrorNote';
+import { useSession } from '../../app/session';
+import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { ChatDetailsCard } from './ChatDetailsCard';
 import { NewTicketForm } from './NewTicketForm';
 import { TicketCard } from './TicketCard';
+import { assignToMe, ticketToClose } from './keyboard-view';
 import { assigneeChoices, orderTickets, ticketLabelText } from './side-panel-view';
 import { useSidePanel, type Contact } from './use-side-panel';
 
@@ -31,13 +34,58 @@ function ContactCard({ contact, chat }: { contact: Contact | null; chat: ChatDet
   );
 }
 
+/** A keyboard shortcut the panel carries out (a new `seq` each time the key is pressed). */
+export interface PanelCommand {
+  action: 'assign-me' | 'close-ticket';
+  seq: number;
+}
+
 /**
  * Beside the conversation: the chat's tickets (open one from the chat or, with `ticketFrom`, from a
  * message; change, close with a note), the chat's labels, assignee and custom properties, and the
- * contact's name, number and labels. Every change is a public API call with the chat's phone.
+ * contact's name, number and labels. Every change is a public API call with the chat's phone. The
+ * keyboard's `command`: assign the chat to the signed-in member (PATCH /v1/chats/{chat_id}), or open
+ * the close form of the chat's newest open ticket.
  */
-export function SidePanel(props: { chatId: string; phone: string; ticketFrom: Message | null; clearTicketFrom: () => void }) {
+export function SidePanel(props: {
+  chatId: string;
+  phone: string;
+  ticketFrom: Message | null;
+  clearTicketFrom: () => void;
+  command?: PanelCommand | null;
+}) {
   const panel = useSidePanel(props.chatId, props.phone);
+  const { me } = useSession();
+  const [keyNote, setKeyNote] = useState<string | null>(null);
+  const [keyError, setKeyError] = useState<string | null>(null);
+  const [closeAsked, setCloseAsked] = useState<{ ticketId: string; seq: number } | null>(null);
+  const latest = useRef({ panel, me });
+  latest.current = { panel, me };
+  const seq = props.command?.seq ?? 0;
+  const action = props.command?.action;
+  useEffect(() => {
+    if (!seq) return;
+    const { panel: p, me: who } = latest.current;
+    setKeyNote(null);
+    setKeyError(null);
+    if (action === 'close-ticket') {
+      if (p.tickets === null) return setKeyNote("The chat's tickets are still being read; press c again in a moment.");
+      const ticket = ticketToClose(p.tickets);
+      if (!ticket) return setKeyNote('No open ticket on this chat to close.');
+      return setCloseAsked({ ticketId: ticket.ticket_id, seq });
+    }
+    if (!p.chat) return setKeyNote("The chat's details are not read yet; press a again in a moment.");
+    const change = assignToMe(p.chat.assigned_to, who?.member.email);
+    if (change === 'already') return setKeyNote('This chat is already assigned to you.');
+    if (change === 'unknown') return setKeyError('Who is signed in is not known; reload the page.');
+    api<ChatDetail>('PATCH', `/chats/${encodeURIComponent(p.chat.chat_id)}`, { body: change, phone: props.phone }).then(
+      (c) => {
+        latest.current.panel.setChat(c);
+        setKeyNote('Assigned to you.');
+      },
+      (err) => setKeyError(`The chat was not assigned to you: ${errorText(err)}`),
+    );
+  }, [seq, action, props.phone]);
   const [creating, setCreating] = useState(false);
   const { chat, tickets } = panel;
   const assignees = useMemo(() => assigneeChoices(panel.members, chat?.assigned_to ?? null), [panel.members, chat?.assigned_to]);
@@ -51,6 +99,8 @@ export function SidePanel(props: { chatId: string; phone: string; ticketFrom: Me
     <aside className="side-panel" aria-label="Chat details">
       <ErrorNote error={panel.error} />
       {!chat && !panel.error && <p role="status">Loading the chat's details…</p>}
+      <ErrorNote error={keyError} />
+      <StatusNote note={keyNote} />
       <section className="panel-card" aria-labelledby="panel-tickets">
         <h3 id="panel-tickets">Tickets</h3>
         {tickets === null ? (
@@ -67,6 +117,7 @@ export function SidePanel(props: { chatId: string; phone: string; ticketFrom: Me
                 assignees={assignees}
                 properties={panel.properties}
                 reload={() => void panel.reloadTickets()}
+                closeAsked={closeAsked?.ticketId === t.ticket_id ? closeAsked.seq : 0}
               />
             ))}
           </ul>

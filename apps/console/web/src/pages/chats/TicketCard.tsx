@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api/client';
 import { Link } from '../../app/Link';
 import { ErrorNote, StatusNote } from '../../components/ErrorNote';
@@ -23,11 +23,22 @@ export function TicketCard(props: {
   /** The organization's custom property definitions (the ticket ones are shown). */
   properties: CustomPropertyDef[];
   reload: () => void;
+  /** Set (a new number each time) when the keyboard asks to close this ticket: the close form opens, its note focused. */
+  closeAsked?: number;
 }) {
   const { ticket: t, phone } = props;
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [closing, setClosing] = useState(false);
+  const noteBox = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (props.closeAsked) setClosing(true);
+  }, [props.closeAsked]);
+  useEffect(() => {
+    if (!closing || !props.closeAsked) return;
+    noteBox.current?.scrollIntoView({ block: 'nearest' });
+    noteBox.current?.focus();
+  }, [closing, props.closeAsked]);
   const patch = async (body: Record<string, unknown>) => {
     await api('PATCH', `/tickets/${encodeURIComponent(t.ticket_id)}`, { body, phone });
     props.reload();
@@ -124,7 +135,7 @@ export function TicketCard(props: {
           <form className="panel-form" onSubmit={(e) => void close(e)} aria-label={`Close ticket ${t.subject}`}>
             <label>
               Closing note
-              <textarea name="note" rows={2} placeholder="What was done (kept as a private note on the chat)" />
+              <textarea ref={noteBox} name="note" rows={2} placeholder="What was done (kept as a private note on the chat)" />
             </label>
             <span className="row">
               <button type="submit">Close ticket</button>

@@ -6,6 +6,7 @@ import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { FaqRow } from './FaqRow';
 import { groupDocuments, questionEntries, scoreText } from './kb-view';
 import { TableHead } from '../../components/TableHead';
+import { TableScroll } from '../../components/TableScroll';
 
 const LIST_LIMIT = 1000;
 
@@ -170,32 +171,34 @@ export function KnowledgeBasePage() {
           {documents.length === 0 ? (
             <p>No documents yet.</p>
           ) : (
-            <table className="table">
-              <caption className="muted">
-                A document&apos;s chunks stay active or inactive as uploaded (the API has no route to change them): upload it again to
-                change that.
-              </caption>
-              <TableHead columns={['File', 'Chunks', 'Active chunks', 'Added', 'Delete']} />
-              <tbody>
-                {documents.map((d) => (
-                  <tr key={d.document_id} data-document-id={d.document_id}>
-                    <td>{d.file_name}</td>
-                    <td>{d.chunks}</td>
-                    <td>{d.active}</td>
-                    <td>{new Date(d.created_at).toLocaleString()}</td>
-                    <td>
-                      <ConfirmButton
-                        label="Delete"
-                        question={`Delete ${d.file_name} and its ${d.chunks} chunk(s)?`}
-                        confirmLabel="Delete"
-                        danger
-                        onConfirm={() => run('Delete', () => api('DELETE', `/knowledge-base/document/${d.document_id}`))}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <TableScroll label="Documents (scrolls sideways)">
+              <table className="table">
+                <caption className="muted">
+                  A document&apos;s chunks stay active or inactive as uploaded (the API has no route to change them): upload it again to
+                  change that.
+                </caption>
+                <TableHead columns={['File', 'Chunks', 'Active chunks', 'Added', 'Delete']} />
+                <tbody>
+                  {documents.map((d) => (
+                    <tr key={d.document_id} data-document-id={d.document_id}>
+                      <td>{d.file_name}</td>
+                      <td>{d.chunks}</td>
+                      <td>{d.active}</td>
+                      <td>{new Date(d.created_at).toLocaleString()}</td>
+                      <td>
+                        <ConfirmButton
+                          label="Delete"
+                          question={`Delete ${d.file_name} and its ${d.chunks} chunk(s)?`}
+                          confirmLabel="Delete"
+                          danger
+                          onConfirm={() => run('Delete', () => api('DELETE', `/knowledge-base/document/${d.document_id}`))}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           )}
           {count > entries.length && (
             <p className="muted">

@@ -6,6 +6,7 @@ import { ShowFilter } from '../../components/ShowFilter';
 import { TableHead } from '../../components/TableHead';
 import { useListing } from '../../components/use-listing';
 import { LABEL_TYPES, labelBody, labelsPath } from './labels-view';
+import { TableScroll } from '../../components/TableScroll';
 
 // The swatch is an SVG fill, not a style attribute: the console's CSP allows no inline styles.
 /** The organization's labels (GET /v1/labels), by type; a new one (POST /v1/labels/create). */
@@ -65,27 +66,29 @@ export function LabelsPage() {
       {labels === null && !error && <p role="status">Loading labels…</p>}
       {labels?.length === 0 && <p>No labels yet.</p>}
       {labels && labels.length > 0 && (
-        <table className="table">
-          <caption>Labels</caption>
-          <TableHead columns={['Name', 'Used on', 'Colour', 'Created']} />
-          <tbody>
-            {labels.map((l) => (
-              <tr key={l.label_id} data-label-id={l.label_id}>
-                <td>
-                  <svg className="swatch" width="12" height="12" aria-hidden="true">
-                    <rect width="12" height="12" rx="2" fill={l.color} />
-                  </svg>{' '}
-                  {l.name}
-                </td>
-                <td>{l.type}</td>
-                <td>
-                  <code>{l.color}</code>
-                </td>
-                <td>{new Date(l.created_at).toLocaleString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Labels (scrolls sideways)">
+          <table className="table">
+            <caption>Labels</caption>
+            <TableHead columns={['Name', 'Used on', 'Colour', 'Created']} />
+            <tbody>
+              {labels.map((l) => (
+                <tr key={l.label_id} data-label-id={l.label_id}>
+                  <td>
+                    <svg className="swatch" width="12" height="12" aria-hidden="true">
+                      <rect width="12" height="12" rx="2" fill={l.color} />
+                    </svg>{' '}
+                    {l.name}
+                  </td>
+                  <td>{l.type}</td>
+                  <td>
+                    <code>{l.color}</code>
+                  </td>
+                  <td>{new Date(l.created_at).toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </>
   );

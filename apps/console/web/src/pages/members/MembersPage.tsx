@@ -7,6 +7,7 @@ import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { TableHead } from '../../components/TableHead';
 import { AccessDialog } from './AccessDialog';
 import { accessBody, accessEditable, labelsText, phonesText, removable, roleChange } from './members-view';
+import { TableScroll } from '../../components/TableScroll';
 
 /** Admin ↔ member for anyone but the owner, after a confirmation saying what the new role reaches. */
 function RoleButton({ member: m, onChange }: { member: Member; onChange: (m: Member, role: 'admin' | 'member') => Promise<void> }) {
@@ -129,42 +130,44 @@ export function MembersPage() {
       ))}
       <ErrorNote error={error} />
       <StatusNote note={note} />
-      <table className="table">
-        <caption>Members</caption>
-        <TableHead columns={['Email', 'Role', 'Phones', 'Labels', 'Status', 'Actions']} />
-        <tbody>
-          {members?.map((m) => (
-            <tr key={m.user_id ?? m.email} data-member={m.email}>
-              <td>{m.email}</td>
-              <td>{m.is_owner ? 'owner' : m.role}</td>
-              <td data-testid="member-phones">{phonesText(m)}</td>
-              <td>{labelsText(m)}</td>
-              <td>{m.is_active ? 'active' : 'invited'}</td>
-              <td className="actions">
-                {accessEditable(m) ? (
-                  <AccessDialog member={m} phones={phones} onSave={saveAccess} />
-                ) : (
-                  <span className="muted">{m.is_owner ? 'owner: everything' : 'admin: everything'}</span>
-                )}
-                <RoleButton member={m} onChange={changeRole} />
-                {removable(m) && (
-                  <ConfirmButton
-                    label="Remove"
-                    danger
-                    question={
-                      m.email === me?.member.email
-                        ? `Remove yourself (${m.email}) from the organization? You will be signed out and need a new invitation to come back.`
-                        : `Remove ${m.email} from the organization? Their sessions and invitation links stop working at once.`
-                    }
-                    confirmLabel="Remove member"
-                    onConfirm={() => remove(m)}
-                  />
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <TableScroll label="Members (scrolls sideways)">
+        <table className="table">
+          <caption>Members</caption>
+          <TableHead columns={['Email', 'Role', 'Phones', 'Labels', 'Status', 'Actions']} />
+          <tbody>
+            {members?.map((m) => (
+              <tr key={m.user_id ?? m.email} data-member={m.email}>
+                <td>{m.email}</td>
+                <td>{m.is_owner ? 'owner' : m.role}</td>
+                <td data-testid="member-phones">{phonesText(m)}</td>
+                <td>{labelsText(m)}</td>
+                <td>{m.is_active ? 'active' : 'invited'}</td>
+                <td className="actions">
+                  {accessEditable(m) ? (
+                    <AccessDialog member={m} phones={phones} onSave={saveAccess} />
+                  ) : (
+                    <span className="muted">{m.is_owner ? 'owner: everything' : 'admin: everything'}</span>
+                  )}
+                  <RoleButton member={m} onChange={changeRole} />
+                  {removable(m) && (
+                    <ConfirmButton
+                      label="Remove"
+                      danger
+                      question={
+                        m.email === me?.member.email
+                          ? `Remove yourself (${m.email}) from the organization? You will be signed out and need a new invitation to come back.`
+                          : `Remove ${m.email} from the organization? Their sessions and invitation links stop working at once.`
+                      }
+                      confirmLabel="Remove member"
+                      onConfirm={() => remove(m)}
+                    />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       <p className="muted">Owners and admins reach every phone and label; a member made admin and back keeps the access set for them.</p>
     </>
   );

@@ -7,6 +7,7 @@ import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { PhonePicker, phoneLabel, usePhoneChoice } from '../../components/PhonePicker';
 import { JOB_STATUSES, jobsPath, purgeable, queueCounts, when } from './queue-view';
 import { TableHead } from '../../components/TableHead';
+import { TableScroll } from '../../components/TableScroll';
 
 /** While the page is open the counts and jobs are read again this often (the queue has no events). */
 const REFRESH_MS = 2_000;
@@ -106,41 +107,43 @@ export function QueuePage() {
       )}
       {jobs === null && !error && <p role="status">Loading jobs…</p>}
       {jobs && (
-        <table className="table">
-          <caption>
-            Jobs, newest first ({jobs.length}
-            {jobs.length ? `, ${purgeable(jobs)} not yet sent` : ''})
-          </caption>
-          <TableHead columns={['Job', 'Status', 'Chat', 'Message', 'Added', 'Attempts', admin && 'Remove']} />
-          <tbody>
-            {jobs.map((j) => (
-              <tr key={j.id} data-job-id={j.id}>
-                <td className="mono">{j.id.slice(0, 8)}</td>
-                <td>
-                  {j.status}
-                  {j.failed_reason ? ` (${j.failed_reason})` : ''}
-                </td>
-                <td>{j.data.chat_id}</td>
-                <td className="preview">{j.data.body ?? ''}</td>
-                <td>{when(j.addedTimestamp)}</td>
-                <td>{j.attemptsMade}</td>
-                {admin && (
+        <TableScroll label="Jobs (scrolls sideways)">
+          <table className="table">
+            <caption>
+              Jobs, newest first ({jobs.length}
+              {jobs.length ? `, ${purgeable(jobs)} not yet sent` : ''})
+            </caption>
+            <TableHead columns={['Job', 'Status', 'Chat', 'Message', 'Added', 'Attempts', admin && 'Remove']} />
+            <tbody>
+              {jobs.map((j) => (
+                <tr key={j.id} data-job-id={j.id}>
+                  <td className="mono">{j.id.slice(0, 8)}</td>
                   <td>
-                    {(j.status === 'waiting' || j.status === 'delayed') && (
-                      <ConfirmButton
-                        label="Remove"
-                        question={`Remove the message to ${j.data.chat_id} from the queue? It will not be sent.`}
-                        confirmLabel="Remove"
-                        danger
-                        onConfirm={purge(j.id)}
-                      />
-                    )}
+                    {j.status}
+                    {j.failed_reason ? ` (${j.failed_reason})` : ''}
                   </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                  <td>{j.data.chat_id}</td>
+                  <td className="preview">{j.data.body ?? ''}</td>
+                  <td>{when(j.addedTimestamp)}</td>
+                  <td>{j.attemptsMade}</td>
+                  {admin && (
+                    <td>
+                      {(j.status === 'waiting' || j.status === 'delayed') && (
+                        <ConfirmButton
+                          label="Remove"
+                          question={`Remove the message to ${j.data.chat_id} from the queue? It will not be sent.`}
+                          confirmLabel="Remove"
+                          danger
+                          onConfirm={purge(j.id)}
+                        />
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </>
   );

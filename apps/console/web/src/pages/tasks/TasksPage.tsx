@@ -6,6 +6,7 @@ import { ShowFilter } from '../../components/ShowFilter';
 import { TableHead } from '../../components/TableHead';
 import { useListing } from '../../components/use-listing';
 import { PRIORITIES, TASK_STATUSES, TASK_STATUS_TEXT, aboutText, taskBody, tasksPath } from './tasks-view';
+import { TableScroll } from '../../components/TableScroll';
 
 const field = (data: FormData, name: string) => String(data.get(name) ?? '');
 
@@ -78,34 +79,36 @@ export function TasksPage() {
       {tasks === null && !error && <p role="status">Loading tasks…</p>}
       {tasks?.length === 0 && <p>No tasks.</p>}
       {tasks && tasks.length > 0 && (
-        <table className="table">
-          <caption>Tasks</caption>
-          <TableHead columns={['Title', 'About', 'Assignee', 'Due', 'Priority', 'Status']} />
-          <tbody>
-            {tasks.map((t) => (
-              <tr key={t.task_id} data-task-id={t.task_id}>
-                <td>{t.title}</td>
-                <td>{aboutText(t)}</td>
-                <td>{t.assignee ?? '—'}</td>
-                <td>{t.due_date ? new Date(t.due_date).toLocaleDateString() : '—'}</td>
-                <td>{PRIORITIES.find(([n]) => n === t.priority)?.[1] ?? t.priority}</td>
-                <td>
-                  <select
-                    aria-label={`Status of ${t.title}`}
-                    value={t.status}
-                    onChange={(e) => void setTaskStatus(t, e.currentTarget.value)}
-                  >
-                    {TASK_STATUSES.map((s) => (
-                      <option key={s} value={s}>
-                        {TASK_STATUS_TEXT[s]}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Tasks (scrolls sideways)">
+          <table className="table">
+            <caption>Tasks</caption>
+            <TableHead columns={['Title', 'About', 'Assignee', 'Due', 'Priority', 'Status']} />
+            <tbody>
+              {tasks.map((t) => (
+                <tr key={t.task_id} data-task-id={t.task_id}>
+                  <td>{t.title}</td>
+                  <td>{aboutText(t)}</td>
+                  <td>{t.assignee ?? '—'}</td>
+                  <td>{t.due_date ? new Date(t.due_date).toLocaleDateString() : '—'}</td>
+                  <td>{PRIORITIES.find(([n]) => n === t.priority)?.[1] ?? t.priority}</td>
+                  <td>
+                    <select
+                      aria-label={`Status of ${t.title}`}
+                      value={t.status}
+                      onChange={(e) => void setTaskStatus(t, e.currentTarget.value)}
+                    >
+                      {TASK_STATUSES.map((s) => (
+                        <option key={s} value={s}>
+                          {TASK_STATUS_TEXT[s]}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </>
   );

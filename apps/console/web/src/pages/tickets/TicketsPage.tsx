@@ -7,6 +7,7 @@ import { navigate } from '../../app/router';
 import { ErrorNote } from '../../components/ErrorNote';
 import { STATUS_TEXT, priorityText, ticketsPath } from './ticket-view';
 import { TableHead } from '../../components/TableHead';
+import { TableScroll } from '../../components/TableScroll';
 
 export const TICKET_EVENTS = ['ticket.created', 'ticket.updated', 'ticket.deleted'] as const;
 
@@ -93,24 +94,26 @@ export function TicketsPage() {
       {tickets === null && !error && <p role="status">Loading tickets…</p>}
       {tickets?.length === 0 && <p>No tickets.</p>}
       {tickets && tickets.length > 0 && (
-        <table className="table">
-          <caption>Tickets, newest first ({tickets.length})</caption>
-          <TableHead columns={['Subject', 'Chat', 'Status', 'Priority', 'Assignee', 'Raised']} />
-          <tbody>
-            {tickets.map((t) => (
-              <tr key={t.ticket_id} data-ticket-id={t.ticket_id}>
-                <td>
-                  <Link to={`/tickets/${t.ticket_id}`}>{t.subject}</Link>
-                </td>
-                <td>{t.chat_id}</td>
-                <td data-testid="status">{STATUS_TEXT[t.status ?? ''] ?? ''}</td>
-                <td>{priorityText(t.priority)}</td>
-                <td>{t.assignee ?? ''}</td>
-                <td>{new Date(t.created_at).toLocaleString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Tickets (scrolls sideways)">
+          <table className="table">
+            <caption>Tickets, newest first ({tickets.length})</caption>
+            <TableHead columns={['Subject', 'Chat', 'Status', 'Priority', 'Assignee', 'Raised']} />
+            <tbody>
+              {tickets.map((t) => (
+                <tr key={t.ticket_id} data-ticket-id={t.ticket_id}>
+                  <td>
+                    <Link to={`/tickets/${t.ticket_id}`}>{t.subject}</Link>
+                  </td>
+                  <td>{t.chat_id}</td>
+                  <td data-testid="status">{STATUS_TEXT[t.status ?? ''] ?? ''}</td>
+                  <td>{priorityText(t.priority)}</td>
+                  <td>{t.assignee ?? ''}</td>
+                  <td>{new Date(t.created_at).toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </>
   );

@@ -8,6 +8,7 @@ import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { SecretNote } from './SecretNote';
 import { editBody, outcome, replayWindow, subscriptionName } from './webhook-view';
 import { TableHead } from '../../components/TableHead';
+import { TableScroll } from '../../components/TableScroll';
 
 /** The log is read again this often while the page is open (new attempts, redeliveries). */
 const REFRESH_MS = 2_000;
@@ -124,44 +125,46 @@ export function WebhookPage({ id }: { id: string }) {
       {log === null && !error && <p role="status">Loading the delivery log…</p>}
       {log && log.attempts.length === 0 && <p>No delivery yet: events of this name are delivered as they happen.</p>}
       {log && log.attempts.length > 0 && (
-        <table className="table">
-          <caption>Delivery log, newest first ({log.count} attempts)</caption>
-          <TableHead columns={['When', 'Event', 'Attempt', 'Outcome', 'Time', 'Response', 'Redeliver']} />
-          <tbody>
-            {log.attempts.map((a) => (
-              <tr key={`${a.event_id}/${a.attempt}/${a.attempted_at}`} data-event-id={a.event_id} className={a.success ? 'ok' : 'failed'}>
-                <td>{new Date(a.attempted_at).toLocaleString()}</td>
-                <td>
-                  {a.event_type}
-                  <br />
-                  <span className="muted mono">{a.event_id}</span>
-                </td>
-                <td>{a.attempt}</td>
-                <td data-testid="outcome">{outcome(a)}</td>
-                <td>{a.latency_ms} ms</td>
-                <td>
-                  <pre className="response">{a.response_body ?? ''}</pre>
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-label={`Redeliver ${a.event_type} ${a.event_id}`}
-                    onClick={() =>
-                      void run('Redeliver', async () => {
-                        await api('POST', `/webhooks/${id}/redeliver`, { body: { eventId: a.event_id } });
-                        await loadLog();
-                        return `Event ${a.event_id} scheduled again.`;
-                      })
-                    }
-                  >
-                    Redeliver
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Delivery log (scrolls sideways)">
+          <table className="table">
+            <caption>Delivery log, newest first ({log.count} attempts)</caption>
+            <TableHead columns={['When', 'Event', 'Attempt', 'Outcome', 'Time', 'Response', 'Redeliver']} />
+            <tbody>
+              {log.attempts.map((a) => (
+                <tr key={`${a.event_id}/${a.attempt}/${a.attempted_at}`} data-event-id={a.event_id} className={a.success ? 'ok' : 'failed'}>
+                  <td>{new Date(a.attempted_at).toLocaleString()}</td>
+                  <td>
+                    {a.event_type}
+                    <br />
+                    <span className="muted mono">{a.event_id}</span>
+                  </td>
+                  <td>{a.attempt}</td>
+                  <td data-testid="outcome">{outcome(a)}</td>
+                  <td>{a.latency_ms} ms</td>
+                  <td>
+                    <pre className="response">{a.response_body ?? ''}</pre>
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={`Redeliver ${a.event_type} ${a.event_id}`}
+                      onClick={() =>
+                        void run('Redeliver', async () => {
+                          await api('POST', `/webhooks/${id}/redeliver`, { body: { eventId: a.event_id } });
+                          await loadLog();
+                          return `Event ${a.event_id} scheduled again.`;
+                        })
+                      }
+                    >
+                      Redeliver
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </>
   );

@@ -8,6 +8,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { SecretNote } from './SecretNote';
 import { subscriptionName } from './webhook-view';
 import { TableHead } from '../../components/TableHead';
+import { TableScroll } from '../../components/TableScroll';
 
 /** The organization's webhook subscriptions (owners and admins): subscribe a URL, pause, resume, delete. */
 export function WebhooksPage() {
@@ -74,42 +75,44 @@ export function WebhooksPage() {
       {subs === null && !error && <p role="status">Loading subscriptions…</p>}
       {subs?.length === 0 && <p>No subscriptions yet.</p>}
       {subs && subs.length > 0 && (
-        <table className="table">
-          <caption>Subscriptions</caption>
-          <TableHead columns={['Name', 'Event', 'URL', 'State', 'Actions']} />
-          <tbody>
-            {subs.map((s) => (
-              <tr key={s.id} data-webhook-id={s.id}>
-                <td>
-                  <Link to={`/webhooks/${s.id}`}>{subscriptionName(s)}</Link>
-                </td>
-                <td>{s.integration_name}</td>
-                <td className="link">{s.hook_url}</td>
-                <td data-testid="webhook-state">{s.is_subscribed ? 'active' : 'paused'}</td>
-                <td className="row">
-                  <button
-                    type="button"
-                    className="secondary"
-                    onClick={() =>
-                      void act(s.is_subscribed ? 'Pause' : 'Resume', () =>
-                        api('PATCH', `/webhooks/${s.id}`, { body: { isSubscribed: !s.is_subscribed } }),
-                      )()
-                    }
-                  >
-                    {s.is_subscribed ? 'Pause' : 'Resume'}
-                  </button>
-                  <ConfirmButton
-                    label="Delete"
-                    question={`Delete the subscription of ${s.hook_url} to ${s.integration_name}? Its delivery log goes with it.`}
-                    confirmLabel="Delete"
-                    danger
-                    onConfirm={act('Delete', () => api('DELETE', `/webhooks/${s.id}`))}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Subscriptions (scrolls sideways)">
+          <table className="table">
+            <caption>Subscriptions</caption>
+            <TableHead columns={['Name', 'Event', 'URL', 'State', 'Actions']} />
+            <tbody>
+              {subs.map((s) => (
+                <tr key={s.id} data-webhook-id={s.id}>
+                  <td>
+                    <Link to={`/webhooks/${s.id}`}>{subscriptionName(s)}</Link>
+                  </td>
+                  <td>{s.integration_name}</td>
+                  <td className="link">{s.hook_url}</td>
+                  <td data-testid="webhook-state">{s.is_subscribed ? 'active' : 'paused'}</td>
+                  <td className="row">
+                    <button
+                      type="button"
+                      className="secondary"
+                      onClick={() =>
+                        void act(s.is_subscribed ? 'Pause' : 'Resume', () =>
+                          api('PATCH', `/webhooks/${s.id}`, { body: { isSubscribed: !s.is_subscribed } }),
+                        )()
+                      }
+                    >
+                      {s.is_subscribed ? 'Pause' : 'Resume'}
+                    </button>
+                    <ConfirmButton
+                      label="Delete"
+                      question={`Delete the subscription of ${s.hook_url} to ${s.integration_name}? Its delivery log goes with it.`}
+                      confirmLabel="Delete"
+                      danger
+                      onConfirm={act('Delete', () => api('DELETE', `/webhooks/${s.id}`))}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </>
   );
