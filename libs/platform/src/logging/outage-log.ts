@@ -8,12 +8,14 @@ import type { Logger } from 'pino';
  * request during an outage was megabytes of the same lines.
  */
 export class OutageLog {
+  /** Kinds (and causes) seen, oldest first; at most `maxKinds`, so a stream of ever-new causes holds no memory. */
   private readonly kinds = new Map<string, { loggedAt: number; suppressed: number }>();
 
   constructor(
     private readonly logger: Pick<Logger, 'warn'>,
     private readonly everyMs = 30_000,
     private readonly now: () => number = Date.now,
+    private readonly maxKinds = 1_000,
   ) {}
 
   warn(kind: string, fields: Record<string, unknown> = {}): void {
@@ -27,7 +29,15 @@ export class OutageLog {
     }
     const left = seen?.suppressed ? { suppressed: seen.suppressed, over_ms: at - seen.loggedAt } : {};
     this.logger.warn({ ...withoutStack(fields), ...left }, kind);
+    this.kinds.delete(key);
+    if (this.kinds.size >= this.maxKinds) this.forget(at);
     this.kinds.set(key, { loggedAt: at, suppressed: 0 });
+  }
+
+  /** Room for one more kind: those whose window has ended go (a next failure is logged at once anyway), else the oldest. */
+  private forget(at: number): void {
+    for (const [key, seen] of this.kinds) if (at - seen.loggedAt >= this.everyMs) this.kinds.delete(key);
+    if (this.kinds.size >= this.maxKinds) this.kinds.delete(this.kinds.keys().next().value as string);
   }
 }
 
@@ -40,10 +50,14 @@ export function outageLog(logger: Pick<Logger, 'warn'>): OutageLog {
   return log;
 }
 
-/** The error's message without what varies between two failures of one cause (numbers: ports, ids, counts). */
+/** The error's message without what varies between two failures of one cause (UUIDs, numbers: ports, ids, counts). */
 function causeOf(err: unknown): string {
   const message = err instanceof Error ? err.message : typeof err === 'string' ? err : '';
-  return message.replace(/\d+/g, '#').trim().slice(-120);
+  return message
+    .replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/gi, '#')
+    .replace(/\d+/g, '#')
+    .trim()
+    .slice(-120);
 }
 
 function withoutStack(fields: Record<string, unknown>): Record<string, unknown> {
