@@ -7,7 +7,7 @@ import { INBOX_HANDLERS } from '@mapi/inbox-feature';
 import { KNOWLEDGE_BASE_HANDLERS } from '@mapi/knowledge-base-feature';
 import { MEDIA_HANDLERS } from '@mapi/media-feature';
 import { MEMBERS_HANDLERS } from '@mapi/members-feature';
-import { PHONES_HANDLERS, SANDBOX_HANDLERS } from '@mapi/phones-feature';
+import { CLOUD_API_HANDLERS, PHONES_HANDLERS, SANDBOX_HANDLERS } from '@mapi/phones-feature';
 import { QUEUE_HANDLERS } from '@mapi/queue-feature';
 import { WEBHOOKS_HANDLERS } from '@mapi/webhooks-feature';
 import { ANALYTICS_HANDLERS } from '@mapi/analytics-feature';
@@ -22,7 +22,7 @@ const SERVICES: Record<string, readonly { contract: RpcContract }[]> = {
   'knowledge-base': KNOWLEDGE_BASE_HANDLERS,
   media: MEDIA_HANDLERS,
   members: MEMBERS_HANDLERS,
-  phones: [...PHONES_HANDLERS, ...SANDBOX_HANDLERS],
+  phones: [...PHONES_HANDLERS, ...SANDBOX_HANDLERS, ...CLOUD_API_HANDLERS],
   queue: QUEUE_HANDLERS,
   webhooks: WEBHOOKS_HANDLERS,
   analytics: ANALYTICS_HANDLERS,

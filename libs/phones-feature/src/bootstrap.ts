@@ -14,10 +14,15 @@ import {
   startRpcService,
   directDatabaseUrl,
 } from '@mapi/platform';
+import { createStorage } from '@mapi/storage';
 import { Redis } from 'ioredis';
 import { PhonesConfigSchema } from './config';
 import { parseBaileysConfig } from './baileys/config';
 import { baileysConnectorFactory } from './baileys/create-baileys-connector';
+import { CLOUD_API_HANDLERS } from './cloud-api/cloud-api.handlers';
+import { CloudApiWebhook } from './cloud-api/cloud-api-webhook';
+import { parseCloudApiConfig } from './cloud-api/config';
+import { cloudApiParts } from './cloud-api/create-cloud-api-connector';
 import { PHONES_HANDLERS, SANDBOX_HANDLERS } from './phones.handlers';
 import { PhoneRepository } from './repositories/phone-repository';
 import { SandboxConnector } from './sandbox/sandbox-connector';
@@ -35,6 +40,8 @@ export async function bootstrapPhonesService(): Promise<void> {
   const phonesConfig = parseConfig(PhonesConfigSchema);
   const baileysParsed = parseBaileysConfig(process.env);
   if (!baileysParsed.ok) throw new ConfigError(`Invalid configuration:\n  ${baileysParsed.issues.join('\n  ')}`);
+  const cloudApiParsed = parseCloudApiConfig(process.env);
+  if (!cloudApiParsed.ok) throw new ConfigError(`Invalid configuration:\n  ${cloudApiParsed.issues.join('\n  ')}`);
   const ns = config.app.NAMESPACE;
   const logger = createLogger('phones', config.telemetry.LOG_LEVEL);
   const prisma = createPrismaClient({ url: config.database.DATABASE_URL, poolSize: config.database.DATABASE_POOL_SIZE });
@@ -50,25 +57,45 @@ export async function bootstrapPhonesService(): Promise<void> {
   const ingestLog = new IngestLog(prisma, nc, logger);
   const ingestWatch = new StreamWatch(nc, streamNames(ns).ingest, ingestLog, logger);
   const baileys = baileysConnectorFactory({ prisma, config: baileysParsed.config, logger });
+  const cloudApiMedia = {
+    storage: createStorage(baileysParsed.config.storage),
+    mediaBaseUrl: baileysParsed.config.mediaBaseUrl,
+    maxBytes: baileysParsed.config.mediaMaxBytes,
+  };
+  const cloudApi = cloudApiParts({ prisma, config: cloudApiParsed.config, media: cloudApiMedia, logger });
+  const publisher = new IngestPublisher(nc, ns, ingestLog);
   const manager = new SessionManager({
     nc,
     namespace: ns,
     prisma,
     phones,
     leases: new PhoneLeases(redis, ns, phonesConfig.REPLICA_ID, phonesConfig.PHONE_LEASE_TTL_MS),
-    publisher: new IngestPublisher(nc, ns, ingestLog),
+    publisher,
     states: new PhoneStateUpdater(prisma),
     factory: (p) =>
       p.connector === 'baileys'
         ? baileys(p)
-        : p.connector === 'sandbox' && phonesConfig.SANDBOX_ENABLED
-          ? new SandboxConnector(p.phone_id, p.org_id, network, nc, ns)
-          : null,
+        : p.connector === 'cloud_api'
+          ? cloudApi.connector(p)
+          : p.connector === 'sandbox' && phonesConfig.SANDBOX_ENABLED
+            ? new SandboxConnector(p.phone_id, p.org_id, network, nc, ns)
+            : null,
     logger,
     scanMs: phonesConfig.SESSION_SCAN_MS,
   });
   const handlers = [
-    ...bindHandlers(PHONES_HANDLERS, { prisma, phones, sessions, defaultConnector: phonesConfig.DEFAULT_CONNECTOR }),
+    ...bindHandlers(PHONES_HANDLERS, {
+      prisma,
+      phones,
+      sessions,
+      defaultConnector: phonesConfig.DEFAULT_CONNECTOR,
+      cloudApi: cloudApi.store,
+    }),
+    ...bindHandlers(CLOUD_API_HANDLERS, {
+      webhook: new CloudApiWebhook(cloudApi.store, cloudApi.sent, cloudApi.media, publisher, logger),
+      store: cloudApi.store,
+      graph: cloudApi.graph,
+    }),
     ...(phonesConfig.SANDBOX_ENABLED ? bindHandlers(SANDBOX_HANDLERS, new SandboxPhones(network, nc, ns)) : []),
   ];
   const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: directDatabaseUrl(config.database) });

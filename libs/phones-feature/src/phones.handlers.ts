@@ -27,6 +27,7 @@ import { ImportPhonesRpc } from '@mapi/contracts';
 import { ImportPhones } from './usecases/import-phones/import-phones.usecase';
 import type { PhoneRepository } from './repositories/phone-repository';
 import type { SandboxPhones } from './sandbox/sandbox-phones';
+import type { CloudApiStore } from './cloud-api/cloud-api-store';
 import { CreatePhone } from './usecases/create-phone/create-phone.usecase';
 import { DeletePhone } from './usecases/delete-phone/delete-phone.usecase';
 import { GetPhone } from './usecases/get-phone/get-phone.usecase';
@@ -53,6 +54,8 @@ export interface PhonesDeps {
   phones: PhoneRepository;
   sessions: SessionCommands;
   defaultConnector: string;
+  /** Cloud API phones' secrets (absent: phones with `cloud_api` are refused). */
+  cloudApi?: CloudApiStore;
 }
 
 const serve = rpcHandler<PhonesDeps>();
@@ -62,7 +65,7 @@ export const PHONES_HANDLERS = [
   serve(GetPhoneRpc, (d) => new GetPhone(d.phones)),
   serve(ListPhonesRpc, (d) => new ListPhones(d.phones)),
   serve(GetQrRpc, (d) => new GetQr(new GetPhone(d.phones))),
-  serve(CreatePhoneRpc, (d) => new CreatePhone(d.phones, d.defaultConnector)),
+  serve(CreatePhoneRpc, (d) => new CreatePhone(d.phones, d.defaultConnector, d.cloudApi)),
   serve(ImportPhonesRpc, (d) => new ImportPhones(d.prisma, d.defaultConnector)),
   serve(UpdatePhoneRpc, (d) => new UpdatePhone(d.prisma)),
   serve(RestartPhoneRpc, (d) => new RestartPhone(d.sessions)),

@@ -10,3 +10,4 @@ export * from './events';
 export * from './chat-model-server';
 export * from './private-services';
 export * from './wait';
+export * from './fake-graph-api';

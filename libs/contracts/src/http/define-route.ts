@@ -68,6 +68,13 @@ export interface RouteContract {
    * Failures stay the JSON envelope. Analytics routes (docs/services/analytics.md, "CSV").
    */
   csv?: { filename: string; table: (answer: unknown) => CsvCell[][] };
+  /** The service answers a JSON string that the gateway sends as `text/plain` (Meta's webhook handshake). */
+  text?: boolean;
+  /**
+   * The service needs the body's exact bytes (a signature over them, e.g. Meta's X-Hub-Signature-256):
+   * forwarded base64 as `raw_body` beside the parsed body.
+   */
+  rawBody?: boolean;
 }
 
 /** A CSV cell: text, a number, or empty (null). */

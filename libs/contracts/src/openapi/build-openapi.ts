@@ -92,10 +92,12 @@ export function buildOpenApi(
         [String(route.successStatus)]: route.response
           ? {
               description: route.csv ? 'Success (CSV with `Accept: text/csv`)' : 'Success',
-              content: {
-                'application/json': { schema: toSchema(route.response, 'output') },
-                ...(route.csv ? { 'text/csv': { schema: { type: 'string' } } } : {}),
-              },
+              content: route.text
+                ? { 'text/plain': { schema: { type: 'string' } } }
+                : {
+                    'application/json': { schema: toSchema(route.response, 'output') },
+                    ...(route.csv ? { 'text/csv': { schema: { type: 'string' } } } : {}),
+                  },
             }
           : { description: 'Success, no content' },
         ...(route.phone !== 'none' ? { '400': errorResponse('ERROR: the phone is disconnected or unreachable') } : {}),

@@ -11,7 +11,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    // kept for routes that check a signature over the exact bytes (`rawBody` routes): a reference, not a copy
+    (req as { rawBody?: Buffer }).rawBody = body as Buffer;
     let text: string;
     try {
       text = utf8.decode(body as Buffer);

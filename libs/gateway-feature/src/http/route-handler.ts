@@ -126,12 +126,14 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
       const csv = route.csv && wantsCsv(header(req, 'accept')) ? route.csv : undefined;
       // a JSON answer passed on as it is may come back compressed by the service (large pages: no plain bytes on the hop)
       const acceptEncoding =
-        route.response && route.session !== 'issue' && !csv
+        route.response && route.session !== 'issue' && !csv && !route.text
           ? preferredEncoding(header(req, 'accept-encoding'), header(req, 'x-no-compression'))
           : undefined;
+      // a route that checks a signature over the body gets its exact bytes too
+      const rawBodyBytes = route.rawBody ? ((req as { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0)).toString('base64') : undefined;
       const raw = await deps.rpc.callRaw(
         route.rpc,
-        { ctx, params, query, body, headers },
+        { ctx, params, query, body, headers, ...(route.rawBody ? { raw_body: rawBodyBytes } : {}) },
         { requestId: String(req.id), timeoutMs: route.upload?.timeoutMs, acceptEncoding },
       );
       const status = raw.httpStatus ?? route.successStatus;
@@ -151,6 +153,7 @@ export function createRouteHandler(route: RouteContract, deps: RouteHandlerDeps)
           .header('vary', 'accept')
           .send(text);
       }
+      if (route.text && status < 300) return reply.type('text/plain; charset=utf-8').send(String(JSON.parse(raw.body.toString('utf8'))));
       if (raw.encoding) reply.header('content-encoding', raw.encoding).header('vary', 'accept-encoding');
       reply.type('application/json; charset=utf-8');
       if (route.session === 'issue' && status < 300) return reply.send(issueSession(raw.body, reply, deps.cookies));

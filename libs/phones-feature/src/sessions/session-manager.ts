@@ -21,6 +21,7 @@ import type { PhoneStateUpdater } from './phone-state-updater';
 import { groupCommand } from './group-commands';
 import { answerMessageCommand } from './message-command';
 import { runResync } from './resync';
+import { SendRefused } from '../cloud-api/graph-errors';
 
 export type ConnectorFactory = (phone: { phone_id: string; org_id: string; connector: string }) => PhoneConnector | null;
 const codec = JSONCodec<unknown>();
@@ -222,6 +223,8 @@ export class SessionManager {
           return { ok: true, results: await s.connector.groupParticipantsUpdate(command.chat_id, command.participants, command.action) };
         case 'send': {
           if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
+          if (command.content.template && s.phone.connector !== 'cloud_api')
+            return { ok: false, reason: 'refused', message: 'Templates are sent by Cloud API phones only (docs/services/cloud-api.md)' };
           return { ok: true, sent: await s.connector.sendMessage(command.chat_id, command.content, command.sent_message_id) };
         }
         case 'pairing-code':
@@ -267,6 +270,8 @@ export class SessionManager {
         return { ok: false, reason: 'unavailable', message: (err as Error).message };
       }
       this.deps.logger.warn({ err, phone_id: s.phone.phone_id, cmd: command.cmd }, 'session command failed');
+      // refused for good by the network (the Cloud API's 24-hour window, …): the queue fails the job at once
+      if (err instanceof SendRefused) return { ok: false, reason: 'refused', message: err.message };
       return { ok: false, reason: 'error', message: (err as Error).message };
     }
   }

@@ -1,6 +1,6 @@
 import type { OutgoingContent, SendMessageBody } from '@mapi/contracts';
 
-type Content = Pick<SendMessageBody, 'message' | 'media' | 'reply_to' | 'poll' | 'options'>;
+type Content = Pick<SendMessageBody, 'message' | 'media' | 'reply_to' | 'poll' | 'options' | 'template'>;
 
 /** The public body's content in the session command's terms (../shared/reference/wider-api.md, "Send message"). */
 export function toOutgoingContent(body: Content, text: string | undefined = body.message): OutgoingContent {
@@ -15,6 +15,7 @@ export function toOutgoingContent(body: Content, text: string | undefined = body
       allow_multiple: body.poll.options?.allowMultipleAnswers ?? false,
     };
   if (body.options?.hide_url_preview !== undefined) out.hide_url_preview = body.options.hide_url_preview;
+  if (body.template) out.template = { ...body.template };
   return out;
 }
 

@@ -67,6 +67,8 @@ export class SendProcessor {
       await queue.rateLimit(this.options.phoneRetryMs);
       throw new RateLimitError();
     }
+    // refused for good by the network (a Cloud API phone outside the 24-hour window): failed at once, with the reason
+    if (!answer.ok && answer.reason === 'refused') throw new UnrecoverableError(answer.message);
     if (!answer.ok) throw new Error(`the phone's session failed: ${answer.message}`);
     if (!answer.sent) throw new Error("the phone's session answered without the sent message");
     if (this.options.holdAfterSendMs > 0) await sleep(this.options.holdAfterSendMs);

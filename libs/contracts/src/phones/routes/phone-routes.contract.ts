@@ -3,6 +3,7 @@ import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute, type RouteContract } from '../../http/define-route';
 import { defineRpc, type RpcRequest } from '../../rpc/define-rpc';
 import { PhoneSchema } from '../phone/phone.schema';
+import { CloudApiCredentialsSchema } from '../cloud-api/cloud-api-credentials';
 
 /** Phone routes (../shared/reference/wider-api.md "phones"; resync per spec 4.6). Subjects phones.v1.<name>. */
 const rpc = <Res extends z.ZodType, B extends z.ZodType = z.ZodOptional<z.ZodUnknown>>(name: string, response: Res, body?: B) =>
@@ -17,7 +18,13 @@ const rpc = <Res extends z.ZodType, B extends z.ZodType = z.ZodOptional<z.ZodUnk
 const route = (over: Omit<RouteContract, 'tag' | 'successStatus'> & { successStatus?: number }): RouteContract =>
   defineRoute({ tag: 'phones', successStatus: 200, ...over });
 
-export const CreatePhoneBody = z.object({ phone_name: z.string().min(1).max(100).optional() }).optional();
+export const CreatePhoneBody = z
+  .object({
+    phone_name: z.string().min(1).max(100).optional(),
+    /** A phone of the WhatsApp Business Cloud API instead of a QR-paired one (docs/services/cloud-api.md). */
+    cloud_api: CloudApiCredentialsSchema.optional(),
+  })
+  .optional();
 export const UpdatePhoneBody = z
   .object({
     phone_name: z.string().min(1).max(100).optional(),
@@ -73,7 +80,7 @@ export const PHONE_ROUTES: readonly RouteContract[] = [
     operationId: 'createPhone',
     method: 'POST',
     path: '/phones/create',
-    summary: 'Create a phone slot; it shows a QR to scan',
+    summary: 'Create a phone slot; it shows a QR to scan (or connects a Cloud API number given `cloud_api`)',
     phone: 'none',
     role: 'admin',
     rpc: CreatePhoneRpc,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_COMMANDS } from './message-commands';
+import { MessageTemplateSchema } from '../cloud-api/cloud-api-template';
 
 export * from './message-commands';
 
@@ -36,6 +37,8 @@ export const OutgoingContentSchema = z.object({
   reply_to: z.string().optional(),
   poll: z.object({ name: z.string(), options: z.array(z.string()), allow_multiple: z.boolean() }).optional(),
   hide_url_preview: z.boolean().optional(),
+  /** A Cloud API phone's approved template (other connectors refuse it). */
+  template: MessageTemplateSchema.optional(),
 });
 export type OutgoingContent = z.infer<typeof OutgoingContentSchema>;
 
@@ -96,9 +99,10 @@ export const SessionAnswerSchema = z.discriminatedUnion('ok', [
   }),
   /**
    * `disconnected`: the phone is not connected, nothing was done. `unavailable`: the session cannot
-   * reach a dependency of its own (its database) right now — a retry later will do. `error`: anything else.
+   * reach a dependency of its own (its database) right now — a retry later will do. `refused`: the network
+   * refused the send for good (e.g. the Cloud API's 24-hour window), a retry cannot succeed. `error`: anything else.
    */
-  z.object({ ok: z.literal(false), reason: z.enum(['disconnected', 'unavailable', 'error']), message: z.string() }),
+  z.object({ ok: z.literal(false), reason: z.enum(['disconnected', 'unavailable', 'refused', 'error']), message: z.string() }),
 ]);
 export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ChatIdSchema } from '../../common/ids';
 import { defineRoute } from '../../http/define-route';
 import { queueRequest, queueRpc, SendAnswerSchema } from '../job/queue-job.schema';
+import { MessageTemplateSchema } from '../../phones/cloud-api/cloud-api-template';
 
 /** What a message carries (../shared/reference/wider-api.md "Send message"); at least one of message, media, poll. */
 export const MessageContentFields = {
@@ -25,11 +26,16 @@ export const MessageContentFields = {
     })
     .optional(),
   options: z.object({ hide_url_preview: z.boolean().optional() }).optional(),
+  /** An approved template of a Cloud API phone (docs/services/cloud-api.md), sent alone. */
+  template: MessageTemplateSchema.optional(),
 };
 
-const hasContent = (b: { message?: string; media?: unknown; poll?: unknown }) =>
-  b.message !== undefined || b.media !== undefined || b.poll !== undefined;
-const CONTENT_MESSAGE = { message: 'send at least one of message, media or poll', path: ['message'] };
+/** At least one of message, media, poll; or a template, alone. */
+const hasContent = (b: { message?: string; media?: unknown; poll?: unknown; template?: unknown }) =>
+  b.template !== undefined
+    ? b.message === undefined && b.media === undefined && b.poll === undefined
+    : b.message !== undefined || b.media !== undefined || b.poll !== undefined;
+const CONTENT_MESSAGE = { message: 'send at least one of message, media or poll, or a template alone', path: ['message'] };
 
 export const SendMessageBody = z.object({ chat_id: ChatIdSchema, ...MessageContentFields }).refine(hasContent, CONTENT_MESSAGE);
 export type SendMessageBody = z.infer<typeof SendMessageBody>;

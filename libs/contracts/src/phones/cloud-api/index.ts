@@ -1,0 +1,4 @@
+export * from './cloud-api-credentials';
+export * from './cloud-api-webhook.contract';
+export * from './cloud-api-template';
+export * from './cloud-api-templates.contract';

@@ -1,0 +1,61 @@
+/** An error answer of the Graph API: `{ error: { message, type, code, error_subcode, error_data } }`. */
+export class GraphError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly code: number | null,
+    readonly details: string | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GraphError';
+  }
+
+  /** What is recorded of it (no request, no token): Meta's code, title and details. */
+  toRecord(): { code: number | null; message: string; details: string | null } {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** A send the network refused for good: the job fails at once with this reason (session answer `refused`). */
+export class SendRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SendRefused';
+  }
+}
+
+/** What the Cloud API cannot do at all (groups, edits, pins, pairing codes): answered 400 naming it. */
+export class CloudApiUnsupported extends Error {
+  constructor(what: string) {
+    super(`The WhatsApp Cloud API cannot ${what} (docs/services/cloud-api.md, "What works")`);
+    this.name = 'CloudApiUnsupported';
+  }
+}
+
+/**
+ * Meta's codes (developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes): throttling and
+ * transient failures are retried with the queue's back-off; the token refused disconnects the phone;
+ * the rest refuses the send for good.
+ */
+const RETRY = new Set([1, 2, 4, 80007, 130429, 131000, 131016, 131048, 131056, 133004]);
+const AUTH = new Set([0, 190]);
+export const REENGAGEMENT = 131047;
+
+export type GraphErrorClass = 'retry' | 'auth' | 'refused';
+
+export function classifyGraphError(err: GraphError): GraphErrorClass {
+  if (err.code !== null && RETRY.has(err.code)) return 'retry';
+  if ((err.code !== null && AUTH.has(err.code)) || err.httpStatus === 401) return 'auth';
+  if (err.httpStatus >= 500 || err.httpStatus === 429 || err.httpStatus === 0) return 'retry';
+  return 'refused';
+}
+
+/** The reason a refused send's job fails with. */
+export function refusalReason(err: GraphError): string {
+  if (err.code === REENGAGEMENT)
+    return (
+      'More than 24 hours have passed since the customer last wrote: outside the customer-service window the Cloud API ' +
+      `takes only template messages (Meta error ${REENGAGEMENT})`
+    );
+  return `The Cloud API refused the message: ${err.message}${err.details ? ` (${err.details})` : ''} (Meta error ${err.code ?? err.httpStatus})`;
+}
