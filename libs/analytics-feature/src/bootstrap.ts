@@ -1,11 +1,12 @@
 import { chatCopiesInReach } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
-import { consumersIndicator, ensureStreams } from '@mapi/events';
+import { OutboxRelay, consumersIndicator, ensureStreams } from '@mapi/events';
 import {
   NatsRpcClient,
   bindHandlers,
   connectNats,
   createLogger,
+  directDatabaseUrl,
   loadConfig,
   natsIndicator,
   postgresIndicator,
@@ -13,10 +14,12 @@ import {
 } from '@mapi/platform';
 import { ANALYTICS_HANDLERS } from './analytics.handlers';
 import { AnalyticsIntake } from './ingest/analytics-intake';
+import { slaTimersFromEnv } from './sla/sla-from-env';
 
 /**
  * Starts the analytics service: message metrics of an organization, fed from the event stream (the
- * durable consumer `analytics`, message events only); health and metrics on HEALTH_PORT.
+ * durable consumer `analytics`, message events only), and the SLA timers (durables `analytics-sla` and
+ * `analytics-sla-labels`, the breach poller, an outbox relay for sla.breached); health and metrics on HEALTH_PORT.
  */
 export async function bootstrapAnalyticsService(): Promise<void> {
   const config = loadConfig(['app', 'database', 'nats', 'health', 'telemetry']);
@@ -27,6 +30,9 @@ export async function bootstrapAnalyticsService(): Promise<void> {
   const rpc = new NatsRpcClient(nc, ns, config.nats.RPC_TIMEOUT_MS);
   await ensureStreams(nc, ns);
   const intake = new AnalyticsIntake(nc, ns, prisma, logger);
+  // SLA timers (docs/decisions/0084): their breaches go through the outbox, published by this service's relay too
+  const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: directDatabaseUrl(config.database) });
+  const sla = slaTimersFromEnv(nc, ns, prisma, logger, directDatabaseUrl(config.database));
   await startRpcService({
     name: 'analytics',
     nc,
@@ -36,13 +42,18 @@ export async function bootstrapAnalyticsService(): Promise<void> {
     rpc: {
       handlers: bindHandlers(ANALYTICS_HANDLERS, { prisma, reach: (ctx, copies) => chatCopiesInReach(rpc, ctx, copies) }),
     },
-    start: () => intake.start(),
+    start: async () => {
+      await intake.start();
+      await relay.start();
+      await sla.intake.start();
+      await sla.poller.start();
+    },
     health: {
       host: config.health.HEALTH_HOST,
       port: config.health.HEALTH_PORT,
       indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc), consumersIndicator()],
     },
-    stop: [() => intake.stop(), () => rpc.close()],
+    stop: [() => sla.poller.stop(), () => sla.intake.stop(), () => relay.stop(), () => intake.stop(), () => rpc.close()],
     disconnect: [() => prisma.$disconnect()],
   });
 }

@@ -24,7 +24,8 @@ function chatOf(chatId: string | null, extra: Record<string, unknown> = {}): Rec
 /**
  * The objects a workflow's conditions read, by trigger (`WorkflowDataType` of @periskope/types):
  * `message`, `sender`, `chat` for message triggers; `ticket`, `chat` for tickets; `reaction`, `chat`,
- * `message` (its id) for reactions; `chat` for chat triggers; `task`, `associated_object` for tasks.
+ * `message` (its id) for reactions; `chat` for chat triggers; `task`, `associated_object` for tasks; `sla` (the breach), `chat` and
+ * `message` (the waiting message's id) for sla.breached.
  * Every trigger also has `event` (`type`, `created_at`, `phone_id`) and `previous` (the update's
  * previous attributes). Only what the event carries is here: a chat's labels are known to chat
  * triggers (the chat object) but not to message triggers (docs/services/automation.md).
@@ -49,6 +50,8 @@ export function workflowData(trigger: WorkflowTrigger | string, event: TriggerEv
     return { ...base, reaction: d, chat: chatOf(str(d.chat_id)), message: d.message_id ? { message_id: d.message_id } : null };
   if (trigger.startsWith('chat.')) return { ...base, chat: d };
   if (trigger.startsWith('task.')) return { ...base, task: d, associated_object: obj(d.associated_object_metadata) };
+  if (trigger === 'sla.breached')
+    return { ...base, sla: d, chat: chatOf(str(d.chat_id)), message: d.message_id ? { message_id: d.message_id } : null };
   return base;
 }
 

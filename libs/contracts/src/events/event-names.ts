@@ -30,6 +30,8 @@ export const EVENT_NAMES = [
   // ours: workflow runs ending (automation service, issue 19) — docs/services/automation.md
   'workflow.run.completed',
   'workflow.run.failed',
+  // ours: an SLA deadline passed without a reply (analytics service, issue 34) — docs/services/analytics.md
+  'sla.breached',
   // ours: a subscription disabled after a 410 or five days of failures (webhooks-dispatcher)
   'webhook.subscription.disabled',
 ] as const;

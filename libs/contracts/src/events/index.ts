@@ -17,3 +17,4 @@ export * from './task/task.schema';
 export * from './task/task.events';
 export * from './webhook/subscription-disabled.event';
 export * from './workflow/workflow-run.events';
+export * from './sla/sla.events';

@@ -15,6 +15,7 @@ import { NoteCreatedEvent } from './note/note.events';
 import { ChatNotificationCreatedEvent } from './notification/notification.events';
 import { PhoneConnectedEvent, PhoneDisconnectedEvent, PhoneQrEvent, PhoneUpdatedEvent } from './phone/phone.events';
 import { ReactionCreatedEvent, ReactionUpdatedEvent } from './reaction/reaction.events';
+import { SlaBreachedEvent } from './sla/sla.events';
 import { TaskCreatedEvent, TaskDeletedEvent, TaskReminderEvent, TaskUpdatedEvent } from './task/task.events';
 import { TicketCreatedEvent, TicketDeletedEvent, TicketUpdatedEvent } from './ticket/ticket.events';
 import { WebhookSubscriptionDisabledEvent } from './webhook/subscription-disabled.event';
@@ -49,6 +50,7 @@ export const EVENTS = {
   'task.reminder': TaskReminderEvent,
   'workflow.run.completed': WorkflowRunCompletedEvent,
   'workflow.run.failed': WorkflowRunFailedEvent,
+  'sla.breached': SlaBreachedEvent,
   'webhook.subscription.disabled': WebhookSubscriptionDisabledEvent,
 } as const satisfies { [N in EventName]: EventDefinition<N> };
 

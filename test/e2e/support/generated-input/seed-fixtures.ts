@@ -80,6 +80,16 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
     ok('import B', await b.post('/imports', blockedSource)),
   ];
 
+  // An SLA policy of each organization (docs/services/analytics.md); B's named with the marker, so a leak of it shows.
+  const policyA = ok(
+    'sla policy A',
+    await a.post('/analytics/sla-policies', { name: 'Seeded', kind: 'first_response', minutes: 30 }),
+  ).policy;
+  const policyB = ok(
+    'sla policy B',
+    await b.post('/analytics/sla-policies', { name: `${marker} policy`, kind: 'first_response', minutes: 30 }),
+  ).policy;
+
   const storage = new LocalFsStorage(storageRoot);
   await storage.write({ bucket: 'message-media', name: `${orgA.id}/generated/photo.jpg` }, 'a photo');
   await storage.write({ bucket: 'message-media', name: `${orgB.id}/generated/${marker}.jpg` }, 'b photo');
@@ -119,6 +129,11 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       to: ['2026-11-08T00:00:00+01:00'],
       tz: ['Europe/Paris', 'Asia/Kolkata', 'UTC'],
       phone_id: [phone.phoneId],
+      policy_id: [policyA.policy_id],
+      // business hours (PUT /analytics/business-hours)
+      time_zone: ['Europe/Paris', 'UTC'],
+      start: ['09:00', '22:00'],
+      end: ['17:00', '06:00'],
     },
     foreign: {
       'x-phone': [phoneB.phone_id],
@@ -130,6 +145,7 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       workflow_id: [workflowB.id],
       import_id: [importB.import_id],
       phone_id: [phoneB.phone_id],
+      policy_id: [policyB.policy_id],
       url: [mediaB],
       'urls[]': [mediaB],
       // GET /chats?search= with words only B's message holds (B's copy of A's chat id): nothing of B may come back

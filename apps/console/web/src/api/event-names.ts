@@ -30,5 +30,6 @@ export const EVENT_NAMES = [
   'task.reminder',
   'workflow.run.completed',
   'workflow.run.failed',
+  'sla.breached',
   'webhook.subscription.disabled',
 ] as const;

@@ -20,6 +20,8 @@ export const TRIGGER_EVENTS = {
   'chat.label.updated': 'chat.label.updated',
   'task.created': 'task.created',
   'task.due': 'task.reminder',
+  // ours (issue 34): an SLA deadline passed with no reply (analytics service); docs/services/analytics.md
+  'sla.breached': 'sla.breached',
 } as const satisfies Record<string, EventName>;
 export type WorkflowTrigger = keyof typeof TRIGGER_EVENTS;
 export const WORKFLOW_TRIGGERS = Object.keys(TRIGGER_EVENTS) as WorkflowTrigger[];
