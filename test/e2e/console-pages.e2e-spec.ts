@@ -534,6 +534,8 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
         'Phones',
         'Chats',
         'Tickets',
+        'Right now',
+        'Analytics',
         'Tasks',
         'Labels',
         'Queue',

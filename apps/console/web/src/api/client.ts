@@ -62,3 +62,28 @@ export const errorText = (error: unknown): string =>
     : error instanceof Error
       ? error.message
       : String(error);
+
+/**
+ * A GET of a route's CSV answer (`Accept: text/csv`, the analytics routes): its text and the file name
+ * it names. Refusals are the API's JSON envelope, thrown as an ApiError as by `api`.
+ */
+export async function apiCsv(path: string): Promise<{ text: string; filename: string | null }> {
+  let res: Response;
+  try {
+    res = await fetch(`/v1${path}`, { headers: { accept: 'text/csv' }, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, 'NETWORK_ERROR', 'The server could not be reached; check the connection and retry');
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    let envelope: { code?: string; message?: string; fields?: Record<string, { message: string }> } = {};
+    try {
+      envelope = JSON.parse(text);
+    } catch {
+      /* not the envelope */
+    }
+    if (res.status === 401) onSignedOut();
+    throw new ApiError(res.status, envelope.code ?? 'ERROR', envelope.message ?? `Request failed (${res.status})`, envelope.fields);
+  }
+  return { text, filename: /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? null };
+}

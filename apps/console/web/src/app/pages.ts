@@ -1,6 +1,8 @@
 import type { PageDef } from './page';
+import { analyticsPages } from '../pages/analytics';
 import { apiTokensPages } from '../pages/api-tokens';
 import { chatsPages } from '../pages/chats';
+import { dashboardPages } from '../pages/dashboard';
 import { importsPages } from '../pages/imports';
 import { labelsPages } from '../pages/labels';
 import { tasksPages } from '../pages/tasks';
@@ -16,6 +18,8 @@ export const PAGES: PageDef[] = [
   ...phonesPages,
   ...chatsPages,
   ...ticketsPages,
+  ...dashboardPages,
+  ...analyticsPages,
   ...tasksPages,
   ...labelsPages,
   ...queuePages,
