@@ -1,14 +1,22 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { importGraph, type TsFile } from './import-cycles';
 
 /**
- * The bottom layers of a feature library, lowest first: folders under its src/. A file in one may import
- * only files of its own layer or a lower one; every other folder (mappers, use cases, ingest, the
- * handler table) sits above them and imports down.
+ * The bottom layers of every feature library, lowest first: folders under its src/. A file in one may
+ * import only files of its own layer or a lower one; every other folder (mappers, use cases, ingest,
+ * the handler table) sits above them and imports down. Each libs/<name>-feature with a repositories/
+ * folder has them: rows/ (row types and shared SQL, where the library has any) under repositories/.
  */
-export const FEATURE_LAYERS: Readonly<Record<string, readonly string[]>> = {
-  // rows and reach SQL at the bottom, then repositories that read and write rows only
-  'libs/chats-feature/src': ['rows', 'repositories'],
-};
+export function featureLayers(root: string): Record<string, string[]> {
+  const layers: Record<string, string[]> = {};
+  for (const lib of readdirSync(join(root, 'libs')).sort()) {
+    const src = `libs/${lib}/src`;
+    if (!lib.endsWith('-feature') || !existsSync(join(root, src, 'repositories'))) continue;
+    layers[src] = existsSync(join(root, src, 'rows')) ? ['rows', 'repositories'] : ['repositories'];
+  }
+  return layers;
+}
 
 const isSpec = (path: string) => /\.(int-)?spec\.ts$|\.e2e-spec\.ts$/.test(path);
 
@@ -21,7 +29,7 @@ function layerOf(src: string, layers: readonly string[], path: string): number |
 }
 
 /** Every import that runs up a library's layers, as "file → imported file"; tests may import anything. */
-export function layerViolations(files: readonly TsFile[], rules: Readonly<Record<string, readonly string[]>> = FEATURE_LAYERS): string[] {
+export function layerViolations(files: readonly TsFile[], rules: Readonly<Record<string, readonly string[]>>): string[] {
   const graph = importGraph(files);
   const found: string[] = [];
   for (const [src, layers] of Object.entries(rules))

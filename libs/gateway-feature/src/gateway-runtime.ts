@@ -16,6 +16,7 @@ import { Redis } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { Authenticator } from './auth/authenticator';
 import { TokenRepository } from './repositories/token-repository';
+import { TokenPrincipals } from './auth/token-principals';
 import { PhoneDirectoryClient } from './phones/phone-directory-client';
 import { PhoneResolver } from './phones/phone-resolver';
 import { RateLimiter } from './rate-limit/rate-limiter';
@@ -51,7 +52,12 @@ export class GatewayRuntime {
     const recordUse = async (tokenId: string, usedAt: Date) => {
       await rpc.call(TouchApiTokenRpc, { body: { token_id: tokenId, used_at: usedAt.toISOString() } });
     };
-    this.authenticator = new Authenticator(new TokenRepository(prisma, recordUse), config.auth, logger, new RpcSessionLookup(rpc));
+    this.authenticator = new Authenticator(
+      new TokenPrincipals(new TokenRepository(prisma, recordUse)),
+      config.auth,
+      logger,
+      new RpcSessionLookup(rpc),
+    );
     this.phoneResolver = new PhoneResolver(new PhoneDirectoryClient(rpc), config.auth);
     this.rateLimiter = new RateLimiter(redis, config.app.NAMESPACE);
     this.signInThrottle = new SignInThrottle(redis, config.app.NAMESPACE, config.console, logger);

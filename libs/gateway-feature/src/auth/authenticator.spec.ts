@@ -5,7 +5,7 @@ import { checkRole } from '../http/console-hooks';
 import { Authenticator, type RequestCredentials } from './authenticator';
 import type { Principal } from './principal';
 import type { SessionLookup } from './session-client';
-import type { TokenRepository } from '../repositories/token-repository';
+import type { TokenPrincipals } from './token-principals';
 
 const TOKEN = 'mapi_s3cr3t-token-value_abcdefghijklmnopqrstuvwxyz0123';
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
@@ -52,7 +52,7 @@ function setup(ttlMs = 5_000, staleMs = 60_000) {
   const repo = new FakeTokenRepository(new Map([[sha256(TOKEN), PRINCIPAL]]));
   const logger = silentLogger();
   const auth = new Authenticator(
-    repo as unknown as TokenRepository,
+    repo as unknown as TokenPrincipals,
     { AUTH_CACHE_TTL_MS: ttlMs, AUTH_CACHE_STALE_MS: staleMs },
     logger as unknown as Logger,
   );
@@ -192,7 +192,7 @@ function sessionSetup(role: AuthenticatedSession['role'] = 'member', ttlMs = 5_0
     csrf_hash: sha256(CSRF_TOKEN),
   });
   const auth = new Authenticator(
-    repo as unknown as TokenRepository,
+    repo as unknown as TokenPrincipals,
     { AUTH_CACHE_TTL_MS: ttlMs, AUTH_CACHE_STALE_MS: staleMs },
     silentLogger() as unknown as Logger,
     sessions,

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { ErrorCode, Errors, ServiceError, type AuthenticatedSession } from '@mapi/contracts';
 import { bearerToken, hashApiToken, outageLog, type Logger } from '@mapi/platform';
 import type { Principal } from './principal';
-import type { TokenRepository } from '../repositories/token-repository';
+import type { TokenPrincipals } from './token-principals';
 import { SESSION_COOKIE, readCookie } from './cookies';
 import type { SessionLookup } from './session-client';
 import { TtlCache } from './ttl-cache';
@@ -50,7 +50,7 @@ export class Authenticator {
   private readonly sessionCache: TtlCache<SessionEntry | null>;
 
   constructor(
-    private readonly tokens: TokenRepository,
+    private readonly tokens: TokenPrincipals,
     ttl: AuthCacheTimes,
     private readonly logger: Logger,
     private readonly sessions?: SessionLookup,

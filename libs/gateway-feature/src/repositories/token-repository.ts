@@ -1,13 +1,16 @@
 import type { PrismaClient } from '@mapi/db';
-import { PAID_PLANS, type Principal } from '../auth/principal';
+import type { OrganizationPlanRow, TokenRow } from '../rows/token-row';
 
 /** Tells the owner of api_tokens (the members service) that a token was used. */
 export type RecordTokenUse = (tokenId: string, usedAt: Date) => Promise<void>;
+
+const PLAN = { plan: true, plan_active: true, rate_limit_per_second: true } as const;
 
 /**
  * Token lookups. The only query of the gateway not scoped by organization: a token hash is what
  * tells the organization in the first place. api_tokens is the members service's; the gateway only
  * reads it (a declared reader, prisma/schema/api-tokens.prisma) and reports uses through `recordUse`.
+ * Rows only: whether a token may be used is auth/token-principals.ts's rule.
  */
 export class TokenRepository {
   constructor(
@@ -15,36 +18,17 @@ export class TokenRepository {
     private readonly recordUse: RecordTokenUse,
   ) {}
 
-  /** The principal of a usable token: known, not revoked, of an organization with an active paid plan. */
-  async findUsableByHash(tokenHash: string): Promise<Principal | null> {
-    const row = await this.prisma.apiToken.findUnique({
+  /** The token of this hash with its organization's plan, revoked or not. */
+  tokenByHash(tokenHash: string): Promise<TokenRow | null> {
+    return this.prisma.apiToken.findUnique({
       where: { token_hash: tokenHash },
-      select: {
-        id: true,
-        org_id: true,
-        phone_scoped: true,
-        phone_ids: true,
-        revoked_at: true,
-        organization: { select: { plan: true, plan_active: true, rate_limit_per_second: true } },
-      },
+      select: { id: true, org_id: true, phone_scoped: true, phone_ids: true, revoked_at: true, organization: { select: PLAN } },
     });
-    if (!row || row.revoked_at || !row.organization.plan_active || !PAID_PLANS.has(row.organization.plan)) return null;
-    return {
-      token_id: row.id,
-      org_id: row.org_id,
-      phone_scope: row.phone_scoped ? row.phone_ids : null,
-      rate_limit_per_second: row.organization.rate_limit_per_second,
-    };
   }
 
-  /** The organization of a console session, when its plan is paid and active (the same rule as a token's). */
-  async usableOrganization(orgId: string): Promise<{ rate_limit_per_second: number | null } | null> {
-    const org = await this.prisma.organization.findUnique({
-      where: { id: orgId },
-      select: { plan: true, plan_active: true, rate_limit_per_second: true },
-    });
-    if (!org || !org.plan_active || !PAID_PLANS.has(org.plan)) return null;
-    return { rate_limit_per_second: org.rate_limit_per_second };
+  /** An organization's plan columns. */
+  organizationPlan(orgId: string): Promise<OrganizationPlanRow | null> {
+    return this.prisma.organization.findUnique({ where: { id: orgId }, select: PLAN });
   }
 
   touch(tokenId: string): Promise<void> {

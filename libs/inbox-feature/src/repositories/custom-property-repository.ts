@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@mapi/db';
-import { isDuplicateKey } from '../create-once';
+import { isDuplicateKey } from '../rows/pg-errors';
 
 /** A stored custom property definition, as `inbox_custom_properties` holds it. */
 export interface CustomPropertyRow {

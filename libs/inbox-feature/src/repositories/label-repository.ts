@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '@mapi/db';
-import { isDuplicateKey } from '../create-once';
+import { isDuplicateKey } from '../rows/pg-errors';
 
 /** A stored label, as `inbox_labels` holds it. */
 export interface LabelRow {

@@ -1,5 +1,5 @@
 import type { KbEntry } from '@mapi/contracts';
-import type { KbEntryRow } from './kb-entry-row';
+import type { KbEntryRow } from '../rows/kb-entry-row';
 
 /** A stored entry as the API shows it (spec 2.2): ISO 8601 times, empty attachment lists as null. */
 export function mapKbEntry(row: KbEntryRow): KbEntry {

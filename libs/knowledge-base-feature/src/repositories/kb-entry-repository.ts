@@ -1,8 +1,8 @@
 import { Prisma, queryRows, type PrismaClient } from '@mapi/db';
 import type { KbEntryType } from '@mapi/contracts';
-import type { KbEntryRow, NewKbEntry } from '../entries/kb-entry-row';
-import { hnswSettings, type KbSearchSettings } from '../kb-prisma-client';
-import { EMBEDDING_DIMENSIONS } from '../embedding/embedding-provider';
+import type { KbEntryRow, NewKbEntry } from '../rows/kb-entry-row';
+import { hnswSettings, type KbSearchSettings } from '../rows/search-settings';
+import { EMBEDDING_DIMENSIONS } from '../rows/embedding-dimensions';
 import { HALFVEC_EXPRESSION, type OrgIndexKind } from './kb-org-index-repository';
 
 const COLUMNS = Prisma.sql`context_id::text AS context_id, org_id::text AS org_id, type, question, answer,

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { EMBEDDING_DIMENSIONS } from '../embedding/embedding-provider';
+import { EMBEDDING_DIMENSIONS } from '../rows/embedding-dimensions';
 
 /**
  * Names of an organization's own HNSW index: a prefix and its id without dashes (53 or 52 characters).

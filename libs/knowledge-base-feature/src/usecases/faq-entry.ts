@@ -1,5 +1,5 @@
 import { Errors, type KbEntryType } from '@mapi/contracts';
-import type { KbEntryRow } from '../entries/kb-entry-row';
+import type { KbEntryRow } from '../rows/kb-entry-row';
 
 export const faqNotFound = (contextId: string) => Errors.notFound(`No FAQ ${contextId} in this organization's knowledge base`);
 

@@ -3,7 +3,7 @@ import type { ObjectKey } from '@mapi/storage';
 import type { MediaSettingsRepository } from '../repositories/media-settings-repository';
 import { clampExpiry } from './link-expiry';
 import { MediaLinkError, type LinkProblem, type MediaLinks } from './media-links';
-import { isOwnedBy } from './ownership';
+import { isOwnedBy } from '../rows/ownership';
 
 /** The links a request asks for, once the organization's defaults are applied. */
 export interface LinkPolicy {

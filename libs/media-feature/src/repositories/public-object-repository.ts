@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@mapi/db';
 import type { ObjectKey } from '@mapi/storage';
-import { isOwnedBy } from '../links/ownership';
+import { isOwnedBy } from '../rows/ownership';
 
 /**
  * Files published with a public link (table media_public_objects). The file route serves a file

@@ -1,34 +1,18 @@
 import type { PrismaClient } from '@mapi/db';
-import type { WebhookAttempt } from '@mapi/contracts';
-import { isoWithOffset } from '../subscriptions/map-subscription';
+import type { AttemptRow } from '../rows/attempt-row';
 
 /** The delivery log and manual (re)scheduling, always within one organization's subscription. */
 export class DeliveryLogRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async attempts(
-    orgId: string,
-    subscriptionId: string,
-    page: { limit: number; offset: number; eventId?: string },
-  ): Promise<WebhookAttempt[]> {
-    const rows = await this.prisma.$queryRaw<
-      {
-        event_id: string;
-        event_type: string | null;
-        attempt: number;
-        attempted_at: Date;
-        success: boolean;
-        status_code: number | null;
-        latency_ms: number;
-        response_body: string | null;
-        error: string | null;
-      }[]
-    >`SELECT a.event_id::text, e.type AS event_type, a.attempt, a.attempted_at, a.success, a.status_code, a.latency_ms, a.response_body, a.error
+  /** The delivery log of one subscription, newest attempt first. */
+  attempts(orgId: string, subscriptionId: string, page: { limit: number; offset: number; eventId?: string }): Promise<AttemptRow[]> {
+    return this.prisma.$queryRaw<AttemptRow[]>`
+      SELECT a.event_id::text, e.type AS event_type, a.attempt, a.attempted_at, a.success, a.status_code, a.latency_ms, a.response_body, a.error
       FROM webhook_attempts a LEFT JOIN webhook_events e ON e.id = a.event_id
       WHERE a.org_id = ${orgId}::uuid AND a.subscription_id = ${subscriptionId}::uuid
         AND (${page.eventId ?? null}::uuid IS NULL OR a.event_id = ${page.eventId ?? null}::uuid)
       ORDER BY a.attempted_at DESC, a.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
-    return rows.map((r) => ({ ...r, event_type: r.event_type ?? '', attempted_at: isoWithOffset(r.attempted_at) }));
   }
 
   /**

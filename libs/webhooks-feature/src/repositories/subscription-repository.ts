@@ -1,5 +1,5 @@
 import type { Prisma, PrismaClient } from '@mapi/db';
-import type { SubscriptionRow } from '../subscriptions/map-subscription';
+import type { SubscriptionRow } from '../rows/subscription-row';
 
 export interface SubscriptionFilter {
   integration_name?: string;

@@ -1,7 +1,7 @@
-import type { Prisma } from '@mapi/db';
-import type { WebhookSubscription } from '@mapi/contracts';
+import type { WebhookAttempt, WebhookSubscription } from '@mapi/contracts';
+import type { AttemptRow } from '../rows/attempt-row';
+import type { SubscriptionRow } from '../rows/subscription-row';
 
-export type SubscriptionRow = Prisma.WebhookSubscriptionModel;
 /** The columns the subscription object is made of (so a query need not read the secrets). */
 export const SUBSCRIPTION_COLUMNS = [
   'id',
@@ -35,4 +35,9 @@ export function mapSubscription(row: SubscriptionFields): WebhookSubscription {
     hook_url: row.hook_url,
     integration_id: row.integration_id,
   };
+}
+
+/** One attempt of the delivery log as GET /webhooks/{id}/deliveries shows it. */
+export function mapAttempt(row: AttemptRow): WebhookAttempt {
+  return { ...row, event_type: row.event_type ?? '', attempted_at: isoWithOffset(row.attempted_at) };
 }

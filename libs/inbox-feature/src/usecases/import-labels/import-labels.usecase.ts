@@ -8,7 +8,7 @@ import {
 } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import type { ChatProperties } from '../../chat-properties';
-import { isDuplicateKey } from '../../create-once';
+import { isDuplicateKey } from '../../rows/pg-errors';
 import { date, eachItem } from '../../imports/import-items';
 import { findKept, newKeptId, uuidId } from '../../imports/kept-id';
 import { LabelRepository } from '../../repositories/label-repository';

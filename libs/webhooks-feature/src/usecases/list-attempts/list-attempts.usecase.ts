@@ -1,6 +1,7 @@
 import type { ListWebhookAttemptsRequest, ListWebhookAttemptsResponse } from '@mapi/contracts';
 import type { DeliveryLogRepository } from '../../repositories/delivery-log-repository';
 import type { SubscriptionRepository } from '../../repositories/subscription-repository';
+import { mapAttempt } from '../../subscriptions/map-subscription';
 import { webhookNotFound } from '../get-webhook/get-webhook.usecase';
 
 /** GET /webhooks/{id}/deliveries: the delivery log, newest attempt first. */
@@ -12,7 +13,7 @@ export class ListWebhookAttempts {
 
   async execute({ ctx, params, query }: ListWebhookAttemptsRequest): Promise<ListWebhookAttemptsResponse> {
     if (!(await this.subscriptions.find(ctx.org_id, params.id))) throw webhookNotFound();
-    const attempts = await this.log.attempts(ctx.org_id, params.id, { limit: query.limit, offset: query.offset, eventId: query.event_id });
-    return { count: attempts.length, attempts };
+    const rows = await this.log.attempts(ctx.org_id, params.id, { limit: query.limit, offset: query.offset, eventId: query.event_id });
+    return { count: rows.length, attempts: rows.map(mapAttempt) };
   }
 }
