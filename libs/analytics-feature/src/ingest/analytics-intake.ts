@@ -1,8 +1,9 @@
-import type { Prisma, PrismaClient } from '@mapi/db';
-import { BatchConsumer, ensureStreams, streamNames } from '@mapi/events';
+import type { PrismaClient } from '@mapi/db';
+import type { BatchConsumer } from '@mapi/events';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { applyFacts } from './apply-facts';
+import { eventDurable } from './event-durable';
 import { factOf, type MessageFact } from './message-facts';
 import { applyTicketFacts, ticketFactOf, type TicketFact } from './ticket-facts';
 
@@ -26,48 +27,21 @@ export class AnalyticsIntake {
   private readonly tickets: BatchConsumer<unknown>;
 
   constructor(nc: NatsConnection, namespace: string, prisma: PrismaClient, logger: Logger, ackWaitMs = 30_000) {
-    /** One durable of the events stream: its events' facts (those of interest), applied in one transaction per batch. */
-    const durable = <F>(
-      name: string,
-      filterSubject: string,
-      factOf: (event: never) => F | null,
-      apply: (tx: Prisma.TransactionClient, facts: F[]) => Promise<unknown>,
-      failure: string,
-    ) =>
-      new BatchConsumer<unknown>(
-        nc,
-        {
-          stream: streamNames(namespace).events,
-          durable: name,
-          filterSubject,
-          batchSize: 500,
-          ackWaitMs,
-          ensureStream: () => ensureStreams(nc, namespace),
-          log: logger,
-        },
-        async (items) => {
-          const facts = items.flatMap((i) => {
-            const fact = i.data && typeof i.data === 'object' ? factOf(i.data as never) : null;
-            return fact === null ? [] : [fact];
-          });
-          if (facts.length) await prisma.$transaction((tx) => apply(tx, facts), { timeout: 60_000, maxWait: 10_000 });
-        },
-        (err) => logger.error({ err }, failure),
-      );
-    this.consumer = durable<MessageFact>(
-      ANALYTICS_DURABLE,
-      analyticsFilterSubject(namespace),
+    const c = { nc, namespace, prisma, logger, ackWaitMs };
+    this.consumer = eventDurable<MessageFact, unknown>(c, {
+      name: ANALYTICS_DURABLE,
+      filterSubject: analyticsFilterSubject(namespace),
       factOf,
-      applyFacts,
-      'counting message events failed; they will be redelivered',
-    );
-    this.tickets = durable<TicketFact>(
-      ANALYTICS_TICKETS_DURABLE,
-      analyticsTicketsFilterSubject(namespace),
-      ticketFactOf,
-      applyTicketFacts,
-      'keeping ticket events failed; they will be redelivered',
-    );
+      apply: applyFacts,
+      failure: 'counting message events failed; they will be redelivered',
+    });
+    this.tickets = eventDurable<TicketFact, unknown>(c, {
+      name: ANALYTICS_TICKETS_DURABLE,
+      filterSubject: analyticsTicketsFilterSubject(namespace),
+      factOf: ticketFactOf,
+      apply: applyTicketFacts,
+      failure: 'keeping ticket events failed; they will be redelivered',
+    });
   }
 
   async start(): Promise<void> {

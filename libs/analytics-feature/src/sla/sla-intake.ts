@@ -1,7 +1,8 @@
-import type { Prisma, PrismaClient } from '@mapi/db';
-import { BatchConsumer, ensureStreams, streamNames } from '@mapi/events';
+import type { PrismaClient } from '@mapi/db';
+import type { BatchConsumer } from '@mapi/events';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
+import { eventDurable } from '../ingest/event-durable';
 import { applyLabelFacts, applySlaFacts, type SlaApplyOptions } from './apply-sla-facts';
 import type { PlannedWait } from './plan-waits';
 import { slaLabelFactOf, slaMessageFactOf } from './sla-facts';
@@ -26,46 +27,26 @@ export class SlaIntake {
   private readonly consumers: BatchConsumer<unknown>[];
 
   constructor(nc: NatsConnection, namespace: string, prisma: PrismaClient, logger: Logger, options: SlaIntakeOptions) {
-    const durable = <F, R>(
-      name: string,
-      filterSubject: string,
-      factOf: (event: never) => F | null,
-      apply: (tx: Prisma.TransactionClient, facts: F[]) => Promise<R>,
-      committed?: (result: R) => void,
-    ) =>
-      new BatchConsumer<unknown>(
-        nc,
-        {
-          stream: streamNames(namespace).events,
-          durable: name,
-          filterSubject,
-          batchSize: 500,
-          ackWaitMs: options.ackWaitMs ?? 30_000,
-          ensureStream: () => ensureStreams(nc, namespace),
-          log: logger,
-        },
-        async (items) => {
-          const facts = items.flatMap((i) => {
-            const fact = i.data && typeof i.data === 'object' ? factOf(i.data as never) : null;
-            return fact === null ? [] : [fact];
-          });
-          if (!facts.length) return;
-          const result = await prisma.$transaction((tx) => apply(tx, facts), { timeout: 60_000, maxWait: 10_000 });
-          committed?.(result);
-        },
-        (err) => logger.error({ err }, `applying SLA events (${name}) failed; they will be redelivered`),
-      );
+    const c = { nc, namespace, prisma, logger, ackWaitMs: options.ackWaitMs ?? 30_000 };
+    const failure = (name: string) => `applying SLA events (${name}) failed; they will be redelivered`;
     this.consumers = [
-      durable(
-        ANALYTICS_SLA_DURABLE,
-        `${namespace}.events.v1.message.>`,
-        slaMessageFactOf,
-        (tx, facts) => applySlaFacts(tx, facts, { minuteMs: options.minuteMs, lateCutoffMs: options.lateCutoffMs, now: Date.now() }),
-        (waits) => {
+      eventDurable(c, {
+        name: ANALYTICS_SLA_DURABLE,
+        filterSubject: `${namespace}.events.v1.message.>`,
+        factOf: slaMessageFactOf,
+        apply: (tx, facts) => applySlaFacts(tx, facts, { minuteMs: options.minuteMs, lateCutoffMs: options.lateCutoffMs, now: Date.now() }),
+        committed: (waits) => {
           if (waits.length) options.onArmed?.(waits);
         },
-      ),
-      durable(ANALYTICS_SLA_LABELS_DURABLE, `${namespace}.events.v1.chat.label.updated`, slaLabelFactOf, applyLabelFacts),
+        failure: failure(ANALYTICS_SLA_DURABLE),
+      }),
+      eventDurable(c, {
+        name: ANALYTICS_SLA_LABELS_DURABLE,
+        filterSubject: `${namespace}.events.v1.chat.label.updated`,
+        factOf: slaLabelFactOf,
+        apply: applyLabelFacts,
+        failure: failure(ANALYTICS_SLA_LABELS_DURABLE),
+      }),
     ];
   }
 
