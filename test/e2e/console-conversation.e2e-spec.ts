@@ -5,6 +5,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { createOrg, createToken, freePort, randomDigits } from '@mapi/testing';
 import { checkPage, launchChromium } from './support/browser';
+import { signedInPage } from './support/inbox-console';
 import { joinByInvitation } from './support/console-session';
 import { client, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
@@ -152,14 +153,10 @@ describe('console: the conversation', () => {
       joinByInvitation(stack.baseUrl, api, { emails: ['agent@example.com'], role: 'admin' }, 'correct horse battery'),
       others,
     ]);
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await ctx.newPage();
-    page.on('pageerror', (e) => pageErrors.push(`page error: ${e.message}`));
-    await page.goto(`${consoleUrl}/console/`);
-    await page.getByLabel('Email').fill('agent@example.com');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Phones' }).waitFor({ timeout: 10_000 });
+    page = await signedInPage({ browser, consoleUrl }, 'agent@example.com', 'correct horse battery', pageErrors, {
+      width: 1280,
+      height: 900,
+    });
     process.stdout.write(`console conversation: stack, seed and sign-in ready in ${Date.now() - started} ms\n`);
   }, 150_000);
 

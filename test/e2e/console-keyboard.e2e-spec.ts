@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { createOrg, createToken, freePort, randomDigits } from '@mapi/testing';
-import { checkPage, launchChromium } from './support/browser';
+import { randomDigits } from '@mapi/testing';
+import { checkPage } from './support/browser';
 import { joinByInvitation } from './support/console-session';
 import { client, until } from './support/http';
-import { connectedSandboxPhone } from './support/queue-phone';
-import { startStack, type Stack } from './support/stack';
+import { signedInPage, startInboxConsole } from './support/inbox-console';
+import type { Stack } from './support/stack';
 
 /**
  * The inbox's keyboard (issue 33 item 4) over the real stack (phones with the sandbox network,
@@ -26,16 +26,10 @@ describe('console: the keyboard shortcuts', () => {
 
   beforeAll(async () => {
     const started = Date.now();
-    const port = await freePort();
-    consoleUrl = `http://127.0.0.1:${port}`;
-    [stack, browser] = await Promise.all([
-      startStack({ SESSION_SCAN_MS: '200' }, { services: ['phones', 'members', 'inbox'] }),
-      launchChromium(),
-    ]);
-    const consoleReady = stack.startService('console', { PORT: String(port), HOST: '127.0.0.1', CONSOLE_GATEWAY_URL: stack.baseUrl });
-    const org = await createOrg(stack.prisma);
-    api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
-    w.phone = await connectedSandboxPhone(api);
+    const world = await startInboxConsole();
+    ({ stack, browser, consoleUrl, api } = world);
+    const consoleReady = world.consoleReady;
+    w.phone = world.phone;
     const x = { 'x-phone': w.phone.phoneId };
     // Three customers, one after the other: the list shows the last one first.
     w.customers = [randomDigits(), randomDigits(), randomDigits()];
@@ -59,13 +53,7 @@ describe('console: the keyboard shortcuts', () => {
       joinByInvitation(stack.baseUrl, api, { emails: ['agent@example.com'], role: 'admin' }, 'correct horse battery'),
       consoleReady,
     ]);
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (e) => pageErrors.push(`page error: ${e.message}`));
-    await page.goto(`${consoleUrl}/console/`);
-    await page.getByLabel('Email').fill('agent@example.com');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Phones' }).waitFor({ timeout: 10_000 });
+    page = await signedInPage({ browser, consoleUrl }, 'agent@example.com', 'correct horse battery', pageErrors);
     process.stdout.write(`console keyboard: stack, seed and sign-in ready in ${Date.now() - started} ms\n`);
   }, 150_000);
 

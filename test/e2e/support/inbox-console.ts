@@ -1,0 +1,49 @@
+import type { Browser, Page } from 'playwright-core';
+import { createOrg, createToken, freePort } from '@mapi/testing';
+import { launchChromium } from './browser';
+import { client } from './http';
+import { connectedSandboxPhone } from './queue-phone';
+import { startStack, type Stack } from './stack';
+
+/** The inbox's browser specs' world: a stack (phones, members, inbox), the console beside it, Chromium, a token and a phone. */
+export interface InboxConsole {
+  stack: Stack;
+  browser: Browser;
+  consoleUrl: string;
+  /** Resolves when the console serves its pages (await it before the first page is opened). */
+  consoleReady: Promise<unknown>;
+  api: ReturnType<typeof client>;
+  phone: Awaited<ReturnType<typeof connectedSandboxPhone>>;
+}
+
+/** Starts the stack and Chromium together, then the console, an organization, its token and a connected sandbox phone. */
+export async function startInboxConsole(): Promise<InboxConsole> {
+  const port = await freePort();
+  const consoleUrl = `http://127.0.0.1:${port}`;
+  const [stack, browser] = await Promise.all([
+    startStack({ SESSION_SCAN_MS: '200' }, { services: ['phones', 'members', 'inbox'] }),
+    launchChromium(),
+  ]);
+  const consoleReady = stack.startService('console', { PORT: String(port), HOST: '127.0.0.1', CONSOLE_GATEWAY_URL: stack.baseUrl });
+  const org = await createOrg(stack.prisma);
+  const api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
+  return { stack, browser, consoleUrl, consoleReady, api, phone: await connectedSandboxPhone(api) };
+}
+
+/** A new page at `viewport` signed in as `email` (the first page, Phones, shown); page errors go to `errors`. */
+export async function signedInPage(
+  w: Pick<InboxConsole, 'browser' | 'consoleUrl'>,
+  email: string,
+  password: string,
+  errors: string[],
+  viewport = { width: 1280, height: 800 },
+): Promise<Page> {
+  const page = await (await w.browser.newContext({ viewport })).newPage();
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  await page.goto(`${w.consoleUrl}/console/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Phones' }).waitFor({ timeout: 10_000 });
+  return page;
+}
