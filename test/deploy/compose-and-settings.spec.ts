@@ -32,6 +32,18 @@ describe('docker-compose.yml and deploy/ describe the same stack', () => {
     for (const [name, service] of appServices()) expect(composeApp(service)).toBe(name);
   });
 
+  it("compose's development keys are keys the apps accept (32 bytes, base64)", () => {
+    // A key of another length stops the app at start (its config check), which only the image test saw.
+    for (const key of ['BAILEYS_AUTH_KEY', 'CLOUD_API_SECRETS_KEY']) {
+      const value = services.phones.environment?.[key] ?? '';
+      expect({ key, bytes: Buffer.from(value, 'base64').length, base64: /^[A-Za-z0-9+/]+=*$/.test(value) }).toEqual({
+        key,
+        bytes: 32,
+        base64: true,
+      });
+    }
+  });
+
   it('compose has Postgres with pgvector, Redis, NATS with JetStream, each with a health check', () => {
     expect(services.postgres.image).toMatch(/pgvector/);
     expect(services.redis.image).toMatch(/^redis:/);
