@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
@@ -307,7 +307,7 @@ describeWithPodman('the container image (issue 37)', () => {
       expect(denied.status).toBe(401);
     });
 
-    it('sends through a sandbox phone, delivers its webhook, and reads it back with the public client', async () => {
+    it('sends through a sandbox phone, delivers its webhook, reads it back with the public client, purges a scheduled broadcast', async () => {
       const base = urlOf(gatewayService, 8080);
       const api = client(base, token);
       const hook = await api.post('/webhooks', { hookUrl: `${receiver.url}/image`, integrationName: ['message.created'] });
@@ -334,6 +334,20 @@ describeWithPodman('the container image (issue 37)', () => {
       const chats = dataOf(await publicClientAt(base, token).chat.getChats({ limit: 10 } as never), 'chat.getChats') as any;
       expect(chats.chats.map((c: any) => c.chat_id)).toContain(`${contact}@c.us`);
       sentChat = `${contact}@c.us`;
+      // Spec 4.5: a broadcast scheduled for later, purged before any of it is sent.
+      const later = new Date(Date.now() + 3_600_000).toISOString();
+      const broadcast = await api.post(
+        '/message/broadcast',
+        { chat_ids: [randomDigits(), randomDigits(), randomDigits()], message: 'never sent', scheduled_at: later },
+        { 'x-phone': phoneId },
+      );
+      expect(broadcast.status).toBe(200);
+      expect(await api.post('/message/queues/purge', {}, { 'x-phone': phoneId })).toMatchObject({
+        status: 200,
+        body: { purged: true, mode: 'all' },
+      });
+      const status = await api.get(`/queue/broadcast?broadcast_id=${broadcast.body.broadcast_id}`, { 'x-phone': phoneId });
+      expect(status.body).toMatchObject({ total: 3, pending: 0, completed: 0, purged: 3 });
     });
 
     it('creates a knowledge-base FAQ, embedded by the worker, and finds it by search', async () => {
@@ -353,7 +367,7 @@ describeWithPodman('the container image (issue 37)', () => {
       expect(found.body.data[0].question).toBe('Do you ship abroad?');
     });
 
-    it('serves a file of the shared files volume through media with a signed link', async () => {
+    it('serves a file of the shared files volume through media with a link POST /media/migrate-url signed', async () => {
       const media = apps.find((a) => a.app === 'media');
       if (!media) throw new Error('no media service in docker-compose.yml');
       const org = (await createOrg(db())).id;
@@ -370,15 +384,22 @@ describeWithPodman('the container image (issue 37)', () => {
         '-c',
         `mkdir -p /data/files/message-media/${org} && printf 'from the volume' > /data/files/message-media/${org}/note.txt`,
       ]);
-      const keys = JSON.parse(String(media.s.environment?.MEDIA_JWT_KEYS)) as { kid: string; secret: string }[];
-      const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-      const now = Math.floor(Date.now() / 1000);
-      const input = `${b64({ alg: 'HS256', typ: 'JWT', kid: keys[0].kid })}.${b64({ org, acc: 'private', iss: 'mapi-media', aud: 'mapi-media-link', iat: now, exp: now + 600 })}`;
-      const jwt = `${input}.${createHmac('sha256', keys[0].secret).update(input).digest('base64url')}`;
-      mediaLink = `${urlOf(media.service, 8090)}/app/media/message-media/${org}/note.txt?jwt=${jwt}`;
+      // Spec 4.8: the gateway asks media for a signed link to the file (its host is compose's
+      // MEDIA_BASE_URL; the test reaches the media container on its published port).
+      const orgToken = (await createToken(db(), org)).token;
+      const migrated = await callApi(urlOf(gatewayService, 8080), 'POST', '/media/migrate-url', orgToken, {
+        url: `/app/media/message-media/${org}/note.txt`,
+        access: 'private',
+      });
+      expect(migrated.status).toBe(200);
+      const signed = new URL(migrated.body.url);
+      expect(signed.pathname).toBe(`/app/media/message-media/${org}/note.txt`);
+      mediaLink = `${urlOf(media.service, 8090)}${signed.pathname}${signed.search}`;
       const res = await fetch(mediaLink);
       expect(res.status).toBe(200);
       expect(await res.text()).toBe('from the volume');
+      // Without the link's token the file is not served.
+      expect((await fetch(`${urlOf(media.service, 8090)}${signed.pathname}`)).status).toBe(401);
     });
 
     it('loses nothing when containers are killed and started again (restart: unless-stopped)', async () => {
