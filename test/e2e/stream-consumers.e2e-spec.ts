@@ -75,10 +75,12 @@ describe('stream consumers of started apps across a lost stream', () => {
     const blocker = `${events}_BLOCKER`;
     await jsm.streams.add({ name: blocker, subjects: [`${stack.env.NAMESPACE}.events.>`], storage: StorageType.Memory });
     try {
+      // A pull notices its stream is gone at once when the server says so, else at its second missed
+      // idle heartbeat (up to ~30 s after the deletion): the wait leaves room for the slow way.
       const down = await until(
         () => ready(dispatcher),
         (r) => r.status === 503,
-        30_000,
+        60_000,
         'the dispatcher unready',
       );
       expect(down.body.checks.consumers).toMatchObject({ status: 'down', error: expect.stringMatching(/^webhooks-dispatcher down: /) });
@@ -88,7 +90,7 @@ describe('stream consumers of started apps across a lost stream', () => {
           await until(
             () => ready(gateway),
             (r) => r.status === 503,
-            30_000,
+            60_000,
             'the gateway unready',
           )
         ).body.checks.consumers.error,
