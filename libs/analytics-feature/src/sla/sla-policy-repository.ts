@@ -51,10 +51,14 @@ export class SlaPolicyRepository {
   async update(orgId: string, policyId: string, body: SlaPolicyUpdateBody): Promise<SlaPolicyRow | null> {
     const before = await this.get(orgId, policyId);
     if (!before) return null;
-    const after = await this.db.analyticsSlaPolicy.update({
-      where: { policy_id: before.policy_id },
+    // updateMany, not update: a DELETE of the policy between the read and this write is a 404, not
+    // Prisma's "record not found" thrown as a 500 (the generated-input test sends both at once).
+    const { count } = await this.db.analyticsSlaPolicy.updateMany({
+      where: { org_id: orgId, policy_id: policyId },
       data: { ...body, updated_at: new Date() },
     });
+    const after = count ? await this.get(orgId, policyId) : null;
+    if (!after) return null;
     const changed = (['kind', 'label_id', 'phone_id'] as const).some((k) => before[k] !== after[k]);
     if (changed || !after.enabled) {
       await this.db.analyticsSlaTimer.deleteMany({ where: { org_id: orgId, policy_id: policyId, answered_at: null } });

@@ -95,6 +95,26 @@ describe('business hours and SLA policy routes (integration)', () => {
     expect(await status(new GetSlaPolicy(policies()).execute({ ctx: a, params }))).toBe(404);
   });
 
+  it('a change racing a delete of the same policy is a 404, not a 500', async () => {
+    const a = ctxOf((await createOrg(t.prisma)).id);
+    const { policy } = await new CreateSlaPolicy(policies()).execute({
+      ctx: a,
+      body: { name: 'Race', kind: 'next_response', minutes: 5, enabled: true },
+    });
+    const repo = policies();
+    const read = await repo.get(a.org_id, policy.policy_id);
+    const realGet = repo.get.bind(repo);
+    // The change reads the policy (the use case, then the repository), then the delete commits, then the change writes.
+    let reads = 0;
+    repo.get = async (org, id) => (reads++ < 2 ? read : realGet(org, id));
+    await new DeleteSlaPolicy(policies()).execute({ ctx: a, params: { policy_id: policy.policy_id } });
+    expect(
+      await status(
+        new UpdateSlaPolicy(repo).execute({ ctx: a, params: { policy_id: policy.policy_id }, body: { minutes: 911, enabled: true } }),
+      ),
+    ).toBe(404);
+  });
+
   it('narrows a token limited to phones: its phones’ policies and every phone’s, writes only on its phones', async () => {
     const org = (await createOrg(t.prisma)).id;
     const whole = ctxOf(org);
