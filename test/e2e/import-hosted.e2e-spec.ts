@@ -392,13 +392,22 @@ describe("import from the hosted service: stack B brings stack A's organization 
   }, 180_000);
 });
 
-/** A proxy to `target` that answers every `every`-th request 429 (Retry-After 0) or 503, in turn, instead of passing it on. */
+/**
+ * A proxy to `target` that answers every `every`-th request 429 (Retry-After 0) or 503, in turn, instead of
+ * passing it on; a request refused is passed on when it comes again. (Without that, a few importer workers
+ * retrying in step could keep one of them on every `every`-th slot until its attempts ran out: a pattern
+ * of this proxy, not of a source.)
+ */
 async function flakyProxy(target: string, every: number) {
   const { createServer } = await import('node:http');
   let refused = 0;
   let seen = 0;
+  const refusedLast = new Set<string>();
   const server = createServer(async (req, res) => {
-    if (++seen % every === 0) {
+    const key = `${req.method} ${req.url}`;
+    if (refusedLast.has(key)) refusedLast.delete(key);
+    else if (++seen % every === 0) {
+      refusedLast.add(key);
       const limited = refused++ % 2 === 0;
       res.writeHead(limited ? 429 : 503, { 'content-type': 'application/json', ...(limited ? { 'retry-after': '0' } : {}) });
       res.end(
