@@ -10,6 +10,7 @@ import {
   createLogger,
   loadConfig,
   natsIndicator,
+  outageLog,
   postgresIndicator,
   redisIndicator,
   startRpcService,
@@ -47,7 +48,11 @@ export async function bootstrapQueueService(): Promise<void> {
   const q = loadQueueConfig();
   const logger = createLogger('queue', config.telemetry.LOG_LEVEL);
   const namespace = config.app.NAMESPACE;
-  const redis = new Redis(config.redis.REDIS_URL, { maxRetriesPerRequest: null });
+  // Fails fast while Redis is away (no offline queue, no retries of a command under way): a request
+  // answers 503 at once instead of waiting out the outage; the workers have connections of their own.
+  const redis = new Redis(config.redis.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true });
+  redis.on('error', (err) => outageLog(logger).warn('redis connection error', { err: err.message }));
+  await redis.connect().catch((err) => logger.warn({ err: err.message }, 'redis not reachable at start; will retry'));
   const nc = await connectNats(config.nats.NATS_URL, 'queue');
   const sessions = new SessionCommands(nc, namespace, q.QUEUE_SESSION_TIMEOUT_MS);
   const rpc = new NatsRpcClient(nc, namespace, config.nats.RPC_TIMEOUT_MS);

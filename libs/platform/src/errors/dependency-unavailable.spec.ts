@@ -1,4 +1,4 @@
-import { isDependencyUnavailable } from './dependency-unavailable';
+import { isDependencyUnavailable, unavailableDependency } from './dependency-unavailable';
 
 /** The shapes seen from a Postgres that went away under load (bench/faults/run.js's logs), and ones that must stay bugs. */
 describe('isDependencyUnavailable', () => {
@@ -25,5 +25,23 @@ describe('isDependencyUnavailable', () => {
     ['nothing', undefined],
   ])('%s: not unavailable', (_what, error) => {
     expect(isDependencyUnavailable(error)).toBe(false);
+  });
+
+  it.each([
+    ['a command refused while Redis is away', new Error("Stream isn't writeable and enableOfflineQueue options is false")],
+    [
+      'a command under way when the connection dropped',
+      new Error('Reached the max retries per request limit (which is 0). Refer to "maxRetriesPerRequest" option for details.'),
+    ],
+    ['a command on a closed connection', new Error('Connection is closed.')],
+  ])('%s: Redis unavailable', (_what, error) => {
+    expect(unavailableDependency(error)).toBe('redis');
+    expect(isDependencyUnavailable(error)).toBe(true);
+  });
+
+  it('names the database for a database failure and nothing for a bug', () => {
+    expect(unavailableDependency(new Error('Connection terminated unexpectedly'))).toBe('database');
+    expect(unavailableDependency(new Error('Connection is closed by the user code'))).toBeNull();
+    expect(unavailableDependency(new TypeError('x is not a function'))).toBeNull();
   });
 });

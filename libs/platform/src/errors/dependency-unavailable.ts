@@ -1,5 +1,5 @@
 /**
- * Failures that say a service's database cannot serve right now — unreachable, restarting, out of
+ * Failures that say a service's database (or Redis) cannot serve right now — unreachable, restarting, out of
  * connections, its pool exhausted — rather than that the request or the code is wrong. They are
  * answered 503 SERVICE_UNAVAILABLE_ERROR (the gateway adds Retry-After) instead of 500: the client
  * should retry, and an operator sees a capacity or availability problem, not a bug.
@@ -15,6 +15,9 @@ const ADAPTER_KINDS = new Set(['TooManyConnections', 'DatabaseNotReachable', 'Co
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 const MESSAGES =
   /Connection terminated|is not queryable|timeout exceeded when trying to connect|Unable to start a transaction in the given time|Timed out fetching a new connection from the connection pool/i;
+// ioredis refusing at once on a client made to fail fast (no offline queue, no retries): Redis is away
+const REDIS_MESSAGES =
+  /^Stream isn't writeable and enableOfflineQueue options is false$|^Reached the max retries per request limit|^Connection is closed\.$/;
 
 interface ErrorShape {
   code?: unknown;
@@ -25,9 +28,24 @@ interface ErrorShape {
   cause?: unknown;
 }
 
+export type UnavailableDependency = 'database' | 'redis';
+
+/** Which store the failure says is away, or null when it is not such a failure. */
+export function unavailableDependency(error: unknown): UnavailableDependency | null {
+  if (isRedisUnavailable(error)) return 'redis';
+  return isDependencyUnavailable(error) ? 'database' : null;
+}
+
+function isRedisUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const e = error as ErrorShape;
+  return (typeof e.message === 'string' && REDIS_MESSAGES.test(e.message)) || isRedisUnavailable(e.cause, depth + 1);
+}
+
 export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;
   const e = error as ErrorShape;
+  if (depth === 0 && isRedisUnavailable(e)) return true;
   const code = typeof e.code === 'string' ? e.code : undefined;
   if (code && (PRISMA_CODES.has(code) || SQLSTATES.has(code) || SOCKET_CODES.has(code))) return true;
   if (code === 'P2010' && SQLSTATES.has(String(e.meta?.code))) return true; // a raw query's SQLSTATE
@@ -39,3 +57,8 @@ export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
 
 export const DEPENDENCY_UNAVAILABLE_MESSAGE =
   'Temporarily unavailable: the service cannot reach its database (unreachable, restarting or out of connections); retry shortly';
+
+export const UNAVAILABLE_MESSAGES: Record<UnavailableDependency, string> = {
+  database: DEPENDENCY_UNAVAILABLE_MESSAGE,
+  redis: 'Temporarily unavailable: the service cannot reach its Redis (unreachable or restarting); retry shortly',
+};

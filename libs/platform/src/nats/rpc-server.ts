@@ -21,7 +21,7 @@ import { RPC_STATUS_CONTINUE, RpcHeader, joinChunks, replyChunkPayload, splitInt
 import { extractTraceContext } from './trace-headers';
 import { REPLY_COMPRESSION_MIN_BYTES, encodeReply, replyEncodingOf, type ReplyEncoding } from './reply-encoding';
 import { DURATION_BUCKETS_S, meter } from '../telemetry/metrics';
-import { DEPENDENCY_UNAVAILABLE_MESSAGE, isDependencyUnavailable } from '../errors/dependency-unavailable';
+import { UNAVAILABLE_MESSAGES, unavailableDependency } from '../errors/dependency-unavailable';
 import { outageLog } from '../logging/outage-log';
 
 export interface NatsRpcServerOptions {
@@ -218,10 +218,11 @@ export class NatsRpcServer {
   private toServiceError(error: unknown, contract: RpcContract, requestId?: string): ServiceError {
     if (error instanceof ServiceError) return error;
     const errorId = randomUUID();
-    if (isDependencyUnavailable(error)) {
-      // Not a bug: the database cannot serve now. 503 (the gateway adds Retry-After), logged without the request.
-      outageLog(this.options.logger).warn('database unavailable', { err: error, subject: contract.subject, request_id: requestId });
-      return Errors.unavailable(DEPENDENCY_UNAVAILABLE_MESSAGE);
+    const away = unavailableDependency(error);
+    if (away) {
+      // Not a bug: the database (or Redis) cannot serve now. 503 (the gateway adds Retry-After), logged without the request.
+      outageLog(this.options.logger).warn(`${away} unavailable`, { err: error, subject: contract.subject, request_id: requestId });
+      return Errors.unavailable(UNAVAILABLE_MESSAGES[away]);
     }
     this.options.logger.error({ err: error, error_id: errorId, subject: contract.subject, request_id: requestId }, 'unhandled error');
     return Errors.unknown(errorId);

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { injectJobTrace, bullPrefix } from '@mapi/platform';
+import { injectJobTrace, bullPrefix, isDependencyUnavailable } from '@mapi/platform';
 import type { RecordedJob, SendRecord } from '../record/send-record';
 import { PhoneQueueKeys, phonesWithQueuesKey, sendQueueName } from './keys';
 import type { NewSendJob, SendJobData } from './send-job';
@@ -14,6 +14,19 @@ export interface SendQueuesOptions {
   record?: SendRecord;
 }
 
+/** ioredis refusing a command it never wrote (the connection was not writable): Redis has none of it. */
+const NOT_SENT = /Stream isn't writeable/;
+
+/** A put into Redis that failed, after `jobsPut` of its jobs went in. */
+class PutFailed extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly jobsPut: number,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
 /** Raises a phone's sequence counter to at least ARGV[1] (a rebuilt queue must not number jobs again from 1). */
 const RAISE_SEQ = `local v = tonumber(redis.call('GET', KEYS[1]) or '0') if v < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end return 1`;
 
@@ -24,6 +37,8 @@ const RAISE_SEQ = `local v = tonumber(redis.call('GET', KEYS[1]) or '0') if v < 
  */
 export class SendQueues {
   private readonly queues = new Map<string, Queue<SendJobData>>();
+  /** Set when jobs went on record but Redis could not take them: the next rebuild check queues them. */
+  private behindRecord = false;
 
   constructor(
     readonly redis: Redis,
@@ -85,9 +100,37 @@ export class SendQueues {
       },
       not_before: j.notBefore ? new Date(j.notBefore) : null,
     }));
-    const fresh = this.options.record ? await this.options.record.add(queued) : null;
-    await this.put(phoneId, fresh ? queued.filter((j) => fresh.has(j.job_id)) : queued, broadcastId);
+    const record = this.options.record;
+    const recorded = record ? await record.add(queued) : null;
+    const toPut = recorded ? queued.filter((j) => recorded.queue.has(j.job_id)) : queued;
+    try {
+      await this.put(phoneId, toPut, broadcastId);
+    } catch (err) {
+      if (!record || !recorded || !(err instanceof PutFailed) || !isDependencyUnavailable(err.cause))
+        throw err instanceof PutFailed ? err.cause : err;
+      // Redis went away between the numbering and the put. Refused before any job reached it: the
+      // request fails and what it recorded is taken back. Otherwise what is on record is accepted,
+      // and this replica's next rebuild check (QueueRebuild.ensure) queues the rest.
+      if (err.jobsPut === 0 && NOT_SENT.test(String((err.cause as Error).message))) {
+        await record.withdraw(phoneId, recorded.inserted).catch(() => (this.behindRecord = true));
+        if (toPut.length > recorded.inserted.length) this.behindRecord = true; // repeats still pending
+        throw err.cause;
+      }
+      this.behindRecord = true;
+    }
     return jobs.map((_, i) => ahead + i + 1);
+  }
+
+  /** Whether a put failed since the last call (and clears it): Redis may lack jobs the record holds. */
+  takeBehindRecord(): boolean {
+    const was = this.behindRecord;
+    this.behindRecord = false;
+    return was;
+  }
+
+  /** Marks Redis as possibly lacking recorded jobs again (a rebuild that did not run). */
+  markBehindRecord(): void {
+    this.behindRecord = true;
   }
 
   /**
@@ -102,37 +145,50 @@ export class SendQueues {
       if (list) list.push(j);
       else byBroadcast.set(j.broadcast_id, [j]);
     }
-    for (const [broadcastId, list] of byBroadcast) await this.put(phoneId, list, broadcastId);
+    try {
+      for (const [broadcastId, list] of byBroadcast) await this.put(phoneId, list, broadcastId);
+    } catch (err) {
+      throw err instanceof PutFailed ? err.cause : err;
+    }
   }
 
-  /** Into BullMQ (and the broadcast's index), in chunks. */
+  /** Into BullMQ (and the broadcast's index), in chunks; a failure says how many jobs went in before it. */
   private async put(phoneId: string, jobs: readonly RecordedJob[], broadcastId: string | null): Promise<void> {
     const k = this.keys(phoneId);
     const now = Date.now();
-    const pipeline = this.redis.pipeline().sadd(phonesWithQueuesKey(this.options.namespace), phoneId);
-    if (broadcastId && jobs.length)
-      pipeline
-        .sadd(k.broadcast(broadcastId), ...jobs.map((j) => j.job_id))
-        .expire(k.broadcast(broadcastId), this.options.keepFinishedSeconds + 30 * 86_400);
-    await pipeline.exec();
     const chunk = 1_000;
-    for (let i = 0; i < jobs.length; i += chunk) {
-      await this.queue(phoneId).addBulk(
-        jobs.slice(i, i + chunk).map((j) => ({
-          name: 'send',
-          data: j.data,
-          opts: {
-            jobId: j.job_id,
-            priority: 1,
-            delay: j.not_before && j.not_before.getTime() > now ? j.not_before.getTime() - now : undefined,
-            attempts: this.options.attempts,
-            backoff: { type: 'exponential', delay: this.options.backoffMs },
-            removeOnComplete: { age: this.options.keepFinishedSeconds },
-            removeOnFail: { age: this.options.keepFinishedSeconds },
-          },
-        })),
-      );
+    let jobsPut = 0;
+    try {
+      const pipeline = this.redis.pipeline().sadd(phonesWithQueuesKey(this.options.namespace), phoneId);
+      if (broadcastId && jobs.length)
+        pipeline
+          .sadd(k.broadcast(broadcastId), ...jobs.map((j) => j.job_id))
+          .expire(k.broadcast(broadcastId), this.options.keepFinishedSeconds + 30 * 86_400);
+      await pipeline.exec();
+      for (let i = 0; i < jobs.length; i += chunk) {
+        const part = jobs.slice(i, i + chunk);
+        await this.queue(phoneId).addBulk(part.map((j) => this.bullJob(j, now)));
+        jobsPut += part.length;
+      }
+    } catch (err) {
+      throw new PutFailed(err, jobsPut);
     }
+  }
+
+  private bullJob(j: RecordedJob, now: number) {
+    return {
+      name: 'send',
+      data: j.data,
+      opts: {
+        jobId: j.job_id,
+        priority: 1,
+        delay: j.not_before && j.not_before.getTime() > now ? j.not_before.getTime() - now : undefined,
+        attempts: this.options.attempts,
+        backoff: { type: 'exponential', delay: this.options.backoffMs },
+        removeOnComplete: { age: this.options.keepFinishedSeconds },
+        removeOnFail: { age: this.options.keepFinishedSeconds },
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -37,12 +37,28 @@ export class QueueRebuild {
     private readonly logger: Logger,
   ) {}
 
-  /** Rebuilds when the marker is missing or names another server run; answers the jobs queued again (null: nothing to do, or another replica does it). */
+  /**
+   * Rebuilds when the marker is missing or names another server run, or when this replica's own put
+   * failed after its jobs went on record; answers the jobs queued again (null: nothing to do, or
+   * another replica does it).
+   */
   async ensure(): Promise<number | null> {
+    const forced = this.queues.takeBehindRecord();
+    try {
+      const queued = await this.rebuildIfNeeded(forced);
+      if (forced && queued === null) this.queues.markBehindRecord(); // held by another replica's lock: check again next scan
+      return queued;
+    } catch (err) {
+      if (forced) this.queues.markBehindRecord();
+      throw err;
+    }
+  }
+
+  private async rebuildIfNeeded(forced: boolean): Promise<number | null> {
     const { redis } = this.queues;
     const { namespace } = this.options;
     const runId = /run_id:(\w+)/.exec(await redis.info('server'))?.[1] ?? 'unknown';
-    if ((await redis.get(recordMarkerKey(namespace))) === runId) return null;
+    if (!forced && (await redis.get(recordMarkerKey(namespace))) === runId) return null;
     const token = randomUUID();
     if ((await redis.set(lockKey(namespace), token, 'PX', LOCK_MS, 'NX')) !== 'OK') return null;
     try {
@@ -58,7 +74,12 @@ export class QueueRebuild {
       await redis.set(recordMarkerKey(namespace), runId);
       if (pending.length)
         this.logger.warn(
-          { jobs: pending.length, phones: byPhone.size, ms: Date.now() - started },
+          {
+            jobs: pending.length,
+            phones: byPhone.size,
+            ms: Date.now() - started,
+            why: forced ? 'a put failed' : 'marker missing or stale',
+          },
           'send queues were missing from Redis; queued again from the record',
         );
       else this.logger.info({}, 'send queue record marker set');

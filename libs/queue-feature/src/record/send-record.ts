@@ -13,6 +13,12 @@ export interface RecordedJob {
   not_before: Date | null;
 }
 
+/** What `SendRecord.add` did: the ids to queue in Redis, and those of them it inserted. */
+export interface RecordAdded {
+  queue: Set<string>;
+  inserted: string[];
+}
+
 /**
  * The send queues' record in Postgres (docs/decisions/0077): every accepted job is written here
  * before it is queued in Redis, marked when it finished (sent, or failed for good) or was purged, and
@@ -23,27 +29,34 @@ export class SendRecord {
   constructor(private readonly prisma: PrismaClient) {}
 
   /**
-   * Records the jobs; answers the ids to queue: the new ones, and those on record still pending (a
-   * repeat of a request whose process died between the record and Redis). A job that finished or
-   * was purged is never queued again.
+   * Records the jobs; answers the ids to queue — the new ones, and those on record still pending (a
+   * repeat of a request whose process died between the record and Redis) — and which of them this
+   * call inserted. A job that finished or was purged is never queued again.
    */
-  async add(jobs: readonly RecordedJob[]): Promise<Set<string>> {
-    if (!jobs.length) return new Set();
+  async add(jobs: readonly RecordedJob[]): Promise<RecordAdded> {
+    if (!jobs.length) return { queue: new Set(), inserted: [] };
     const rows = jobs.map((j) => ({ ...j, seq: String(j.seq), not_before: j.not_before?.toISOString() ?? null }));
     // The outer SELECT reads the table as it was before the INSERT (one snapshot): its rows are the repeats.
-    const queue = await this.prisma.$queryRaw<{ job_id: string }[]>`
+    const queue = await this.prisma.$queryRaw<{ job_id: string; inserted: boolean }[]>`
       WITH input AS (SELECT * FROM json_populate_recordset(NULL::send_jobs, ${JSON.stringify(rows)}::json)),
       inserted AS (
         INSERT INTO send_jobs (phone_id, job_id, org_id, seq, chat_id, broadcast_id, data, not_before)
         SELECT phone_id, job_id, org_id, seq, chat_id, broadcast_id, data, not_before FROM input
         ON CONFLICT (phone_id, job_id) DO NOTHING
         RETURNING job_id)
-      SELECT job_id FROM inserted
+      SELECT job_id, true AS inserted FROM inserted
       UNION ALL
-      SELECT j.job_id FROM send_jobs j JOIN input i ON i.phone_id = j.phone_id AND i.job_id = j.job_id
+      SELECT j.job_id, false AS inserted FROM send_jobs j JOIN input i ON i.phone_id = j.phone_id AND i.job_id = j.job_id
        WHERE j.finished_at IS NULL AND j.purged_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM send_purges p WHERE p.phone_id = j.phone_id AND p.purged_at >= j.created_at)`;
-    return new Set(queue.map((r) => r.job_id));
+    return { queue: new Set(queue.map((r) => r.job_id)), inserted: queue.filter((r) => r.inserted).map((r) => r.job_id) };
+  }
+
+  /** Takes back jobs this process just recorded and Redis refused before any reached it: the request failed, nothing was accepted. */
+  async withdraw(phoneId: string, ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.prisma
+      .$executeRaw`DELETE FROM send_jobs WHERE phone_id = ${phoneId} AND job_id = ANY(${ids as string[]}) AND finished_at IS NULL`;
   }
 
   /** Jobs that left the queue for good: sent, or failed past their attempts. */
