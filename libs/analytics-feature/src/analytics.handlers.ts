@@ -1,5 +1,10 @@
 import {
+  CreateFlagRuleRpc,
   CreateSlaPolicyRpc,
+  DeleteFlagRuleRpc,
+  GetFlagRuleRpc,
+  ListFlagRulesRpc,
+  UpdateFlagRuleRpc,
   DeleteBusinessHoursRpc,
   DeleteSlaPolicyRpc,
   GetBusinessHoursRpc,
@@ -31,11 +36,19 @@ import { CreateSlaPolicy } from './usecases/create-sla-policy/create-sla-policy.
 import { GetSlaPolicy } from './usecases/get-sla-policy/get-sla-policy.usecase';
 import { UpdateSlaPolicy } from './usecases/update-sla-policy/update-sla-policy.usecase';
 import { DeleteSlaPolicy } from './usecases/delete-sla-policy/delete-sla-policy.usecase';
+import { FlagRuleRepository } from './flagging/flag-rule-repository';
+import { ListFlagRules } from './usecases/list-flag-rules/list-flag-rules.usecase';
+import { CreateFlagRule } from './usecases/create-flag-rule/create-flag-rule.usecase';
+import { GetFlagRule } from './usecases/get-flag-rule/get-flag-rule.usecase';
+import { UpdateFlagRule } from './usecases/update-flag-rule/update-flag-rule.usecase';
+import { DeleteFlagRule } from './usecases/delete-flag-rule/delete-flag-rule.usecase';
 
 export interface AnalyticsDeps {
   prisma: PrismaClient;
   /** A member's reach over chat copies, decided by the chats service (chats.v1.chat.copies-in-reach). */
   reach: ChatReach;
+  /** A model is configured for flagging (model rules are active only then); absent: false. */
+  modelOn?: boolean;
 }
 
 const serve = rpcHandler<AnalyticsDeps>();
@@ -58,4 +71,9 @@ export const ANALYTICS_HANDLERS: ReturnType<typeof serve>[] = [
   serve(GetSlaPolicyRpc, (d) => new GetSlaPolicy(new SlaPolicyRepository(d.prisma))),
   serve(UpdateSlaPolicyRpc, (d) => new UpdateSlaPolicy(new SlaPolicyRepository(d.prisma))),
   serve(DeleteSlaPolicyRpc, (d) => new DeleteSlaPolicy(new SlaPolicyRepository(d.prisma))),
+  serve(ListFlagRulesRpc, (d) => new ListFlagRules(new FlagRuleRepository(d.prisma), d.modelOn ?? false)),
+  serve(CreateFlagRuleRpc, (d) => new CreateFlagRule(new FlagRuleRepository(d.prisma), d.modelOn ?? false)),
+  serve(GetFlagRuleRpc, (d) => new GetFlagRule(new FlagRuleRepository(d.prisma), d.modelOn ?? false)),
+  serve(UpdateFlagRuleRpc, (d) => new UpdateFlagRule(new FlagRuleRepository(d.prisma), d.modelOn ?? false)),
+  serve(DeleteFlagRuleRpc, (d) => new DeleteFlagRule(new FlagRuleRepository(d.prisma), d.modelOn ?? false)),
 ];

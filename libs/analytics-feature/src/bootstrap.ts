@@ -14,12 +14,14 @@ import {
 } from '@mapi/platform';
 import { ANALYTICS_HANDLERS } from './analytics.handlers';
 import { AnalyticsIntake } from './ingest/analytics-intake';
+import { flaggingFromEnv } from './flagging/flagging-from-env';
 import { slaTimersFromEnv } from './sla/sla-from-env';
 
 /**
  * Starts the analytics service: message metrics of an organization, fed from the event stream (the
  * durable consumer `analytics`, message events only), and the SLA timers (durables `analytics-sla` and
- * `analytics-sla-labels`, the breach poller, an outbox relay for sla.breached); health and metrics on HEALTH_PORT.
+ * `analytics-sla-labels`, the breach poller, an outbox relay for sla.breached), and flagging (durable
+ * `analytics-flagging`, the flag worker calling chats.v1.message.flag); health and metrics on HEALTH_PORT.
  */
 export async function bootstrapAnalyticsService(): Promise<void> {
   const config = loadConfig(['app', 'database', 'nats', 'health', 'telemetry']);
@@ -33,6 +35,8 @@ export async function bootstrapAnalyticsService(): Promise<void> {
   // SLA timers (docs/decisions/0084): their breaches go through the outbox, published by this service's relay too
   const relay = new OutboxRelay(prisma, nc, ns, logger, { listenUrl: directDatabaseUrl(config.database) });
   const sla = slaTimersFromEnv(nc, ns, prisma, logger, directDatabaseUrl(config.database));
+  // flagging (docs/decisions/0089): rules and the model flag messages through the chats service
+  const flagging = flaggingFromEnv(nc, ns, prisma, rpc, logger, directDatabaseUrl(config.database));
   await startRpcService({
     name: 'analytics',
     nc,
@@ -40,20 +44,34 @@ export async function bootstrapAnalyticsService(): Promise<void> {
     logger,
     nodeEnv: config.app.NODE_ENV,
     rpc: {
-      handlers: bindHandlers(ANALYTICS_HANDLERS, { prisma, reach: (ctx, copies) => chatCopiesInReach(rpc, ctx, copies) }),
+      handlers: bindHandlers(ANALYTICS_HANDLERS, {
+        prisma,
+        reach: (ctx, copies) => chatCopiesInReach(rpc, ctx, copies),
+        modelOn: flagging.modelOn,
+      }),
     },
     start: async () => {
       await intake.start();
       await relay.start();
       await sla.intake.start();
       await sla.poller.start();
+      await flagging.intake.start();
+      await flagging.worker.start();
     },
     health: {
       host: config.health.HEALTH_HOST,
       port: config.health.HEALTH_PORT,
       indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc), consumersIndicator()],
     },
-    stop: [() => sla.poller.stop(), () => sla.intake.stop(), () => relay.stop(), () => intake.stop(), () => rpc.close()],
+    stop: [
+      () => flagging.worker.stop(),
+      () => flagging.intake.stop(),
+      () => sla.poller.stop(),
+      () => sla.intake.stop(),
+      () => relay.stop(),
+      () => intake.stop(),
+      () => rpc.close(),
+    ],
     disconnect: [() => prisma.$disconnect()],
   });
 }

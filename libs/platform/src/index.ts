@@ -27,3 +27,4 @@ export * from './errors/dependency-unavailable';
 export * from './outbound-http/address-policy';
 export * from './outbound-http/http-sender';
 export * from './outbound-http/signing';
+export * from './model/chat-completions';

@@ -11,6 +11,11 @@ import { CreateSlaPolicyRoute } from './create-sla-policy/create-sla-policy.cont
 import { GetSlaPolicyRoute } from './get-sla-policy/get-sla-policy.contract';
 import { UpdateSlaPolicyRoute } from './update-sla-policy/update-sla-policy.contract';
 import { DeleteSlaPolicyRoute } from './delete-sla-policy/delete-sla-policy.contract';
+import { ListFlagRulesRoute } from './list-flag-rules/list-flag-rules.contract';
+import { CreateFlagRuleRoute } from './create-flag-rule/create-flag-rule.contract';
+import { GetFlagRuleRoute } from './get-flag-rule/get-flag-rule.contract';
+import { UpdateFlagRuleRoute } from './update-flag-rule/update-flag-rule.contract';
+import { DeleteFlagRuleRoute } from './delete-flag-rule/delete-flag-rule.contract';
 
 export * from './period/period';
 export * from './csv/csv';
@@ -28,10 +33,16 @@ export * from './create-sla-policy/create-sla-policy.contract';
 export * from './get-sla-policy/get-sla-policy.contract';
 export * from './update-sla-policy/update-sla-policy.contract';
 export * from './delete-sla-policy/delete-sla-policy.contract';
+export * from './flag-rules/flag-rule.schema';
+export * from './list-flag-rules/list-flag-rules.contract';
+export * from './create-flag-rule/create-flag-rule.contract';
+export * from './get-flag-rule/get-flag-rule.contract';
+export * from './update-flag-rule/update-flag-rule.contract';
+export * from './delete-flag-rule/delete-flag-rule.contract';
 
 /**
- * The analytics service's public routes: message, ticket and team metrics, "right now", business hours and SLA
- * policies (issue 34, docs/services/analytics.md).
+ * The analytics service's public routes: message, ticket and team metrics, "right now", business hours, SLA
+ * policies and flag rules (issue 34, docs/services/analytics.md).
  */
 export const ANALYTICS_ROUTES: readonly RouteContract[] = [
   MessageMetricsRoute,
@@ -46,4 +57,9 @@ export const ANALYTICS_ROUTES: readonly RouteContract[] = [
   GetSlaPolicyRoute,
   UpdateSlaPolicyRoute,
   DeleteSlaPolicyRoute,
+  ListFlagRulesRoute,
+  CreateFlagRuleRoute,
+  GetFlagRuleRoute,
+  UpdateFlagRuleRoute,
+  DeleteFlagRuleRoute,
 ];

@@ -8,6 +8,7 @@ import { ReadChatRoute } from './read-chat/read-chat.contract';
 import { ListAllNotificationsRoute, ListChatNotificationsRoute } from './list-notifications/list-notifications.contract';
 import { CONTACTS_ROUTES } from './contacts/contacts-routes';
 import { GetMessageRoute } from './get-message/get-message.contract';
+import { FlagMessageRoute } from './flag-message/flag-message.contract';
 import { EditMessageRoute } from './edit-message/edit-message.contract';
 import { DeleteMessageRoute } from './delete-message/delete-message.contract';
 import { ForwardMessageRoute } from './forward-message/forward-message.contract';
@@ -58,6 +59,7 @@ export const CHATS_ROUTES: readonly RouteContract[] = [
   ForwardMessageRoute,
   ReactMessageRoute,
   PinMessageRoute,
+  FlagMessageRoute,
   // group notifications (GET /chats/notifications, GET /chats/{chat_id}/notifications)
   ListAllNotificationsRoute,
   ListChatNotificationsRoute,

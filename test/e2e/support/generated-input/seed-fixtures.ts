@@ -90,6 +90,10 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
     await b.post('/analytics/sla-policies', { name: `${marker} policy`, kind: 'first_response', minutes: 30 }),
   ).policy;
 
+  // A flag rule of each organization (docs/services/analytics.md "Flagging"); B's named with the marker.
+  const ruleA = ok('flag rule A', await a.post('/analytics/flag-rules', { name: 'Seeded', kind: 'keyword', keywords: ['refund'] })).rule;
+  const ruleB = ok('flag rule B', await b.post('/analytics/flag-rules', { name: `${marker} rule`, kind: 'waiting', minutes: 30 })).rule;
+
   const storage = new LocalFsStorage(storageRoot);
   await storage.write({ bucket: 'message-media', name: `${orgA.id}/generated/photo.jpg` }, 'a photo');
   await storage.write({ bucket: 'message-media', name: `${orgB.id}/generated/${marker}.jpg` }, 'b photo');
@@ -130,6 +134,7 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       tz: ['Europe/Paris', 'Asia/Kolkata', 'UTC'],
       phone_id: [phone.phoneId],
       policy_id: [policyA.policy_id],
+      rule_id: [ruleA.rule_id],
       // business hours (PUT /analytics/business-hours)
       time_zone: ['Europe/Paris', 'UTC'],
       start: ['09:00', '22:00'],
@@ -146,6 +151,7 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       import_id: [importB.import_id],
       phone_id: [phoneB.phone_id],
       policy_id: [policyB.policy_id],
+      rule_id: [ruleB.rule_id],
       url: [mediaB],
       'urls[]': [mediaB],
       // GET /chats?search= with words only B's message holds (B's copy of A's chat id): nothing of B may come back

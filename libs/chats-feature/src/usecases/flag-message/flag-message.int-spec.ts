@@ -66,4 +66,36 @@ describe('FlagMessage', () => {
     expect((await t.prisma.message.findFirstOrThrow({ where: { message_id: theirs.message_id } })).flag_status).not.toBe(true);
     expect(await events(org.id)).toHaveLength(0);
   });
+
+  it("records a rule's reason, never re-flags with unless_flagged_before once cleared, and clears with a reply as the response", async () => {
+    const org = await createOrg(t.prisma);
+    const p = await createPhone(t.prisma, org.id);
+    const [m] = await createMessages(t.prisma, org, p as any, [{ chatId: '15550003333@c.us', body: 'refund please' }]);
+    const ctx = ctxOf(org.id, { phone_id: p.phone_id, org_phone: p.org_phone });
+    const run = (body: Parameters<FlagMessage['execute']>[0]['body']) =>
+      new FlagMessage(new MessageRefRepository(t.prisma), t.prisma).execute({ ctx, params: { message_id: m.message_id }, body });
+    const rule = { reason: 'Refunds: the message says "refund"', flagged_by: 'rule:Refunds', rule_id: 'r1', unless_flagged_before: true };
+    expect(await run({ flag: true, ...rule })).toMatchObject({
+      flag_status: true,
+      flag_metadata: { status: true, flagged_by: 'rule:Refunds', reason: rule.reason, rule_id: 'r1' },
+    });
+    const reply = {
+      type: 'message' as const,
+      response_id: 'true_x_reply',
+      response_timestamp: '2026-11-29T10:00:00.000Z',
+      response_phone: p.phone_id,
+    };
+    expect(await run({ flag: false, response: reply })).toMatchObject({
+      flag_status: false,
+      flag_metadata: {
+        status: false,
+        reason: rule.reason,
+        response_type: 'message',
+        response_id: 'true_x_reply',
+        response_phone: p.phone_id,
+      },
+    });
+    expect(await run({ flag: true, ...rule })).toMatchObject({ flag_status: false });
+    expect((await events(org.id)).map((e) => e.type)).toEqual(['message.flagged', 'message.unflagged']);
+  });
 });

@@ -42,13 +42,13 @@ export const MessageFlaggedEvent = defineEvent({
   name: 'message.flagged',
   subject: 'events.v1.message.flagged',
   summary:
-    "A message was flagged for a response (flag_status, flag_metadata): by a workflow's flag_message (chats.v1.message.flag); previous_attributes flag_status.",
+    "A message was flagged for a response (flag_status, flag_metadata): by a member (PUT /message/{message_id}/flag), a workflow's flag_message, or a flag rule or the model (flag_metadata.reason, rule_id); previous_attributes flag_status.",
   data: MessageSchema,
 });
 
 export const MessageUnflaggedEvent = defineEvent({
   name: 'message.unflagged',
   subject: 'events.v1.message.unflagged',
-  summary: "A message's flag was cleared (a workflow's unflag_message); previous_attributes flag_status.",
+  summary: "A message's flag was cleared: by a member or a workflow (response_type manual), or by a reply (response_type message, response_id); previous_attributes flag_status.",
   data: MessageSchema,
 });
