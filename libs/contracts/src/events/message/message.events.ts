@@ -49,6 +49,7 @@ export const MessageFlaggedEvent = defineEvent({
 export const MessageUnflaggedEvent = defineEvent({
   name: 'message.unflagged',
   subject: 'events.v1.message.unflagged',
-  summary: "A message's flag was cleared: by a member or a workflow (response_type manual), or by a reply (response_type message, response_id); previous_attributes flag_status.",
+  summary:
+    "A message's flag was cleared: by a member or a workflow (response_type manual), or by a reply (response_type message, response_id); previous_attributes flag_status.",
   data: MessageSchema,
 });
