@@ -65,6 +65,8 @@ const DROP_IN_PACKAGE = {
   // OpenTelemetry's packages ship CommonJS (build/src, their main) and two ES-module builds
   // (build/esm, build/esnext) that require() never loads.
   '@opentelemetry/*': (rel) => /^build\/(esm|esnext)\//.test(rel),
+  // mqtt (the event sinks' client) ships browser bundles in dist/ (1.5 MB); Node's require loads build/.
+  mqtt: (rel) => rel.startsWith('dist/'),
 };
 /** The DROP_IN_PACKAGE test of a package: by its name, or by its scope (`@scope/*`). */
 const dropInPackage = (name) => DROP_IN_PACKAGE[name] ?? (name.startsWith('@') ? DROP_IN_PACKAGE[`${name.split('/')[0]}/*`] : undefined);

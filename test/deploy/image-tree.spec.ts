@@ -68,6 +68,12 @@ describe('the image tree drops only files the runtime never loads', () => {
     expect(tree.dropInPackage('@opentelemetry/api')?.('build/src/index.js')).toBe(false);
   });
 
+  it('keeps the file require() loads of mqtt, and drops its browser bundles', () => {
+    const rel = relative(join(root, 'node_modules/mqtt'), require.resolve('mqtt', { paths: [root] }));
+    expect({ rel, dropped: tree.dropInPackage('mqtt')?.(rel) }).toEqual({ rel, dropped: false });
+    expect(tree.dropInPackage('mqtt')?.('dist/mqtt.min.js')).toBe(true);
+  });
+
   it("drops dependencies' source maps, declarations and tests, never JavaScript or JSON", () => {
     for (const name of ['index.js.map', 'client.mjs.map', 'x.cjs.map', 'index.d.ts', 'README.md', 'a.spec.js'])
       expect({ name, dropped: tree.DROP_FILE.test(name) }).toEqual({ name, dropped: true });

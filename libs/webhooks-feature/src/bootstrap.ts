@@ -20,6 +20,8 @@ import { EventIntake } from './delivery/event-intake';
 import { RetentionSweeper } from './delivery/retention-sweeper';
 import { DeliveryLogRepository } from './repositories/delivery-log-repository';
 import { SubscriptionRepository } from './repositories/subscription-repository';
+import { SinkSecrets } from './sinks/sink-secrets';
+import { SinkSender } from './sinks/sink-sender';
 import { WEBHOOKS_HANDLERS } from './webhooks.handlers';
 
 /**
@@ -41,11 +43,13 @@ export async function bootstrapWebhooksService(): Promise<void> {
   await ensureStreams(nc, config.app.NAMESPACE);
   const clock = systemClock;
   const store = new DeliveryStore(pool);
-  const sender = new HttpSender(
-    new AddressPolicy(wh.WEBHOOK_ALLOW_CIDRS),
+  const secrets = new SinkSecrets(wh.BAILEYS_AUTH_KEY ? Buffer.from(wh.BAILEYS_AUTH_KEY, 'base64') : null);
+  // http(s) subscriptions are POSTed; event sinks go to their brokers, by the same address policy (decision 0087)
+  const sender = new SinkSender(
+    new HttpSender(new AddressPolicy(wh.WEBHOOK_ALLOW_CIDRS), wh.WEBHOOK_DELIVERY_TIMEOUT_MS, undefined, wh.WEBHOOK_CONCURRENCY),
+    secrets,
     wh.WEBHOOK_DELIVERY_TIMEOUT_MS,
-    undefined,
-    wh.WEBHOOK_CONCURRENCY,
+    logger,
   );
   const worker = wh.WEBHOOK_ROLES.includes('delivery')
     ? new DeliveryWorker(
@@ -96,6 +100,8 @@ export async function bootstrapWebhooksService(): Promise<void> {
           handlers: bindHandlers(WEBHOOKS_HANDLERS, {
             prisma,
             subscriptions: new SubscriptionRepository(prisma),
+            sinks: new SubscriptionRepository(prisma, 'sinks'),
+            secrets,
             log: new DeliveryLogRepository(prisma),
             clock,
             onScheduled: wake,

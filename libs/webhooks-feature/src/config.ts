@@ -54,6 +54,13 @@ export const WebhooksConfigSchema = z.object({
   WEBHOOK_RETENTION_SWEEP_INTERVAL_MS: int(3_600_000, 1_000),
   /** Address ranges exempt from the SSRF block, e.g. 127.0.0.1/32,::1/128 for a local receiver. */
   WEBHOOK_ALLOW_CIDRS: list(''),
+  /**
+   * The key that seals the Baileys auth state (32 bytes, base64) also seals event sinks' credentials
+   * (decision 0087). Unset: sinks without credentials only (creating one with credentials is a 503).
+   */
+  BAILEYS_AUTH_KEY: z
+    .preprocess((v) => (v === '' ? undefined : v), z.string().optional())
+    .refine((v) => v === undefined || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded'),
 });
 export type WebhooksConfig = z.infer<typeof WebhooksConfigSchema>;
 

@@ -2,7 +2,14 @@ import { ImportSubscriptionsRpc } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { ImportSubscriptions } from './usecases/import-subscriptions/import-subscriptions.usecase';
 import {
+  CreateEventSinksRpc,
   CreateWebhooksRpc,
+  DeleteEventSinkRpc,
+  GetEventSinkRpc,
+  ListEventSinkAttemptsRpc,
+  ListEventSinksRpc,
+  ReplayEventSinkRpc,
+  UpdateEventSinkRpc,
   DeleteWebhookRpc,
   GetWebhookRpc,
   ListWebhookAttemptsRpc,
@@ -25,10 +32,20 @@ import { RedeliverEvent } from './usecases/redeliver-event/redeliver-event.useca
 import { ReplayEvents } from './usecases/replay-events/replay-events.usecase';
 import { RotateWebhookSecret } from './usecases/rotate-secret/rotate-secret.usecase';
 import { UpdateWebhook } from './usecases/update-webhook/update-webhook.usecase';
+import type { SinkSecrets } from './sinks/sink-secrets';
+import { CreateEventSinks } from './usecases/create-event-sinks/create-event-sinks.usecase';
+import { DeleteEventSink } from './usecases/delete-event-sink/delete-event-sink.usecase';
+import { GetEventSink } from './usecases/get-event-sink/get-event-sink.usecase';
+import { ListEventSinks } from './usecases/list-event-sinks/list-event-sinks.usecase';
+import { UpdateEventSink } from './usecases/update-event-sink/update-event-sink.usecase';
 
 export interface WebhooksDeps {
   prisma: PrismaClient;
   subscriptions: SubscriptionRepository;
+  /** The same table seen as event sinks (transport other than http): the /v1/event-sinks routes. */
+  sinks: SubscriptionRepository;
+  /** Seals and opens sinks' credentials. */
+  secrets: SinkSecrets;
   log: DeliveryLogRepository;
   clock: Clock;
   /** Wakes this replica's delivery worker when a use case scheduled deliveries. */
@@ -49,6 +66,14 @@ export const WEBHOOKS_HANDLERS = [
   serve(ListWebhookAttemptsRpc, (d) => new ListWebhookAttempts(d.subscriptions, d.log)),
   serve(RedeliverEventRpc, (d) => new RedeliverEvent(d.subscriptions, d.log, d.clock, d.onScheduled)),
   serve(ReplayEventsRpc, (d) => new ReplayEvents(d.subscriptions, d.log, d.clock, d.onScheduled)),
+  // /v1/event-sinks (issue 36): the same use cases where they are the same (the log, replay)
+  serve(ListEventSinksRpc, (d) => new ListEventSinks(d.sinks)),
+  serve(CreateEventSinksRpc, (d) => new CreateEventSinks(d.sinks, d.secrets)),
+  serve(GetEventSinkRpc, (d) => new GetEventSink(d.sinks)),
+  serve(UpdateEventSinkRpc, (d) => new UpdateEventSink(d.sinks, d.secrets)),
+  serve(DeleteEventSinkRpc, (d) => new DeleteEventSink(d.sinks)),
+  serve(ListEventSinkAttemptsRpc, (d) => new ListWebhookAttempts(d.sinks, d.log)),
+  serve(ReplayEventSinkRpc, (d) => new ReplayEvents(d.sinks, d.log, d.clock, d.onScheduled)),
   // the importer's writes (docs/services/imports.md)
   serve(ImportSubscriptionsRpc, (d) => new ImportSubscriptions(d.prisma)),
 ];

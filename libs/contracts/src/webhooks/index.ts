@@ -8,6 +8,7 @@ import { RedeliverEventRoute } from './redeliver-event/redeliver-event.contract'
 import { ReplayEventsRoute } from './replay-events/replay-events.contract';
 import { RotateWebhookSecretRoute } from './rotate-secret/rotate-secret.contract';
 import { UpdateWebhookRoute } from './update-webhook/update-webhook.contract';
+import { EVENT_SINK_ROUTES } from './event-sink/event-sink-routes';
 
 export * from './subscription/subscription.schema';
 export * from './list-webhooks/list-webhooks.contract';
@@ -20,6 +21,7 @@ export * from './list-attempts/list-attempts.contract';
 export * from './redeliver-event/redeliver-event.contract';
 export * from './replay-events/replay-events.contract';
 export * from './import-subscriptions/import-subscriptions.contract';
+export * from './event-sink/event-sink-routes';
 
 /** The webhooks service's public routes and messages: one folder per message (<name>/<name>.contract.ts). */
 export const WEBHOOKS_ROUTES: readonly RouteContract[] = [
@@ -32,6 +34,7 @@ export const WEBHOOKS_ROUTES: readonly RouteContract[] = [
   ListWebhookAttemptsRoute,
   RedeliverEventRoute,
   ReplayEventsRoute,
+  ...EVENT_SINK_ROUTES,
 ];
 
 /** Every RPC the webhooks service answers. */
@@ -45,4 +48,5 @@ export const WEBHOOKS_RPCS = [
   ListWebhookAttemptsRoute.rpc,
   RedeliverEventRoute.rpc,
   ReplayEventsRoute.rpc,
+  ...EVENT_SINK_ROUTES.map((r) => r.rpc),
 ] as const;

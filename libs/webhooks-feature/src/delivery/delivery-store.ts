@@ -10,6 +10,8 @@ export interface StoredEvent {
   phone_id: string | null;
   created_at: string;
   body: string;
+  /** The chat of the event (its data.chat_id): orders the deliveries of sinks with orderByChat. */
+  chat_id?: string | null;
 }
 
 /** A delivery a worker has claimed: leased until the lease ends, with what it needs to send it. */
@@ -32,6 +34,11 @@ export interface ClaimedDelivery {
   type: string;
   /** When the event was committed (for the event → delivery latency metric). */
   event_created_at?: Date;
+  /** http, or an event sink's transport with its settings and sealed credentials (decision 0087). */
+  transport?: string;
+  transport_config?: Record<string, unknown>;
+  credentials?: Uint8Array | null;
+  integration_id?: string;
 }
 
 /** The recorded end of one claimed delivery. */
@@ -90,14 +97,20 @@ export class DeliveryStore {
     if (!events.length) return 0;
     const res = await this.pool.query(
       `WITH ev AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, org_id uuid, type text, phone_id text, body text, created_at timestamptz)
+         SELECT * FROM ROWS FROM (jsonb_to_recordset($1::jsonb)
+           AS (id uuid, org_id uuid, type text, phone_id text, body text, created_at timestamptz, chat_id text))
+           WITH ORDINALITY AS e(id, org_id, type, phone_id, body, created_at, chat_id, n)
        ), ins AS (
          INSERT INTO webhook_events (id, org_id, type, phone_id, body, created_at)
          SELECT id, org_id, type, phone_id, body, created_at FROM ev ON CONFLICT (id) DO NOTHING
        )
-       INSERT INTO webhook_deliveries (subscription_id, event_id, org_id, endpoint, next_attempt_at, created_at, updated_at)
-       SELECT s.id, ev.id, ev.org_id, coalesce(substring(s.hook_url from '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]+'), s.hook_url), $2, $2, $2
+       INSERT INTO webhook_deliveries (subscription_id, event_id, org_id, endpoint, next_attempt_at, created_at, updated_at, chat_id)
+       SELECT s.id, ev.id, ev.org_id, coalesce(substring(s.hook_url from '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]+'), s.hook_url), $2, $2, $2,
+              -- only sinks that keep a chat's order get one (decision 0087): for the others the claim's check is skipped
+              CASE WHEN s.transport_config->>'orderByChat' = 'true' THEN ev.chat_id END
        FROM ev JOIN webhook_subscriptions s ON s.org_id = ev.org_id AND s.integration_name = ev.type AND s.is_subscribed
+       -- ids in stream order: a chat's order is the order of its deliveries' ids
+       ORDER BY ev.n
        ON CONFLICT (subscription_id, event_id) DO NOTHING`,
       [JSON.stringify(events), now],
     );
@@ -147,6 +160,10 @@ export class DeliveryStore {
            SELECT p.id, p.endpoint FROM quota q CROSS JOIN LATERAL (
              SELECT d.id, d.endpoint, d.next_attempt_at FROM webhook_deliveries d
              WHERE d.endpoint = q.endpoint AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= $1
+               -- a chat's order (sinks with orderByChat): only its oldest unsettled delivery may go
+               AND (d.chat_id IS NULL OR NOT EXISTS (
+                 SELECT 1 FROM webhook_deliveries o
+                 WHERE o.subscription_id = d.subscription_id AND o.chat_id = d.chat_id AND o.next_attempt_at IS NOT NULL AND o.id < d.id))
              ORDER BY d.next_attempt_at LIMIT GREATEST(q.n, 0)
            ) p
            WHERE q.n > 0
@@ -166,7 +183,7 @@ export class DeliveryStore {
            AND d.next_attempt_at <= $1
          RETURNING d.id::text AS id, d.subscription_id, d.event_id, d.org_id, d.endpoint, d.attempts AS attempt,
                    s.hook_url, s.secret, s.previous_secret, s.previous_secret_expires_at, s.is_subscribed, s.failing_since, e.body, e.type,
-                   e.created_at AS event_created_at`,
+                   e.created_at AS event_created_at, s.transport, s.transport_config, s.credentials, s.integration_id`,
         [now, leaseUntil, limit, limits.maxInFlight, limits.ratePerSecond],
       );
       await client.query('COMMIT');

@@ -4,9 +4,18 @@ import { DeliveryMetrics, type DeliveryOutcome } from './delivery-metrics';
 import type { ClaimedDelivery, DeliveryResult, DeliveryStore, EndpointLimits, SubscriptionEffects } from './delivery-store';
 import { signingSecrets, signatureHeaders, type SendResult } from '@mapi/platform';
 import { decideAfterAttempt, isSustainedFailure } from './retry-policy';
+import type { SinkTarget } from '../sinks/sink-transport';
 
+/** Sends one delivery: an HTTP POST, or (`sendToSink`, decision 0087) an event sink's broker publish. */
 export interface Sender {
   send(url: string, body: string, headers: Record<string, string>): Promise<SendResult>;
+  /** Success is `delivered` (the broker's ack; a broker has no HTTP status). Without it, sink deliveries fail. */
+  sendToSink?(
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+    target: SinkTarget,
+  ): Promise<SendResult & { delivered?: boolean }>;
 }
 
 export interface DeliveryWorkerOptions {
@@ -141,9 +150,35 @@ export class DeliveryWorker {
       }
       const attemptedAt = this.clock.now();
       const secrets = signingSecrets(row.secret, row.previous_secret, row.previous_secret_expires_at, attemptedAt);
-      const result = await this.sender.send(row.hook_url, row.body, signatureHeaders(secrets, row.event_id, row.body, attemptedAt));
+      const target: SinkTarget | undefined =
+        row.transport && row.transport !== 'http'
+          ? {
+              transport: row.transport,
+              transport_config: row.transport_config ?? {},
+              credentials: row.credentials ?? null,
+              org_id: row.org_id,
+              integration_id: row.integration_id ?? '',
+              type: row.type,
+              event_id: row.event_id,
+            }
+          : undefined;
+      const headers = signatureHeaders(secrets, row.event_id, row.body, attemptedAt);
+      const result: SendResult & { delivered?: boolean } = !target
+        ? await this.sender.send(row.hook_url, row.body, headers)
+        : this.sender.sendToSink
+          ? await this.sender.sendToSink(row.hook_url, row.body, headers, target)
+          : {
+              status: null,
+              timedOut: false,
+              latencyMs: 0,
+              responseBody: null,
+              retryAfter: null,
+              error: `no ${target.transport} transport`,
+            };
       const now = this.clock.now();
-      const decision = decideAfterAttempt(result, row.attempt, now, this.options.random, this.options.schedule);
+      // a broker's ack counts as a 2xx for the retry policy; the log keeps its status null
+      const outcome = result.delivered ? { ...result, status: 200 } : result;
+      const decision = decideAfterAttempt(outcome, row.attempt, now, this.options.random, this.options.schedule);
       const log = {
         attempted_at: attemptedAt.toISOString(),
         success: decision.kind === 'succeeded',

@@ -29,7 +29,16 @@ export function toStoredEvent(e: DomainEvent): StoredEvent | null {
     phone_id: e.phone_id ?? null,
     created_at: created,
   });
-  return { id: e.event_id, org_id: e.org_id, type: e.event_type, phone_id: e.phone_id ?? null, created_at: created, body };
+  const chat = (e.data as { chat_id?: unknown } | null)?.chat_id;
+  return {
+    id: e.event_id,
+    org_id: e.org_id,
+    type: e.event_type,
+    phone_id: e.phone_id ?? null,
+    created_at: created,
+    body,
+    chat_id: typeof chat === 'string' && chat ? chat : null,
+  };
 }
 
 /**

@@ -7,24 +7,35 @@ export interface SubscriptionFilter {
   integration_id?: string;
   hook_url?: string;
   type?: string;
+  transport?: string;
 }
 
 export type NewSubscription = Omit<Prisma.WebhookSubscriptionUncheckedCreateInput, 'org_id'>;
 export type SubscriptionChanges = Prisma.WebhookSubscriptionUncheckedUpdateInput;
 
-/** Subscriptions of one organization: the organization is the first argument of every method. */
+/**
+ * Subscriptions of one organization: the organization is the first argument of every method. `webhooks`
+ * sees the HTTP ones only, `sinks` the others (issue 36): neither route reaches the other's rows.
+ */
 export class SubscriptionRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly transport: Prisma.StringFilter;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    readonly scope: 'webhooks' | 'sinks' = 'webhooks',
+  ) {
+    this.transport = scope === 'webhooks' ? { equals: 'http' } : { not: 'http' };
+  }
 
   list(orgId: string, filter: SubscriptionFilter): Promise<SubscriptionRow[]> {
     return this.prisma.webhookSubscription.findMany({
-      where: { org_id: orgId, ...filter },
+      where: { org_id: orgId, transport: this.transport, ...filter },
       orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
     });
   }
 
   find(orgId: string, id: string): Promise<SubscriptionRow | null> {
-    return this.prisma.webhookSubscription.findFirst({ where: { org_id: orgId, id } });
+    return this.prisma.webhookSubscription.findFirst({ where: { org_id: orgId, id, transport: this.transport } });
   }
 
   async createMany(orgId: string, rows: NewSubscription[]): Promise<SubscriptionRow[]> {
@@ -34,7 +45,7 @@ export class SubscriptionRepository {
   /** Null when the organization has no such subscription. */
   async update(orgId: string, id: string, changes: SubscriptionChanges): Promise<SubscriptionRow | null> {
     const { count } = await this.prisma.webhookSubscription.updateMany({
-      where: { org_id: orgId, id },
+      where: { org_id: orgId, id, transport: this.transport },
       data: { ...changes, updated_at: new Date() },
     });
     return count ? this.find(orgId, id) : null;
@@ -51,13 +62,13 @@ export class SubscriptionRepository {
         previous_secret = CASE WHEN ${previousUntil}::timestamptz IS NULL THEN NULL ELSE secret END,
         previous_secret_expires_at = ${previousUntil}::timestamptz,
         secret = ${secret}, updated_at = ${now}
-      WHERE org_id = ${orgId}::uuid AND id = ${id}::uuid
+      WHERE org_id = ${orgId}::uuid AND id = ${id}::uuid AND (transport = 'http') = ${this.scope === 'webhooks'}
       RETURNING id::text`;
     return rows[0] ?? null;
   }
 
   async delete(orgId: string, id: string): Promise<boolean> {
-    const { count } = await this.prisma.webhookSubscription.deleteMany({ where: { org_id: orgId, id } });
+    const { count } = await this.prisma.webhookSubscription.deleteMany({ where: { org_id: orgId, id, transport: this.transport } });
     return count > 0;
   }
 }

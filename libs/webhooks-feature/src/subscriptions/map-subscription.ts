@@ -1,4 +1,4 @@
-import type { WebhookAttempt, WebhookSubscription } from '@mapi/contracts';
+import type { EventSink, WebhookAttempt, WebhookSubscription } from '@mapi/contracts';
 import type { AttemptRow } from '../rows/attempt-row';
 import type { SubscriptionRow } from '../rows/subscription-row';
 
@@ -40,4 +40,23 @@ export function mapSubscription(row: SubscriptionFields): WebhookSubscription {
 /** One attempt of the delivery log as GET /webhooks/{id}/deliveries shows it. */
 export function mapAttempt(row: AttemptRow): WebhookAttempt {
   return { ...row, event_type: row.event_type ?? '', attempted_at: isoWithOffset(row.attempted_at) };
+}
+
+/** A stored event sink as /v1/event-sinks answers it: never its credentials, only whether it has some. */
+export function mapSink(row: SubscriptionRow): EventSink {
+  const metadata = (row.integration_metadata ?? {}) as Record<string, unknown>;
+  return {
+    id: row.id,
+    org_id: row.org_id,
+    integration_id: row.integration_id,
+    name: String(metadata.name ?? row.hook_url),
+    event: row.integration_name,
+    transport: row.transport as EventSink['transport'],
+    url: row.hook_url,
+    config: (row.transport_config ?? {}) as Record<string, unknown>,
+    has_credentials: row.credentials !== null,
+    is_subscribed: row.is_subscribed,
+    disabled_reason: row.disabled_reason,
+    subscribed_at: isoWithOffset(row.subscribed_at),
+  };
 }

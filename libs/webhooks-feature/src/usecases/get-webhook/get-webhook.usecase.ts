@@ -2,7 +2,9 @@ import { Errors, type GetWebhookRequest, type WebhookSubscription } from '@mapi/
 import { mapSubscription } from '../../subscriptions/map-subscription';
 import type { SubscriptionRepository } from '../../repositories/subscription-repository';
 
-export const webhookNotFound = () => Errors.notFound('Webhook subscription not found');
+/** The 404 of a subscription route; an event sink route (scope `sinks`) names a sink. */
+export const webhookNotFound = (scope: 'webhooks' | 'sinks' = 'webhooks') =>
+  Errors.notFound(scope === 'sinks' ? 'Event sink not found' : 'Webhook subscription not found');
 
 /** GET /webhooks/{id}: another organization's id is as unknown as a made-up one (404). */
 export class GetWebhook {

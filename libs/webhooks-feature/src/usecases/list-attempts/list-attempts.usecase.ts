@@ -12,7 +12,7 @@ export class ListWebhookAttempts {
   ) {}
 
   async execute({ ctx, params, query }: ListWebhookAttemptsRequest): Promise<ListWebhookAttemptsResponse> {
-    if (!(await this.subscriptions.find(ctx.org_id, params.id))) throw webhookNotFound();
+    if (!(await this.subscriptions.find(ctx.org_id, params.id))) throw webhookNotFound(this.subscriptions.scope);
     const rows = await this.log.attempts(ctx.org_id, params.id, { limit: query.limit, offset: query.offset, eventId: query.event_id });
     return { count: rows.length, attempts: rows.map(mapAttempt) };
   }

@@ -14,7 +14,7 @@ export class ReplayEvents {
   ) {}
 
   async execute({ ctx, params, body }: ReplayEventsRequest) {
-    if (!(await this.subscriptions.find(ctx.org_id, params.id))) throw webhookNotFound();
+    if (!(await this.subscriptions.find(ctx.org_id, params.id))) throw webhookNotFound(this.subscriptions.scope);
     const scheduled = await this.log.schedule(ctx.org_id, params.id, this.clock.now(), {
       from: new Date(body.from),
       to: new Date(body.to),
