@@ -1,6 +1,7 @@
 import { DryRunWorkflowResponse, ListRunsResponse, ListWorkflowsResponse, WorkflowRunSchema, WorkflowSchema } from '@mapi/contracts';
 import { createOrg, createToken, randomDigits, registryPayload } from '@mapi/testing';
 import { client, expect404, expect422, until } from './support/http';
+import { priceBotWorkflow } from './support/price-bot';
 import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
 
@@ -18,30 +19,7 @@ describe('automation: workflows', () => {
   const customer = randomDigits();
   const chat = `${customer}@c.us`;
   const REPLY = 'Thanks! Our price list is on its way.';
-  const priceBot = () => ({
-    name: 'Price bot',
-    trigger: 'message.created',
-    trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: 'asks-price' },
-    actions: [
-      {
-        id: 'asks-price',
-        action_metadata: {
-          type: 'validate_action',
-          metadata: {
-            operator: 'AND',
-            conditions: [{ id: 'c1', variable_name: 'message.body', variable_type: 'string', condition: 'CONTAINS', value: 'price' }],
-          },
-        },
-        next: 'reply',
-      },
-      {
-        id: 'reply',
-        action_metadata: { type: 'send_message_to_chat', metadata: { message: REPLY, chat_id: 'trigger_chat' } },
-        next: 'label',
-      },
-      { id: 'label', action_metadata: { type: 'add_chat_label', metadata: { labels: ['Lead'] } }, next: null },
-    ],
-  });
+  const priceBot = () => priceBotWorkflow(REPLY, { label: 'Lead' });
 
   beforeAll(async () => {
     stack = await startStack(

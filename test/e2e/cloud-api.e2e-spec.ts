@@ -1,21 +1,12 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  callbackPayload,
-  createOrg,
-  createToken,
-  newWamid,
-  randomDigits,
-  startFakeGraphApi,
-  statusValue,
-  textMessageValue,
-  type FakeGraphApi,
-} from '@mapi/testing';
+import { callbackPayload, graphTemplate, newWamid, randomDigits, statusValue, textMessageValue, type FakeGraphApi } from '@mapi/testing';
+import { cloudApiNumber, startCloudApiWorld, type CloudApiWorld } from './support/cloud-api';
 import { client, until } from './support/http';
+import { priceBotWorkflow } from './support/price-bot';
 import { connectedSandboxPhone } from './support/queue-phone';
-import { startStack, type Stack } from './support/stack';
+import type { Stack } from './support/stack';
 
 /**
  * A WhatsApp Business Cloud API phone end to end (issue 35): gateway, chats, phones and queue as
@@ -24,24 +15,19 @@ import { startStack, type Stack } from './support/stack';
  * callback read through GET messages (a retry counted once), a received image fetched into storage,
  * a reply through the send queue seen at the fake with its context, statuses moving the ack (out of
  * order), media uploaded and linked, a throttled send retried, the 24-hour window failing free text
- * with its reason while a template goes, templates listed, unsigned and mis-signed callbacks refused,
- * no secret in any log, groups refused, and another organization shut out.
+ * with its reason while a template goes (the window known closed and the callbacks' rate limit:
+ * cloud-api-window.e2e-spec.ts), the read mark of the customer's latest message when the chat is read,
+ * templates listed, unsigned and mis-signed callbacks refused, no secret in any log, a workflow's auto-reply,
+ * groups refused, and another organization shut out.
  */
 describe('Cloud API phone', () => {
+  let w: CloudApiWorld;
   let stack: Stack;
   let graph: FakeGraphApi;
   let api: ReturnType<typeof client>;
   let other: ReturnType<typeof client>;
   let phoneId: string;
-  let mediaRoot: string;
-  const number = { phone_number_id: randomDigits(), display_phone_number: '15550100000', waba_id: randomDigits() };
-  const creds = {
-    phone_number_id: number.phone_number_id,
-    waba_id: number.waba_id,
-    access_token: `EAAG${randomBytes(24).toString('hex')}`,
-    app_secret: randomBytes(16).toString('hex'),
-    verify_token: `verify-${randomBytes(6).toString('hex')}`,
-  };
+  const { number, creds } = cloudApiNumber();
   const customer = randomDigits();
   const chat = `${customer}@c.us`;
   const signBody = (raw: Buffer, secret: string) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
@@ -51,37 +37,11 @@ describe('Cloud API phone', () => {
     until(messages, (r) => r.body?.messages?.some(pred), 15_000, label).then((r) => r.body.messages.find(pred));
 
   beforeAll(async () => {
-    graph = await startFakeGraphApi();
-    mediaRoot = await mkdtemp(join(tmpdir(), 'cloud-api-e2e-'));
-    graph.numbers.set(number.phone_number_id, {
-      token: creds.access_token,
-      display_phone_number: '+1 555-010-0000',
-      verified_name: 'Acme',
-    });
-    stack = await startStack(
-      {
-        SESSION_SCAN_MS: '200',
-        QUEUE_SEND_INTERVAL_MS: '20',
-        QUEUE_SEND_JITTER_MS: '10',
-        QUEUE_PHONE_SCAN_MS: '200',
-        QUEUE_RETRY_BACKOFF_MS: '200',
-        CLOUD_API_SECRETS_KEY: randomBytes(32).toString('base64'),
-        CLOUD_API_GRAPH_URL: graph.graphUrl,
-        CLOUD_API_MEDIA_POLL_MS: '200',
-        MEDIA_STORAGE_ROOT: mediaRoot,
-      },
-      { services: ['phones', 'queue', 'groups', 'automation'] },
-    );
-    const org = await createOrg(stack.prisma);
-    api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
-    other = client(stack.baseUrl, (await createToken(stack.prisma, (await createOrg(stack.prisma)).id)).token);
+    w = await startCloudApiWorld({ number, creds });
+    ({ stack, graph, api, other } = w);
   }, 120_000);
 
-  afterAll(async () => {
-    await stack?.stop();
-    await graph?.stop();
-    if (mediaRoot) await rm(mediaRoot, { recursive: true, force: true });
-  });
+  afterAll(() => w?.stop());
 
   it('is created with its credentials, never answers them back, and connects once the Graph API accepts the token', async () => {
     const created = await api.post('/phones/create', { phone_name: 'Support line', cloud_api: creds });
@@ -118,6 +78,7 @@ describe('Cloud API phone', () => {
   });
 
   let inbound: any;
+  let lastInbound = '';
   it('takes a signed callback: the message is readable through GET messages, and Meta’s retry of it counts once', async () => {
     const wamid = newWamid();
     const payload = callbackPayload(number, textMessageValue(customer, 'Where is my order?', { id: wamid, name: 'Kerry' }));
@@ -141,7 +102,7 @@ describe('Cloud API phone', () => {
     const m = await messageWith((x) => x.unique_id === wamid, 'image message');
     expect(m).toMatchObject({ message_type: 'image', body: 'the label', media: { mimetype: 'image/png', size: 9 } });
     expect(m.media.path).toContain('/app/media/message-media/');
-    const stored = join(mediaRoot, 'message-media', decodeURIComponent(m.media.path.split('/app/media/message-media/')[1]));
+    const stored = join(w.mediaRoot, 'message-media', decodeURIComponent(m.media.path.split('/app/media/message-media/')[1]));
     expect(await readFile(stored, 'utf8')).toBe('png bytes');
   });
 
@@ -171,6 +132,26 @@ describe('Cloud API phone', () => {
     );
     await messageWith((m) => m.unique_id === marker, 'marker');
     expect((await messages()).body.messages.some((m: any) => m.body === 'forged message')).toBe(false);
+    lastInbound = marker;
+  });
+
+  it("marks the customer's latest message read at Meta when the chat is read (POST /chats/{chat_id}/read)", async () => {
+    const read = await api.post(`/chats/${chat}/read`, {}, { 'x-phone': phoneId });
+    expect(read.status).toBe(200);
+    const mark = await until(
+      async () => graph.reads.find((r) => r.message_id === lastInbound),
+      (r) => !!r,
+      15_000,
+      'the read mark at the fake',
+    );
+    expect(mark).toEqual({ phone_number_id: number.phone_number_id, message_id: lastInbound });
+    const sent = graph.requests.filter((r) => r.body?.status === 'read');
+    expect(sent.at(-1)?.body).toEqual({ messaging_product: 'whatsapp', status: 'read', message_id: lastInbound });
+    // a chat this phone does not have is 404, and nothing goes to Meta
+    const before = graph.reads.length;
+    expect((await api.post(`/chats/${randomDigits()}@c.us/read`, {}, { 'x-phone': phoneId })).status).toBe(404);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(graph.reads).toHaveLength(before);
   });
 
   it('replies through the send queue: Meta gets the text with its context, and status callbacks move the ack (out of order too)', async () => {
@@ -291,22 +272,7 @@ describe('Cloud API phone', () => {
       15_000,
       'the template at the fake',
     );
-    expect(at?.body).toMatchObject({
-      type: 'template',
-      template: {
-        name: 'order_update',
-        language: { code: 'en_US' },
-        components: [
-          {
-            type: 'body',
-            parameters: [
-              { type: 'text', text: 'Ann' },
-              { type: 'text', text: '#42' },
-            ],
-          },
-        ],
-      },
-    });
+    expect(at?.body).toMatchObject({ type: 'template', template: graphTemplate('order_update', 'en_US', ['Ann', '#42']) });
     const stored = await until(
       () => api.get(`/chats/${quiet}@c.us/messages`, { 'x-phone': phoneId }),
       (r) => r.body?.messages?.some((m: any) => m.sent_message_id === sent.body.queue_id),
@@ -355,29 +321,7 @@ describe('Cloud API phone', () => {
 
   it("runs a workflow's auto-reply on a received message, sent through the Cloud API with no change above the connector", async () => {
     const reply = 'Our price list is on its way.';
-    const created = await api.post('/workflows/create', {
-      name: 'Price bot',
-      trigger: 'message.created',
-      trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: 'asks-price' },
-      actions: [
-        {
-          id: 'asks-price',
-          action_metadata: {
-            type: 'validate_action',
-            metadata: {
-              operator: 'AND',
-              conditions: [{ id: 'c1', variable_name: 'message.body', variable_type: 'string', condition: 'CONTAINS', value: 'price' }],
-            },
-          },
-          next: 'reply',
-        },
-        {
-          id: 'reply',
-          action_metadata: { type: 'send_message_to_chat', metadata: { message: reply, chat_id: 'trigger_chat' } },
-          next: null,
-        },
-      ],
-    });
+    const created = await api.post('/workflows/create', priceBotWorkflow(reply));
     expect(created.status).toBe(201);
     const asker = randomDigits();
     await graph.callback(webhookUrl(), callbackPayload(number, textMessageValue(asker, 'What is the price?')), creds.app_secret);

@@ -20,7 +20,6 @@ import { PhonesConfigSchema } from './config';
 import { parseBaileysConfig } from './baileys/config';
 import { baileysConnectorFactory } from './baileys/create-baileys-connector';
 import { CLOUD_API_HANDLERS } from './cloud-api/cloud-api.handlers';
-import { CloudApiWebhook } from './cloud-api/cloud-api-webhook';
 import { parseCloudApiConfig } from './cloud-api/config';
 import { cloudApiParts } from './cloud-api/create-cloud-api-connector';
 import { PHONES_HANDLERS, SANDBOX_HANDLERS } from './phones.handlers';
@@ -92,7 +91,7 @@ export async function bootstrapPhonesService(): Promise<void> {
       cloudApi: cloudApi.store,
     }),
     ...bindHandlers(CLOUD_API_HANDLERS, {
-      webhook: new CloudApiWebhook(cloudApi.store, cloudApi.sent, cloudApi.media, publisher, logger),
+      webhook: cloudApi.webhook(publisher),
       store: cloudApi.store,
       graph: cloudApi.graph,
     }),

@@ -39,7 +39,7 @@ const purgeQueue = (d: QueueDeps) => new PurgeQueue(d.gate, d.purger, d.logger);
 
 /** What the queue service answers: one line per operation, its contract and its use case. */
 export const QUEUE_HANDLERS = [
-  serve(SendMessageRpc, (d) => new SendMessage(d.queues, d.choosePhone, d.idempotency, d.sendReach)),
+  serve(SendMessageRpc, (d) => new SendMessage(d.queues, d.choosePhone, d.idempotency, d.sendReach, d.gate)),
   serve(BroadcastMessageRpc, (d) => new BroadcastMessage(d.queues, d.idempotency, d.sendReach)),
   serve(PurgeQueuesRpc, purgeQueue),
   serve(LegacyPurgeQueueRpc, (d) => new LegacyPurgeQueue(purgeQueue(d))),

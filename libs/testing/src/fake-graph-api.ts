@@ -20,6 +20,8 @@ export interface FakeGraphApi {
   requests: FakeGraphRequest[];
   /** Files uploaded (`POST /{phone_number_id}/media`, multipart): the id answered, the form's content type and raw bytes. */
   uploads: { id: string; contentType: string; raw: Buffer }[];
+  /** Read marks it took (`{messaging_product, status: 'read', message_id}`): the number and the message marked. */
+  reads: { phone_number_id: string; message_id: string }[];
   /** Messages it accepted: the wamid it answered, and the request's body. */
   accepted: { wamid: string; body: Record<string, unknown> }[];
   /** Numbers this fake knows: phone_number_id → {token, display_phone_number}. */
@@ -117,6 +119,18 @@ export function statusValue(
   };
 }
 
+/**
+ * The Graph API's `template` object of an approved template with body parameters, as Meta's reference
+ * shows it: what the connector must send for `template: {name, language, parameters}`.
+ */
+export function graphTemplate(name: string, language: string, parameters: string[] = []): Record<string, unknown> {
+  return {
+    name,
+    language: { code: language },
+    ...(parameters.length ? { components: [{ type: 'body', parameters: parameters.map((text) => ({ type: 'text', text })) }] } : {}),
+  };
+}
+
 const metaError = (res: ServerResponse, status: number, code: number, message: string, details?: string) => {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(
@@ -132,6 +146,7 @@ export async function startFakeGraphApi(): Promise<FakeGraphApi> {
     graphUrl: '',
     requests: [] as FakeGraphRequest[],
     accepted: [] as { wamid: string; body: Record<string, unknown> }[],
+    reads: [] as { phone_number_id: string; message_id: string }[],
     uploads: [] as { id: string; contentType: string; raw: Buffer }[],
     numbers: new Map<string, { token: string; display_phone_number: string; verified_name: string }>(),
     media: new Map<string, { mime_type: string; bytes: Buffer }>(),
@@ -200,6 +215,8 @@ export async function startFakeGraphApi(): Promise<FakeGraphApi> {
       if (req.method === 'POST' && edge === 'messages') {
         if (body?.messaging_product !== 'whatsapp') return metaError(res, 400, 100, 'The parameter messaging_product is required.');
         if (body.status === 'read') {
+          if (typeof body.message_id !== 'string') return metaError(res, 400, 100, 'The parameter message_id is required.');
+          state.reads.push({ phone_number_id: id, message_id: body.message_id });
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ success: true }));
         }

@@ -5,6 +5,7 @@ import pino from 'pino';
 import type { ConnectionUpdate, MessageChange } from '../connector/phone-connector';
 import { CloudApiConnector } from './cloud-api-connector';
 import { CloudApiStore } from './cloud-api-store';
+import { CustomerWindows } from './customer-windows';
 import { GraphClient } from './graph-client';
 import { CloudApiUnsupported, SendRefused } from './graph-errors';
 import { ReceivedMediaQueue } from './received-media';
@@ -35,11 +36,13 @@ describe('CloudApiConnector against a fake Graph API', () => {
     };
     const phone = await store.create(org.id, 'Cloud', creds);
     const sent = new SentMessages(t.prisma);
+    const windows = new CustomerWindows(t.prisma);
     const connector = new CloudApiConnector(phone.phone_id, {
       store,
       sent,
       graph: new GraphClient(graph.graphUrl, 2_000),
       media: new ReceivedMediaQueue(t.prisma, null, new GraphClient(graph.graphUrl, 2_000), logger),
+      windows,
       logger,
       retryMs: 60_000,
       mediaPollMs: 60_000,
@@ -50,7 +53,7 @@ describe('CloudApiConnector against a fake Graph API', () => {
     connector.on('connection.update', async (u) => void states.push(u));
     connector.on('messages.upsert', async (u) => void upserts.push(...u.messages));
     connector.on('messages.update', async (c) => void changes.push(...c));
-    return { org, phone, phoneNumberId, connector, states, upserts, changes, store };
+    return { org, phone, phoneNumberId, connector, states, upserts, changes, store, windows };
   };
   const sendsTo = (phoneNumberId: string) => graph.requests.filter((r) => r.method === 'POST' && r.path === `/${phoneNumberId}/messages`);
 
@@ -153,6 +156,49 @@ describe('CloudApiConnector against a fake Graph API', () => {
     await expect(retried).rejects.toThrow(/Rate limit hit.*130429.*retried/);
     await expect(retried).rejects.not.toThrow(SendRefused);
     expect(await t.prisma.cloudApiSentMessage.count({ where: { phone_id: phone.phone_id } })).toBe(0);
+  });
+
+  it('refuses free text before Meta once the 24-hour window is known closed; a template goes; the customer writing opens it', async () => {
+    const { phone, connector, windows, phoneNumberId } = await setUp();
+    await connector.connect();
+    const hours = (h: number) => new Date(Date.now() - h * 3600_000).toISOString();
+    const wrote = (id: string, at: string) => ({ chat_id: '15557654321@c.us', unique_id: id, timestamp: at, from_me: false });
+    // a new phone, a customer it never heard from: unknown, so it goes (Meta has the last word)
+    expect(await connector.freeFormRefusal('15557654321@c.us')).toBeNull();
+    await windows.received(phone.phone_id, [wrote('wamid.old', hours(25))]);
+    const reason = await connector.freeFormRefusal('15557654321');
+    expect(reason).toMatch(
+      /24-hour customer-service window of this chat is closed \(the customer last wrote at .*\): .*only an approved template/,
+    );
+    const before = sendsTo(phoneNumberId).length;
+    await expect(connector.sendMessage('15557654321@c.us', { text: 'late' }, randomUUID())).rejects.toThrow(SendRefused);
+    expect(sendsTo(phoneNumberId)).toHaveLength(before);
+    await connector.sendMessage('15557654321@c.us', { template: { name: 'order_update', language: 'en_US' } }, randomUUID());
+    expect(sendsTo(phoneNumberId)).toHaveLength(before + 1);
+    // the customer writes (a late retry of an older message never moves the window back)
+    await windows.received(phone.phone_id, [wrote('wamid.new', hours(1)), wrote('wamid.older', hours(2))]);
+    await windows.received(phone.phone_id, [wrote('wamid.retry', hours(30))]);
+    expect(await windows.of(phone.phone_id, '15557654321@c.us')).toMatchObject({ state: 'open', last_wamid: 'wamid.new' });
+    expect(await connector.freeFormRefusal('15557654321@c.us')).toBeNull();
+    // never written to a phone whose webhook is ours for over 24 h: closed too
+    await t.prisma.cloudApiPhone.update({ where: { phone_id: phone.phone_id }, data: { created_at: new Date(hours(48)) } });
+    expect(await windows.of(phone.phone_id, '15550000001')).toMatchObject({ state: 'closed', last_inbound_at: null });
+    expect(await connector.freeFormRefusal('15550000001')).toMatch(/has not written to this number/);
+  });
+
+  it("marks the customer's latest message read at Meta; a chat with no message from them sends nothing", async () => {
+    const { phone, connector, windows, phoneNumberId } = await setUp();
+    await connector.connect();
+    await windows.received(phone.phone_id, [
+      { chat_id: '15557654321@c.us', unique_id: 'wamid.first', timestamp: new Date(Date.now() - 5000).toISOString(), from_me: false },
+      { chat_id: '15557654321@c.us', unique_id: 'wamid.last', timestamp: new Date().toISOString(), from_me: false },
+    ]);
+    await connector.markChatRead('15557654321@c.us');
+    expect(graph.reads.filter((r) => r.phone_number_id === phoneNumberId)).toEqual([
+      { phone_number_id: phoneNumberId, message_id: 'wamid.last' },
+    ]);
+    await connector.markChatRead('15550000002@c.us');
+    expect(graph.reads.filter((r) => r.phone_number_id === phoneNumberId)).toHaveLength(1);
   });
 
   it('answers what the Cloud API cannot do with an error naming it; logout forgets the secrets', async () => {

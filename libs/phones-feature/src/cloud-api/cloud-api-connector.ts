@@ -10,6 +10,7 @@ import type {
   PhoneConnector,
 } from '../connector/phone-connector';
 import type { CloudApiSecrets, CloudApiStore } from './cloud-api-store';
+import { closedWindowReason, type CustomerWindows } from './customer-windows';
 import type { GraphClient } from './graph-client';
 import { CloudApiUnsupported, GraphError, SendRefused, classifyGraphError, refusalReason } from './graph-errors';
 import { graphMessageOf, recipientOf, replyTarget, storedTypeOf } from './outgoing';
@@ -40,6 +41,7 @@ export class CloudApiConnector implements PhoneConnector {
       sent: SentMessages;
       graph: GraphClient;
       media: ReceivedMediaQueue;
+      windows: CustomerWindows;
       logger: Logger;
       retryMs: number;
       /** How often received messages waiting for their files are looked at while connected. */
@@ -122,6 +124,9 @@ export class CloudApiConnector implements PhoneConnector {
     const earlier = await this.deps.sent.find(this.phoneId, sentMessageId);
     if (earlier) return { unique_id: earlier.unique_id, timestamp: earlier.sent_at.toISOString(), duplicate: true };
     const to = recipientOf(chatId);
+    // outside the 24-hour window only templates go: refused here, before Meta (which would answer 131047)
+    const refusal = content.template ? null : await this.freeFormRefusal(to);
+    if (refusal) throw new SendRefused(refusal);
     const quoted = content.reply_to ? await this.wamidOf(replyTarget(content.reply_to)) : null;
     const uploaded = content.media?.filedata && !content.media.url ? await this.upload(content.media) : null;
     const wamid = await this.post(graphMessageOf(to, content, quoted, uploaded));
@@ -148,6 +153,25 @@ export class CloudApiConnector implements PhoneConnector {
       sent_at: new Date(m.timestamp),
     });
     return { unique_id: m.unique_id, timestamp: m.timestamp, duplicate: false };
+  }
+
+  /** Why a free-form message to the chat would be refused now (its 24-hour window known closed), or null. */
+  async freeFormRefusal(chatId: string): Promise<string | null> {
+    const window = await this.deps.windows.of(this.phoneId, recipientOf(chatId));
+    return window.state === 'closed' ? closedWindowReason(window) : null;
+  }
+
+  /** The chat read here: Meta's mark-as-read (blue ticks) of the customer's latest message, if one came through the webhook. */
+  async markChatRead(chatId: string): Promise<void> {
+    const secrets = this.secrets;
+    if (!secrets) throw new Error('the phone has no Cloud API credentials');
+    const { last_wamid: wamid } = await this.deps.windows.of(this.phoneId, recipientOf(chatId));
+    if (!wamid) return;
+    try {
+      await this.deps.graph.markRead(secrets.phone_number_id, secrets.access_token, wamid);
+    } catch (err) {
+      throw await this.classified(err);
+    }
   }
 
   async reactToMessage(key: MessageKey, reaction: string): Promise<void> {

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { IngestEventSchema, ServiceError, type IngestEvent } from '@mapi/contracts';
 import { callbackPayload, createOrg, newWamid, statusValue, textMessageValue, useTestDatabase } from '@mapi/testing';
 import pino from 'pino';
+import { CallbackLimit } from './callback-limit';
 import { CloudApiStore } from './cloud-api-store';
 import { CloudApiWebhook } from './cloud-api-webhook';
+import { CustomerWindows } from './customer-windows';
 import { GraphClient } from './graph-client';
 import { ReceivedMediaQueue } from './received-media';
 import { SentMessages } from './sent-messages';
@@ -14,7 +16,7 @@ const logger = pino({ level: 'silent' });
 
 describe('CloudApiWebhook (handshake, signature, mapping to ingest events)', () => {
   const published: IngestEvent[] = [];
-  const setUp = async () => {
+  const setUp = async (extras: { windows?: CustomerWindows; limit?: CallbackLimit } = {}) => {
     const org = await createOrg(t.prisma);
     const store = new CloudApiStore(t.prisma, randomBytes(32));
     const number = {
@@ -31,7 +33,7 @@ describe('CloudApiWebhook (handshake, signature, mapping to ingest events)', () 
     });
     const sent = new SentMessages(t.prisma);
     const media = new ReceivedMediaQueue(t.prisma, null, new GraphClient('http://127.0.0.1:9', 500), logger);
-    const webhook = new CloudApiWebhook(store, sent, media, { publish: async (e) => void published.push(e) }, logger);
+    const webhook = new CloudApiWebhook(store, sent, media, { publish: async (e) => void published.push(e) }, logger, extras);
     const post = (payload: unknown, secret = 'secret-abc-1') => {
       const raw = Buffer.from(JSON.stringify(payload));
       return webhook.receive(phone.phone_id, raw.toString('base64'), signBody(raw, secret));
@@ -153,5 +155,42 @@ describe('CloudApiWebhook (handshake, signature, mapping to ingest events)', () 
     const { org, phone, post } = await setUp();
     await t.prisma.phone.update({ where: { phone_id: phone.phone_id, org_id: org.id }, data: { deleted_at: new Date() } });
     expect(status(await post({ object: 'whatsapp_business_account', entry: [] }).catch((e) => e))).toBe(404);
+  });
+
+  it("moves each customer's window with their messages, not with statuses or the phone's own", async () => {
+    const windows = new CustomerWindows(t.prisma);
+    const { phone, number, post } = await setUp({ windows });
+    const at = new Date(Date.now() - 3 * 3600_000);
+    const wamid = newWamid();
+    await post(callbackPayload(number, textMessageValue('16505550001', 'hi', { id: wamid, at })));
+    await post(callbackPayload(number, statusValue(newWamid(), '16505550002', 'delivered')));
+    expect(await windows.of(phone.phone_id, '16505550001@c.us')).toEqual({
+      state: 'open',
+      last_inbound_at: new Date(Math.floor(at.getTime() / 1000) * 1000),
+      last_wamid: wamid,
+    });
+    expect(await windows.of(phone.phone_id, '16505550002')).toMatchObject({ state: 'unknown', last_wamid: null });
+  });
+
+  it('takes at most the per-phone rate: over it a 429 before any work (Meta delivers again), another phone unaffected', async () => {
+    let now = 1_000_000;
+    const limit = new CallbackLimit(3, () => now);
+    const a = await setUp({ limit });
+    const b = await setUp({ limit });
+    const payload = () => callbackPayload(a.number, textMessageValue('16505550003', 'burst'));
+    for (let i = 0; i < 3; i++) await a.post(payload());
+    const over = await a.post(payload()).catch((e) => e);
+    expect(over).toMatchObject({
+      status: 429,
+      code: 'RATE_LIMIT_ERROR',
+      message: expect.stringMatching(/3 per second.*delivers them again/),
+    });
+    // refused before the signature is even checked: a forged one is 429 too while the bucket is empty
+    expect(status(await a.webhook.receive(a.phone.phone_id, 'e30=', undefined).catch((e) => e))).toBe(429);
+    expect(await b.post(callbackPayload(b.number, textMessageValue('16505550004', 'other phone')))).toBe(1);
+    now += 400; // a second's worth refills continuously: 1.2 tokens
+    expect(await a.post(payload())).toBe(1);
+    expect(status(await a.post(payload()).catch((e) => e))).toBe(429);
+    expect(published.filter((e) => e.phone_id === a.phone.phone_id)).toHaveLength(4);
   });
 });

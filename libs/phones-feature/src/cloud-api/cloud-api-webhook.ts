@@ -1,7 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ErrorCode, Errors, ServiceError, type IngestEvent } from '@mapi/contracts';
 import type { Logger } from '@mapi/platform';
-import type { CloudApiStore } from './cloud-api-store';
+import type { CallbackLimit } from './callback-limit';
+import type { CloudApiSecrets, CloudApiStore } from './cloud-api-store';
+import type { CustomerWindows } from './customer-windows';
 import { mapCallback } from './inbound-mapping';
 import type { ReceivedMediaQueue } from './received-media';
 import type { SentMessages } from './sent-messages';
@@ -11,6 +13,8 @@ export interface IngestSink {
   publish(event: IngestEvent): Promise<void>;
 }
 
+/** How long a phone's secrets serve its callbacks before they are read again: a deleted or reset phone's address stops within it. */
+const SECRETS_TTL_MS = 2_000;
 const forbidden = (message: string) => new ServiceError(ErrorCode.FORBIDDEN_ERROR, 403, message);
 const notCloudApi = () => Errors.notFound('No Cloud API phone has this webhook address');
 const sameText = (a: string, b: string) => {
@@ -32,6 +36,8 @@ export class CloudApiWebhook {
     private readonly media: ReceivedMediaQueue,
     private readonly ingest: IngestSink,
     private readonly logger: Logger,
+    /** Customers' windows moved by their messages; the per-phone rate limit (both absent in tests that need neither). */
+    private readonly extras: { windows?: CustomerWindows; limit?: CallbackLimit } = {},
   ) {}
 
   async verify(phoneId: string, query: { 'hub.mode': string; 'hub.verify_token': string; 'hub.challenge': string }): Promise<string> {
@@ -42,8 +48,24 @@ export class CloudApiWebhook {
     return query['hub.challenge'];
   }
 
-  async receive(phoneId: string, rawBase64: string, signature: string | undefined): Promise<number> {
+  /** A phone's opened secrets for the callbacks of the next SECRETS_TTL_MS (two queries and three decryptions fewer per callback). */
+  private readonly secrets = new Map<string, { phone: CloudApiSecrets; until: number }>();
+
+  private async phoneOf(phoneId: string): Promise<CloudApiSecrets | null> {
+    const now = Date.now();
+    const held = this.secrets.get(phoneId);
+    if (held && held.until > now) return held.phone;
     const phone = await this.store.load(phoneId);
+    if (this.secrets.size > 10_000) for (const [id, h] of this.secrets) if (h.until <= now) this.secrets.delete(id);
+    // held once connected (its org_phone known): what a callback reads of the phone does not change after that
+    if (phone?.org_phone) this.secrets.set(phoneId, { phone, until: now + SECRETS_TTL_MS });
+    else this.secrets.delete(phoneId);
+    return phone;
+  }
+
+  async receive(phoneId: string, rawBase64: string, signature: string | undefined): Promise<number> {
+    this.extras.limit?.take(phoneId);
+    const phone = await this.phoneOf(phoneId);
     if (!phone) throw notCloudApi();
     const raw = Buffer.from(rawBase64, 'base64');
     const check = checkSignature(raw, signature, phone.app_secret);
@@ -93,6 +115,8 @@ export class CloudApiWebhook {
       if (s.status === 'failed') await this.sent.markFailed(phoneId, s.wamid, s.errors);
       events.push({ ...base, kind: 'receipt', chat_id: mine.chat_id, unique_id: mine.unique_id, from_me: true, ack: s.ack, at: s.at });
     }
+    // the customers' windows first: a send right after the answer sees the window this callback opened
+    await this.extras.windows?.received(phoneId, messages);
     // in order on one connection: a message before a reaction to it, statuses after
     for (const e of events) await this.ingest.publish(e);
     if (mapped.skipped > 0) this.logger.debug({ phone_id: phoneId, skipped: mapped.skipped }, 'cloud api callback: changes left out');

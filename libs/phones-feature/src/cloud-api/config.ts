@@ -17,6 +17,8 @@ export const CloudApiConfigSchema = z.object({
   CLOUD_API_RETRY_MS: z.coerce.number().int().min(100).default(30_000),
   /** How often a connected phone looks for received files still to fetch (one indexed query per phone). */
   CLOUD_API_MEDIA_POLL_MS: z.coerce.number().int().min(50).default(2_000),
+  /** Meta's callbacks taken per phone per second by each phones replica (more: 429, Meta delivers again); 0 is no limit. */
+  CLOUD_API_CALLBACK_RATE_PER_S: z.coerce.number().int().min(0).default(1_000),
 });
 
 export interface CloudApiConfig {
@@ -25,6 +27,7 @@ export interface CloudApiConfig {
   timeoutMs: number;
   retryMs: number;
   mediaPollMs: number;
+  callbackRatePerSecond: number;
 }
 
 /** Parses the settings; the issues name the variables (the caller turns them into a ConfigError). */
@@ -40,6 +43,7 @@ export function parseCloudApiConfig(env: NodeJS.ProcessEnv): { ok: true; config:
       timeoutMs: c.CLOUD_API_TIMEOUT_MS,
       retryMs: c.CLOUD_API_RETRY_MS,
       mediaPollMs: c.CLOUD_API_MEDIA_POLL_MS,
+      callbackRatePerSecond: c.CLOUD_API_CALLBACK_RATE_PER_S,
     },
   };
 }

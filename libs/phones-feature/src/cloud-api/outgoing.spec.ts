@@ -1,3 +1,4 @@
+import { graphTemplate } from '@mapi/testing';
 import { GraphError, SendRefused, classifyGraphError, refusalReason } from './graph-errors';
 import { graphMessageOf, recipientOf, replyTarget } from './outgoing';
 
@@ -35,22 +36,16 @@ describe('Cloud API sends', () => {
       recipient_type: 'individual',
       to: '1555',
       type: 'template',
-      template: {
-        name: 'order_update',
-        language: { code: 'en_US' },
-        components: [
-          {
-            type: 'body',
-            parameters: [
-              { type: 'text', text: 'Ann' },
-              { type: 'text', text: '#42' },
-            ],
-          },
-        ],
-      },
+      template: graphTemplate('order_update', 'en_US', ['Ann', '#42']),
+    });
+    // Meta's shape, spelled out once here (the e2e compares with the same builder)
+    expect(graphTemplate('order_update', 'en_US', ['Ann'])).toEqual({
+      name: 'order_update',
+      language: { code: 'en_US' },
+      components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ann' }] }],
     });
     expect(graphMessageOf('1555', { template: { name: 'hello_world', language: 'en' } }, null)).toMatchObject({
-      template: { name: 'hello_world', language: { code: 'en' } },
+      template: graphTemplate('hello_world', 'en'),
     });
   });
 

@@ -114,4 +114,8 @@ export interface PhoneConnector extends MessageActionsPort {
   groupLeave(groupId: string): Promise<void>;
   /** Re-reads chats and groups from the network. */
   resyncAppState(): Promise<{ chats: ChatInfo[]; groups: GroupMetadata[] }>;
+  /** Why a free-form message to the chat would be refused now (the Cloud API's 24-hour window), or null; absent: never known ahead. */
+  freeFormRefusal?(chatId: string): Promise<string | null>;
+  /** The network's read mark for a chat read here (the Cloud API's mark-as-read); absent: nothing is sent. */
+  markChatRead?(chatId: string): Promise<void>;
 }

@@ -227,6 +227,14 @@ export class SessionManager {
             return { ok: false, reason: 'refused', message: 'Templates are sent by Cloud API phones only (docs/services/cloud-api.md)' };
           return { ok: true, sent: await s.connector.sendMessage(command.chat_id, command.content, command.sent_message_id) };
         }
+        case 'send-window': {
+          const refusal = (await s.connector.freeFormRefusal?.(command.chat_id)) ?? null;
+          return refusal ? { ok: false, reason: 'refused', message: refusal } : { ok: true };
+        }
+        case 'chat-read':
+          if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
+          await s.connector.markChatRead?.(command.chat_id);
+          return { ok: true };
         case 'pairing-code':
           return { ok: true, pairing_code: await s.connector.requestPairingCode(command.number) };
         case 'group-create':

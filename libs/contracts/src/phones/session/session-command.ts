@@ -82,6 +82,13 @@ export const SessionCommandSchema = z.discriminatedUnion('cmd', [
   z.object({ cmd: z.literal('group-settings'), chat_id: z.string().min(1), settings: GroupSettingsSchema }),
   z.object({ cmd: z.literal('group-accept-invite'), invite_code: z.string().min(1) }),
   z.object({ cmd: z.literal('group-leave'), chat_id: z.string().min(1) }),
+  /**
+   * Whether a free-form (non-template) message to `chat_id` would be refused now: `refused` with the
+   * reason when the network says so in advance (a Cloud API phone's 24-hour window known closed), else ok.
+   */
+  z.object({ cmd: z.literal('send-window'), chat_id: z.string().min(1) }),
+  /** The chat was read in this service: the network's read mark for it (a Cloud API phone's mark-as-read); a no-op elsewhere. */
+  z.object({ cmd: z.literal('chat-read'), chat_id: z.string().min(1) }),
   ...MESSAGE_COMMANDS,
 ]);
 export type SessionCommand = z.infer<typeof SessionCommandSchema>;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sendUniqueId, type RequestContext, type SendAnswer, type SendMessageRequest } from '@mapi/contracts';
 import { IdempotencyStore } from '../../idempotency/idempotency-store';
 import type { SendReach } from '../../phones/member-reach';
+import type { PhoneGate } from '../../phones/phone-gate';
 import { toOutgoingContent } from '../../queues/outgoing-content';
 import type { SendQueues } from '../../queues/send-queues';
 
@@ -15,6 +16,8 @@ export class SendMessage {
     private readonly choosePhone: ChoosePhone,
     private readonly idempotency: IdempotencyStore,
     private readonly reach: SendReach,
+    /** The 24-hour window of a Cloud API phone's chat, asked before a free-form message is queued (absent: not asked). */
+    private readonly gate?: Pick<PhoneGate, 'requireOpenWindow'>,
   ) {}
 
   async execute({ ctx, body, headers }: SendMessageRequest): Promise<SendAnswer> {
@@ -22,6 +25,7 @@ export class SendMessage {
     await this.reach(ctx, [body.chat_id]);
     return this.idempotency.run(ctx.org_id, 'send', key, { phone: ctx.phone?.phone_id ?? null, body }, async () => {
       const phoneId = ctx.phone?.phone_id ?? (await this.choosePhone(ctx, body.chat_id));
+      if (!body.template) await this.gate?.requireOpenWindow(phoneId, body.chat_id);
       const id = key ? IdempotencyStore.jobIdFor(ctx.org_id, 'send', key, 0) : randomUUID();
       const [position] = await this.queues.add(
         ctx.org_id,
