@@ -13,6 +13,7 @@ export async function toChatViews(
   rows: ChatViewRow[],
   chats: ChatViewRepository,
   messages: MessageRepository,
+  readerEmail: string | null = null,
 ): Promise<ChatView[]> {
   const groups = rows.filter((r) => r.chat_type === 'group');
   const [latest, members] = await Promise.all([
@@ -30,7 +31,12 @@ export async function toChatViews(
     else byChat.set(key, [m]);
   }
   return rows.map((r) =>
-    mapChatView(r, (r.latest_message_id && latest.get(r.latest_message_id)) || null, byChat.get(`${r.phone_id}\u0000${r.chat_id}`) ?? null),
+    mapChatView(
+      r,
+      (r.latest_message_id && latest.get(r.latest_message_id)) || null,
+      byChat.get(`${r.phone_id}\u0000${r.chat_id}`) ?? null,
+      readerEmail,
+    ),
   );
 }
 

@@ -96,13 +96,20 @@ export function mapMember(orgId: string, orgPhone: string | null, m: GroupMember
  * Written as one object literal on purpose: spreading mapChat's object and adding the view's 30
  * fields is slow in V8, a large share of a big page's time (docs/benchmarks.md, "GET /chats and GET /chats/messages").
  */
-export function mapChatView(row: ChatViewRow, latest: MessageRow | null, members: GroupMemberRow[] | null): ChatView {
+export function mapChatView(
+  row: ChatViewRow,
+  latest: MessageRow | null,
+  members: GroupMemberRow[] | null,
+  readerEmail: string | null = null,
+): ChatView {
   const key = (c: ChatCopy) => c.org_phone ?? c.phone_id;
   const unreadByPhone: Record<string, number> = {};
   const latestByPhone: Record<string, number | null> = {};
   const orgPhones: string[] = [];
   let unread = 0;
+  let memberUnread: number | null = null;
   for (const c of row.copies) {
+    if (c.member_unread !== undefined && c.member_unread !== null) memberUnread = Math.max(memberUnread ?? 0, c.member_unread);
     const k = key(c);
     unreadByPhone[k] = c.unread_count;
     latestByPhone[k] = c.latest_message_at?.getTime() ?? null;
@@ -127,7 +134,8 @@ export function mapChatView(row: ChatViewRow, latest: MessageRow | null, members
     is_read_only: null,
     unread_count: unreadByPhone,
     member_count: members ? members.length : null,
-    member_unread_count: null,
+    // The reading member's own count (hosted: {email: n}), the largest among the copies in reach; others' are not shown.
+    member_unread_count: readerEmail && memberUnread !== null ? { [readerEmail]: memberUnread } : null,
     flag_count: row.flag_count ?? null,
     group_metadata: null,
     id: null,

@@ -172,17 +172,31 @@ describe('member reach on every chats route (integration)', () => {
     expect(r.sent.map((s) => s.cmd.cmd)).toEqual(['message-forward', 'message-forward', 'message-edit']);
   });
 
-  it('POST /chats/{chat_id}/read: 404 and unread kept outside reach; a granted chat on another phone is marked', async () => {
+  it('POST /chats/{chat_id}/read: 404 and nothing marked outside reach; a granted chat on another phone is marked, for the member only', async () => {
     const read = (c: RequestContext, chatId: string) =>
       status(new ReadChat(new ChatRepository(t.prisma)).execute({ ctx: c, params: { chat_id: chatId } }));
     const unread = async (chatId: string) =>
       (await t.prisma.chat.findMany({ where: { org_id: w.org.id, chat_id: chatId } })).map((c) => c.unread_count);
+    // a console session's read is its member's mark (decision 0091); the phones' unread_count stays
+    const marks = async (chatId: string) =>
+      (
+        await t.prisma.$queryRaw<
+          { phone_id: string }[]
+        >`SELECT phone_id FROM chat_member_reads WHERE org_id = ${w.org.id}::uuid AND chat_id = ${chatId}`
+      ).map((r) => r.phone_id);
+    const farBefore = await unread(w.far);
     expect(await read(amy(), w.plain)).toBe(404);
     expect(await read(amy(), w.denied)).toBe(404);
     expect(await unread(w.plain)).toEqual([3]);
+    expect(await marks(w.plain)).toEqual([]);
+    expect(await marks(w.denied)).toEqual([]);
     expect(await read(amy(), w.far)).toBe(200);
-    expect(await unread(w.far)).toEqual([0]);
+    expect(await marks(w.far)).toHaveLength(1);
+    expect(await unread(w.far)).toEqual(farBefore);
     expect(await read(ada(), w.plain)).toBe(200);
+    expect(await marks(w.plain)).toEqual([w.p1.phone_id]);
+    expect(await unread(w.plain)).toEqual([3]);
+    expect(await read(token(), w.plain)).toBe(200); // an API token's read zeroes the copies, as before
     expect(await unread(w.plain)).toEqual([0]);
   });
 

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@mapi/db';
-import { reachSql, type MemberChatAccess } from '../rows/chat-reach';
+import { reachSql, reachesNothing, type ChatReach, type MemberChatAccess } from '../rows/chat-reach';
 
 /** A phone that may act on a chat: its id and its own contact id (`<digits>@c.us`). */
 export interface ActingCandidate {
@@ -29,31 +29,53 @@ export class ChatRepository {
   }
 
   /**
+   * A console member's read (decision 0091): their mark on each copy within reach (the x-phone
+   * phone's only, when given), at now or the copy's newest message if that is later (a phone's clock
+   * ahead); never moved back. The copies' unread_count (the phones', the API's) is left as it is.
+   * Returns the phones whose copy was marked (none: the member cannot see the chat).
+   */
+  async markReadByMember(orgId: string, chatId: string, reach: ChatReach, memberId: string): Promise<string[]> {
+    if (reachesNothing(reach)) return [];
+    const marked = await this.prisma.$queryRaw<{ phone_id: string }[]>`
+      INSERT INTO chat_member_reads (org_id, member_id, phone_id, chat_id, read_at)
+      SELECT c.org_id, ${memberId}::uuid, c.phone_id, c.chat_id, GREATEST(now(), COALESCE(c.latest_message_at, now()))
+      FROM chats c WHERE c.org_id = ${orgId}::uuid AND c.chat_id = ${chatId} ${reachSql(orgId, reach, 'c')}
+      ON CONFLICT (org_id, member_id, phone_id, chat_id) DO UPDATE SET read_at = GREATEST(chat_member_reads.read_at, EXCLUDED.read_at)
+      RETURNING phone_id`;
+    return marked.map((m) => m.phone_id);
+  }
+
+  /**
    * Marks the chat read on the given phones' copies (null: every phone of the organization): unread
    * count 0. Returns how many copies exist within reach (0: the caller cannot see the chat). For a
    * member, only the copies within their labels and overrides (rows/chat-reach.ts).
    */
   async markRead(orgId: string, chatId: string, phoneIds: string[] | null, member: MemberChatAccess | null = null): Promise<number> {
+    return (await this.markReadOn(orgId, chatId, phoneIds, member)).length;
+  }
+
+  /** markRead answering the phones whose copy of the chat is within reach (each is told, for the network's read mark). */
+  async markReadOn(orgId: string, chatId: string, phoneIds: string[] | null, member: MemberChatAccess | null = null): Promise<string[]> {
     if (member) {
       const copies = await this.prisma.$queryRaw<{ phone_id: string }[]>`
         SELECT c.phone_id FROM chats c WHERE c.org_id = ${orgId}::uuid AND c.chat_id = ${chatId} ${reachSql(orgId, { phoneIds, member }, 'c')}`;
       return copies.length
-        ? this.markRead(
+        ? this.markReadOn(
             orgId,
             chatId,
             copies.map((c) => c.phone_id),
           )
-        : 0;
+        : [];
     }
-    if (phoneIds && phoneIds.length === 0) return 0;
+    if (phoneIds && phoneIds.length === 0) return [];
     const scope = phoneIds ? { phone_id: { in: phoneIds } } : {};
     const where = { org_id: orgId, chat_id: chatId, ...scope };
-    const seen = await this.prisma.chat.count({ where });
-    if (seen)
+    const seen = await this.prisma.chat.findMany({ where, select: { phone_id: true } });
+    if (seen.length)
       await this.prisma.chat.updateMany({
         where: { ...where, unread_count: { not: 0 } },
         data: { unread_count: 0, updated_at: new Date() },
       });
-    return seen;
+    return seen.map((c) => c.phone_id);
   }
 }

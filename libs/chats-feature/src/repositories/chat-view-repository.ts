@@ -36,8 +36,17 @@ function teamFilters(orgId: string, f: ChatFilter, inScope: (alias: string) => P
     );
   }
   if (f.unread !== undefined) {
-    const any = Prisma.sql`EXISTS (SELECT 1 FROM chats u WHERE u.org_id = ${orgId}::uuid AND u.chat_id = c.chat_id AND u.unread_count > 0 ${inScope('u')})`;
+    const any = f.readerId
+      ? Prisma.sql`EXISTS (SELECT 1 FROM chats u ${readMarkJoin(f.readerId, 'u')}
+          WHERE u.org_id = ${orgId}::uuid AND u.chat_id = c.chat_id ${inScope('u')} AND ${memberUnread('u', true)})`
+      : Prisma.sql`EXISTS (SELECT 1 FROM chats u WHERE u.org_id = ${orgId}::uuid AND u.chat_id = c.chat_id AND u.unread_count > 0 ${inScope('u')})`;
     out.push(f.unread ? Prisma.sql`AND ${any}` : Prisma.sql`AND NOT ${any}`);
+  }
+  if (f.openTicket !== undefined) {
+    // The inbox's tickets (a declared read: prisma/schema/inbox.prisma, decision 0091), on the (org_id, chat_id) index.
+    const any = Prisma.sql`EXISTS (SELECT 1 FROM inbox_tickets t WHERE t.org_id = ${orgId}::uuid AND t.chat_id = c.chat_id
+                   AND t.status IN ('open', 'inprogress') AND NOT t.is_deleted ${inScope('t')})`;
+    out.push(f.openTicket ? Prisma.sql`AND ${any}` : Prisma.sql`AND NOT ${any}`);
   }
   if (f.flagged !== undefined) {
     const any = Prisma.sql`EXISTS (SELECT 1 FROM messages fm WHERE fm.org_id = ${orgId}::uuid AND fm.chat_id = c.chat_id AND fm.flag_status ${inScope('fm')})`;
@@ -64,6 +73,29 @@ function teamFilters(orgId: string, f: ChatFilter, inScope: (alias: string) => P
   return out;
 }
 
+/** The member's read mark on the copy `alias` (chats): `mr.read_at`, null when they have none. */
+const readMarkJoin = (memberId: string, alias: string) =>
+  Prisma.sql`LEFT JOIN chat_member_reads mr ON mr.org_id = ${Prisma.raw(alias)}.org_id AND mr.member_id = ${memberId}::uuid
+    AND mr.phone_id = ${Prisma.raw(alias)}.phone_id AND mr.chat_id = ${Prisma.raw(alias)}.chat_id`;
+
+/** Inbound messages after the member's mark counted at most this far (the list shows 99+ long before). */
+const MEMBER_UNREAD_CAP = 1000;
+
+/**
+ * The member's unread messages on the copy `alias` (joined with readMarkJoin): without a mark the
+ * copy's unread_count, else its inbound messages after the mark (messages_org_chat_recent_idx, a
+ * range on timestamp). `any`: whether there is one (for the filter) rather than how many.
+ */
+function memberUnread(alias: string, any: boolean): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  const after = Prisma.sql`FROM messages um WHERE um.org_id = ${a}.org_id AND um.chat_id = ${a}.chat_id AND um.phone_id = ${a}.phone_id
+    AND NOT um.from_me AND um.timestamp > mr.read_at`;
+  return any
+    ? Prisma.sql`(CASE WHEN mr.read_at IS NULL THEN ${a}.unread_count > 0 ELSE EXISTS (SELECT 1 ${after}) END)`
+    : Prisma.sql`(CASE WHEN mr.read_at IS NULL THEN ${a}.unread_count
+        ELSE (SELECT count(*) FROM (SELECT 1 ${after} LIMIT ${MEMBER_UNREAD_CAP}) x)::int END)`;
+}
+
 export interface ChatFilter {
   /** Phones within reach; null: every phone of the organization. */
   phoneIds: string[] | null;
@@ -84,6 +116,12 @@ export interface ChatFilter {
   flagged?: boolean;
   /** Text in the chat's name, number or contact's name, or words in one of its messages in reach. */
   search?: string;
+  /** true: a ticket of the chat on a phone in reach is open or in progress; false: none is. */
+  openTicket?: boolean;
+  /** A console member (their member_id): unread (filter and each copy's member_unread) by their read marks. */
+  readerId?: string | null;
+  /** Keyset: only the chats after this one in the list's order (activity_at, chat_id descending). */
+  after?: { at: string; chat_id: string };
   offset: number;
   limit: number;
 }
@@ -115,7 +153,9 @@ export class ChatViewRepository {
       f.end === undefined ? Prisma.empty : Prisma.sql`AND c.activity_at <= ${f.end}::timestamptz`,
       f.label === undefined ? Prisma.empty : labelFilter(orgId, f.label),
       ...teamFilters(orgId, f, inScope),
+      f.after === undefined ? Prisma.empty : Prisma.sql`AND (c.activity_at, c.chat_id) < (${f.after.at}::timestamptz, ${f.after.chat_id})`,
     ];
+    const reader = f.readerId ?? null;
     const rows = await this.prisma.$queryRaw<
       { j: string; copies: string; props: string | null; labels: string | null; settings: string | null; flags: number }[]
     >`
@@ -134,8 +174,10 @@ export class ChatViewRepository {
       )
       SELECT row_to_json(p)::text AS j,
         (SELECT json_agg(json_build_object('phone_id', o.phone_id, 'org_phone', o.org_phone, 'unread_count', o.unread_count,
-                                           'latest_message_at', o.latest_message_at, 'pinned_messages', o.pinned_messages) ORDER BY o.phone_id)
-         FROM chats o WHERE o.org_id = p.org_id AND o.chat_id = p.chat_id ${inScope('o')})::text AS copies,
+                                           'latest_message_at', o.latest_message_at, 'pinned_messages', o.pinned_messages,
+                                           'member_unread', ${reader ? memberUnread('o', false) : Prisma.sql`NULL::int`}) ORDER BY o.phone_id)
+         FROM chats o ${reader ? readMarkJoin(reader, 'o') : Prisma.empty}
+         WHERE o.org_id = p.org_id AND o.chat_id = p.chat_id ${inScope('o')})::text AS copies,
         (SELECT json_build_object('assigned_to', cp.assigned_to, 'custom_properties', cp.custom_properties, 'override_chat_access', cp.override_chat_access)
          FROM chat_properties cp WHERE cp.org_id = p.org_id AND cp.chat_id = p.chat_id)::text AS props,
         (SELECT json_agg(l.label_id ORDER BY l.label_id) FROM chat_labels l WHERE l.org_id = p.org_id AND l.chat_id = p.chat_id)::text AS labels,
@@ -182,8 +224,9 @@ export class ChatViewRepository {
     chatId: string,
     phoneIds: string[] | null,
     member: MemberChatAccess | null = null,
+    readerId: string | null = null,
   ): Promise<ChatViewRow | null> {
-    const [row] = await this.list(orgId, { phoneIds, member, chatId, offset: 0, limit: 1 });
+    const [row] = await this.list(orgId, { phoneIds, member, chatId, readerId, offset: 0, limit: 1 });
     return row ?? null;
   }
 

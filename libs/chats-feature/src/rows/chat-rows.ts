@@ -23,6 +23,8 @@ export interface ChatCopy {
   latest_message_at: Date | null;
   /** chats.pinned_messages of this copy (pinned-messages.ts); absent or null: none. */
   pinned_messages?: unknown;
+  /** The reading member's unread messages on this copy (their read mark; decision 0091); absent or null: not a member's read. */
+  member_unread?: number | null;
 }
 
 /**

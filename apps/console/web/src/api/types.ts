@@ -35,6 +35,9 @@ export interface Chat {
   unread_count?: Record<string, number>;
   /** The largest of unread_count. */
   message_unread_count?: number | null;
+  /** For a console session: {the member's email: their own unread messages} (their read marks, decision 0091). */
+  member_unread_count?: Record<string, number> | null;
+  created_at?: string;
   /** An email. */
   assigned_to?: string | null;
   /** label_id → true. */

@@ -16,9 +16,9 @@ export class GetChat {
 
   async execute({ ctx, params }: GetChatRequest): Promise<ChatView> {
     const reach = chatReach(ctx);
-    const row = await this.chats.findOne(ctx.org_id, params.chat_id, reach.phoneIds, reach.member);
+    const row = await this.chats.findOne(ctx.org_id, params.chat_id, reach.phoneIds, reach.member, ctx.member?.member_id ?? null);
     if (!row) throw Errors.notFound(CHAT_NOT_FOUND);
-    const [chat] = await toChatViews(ctx.org_id, [row], this.chats, this.messages);
+    const [chat] = await toChatViews(ctx.org_id, [row], this.chats, this.messages, ctx.member?.email.toLowerCase() ?? null);
     return chat;
   }
 }

@@ -25,7 +25,11 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
   const { me } = useSession();
   const phone = query.get('phone') ?? '';
   const filters = filtersFromQuery(query);
-  const { chats, error, labels, openTickets, markedRead } = useChats(filters, me?.member.email ?? null, chatId ? { chatId, phone } : null);
+  const { chats, hasMore, loadMore, error, labels, openTickets, markedRead } = useChats(
+    filters,
+    me?.member.email ?? null,
+    chatId ? { chatId, phone } : null,
+  );
   useEffect(() => {
     if (!chatId) return;
     api('POST', `/chats/${encodeURIComponent(chatId)}/read`, { phone: phone || null }).then(
@@ -62,8 +66,16 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
       chatId ? `${phone}/${chatId}` : undefined,
       by,
     );
+    const more = at === null && by === 1 && hasMore; // past the loaded pages: the next one is read
+    if (more) void loadMore();
     setKeyNote(
-      at === null ? (list.length ? `This is the ${by === 1 ? 'last' : 'first'} chat of the list.` : 'No chat in the list.') : null,
+      at !== null
+        ? null
+        : more
+          ? 'Loading more chats… press j again.'
+          : list.length
+            ? `This is the ${by === 1 ? 'last' : 'first'} chat of the list.`
+            : 'No chat in the list.',
     );
     if (at !== null) navigate(chatsPagePath(filters, list[at]));
   };
@@ -91,9 +103,10 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
             labels={labels}
             openTickets={openTickets}
             filtered={filtering(filters)}
+            hasMore={hasMore}
+            loadMore={loadMore}
           />
         )}
-        {filters.ticket && <p className="muted">Open ticket narrows the 100 most recent chats that match the other filters.</p>}
         <StatusNote note={keyNote} />
         <button type="button" className="link-button shortcut-button" aria-keyshortcuts="?" onClick={() => help.current?.showModal()}>
           Keyboard shortcuts (?)

@@ -11,7 +11,6 @@ import {
   filtersFromQuery,
   filtersToQuery,
   lastActivity,
-  narrowToOpenTickets,
   openTicketChats,
   shortTime,
   unreadOf,
@@ -86,15 +85,17 @@ describe('console chats page logic', () => {
       expect(chatsRequest(NO_FILTERS, 'amy@example.com', 100)).toEqual({ path: '/chats?limit=100', phone: null });
       const all = { assigned: 'mine' as const, label: 'l-1', phone: '447700900002', unread: true, flagged: true, ticket: true, q: 'a&b' };
       expect(chatsRequest(all, 'amy@example.com', 50)).toEqual({
-        path: '/chats?limit=50&assigned_to=amy%40example.com&label=l-1&unread=true&flagged=true&search=a%26b',
+        path: '/chats?limit=50&assigned_to=amy%40example.com&label=l-1&unread=true&flagged=true&open_ticket=true&search=a%26b',
         phone: '447700900002',
       });
       expect(chatsRequest({ ...NO_FILTERS, assigned: 'none' }, null, 10).path).toBe('/chats?limit=10&assigned_to=none');
       // no email known yet: "mine" cannot be asked, rather than asking for every chat as mine
       expect(chatsRequest({ ...NO_FILTERS, assigned: 'mine' }, null, 10).path).toBe('/chats?limit=10');
+      // the next page: the cursor the previous one answered
+      expect(chatsRequest({ ...NO_FILTERS, unread: true }, null, 100, 'WyIy').path).toBe('/chats?limit=100&cursor=WyIy&unread=true');
     });
 
-    it('narrows to chats with an open or in-progress ticket itself (the API has no such filter)', () => {
+    it("marks the chats with an open or in-progress ticket (the filter is the API's open_ticket)", () => {
       const open = openTicketChats([
         { chat_id: 'a@c.us', status: 'open' },
         { chat_id: 'b@c.us', status: 'inprogress' },
@@ -102,10 +103,6 @@ describe('console chats page logic', () => {
         { chat_id: 'd@c.us', status: null },
       ]);
       expect([...open].sort()).toEqual(['a@c.us', 'b@c.us']);
-      const chats = [chat('a'), chat('c')];
-      expect(narrowToOpenTickets(chats, { ...NO_FILTERS, ticket: true }, open).map((c) => c.chat_id)).toEqual(['a@c.us']);
-      expect(narrowToOpenTickets(chats, NO_FILTERS, open)).toHaveLength(2);
-      expect(narrowToOpenTickets(chats, { ...NO_FILTERS, ticket: true }, null)).toHaveLength(2);
     });
   });
 
@@ -197,6 +194,20 @@ describe('console chats page logic', () => {
         'c@c.us',
       ]);
       expect(withNewMessage(list, message('z@c.us'), null)).toBeNull();
+    });
+
+    it("keeps the member's own count apart: one more for a customer's message, none for one sent from the phone, 0 when open", () => {
+      const mine = [chat('b', { member_unread_count: { 'amy@example.com': 2 }, unread_count: { [P1]: 5 }, message_unread_count: 5 })];
+      expect(unreadOf(mine[0])).toBe(2);
+      expect(withNewMessage(mine, message('b@c.us'), null)?.[0].member_unread_count).toEqual({ 'amy@example.com': 3 });
+      expect(withNewMessage(mine, message('b@c.us', { from_me: true }), null)?.[0].member_unread_count).toEqual({ 'amy@example.com': 2 });
+      expect(withNewMessage(mine, message('b@c.us'), 'b@c.us')?.[0].member_unread_count).toEqual({ 'amy@example.com': 0 });
+      // the member's read is theirs: the phones' counts stay
+      expect(withChatRead(mine, 'b@c.us', '447700900001')[0]).toMatchObject({
+        member_unread_count: { 'amy@example.com': 0 },
+        unread_count: { [P1]: 5 },
+      });
+      expect(unreadOf(chat('c', { member_unread_count: null, unread_count: { [P1]: 4 } }))).toBe(4);
     });
 
     it('reads a chat on one phone (or every phone)', () => {

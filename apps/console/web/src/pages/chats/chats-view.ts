@@ -66,15 +66,22 @@ export function chatsPagePath(f: ChatFilters, chat?: Pick<Chat, 'chat_id' | 'org
 
 /**
  * The GET /v1/chats call for the filters: its path and x-phone (the phone filter). `mine` needs the
- * member's email. The open-ticket filter is not the API's: the page narrows the answer itself.
+ * member's email. `cursor`: the page after the one that answered it (keyset paging).
  */
-export function chatsRequest(f: ChatFilters, email: string | null, limit: number): { path: string; phone: string | null } {
+export function chatsRequest(
+  f: ChatFilters,
+  email: string | null,
+  limit: number,
+  cursor?: string | null,
+): { path: string; phone: string | null } {
   const q = new URLSearchParams({ limit: String(limit) });
+  if (cursor) q.set('cursor', cursor);
   if (f.assigned === 'mine' && email) q.set('assigned_to', email);
   if (f.assigned === 'none') q.set('assigned_to', 'none');
   if (f.label) q.set('label', f.label);
   if (f.unread) q.set('unread', 'true');
   if (f.flagged) q.set('flagged', 'true');
+  if (f.ticket) q.set('open_ticket', 'true');
   if (f.q) q.set('search', f.q);
   return { path: `/chats?${q.toString()}`, phone: f.phone || null };
 }
@@ -107,8 +114,13 @@ export function lastActivity(chat: Chat): number | null {
   return Number.isNaN(t) ? null : t;
 }
 
-/** Unread inbound messages: the largest count among the phones in reach (they see the same chat). */
+/**
+ * Unread inbound messages: the signed-in member's own (member_unread_count, their read marks), else
+ * the largest count among the phones in reach (they see the same chat).
+ */
 export function unreadOf(chat: Chat): number {
+  const own = Object.values(chat.member_unread_count ?? {});
+  if (own.length) return own[0];
   const counts = Object.values(chat.unread_count ?? {});
   return counts.length ? Math.max(0, ...counts) : (chat.message_unread_count ?? 0);
 }
@@ -148,8 +160,19 @@ export function withNewMessage(chats: readonly Chat[], message: Message, openCha
   const key = message.org_phone; // the unread map's key: the phone's contact id, as the API writes it
   if (message.from_me || openChatId === chat.chat_id) unread[key] = 0;
   else unread[key] = (unread[key] ?? 0) + 1;
+  // The member's own count: one more for a customer's message unless the chat is open (being read); a
+  // message sent from the phone (maybe by a colleague) does not read it for them.
+  const own = chat.member_unread_count
+    ? Object.fromEntries(
+        Object.entries(chat.member_unread_count).map(([email, n]) => [
+          email,
+          openChatId === chat.chat_id ? 0 : message.from_me ? n : n + 1,
+        ]),
+      )
+    : chat.member_unread_count;
   const updated: Chat = {
     ...chat,
+    member_unread_count: own,
     latest_message: message,
     latest_message_timestamp: at,
     unread_count: unread,
@@ -165,13 +188,12 @@ export function withChatRead(chats: readonly Chat[], chatId: string, phoneDigits
     const unread = Object.fromEntries(
       Object.entries(c.unread_count ?? {}).map(([k, n]) => [k, !phoneDigits || digits(k) === phoneDigits ? 0 : n]),
     );
+    if (c.member_unread_count) {
+      // A member's read is theirs alone (decision 0091): the phones' counts stay as they are.
+      return { ...c, member_unread_count: Object.fromEntries(Object.keys(c.member_unread_count).map((email) => [email, 0])) };
+    }
     return { ...c, unread_count: unread, message_unread_count: Math.max(0, ...Object.values(unread)) };
   });
-}
-
-/** The open-ticket filter, which the API does not have: applied to the chats read. */
-export function narrowToOpenTickets(chats: readonly Chat[], f: ChatFilters, open: ReadonlySet<string> | null): Chat[] {
-  return f.ticket && open ? chats.filter((c) => open.has(c.chat_id)) : [...chats];
 }
 
 /**

@@ -2,51 +2,78 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorText } from '../../api/client';
 import { useRealtimeConnected, useRealtimeEvents } from '../../api/realtime';
 import { digits, type Chat, type Label, type Message, type Ticket } from '../../api/types';
-import {
-  chatsRequest,
-  filtering,
-  narrowToOpenTickets,
-  openTicketChats,
-  withChatRead,
-  withNewMessage,
-  type ChatFilters,
-} from './chats-view';
+import { withHead, withPage } from './chat-window';
+import { chatsRequest, filtering, openTicketChats, withChatRead, withNewMessage, type ChatFilters } from './chats-view';
 
-const LIST_LIMIT = 100;
+/** A page of GET /chats; further pages are read by cursor as the list is scrolled. */
+export const LIST_LIMIT = 100;
+
+interface Listing {
+  chats: Chat[];
+  /** The cursor of the page after the last one loaded; null: the list is whole. */
+  next: string | null;
+}
 
 /**
- * The chats the session reaches, most recent first, narrowed by the filters (chats-view.ts). A new
- * message is applied in place (its chat to the top, its unread count) without reading the list again;
- * the list is re-read (at most every 300 ms) when a chat it does not hold gets a message, when a
- * filter may no longer hold, or on chat, label, assignment and flag events. The open tickets (for
- * the marker and the open-ticket filter) are re-read on ticket events; the labels once.
+ * The chats the session reaches, most recent first, narrowed by the filters (chats-view.ts, all of
+ * them the API's), a page at a time: `loadMore` reads the next page by cursor (chat-window.ts joins
+ * it). A new message is applied in place (its chat to the top, its unread count) without reading the
+ * list again; the first page is re-read (at most every 300 ms) and joined to the pages further down
+ * when a chat it does not hold gets a message, when a filter may no longer hold, or on chat, label,
+ * assignment and flag events. The open tickets (for the marker) are re-read on ticket events; the labels once.
  */
 export function useChats(filters: ChatFilters, email: string | null, open: { chatId: string; phone: string } | null) {
-  const [chats, setChats] = useState<Chat[] | null>(null);
+  const [listing, setListing] = useState<Listing | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [labels, setLabels] = useState<Map<string, Label>>(new Map());
   const [openTickets, setOpenTickets] = useState<Set<string> | null>(null);
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   const request = chatsRequest(filters, email, LIST_LIMIT);
   const key = `${request.path}|${request.phone ?? ''}`;
-  const current = useRef<Chat[] | null>(null);
-  const show = useCallback((list: Chat[] | null) => {
-    current.current = list;
-    setChats(list);
+  const current = useRef<Listing | null>(null);
+  const shownKey = useRef<string | null>(null);
+  const show = useCallback((next: Listing | null) => {
+    current.current = next;
+    setListing(next);
   }, []);
   const readSeq = useRef(0);
   const load = useCallback(async () => {
     const seq = ++readSeq.current;
     try {
       const [path, phone] = key.split('|');
-      const answer = await api<{ chats: Chat[] }>('GET', path, { phone: phone || null });
+      const answer = await api<{ chats: Chat[]; next_cursor?: string | null }>('GET', path, { phone: phone || null });
       if (seq !== readSeq.current) return; // a later read (other filters) is under way: its answer wins
-      show(answer.chats);
+      const next = answer.next_cursor ?? null;
+      const held = shownKey.current === key ? current.current : null; // the same list: keep the pages loaded below
+      const chats = held ? withHead(held.chats, answer.chats, next === null) : answer.chats;
+      const keptTail = held !== null && chats.length > answer.chats.length;
+      shownKey.current = key;
+      show({ chats, next: keptTail ? held.next : next });
       setError(null);
     } catch (err) {
       if (seq === readSeq.current) setError(errorText(err));
     }
   }, [key, show]);
+  const loadingMore = useRef(false);
+  const loadMore = useCallback(async () => {
+    const at = current.current;
+    if (!at?.next || loadingMore.current) return;
+    loadingMore.current = true;
+    const seq = readSeq.current;
+    try {
+      const more = chatsRequest(filters, email, LIST_LIMIT, at.next);
+      const answer = await api<{ chats: Chat[]; next_cursor?: string | null }>('GET', more.path, { phone: more.phone });
+      // Joined only to the list it was read for: not after a re-read of the first page or another filter
+      // (live messages meanwhile changed rows in place, which withPage keeps).
+      const now = current.current;
+      if (seq === readSeq.current && now?.next === at.next)
+        show({ chats: withPage(now.chats, answer.chats), next: answer.next_cursor ?? null });
+    } catch (err) {
+      if (seq === readSeq.current) setError(errorText(err));
+    } finally {
+      loadingMore.current = false;
+    }
+  }, [filters, email, show]);
   const loadTickets = useCallback(async () => {
     try {
       const [open, progress] = await Promise.all(
@@ -88,19 +115,24 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
     const message = data as Message;
     if (filters.phone && digits(message.org_phone) !== filters.phone) return;
     const openChat = openRef.current && digits(message.org_phone) === openRef.current.phone ? openRef.current.chatId : null;
-    const next = current.current && withNewMessage(current.current, message, openChat);
-    if (next) show(next);
+    const held = current.current;
+    const next = held && withNewMessage(held.chats, message, openChat);
+    if (held && next) show({ ...held, chats: next });
     if (!next || filtered) later();
   });
   useRealtimeEvents(
     ['chat.created', 'chat.updated', 'chat.label.updated', 'chat.custom_properties.updated', 'message.flagged', 'message.unflagged'],
     later,
   );
-  useRealtimeEvents(['ticket.created', 'ticket.updated', 'ticket.deleted'], () => void loadTickets());
+  useRealtimeEvents(['ticket.created', 'ticket.updated', 'ticket.deleted'], () => {
+    void loadTickets();
+    if (filters.ticket) later(); // the open-ticket filter is the API's: its list may have changed
+  });
   /** After POST /chats/{chat_id}/read: the chat's count on that phone is 0 here too. */
   const markedRead = useCallback(
-    (chatId: string, phone: string) => current.current && show(withChatRead(current.current, chatId, phone)),
+    (chatId: string, phone: string) =>
+      current.current && show({ ...current.current, chats: withChatRead(current.current.chats, chatId, phone) }),
     [show],
   );
-  return { chats: chats && narrowToOpenTickets(chats, filters, openTickets), error, labels, openTickets, markedRead };
+  return { chats: listing?.chats ?? null, hasMore: !!listing?.next, loadMore, error, labels, openTickets, markedRead };
 }
