@@ -15,6 +15,9 @@ cd "$(dirname "$0")/.."
 . scripts/podman-env.sh
 log() { echo "build-base-image: $*" >&2; }
 die() { echo "build-base-image: ERROR: $*" >&2; exit 1; }
+# One build at a time on the machine (images are the machine's): a second caller waits, then finds it cached.
+exec 8>/tmp/mapi-base-image.lock
+flock 8
 
 suite=bookworm
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"

@@ -16,6 +16,10 @@ cd "$(dirname "$0")/.."
 log() { echo "build-image: $*" >&2; }
 image="${MAPI_IMAGE:-localhost/mapi:dev}"
 work="${MAPI_IMAGE_WORK:-.run/image}"
+# One build at a time per work tree: two test files of a run may ask for the image at once.
+mkdir -p "$(dirname "$work")"
+exec 9>"$work.lock"
+flock 9
 tree="$work/tree/out" # the Dockerfile's stage `tree` holds /out/app and /out/deps
 start=$(date +%s.%N)
 elapsed() { node -e 'console.log((Date.now()/1000-process.argv[1]).toFixed(1))' "$start"; }

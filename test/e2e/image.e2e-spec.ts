@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
@@ -9,7 +8,7 @@ import { CLI_APPS } from '../deploy/support/repo';
 import { callApi, client, until } from './support/http';
 import { dataOf, publicClientAt } from './support/public-client-at';
 import { connectedSandboxPhone } from './support/queue-phone';
-import { podman, podmanUsable, ROOT, run } from './support/podman';
+import { checkoutImage, podman, podmanUsable, ROOT, run } from './support/podman';
 
 /**
  * The container image built with the project's own Dockerfile and run (issue 37): podman with a
@@ -26,8 +25,7 @@ const describeWithPodman = usable.ok ? describe : describe.skip;
 
 const { startReceiver } = require('../../bench/webhooks/receiver.js');
 
-// One tag per checkout: test runs of two checkouts on one machine do not take each other's image.
-const IMAGE = `localhost/mapi:e2e-${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`;
+const IMAGE = checkoutImage();
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const figures: Record<string, unknown> = {};
 

@@ -1,7 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..', '..');
+
+/** The image tag of this checkout: test runs of two checkouts on one machine do not take each other's image. */
+export const checkoutImage = () => `localhost/mapi:e2e-${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`;
 
 export interface Run {
   code: number | null;
