@@ -113,6 +113,7 @@ describe('console: accessibility, small screens, empty and error states', () => 
     // The analytics service is not started here: both pages show the gateway's 503 with what to do.
     { path: '/dashboard', heading: 'Right now', error: /not running.*retry/i },
     { path: '/analytics', heading: 'Analytics', error: /not running.*retry/i },
+    { path: '/sla', heading: 'SLA', error: /not running.*retry/i },
     { path: '/tasks', heading: 'Tasks', empty: 'No tasks.' },
     { path: '/labels', heading: 'Labels' },
     { path: `/queue?phone=${w.phone.phoneId}`, heading: 'Queue' },

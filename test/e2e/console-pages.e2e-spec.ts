@@ -535,6 +535,7 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
         'Tickets',
         'Right now',
         'Analytics',
+        'SLA',
         'Tasks',
         'Labels',
         'Queue',

@@ -10,6 +10,7 @@ import { knowledgeBasePages } from '../pages/knowledge-base';
 import { membersPages } from '../pages/members';
 import { phonesPages } from '../pages/phones';
 import { queuePages } from '../pages/queue';
+import { slaPages } from '../pages/sla';
 import { ticketsPages } from '../pages/tickets';
 import { webhooksPages } from '../pages/webhooks';
 
@@ -20,6 +21,7 @@ export const PAGES: PageDef[] = [
   ...ticketsPages,
   ...dashboardPages,
   ...analyticsPages,
+  ...slaPages,
   ...tasksPages,
   ...labelsPages,
   ...queuePages,
