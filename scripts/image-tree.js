@@ -67,15 +67,21 @@ const DROP_IN_PACKAGE = {
   '@opentelemetry/*': (rel) => /^build\/(esm|esnext)\//.test(rel),
   // mqtt (the event sinks' client) ships browser bundles in dist/ (1.5 MB); Node's require loads build/.
   mqtt: (rel) => rel.startsWith('dist/'),
+  // rxjs (NestJS's) ships CommonJS (dist/cjs, what require loads: its `node` and `require` exports)
+  // and two ES-module builds and UMD bundles (2.6 MB) that require() never loads.
+  rxjs: (rel) => /^dist\/(esm|esm5|bundles)\//.test(rel),
+  // node-wav (baileys' audio) is index.js alone (it requires nothing); the rest is its author's
+  // test data shipped by mistake: x.json, file.wav, x.js, tests/ (7.6 MB).
+  'node-wav': (rel) => rel !== 'index.js' && rel !== 'package.json',
 };
 /** The DROP_IN_PACKAGE test of a package: by its name, or by its scope (`@scope/*`). */
 const dropInPackage = (name) => DROP_IN_PACKAGE[name] ?? (name.startsWith('@') ? DROP_IN_PACKAGE[`${name.split('/')[0]}/*`] : undefined);
 /**
  * Files dropped from node_modules: TypeScript sources and declarations, Markdown, packages' own tests,
  * and the packages' source maps (55 MB: with --enable-source-maps a stack frame inside a dependency
- * shows its built file's position instead; the apps' own maps, in their dist/, stay).
+ * shows its built file's position instead; the apps' own maps, in their dist/, stay), declarations' maps included.
  */
-const DROP_FILE = /(\.[cm]?ts|\.tsx|\.md|\.markdown|\.(spec|test)\.[cm]?js|\.[cm]?js\.map)$/i;
+const DROP_FILE = /(\.[cm]?ts|\.tsx|\.md|\.markdown|\.(spec|test)\.[cm]?js|\.[cm]?js\.map|\.d\.[cm]?ts\.map)$/i;
 
 function readJson(file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));

@@ -74,8 +74,26 @@ describe('the image tree drops only files the runtime never loads', () => {
     expect(tree.dropInPackage('mqtt')?.('dist/mqtt.min.js')).toBe(true);
   });
 
+  it('keeps the one file of node-wav that require() loads, and drops the test data it ships', () => {
+    const rel = relative(join(root, 'node_modules/node-wav'), require.resolve('node-wav', { paths: [root] }));
+    expect(rel).toBe('index.js');
+    expect(readFileSync(join(root, 'node_modules/node-wav/index.js'), 'utf8')).not.toMatch(/require\(/);
+    expect({ rel, dropped: tree.dropInPackage('node-wav')?.(rel) }).toEqual({ rel, dropped: false });
+    for (const other of ['x.json', 'file.wav', 'x.js', 'tests/test.js'])
+      expect({ other, dropped: tree.dropInPackage('node-wav')?.(other) }).toEqual({ other, dropped: true });
+  });
+
+  it('keeps the CommonJS build of rxjs that require() loads, and drops its ES-module builds and bundles', () => {
+    for (const id of ['rxjs', 'rxjs/operators']) {
+      const rel = relative(join(root, 'node_modules/rxjs'), require.resolve(id, { paths: [root] }));
+      expect({ id, rel, dropped: tree.dropInPackage('rxjs')?.(rel) }).toEqual({ id, rel, dropped: false });
+    }
+    for (const rel of ['dist/esm/index.js', 'dist/esm5/index.js', 'dist/bundles/rxjs.umd.js'])
+      expect({ rel, dropped: tree.dropInPackage('rxjs')?.(rel) }).toEqual({ rel, dropped: true });
+  });
+
   it("drops dependencies' source maps, declarations and tests, never JavaScript or JSON", () => {
-    for (const name of ['index.js.map', 'client.mjs.map', 'x.cjs.map', 'index.d.ts', 'README.md', 'a.spec.js'])
+    for (const name of ['index.js.map', 'client.mjs.map', 'x.cjs.map', 'index.d.ts', 'index.d.ts.map', 'README.md', 'a.spec.js'])
       expect({ name, dropped: tree.DROP_FILE.test(name) }).toEqual({ name, dropped: true });
     for (const name of ['index.js', 'client.mjs', 'x.cjs', 'package.json', 'data.map.json', 'query.wasm', 'site.map'])
       expect({ name, dropped: tree.DROP_FILE.test(name) }).toEqual({ name, dropped: false });
