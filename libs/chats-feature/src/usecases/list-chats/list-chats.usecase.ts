@@ -38,7 +38,12 @@ export class ListChats {
     });
     const chats = await toChatViews(ctx.org_id, rows, this.chats, this.messages, ctx.member?.email.toLowerCase() ?? null);
     const last = rows.at(-1);
-    const next_cursor = last && rows.length === query.limit ? encodeChatsCursor(last.activity_at, last.chat_id) : null;
-    return { ...pagePositions(query.offset, chats.length), chats, next_cursor };
+    // Only when a page may follow: the last page keeps the hosted shape ({from, to, count, chats}).
+    const more = last && rows.length === query.limit;
+    return {
+      ...pagePositions(query.offset, chats.length),
+      chats,
+      ...(more ? { next_cursor: encodeChatsCursor(last.activity_at, last.chat_id) } : {}),
+    };
   }
 }

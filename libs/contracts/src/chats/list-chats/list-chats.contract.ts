@@ -70,8 +70,8 @@ export const ListChatsResponse = z.object({
   to: z.number().int(),
   count: z.number().int(),
   chats: z.array(ChatViewSchema),
-  /** Ours: `cursor` of the next page; null when this page is the last (fewer chats than limit). */
-  next_cursor: z.string().nullable(),
+  /** Ours: `cursor` of the next page; absent when this page is the last (fewer chats than limit), so that page keeps the hosted shape. */
+  next_cursor: z.string().optional(),
 });
 export type ListChatsResponse = z.infer<typeof ListChatsResponse>;
 
