@@ -48,7 +48,14 @@ describe('chat activity from ingestion', () => {
       activity_at: new Date(base + 3000),
     });
     expect(row.copies).toEqual([
-      { phone_id: p.phone_id, org_phone: p.org_phone, unread_count: 2, latest_message_at: new Date(base + 3000), pinned_messages: null },
+      {
+        phone_id: p.phone_id,
+        org_phone: p.org_phone,
+        unread_count: 2,
+        latest_message_at: new Date(base + 3000),
+        pinned_messages: null,
+        member_unread: null,
+      },
     ]);
 
     // an older message (history) moves nothing; a redelivered batch changes nothing
