@@ -152,6 +152,7 @@ describeWithPodman('docker-compose.yml with podman-compose (issue 37)', () => {
   });
 
   it("the seed's demo token reads the demo data through the published gateway; the console page loads", async () => {
+    expect(await podman(['wait', container('seed')], 120_000)).toBe('0'); // it runs beside the apps: wait for its end
     const logs = await podman(['logs', container('seed')]);
     const token = /mapi_[A-Za-z0-9_-]+/.exec(logs)?.[0];
     expect({ token: typeof token, seed: token ? 'printed a token' : logs.slice(-2000) }).toEqual({
@@ -169,7 +170,7 @@ describeWithPodman('docker-compose.yml with podman-compose (issue 37)', () => {
     const page = await fetch(`http://127.0.0.1:${ports.console}/console/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
-  });
+  }, 150_000);
 
   it('a crashed app container comes back by its restart policy and answers again', async () => {
     // SIGKILL to the app's process from the host, as a crash: `podman kill` is a stop by hand, which
