@@ -1,5 +1,5 @@
 import { ALL_WA_PATCH_NAMES, DisconnectReason, proto, type WAMessage } from 'baileys';
-import { setup, tick } from './fixtures/connector-harness';
+import { setup, tick, until } from './fixtures/connector-harness';
 import * as f from './fixtures/library-events';
 
 const SENT_ID = '0b8f1f4e-7f0e-4a4e-9a59-1f2b3c4d5e6f';
@@ -28,8 +28,7 @@ describe('BaileysConnector: connection', () => {
     await t.open();
     for (let i = 0; i < 3; i++) {
       t.sock().close(DisconnectReason.connectionLost);
-      await tick();
-      await tick();
+      await until(() => t.sockets.length === i + 2);
     }
     expect(t.sockets).toHaveLength(4);
     expect(t.of('connection.update').map((u) => u.state)).toEqual(['CONNECTED', 'DISCONNECTED', 'DISCONNECTED', 'UNREACHABLE']);
@@ -43,7 +42,7 @@ describe('BaileysConnector: connection', () => {
     const t = setup({ registered: false });
     await t.connector.connect();
     t.sock().close(DisconnectReason.timedOut);
-    await tick();
+    await until(() => t.sockets.length === 2);
     expect(t.sockets).toHaveLength(2);
     expect(t.of('connection.update')).toEqual([]);
   });
@@ -52,7 +51,7 @@ describe('BaileysConnector: connection', () => {
     const t = setup();
     await t.connector.connect();
     t.sock().close(DisconnectReason.restartRequired);
-    await tick();
+    await until(() => t.sockets.length === 2);
     expect(t.sockets).toHaveLength(2);
     expect(t.of('connection.update')).toEqual([]);
   });
