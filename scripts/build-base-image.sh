@@ -91,7 +91,9 @@ log "importing $image"
 tar -C "$rootfs" -c . | podman import \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   --change "ENV NODE_VERSION=$version" \
-  --change "LABEL org.opencontainers.image.title=mapi-base org.opencontainers.image.description=Debian-$suite-minbase+Node-$version mapi.node.integrity=$integrity" \
+  --change 'LABEL org.opencontainers.image.title=mapi-base' \
+  --change "LABEL org.opencontainers.image.description=Debian-$suite-minbase+Node-$version" \
+  --change "LABEL mapi.node.integrity=$integrity" \
   --change 'CMD ["node"]' \
   - "$image" >/dev/null || die "podman import failed"
 log "built $image in $(($(date +%s) - start)) s ($(podman image inspect "$image" --format '{{.Size}}' | awk '{printf "%.0f MB", $1/1e6}'))"

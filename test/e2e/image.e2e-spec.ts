@@ -153,6 +153,8 @@ describeWithPodman('the container image (issue 37)', () => {
       expect(where['org.opencontainers.image.revision']).toMatch(/^([0-9a-f]{40}(-dirty)?|unknown)$/);
       expect(Date.parse(where['org.opencontainers.image.created'])).toBeGreaterThan(Date.now() - 3_600_000);
     }
+    // The base's own labels, one each (podman import reads one label per --change).
+    expect(inspect.Labels['mapi.node.integrity']).toMatch(/^sha512-[A-Za-z0-9+/]+=*$/);
     // Issue 37's aim (docs/services/deployment.md has today's size and what makes it up).
     expect(inspect.Size).toBeLessThanOrEqual(250e6);
   });
