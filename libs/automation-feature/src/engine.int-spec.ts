@@ -1,132 +1,35 @@
 import { spawn } from 'node:child_process';
-import { Errors, ServiceError, type WorkflowActionInput } from '@mapi/contracts';
-import { createPrismaClient, type Prisma, type PrismaClient } from '@mapi/db';
-import { ensureStreams, eventSubject, publishDurable, type DomainEvent } from '@mapi/events';
+import type { PrismaClient } from '@mapi/db';
+import { ensureStreams, eventSubject, publishDurable } from '@mapi/events';
 import { connectNats } from '@mapi/platform';
 import { createOrg, newUuid, randomSuffix, testEnv, useTestDatabase } from '@mapi/testing';
 import type { NatsConnection } from 'nats';
-import pino from 'pino';
-import type { RpcCaller } from './engine/actions/action-context';
 import { EventIntake, startRuns } from './engine/event-intake';
 import { RunStore } from './engine/run-store';
-import { EnabledWorkflows } from './engine/enabled-workflows';
-import { StepExecutor, type StepExecutorOptions } from './engine/step-executor';
 import { runStep } from './engine/step-runner';
+import { engineHarness, FakeServices, limits, send } from './engine/testing/engine-harness';
 import { WORKER_LOCK_PREFIX, WorkerLiveness } from './engine/worker-liveness';
-import { WorkflowRepository } from './repositories/workflow-repository';
 
 /**
  * The engine against Postgres (and JetStream for the intake): an event delivered again starts no
  * second run; two executors racing over the same due steps run each action once; a step whose
  * executor died after sending is run again by another with the same idempotency key, so a queue
  * that keys its jobs (as the real one does) holds one message; an executor that dies (its session
- * closed, or its process SIGKILLed) has its claims taken over within a second, not after the lease;
- * the intake's workflow cache follows every change; delays are due later and survive a new executor;
- * limits record runs as skipped; failures end runs as failed, passing ones retry.
+ * closed, or its process SIGKILLed) has its claims taken over within a second, not after the lease.
+ * The rest of the engine's runs: engine-runs.int-spec.ts.
  */
-describe('automation engine (integration)', () => {
-  const logger = pino({ level: 'silent' });
-  const executors: StepExecutor[] = [];
+describe('automation engine: intake and executors (integration)', () => {
+  const h = engineHarness(useTestDatabase('automation_engine', { poolSize: 6 }), createOrg);
+  const { t, logger, workflow, message, runsOf, executor, drain } = h;
   let other: PrismaClient;
+  beforeAll(() => {
+    other = h.other;
+  });
   let nc: NatsConnection | undefined;
   let intake: EventIntake | undefined;
-  afterAll(async () => {
+  h.onEnd(async () => {
     await intake?.stop();
-    for (const e of executors) await e.stop();
     await nc?.drain();
-    await other?.$disconnect();
-  });
-  const t = useTestDatabase('automation_engine', { poolSize: 6 });
-  let org: string;
-
-  /** A queue that keys jobs by Idempotency-Key, as the queue service does; other RPCs scripted per test. */
-  class FakeServices implements RpcCaller {
-    readonly sends: { key: string; chat_id: string; message: string }[] = [];
-    readonly jobs = new Map<string, string>();
-    fail: ((subject: string) => Error | null) | null = null;
-    readonly chatLabels = new Map<string, Record<string, boolean>>();
-    call = (async (contract: { subject: string }, payload: any) => {
-      const failure = this.fail?.(contract.subject);
-      if (failure) throw failure;
-      if (contract.subject === 'chats.v1.chats.get')
-        return { chat_id: payload.params.chat_id, label_ids: this.chatLabels.get(payload.params.chat_id) ?? {} };
-      if (contract.subject === 'inbox.v1.labels.list') return { from: 1, to: 1, count: 1, labels: [{ label_id: 'label-1', name: 'vip' }] };
-      if (contract.subject !== 'queue.v1.send') throw new Error(`unexpected RPC ${contract.subject}`);
-      const key = payload.headers['idempotency-key'];
-      this.sends.push({ key, chat_id: payload.body.chat_id, message: payload.body.message });
-      if (!this.jobs.has(key)) this.jobs.set(key, newUuid());
-      return { queue_id: this.jobs.get(key), queue_position: '1', unique_id: `u-${key.slice(-8)}` };
-    }) as RpcCaller['call'];
-  }
-
-  const send = (id: string, message: string, next: string | null = null): WorkflowActionInput => ({
-    id,
-    action_metadata: { type: 'send_message_to_chat', metadata: { message, chat_id: 'trigger_chat' } },
-    next,
-  });
-  const workflow = async (actions: WorkflowActionInput[], meta: Record<string, unknown> = {}, orgId = org) =>
-    new WorkflowRepository(t.prisma).create(
-      orgId,
-      newUuid(),
-      {
-        name: `wf ${randomSuffix(2)}`,
-        trigger: 'message.created',
-        is_active: true,
-        trigger_metadata: {
-          org_phones: [],
-          allow_internal_messages: false,
-          first_action_id: actions[0]?.id ?? null,
-          ...meta,
-        } as Prisma.InputJsonValue,
-        actions: actions as unknown as Prisma.InputJsonValue,
-      },
-      'test',
-    );
-  const message = (over: Record<string, unknown> = {}, orgId = org): DomainEvent => ({
-    event_id: newUuid(),
-    event_type: 'message.created',
-    org_id: orgId,
-    phone_id: 'phone-1',
-    created_at: new Date().toISOString(),
-    data: {
-      message_id: `m-${randomSuffix(3)}`,
-      chat_id: `${Math.floor(Math.random() * 1e12)}@c.us`,
-      org_phone: '14155550100',
-      sender_phone: '14155550123',
-      from_me: false,
-      body: 'hello',
-      ...over,
-    } as never,
-  });
-  const limits = { runsPerMinute: 10_000, chatRunsPerMinute: 100 };
-  const runsOf = (workflowId: string) => t.prisma.automationRun.findMany({ where: { workflow_id: workflowId } });
-  const executor = (db: PrismaClient, rpc: RpcCaller, leaseMs = 30_000, more: Partial<StepExecutorOptions> = {}) => {
-    const e = new StepExecutor(new RunStore(db), rpc, logger, {
-      batch: 37,
-      leaseMs,
-      maxAttempts: 3,
-      idlePollMs: 30_000,
-      fallbackPollMs: 500,
-      ...more,
-    });
-    executors.push(e);
-    return e;
-  };
-  const drain = async (...es: StepExecutor[]) => {
-    for (;;) {
-      const rounds = await Promise.all(es.map((e) => e.round()));
-      if (rounds.every((r) => r.ran === 0)) return;
-    }
-  };
-
-  beforeAll(async () => {
-    other = createPrismaClient({ url: t.db.url, poolSize: 3 });
-    org = (await createOrg(t.prisma)).id;
-  });
-  // each test runs only its own workflows and steps: what an earlier one left is set aside
-  beforeEach(async () => {
-    await t.prisma.$executeRaw`UPDATE automation_steps SET status = 'skipped' WHERE status = 'pending'`;
-    await t.prisma.$executeRaw`UPDATE automation_workflows SET is_active = false`;
   });
 
   it('an event delivered again, even by two intakes at once, starts one run with one first step', async () => {
@@ -294,178 +197,4 @@ describe('automation engine (integration)', () => {
     expect(services.sends.map((s) => s.message)).toEqual(['after a kill', 'after a kill']);
     expect((await runsOf(wf.id)).map((r) => r.status)).toEqual(['completed', 'completed']);
   }, 15_000);
-
-  it("the intake's cached workflows follow every change at the next event: created, disabled, enabled again, deleted", async () => {
-    const fresh = (await createOrg(t.prisma)).id;
-    const cache = new EnabledWorkflows();
-    const store = new RunStore(t.prisma);
-    const fire = async () => (await startRuns(t.prisma, store, [message({}, fresh)], limits, cache)).due;
-    expect(await fire()).toBe(0); // cached: none
-    const repo = new WorkflowRepository(t.prisma);
-    const wf = await workflow([send('reply', 'x')], {}, fresh);
-    expect(await fire()).toBe(1);
-    await repo.update(fresh, wf.id, { is_active: false }, 'test');
-    expect(await fire()).toBe(0);
-    await repo.update(fresh, wf.id, { is_active: true }, 'test');
-    expect(await fire()).toBe(1);
-    // a change to the definition: the new first action is the one started
-    await repo.update(
-      fresh,
-      wf.id,
-      {
-        actions: [send('other', 'y')] as unknown as Prisma.InputJsonValue,
-        trigger_metadata: { org_phones: [], allow_internal_messages: false, first_action_id: 'other' } as Prisma.InputJsonValue,
-      },
-      'test',
-    );
-    expect(await fire()).toBe(1);
-    expect(await repo.softDelete(fresh, wf.id, 'test')).toBe(true);
-    expect(await fire()).toBe(0);
-    const runs = await runsOf(wf.id);
-    expect(runs).toHaveLength(3);
-    const firsts = await t.prisma.automationStep.findMany({
-      where: { run_id: { in: runs.map((r) => r.run_id) } },
-      select: { action_id: true },
-    });
-    expect(firsts.map((s) => s.action_id).sort()).toEqual(['other', 'reply', 'reply']);
-  });
-
-  it('a delay makes the next step due later, and a new executor (a restart) runs it then', async () => {
-    const wf = await workflow([
-      { id: 'wait', action_metadata: { type: 'delay', metadata: { delay: '1 seconds' } }, next: 'reply' },
-      send('reply', 'later'),
-    ]);
-    await startRuns(t.prisma, new RunStore(t.prisma), [message()], limits);
-    const services = new FakeServices();
-    const first = executor(t.prisma, services);
-    const r1 = await first.round();
-    expect(r1.ran).toBeGreaterThanOrEqual(1);
-    expect(r1.nextDueInMs).toBeGreaterThan(500);
-    await drain(first);
-    expect(services.sends).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 1_100));
-    await drain(executor(other, services));
-    expect(services.sends.map((s) => s.message)).toEqual(['later']);
-    expect((await runsOf(wf.id))[0].status).toBe('completed');
-  }, 15_000);
-
-  it('runs over the per-organization limit, and over the per-chat loop guard, are recorded as skipped; own messages start nothing', async () => {
-    const busy = (await createOrg(t.prisma)).id;
-    const wf = await workflow([send('reply', 'x')], {}, busy);
-    await startRuns(
-      t.prisma,
-      new RunStore(t.prisma),
-      Array.from({ length: 5 }, () => message({}, busy)),
-      { runsPerMinute: 3, chatRunsPerMinute: 100 },
-    );
-    const byStatus = (rows: { status: string; reason: string | null }[]) => rows.map((r) => `${r.status}:${r.reason ?? ''}`).sort();
-    expect(byStatus(await runsOf(wf.id))).toEqual(
-      [...Array(3).fill('running:'), ...Array(2).fill("skipped:over the organization's limit of 3 runs per minute")].sort(),
-    );
-
-    const chatty = await workflow([send('reply', 'x')]);
-    const chat = '14155559999@c.us';
-    await startRuns(
-      t.prisma,
-      new RunStore(t.prisma),
-      Array.from({ length: 4 }, () => message({ chat_id: chat })),
-      { runsPerMinute: 1000, chatRunsPerMinute: 2 },
-    );
-    expect(byStatus(await runsOf(chatty.id))).toEqual([
-      'running:',
-      'running:',
-      'skipped:loop guard: over 2 runs of this workflow per chat per minute',
-      'skipped:loop guard: over 2 runs of this workflow per chat per minute',
-    ]);
-    expect(
-      await t.prisma.automationStep.count({
-        where: { run_id: { in: (await runsOf(chatty.id)).filter((r) => r.status === 'skipped').map((r) => r.run_id) } },
-      }),
-    ).toBe(0);
-
-    const late = await workflow([send('reply', 'x')]);
-    await startRuns(
-      t.prisma,
-      new RunStore(t.prisma),
-      [{ ...message(), created_at: new Date(Date.now() - 3_600_000).toISOString() }],
-      limits,
-    );
-    expect(await runsOf(late.id)).toHaveLength(0);
-    await new WorkflowRepository(t.prisma).update(org, late.id, { is_active: false }, 'test');
-
-    const own = await workflow([send('reply', 'x')]);
-    const internal = await workflow([send('reply', 'x')], { allow_internal_messages: true });
-    await startRuns(t.prisma, new RunStore(t.prisma), [message({ from_me: true })], limits);
-    expect(await runsOf(own.id)).toHaveLength(0);
-    expect(await runsOf(internal.id)).toHaveLength(1);
-  });
-
-  it('a 4xx fails the run (workflow.run.failed); a 503 is retried and then succeeds', async () => {
-    const failing = await workflow([send('reply', 'x', 'after'), send('after', 'never')]);
-    await startRuns(t.prisma, new RunStore(t.prisma), [message()], limits);
-    const services = new FakeServices();
-    services.fail = () => Errors.notFound('Chat not found');
-    await drain(executor(t.prisma, services));
-    const [run] = await runsOf(failing.id);
-    expect(run).toMatchObject({ status: 'failed', reason: 'Chat not found' });
-    const failed = await t.prisma.outboxEvent.findMany({ where: { type: 'workflow.run.failed' } });
-    expect(failed.map((o) => (o.payload as { run_id: string }).run_id)).toContain(run.run_id);
-    expect(await t.prisma.automationStep.count({ where: { run_id: run.run_id } })).toBe(1);
-
-    await new WorkflowRepository(t.prisma).update(org, failing.id, { is_active: false }, 'test');
-    const flaky = await workflow([send('reply', 'x')]);
-    await startRuns(t.prisma, new RunStore(t.prisma), [message()], limits);
-    let failures = 1;
-    services.fail = () => (failures-- > 0 ? new ServiceError(Errors.unavailable('queue down').code, 503, 'queue down') : null);
-    const e = executor(t.prisma, services);
-    await drain(e);
-    const pending = await t.prisma.automationStep.findFirstOrThrow({ where: { run_id: (await runsOf(flaky.id))[0].run_id } });
-    expect(pending).toMatchObject({ status: 'pending', attempts: 1, error: 'queue down' });
-    await new Promise((r) => setTimeout(r, 1_100));
-    await drain(e);
-    expect((await runsOf(flaky.id))[0].status).toBe('completed');
-  }, 15_000);
-
-  it("a condition on a message's chat labels reads the chat (chats service) and the label names (inbox) at that step", async () => {
-    const wf = await workflow([
-      {
-        id: 'vip',
-        action_metadata: {
-          type: 'validate_action',
-          metadata: {
-            operator: 'AND',
-            conditions: [{ id: 'c', variable_name: 'chat.labels', variable_type: 'array', condition: 'IS_ANY_OF', value: ['VIP'] }],
-          },
-        },
-        next: 'reply',
-      },
-      send('reply', 'welcome back'),
-    ]);
-    const [vip, plain] = [message(), message()];
-    const services = new FakeServices();
-    services.chatLabels.set((vip.data as { chat_id: string }).chat_id, { 'label-1': true });
-    await startRuns(t.prisma, new RunStore(t.prisma), [vip, plain], limits);
-    await drain(executor(t.prisma, services));
-    expect(services.sends.map((s) => s.chat_id)).toEqual([(vip.data as { chat_id: string }).chat_id]);
-    expect((await runsOf(wf.id)).map((r) => r.status)).toEqual(['completed', 'completed']);
-  });
-
-  it('deleting a workflow skips the steps of its runs not yet done', async () => {
-    const wf = await workflow([
-      { id: 'wait', action_metadata: { type: 'delay', metadata: { delay: '1 hours' } }, next: 'reply' },
-      send('reply', 'x'),
-    ]);
-    await startRuns(t.prisma, new RunStore(t.prisma), [message()], limits);
-    const services = new FakeServices();
-    await drain(executor(t.prisma, services));
-    expect(await new WorkflowRepository(t.prisma).softDelete(org, wf.id, 'test')).toBe(true);
-    const [run] = await runsOf(wf.id);
-    expect(run.status).toBe('skipped');
-    const steps = await t.prisma.automationStep.findMany({ where: { run_id: run.run_id }, orderBy: { created_at: 'asc' } });
-    expect(steps.map((s) => [s.action_id, s.status])).toEqual([
-      ['wait', 'completed'],
-      ['reply', 'skipped'],
-    ]);
-    expect(await new WorkflowRepository(t.prisma).softDelete(org, wf.id, 'test')).toBe(false);
-  });
 });
