@@ -144,11 +144,14 @@ describe('analytics: tickets and team', () => {
     expect(now.open_tickets.tickets[0].open_ms).toBeGreaterThanOrEqual(Date.parse(now.as_of) - Date.parse(at(5)));
     const nowCsv = await csv('/analytics/now');
     expect(nowCsv[0]).toBe(
-      'list,phone_id,chat_id,message_id,waiting_since,waiting_ms,flagged_messages,ticket_id,status,assignee,created_at,open_ms',
+      'list,phone_id,chat_id,message_id,waiting_since,waiting_ms,flagged_messages,ticket_id,status,assignee,created_at,open_ms,' +
+        'due_at,breached_at,overdue_ms,policies',
     );
     const ticketRows = nowCsv.filter((line) => line.startsWith('open_ticket,')).map((line) => line.split(','));
-    expect(ticketRows.map((cells) => cells.slice(0, -1))).toEqual([['open_ticket', phoneId, chat, '', '', '', '', t2, 'open', '', at(5)]]);
-    expect(Number(ticketRows[0].at(-1))).toBeGreaterThan(0);
+    expect(ticketRows.map((cells) => [...cells.slice(0, 11), ...cells.slice(12)])).toEqual([
+      ['open_ticket', phoneId, chat, '', '', '', '', t2, 'open', '', at(5), '', '', '', ''],
+    ]);
+    expect(Number(ticketRows[0][11])).toBeGreaterThan(0);
     // a refusal stays the JSON envelope
     const refused = await fetch(`${stack.baseUrl}/v1/analytics/tickets?tz=Mars/Olympus`, {
       headers: { authorization: `Bearer ${token}`, accept: 'text/csv' },

@@ -1,13 +1,17 @@
 import type { Page } from 'playwright-core';
+import { randomDigits } from '@mapi/testing';
 import { checkPage } from './support/browser';
 import { joinByInvitation, type ConsoleSession } from './support/console-session';
+import { until } from './support/http';
 import { signedInPage, startInboxConsole, type InboxConsole } from './support/inbox-console';
 
 /**
  * The console's SLA page (issue 34 item 4) over the real stack (phones, members, inbox, analytics, the
  * console) and Debian's Chromium: an admin adds a policy, sees it listed, edits it (a bad value shows
  * the API's message next to the field), deletes it; sets weekly hours and a holiday and finds them kept
- * after a reload; a member sees the same, read-only. axe at 1280×800 and 390×844, no sideways overflow.
+ * after a reload; a member sees the same, read-only. The chat list marks a chat "SLA breached" when its breach
+ * fires (sla.breached over the realtime socket, no reload) and unmarks it after a reply; a policy's minute lasts
+ * SLA_MINUTE_MS = 1 s here (tests only). axe at 1280×800 and 390×844, no sideways overflow.
  */
 describe('console: SLA policies and business hours', () => {
   let w: InboxConsole;
@@ -23,7 +27,7 @@ describe('console: SLA policies and business hours', () => {
     vipLabel = label.body?.label_id;
     if (!vipLabel) throw new Error(`label: ${label.status} ${JSON.stringify(label.body)}`);
     [, , , agent] = await Promise.all([
-      w.stack.startService('analytics'),
+      w.stack.startService('analytics', { SLA_MINUTE_MS: '1000', SLA_FIRE_DELAY_MS: '200', SLA_ARM_GRACE_MS: '1000' }),
       w.consoleReady,
       joinByInvitation(w.stack.baseUrl, w.api, { emails: ['lead@example.com'], role: 'admin' }, PASSWORD),
       joinByInvitation(w.stack.baseUrl, w.api, { emails: ['agent@example.com'], role: 'member' }, PASSWORD),
@@ -189,4 +193,50 @@ describe('console: SLA policies and business hours', () => {
     expect((await agent.call('DELETE', '/analytics/business-hours')).status).toBe(403);
     await page.context().close();
   }, 60_000);
+
+  it('the chat list marks a chat "SLA breached" when its breach fires, live, and unmarks it after a reply', async () => {
+    const QUICK = 4; // minutes of 1 s
+    // wall-clock deadlines: the schedule set above would put this one at the next opening hour
+    expect((await w.api.delete('/analytics/business-hours')).status).toBe(200);
+    const made = await w.api.post('/analytics/sla-policies', { name: 'Quick first reply', kind: 'first_response', minutes: QUICK });
+    expect(made.status).toBe(201);
+    const page = await signedInPage(w, 'lead@example.com', PASSWORD, pageErrors);
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chats', exact: true }).click();
+    await page.getByRole('heading', { name: 'Chats', exact: true }).waitFor({ timeout: 10_000 });
+    const customer = randomDigits();
+    const chat = `${customer}@c.us`;
+    const x = { 'x-phone': w.phone.phoneId };
+    const sentAt = Date.now();
+    expect((await w.api.post('/sandbox/messages', { chat_id: customer, body: 'Hello? Is anyone there?' }, x)).status).toBe(200);
+    const row = page.locator(`a[data-chat-id="${chat}"]`);
+    await row.waitFor({ timeout: 15_000 });
+    const marker = row.locator('[data-sla-breached]');
+    // not before its deadline (checked only while the deadline is surely ahead: the machine may be slow)
+    if (Date.now() < sentAt + QUICK * 1000 - 1_500) expect(await marker.count()).toBe(0);
+    await marker.waitFor({ timeout: 30_000 }); // sla.breached over the socket: no reload
+    expect(Date.now()).toBeGreaterThanOrEqual(sentAt + (QUICK - 1) * 1000); // the message's time is whole seconds
+    expect(await marker.textContent()).toBe('⏱ SLA breached');
+    expect(await marker.getAttribute('title')).toMatch(/^SLA breached: (.*, )?Quick first reply(, .*)? \(deadline \d\d:\d\d\)$/);
+    // the words are in the row link's accessible name (the clock is hidden from screen readers)
+    expect(await page.getByRole('link', { name: /SLA breached$/ }).getAttribute('data-chat-id')).toBe(chat);
+    const listed = (await w.api.get('/analytics/now?lists=breaching')).body;
+    expect(Object.keys(listed).sort()).toEqual(['as_of', 'breaching', 'unread_chats']);
+    expect(listed.breaching.chats.map((c: any) => c.chat_id)).toContain(chat);
+    expect(await checkBothSizes(page, 'chats-sla-breached')).toEqual([]);
+
+    // A reply (typed on the phone): the mark goes without a reload, and stays gone once the service has the reply.
+    expect((await w.api.post('/sandbox/messages', { chat_id: customer, from_me: true, body: 'Sorry! Here now.' }, x)).status).toBe(200);
+    await marker.waitFor({ state: 'detached', timeout: 15_000 });
+    await until(
+      () => w.api.get('/analytics/now?lists=breaching'),
+      (r) => r.status === 200 && !r.body.breaching.chats.some((c: any) => c.chat_id === chat),
+      15_000,
+      'the breach answered in the service',
+    );
+    await new Promise((r) => setTimeout(r, 2_500)); // past the list's re-read after a reply
+    expect(await marker.count()).toBe(0);
+    expect(await row.count()).toBe(1);
+    expect(pageErrors.splice(0)).toEqual([]);
+    await page.context().close();
+  }, 90_000);
 });

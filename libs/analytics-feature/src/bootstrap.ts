@@ -16,12 +16,14 @@ import { ANALYTICS_HANDLERS } from './analytics.handlers';
 import { AnalyticsIntake } from './ingest/analytics-intake';
 import { flaggingFromEnv } from './flagging/flagging-from-env';
 import { slaTimersFromEnv } from './sla/sla-from-env';
+import { retentionFromEnv } from './retention/retention-from-env';
 
 /**
  * Starts the analytics service: message metrics of an organization, fed from the event stream (the
  * durable consumer `analytics`, message events only), and the SLA timers (durables `analytics-sla` and
  * `analytics-sla-labels`, the breach poller, an outbox relay for sla.breached), and flagging (durable
- * `analytics-flagging`, the flag worker calling chats.v1.message.flag); health and metrics on HEALTH_PORT.
+ * `analytics-flagging`, the flag worker calling chats.v1.message.flag), and the retention sweep of ended
+ * flag jobs and closed SLA waits; health and metrics on HEALTH_PORT.
  */
 export async function bootstrapAnalyticsService(): Promise<void> {
   const config = loadConfig(['app', 'database', 'nats', 'health', 'telemetry']);
@@ -37,6 +39,8 @@ export async function bootstrapAnalyticsService(): Promise<void> {
   const sla = slaTimersFromEnv(nc, ns, prisma, logger, directDatabaseUrl(config.database));
   // flagging (docs/decisions/0089): rules and the model flag messages through the chats service
   const flagging = flaggingFromEnv(nc, ns, prisma, rpc, logger, directDatabaseUrl(config.database));
+  // ended flag jobs and closed SLA waits older than ANALYTICS_RETENTION_DAYS are deleted, by every replica
+  const retention = retentionFromEnv(prisma, logger);
   await startRpcService({
     name: 'analytics',
     nc,
@@ -57,6 +61,7 @@ export async function bootstrapAnalyticsService(): Promise<void> {
       await sla.poller.start();
       await flagging.intake.start();
       await flagging.worker.start();
+      retention.start();
     },
     health: {
       host: config.health.HEALTH_HOST,
@@ -64,6 +69,7 @@ export async function bootstrapAnalyticsService(): Promise<void> {
       indicators: [postgresIndicator(() => prisma.$queryRaw`SELECT 1`), natsIndicator(nc), consumersIndicator()],
     },
     stop: [
+      () => retention.stop(),
       () => flagging.worker.stop(),
       () => flagging.intake.stop(),
       () => sla.poller.stop(),

@@ -269,12 +269,16 @@ describe('analytics tickets (integration)', () => {
     const org = (await createOrg(t.prisma)).id;
     const other = (await createOrg(t.prisma)).id;
     await apply(t.prisma, org, script());
-    const open = async (o: string, query: Record<string, string> = {}, ctx = ctxOf(o), reach = everyone) =>
-      (
-        await new RightNow(new MetricsRepository(t.prisma), new TicketMetricsRepository(t.prisma), reach, () => T0 + 60 * MIN).execute(
-          RightNowRpc.request.parse({ ctx, query }),
-        )
-      ).open_tickets;
+    const open = async (o: string, query: Record<string, string> = {}, ctx = ctxOf(o), reach = everyone) => {
+      const answer = await new RightNow(
+        new MetricsRepository(t.prisma),
+        new TicketMetricsRepository(t.prisma),
+        reach,
+        () => T0 + 60 * MIN,
+      ).execute(RightNowRpc.request.parse({ ctx, query }));
+      if (!answer.open_tickets) throw new Error('no open_tickets list in the answer');
+      return answer.open_tickets;
+    };
     // T2 (open, b@, raised at 5 min) and T4 (in progress, a@, at 30); T1 is closed and T3 deleted
     const all = await open(org);
     expect(all.count).toBe(2);

@@ -1,4 +1,6 @@
 import type { Prisma } from '@mapi/db';
+import { BusinessHoursRepository } from '../business-hours/business-hours-repository';
+import { scheduleOf } from '../business-hours/map-business-hours';
 import { FlagRuleRepository } from './flag-rule-repository';
 import { orgChatKey, type FlagFact, type FlagMessageFact, type FlagStateFact } from './flag-facts';
 import { planFlags, type PlannedFlag } from './plan-flags';
@@ -33,7 +35,8 @@ function newest<T>(facts: T[], key: (f: T) => string, rank: (f: T) => number): T
  * 3. unflag jobs: every message of the touched chats flagged now, at or before the chat's latest reply,
  *    whose flag was set no later than that reply (to the second) — whichever of the reply and the flag
  *    event arrived first;
- * 4. incoming messages: the flag jobs planFlags gives, one per (rule, message).
+ * 4. incoming messages: the flag jobs planFlags gives, one per (rule, message); a waiting rule's deadline counted in
+ *    the organization's business hours when it has a schedule.
  * Jobs are keyed (partial unique indexes), so a redelivered or replayed batch arms nothing twice.
  * Answers the earliest due time armed (null: none).
  */
@@ -131,9 +134,12 @@ async function planIncoming(tx: Prisma.TransactionClient, incoming: FlagMessageF
   const labels = await tx.$queryRaw<{ org_id: string; chat_id: string; label_ids: string[] }[]>`
     SELECT org_id::text, chat_id, label_ids FROM analytics_sla_chat_labels
     WHERE (org_id, chat_id) IN (SELECT * FROM unnest(${cols.orgs}::uuid[], ${cols.chats}::text[]))`;
+  // waiting rules count business time when the organization has a schedule (as SLA deadlines do)
+  const hours = rules.some((r) => r.kind === 'waiting') ? await new BusinessHoursRepository(tx).of(orgIds) : new Map();
   return planFlags({
     incoming: fresh,
     rules,
+    schedules: new Map([...hours].map(([org, row]) => [org, scheduleOf(row)])),
     labels: new Map(labels.map((l) => [orgChatKey(l), l.label_ids ?? []])),
     lastOut: new Map(outs.map((r) => [orgChatKey(r), r.at.getTime()])),
     now: o.now,

@@ -4,6 +4,7 @@ import type { RequestContext } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { ChatCompletionsClient } from '@mapi/platform';
 import { createOrg, newUuid, randomSuffix, useTestDatabase } from '@mapi/testing';
+import { BusinessHoursRepository } from '../business-hours/business-hours-repository';
 import { applyFlagFacts } from './apply-flag-facts';
 import type { FlagFact, FlagMessageFact, FlagStateFact } from './flag-facts';
 import { FlagRuleRepository } from './flag-rule-repository';
@@ -159,6 +160,31 @@ describe('flagging (integration)', () => {
     expect(x.calls.map((c) => c.message_id)).toEqual([a.message_id]);
     const states = Object.fromEntries((await jobs(org)).map((j) => [j.message_id, [j.state, j.outcome]]));
     expect(states).toEqual({ [a.message_id]: ['done', 'flagged'], [b.message_id]: ['cancelled', 'answered'] });
+  });
+
+  it("a waiting rule counts the organization's business hours when it has a schedule; wall-clock time otherwise", async () => {
+    const { org, rules } = await orgWith([{ name: 'Waiting', kind: 'waiting', minutes: 2, enabled: true }]);
+    const { org: plain } = await orgWith([{ name: 'Waiting', kind: 'waiting', minutes: 2, enabled: true }]);
+    const day = [{ start: '09:00', end: '17:00' }];
+    const weekly = { monday: day, tuesday: day, wednesday: day, thursday: day, friday: day, saturday: [], sunday: [] };
+    await new BusinessHoursRepository(t.prisma).put(org, { time_zone: 'Europe/Paris', weekly, holidays: ['2026-11-30'] });
+    // Friday 2026-11-27 16:59:30 in Paris (15:59:30 UTC): 30 s of Friday left, Monday a holiday → Tuesday 09:01:30 Paris
+    const friday = Date.parse('2026-11-27T15:59:30Z');
+    await t.prisma.analyticsFlagRule.updateMany({
+      where: { org_id: { in: [org, plain] } },
+      data: { created_at: new Date(friday - 60_000) },
+    });
+    const [a, b] = [msg(org, chat(), friday), msg(plain, chat(), friday)];
+    await apply([a, b, a], { now: friday + 1_000, minuteMs: 60_000 });
+    expect((await jobs(org)).map((j) => [j.rule_id, j.due_at.toISOString(), j.reason])).toEqual([
+      [rules[0].rule_id, '2026-12-01T08:01:30.000Z', 'Waiting: no reply within 2 minutes of business hours'],
+    ]);
+    expect((await jobs(plain)).map((j) => [j.due_at.getTime() - friday, j.reason])).toEqual([
+      [120_000, 'Waiting: no reply within 2 minutes'],
+    ]);
+    // a reply before the business deadline (Monday, a holiday) still cancels it
+    await apply([msg(org, a.chat_id, Date.parse('2026-11-30T10:00:00Z'), { from_me: true })], { now: friday + 2_000 });
+    expect((await jobs(org)).map((j) => [j.state, j.outcome])).toEqual([['cancelled', 'answered']]);
   });
 
   it('a reply unflags a message flagged before it, whichever event comes first; a flag set after the reply stays', async () => {

@@ -1,4 +1,5 @@
 import { CreateFlagRuleBody, UpdateFlagRuleBody } from '@mapi/contracts';
+import { addBusinessMs, type BusinessSchedule } from '../business-hours/business-time';
 import { flagFactOf } from './flag-facts';
 import { flagPrompt, readVerdict } from './flag-model';
 import type { FlagRuleRow } from './flag-rule-row';
@@ -53,6 +54,7 @@ describe('flagging: planFlags', () => {
       rules: [],
       labels: new Map(),
       lastOut: new Map(),
+      schedules: new Map(),
       now,
       minuteMs: 1000,
       lateCutoffMs: 60_000,
@@ -74,6 +76,33 @@ describe('flagging: planFlags', () => {
       ['r-waiting', 5000 - 1000, 'Rule: no reply within 5 minutes', null],
       ['r-model', 0, null, 'please refund me'],
     ]);
+  });
+
+  it('counts a waiting rule in business hours when the organization has a schedule (as SLA deadlines), never when none come', () => {
+    // Friday 2026-11-27 16:59:30 UTC, office hours 09:00–17:00 UTC on weekdays: 30 s left on Friday, the rest from Monday 09:00
+    const friday = Date.parse('2026-11-27T16:59:30Z');
+    const day = [{ start: '09:00', end: '17:00' }];
+    const office: BusinessSchedule = {
+      time_zone: 'UTC',
+      weekly: { monday: day, tuesday: day, wednesday: day, thursday: day, friday: day },
+      holidays: ['2026-11-30'],
+    };
+    const waiting = rule({ kind: 'waiting', minutes: 2 });
+    const at = (over: Partial<PlanInput>) =>
+      plan({ rules: [waiting], incoming: [msg({ at: friday })], now: friday + 1000, minuteMs: 60_000, ...over });
+    const [business] = at({ schedules: new Map([[ORG, office]]) });
+    // Monday the 30th is a holiday: Tuesday 09:01:30
+    expect(new Date(business.due_at).toISOString()).toBe('2026-12-01T09:01:30.000Z');
+    expect(business.due_at).toBe(addBusinessMs(office, friday, 2 * 60_000));
+    expect(business.reason).toBe('Rule: no reply within 2 minutes of business hours');
+    // another organization's schedule does not apply; without one, wall-clock time
+    const [wall] = at({ schedules: new Map([['00000000-0000-4000-8000-000000000002', office]]) });
+    expect([wall.due_at - friday, wall.reason]).toEqual([120_000, 'Rule: no reply within 2 minutes']);
+    // keyword rules stay due now whatever the schedule
+    const kw = at({ rules: [rule({ kind: 'keyword', keywords: ['refund'] })], schedules: new Map([[ORG, office]]) });
+    expect(kw.map((j) => j.due_at)).toEqual([friday + 1000]);
+    // a schedule whose hours never come (all holidays aside, an empty week) arms no waiting job
+    expect(at({ schedules: new Map([[ORG, { time_zone: 'UTC', weekly: {}, holidays: [] }]]) })).toEqual([]);
   });
 
   it('arms nothing for a reply, an answered, late or pre-rule message, another phone, another organization, a model rule without a model', () => {

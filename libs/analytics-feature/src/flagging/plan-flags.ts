@@ -1,3 +1,4 @@
+import { addBusinessMs, type BusinessSchedule } from '../business-hours/business-time';
 import type { FlagRuleRow } from './flag-rule-row';
 import { orgChatKey, type FlagMessageFact } from './flag-facts';
 
@@ -22,6 +23,8 @@ export interface PlanInput {
   labels: Map<string, string[]>;
   /** A chat's latest reply (epoch ms; org + chat key). */
   lastOut: Map<string, number>;
+  /** Each organization's business hours (absent: waiting rules count wall-clock time). */
+  schedules: Map<string, BusinessSchedule>;
   now: number;
   minuteMs: number;
   lateCutoffMs: number;
@@ -50,7 +53,9 @@ export function matchKeyword(body: string | null, keywords: readonly string[]): 
  * not from the phone, not older than FLAG_LATE_CUTOFF_MS when consumed, not answered already (a reply at or
  * after it), sent no sooner than the rule's creation (to the second) and of the rule's phone when it names
  * one: a keyword rule whose word it holds, a label rule whose label its chat carries (due now), a waiting rule
- * (due `minutes` after the message), a model rule when a model is configured and the message has text (due now).
+ * (due `minutes` after the message: in the organization's business hours when it has a schedule, as SLA deadlines
+ * are, and never when its hours never come; wall-clock otherwise), a model rule when a model is configured and the
+ * message has text (due now).
  */
 export function planFlags(p: PlanInput): PlannedFlag[] {
   const out: PlannedFlag[] = [];
@@ -77,8 +82,12 @@ export function planFlags(p: PlanInput): PlannedFlag[] {
         if (r.label_id !== null && (p.labels.get(key) ?? []).includes(r.label_id))
           out.push({ ...job, due_at: p.now, reason: `${r.name}: the chat is labelled ${r.label_id}` });
       } else if (r.kind === 'waiting') {
-        if (r.minutes !== null)
-          out.push({ ...job, due_at: m.at + r.minutes * p.minuteMs, reason: `${r.name}: no reply within ${r.minutes} minutes` });
+        if (r.minutes === null) continue;
+        const schedule = p.schedules.get(m.org_id);
+        const ms = r.minutes * p.minuteMs;
+        const due = schedule ? addBusinessMs(schedule, m.at, ms) : m.at + ms;
+        const within = `no reply within ${r.minutes} minutes${schedule ? ' of business hours' : ''}`;
+        if (due !== null) out.push({ ...job, due_at: due, reason: `${r.name}: ${within}` });
       } else if (r.kind === 'model') {
         if (p.modelOn && m.body && m.body.trim()) out.push({ ...job, due_at: p.now, reason: null, body: m.body.slice(0, 4000) });
       }

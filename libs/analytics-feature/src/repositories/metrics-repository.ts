@@ -44,6 +44,16 @@ export interface WaitingRow {
   waiting_since: Date;
 }
 
+export interface BreachingRow {
+  phone_id: string;
+  chat_id: string;
+  message_id: string;
+  waiting_since: Date;
+  due_at: Date;
+  breached_at: Date;
+  policies: { policy_id: string; name: string; kind: 'first_response' | 'next_response'; minutes: number }[];
+}
+
 export interface FlaggedRow {
   phone_id: string;
   chat_id: string;
@@ -155,6 +165,33 @@ export class MetricsRepository {
     const [row] = await this.prisma.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM analytics_chat_states
       WHERE org_id = ${orgId}::uuid AND flagged_count > 0 AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[]))`;
+    return row.n;
+  }
+
+  /**
+   * Chat copies breaching an SLA now: waits breached (sla.breached fired) and not answered since, one row per
+   * chat copy with every policy it breaches, the earliest deadline first (the partial index of open breaches).
+   */
+  breaching(scope: MetricsScope, offset: number, limit: number): Promise<BreachingRow[]> {
+    const { orgId, phones } = scope;
+    return this.prisma.$queryRaw<BreachingRow[]>`
+      SELECT t.phone_id, t.chat_id, (array_agg(t.message_id ORDER BY t.started_at, t.message_id))[1] AS message_id,
+        min(t.started_at) AS waiting_since, min(t.due_at) AS due_at, min(t.fired_at) AS breached_at,
+        jsonb_agg(jsonb_build_object('policy_id', p.policy_id, 'name', p.name, 'kind', p.kind, 'minutes', p.minutes)
+          ORDER BY t.fired_at, p.policy_id) AS policies
+      FROM analytics_sla_timers t JOIN analytics_sla_policies p ON p.policy_id = t.policy_id
+      WHERE t.org_id = ${orgId}::uuid AND t.state = 'breached' AND t.answered_at IS NULL
+        AND (${phones}::text[] IS NULL OR t.phone_id = ANY(${phones}::text[]))
+      GROUP BY t.phone_id, t.chat_id
+      ORDER BY min(t.due_at), t.phone_id, t.chat_id OFFSET ${offset} LIMIT ${limit}`;
+  }
+
+  async breachingCount(scope: MetricsScope): Promise<number> {
+    const { orgId, phones } = scope;
+    const [row] = await this.prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(DISTINCT (phone_id, chat_id))::int AS n FROM analytics_sla_timers
+      WHERE org_id = ${orgId}::uuid AND state = 'breached' AND answered_at IS NULL
+        AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[]))`;
     return row.n;
   }
 }

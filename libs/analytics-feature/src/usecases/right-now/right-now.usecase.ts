@@ -1,4 +1,4 @@
-import type { RightNowRequest, RightNowResult } from '@mapi/contracts';
+import { NOW_LISTS, type NowList, type RightNowRequest, type RightNowResult } from '@mapi/contracts';
 import type { MetricsRepository } from '../../repositories/metrics-repository';
 import type { TicketMetricsRepository } from '../../repositories/ticket-metrics-repository';
 import { isMember, scopeOf, type ChatReach } from '../../scope';
@@ -10,7 +10,9 @@ const key = (c: { phone_id: string; chat_id: string }) => `${c.phone_id}\u0000${
 
 /**
  * GET /analytics/now: the chats waiting for a response (longest first), those with flagged
- * messages and the unresolved tickets (oldest first), from the analytics per-chat state of the organization (ctx.org_id) and the scope's phones.
+ * messages, the unresolved tickets (oldest first) and the chats breaching an SLA now (earliest deadline first),
+ * from the analytics per-chat state of the organization (ctx.org_id) and the scope's phones; only the lists
+ * asked for (`lists`, default all) are read.
  * A console member sees only the chats within their reach (the chats service decides, per copy).
  */
 export class RightNow {
@@ -24,54 +26,85 @@ export class RightNow {
   async execute({ ctx, query }: RightNowRequest): Promise<RightNowResult> {
     const scope = scopeOf(ctx, query.phone_id);
     const asOf = this.now();
-    const [waiting, flagged, open] = await Promise.all([
-      this.list(
-        ctx,
+    const asked = new Set<NowList>(query.lists ?? NOW_LISTS);
+    const list = <T extends { phone_id: string; chat_id: string }>(
+      name: NowList,
+      page: (offset: number, limit: number) => Promise<T[]>,
+      count: () => Promise<number>,
+    ) => (asked.has(name) ? this.list(ctx, page, count, query.limit) : Promise.resolve(null));
+    const [waiting, flagged, open, breaching] = await Promise.all([
+      list(
+        'waiting',
         (o, l) => this.metrics.waiting(scope, o, l),
         () => this.metrics.waitingCount(scope),
-        query.limit,
       ),
-      this.list(
-        ctx,
+      list(
+        'flagged',
         (o, l) => this.metrics.flagged(scope, o, l),
         () => this.metrics.flaggedCount(scope),
-        query.limit,
       ),
-      this.list(
-        ctx,
+      list(
+        'open_tickets',
         (o, l) => this.tickets.open(scope, o, l),
         () => this.tickets.openCount(scope),
-        query.limit,
+      ),
+      list(
+        'breaching',
+        (o, l) => this.metrics.breaching(scope, o, l),
+        () => this.metrics.breachingCount(scope),
       ),
     ]);
+    const since = (at: Date) => Math.max(0, asOf - at.getTime());
     return {
       as_of: new Date(asOf).toISOString(),
-      waiting: {
-        count: waiting.count,
-        chats: waiting.rows.map((r) => ({
-          phone_id: r.phone_id,
-          chat_id: r.chat_id,
-          message_id: r.waiting_message_id,
-          waiting_since: r.waiting_since.toISOString(),
-          waiting_ms: Math.max(0, asOf - r.waiting_since.getTime()),
-        })),
-      },
-      flagged: {
-        count: flagged.count,
-        chats: flagged.rows.map((r) => ({ phone_id: r.phone_id, chat_id: r.chat_id, flagged_messages: r.flagged_count })),
-      },
-      open_tickets: {
-        count: open.count,
-        tickets: open.rows.map((r) => ({
-          ticket_id: r.ticket_id,
-          phone_id: r.phone_id,
-          chat_id: r.chat_id,
-          status: r.status,
-          assignee: r.assignee,
-          created_at: r.created_at.toISOString(),
-          open_ms: Math.max(0, asOf - r.created_at.getTime()),
-        })),
-      },
+      ...(waiting && {
+        waiting: {
+          count: waiting.count,
+          chats: waiting.rows.map((r) => ({
+            phone_id: r.phone_id,
+            chat_id: r.chat_id,
+            message_id: r.waiting_message_id,
+            waiting_since: r.waiting_since.toISOString(),
+            waiting_ms: since(r.waiting_since),
+          })),
+        },
+      }),
+      ...(flagged && {
+        flagged: {
+          count: flagged.count,
+          chats: flagged.rows.map((r) => ({ phone_id: r.phone_id, chat_id: r.chat_id, flagged_messages: r.flagged_count })),
+        },
+      }),
+      ...(open && {
+        open_tickets: {
+          count: open.count,
+          tickets: open.rows.map((r) => ({
+            ticket_id: r.ticket_id,
+            phone_id: r.phone_id,
+            chat_id: r.chat_id,
+            status: r.status,
+            assignee: r.assignee,
+            created_at: r.created_at.toISOString(),
+            open_ms: since(r.created_at),
+          })),
+        },
+      }),
+      ...(breaching && {
+        breaching: {
+          count: breaching.count,
+          chats: breaching.rows.map((r) => ({
+            phone_id: r.phone_id,
+            chat_id: r.chat_id,
+            message_id: r.message_id,
+            waiting_since: r.waiting_since.toISOString(),
+            waiting_ms: since(r.waiting_since),
+            due_at: r.due_at.toISOString(),
+            breached_at: r.breached_at.toISOString(),
+            overdue_ms: since(r.due_at),
+            policies: r.policies,
+          })),
+        },
+      }),
       unread_chats: null,
     };
   }

@@ -82,9 +82,64 @@ describe('analytics CSV', () => {
           },
         ],
       },
+      breaching: {
+        count: 1,
+        chats: [
+          {
+            phone_id: 'p',
+            chat_id: 'f',
+            message_id: 'm2',
+            waiting_since: '2026-11-02T00:00:00.000Z',
+            waiting_ms: 900_000,
+            due_at: '2026-11-02T00:05:00.000Z',
+            breached_at: '2026-11-02T00:05:01.000Z',
+            overdue_ms: 600_000,
+            policies: [
+              { policy_id: 'x', name: 'First reply', kind: 'first_response', minutes: 5 },
+              { policy_id: 'y', name: 'VIP', kind: 'first_response', minutes: 5 },
+            ],
+          },
+        ],
+      },
     });
-    expect(now.map((r) => r[0])).toEqual(['list', 'waiting', 'flagged', 'open_ticket']);
+    expect(now.map((r) => r[0])).toEqual(['list', 'waiting', 'flagged', 'open_ticket', 'breaching']);
     expect(now.every((r) => r.length === now[0].length)).toBe(true);
-    expect(now[3]).toEqual(['open_ticket', 'p', 'e', null, null, null, null, 't', 'open', null, '2026-11-02T00:00:00.000Z', 7]);
+    expect(now[0].slice(-4)).toEqual(['due_at', 'breached_at', 'overdue_ms', 'policies']);
+    expect(now[3]).toEqual([
+      'open_ticket',
+      'p',
+      'e',
+      null,
+      null,
+      null,
+      null,
+      't',
+      'open',
+      null,
+      '2026-11-02T00:00:00.000Z',
+      7,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(now[4]).toEqual([
+      'breaching',
+      'p',
+      'f',
+      'm2',
+      '2026-11-02T00:00:00.000Z',
+      900_000,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      '2026-11-02T00:05:00.000Z',
+      '2026-11-02T00:05:01.000Z',
+      600_000,
+      'First reply; VIP',
+    ]);
   });
 });

@@ -8,48 +8,109 @@ import { PhoneIdFilter } from '../period/period';
 
 export const MAX_NOW_LIMIT = 1000;
 
-/** Ours (issue 34): how many chats each list holds (default 100), and an optional phone. */
+/** The lists of GET /analytics/now; `lists` asks for some of them (default: all). */
+export const NOW_LISTS = ['waiting', 'flagged', 'open_tickets', 'breaching'] as const;
+export type NowList = (typeof NOW_LISTS)[number];
+const listsMessage = `lists must name one or more of ${NOW_LISTS.join(', ')}, separated by commas`;
+
+/**
+ * `lists=breaching` or `lists=waiting,flagged` (a repeated parameter too): the lists to answer, the others left
+ * out of the answer (not computed). Accepts its own output (an array), as the service validates the query again.
+ */
+const NowListsQuery = z
+  .union([z.string(), z.array(z.string())], { error: listsMessage })
+  .transform((v, ctx) => {
+    const names = [...new Set((typeof v === 'string' ? [v] : v).flatMap((x) => x.split(',')).map((x) => x.trim()))].filter(Boolean);
+    if (!names.length || names.some((n) => !(NOW_LISTS as readonly string[]).includes(n))) {
+      ctx.addIssue({ code: 'custom', message: listsMessage });
+      return z.NEVER;
+    }
+    return NOW_LISTS.filter((n) => names.includes(n));
+  })
+  // the documented (OpenAPI) shape: the names, in the answer's order
+  .pipe(z.array(z.enum(NOW_LISTS)));
+
+/** Ours (issue 34): how many chats each list holds (default 100), an optional phone, and which lists (default all). */
 export const RightNowQuery = z.object({
   limit: intFromQuery('limit', 1, MAX_NOW_LIMIT).default(100),
   phone_id: PhoneIdFilter,
+  lists: NowListsQuery.optional(),
 });
 
+/** Each list is there when asked for (`lists`; all of them by default). */
 export const RightNowResultSchema = z.object({
   as_of: z.string(),
   /** Chats whose latest incoming messages are unanswered (no outgoing message since), longest waiting first. */
-  waiting: z.object({
-    count: z.number().int(),
-    chats: z.array(
-      z.object({
-        phone_id: z.string(),
-        chat_id: z.string(),
-        /** The first unanswered incoming message and its timestamp. */
-        message_id: z.string(),
-        waiting_since: z.string(),
-        waiting_ms: z.number().int(),
-      }),
-    ),
-  }),
+  waiting: z
+    .object({
+      count: z.number().int(),
+      chats: z.array(
+        z.object({
+          phone_id: z.string(),
+          chat_id: z.string(),
+          /** The first unanswered incoming message and its timestamp. */
+          message_id: z.string(),
+          waiting_since: z.string(),
+          waiting_ms: z.number().int(),
+        }),
+      ),
+    })
+    .optional(),
   /** Chats with messages flagged now, most flagged first. */
-  flagged: z.object({
-    count: z.number().int(),
-    chats: z.array(z.object({ phone_id: z.string(), chat_id: z.string(), flagged_messages: z.number().int() })),
-  }),
+  flagged: z
+    .object({
+      count: z.number().int(),
+      chats: z.array(z.object({ phone_id: z.string(), chat_id: z.string(), flagged_messages: z.number().int() })),
+    })
+    .optional(),
   /** Unresolved tickets (open or in progress, not deleted), oldest first, with how long each has been open. */
-  open_tickets: z.object({
-    count: z.number().int(),
-    tickets: z.array(
-      z.object({
-        ticket_id: z.string(),
-        phone_id: z.string(),
-        chat_id: z.string(),
-        status: z.enum(['open', 'inprogress']),
-        assignee: z.string().nullable(),
-        created_at: z.string(),
-        open_ms: z.number().int(),
-      }),
-    ),
-  }),
+  open_tickets: z
+    .object({
+      count: z.number().int(),
+      tickets: z.array(
+        z.object({
+          ticket_id: z.string(),
+          phone_id: z.string(),
+          chat_id: z.string(),
+          status: z.enum(['open', 'inprogress']),
+          assignee: z.string().nullable(),
+          created_at: z.string(),
+          open_ms: z.number().int(),
+        }),
+      ),
+    })
+    .optional(),
+  /**
+   * Chats whose SLA wait is breaching now: a policy's deadline passed (sla.breached fired) and no reply since,
+   * the earliest deadline first; one entry per chat copy, with every policy it breaches.
+   */
+  breaching: z
+    .object({
+      count: z.number().int(),
+      chats: z.array(
+        z.object({
+          phone_id: z.string(),
+          chat_id: z.string(),
+          /** The incoming message the earliest breached wait started with, and its timestamp. */
+          message_id: z.string(),
+          waiting_since: z.string(),
+          waiting_ms: z.number().int(),
+          /** The earliest deadline passed, when the first breach fired, and how long ago that deadline was. */
+          due_at: z.string(),
+          breached_at: z.string(),
+          overdue_ms: z.number().int(),
+          policies: z.array(
+            z.object({
+              policy_id: z.string(),
+              name: z.string(),
+              kind: z.enum(['first_response', 'next_response']),
+              minutes: z.number().int(),
+            }),
+          ),
+        }),
+      ),
+    })
+    .optional(),
   /** Chats with unread messages: null, not derivable from the event stream yet (read marks emit no event). */
   unread_chats: z.number().int().nullable(),
 });
@@ -68,12 +129,14 @@ export const RightNowRoute = defineRoute({
   method: 'GET',
   path: '/analytics/now',
   tag: 'analytics',
-  summary: 'Right now: chats waiting for a response, flagged chats, open tickets',
+  summary: 'Right now: chats waiting for a response, flagged chats, open tickets, chats breaching an SLA',
   description:
     "Ours (issue 34): from the analytics service's per-chat state (fed from the event stream; docs/services/analytics.md): " +
-    'the chats waiting for a response (an incoming message with no outgoing one since) with their waiting time, longest first, and ' +
-    `the chats with flagged messages; each list holds \`limit\` chats (default 100, at most ${MAX_NOW_LIMIT}) and counts them all. ` +
+    'the chats waiting for a response (an incoming message with no outgoing one since) with their waiting time, longest first; ' +
+    'the chats with flagged messages; the unresolved tickets (oldest first); and the chats breaching an SLA policy now (its deadline ' +
+    `passed and no reply since; the earliest deadline first); each list holds \`limit\` chats (default 100, at most ${MAX_NOW_LIMIT}) and counts them all. ` +
     "x-phone or phone_id narrow to one phone (a phone outside the token's phones is 404); a console member sees the chats within their reach. " +
+    '`lists` (e.g. `lists=breaching`) answers only those lists (the console chat list reads only the breaching chats). ' +
     '`unread_chats` is null: read marks emit no event yet.',
   query: RightNowQuery,
   phone: 'optional',
@@ -83,10 +146,11 @@ export const RightNowRoute = defineRoute({
   response: RightNowResultSchema,
 });
 
-/** GET /analytics/now: one row per listed chat or ticket (`list` waiting, flagged or open_ticket). */
+/** GET /analytics/now: one row per listed chat or ticket (`list` waiting, flagged, open_ticket or breaching). */
 export function nowCsv(answer: unknown): CsvCell[][] {
   const a = answer as RightNowResult;
   const none = [null, null, null, null, null] as const;
+  const noBreach = [null, null, null, null] as const;
   return [
     [
       'list',
@@ -101,10 +165,24 @@ export function nowCsv(answer: unknown): CsvCell[][] {
       'assignee',
       'created_at',
       'open_ms',
+      'due_at',
+      'breached_at',
+      'overdue_ms',
+      'policies',
     ],
-    ...a.waiting.chats.map((c) => ['waiting', c.phone_id, c.chat_id, c.message_id, c.waiting_since, c.waiting_ms, null, ...none]),
-    ...a.flagged.chats.map((c) => ['flagged', c.phone_id, c.chat_id, null, null, null, c.flagged_messages, ...none]),
-    ...a.open_tickets.tickets.map((t) => [
+    ...(a.waiting?.chats ?? []).map((c) => [
+      'waiting',
+      c.phone_id,
+      c.chat_id,
+      c.message_id,
+      c.waiting_since,
+      c.waiting_ms,
+      null,
+      ...none,
+      ...noBreach,
+    ]),
+    ...(a.flagged?.chats ?? []).map((c) => ['flagged', c.phone_id, c.chat_id, null, null, null, c.flagged_messages, ...none, ...noBreach]),
+    ...(a.open_tickets?.tickets ?? []).map((t) => [
       'open_ticket',
       t.phone_id,
       t.chat_id,
@@ -117,6 +195,21 @@ export function nowCsv(answer: unknown): CsvCell[][] {
       t.assignee,
       t.created_at,
       t.open_ms,
+      ...noBreach,
+    ]),
+    ...(a.breaching?.chats ?? []).map((c) => [
+      'breaching',
+      c.phone_id,
+      c.chat_id,
+      c.message_id,
+      c.waiting_since,
+      c.waiting_ms,
+      null,
+      ...none,
+      c.due_at,
+      c.breached_at,
+      c.overdue_ms,
+      c.policies.map((p) => p.name).join('; '),
     ]),
   ];
 }

@@ -3,6 +3,7 @@ import { Link } from '../../app/Link';
 import { digits, type Chat, type Label } from '../../api/types';
 import {
   assigneeShort,
+  breachTitle,
   chatLabels,
   chatsPagePath,
   chipBackground,
@@ -11,6 +12,7 @@ import {
   lastActivity,
   shortTime,
   unreadOf,
+  type BreachMark,
   type ChatFilters,
 } from './chats-view';
 import { PREFETCH_ROWS, ROW_HEIGHT, scrollToShow, visibleRange } from './chat-window';
@@ -21,7 +23,7 @@ export const chatPath = (chat: Pick<Chat, 'chat_id' | 'org_phone'>): string => c
 
 /**
  * The chats, most recent first; the open one is marked. Each row: name, time of the last message,
- * its text, unread count, assignee, labels, and the flagged and open-ticket markers. Links keep the
+ * its text, unread count, assignee, labels, and the flagged, open-ticket and "SLA breached" markers. Links keep the
  * list's filters. Windowed (issue 33: 50,000 chats): only the rows in sight and a few around them are
  * in the document, each ROW_HEIGHT high (chat-window.ts); near the end of the loaded rows the next
  * page is asked for (`loadMore`).
@@ -32,11 +34,13 @@ export function ChatList(props: {
   filters: ChatFilters;
   labels: ReadonlyMap<string, Label>;
   openTickets: ReadonlySet<string> | null;
+  /** Chats breaching an SLA now, by chat id (null: not known, e.g. no analytics service). */
+  breaches?: ReadonlyMap<string, BreachMark> | null;
   filtered: boolean;
   hasMore: boolean;
   loadMore: () => void;
 }) {
-  const { chats, openId, filters, labels, openTickets, hasMore, loadMore } = props;
+  const { chats, openId, filters, labels, openTickets, breaches, hasMore, loadMore } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 600 });
   const measure = useCallback(() => {
@@ -79,6 +83,7 @@ export function ChatList(props: {
             filters={filters}
             labels={labels}
             openTicket={!!openTickets?.has(chat.chat_id)}
+            breach={breaches?.get(chat.chat_id)}
             now={now}
           />
         ))}
@@ -101,6 +106,7 @@ function ChatRow(props: {
   filters: ChatFilters;
   labels: ReadonlyMap<string, Label>;
   openTicket: boolean;
+  breach: BreachMark | undefined;
   now: Date;
 }) {
   const { chat, filters, labels, now } = props;
@@ -150,6 +156,12 @@ function ChatRow(props: {
           {props.openTicket && (
             <span className="mark ticket" data-open-ticket="">
               open ticket
+            </span>
+          )}
+          {props.breach && (
+            // Its words are part of the row link's name ("… SLA breached"); the title says which policies.
+            <span className="mark sla" data-sla-breached="" title={breachTitle(props.breach, now)}>
+              <span aria-hidden="true">⏱ </span>SLA breached
             </span>
           )}
         </span>

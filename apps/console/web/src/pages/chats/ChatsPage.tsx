@@ -25,7 +25,7 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
   const { me } = useSession();
   const phone = query.get('phone') ?? '';
   const filters = filtersFromQuery(query);
-  const { chats, hasMore, loadMore, error, labels, openTickets, markedRead } = useChats(
+  const { chats, hasMore, loadMore, error, labels, openTickets, breaches, markedRead } = useChats(
     filters,
     me?.member.email ?? null,
     chatId ? { chatId, phone } : null,
@@ -102,6 +102,7 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
             filters={filters}
             labels={labels}
             openTickets={openTickets}
+            breaches={breaches}
             filtered={filtering(filters)}
             hasMore={hasMore}
             loadMore={loadMore}

@@ -2,6 +2,8 @@ import type { Chat, Label, Message } from '../../api/types';
 import {
   NO_FILTERS,
   assigneeShort,
+  breachMarks,
+  breachTitle,
   chatLabels,
   chatsPagePath,
   chatsRequest,
@@ -16,6 +18,7 @@ import {
   unreadOf,
   withChatRead,
   withNewMessage,
+  withoutBreach,
 } from './chats-view';
 
 const P1 = '447700900001@c.us';
@@ -215,6 +218,58 @@ describe('console chats page logic', () => {
       expect(withChatRead(two, 'b@c.us', '447700900001')[0]).toMatchObject({ unread_count: { [P1]: 0, [P2]: 2 }, message_unread_count: 2 });
       expect(withChatRead(two, 'b@c.us', '')[0]).toMatchObject({ unread_count: { [P1]: 0, [P2]: 0 }, message_unread_count: 0 });
       expect(withChatRead(two, 'x@c.us', '')[0]).toBe(two[0]);
+    });
+  });
+
+  describe('SLA breach marks', () => {
+    const entry = (chat_id: string, phone_id: string, since: string, due: string, ...names: string[]) => ({
+      phone_id,
+      chat_id,
+      waiting_since: since,
+      due_at: due,
+      policies: names.map((name) => ({ name })),
+    });
+    const answer = {
+      breaching: {
+        chats: [
+          entry('a@c.us', 'p1', '2026-11-30T09:00:00Z', '2026-11-30T09:15:00Z', 'VIP', 'First reply'),
+          entry('b@c.us', 'p1', '2026-11-30T09:10:00Z', '2026-11-30T09:20:00Z', 'First reply'),
+          entry('a@c.us', 'p2', '2026-11-30T08:50:00Z', '2026-11-30T09:05:00Z', 'First reply', 'Night'),
+        ],
+      },
+    };
+
+    it('marks each chat id once, with every policy it breaches on any phone and its earliest deadline', () => {
+      const marks = breachMarks(answer);
+      expect([...marks.keys()]).toEqual(['a@c.us', 'b@c.us']);
+      expect(marks.get('a@c.us')).toEqual({ policies: ['First reply', 'Night', 'VIP'], dueAt: Date.parse('2026-11-30T09:05:00Z') });
+      expect(breachMarks({})).toEqual(new Map()); // an answer without the list (no analytics): no marks
+    });
+
+    it('leaves out breaches a reply seen on the socket answered (a read that came before the service had it)', () => {
+      const replied = new Map([['a@c.us', Date.parse('2026-11-30T08:55:00Z')]]);
+      // the p2 wait started before the reply: answered; the p1 one after it: still breaching
+      expect(breachMarks(answer, replied).get('a@c.us')).toEqual({
+        policies: ['First reply', 'VIP'],
+        dueAt: Date.parse('2026-11-30T09:15:00Z'),
+      });
+      expect(breachMarks(answer, new Map([['a@c.us', Date.parse('2026-11-30T09:30:00Z')]])).has('a@c.us')).toBe(false);
+    });
+
+    it('a reply takes its chat off at once; an incoming message or an unmarked chat changes nothing', () => {
+      const marks = breachMarks(answer);
+      expect([...(withoutBreach(marks, { chat_id: 'a@c.us', from_me: true }) ?? new Map()).keys()]).toEqual(['b@c.us']);
+      expect(withoutBreach(marks, { chat_id: 'a@c.us', from_me: false })).toBeNull();
+      expect(withoutBreach(marks, { chat_id: 'z@c.us', from_me: true })).toBeNull();
+      expect(marks.size).toBe(2); // not changed in place
+    });
+
+    it('says which policies and when the deadline was', () => {
+      const now = new Date(2026, 10, 30, 12, 0);
+      expect(breachTitle({ policies: ['First reply', 'VIP'], dueAt: new Date(2026, 10, 30, 9, 5).getTime() }, now)).toBe(
+        'SLA breached: First reply, VIP (deadline 09:05)',
+      );
+      expect(breachTitle({ policies: [], dueAt: new Date(2026, 10, 29, 9, 5).getTime() }, now)).toBe('SLA breached (deadline Yesterday)');
     });
   });
 });

@@ -141,6 +141,57 @@ export function openTicketChats(tickets: readonly Pick<Ticket, 'chat_id' | 'stat
   return new Set(tickets.filter((t) => t.status === 'open' || t.status === 'inprogress').map((t) => t.chat_id));
 }
 
+/** GET /v1/analytics/now?lists=breaching: the chats breaching an SLA (the part the chat list reads). */
+export interface BreachingAnswer {
+  breaching?: { chats: { phone_id: string; chat_id: string; waiting_since: string; due_at: string; policies: { name: string }[] }[] };
+}
+
+/** A chat marked "SLA breached" in the list: the policies it breaches (on any phone) and its earliest passed deadline. */
+export interface BreachMark {
+  policies: string[];
+  /** Epoch ms. */
+  dueAt: number;
+}
+
+/**
+ * The breaching chats by chat id (the list has one row per chat id; a chat breaching on two phones is one mark).
+ * `replies`: chat id → the timestamp (epoch ms) of a reply seen lately on the socket; a breach whose wait
+ * started at or before it is answered, even if the answer was read before the analytics service took the reply in.
+ */
+export function breachMarks(answer: BreachingAnswer, replies: ReadonlyMap<string, number> = new Map()): Map<string, BreachMark> {
+  const marks = new Map<string, BreachMark>();
+  for (const c of answer.breaching?.chats ?? []) {
+    const replied = replies.get(c.chat_id);
+    if (replied !== undefined && Date.parse(c.waiting_since) <= replied) continue;
+    const had = marks.get(c.chat_id);
+    const dueAt = Date.parse(c.due_at);
+    const policies = [...new Set([...(had?.policies ?? []), ...c.policies.map((p) => p.name)])].sort((a, b) => a.localeCompare(b));
+    marks.set(c.chat_id, { policies, dueAt: had ? Math.min(had.dueAt, dueAt) : dueAt });
+  }
+  return marks;
+}
+
+/**
+ * A message applied to the marks: a reply (sent from a phone) answers its chat's breach, so the chat loses
+ * its mark at once (the caller reads the marks again later: a copy on another phone may still breach).
+ * `null`: nothing changes (not a reply, or the chat was not marked).
+ */
+export function withoutBreach(
+  marks: ReadonlyMap<string, BreachMark>,
+  message: Pick<Message, 'chat_id' | 'from_me'>,
+): Map<string, BreachMark> | null {
+  if (!message.from_me || !marks.has(message.chat_id)) return null;
+  const next = new Map(marks);
+  next.delete(message.chat_id);
+  return next;
+}
+
+/** The mark's tooltip: `SLA breached: First reply, VIP (deadline 14:02)`. */
+export function breachTitle(mark: BreachMark, now: Date = new Date()): string {
+  const what = mark.policies.length ? `: ${mark.policies.join(', ')}` : '';
+  return `SLA breached${what} (deadline ${shortTime(mark.dueAt, now)})`;
+}
+
 /** The key of a chat in the list (its id: GET /chats has one entry per chat id). */
 export const chatKey = (chat: Pick<Chat, 'chat_id'>): string => chat.chat_id;
 

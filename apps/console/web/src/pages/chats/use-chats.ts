@@ -3,10 +3,28 @@ import { api, errorText } from '../../api/client';
 import { useRealtimeConnected, useRealtimeEvents } from '../../api/realtime';
 import { digits, type Chat, type Label, type Message, type Ticket } from '../../api/types';
 import { withHead, withPage } from './chat-window';
-import { chatsRequest, filtering, openTicketChats, withChatRead, withNewMessage, type ChatFilters } from './chats-view';
+import {
+  breachMarks,
+  chatsRequest,
+  filtering,
+  openTicketChats,
+  withChatRead,
+  withNewMessage,
+  withoutBreach,
+  type BreachingAnswer,
+  type BreachMark,
+  type ChatFilters,
+} from './chats-view';
 
 /** A page of GET /chats; further pages are read by cursor as the list is scrolled. */
 export const LIST_LIMIT = 100;
+/** The breaching chats read for the "SLA breached" marks (the earliest deadlines first), and how often again. */
+export const BREACH_LIMIT = 1000;
+const BREACH_REFRESH_MS = 60_000;
+/** After a reply, the marks are read again this much later (the analytics service takes the reply in meanwhile)… */
+const AFTER_REPLY_MS = 1_500;
+/** …and a breach its wait started before stays answered this long, whatever a read says. */
+const REPLY_HOLD_MS = 60_000;
 
 interface Listing {
   chats: Chat[];
@@ -21,12 +39,15 @@ interface Listing {
  * list again; the first page is re-read (at most every 300 ms) and joined to the pages further down
  * when a chat it does not hold gets a message, when a filter may no longer hold, or on chat, label,
  * assignment and flag events. The open tickets (for the marker) are re-read on ticket events; the labels once.
+ * The chats breaching an SLA (GET /analytics/now?lists=breaching, the "SLA breached" marker) are read again on
+ * sla.breached, a while after a reply to a marked chat (which loses its mark at once), on reconnection and every minute.
  */
 export function useChats(filters: ChatFilters, email: string | null, open: { chatId: string; phone: string } | null) {
   const [listing, setListing] = useState<Listing | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [labels, setLabels] = useState<Map<string, Label>>(new Map());
   const [openTickets, setOpenTickets] = useState<Set<string> | null>(null);
+  const [breaches, setBreaches] = useState<Map<string, BreachMark> | null>(null);
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   const request = chatsRequest(filters, email, LIST_LIMIT);
   const key = `${request.path}|${request.phone ?? ''}`;
@@ -84,6 +105,44 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
       setOpenTickets(null); // no inbox service (or no tickets route): no markers rather than an error over the list
     }
   }, []);
+  // chat id → [the reply's timestamp, when it was seen]: breaches it answered stay off until the service agrees
+  const replies = useRef(new Map<string, [number, number]>());
+  const breachSeq = useRef(0);
+  const loadBreaches = useCallback(async () => {
+    const seq = ++breachSeq.current;
+    try {
+      const answer = await api<BreachingAnswer>('GET', `/analytics/now?lists=breaching&limit=${BREACH_LIMIT}`, {
+        phone: filters.phone || null,
+      });
+      if (seq !== breachSeq.current) return;
+      const now = Date.now();
+      for (const [chat, [, seen]] of replies.current) if (now - seen > REPLY_HOLD_MS) replies.current.delete(chat);
+      setBreaches(breachMarks(answer, new Map([...replies.current].map(([chat, [at]]) => [chat, at]))));
+    } catch {
+      if (seq === breachSeq.current) setBreaches(null); // no analytics service (or no access): no marks rather than an error
+    }
+  }, [filters.phone]);
+  const breachTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const breachesLater = useCallback(
+    (ms: number, replace: boolean) => {
+      if (breachTimer.current && !replace) return;
+      if (breachTimer.current) clearTimeout(breachTimer.current);
+      breachTimer.current = setTimeout(() => {
+        breachTimer.current = null;
+        void loadBreaches();
+      }, ms);
+    },
+    [loadBreaches],
+  );
+  useEffect(() => {
+    void loadBreaches();
+    const every = setInterval(() => void loadBreaches(), BREACH_REFRESH_MS);
+    return () => {
+      clearInterval(every);
+      if (breachTimer.current) clearTimeout(breachTimer.current);
+      breachTimer.current = null;
+    };
+  }, [loadBreaches]);
   const later = useCallback(() => {
     pending.current ??= setTimeout(() => {
       pending.current = null;
@@ -107,6 +166,7 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
   useRealtimeConnected(() => {
     void load();
     void loadTickets();
+    void loadBreaches();
   });
   const openRef = useRef(open);
   openRef.current = open;
@@ -119,7 +179,18 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
     const next = held && withNewMessage(held.chats, message, openChat);
     if (held && next) show({ ...held, chats: next });
     if (!next || filtered) later();
+    // A reply answers its chat's breach: the mark goes at once (a read answered meanwhile cannot bring it back),
+    // and the marks are read again once the service has the reply.
+    if (!message.from_me) return;
+    const at = message.timestamp ? Date.parse(message.timestamp) : Number.NaN;
+    replies.current.set(message.chat_id, [Number.isNaN(at) ? Date.now() : at, Date.now()]);
+    const unmarked = breaches && withoutBreach(breaches, message);
+    if (unmarked) {
+      setBreaches(unmarked);
+      breachesLater(AFTER_REPLY_MS, true);
+    }
   });
+  useRealtimeEvents(['sla.breached'], () => breachesLater(300, false));
   useRealtimeEvents(
     ['chat.created', 'chat.updated', 'chat.label.updated', 'chat.custom_properties.updated', 'message.flagged', 'message.unflagged'],
     later,
@@ -134,5 +205,5 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
       current.current && show({ ...current.current, chats: withChatRead(current.current.chats, chatId, phone) }),
     [show],
   );
-  return { chats: listing?.chats ?? null, hasMore: !!listing?.next, loadMore, error, labels, openTickets, markedRead };
+  return { chats: listing?.chats ?? null, hasMore: !!listing?.next, loadMore, error, labels, openTickets, breaches, markedRead };
 }
