@@ -16,16 +16,6 @@ function appOf(file: string): string | null {
 }
 
 /**
- * Gaps known and left to their owners (reported to the lead, issue 34's helper proposals): the phones (Baileys
- * media), importer and knowledge-base services read MEDIA_S3_* through storageConfigSchema('MEDIA_') but only the
- * media service is given the keys, so with MEDIA_STORAGE_BACKEND=s3 they reach S3 only through the pod's own
- * credentials (the SDK's default chain). Each entry must still be a gap: fixing one fails the test until it goes.
- */
-const KNOWN_GAPS = ['importer', 'knowledge-base', 'phones'].flatMap((app) =>
-  ['MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY'].map((name) => `${app}: ${name}`),
-);
-
-/**
  * Settings that come only from the Secret (a container's secretKeyRef, no ConfigMap key) reach a pod only
  * where its Deployment names them: an app whose code reads one and whose Deployment (or compose service)
  * does not name it runs without it, silently (the flagging model's key, issue 34, was given to automation
@@ -58,8 +48,7 @@ describe('settings from the Secret reach every app that reads them', () => {
         if (!envNames(objects, container).includes(name)) missing.push(`${app}: ${name}`);
       }
     }
-    expect(missing.filter((gap) => !KNOWN_GAPS.includes(gap))).toEqual([]);
-    expect(KNOWN_GAPS.filter((gap) => !missing.includes(gap))).toEqual([]);
+    expect(missing).toEqual([]);
   });
 
   it('compose gives each of them to every app service whose code reads it', () => {
@@ -76,7 +65,6 @@ describe('settings from the Secret reach every app that reads them', () => {
         if (!Object.keys(composeServiceOf(app)?.environment ?? {}).includes(name)) missing.push(`${app}: ${name}`);
       }
     }
-    expect(missing.filter((gap) => !KNOWN_GAPS.includes(gap))).toEqual([]);
-    expect(KNOWN_GAPS.filter((gap) => !missing.includes(gap))).toEqual([]);
+    expect(missing).toEqual([]);
   });
 });
