@@ -7,14 +7,21 @@
  *     (10 s): the answer's time (aim p99 < 50 ms) and the time until each message is readable through
  *     GET /v1/chats/{chat_id}/messages (aim p99 < 1 s; each chat polled every BENCH_POLL_MS, 100 ms,
  *     which the figure includes);
- *  2. sends: POST /v1/message/send of free text to those customers (their windows open) at
- *     BENCH_SEND_RATE (80)/s — the Cloud API's throughput for one number — for BENCH_SEND_SECONDS (20 s),
- *     the queue process killed (SIGKILL) at BENCH_KILL_AT (0.4) of the run and started again: every
- *     send answered 200 must reach the fake exactly once (none lost, none doubled); the rate at the fake
- *     in the steady middle and the time from the request to Meta are printed.
- * BENCH_DRAIN_S (300): how long the sends may take to reach the fake after the last request.
- * Processes: chats, phones, queue, api-gateway (bench/cloud-api/stack.js); the queue paces the phone
- * at BENCH_SEND_INTERVAL_MS (12) with no jitter (the default pace is for linked devices).
+ *  2. sends: POST /v1/message/send of free text to BENCH_CUSTOMERS customers (the inbound run's, their
+ *     windows open; without it new ones, whose windows are unknown to a phone younger than 24 h, so they
+ *     go) open-loop at BENCH_SEND_RATE (80)/s — the Cloud API's throughput for one number — for
+ *     BENCH_SEND_SECONDS (30 s), the queue's send workers killed (SIGKILL) at BENCH_KILL_AT (0.4) of the
+ *     run and started again: every send answered 200 must reach the fake exactly once (none lost, none
+ *     doubled). Printed: the rate at the fake (over the 10–90 % of arrivals, before the kill, overall),
+ *     and the time from each send's 200 ("accepted") to its arrival at the fake, p50/p99 (all, and the
+ *     sends accepted before the kill).
+ * BENCH_RUNS (inbound,sends): which runs. BENCH_KILL (worker): `worker` runs the queue as an API process
+ * and a workers' process and kills the latter; `queue` kills the one queue process (its requests fail
+ * while it restarts). BENCH_DRAIN_S (300): how long the sends may take to reach the fake after the last request.
+ * Processes: chats, phones, queue (one or two), api-gateway (bench/cloud-api/stack.js). The queue paces
+ * the Cloud API phone by its connector: CLOUD_API_SEND_RATE_PER_S (BENCH_CLOUD_RATE, else the default 80),
+ * no jitter; BENCH_SEND_INTERVAL_MS instead paces every phone at that interval without jitter (the run
+ * before the per-connector pace).
  * Usage: bash scripts/build.sh && node bench/cloud-api/run.js. Writes bench/results/cloud-api-<time>.json.
  */
 const fs = require('node:fs');
@@ -33,9 +40,12 @@ const CFG = {
   customers: num('BENCH_CUSTOMERS', 10),
   pollMs: num('BENCH_POLL_MS', 100),
   sendRate: num('BENCH_SEND_RATE', 80),
-  sendSeconds: num('BENCH_SEND_SECONDS', 20),
+  sendSeconds: num('BENCH_SEND_SECONDS', 30),
   killAt: num('BENCH_KILL_AT', 0.4),
-  sendIntervalMs: num('BENCH_SEND_INTERVAL_MS', 12),
+  kill: process.env.BENCH_KILL ?? 'worker',
+  sendIntervalMs: num('BENCH_SEND_INTERVAL_MS', null),
+  cloudRate: num('BENCH_CLOUD_RATE', null),
+  runs: (process.env.BENCH_RUNS ?? 'inbound,sends').split(','),
   drainSeconds: num('BENCH_DRAIN_S', 300),
 };
 const log = (...a) => console.log(...a);
@@ -115,30 +125,33 @@ async function inbound(s) {
 async function sends(s, customers) {
   const postedAt = new Map();
   const answered = [];
-  // arrivals at the fake (in this process): sampled often, in the order Meta's side received them
+  // arrivals at the fake (in this process), timed as the fake takes each message, in the order it took them
   const arrivedAt = new Map();
   const counts = new Map();
-  let seen = 0;
-  const samples = [];
-  const sample = setInterval(() => {
+  const arrivals = [];
+  const accepted0 = s.graph.accepted;
+  const push = accepted0.push.bind(accepted0);
+  accepted0.push = (...items) => {
     const now = Date.now();
-    for (; seen < s.graph.accepted.length; seen++) {
-      const text = s.graph.accepted[seen].body.text?.body;
+    for (const item of items) {
+      const text = item.body.text?.body;
       if (!text?.startsWith('out-')) continue;
       counts.set(text, (counts.get(text) ?? 0) + 1);
-      if (!arrivedAt.has(text)) arrivedAt.set(text, now);
+      if (!arrivedAt.has(text)) {
+        arrivedAt.set(text, now);
+        arrivals.push(now);
+      }
     }
-    samples.push([now, arrivedAt.size]);
-  }, 10);
-  cleanups.push(async () => clearInterval(sample));
+    return push(...items);
+  };
   const fire = (i) => {
     const body = `out-${i}`;
     postedAt.set(body, Date.now());
     s.request('POST', '/message/send', { chat_id: customers[i % customers.length], message: body }, { 'x-phone': s.phoneId }).then((r) =>
-      answered.push({ ...r, text: body }),
+      answered.push({ ...r, text: body, at: Date.now() }),
     );
   };
-  log(`sends: ${CFG.sendRate}/s for ${CFG.sendSeconds} s, queue killed at ${CFG.killAt * 100}% (load ${loadAvg()})`);
+  log(`sends: ${CFG.sendRate}/s for ${CFG.sendSeconds} s, queue (${CFG.kill}) killed at ${CFG.killAt * 100}% (load ${loadAvg()})`);
   let killed = null;
   const t0 = Date.now();
   const loop = await openLoop(CFG.sendRate, CFG.sendSeconds, fire, [
@@ -157,22 +170,37 @@ async function sends(s, customers) {
     log(`  ${e.message}`),
   );
   await sleep(3_000); // a late double would show now
-  clearInterval(sample);
+  accepted0.push = push;
   const statuses = {};
   for (const a of answered) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
-  const first = samples.find(([, n]) => n >= accepted.length * 0.1);
-  const last = samples.find(([, n]) => n >= accepted.length * 0.9);
+  // arrivals a second: between the 10th and 90th percent of them, from the first second to the kill, overall
+  const perSecond = (from, to) =>
+    to > from ? +((arrivals.filter((t) => t >= from && t <= to).length * 1000) / (to - from)).toFixed(1) : null;
+  const n = arrivals.length;
+  const killAt = killed ? t0 + killed.at_ms : null;
+  const arrivedAccepted = accepted.filter((a) => arrivedAt.has(a.text));
+  const acceptToMeta = (xs) => ms(xs.map((a) => arrivedAt.get(a.text) - a.at));
   const result = {
     offered_per_second: CFG.sendRate,
     sends: loop.fired,
+    offered_ms: loop.ms,
     statuses,
     request_ms: ms(accepted.map((a) => a.ms)),
-    at_meta_per_second_10_90: first && last ? Math.round((last[1] - first[1]) / ((last[0] - first[0]) / 1000)) : null,
-    request_to_meta_ms: ms(accepted.filter((a) => arrivedAt.has(a.text)).map((a) => arrivedAt.get(a.text) - postedAt.get(a.text))),
+    at_meta_per_second_10_90: n >= 10 ? perSecond(arrivals[Math.floor(n * 0.1)], arrivals[Math.floor(n * 0.9)]) : null,
+    at_meta_per_second_before_kill: killAt ? perSecond(t0 + 1_000, killAt) : null,
+    at_meta_per_second_overall: n >= 2 ? perSecond(arrivals[0], arrivals[n - 1]) : null,
+    // once no more sends are offered, the backlog drains at what the workers alone can do
+    at_meta_per_second_draining: n >= 2 && arrivals[n - 1] > t0 + loop.ms ? perSecond(t0 + loop.ms, arrivals[n - 1]) : null,
+    at_meta_each_second: Array.from({ length: Math.ceil(((n ? arrivals[n - 1] : t0) - t0) / 1000) }, (_, i) =>
+      arrivals.reduce((k, t) => k + (t >= t0 + i * 1000 && t < t0 + (i + 1) * 1000 ? 1 : 0), 0),
+    ),
+    accept_to_meta_ms: acceptToMeta(arrivedAccepted),
+    accept_to_meta_ms_before_kill: killAt ? acceptToMeta(arrivedAccepted.filter((a) => a.at < killAt)) : null,
+    request_to_meta_ms: ms(arrivedAccepted.map((a) => arrivedAt.get(a.text) - postedAt.get(a.text))),
     lost: accepted.filter((a) => !arrivedAt.has(a.text)).length,
     // a request that timed out at the gateway may still have been queued: the client cannot know; Meta got it once or not at all
     not_answered_200_but_sent: answered.filter((a) => a.status !== 200 && arrivedAt.has(a.text)).length,
-    doubled: [...counts.values()].filter((n) => n > 1).length,
+    doubled: [...counts.values()].filter((c) => c > 1).length,
     queue_killed: killed,
   };
   log('  ', JSON.stringify(result));
@@ -181,20 +209,25 @@ async function sends(s, customers) {
 
 async function main() {
   const load_start = loadAvg();
-  const s = await startCloudApiStack(cleanups, {
-    QUEUE_SEND_INTERVAL_MS: String(CFG.sendIntervalMs),
-    QUEUE_SEND_JITTER_MS: '0',
-    QUEUE_JOB_LOCK_MS: '5000',
-    QUEUE_RETRY_BACKOFF_MS: '200',
-  });
-  const inboundResult = await inbound(s);
-  const sendResult = await sends(s, inboundResult.customers);
+  const s = await startCloudApiStack(
+    cleanups,
+    {
+      ...(CFG.sendIntervalMs !== null ? { QUEUE_SEND_INTERVAL_MS: String(CFG.sendIntervalMs), QUEUE_SEND_JITTER_MS: '0' } : {}),
+      ...(CFG.cloudRate !== null ? { CLOUD_API_SEND_RATE_PER_S: String(CFG.cloudRate) } : {}),
+      QUEUE_JOB_LOCK_MS: '5000',
+      QUEUE_RETRY_BACKOFF_MS: '200',
+    },
+    { workerApart: CFG.kill === 'worker' },
+  );
+  const inboundResult = CFG.runs.includes('inbound') ? await inbound(s) : null;
+  const customers = inboundResult?.customers ?? Array.from({ length: CFG.customers }, () => randomDigits());
+  const sendResult = CFG.runs.includes('sends') ? await sends(s, customers) : null;
   const out = path.join(__dirname, '..', 'results', `cloud-api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(
     out,
     JSON.stringify(
-      { cfg: CFG, load_start, load_end: loadAvg(), cpus: os.cpus().length, inbound: inboundResult.result, sends: sendResult },
+      { cfg: CFG, load_start, load_end: loadAvg(), cpus: os.cpus().length, inbound: inboundResult?.result ?? null, sends: sendResult },
       null,
       2,
     ),

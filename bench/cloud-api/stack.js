@@ -4,7 +4,10 @@
  * throw-away database and NATS namespace, Meta played by the fake Graph API (libs/testing), one org
  * with a token and one Cloud API phone, connected. `request` is a keep-alive HTTP client that times
  * each call; `restartQueue` kills the queue process (SIGKILL: a crash, jobs under way keep their lock
- * until it expires) and starts a new one.
+ * until it expires) and starts a new one. With `workerApart`, the queue runs as two processes — one
+ * answering the queue's requests without send workers (QUEUE_WORKER_ENABLED=false), one running the
+ * send workers (it answers requests too: the API part always runs) — and `restartQueue` kills and
+ * restarts the workers' one only, so sends keep being accepted while it is away.
  */
 const http = require('node:http');
 const { randomBytes } = require('node:crypto');
@@ -23,7 +26,7 @@ const { ensureStreams, streamNames } = require('@mapi/events');
 const { createPrismaClient } = require('@mapi/db');
 const { waitFor } = require('../lib/waiting');
 
-async function startCloudApiStack(cleanups, extraEnv = {}) {
+async function startCloudApiStack(cleanups, extraEnv = {}, { workerApart = false } = {}) {
   const graph = await startFakeGraphApi();
   cleanups.push(() => graph.stop());
   const db = await createTestDatabase('mapi_bench_cloud_api');
@@ -55,21 +58,26 @@ async function startCloudApiStack(cleanups, extraEnv = {}) {
   const running = {};
   cleanups.push(() => Promise.all(Object.values(running).map((p) => p.stop())));
   let gatewayPort;
-  const start = async (name) => {
+  const start = async (name, key = name, ownEnv = {}) => {
     const healthPort = await freePort();
     const isGateway = name === 'api-gateway';
     if (isGateway) gatewayPort = await freePort();
     const proc = AppProcess.start(name, {
       ...env,
+      ...ownEnv,
       HEALTH_PORT: String(healthPort),
       HEALTH_HOST: '127.0.0.1',
       ...(isGateway ? { PORT: String(gatewayPort), HOST: '127.0.0.1' } : {}),
     });
-    running[name] = proc;
+    running[key] = proc;
     await proc.waitReady(`http://127.0.0.1:${isGateway ? gatewayPort : healthPort}/health/ready`, 120_000);
     return proc;
   };
-  for (const app of ['chats', 'phones', 'queue', 'api-gateway']) await start(app);
+  const startWorkers = () => (workerApart ? start('queue', 'queue-worker') : start('queue'));
+  for (const app of ['chats', 'phones']) await start(app);
+  if (workerApart) await start('queue', 'queue', { QUEUE_WORKER_ENABLED: 'false' });
+  await startWorkers();
+  await start('api-gateway');
 
   const org = await createOrg(prisma, { plan: 'enterprise' });
   const { token } = await createToken(prisma, org.id);
@@ -123,8 +131,8 @@ async function startCloudApiStack(cleanups, extraEnv = {}) {
   );
 
   const restartQueue = async () => {
-    await running.queue.kill();
-    return start('queue');
+    await running[workerApart ? 'queue-worker' : 'queue'].kill();
+    return startWorkers();
   };
   return { graph, prisma, db, org, phoneId, number, creds, request, json, restartQueue, running };
 }

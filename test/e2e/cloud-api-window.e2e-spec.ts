@@ -5,7 +5,8 @@ import { until, type client } from './support/http';
 /**
  * A Cloud API phone's limits end to end (issue 35, decision 0090): the 24-hour customer-service window
  * known closed from the webhook — free text answered 422 naming the rule at POST /message/send, a
- * broadcast's job failed before Meta, a template sent, the window opened again by the customer — and
+ * broadcast's job failed before Meta, a template sent, the window opened again by the customer; a
+ * reaction answered 422 the same way at POST /message/{id}/react — and
  * Meta's callbacks over the per-phone rate answered 429, delivered again and counted once.
  */
 describe('Cloud API phone: the 24-hour window and the callback rate', () => {
@@ -89,6 +90,46 @@ describe('Cloud API phone: the 24-hour window and the callback rate', () => {
       15_000,
       'free text once the window is open',
     );
+  });
+
+  it("answers a reaction 422 naming the rule outside the chat's 24-hour window (a reaction is a free-form message); inside it goes", async () => {
+    const quiet = randomDigits();
+    const wrote = await graph.callback(
+      webhookUrl(),
+      callbackPayload(number, textMessageValue(quiet, 'thanks for the help', { at: new Date(Date.now() - 26 * 3600_000) })),
+      creds.app_secret,
+    );
+    expect(wrote.status).toBe(200);
+    const listed = await until(
+      () => api.get(`/chats/${quiet}@c.us/messages`, { 'x-phone': phoneId }),
+      (r) => r.body?.messages?.length === 1,
+      15_000,
+      'the old message',
+    );
+    const old = listed.body.messages[0];
+    const before = graph.requests.filter((r) => r.body?.to === quiet).length;
+    const refused = await api.post(`/message/${old.message_id}/react`, { reaction: '👍' }, { 'x-phone': phoneId });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: {
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(/24-hour customer-service window of this chat is closed .*only an approved template/),
+        fields: { message_id: { message: expect.stringMatching(/24-hour customer-service window/), value: old.message_id } },
+      },
+    });
+    expect(graph.requests.filter((r) => r.body?.to === quiet)).toHaveLength(before);
+    // the customer writes again: the reaction to the old message goes to Meta
+    await graph.callback(webhookUrl(), callbackPayload(number, textMessageValue(quiet, 'one more thing')), creds.app_secret);
+    await until(
+      () => api.get(`/chats/${quiet}@c.us/messages`, { 'x-phone': phoneId }),
+      (r) => r.body?.messages?.length === 2,
+      15_000,
+      'the new message',
+    );
+    expect((await api.post(`/message/${old.message_id}/react`, { reaction: '👍' }, { 'x-phone': phoneId })).status).toBe(204);
+    expect(graph.accepted.find((a) => a.body.to === quiet && a.body.type === 'reaction')?.body).toMatchObject({
+      reaction: { message_id: old.unique_id, emoji: '👍' },
+    });
   });
 
   it('limits callbacks per phone: over the rate Meta gets 429 (RATE_LIMIT_ERROR), and its deliveries again count once', async () => {

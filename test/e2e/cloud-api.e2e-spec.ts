@@ -218,17 +218,18 @@ describe('Cloud API phone', () => {
     expect(byLink?.body.document).toEqual({ link: 'https://files.example.com/terms.pdf', filename: 'terms.pdf' });
   });
 
-  it('retries a rate limit (Meta 130429) with back-off', async () => {
+  it('retries a rate limit (Meta 130429) after a pause of the phone, without using an attempt', async () => {
     graph.failNext({ status: 400, code: 130429, message: 'Rate limit hit' });
     const throttled = await api.post('/message/send', { chat_id: customer, message: 'after a pause' }, { 'x-phone': phoneId });
-    await until(
+    const job = await until(
       () => api.get(`/queue/jobs?queue_id=${throttled.body.queue_id}`, { 'x-phone': phoneId }),
       (r) => r.body?.[0]?.status === 'completed',
       15_000,
       'throttled job completed',
     );
-    // the first attempt was throttled, the retry went through
+    // the first try was throttled, the second went through; the throttling used no attempt
     expect(graph.requests.filter((r) => (r.body?.text as { body?: string } | undefined)?.body === 'after a pause')).toHaveLength(2);
+    expect(job.body[0].attemptsMade).toBe(1);
   });
 
   it('outside the 24-hour window: free text fails at once with the reason (Meta 131047), an approved template goes', async () => {

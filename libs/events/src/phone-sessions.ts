@@ -1,5 +1,7 @@
 import {
+  ErrorCode,
   Errors,
+  ServiceError,
   readSessionAnswer,
   sessionSubject,
   type SessionAnswer,
@@ -37,12 +39,22 @@ export class SessionCommands {
     }
   }
 
-  /** Like send, but a missing session or a disconnected phone is the spec's 400 ERROR. */
-  async require(phoneId: string, cmd: SimpleSessionCommand['cmd'] | SessionCommand): Promise<SessionAnswer & { ok: true }> {
+  /**
+   * Like send, but a missing session or a disconnected phone is the spec's 400 ERROR; the network's rate
+   * limits (`throttled`) a 429; a refusal for good (`refused`) what `onRefused` makes of it when given.
+   */
+  async require(
+    phoneId: string,
+    cmd: SimpleSessionCommand['cmd'] | SessionCommand,
+    onRefused?: (message: string) => Error,
+  ): Promise<SessionAnswer & { ok: true }> {
     const answer = await this.send(phoneId, cmd);
     if (answer === 'no-session') throw Errors.phoneUnavailable("The phone's server is unreachable: its session is not running");
     if (!answer.ok && answer.reason === 'unavailable')
       throw Errors.unavailable(`Temporarily unavailable: the phone's session cannot reach its database; retry shortly`);
+    if (!answer.ok && answer.reason === 'throttled')
+      throw new ServiceError(ErrorCode.RATE_LIMIT_ERROR, 429, `The network is throttling this phone; retry shortly: ${answer.message}`);
+    if (!answer.ok && answer.reason === 'refused' && onRefused) throw onRefused(answer.message);
     if (!answer.ok)
       throw Errors.phoneUnavailable(
         answer.reason === 'disconnected' ? 'The phone is disconnected' : `The phone's session failed: ${answer.message}`,

@@ -27,6 +27,7 @@ import { QueueRebuild } from './record/queue-rebuild';
 import { SendRecord } from './record/send-record';
 import { jobsReachOverRpc, sendReachOverRpc } from './phones/member-reach';
 import type { ChoosePhone } from './usecases/send-message/send-message.usecase';
+import { PhonePaces } from './worker/phone-pace';
 import { SendProcessor } from './worker/send-processor';
 import { SendWorkers } from './worker/send-workers';
 
@@ -94,6 +95,17 @@ export async function bootstrapQueueService(): Promise<void> {
     logger,
   };
 
+  // A phone's connector sets its pace (a Cloud API number's is not a linked device's): the phones
+  // service says it, asked with the organization of the phone's jobs on record, once per phone.
+  const paces = new PhonePaces(
+    { intervalMs: q.QUEUE_SEND_INTERVAL_MS, cloudApiRatePerSecond: q.CLOUD_API_SEND_RATE_PER_S },
+    async (phoneId) => {
+      const orgId = await record.orgOf(phoneId);
+      if (!orgId) return null;
+      const [phone] = await rpc.call(PhoneDirectoryRpc, { org_id: orgId, phone_ids: [phoneId], connected: false });
+      return phone?.connector ?? null;
+    },
+  );
   const workers = q.QUEUE_WORKER_ENABLED
     ? new SendWorkers(
         queues,
@@ -103,6 +115,7 @@ export async function bootstrapQueueService(): Promise<void> {
           {
             jitterMs: q.QUEUE_SEND_JITTER_MS,
             phoneRetryMs: q.QUEUE_PHONE_RETRY_MS,
+            throttleBackoffMs: q.QUEUE_RETRY_BACKOFF_MS,
             maxWaitMs: q.QUEUE_MAX_WAIT_MS,
             holdAfterSendMs: q.QUEUE_FAULT_HOLD_AFTER_SEND_MS,
           },
@@ -114,6 +127,7 @@ export async function bootstrapQueueService(): Promise<void> {
           record,
           connection: bullConnection(config.redis.REDIS_URL),
           intervalMs: q.QUEUE_SEND_INTERVAL_MS,
+          paces,
           lockMs: q.QUEUE_JOB_LOCK_MS,
           scanMs: q.QUEUE_PHONE_SCAN_MS,
           idleMs: q.QUEUE_WORKER_IDLE_MS,

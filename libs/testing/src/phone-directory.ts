@@ -23,6 +23,7 @@ export function phoneDirectoryFromDb(prisma: PrismaClient): PhoneDirectory {
       org_phone: p.org_phone,
       wa_state: p.wa_state,
       created_at: p.created_at.toISOString(),
+      connector: p.connector,
     }));
   };
 }

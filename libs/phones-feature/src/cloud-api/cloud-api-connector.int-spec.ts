@@ -7,7 +7,7 @@ import { CloudApiConnector } from './cloud-api-connector';
 import { CloudApiStore } from './cloud-api-store';
 import { CustomerWindows } from './customer-windows';
 import { GraphClient } from './graph-client';
-import { CloudApiUnsupported, SendRefused } from './graph-errors';
+import { CloudApiUnsupported, SendRefused, SendThrottled } from './graph-errors';
 import { ReceivedMediaQueue } from './received-media';
 import { SentMessages } from './sent-messages';
 
@@ -146,16 +146,50 @@ describe('CloudApiConnector against a fake Graph API', () => {
     ]);
   });
 
-  it("maps Meta's errors: the 24-hour window refuses for good, throttling is retried, nothing is recorded as sent", async () => {
+  it("maps Meta's errors: the 24-hour window refuses for good, rate limits throttle, transient ones are retried, nothing is recorded as sent", async () => {
     const { phone, connector } = await setUp();
     await connector.connect();
     graph.failNext({ status: 400, code: 131047, message: 'Re-engagement message' });
     await expect(connector.sendMessage('15557654321@c.us', { text: 'late' }, randomUUID())).rejects.toThrow(SendRefused);
-    graph.failNext({ status: 400, code: 130429, message: 'Rate limit hit' });
+    for (const [code, message] of [
+      [130429, 'Rate limit hit'],
+      [131056, '(Business Account, Consumer Account) pair rate limit hit'],
+      [80007, 'Rate limit issues'],
+    ] as const) {
+      graph.failNext({ status: 400, code, message });
+      const throttled = connector.sendMessage('15557654321@c.us', { text: 'busy' }, randomUUID());
+      await expect(throttled).rejects.toThrow(SendThrottled);
+      await expect(throttled).rejects.toThrow(`Meta's rate limit: ${message} (Meta error ${code})`);
+    }
+    graph.failNext({ status: 500, code: 131000, message: 'Something went wrong' });
     const retried = connector.sendMessage('15557654321@c.us', { text: 'busy' }, randomUUID());
-    await expect(retried).rejects.toThrow(/Rate limit hit.*130429.*retried/);
+    await expect(retried).rejects.toThrow(/Something went wrong.*131000.*retried/);
     await expect(retried).rejects.not.toThrow(SendRefused);
+    await expect(retried).rejects.not.toThrow(SendThrottled);
     expect(await t.prisma.cloudApiSentMessage.count({ where: { phone_id: phone.phone_id } })).toBe(0);
+  });
+
+  it("refuses a reaction before Meta once the chat's 24-hour window is known closed (a reaction is a free-form message)", async () => {
+    const { phone, connector, windows, changes, phoneNumberId } = await setUp();
+    await connector.connect();
+    const key = { chat_id: '15557654321@c.us', unique_id: 'wamid.in2', from_me: false, sender_phone: '15557654321@c.us' };
+    await windows.received(phone.phone_id, [
+      { chat_id: key.chat_id, unique_id: 'wamid.in2', timestamp: new Date(Date.now() - 25 * 3600_000).toISOString(), from_me: false },
+    ]);
+    const before = sendsTo(phoneNumberId).length;
+    for (const emoji of ['👍', '']) {
+      const refused = connector.reactToMessage(key, emoji);
+      await expect(refused).rejects.toThrow(SendRefused);
+      await expect(refused).rejects.toThrow(/24-hour customer-service window of this chat is closed/);
+    }
+    expect(sendsTo(phoneNumberId)).toHaveLength(before);
+    expect(changes).toEqual([]);
+    // the customer writes again: the reaction goes
+    await windows.received(phone.phone_id, [
+      { chat_id: key.chat_id, unique_id: 'wamid.in3', timestamp: new Date().toISOString(), from_me: false },
+    ]);
+    await connector.reactToMessage(key, '👍');
+    expect(sendsTo(phoneNumberId).at(-1)?.body).toMatchObject({ type: 'reaction', reaction: { message_id: 'wamid.in2', emoji: '👍' } });
   });
 
   it('refuses free text before Meta once the 24-hour window is known closed; a template goes; the customer writing opens it', async () => {

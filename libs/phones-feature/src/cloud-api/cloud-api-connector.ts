@@ -12,7 +12,7 @@ import type {
 import type { CloudApiSecrets, CloudApiStore } from './cloud-api-store';
 import { closedWindowReason, type CustomerWindows } from './customer-windows';
 import type { GraphClient } from './graph-client';
-import { CloudApiUnsupported, GraphError, SendRefused, classifyGraphError, refusalReason } from './graph-errors';
+import { CloudApiUnsupported, GraphError, SendRefused, SendThrottled, classifyGraphError, refusalReason } from './graph-errors';
 import { graphMessageOf, recipientOf, replyTarget, storedTypeOf } from './outgoing';
 import type { ReceivedMediaQueue } from './received-media';
 import type { SentMessages } from './sent-messages';
@@ -176,6 +176,9 @@ export class CloudApiConnector implements PhoneConnector {
 
   async reactToMessage(key: MessageKey, reaction: string): Promise<void> {
     const to = recipientOf(key.chat_id);
+    // a reaction (or taking one back) is a free-form message: outside the 24-hour window Meta refuses it (131047)
+    const refusal = await this.freeFormRefusal(to);
+    if (refusal) throw new SendRefused(refusal);
     const target = await this.wamidOf(key);
     const wamid = await this.post({
       recipient_type: 'individual',
@@ -239,12 +242,16 @@ export class CloudApiConnector implements PhoneConnector {
     }
   }
 
-  /** Meta's refusal for good (SendRefused), or an error to retry (the token refused also disconnects the phone). */
+  /** Meta's refusal for good (SendRefused), its rate limits (SendThrottled), or an error to retry (the token refused also disconnects the phone). */
   private async classified(err: unknown): Promise<Error> {
     if (!(err instanceof GraphError)) return err as Error;
     const kind = classifyGraphError(err);
     this.deps.logger.warn({ phone_id: this.phoneId, code: err.code, status: err.httpStatus, kind }, 'cloud api: send not accepted');
     if (kind === 'refused') return new SendRefused(refusalReason(err));
+    if (kind === 'throttle')
+      return new SendThrottled(
+        `Meta's rate limit: ${err.message}${err.details ? ` (${err.details})` : ''} (Meta error ${err.code ?? err.httpStatus})`,
+      );
     if (kind === 'auth') await this.setState('LOGGED_OUT');
     return new Error(`the Graph API did not take the message: ${err.message} (Meta error ${err.code ?? err.httpStatus}); retried`);
   }

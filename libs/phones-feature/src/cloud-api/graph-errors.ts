@@ -33,20 +33,35 @@ export class CloudApiUnsupported extends Error {
 }
 
 /**
- * Meta's codes (developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes): throttling and
+ * A send Meta refused for now because of its rate limits: nothing was sent; the queue slows the phone
+ * down and sends the same job again without using an attempt (session answer `throttled`).
+ */
+export class SendThrottled extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SendThrottled';
+  }
+}
+
+/**
+ * Meta's codes (developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes): rate limits
+ * (app 4, WABA 80007, throughput 130429, spam 131048, pair 131056, HTTP 429) throttle the phone's queue;
  * transient failures are retried with the queue's back-off; the token refused disconnects the phone;
  * the rest refuses the send for good.
  */
-const RETRY = new Set([1, 2, 4, 80007, 130429, 131000, 131016, 131048, 131056, 133004]);
+const THROTTLE = new Set([4, 80007, 130429, 131048, 131056]);
+const RETRY = new Set([1, 2, 131000, 131016, 133004]);
 const AUTH = new Set([0, 190]);
 export const REENGAGEMENT = 131047;
 
-export type GraphErrorClass = 'retry' | 'auth' | 'refused';
+export type GraphErrorClass = 'throttle' | 'retry' | 'auth' | 'refused';
 
 export function classifyGraphError(err: GraphError): GraphErrorClass {
+  if (err.code !== null && THROTTLE.has(err.code)) return 'throttle';
   if (err.code !== null && RETRY.has(err.code)) return 'retry';
   if ((err.code !== null && AUTH.has(err.code)) || err.httpStatus === 401) return 'auth';
-  if (err.httpStatus >= 500 || err.httpStatus === 429 || err.httpStatus === 0) return 'retry';
+  if (err.httpStatus === 429) return 'throttle';
+  if (err.httpStatus >= 500 || err.httpStatus === 0) return 'retry';
   return 'refused';
 }
 

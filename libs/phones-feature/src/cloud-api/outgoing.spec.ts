@@ -64,9 +64,11 @@ describe('Cloud API sends', () => {
     expect(replyTarget('false_15551234567@c.us_wamid.HBg_L9x_Q')).toEqual({ unique_id: 'wamid.HBg_L9x_Q', from_me: false });
   });
 
-  it("classifies Meta's codes: throttling retried, 131047 and bad requests refused with the reason, a refused token disconnects", () => {
+  it("classifies Meta's codes: rate limits throttle, transient failures retried, 131047 and bad requests refused with the reason, a refused token disconnects", () => {
     const e = (status: number, code: number | null) => new GraphError(status, code, null, 'm');
-    for (const code of [130429, 131056, 80007, 4, 131000]) expect(classifyGraphError(e(400, code))).toBe('retry');
+    for (const code of [130429, 131056, 80007, 4, 131048]) expect(classifyGraphError(e(400, code))).toBe('throttle');
+    expect(classifyGraphError(e(429, null))).toBe('throttle');
+    for (const code of [1, 2, 131000, 131016, 133004]) expect(classifyGraphError(e(400, code))).toBe('retry');
     expect(classifyGraphError(e(500, null))).toBe('retry');
     expect(classifyGraphError(e(0, null))).toBe('retry');
     expect(classifyGraphError(e(401, 190))).toBe('auth');

@@ -30,7 +30,7 @@ export class PhoneRepository {
         ...(filter.orgPhone !== undefined ? { org_phone: filter.orgPhone } : {}),
         ...(filter.connected ? { wa_state: 'CONNECTED', org_phone: filter.orgPhone ?? { not: null } } : {}),
       },
-      select: { phone_id: true, org_phone: true, wa_state: true, created_at: true },
+      select: { phone_id: true, org_phone: true, wa_state: true, created_at: true, connector: true },
       orderBy: [{ created_at: 'asc' }, { phone_id: 'asc' }],
     });
   }

@@ -21,7 +21,7 @@ import type { PhoneStateUpdater } from './phone-state-updater';
 import { groupCommand } from './group-commands';
 import { answerMessageCommand } from './message-command';
 import { runResync } from './resync';
-import { SendRefused } from '../cloud-api/graph-errors';
+import { SendRefused, SendThrottled } from '../cloud-api/graph-errors';
 
 export type ConnectorFactory = (phone: { phone_id: string; org_id: string; connector: string }) => PhoneConnector | null;
 const codec = JSONCodec<unknown>();
@@ -280,6 +280,8 @@ export class SessionManager {
       this.deps.logger.warn({ err, phone_id: s.phone.phone_id, cmd: command.cmd }, 'session command failed');
       // refused for good by the network (the Cloud API's 24-hour window, …): the queue fails the job at once
       if (err instanceof SendRefused) return { ok: false, reason: 'refused', message: err.message };
+      // refused for now by the network's rate limits: the queue slows the phone down and sends it again
+      if (err instanceof SendThrottled) return { ok: false, reason: 'throttled', message: err.message };
       return { ok: false, reason: 'error', message: (err as Error).message };
     }
   }

@@ -53,6 +53,10 @@ export class PhoneQueueKeys {
   broadcast(broadcastId: string) {
     return `${this.own}:bcast:${broadcastId}`;
   }
+  /** The worker process serving the phone alone (a phone paced fast, e.g. a Cloud API number), with an expiry. */
+  get serving() {
+    return `${this.own}:serving`;
+  }
   /** Set of the keys a purge of everything renamed away, whose job hashes are still to delete. */
   get trash() {
     return `${this.own}:trash`;

@@ -59,6 +59,12 @@ export class SendRecord {
       .$executeRaw`DELETE FROM send_jobs WHERE phone_id = ${phoneId} AND job_id = ANY(${ids as string[]}) AND finished_at IS NULL`;
   }
 
+  /** The organization of a phone with jobs on record (null: none), to ask the phones service about the phone. */
+  async orgOf(phoneId: string): Promise<string | null> {
+    const [row] = await this.prisma.$queryRaw<{ org_id: string }[]>`SELECT org_id FROM send_jobs WHERE phone_id = ${phoneId} LIMIT 1`;
+    return row?.org_id ?? null;
+  }
+
   /** Jobs that left the queue for good: sent, or failed past their attempts. */
   async finished(jobs: readonly { phone_id: string; job_id: string }[]): Promise<void> {
     if (!jobs.length) return;

@@ -13,12 +13,16 @@ export interface SessionPort {
 export interface SendProcessorOptions {
   jitterMs: number;
   phoneRetryMs: number;
+  /** First pause of a phone the network throttles (Meta's rate limits); doubles while it goes on, up to THROTTLE_MAX_PAUSE_MS. */
+  throttleBackoffMs?: number;
   maxWaitMs: number;
   holdAfterSendMs: number;
   random?: () => number;
 }
 
 export const PURGED_REASON = 'purged before submission';
+/** The longest pause of a throttled phone between two tries (Meta's WABA limit, 80007, lifts within the hour). */
+export const THROTTLE_MAX_PAUSE_MS = 60_000;
 // Unref'd: a pause inside a job must not keep a stopping process alive.
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
@@ -27,9 +31,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
  * (the purge fence: a purged job stops here and is never sent), submit with the job id as
  * `sent_message_id` (a retried job that had reached the network is not sent again), result.
  * A disconnected or unreachable phone pauses the phone's queue and puts the job back without using
- * an attempt; other failures retry with exponential backoff.
+ * an attempt; so does a phone the network throttles (its pause doubling while it lasts); other
+ * failures retry with exponential backoff.
  */
 export class SendProcessor {
+  /** Throttled answers in a row, per phone (reset by a send that goes). */
+  private readonly throttled = new Map<string, number>();
+
   constructor(
     private readonly queues: SendQueues,
     private readonly sessions: SessionPort,
@@ -37,10 +45,15 @@ export class SendProcessor {
     private readonly logger: Logger,
   ) {}
 
-  async process(job: Job<SendJobData>, queue: Queue<SendJobData> = this.queues.queue(job.data.phone_id)): Promise<SendJobResult> {
+  /** `pace.jitter` false: no random pause (a Cloud API number's pace, phone-pace.ts). */
+  async process(
+    job: Job<SendJobData>,
+    queue: Queue<SendJobData> = this.queues.queue(job.data.phone_id),
+    pace: { jitter: boolean } = { jitter: true },
+  ): Promise<SendJobResult> {
     const { phone_id: phoneId, chat_id: chatId } = job.data;
     const id = job.id as string;
-    const jitter = Math.floor((this.options.random ?? Math.random)() * this.options.jitterMs);
+    const jitter = pace.jitter ? Math.floor((this.options.random ?? Math.random)() * this.options.jitterMs) : 0;
     if (jitter > 0) await sleep(jitter);
 
     const k = this.queues.keys(phoneId);
@@ -67,10 +80,12 @@ export class SendProcessor {
       await queue.rateLimit(this.options.phoneRetryMs);
       throw new RateLimitError();
     }
+    if (!answer.ok && answer.reason === 'throttled') return this.throttle(job, queue, answer.message);
     // refused for good by the network (a Cloud API phone outside the 24-hour window): failed at once, with the reason
     if (!answer.ok && answer.reason === 'refused') throw new UnrecoverableError(answer.message);
     if (!answer.ok) throw new Error(`the phone's session failed: ${answer.message}`);
     if (!answer.sent) throw new Error("the phone's session answered without the sent message");
+    this.throttled.delete(phoneId);
     if (this.options.holdAfterSendMs > 0) await sleep(this.options.holdAfterSendMs);
     const result = {
       unique_id: answer.sent.unique_id,
@@ -83,5 +98,28 @@ export class SendProcessor {
       'message sent',
     );
     return result;
+  }
+
+  /**
+   * The network took nothing and asks the phone to slow down (Meta's 130429, 131056, 80007, …): the job
+   * is unsubmitted again (purgeable) and goes back to the head of the line, without using an attempt;
+   * the phone's whole queue pauses (its later jobs, some to the same chat, must not overtake it), from
+   * `throttleBackoffMs` doubling while the throttling lasts. It fails only past `maxWaitMs`, as a
+   * disconnected phone's job does.
+   */
+  private async throttle(job: Job<SendJobData>, queue: Queue<SendJobData>, reason: string): Promise<never> {
+    const { phone_id: phoneId } = job.data;
+    await RELEASE.run(this.queues.redis, [this.queues.keys(phoneId).job(job.id as string)], []);
+    if (Date.now() - job.timestamp > this.options.maxWaitMs)
+      throw new UnrecoverableError(`the network kept throttling the phone: ${reason}`);
+    const inARow = (this.throttled.get(phoneId) ?? 0) + 1;
+    this.throttled.set(phoneId, inARow);
+    const pauseMs = Math.min(THROTTLE_MAX_PAUSE_MS, (this.options.throttleBackoffMs ?? 2_000) * 2 ** Math.min(inARow - 1, 16));
+    this.logger.warn(
+      { job_id: job.id, phone_id: phoneId, pause_ms: pauseMs, in_a_row: inARow, reason },
+      'phone throttled by the network; queue paused',
+    );
+    await queue.rateLimit(pauseMs);
+    throw new RateLimitError();
   }
 }

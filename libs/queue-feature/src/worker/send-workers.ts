@@ -7,12 +7,17 @@ import type { QueuePurger } from '../queues/queue-purger';
 import type { SendJobData } from '../queues/send-job';
 import type { SendQueues } from '../queues/send-queues';
 import type { SendRecord } from '../record/send-record';
+import { PhoneLeases } from './phone-lease';
+import { PhonePaces, type Pace } from './phone-pace';
 import type { SendProcessor } from './send-processor';
 
 export interface SendWorkersOptions {
   namespace: string;
   connection: ConnectionOptions;
+  /** The linked-device pace's interval (every phone's when `paces` is not given). */
   intervalMs: number;
+  /** Each phone's pace by its connector (phone-pace.ts); absent: every phone at the linked-device pace. */
+  paces?: PhonePaces;
   lockMs: number;
   scanMs: number;
   /** The jobs' record: told which jobs finished (sent, or failed for good), a batch per scan. */
@@ -24,8 +29,10 @@ export interface SendWorkersOptions {
 /**
  * One BullMQ worker per busy phone queue in this process (concurrency 1: a phone's messages go out
  * in order), with the queue's rate limiter as the phone's pacing — BullMQ keeps the limiter in
- * Redis, so it holds across replicas. Every replica serves every busy phone; BullMQ hands each job
- * to one of them.
+ * Redis, so it holds across replicas. The pace is the phone's connector's (phone-pace.ts), learnt
+ * when its worker starts. Every replica serves every busy phone at a linked device's pace; BullMQ
+ * hands each job to one of them. A phone paced fast (a Cloud API number) is served by one replica at
+ * a time (PhoneLeases, renewed at each scan), or its jobs would run side by side, out of order.
  *
  * Every `scanMs` the scan counts each phone's queue (countPhoneQueues: one pipeline): a phone with
  * jobs (waiting, delayed or active) and no worker here gets one; a worker whose queue has been empty
@@ -47,6 +54,11 @@ export class SendWorkers {
   /** Whether the last try to record them failed (logged once per outage). */
   private recordFailing = false;
   private readonly tracer = trace.getTracer('queue-worker');
+  private readonly paces: PhonePaces;
+  /** The pace of each phone this process runs a worker for. */
+  private readonly paceOf = new Map<string, Pace>();
+  /** A phone served by one process at a time: held while this process runs its worker. */
+  readonly leases: PhoneLeases;
 
   constructor(
     private readonly queues: SendQueues,
@@ -54,7 +66,11 @@ export class SendWorkers {
     private readonly purger: QueuePurger,
     private readonly options: SendWorkersOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.paces = options.paces ?? new PhonePaces({ intervalMs: options.intervalMs, cloudApiRatePerSecond: 1 });
+    // expires after three scans (at least 5 s): a process that died hands its phones over that much later
+    this.leases = new PhoneLeases(queues.redis, options.namespace, Math.max(5_000, 3 * options.scanMs));
+  }
 
   async start(): Promise<void> {
     await this.scan();
@@ -88,6 +104,7 @@ export class SendWorkers {
   private async scan(): Promise<void> {
     const { redis } = this.queues;
     const { namespace, scanMs, idleMs } = this.options;
+    await this.renewLeases();
     await this.flushFinished();
     await redis.set(workersAliveKey(namespace), String(Date.now()), 'PX', Math.max(10_000, 3 * scanMs));
     const phones = await redis.smembers(phonesWithQueuesKey(namespace));
@@ -105,6 +122,15 @@ export class SendWorkers {
     }
   }
 
+  /** First in every scan: a phone this process no longer holds (it stalled past the lease) is left to its new holder. */
+  private async renewLeases(): Promise<void> {
+    for (const [phoneId, pace] of this.paceOf) {
+      if (!pace.exclusive || (await this.leases.hold(phoneId))) continue;
+      this.logger.warn({ phone_id: phoneId }, 'another process serves this phone now; its send worker here is closed');
+      await this.closeWorker(phoneId);
+    }
+  }
+
   /** Graceful: a job the worker took meanwhile finishes first; jobs it did not take stay queued. */
   private async closeWorker(phoneId: string): Promise<void> {
     const worker = this.workers.get(phoneId);
@@ -112,10 +138,22 @@ export class SendWorkers {
     await worker.close();
     this.workers.delete(phoneId);
     this.lastBusy.delete(phoneId);
+    if (this.paceOf.get(phoneId)?.exclusive) await this.leases.release(phoneId);
+    this.paceOf.delete(phoneId);
     this.logger.debug({ phone_id: phoneId, idle_ms: this.options.idleMs }, 'idle send worker closed');
   }
 
   private async startWorker(phoneId: string): Promise<void> {
+    let pace: Pace;
+    try {
+      pace = await this.paces.of(phoneId);
+    } catch (err) {
+      // the phone's connector cannot be asked now (phones service or database away): tried again next scan
+      outageLog(this.logger).warn("a phone's send pace is not known yet; its worker waits", { err, phone_id: phoneId });
+      return;
+    }
+    // another process serves it alone (a fast pace); taken over once that process gives it up or dies
+    if (pace.exclusive && !(await this.leases.hold(phoneId))) return;
     const worker = new Worker<SendJobData>(
       sendQueueName(phoneId),
       (job) =>
@@ -125,7 +163,7 @@ export class SendWorkers {
           extractJobTrace(job.data.trace),
           async (span) => {
             try {
-              return await this.processor.process(job);
+              return await this.processor.process(job, undefined, { jitter: pace.jitter });
             } catch (error) {
               span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
               throw error;
@@ -138,7 +176,7 @@ export class SendWorkers {
         connection: this.options.connection,
         prefix: bullPrefix(this.options.namespace),
         concurrency: 1,
-        limiter: { max: 1, duration: Math.max(1, this.options.intervalMs) },
+        limiter: pace.limiter,
         lockDuration: this.options.lockMs,
         stalledInterval: this.options.lockMs,
         maxStalledCount: 5,
@@ -158,6 +196,9 @@ export class SendWorkers {
         job && this.logger.warn({ job_id: job.id, phone_id: phoneId, attempt: job.attemptsMade, err: err.message }, 'send job failed'),
     );
     this.workers.set(phoneId, worker);
+    this.paceOf.set(phoneId, pace);
+    if (pace.kind !== 'linked-device')
+      this.logger.info({ phone_id: phoneId, pace: pace.kind, limiter: pace.limiter }, 'send worker started');
     await worker.waitUntilReady();
     void worker.run();
   }
@@ -173,6 +214,10 @@ export class SendWorkers {
     clearTimeout(this.timer);
     await this.scanning;
     await Promise.all([...this.workers.values()].map((w) => w.close()));
+    // the phones served alone are free for another process at once
+    await Promise.all(
+      [...this.paceOf].filter(([, p]) => p.exclusive).map(([phoneId]) => this.leases.release(phoneId).catch(() => undefined)),
+    );
     await this.flushFinished();
   }
 }

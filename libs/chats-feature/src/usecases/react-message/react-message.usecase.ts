@@ -18,7 +18,10 @@ export class ReactMessage {
   async execute({ ctx, params, body }: ReactMessageRequest): Promise<null> {
     const row = await messageInReach(this.messages, ctx, params.message_id);
     if (row.is_deleted) throw refused(params.message_id, 'A deleted message cannot be reacted to');
-    await this.sessions.require(row.phone_id, { cmd: 'message-react', key: networkKey(row), reaction: body.reaction });
+    // refused by the network (a Cloud API phone's 24-hour window closed): the 422 naming the rule
+    await this.sessions.require(row.phone_id, { cmd: 'message-react', key: networkKey(row), reaction: body.reaction }, (message) =>
+      refused(params.message_id, message),
+    );
     return null;
   }
 }

@@ -21,7 +21,8 @@ export const ReactMessageRoute = messageActionRoute({
   description:
     'The phone reacts with the emoji (an empty string takes its reaction back). The message then has has_reaction true, the ' +
     "reaction is listed by GET /reactions, and reaction.created (the phone's first reaction to it) or reaction.updated fires. " +
-    'Reacting with the emoji that already stands changes nothing. A deleted message is 422 naming message_id.',
+    'Reacting with the emoji that already stands changes nothing. A deleted message is 422 naming message_id; so is a reaction ' +
+    "of a Cloud API phone outside the chat's 24-hour customer-service window (a reaction is a free-form message).",
   rpc: ReactMessageRpc,
   body: ReactMessageBody,
 });

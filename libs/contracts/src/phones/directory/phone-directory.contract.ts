@@ -12,6 +12,8 @@ export const PhoneDirectoryEntry = z.object({
   org_phone: z.string().nullable(),
   wa_state: z.string(),
   created_at: z.string(),
+  /** `baileys`, `sandbox` or `cloud_api` (the queue paces a phone by it); absent from stand-ins that do not say. */
+  connector: z.string().optional(),
 });
 export type PhoneDirectoryEntry = z.infer<typeof PhoneDirectoryEntry>;
 

@@ -107,9 +107,15 @@ export const SessionAnswerSchema = z.discriminatedUnion('ok', [
   /**
    * `disconnected`: the phone is not connected, nothing was done. `unavailable`: the session cannot
    * reach a dependency of its own (its database) right now — a retry later will do. `refused`: the network
-   * refused the send for good (e.g. the Cloud API's 24-hour window), a retry cannot succeed. `error`: anything else.
+   * refused the send for good (e.g. the Cloud API's 24-hour window), a retry cannot succeed. `throttled`: the
+   * network refused it for now because of its rate limits (Meta's 130429, 131056, 80007, …): nothing was sent,
+   * the same request goes once the phone slowed down. `error`: anything else.
    */
-  z.object({ ok: z.literal(false), reason: z.enum(['disconnected', 'unavailable', 'refused', 'error']), message: z.string() }),
+  z.object({
+    ok: z.literal(false),
+    reason: z.enum(['disconnected', 'unavailable', 'refused', 'throttled', 'error']),
+    message: z.string(),
+  }),
 ]);
 export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
 

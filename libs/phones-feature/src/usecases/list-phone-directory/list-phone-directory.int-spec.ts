@@ -30,7 +30,17 @@ describe('ListPhoneDirectory: phones.v1.directory (integration)', () => {
       org_phone: w.early.org_phone,
       wa_state: 'CONNECTED',
       created_at: w.early.created_at.toISOString(),
+      connector: 'sandbox',
     });
+  });
+
+  it("says each phone's connector (the queue paces a Cloud API phone by it)", async () => {
+    const cloud = await createPhone(t.prisma, w.other.id, { connector: 'cloud_api' });
+    const rows = await list({ org_id: w.other.id, phone_ids: [cloud.phone_id, w.foreign.phone_id], connected: false });
+    expect(rows.map((r) => [r.phone_id, r.connector])).toEqual([
+      [w.foreign.phone_id, 'sandbox'],
+      [cloud.phone_id, 'cloud_api'],
+    ]);
   });
 
   it('narrows to some ids, to one number, or to connected phones with a number', async () => {

@@ -12,6 +12,7 @@ export class ListPhoneDirectory {
       org_phone: r.org_phone,
       wa_state: r.wa_state,
       created_at: r.created_at.toISOString(),
+      connector: r.connector,
     }));
   }
 }
