@@ -58,14 +58,20 @@ export function engineHarness<T extends TestDatabase>(t: T, createOrg: (prisma: 
   const logger = pino({ level: 'silent' });
   const executors: StepExecutor[] = [];
   const stops: (() => Promise<unknown>)[] = [];
+  // Set in beforeAll; read by the builders below and by the specs.
+  const state = { org: '', other: undefined as unknown as PrismaClient };
   const h = {
     t,
     logger,
-    org: '',
-    other: undefined as unknown as PrismaClient,
+    get org(): string {
+      return state.org;
+    },
+    get other(): PrismaClient {
+      return state.other;
+    },
     /** Run after all, before the executors stop (an intake, a NATS connection). */
     onEnd: (stop: () => Promise<unknown>) => void stops.push(stop),
-    workflow: async (actions: WorkflowActionInput[], meta: Record<string, unknown> = {}, orgId = h.org) =>
+    workflow: async (actions: WorkflowActionInput[], meta: Record<string, unknown> = {}, orgId = state.org) =>
       new WorkflowRepository(t.prisma).create(
         orgId,
         newUuid(),
@@ -83,7 +89,7 @@ export function engineHarness<T extends TestDatabase>(t: T, createOrg: (prisma: 
         },
         'test',
       ),
-    message: (over: Record<string, unknown> = {}, orgId = h.org): DomainEvent => ({
+    message: (over: Record<string, unknown> = {}, orgId = state.org): DomainEvent => ({
       event_id: newUuid(),
       event_type: 'message.created',
       org_id: orgId,
@@ -120,8 +126,8 @@ export function engineHarness<T extends TestDatabase>(t: T, createOrg: (prisma: 
     },
   };
   beforeAll(async () => {
-    h.other = createPrismaClient({ url: t.db.url, poolSize: 3 });
-    h.org = (await createOrg(t.prisma)).id;
+    state.other = createPrismaClient({ url: t.db.url, poolSize: 3 });
+    state.org = (await createOrg(t.prisma)).id;
   });
   beforeEach(async () => {
     await t.prisma.$executeRaw`UPDATE automation_steps SET status = 'skipped' WHERE status = 'pending'`;
@@ -130,7 +136,7 @@ export function engineHarness<T extends TestDatabase>(t: T, createOrg: (prisma: 
   afterAll(async () => {
     for (const stop of stops) await stop();
     for (const e of executors) await e.stop();
-    await h.other?.$disconnect();
+    await state.other?.$disconnect();
   });
   return h;
 }
