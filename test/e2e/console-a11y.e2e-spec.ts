@@ -68,7 +68,9 @@ describe('console: accessibility, small screens, empty and error states', () => 
     await api.post('/labels/create', { name: 'Wholesale', color: '#1a7f37', type: 'chat' });
     const hook = await api.post('/webhooks', { hookUrl: 'http://127.0.0.1:9/hook', integrationName: 'ticket.created' });
     w.webhook = hook.body?.[0]?.id;
-    if (!w.ticket || !w.webhook) throw new Error(`seed: ${JSON.stringify([ticket.body, hook.body])}`);
+    const sink = await api.post('/event-sinks', { transport: 'mqtt', url: 'mqtt://127.0.0.1:9', events: 'ticket.created' });
+    w.sink = sink.body?.[0]?.id;
+    if (!w.ticket || !w.webhook || !w.sink) throw new Error(`seed: ${JSON.stringify([ticket.body, hook.body, sink.body])}`);
     [w.member] = await Promise.all([
       joinByInvitation(stack.baseUrl, api, { emails: ['agent@example.com'], role: 'member' }, password),
       consoleReady,
@@ -120,6 +122,8 @@ describe('console: accessibility, small screens, empty and error states', () => 
     { path: '/knowledge-base', heading: 'Knowledge base', error: /not running.*retry/i },
     { path: '/webhooks', heading: 'Webhooks' },
     { path: `/webhooks/${w.webhook}`, heading: 'Webhook subscription', empty: 'No delivery yet', name: 'webhook' },
+    { path: '/event-sinks', heading: 'Event sinks' },
+    { path: `/event-sinks/${w.sink}`, heading: 'Event sink', empty: 'No delivery yet', name: 'event-sink' },
     { path: '/api-tokens', heading: 'API tokens' },
     { path: '/members', heading: 'Members' },
     { path: '/imports', heading: 'Import', error: /not running.*retry/i },

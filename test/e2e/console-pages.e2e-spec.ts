@@ -502,6 +502,7 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
     expect((await amy.call('POST', '/message/queues/purge', {}, { 'x-phone': w.b.phoneId })).status).toBe(403);
     expect((await amy.call('GET', '/webhooks')).status).toBe(403);
     expect((await amy.call('POST', '/webhooks', { hookUrl: `${receiver.url}/x`, integrationName: 'message.created' })).status).toBe(403);
+    expect((await amy.call('GET', '/event-sinks')).status).toBe(403);
     // Tickets: only the reachable phone's; the other phone's ticket by id is 404.
     const tickets = await amy.call('GET', '/tickets');
     expect(tickets.body.tickets.map((t: any) => t.ticket_id)).toEqual([w.ticketB]);
@@ -555,6 +556,8 @@ describe('console: queue, webhooks, knowledge base and tickets pages', () => {
       );
       expect(await p.locator('tr[data-ticket-id]').getAttribute('data-ticket-id')).toBe(w.ticketB);
       await p.goto(`${consoleUrl}/console/webhooks`);
+      await p.getByRole('heading', { name: 'Not available' }).waitFor({ timeout: 10_000 });
+      await p.goto(`${consoleUrl}/console/event-sinks`);
       await p.getByRole('heading', { name: 'Not available' }).waitFor({ timeout: 10_000 });
     } finally {
       await mctx.close();

@@ -97,6 +97,7 @@ describe('console: the web pages over the real stack', () => {
       'Queue',
       'Knowledge base',
       'Webhooks',
+      'Event sinks',
       'API tokens',
       'Members',
     ]);

@@ -3,6 +3,7 @@ import { analyticsPages } from '../pages/analytics';
 import { apiTokensPages } from '../pages/api-tokens';
 import { chatsPages } from '../pages/chats';
 import { dashboardPages } from '../pages/dashboard';
+import { eventSinksPages } from '../pages/event-sinks';
 import { importsPages } from '../pages/imports';
 import { labelsPages } from '../pages/labels';
 import { tasksPages } from '../pages/tasks';
@@ -27,6 +28,7 @@ export const PAGES: PageDef[] = [
   ...queuePages,
   ...knowledgeBasePages,
   ...webhooksPages,
+  ...eventSinksPages,
   ...apiTokensPages,
   ...membersPages,
   ...importsPages,
