@@ -6,7 +6,8 @@ import { until, type client } from './support/http';
  * A Cloud API phone's limits end to end (issue 35, decision 0090): the 24-hour customer-service window
  * known closed from the webhook — free text answered 422 naming the rule at POST /message/send, a
  * broadcast's job failed before Meta, a template sent, the window opened again by the customer; a
- * reaction answered 422 the same way at POST /message/{id}/react — and
+ * reaction answered 422 the same way at POST /message/{id}/react, a forward into the chat at
+ * POST /message/{id}/forward — and
  * Meta's callbacks over the per-phone rate answered 429, delivered again and counted once.
  */
 describe('Cloud API phone: the 24-hour window and the callback rate', () => {
@@ -92,7 +93,7 @@ describe('Cloud API phone: the 24-hour window and the callback rate', () => {
     );
   });
 
-  it("answers a reaction 422 naming the rule outside the chat's 24-hour window (a reaction is a free-form message); inside it goes", async () => {
+  it("answers a reaction or a forward 422 naming the rule outside the chat's 24-hour window (both are free-form messages); inside it goes", async () => {
     const quiet = randomDigits();
     const wrote = await graph.callback(
       webhookUrl(),
@@ -115,6 +116,16 @@ describe('Cloud API phone: the 24-hour window and the callback rate', () => {
         code: 'VALIDATION_ERROR',
         message: expect.stringMatching(/24-hour customer-service window of this chat is closed .*only an approved template/),
         fields: { message_id: { message: expect.stringMatching(/24-hour customer-service window/), value: old.message_id } },
+      },
+    });
+    expect(graph.requests.filter((r) => r.body?.to === quiet)).toHaveLength(before);
+    // a forward into that chat is a free-form send too: 422 on the chat it names, nothing at Meta
+    const forwarded = await api.post(`/message/${old.message_id}/forward`, { forward_chat_ids: [`${quiet}@c.us`] }, { 'x-phone': phoneId });
+    expect(forwarded).toMatchObject({
+      status: 422,
+      body: {
+        code: 'VALIDATION_ERROR',
+        fields: { forward_chat_ids: { message: expect.stringMatching(/24-hour/), value: `${quiet}@c.us` } },
       },
     });
     expect(graph.requests.filter((r) => r.body?.to === quiet)).toHaveLength(before);

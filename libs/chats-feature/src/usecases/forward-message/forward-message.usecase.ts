@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Errors, type ForwardMessageRequest, type Media } from '@mapi/contracts';
+import { Errors, performedByOf, type ForwardMessageRequest, type Media } from '@mapi/contracts';
 import type { SessionCommands } from '@mapi/events';
 import { isPoll, messageInReach, networkKey, refused } from '../../messages/acting-message';
 import type { HeldMessage, MessageRefRepository } from '../../repositories/message-ref-repository';
@@ -26,7 +26,8 @@ function forwardContent(row: HeldMessage): { text?: string; media?: { url: strin
  * command per chat, in order. Each forward has an id (its sent_message_id): with an Idempotency-Key
  * it is derived from the key, the message and the chat, so a retried request re-sends nothing that
  * was forwarded (the connector answers the first copy); without one, each request forwards anew.
- * A phone that disconnects midway answers 400 ERROR; the chats done before keep their copy.
+ * A phone that disconnects midway answers 400 ERROR; a chat the network refuses (a Cloud API phone's
+ * closed 24-hour window) answers 422 on `forward_chat_ids`; the chats done before keep their copy.
  */
 export class ForwardMessage {
   constructor(
@@ -49,17 +50,17 @@ export class ForwardMessage {
       throw refused(params.message_id, `A ${row.message_type} message without text or stored media cannot be forwarded`);
     const key = headers?.['idempotency-key'];
     const request = key ? null : randomUUID();
+    const performedBy = performedByOf(ctx);
     for (const chatId of [...new Set(body.forward_chat_ids)]) {
       const sentMessageId = key
         ? derivedUuid([ctx.org_id, row.phone_id, row.message_id, key, chatId])
         : derivedUuid([request as string, chatId]);
-      await this.sessions.require(row.phone_id, {
-        cmd: 'message-forward',
-        key: networkKey(row),
-        chat_id: chatId,
-        content,
-        sent_message_id: sentMessageId,
-      });
+      // refused by the network for that chat (a Cloud API phone's 24-hour window closed): the 422 naming it
+      await this.sessions.require(
+        row.phone_id,
+        { cmd: 'message-forward', key: networkKey(row), chat_id: chatId, content, sent_message_id: sentMessageId, performed_by: performedBy },
+        (message) => Errors.validation({ forward_chat_ids: { message, value: chatId } }, message),
+      );
     }
     return null;
   }
