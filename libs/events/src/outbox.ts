@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventInput, EventName, EventPayload } from '@mapi/contracts';
 import type { Prisma, PrismaClient } from '@mapi/db';
-import type { NatsConnection } from 'nats';
+import { headers as natsHeaders, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { eventSubject, streamNames } from './jetstream';
 import { OutboxMetrics } from './outbox-metrics';
@@ -10,6 +10,13 @@ import { OutboxReplay } from './replay/outbox-replay';
 import { StreamWatch } from './replay/stream-watch';
 
 const encoder = new TextEncoder();
+
+/**
+ * The header the relay puts on every event it publishes: the event's outbox `seq` (commit order, the
+ * same across a lost and re-created stream). Consumers that keep an order (the webhooks intake's
+ * orderByChat, decision 0093) read it; the event's JSON is unchanged.
+ */
+export const OUTBOX_SEQ_HEADER = 'Mapi-Outbox-Seq';
 
 /**
  * A domain event as published: the catalogue name, its organization, the object itself — of the type
@@ -324,7 +331,9 @@ export class OutboxRelay {
             created_at: r.created_at.toISOString(),
           };
           const event = `${JSON.stringify(head).slice(0, -1)},"data":${r.payload},"previous_attributes":${r.previous ?? 'null'}}`;
-          return js.publish(eventSubject(this.namespace, r.type), encoder.encode(event), { msgID: r.id }).then(() => undefined);
+          const h = natsHeaders();
+          h.set(OUTBOX_SEQ_HEADER, String(r.seq));
+          return js.publish(eventSubject(this.namespace, r.type), encoder.encode(event), { msgID: r.id, headers: h }).then(() => undefined);
         }),
       );
       // The move need not wait for the disk: if a Postgres crash loses it, the events are published again,

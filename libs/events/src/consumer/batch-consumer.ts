@@ -1,4 +1,4 @@
-import { AckPolicy, DeliverPolicy, JSONCodec, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import { AckPolicy, DeliverPolicy, JSONCodec, nanos, type ConsumerMessages, type JsMsg, type MsgHdrs, type NatsConnection } from 'nats';
 import { ResilientConsumer, type ConsumerLog } from './resilient-consumer';
 import type { ConsumerStatus } from './consumer-states';
 
@@ -46,8 +46,8 @@ export class BatchConsumer<T> {
   constructor(
     private readonly nc: NatsConnection,
     private readonly options: BatchConsumerOptions,
-    /** `published_ms`: when JetStream stored the message (epoch ms), for lag figures. */
-    private readonly handle: (items: { data: T; subject: string; published_ms: number }[]) => Promise<void>,
+    /** `published_ms`: when JetStream stored the message (epoch ms), for lag figures; `headers`: the message's, if any. */
+    private readonly handle: (items: { data: T; subject: string; published_ms: number; headers?: MsgHdrs }[]) => Promise<void>,
     private readonly onError: (error: unknown) => void,
   ) {
     this.runner = new ResilientConsumer({
@@ -151,7 +151,9 @@ export class BatchConsumer<T> {
     // A long batch tells JetStream it is still being worked on, so it is not redelivered meanwhile.
     const heartbeat = setInterval(() => items.forEach((i) => i.msg.working()), Math.max(1_000, (this.options.ackWaitMs ?? 30_000) / 3));
     try {
-      await this.handle(items.map((i) => ({ data: i.data, subject: i.msg.subject, published_ms: i.msg.info.timestampNanos / 1e6 })));
+      await this.handle(
+        items.map((i) => ({ data: i.data, subject: i.msg.subject, published_ms: i.msg.info.timestampNanos / 1e6, headers: i.msg.headers })),
+      );
       for (const i of items) i.msg.ack();
     } catch (error) {
       this.onError(error);

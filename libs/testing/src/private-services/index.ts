@@ -1,3 +1,5 @@
 export * from './private-postgres';
 export * from './private-nats';
 export * from './private-redis';
+export * from './private-rabbitmq';
+export * from './private-mosquitto';

@@ -14,6 +14,8 @@ export interface ProcessSpec {
   args: string[];
   /** Run as this user (uid, gid): Postgres refuses to run as root. */
   user?: { uid: number; gid: number };
+  /** Added to this process's environment. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -33,7 +35,11 @@ export class OwnedProcess {
 
   start(spec: ProcessSpec): void {
     if (this.child) throw new Error(`${this.name} is already running`);
-    const child = spawn(spec.command, spec.args, { stdio: ['ignore', 'pipe', 'pipe'], ...(spec.user ?? {}) });
+    const child = spawn(spec.command, spec.args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(spec.user ?? {}),
+      ...(spec.env ? { env: { ...process.env, ...spec.env } } : {}),
+    });
     const collect = (chunk: Buffer) => {
       this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
       if (this.lines.length > 2_000) this.lines.splice(0, this.lines.length - 2_000);
@@ -49,6 +55,11 @@ export class OwnedProcess {
         resolve();
       }),
     );
+  }
+
+  /** Sends `signal` and returns (e.g. SIGSTOP: the process hangs, its connections stay open). */
+  send(signal: NodeJS.Signals): void {
+    this.child?.kill(signal);
   }
 
   /** Sends `signal` and waits for the process to exit (SIGKILL after `timeoutMs`). */

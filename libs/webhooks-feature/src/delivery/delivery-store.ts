@@ -12,6 +12,8 @@ export interface StoredEvent {
   body: string;
   /** The chat of the event (its data.chat_id): orders the deliveries of sinks with orderByChat. */
   chat_id?: string | null;
+  /** The event's outbox seq (the relay's Mapi-Outbox-Seq header): a chat's order. Without it, unordered. */
+  seq?: string | null;
 }
 
 /** A delivery a worker has claimed: leased until the lease ends, with what it needs to send it. */
@@ -94,27 +96,54 @@ export class DeliveryStore {
    * (so atomically). Unique (subscription_id, event_id): an event consumed twice adds nothing.
    */
   async scheduleEvents(events: StoredEvent[], now: Date): Promise<number> {
-    if (!events.length) return 0;
-    const res = await this.pool.query(
+    return (await this.schedule(events, now)).scheduled;
+  }
+
+  /**
+   * scheduleEvents, also answering whether any event is owed to a sink that keeps a chat's order
+   * (orderByChat), scheduled now or before: then the intake raises the order floor once the batch is acked.
+   */
+  async schedule(events: StoredEvent[], now: Date): Promise<{ scheduled: number; ordered: boolean }> {
+    if (!events.length) return { scheduled: 0, ordered: false };
+    const res = await this.pool.query<{ scheduled: number; ordered: boolean }>(
       `WITH ev AS (
          SELECT * FROM ROWS FROM (jsonb_to_recordset($1::jsonb)
-           AS (id uuid, org_id uuid, type text, phone_id text, body text, created_at timestamptz, chat_id text))
-           WITH ORDINALITY AS e(id, org_id, type, phone_id, body, created_at, chat_id, n)
+           AS (id uuid, org_id uuid, type text, phone_id text, body text, created_at timestamptz, chat_id text, seq bigint))
+           WITH ORDINALITY AS e(id, org_id, type, phone_id, body, created_at, chat_id, seq, n)
        ), ins AS (
          INSERT INTO webhook_events (id, org_id, type, phone_id, body, created_at)
          SELECT id, org_id, type, phone_id, body, created_at FROM ev ON CONFLICT (id) DO NOTHING
+       ), owed AS (
+         INSERT INTO webhook_deliveries (subscription_id, event_id, org_id, endpoint, next_attempt_at, created_at, updated_at, chat_id, chat_seq)
+         SELECT s.id, ev.id, ev.org_id, coalesce(substring(s.hook_url from '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]+'), s.hook_url), $2, $2, $2,
+                -- only sinks that keep a chat's order get them (decision 0087): for the others the claim's check is skipped.
+                -- The order is the events' outbox seq, not the rows' ids: a redelivered batch is scheduled after later events.
+                CASE WHEN ordered THEN ev.chat_id END, CASE WHEN ordered THEN ev.seq END
+         FROM ev JOIN webhook_subscriptions s ON s.org_id = ev.org_id AND s.integration_name = ev.type AND s.is_subscribed
+         CROSS JOIN LATERAL (SELECT s.transport_config->>'orderByChat' = 'true' AND ev.chat_id IS NOT NULL AND ev.seq IS NOT NULL AS ordered) o
+         ORDER BY ev.n
+         ON CONFLICT (subscription_id, event_id) DO NOTHING
+         RETURNING 1
        )
-       INSERT INTO webhook_deliveries (subscription_id, event_id, org_id, endpoint, next_attempt_at, created_at, updated_at, chat_id)
-       SELECT s.id, ev.id, ev.org_id, coalesce(substring(s.hook_url from '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]+'), s.hook_url), $2, $2, $2,
-              -- only sinks that keep a chat's order get one (decision 0087): for the others the claim's check is skipped
-              CASE WHEN s.transport_config->>'orderByChat' = 'true' THEN ev.chat_id END
-       FROM ev JOIN webhook_subscriptions s ON s.org_id = ev.org_id AND s.integration_name = ev.type AND s.is_subscribed
-       -- ids in stream order: a chat's order is the order of its deliveries' ids
-       ORDER BY ev.n
-       ON CONFLICT (subscription_id, event_id) DO NOTHING`,
+       SELECT (SELECT count(*) FROM owed)::int AS scheduled,
+              EXISTS (SELECT 1 FROM ev JOIN webhook_subscriptions s ON s.org_id = ev.org_id AND s.integration_name = ev.type AND s.is_subscribed
+                      WHERE s.transport_config->>'orderByChat' = 'true' AND ev.chat_id IS NOT NULL AND ev.seq IS NOT NULL) AS ordered`,
       [JSON.stringify(events), now],
     );
-    return res.rowCount ?? 0;
+    return res.rows[0];
+  }
+
+  /**
+   * Raises the order floor to `outboxSeq` (every event at or below it is scheduled; never lowered).
+   * Answers whether it moved: ordered deliveries up to it may be claimed now.
+   */
+  async raiseOrderFloor(outboxSeq: bigint): Promise<boolean> {
+    const res = await this.pool.query(
+      `INSERT INTO webhook_order_floor AS f (name, outbox_seq, updated_at) VALUES ('events', $1, now())
+       ON CONFLICT (name) DO UPDATE SET outbox_seq = EXCLUDED.outbox_seq, updated_at = now() WHERE f.outbox_seq < EXCLUDED.outbox_seq`,
+      [outboxSeq.toString()],
+    );
+    return (res.rowCount ?? 0) > 0;
   }
 
   /**
@@ -160,10 +189,16 @@ export class DeliveryStore {
            SELECT p.id, p.endpoint FROM quota q CROSS JOIN LATERAL (
              SELECT d.id, d.endpoint, d.next_attempt_at FROM webhook_deliveries d
              WHERE d.endpoint = q.endpoint AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= $1
-               -- a chat's order (sinks with orderByChat): only its oldest unsettled delivery may go
-               AND (d.chat_id IS NULL OR NOT EXISTS (
-                 SELECT 1 FROM webhook_deliveries o
-                 WHERE o.subscription_id = d.subscription_id AND o.chat_id = d.chat_id AND o.next_attempt_at IS NOT NULL AND o.id < d.id))
+               -- a chat's order (sinks with orderByChat, decision 0087): only its earliest unsettled delivery by outbox
+               -- seq may go, and only once every earlier event is scheduled (the floor): an earlier event of the chat
+               -- still in JetStream (a batch redelivered after a dispatcher died, or scheduled by a slower replica)
+               -- has no row yet, and must not be overtaken
+               AND (d.chat_seq IS NULL OR (
+                 d.chat_seq <= (SELECT f.outbox_seq FROM webhook_order_floor f WHERE f.name = 'events')
+                 AND NOT EXISTS (
+                   SELECT 1 FROM webhook_deliveries o
+                   WHERE o.subscription_id = d.subscription_id AND o.chat_id = d.chat_id AND o.next_attempt_at IS NOT NULL
+                     AND o.chat_seq IS NOT NULL AND o.chat_seq < d.chat_seq)))
              ORDER BY d.next_attempt_at LIMIT GREATEST(q.n, 0)
            ) p
            WHERE q.n > 0

@@ -1,8 +1,9 @@
-import { BatchConsumer, ensureStreams, streamNames, type DomainEvent } from '@mapi/events';
+import { BatchConsumer, OUTBOX_SEQ_HEADER, ensureStreams, streamNames, type DomainEvent } from '@mapi/events';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import type { Clock } from './clock';
 import type { DeliveryStore, StoredEvent } from './delivery-store';
+import { OrderFloor, type OrderFloorOptions } from './order-floor';
 
 export const DISPATCHER_DURABLE = 'webhooks-dispatcher';
 
@@ -46,9 +47,12 @@ export function toStoredEvent(e: DomainEvent): StoredEvent | null {
  * restarts itself when its subscription fails and shows on readiness while it does). Messages are
  * gathered for at most `lingerMs` (or `batchSize` of them), scheduled in one statement, and only then
  * acked: a crash before the ack redelivers them, and the unique (subscription, event) key makes that harmless.
+ * A redelivered batch is scheduled after later events, so deliveries that keep a chat's order carry
+ * the event's outbox seq, and wait for the order floor (OrderFloor) to pass it.
  */
 export class EventIntake {
   private readonly consumer: BatchConsumer<unknown>;
+  private readonly floor: OrderFloor;
 
   constructor(
     nc: NatsConnection,
@@ -57,12 +61,18 @@ export class EventIntake {
     clock: Clock,
     onScheduled: () => void,
     logger: Logger,
-    options: { batchSize: number; lingerMs: number; ackWaitMs: number } = { batchSize: 500, lingerMs: 10, ackWaitMs: 30_000 },
+    options: { batchSize: number; lingerMs: number; ackWaitMs: number; floor?: OrderFloorOptions } = {
+      batchSize: 500,
+      lingerMs: 10,
+      ackWaitMs: 30_000,
+    },
   ) {
+    const stream = streamNames(namespace).events;
+    this.floor = new OrderFloor(nc, stream, DISPATCHER_DURABLE, store, onScheduled, logger, options.floor);
     this.consumer = new BatchConsumer<unknown>(
       nc,
       {
-        stream: streamNames(namespace).events,
+        stream,
         durable: DISPATCHER_DURABLE,
         batchSize: options.batchSize,
         lingerMs: options.lingerMs,
@@ -72,24 +82,37 @@ export class EventIntake {
       },
       async (items) => {
         const events = new Map<string, StoredEvent>();
+        let last = 0n;
         for (const item of items) {
           const stored = toStoredEvent(item.data as DomainEvent);
-          if (stored) events.set(stored.id, stored);
-          else logger.warn({ subject: item.subject }, 'malformed event skipped');
+          if (!stored) {
+            logger.warn({ subject: item.subject }, 'malformed event skipped');
+            continue;
+          }
+          const seq = item.headers?.get(OUTBOX_SEQ_HEADER);
+          if (seq && /^\d+$/.test(seq)) {
+            stored.seq = seq;
+            if (BigInt(seq) > last) last = BigInt(seq);
+          }
+          events.set(stored.id, stored);
         }
-        const scheduled = await store.scheduleEvents([...events.values()], clock.now());
+        const { scheduled, ordered } = await store.schedule([...events.values()], clock.now());
         if (scheduled > 0) onScheduled();
+        // acked when this returns: the floor is read after that, until it covers this batch
+        if (ordered) this.floor.cover(last);
       },
       (err) => logger.error({ err }, 'scheduling events failed; they will be redelivered'),
     );
   }
 
-  start(): Promise<void> {
-    return this.consumer.start();
+  async start(): Promise<void> {
+    await this.consumer.start();
+    this.floor.start();
   }
 
   /** Stops taking events; what was gathered is scheduled and acked first. */
-  stop(): Promise<void> {
-    return this.consumer.stop();
+  async stop(): Promise<void> {
+    await this.consumer.stop();
+    await this.floor.stop();
   }
 }

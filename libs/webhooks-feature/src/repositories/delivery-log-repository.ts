@@ -32,6 +32,8 @@ export class DeliveryLogRepository {
         AND (${from}::timestamptz IS NULL OR e.created_at >= ${from}::timestamptz)
         AND (${to}::timestamptz IS NULL OR e.created_at < ${to}::timestamptz)
       ON CONFLICT (subscription_id, event_id) DO UPDATE
-        SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at, updated_at = EXCLUDED.updated_at`;
+        SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at, updated_at = EXCLUDED.updated_at,
+          -- a replayed delivery is unordered (it would hold its chat's live events back), unless still owed in order
+          chat_seq = CASE WHEN webhook_deliveries.next_attempt_at IS NULL THEN NULL ELSE webhook_deliveries.chat_seq END`;
   }
 }
