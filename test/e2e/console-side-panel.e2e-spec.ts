@@ -12,6 +12,8 @@ import type { Stack } from './support/stack';
  * chat, opens a ticket from one of its messages, sets its priority, assignee and a ticket property, labels the chat,
  * assigns it, sets a custom property, closes the ticket with a note; each change is read back
  * through the API. A member whose reach leaves the chat out gets the error shown, not a broken page.
+ * The contact's name and labels are edited in the panel (PATCH /contacts/{contact_id}), by a member
+ * only while the chat is in their reach.
  */
 describe('console: the side panel', () => {
   let stack: Stack;
@@ -197,4 +199,70 @@ describe('console: the side panel', () => {
     expect([...(await checkPage(other, 's04-side-panel-no-reach')), ...errors]).toEqual([]);
     await ctx.close();
   }, 20_000);
+
+  it("edits the contact's name and labels; a member reaches the contact only while its chat is in reach", async () => {
+    const t0 = Date.now();
+    const contact = () => api.get(`/contacts/${encodeURIComponent(w.chat)}`, { 'x-phone': w.phone.phoneId });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const panel = page.getByRole('complementary', { name: 'Chat details' });
+    await panel.getByTestId('contact-number').waitFor({ timeout: 10_000 });
+    await panel.getByText('Edit contact').click();
+    const form = panel.getByRole('form', { name: 'Edit contact' });
+    await form.getByLabel('Contact name').fill('Carla Ruiz');
+    await form.getByLabel('Contact labels').fill('Wholesale, returns ,wholesale');
+    await form.getByRole('button', { name: 'Save contact' }).click();
+    await until(
+      () => panel.getByTestId('contact-labels').textContent(),
+      (t) => t === 'wholesale, returns', // as given (lower case, once each)
+      10_000,
+      "the contact's labels in the panel",
+    );
+    expect(await panel.getByTestId('contact-name').textContent()).toBe('Carla Ruiz');
+    expect((await contact()).body).toMatchObject({ contact_name: 'Carla Ruiz', labels: ['wholesale', 'returns'] });
+    // A name cannot be emptied: said on the page, nothing sent.
+    await form.getByLabel('Contact name').fill(' ');
+    await form.getByRole('button', { name: 'Save contact' }).click();
+    const card = (p: Page) => p.locator('section[aria-labelledby="panel-contact"]');
+    expect(await card(page).getByRole('alert').textContent()).toContain('cannot be emptied');
+    expect((await contact()).body.contact_name).toBe('Carla Ruiz');
+    expect([...(await checkPage(page, 's05-side-panel-contact')), ...pageErrors.splice(0)]).toEqual([]);
+
+    // The member who reaches chats labelled "wholesale" (contact labels give no reach): refused until the chat has that label.
+    expect((await outsider.call('PATCH', `/contacts/${w.chat}`, { contact_name: 'Nope' })).status).toBe(404);
+    const x = { 'x-phone': w.phone.phoneId };
+    expect((await api.patch('/chats/labels', { labels: 'wholesale', chat_ids: [w.chat] }, x)).status).toBeLessThan(300);
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await ctx.addCookies(browserCookies(outsider, consoleUrl));
+    const other = await ctx.newPage();
+    const errors: string[] = [];
+    other.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    await other.goto(`${consoleUrl}/console/chats/${encodeURIComponent(w.chat)}?phone=${w.phone.number}`);
+    const theirs = other.getByRole('complementary', { name: 'Chat details' });
+    await until(
+      () => theirs.getByTestId('contact-name').textContent({ timeout: 10_000 }),
+      (t) => t === 'Carla Ruiz',
+      10_000,
+      'the contact for the member in reach',
+    );
+    await theirs.getByText('Edit contact').click();
+    const edit = theirs.getByRole('form', { name: 'Edit contact' });
+    await edit.getByLabel('Contact name').fill('Carla R.');
+    await edit.getByRole('button', { name: 'Save contact' }).click();
+    await theirs.getByText('Contact saved.').waitFor({ timeout: 10_000 });
+    expect((await contact()).body.contact_name).toBe('Carla R.');
+    // The chat loses its label: the same change is refused, the page says why, nothing changes.
+    expect((await api.patch('/chats/labels', { labels: '', chat_ids: [w.chat] }, x)).status).toBeLessThan(300);
+    await edit.getByLabel('Contact name').fill('Out of reach');
+    await edit.getByRole('button', { name: 'Save contact' }).click();
+    await until(
+      () => card(other).getByRole('alert').textContent(),
+      (t) => !!t?.startsWith('The contact did not change:') && t.includes('outside your reach'),
+      10_000,
+      'the refusal on the page',
+    );
+    expect((await contact()).body.contact_name).toBe('Carla R.');
+    expect([...(await checkPage(other, 's06-side-panel-contact-reach')), ...errors]).toEqual([]);
+    await ctx.close();
+    process.stdout.write(`console side panel: contact flow ${Date.now() - t0} ms\n`);
+  }, 40_000);
 });

@@ -16,12 +16,15 @@ export interface InboxConsole {
   phone: Awaited<ReturnType<typeof connectedSandboxPhone>>;
 }
 
-/** Starts the stack and Chromium together, then the console, an organization, its token and a connected sandbox phone. */
-export async function startInboxConsole(): Promise<InboxConsole> {
+/**
+ * Starts the stack and Chromium together, then the console, an organization, its token and a connected
+ * sandbox phone. `more`: services beyond phones, members and inbox (e.g. the queue, to send) and their settings.
+ */
+export async function startInboxConsole(more: { services?: string[]; env?: Record<string, string> } = {}): Promise<InboxConsole> {
   const port = await freePort();
   const consoleUrl = `http://127.0.0.1:${port}`;
   const [stack, browser] = await Promise.all([
-    startStack({ SESSION_SCAN_MS: '200' }, { services: ['phones', 'members', 'inbox'] }),
+    startStack({ SESSION_SCAN_MS: '200', ...more.env }, { services: ['phones', 'members', 'inbox', ...(more.services ?? [])] }),
     launchChromium(),
   ]);
   const consoleReady = stack.startService('console', { PORT: String(port), HOST: '127.0.0.1', CONSOLE_GATEWAY_URL: stack.baseUrl });

@@ -13,6 +13,7 @@ import type {
   MessageKey,
   PhoneConnector,
 } from '../connector/phone-connector';
+import { replyTarget } from '../cloud-api/outgoing';
 import { contact, toIngestMessage, type SandboxNetwork } from './sandbox-network';
 import { applyParticipantAction } from './participant-actions';
 import { SandboxGroupActions } from './sandbox-group-actions';
@@ -317,6 +318,9 @@ export class SandboxConnector implements PhoneConnector {
       timestamp: new Date().toISOString(),
       ack: 1,
       sent_message_id: sentMessageId,
+      // A reply is threaded to the message it quotes (as Baileys' `quoted`): the network keeps the
+      // quote and hands it back with the sent message, whose stored copy then has quoted_message_id.
+      ...(content.reply_to ? { quoted_message_id: replyTarget(content.reply_to).unique_id } : {}),
     };
     await this.network.addMessage(this.phoneId, m);
     void this.sync('messages');

@@ -58,6 +58,7 @@ describe('SandboxNetwork pending rows (integration)', () => {
       sent_message_id: sent,
       is_forwarded: false,
       is_deleted: false,
+      quoted_message_id: null,
     });
     expect(await network.sentMessage(other, sent)).toEqual(row);
     const plain = await network.addMessage(other, {

@@ -52,7 +52,7 @@ export class SandboxNetwork {
     const rows = await this.prisma.$queryRaw<(DeviceRow & { m: MessageJson | null })[]>`
       SELECT d.phone_id, d.org_id::text AS org_id, d.number, d.state, d.qr, d.updated_at,
              (SELECT to_jsonb(m) FROM (SELECT id::text AS id, phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack,
-                                    sent_message_id::text AS sent_message_id, is_forwarded, is_deleted
+                                    sent_message_id::text AS sent_message_id, is_forwarded, is_deleted, quoted_message_id
                              FROM sandbox_messages WHERE phone_id = d.phone_id AND unique_id = ${uniqueId}) m) AS m
       FROM sandbox_devices d WHERE d.phone_id = ${phoneId}`;
     if (!rows[0]) return null;
@@ -115,10 +115,13 @@ export class SandboxNetwork {
     const media = m.media ? JSON.stringify(m.media) : null;
     const rows = await this.prisma.$queryRaw<SandboxMessageRow[]>`
       WITH m AS (
-        INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack, sent_message_id, is_forwarded)
+        INSERT INTO sandbox_messages (phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack, sent_message_id, is_forwarded,
+                                      quoted_message_id)
         VALUES (${phoneId}, ${m.chat_id}, ${m.unique_id}, ${m.from_me}, ${m.sender_phone}, ${m.sender_name ?? null}, ${m.body}, ${m.message_type}, ${media}::jsonb,
-                ${new Date(m.timestamp)}::timestamptz, ${m.ack ?? 0}::smallint, ${m.sent_message_id ?? null}::uuid, ${m.is_forwarded ?? false})
-        RETURNING id, phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack, sent_message_id, is_forwarded, is_deleted),
+                ${new Date(m.timestamp)}::timestamptz, ${m.ack ?? 0}::smallint, ${m.sent_message_id ?? null}::uuid, ${m.is_forwarded ?? false},
+                ${m.quoted_message_id ?? null})
+        RETURNING id, phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack, sent_message_id, is_forwarded, is_deleted,
+                  quoted_message_id),
       p AS (INSERT INTO sandbox_pending (message_id, phone_id, new_message, ack) SELECT id, phone_id, true, ack FROM m)
       SELECT * FROM m`;
     return rows[0];
@@ -131,7 +134,7 @@ export class SandboxNetwork {
   async message(phoneId: string, uniqueId: string): Promise<SandboxMessageRow | null> {
     const rows = await this.prisma.$queryRaw<SandboxMessageRow[]>`
       SELECT id, phone_id, chat_id, unique_id, from_me, sender, sender_name, body, message_type, media, timestamp, ack,
-             sent_message_id::text AS sent_message_id, is_forwarded, is_deleted
+             sent_message_id::text AS sent_message_id, is_forwarded, is_deleted, quoted_message_id
       FROM sandbox_messages WHERE phone_id = ${phoneId} AND unique_id = ${uniqueId}`;
     return rows[0] ?? null;
   }
@@ -164,7 +167,7 @@ export class SandboxNetwork {
   pending(phoneId: string, limit = 500): Promise<PendingRow[]> {
     return this.prisma.$queryRaw<PendingRow[]>`
       SELECT m.id, m.phone_id, m.chat_id, m.unique_id, m.from_me, m.sender, m.sender_name, m.body, m.message_type, m.media, m.timestamp, m.ack,
-             m.sent_message_id, m.is_forwarded, m.is_deleted, p.new_message, p.ack AS pending_ack
+             m.sent_message_id, m.is_forwarded, m.is_deleted, m.quoted_message_id, p.new_message, p.ack AS pending_ack
       FROM (SELECT * FROM sandbox_pending
             WHERE (phone_id, message_id) >= (${phoneId}::text, 0) AND (phone_id, message_id) <= (${phoneId}::text, 9223372036854775807)
             ORDER BY phone_id, message_id LIMIT ${limit}) p
@@ -229,5 +232,6 @@ export function toIngestMessage(row: SandboxMessageRow): IngestMessage {
     media: (row.media as IngestMessage['media']) ?? null,
     sent_message_id: row.sent_message_id,
     ...(row.is_forwarded ? { is_forwarded: true } : {}),
+    ...(row.quoted_message_id ? { quoted_message_id: row.quoted_message_id } : {}),
   };
 }

@@ -5,14 +5,24 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';
 import { NotesPanel } from './NotesPanel';
-import { indexMessages, isGroupChat, pinnedIds, quotedOf, reactionsByMessage, senderOf, timeline, wantsOlder } from './conversation-view';
+import {
+  indexMessages,
+  isGroupChat,
+  noteAuthor,
+  pinnedIds,
+  quotedOf,
+  reactionsByMessage,
+  senderOf,
+  timeline,
+  wantsOlder,
+} from './conversation-view';
 import { useConversationExtras, useMediaLinks, useQuotedMessages } from './use-conversation-extras';
 import { useMessages } from './use-messages';
 
 function NoteItem({ note }: { note: Note }) {
   return (
     <li className="note" data-note-id={note.message_id}>
-      <span className="note-label">Private note{note.performed_by ? ` · ${note.performed_by}` : ''}</span>
+      <span className="note-label">Private note{noteAuthor(note.performed_by) ? ` · ${noteAuthor(note.performed_by)}` : ''}</span>
       <span className="body">{note.body}</span>
       <span className="muted meta">{note.timestamp ? new Date(note.timestamp).toLocaleString() : ''}</span>
     </li>

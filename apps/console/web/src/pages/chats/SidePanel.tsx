@@ -1,38 +1,15 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorText } from '../../api/client';
 import type { ChatDetail, Message } from '../../api/types';
-import { digits } from '../../api/types';
 import { useSession } from '../../app/session';
 import { ErrorNote, StatusNote } from '../../components/ErrorNote';
 import { ChatDetailsCard } from './ChatDetailsCard';
+import { ContactCard } from './ContactCard';
 import { NewTicketForm } from './NewTicketForm';
 import { TicketCard } from './TicketCard';
 import { assignToMe, ticketToClose } from './keyboard-view';
 import { assigneeChoices, orderTickets, ticketLabelText } from './side-panel-view';
-import { useSidePanel, type Contact } from './use-side-panel';
-
-function ContactCard({ contact, chat }: { contact: Contact | null; chat: ChatDetail }) {
-  const number = contact?.number ?? (contact ? digits(contact.contact_id) : null);
-  return (
-    <section className="panel-card" aria-labelledby="panel-contact">
-      <h3 id="panel-contact">Contact</h3>
-      {contact ? (
-        <dl className="panel-contact">
-          <dt>Name</dt>
-          <dd data-testid="contact-name">{contact.contact_name ?? chat.contact_name ?? '—'}</dd>
-          <dt>Number</dt>
-          <dd data-testid="contact-number">+{number}</dd>
-          <dt>Labels</dt>
-          <dd data-testid="contact-labels">{contact.labels.length ? contact.labels.join(', ') : 'none'}</dd>
-        </dl>
-      ) : (
-        <p className="muted">
-          {chat.chat_type === 'group' ? `A group: ${chat.chat_name ?? chat.name ?? chat.chat_id}` : 'No contact details.'}
-        </p>
-      )}
-    </section>
-  );
-}
+import { useSidePanel } from './use-side-panel';
 
 /** A keyboard shortcut the panel carries out (a new `seq` each time the key is pressed). */
 export interface PanelCommand {
@@ -43,7 +20,8 @@ export interface PanelCommand {
 /**
  * Beside the conversation: the chat's tickets (open one from the chat or, with `ticketFrom`, from a
  * message; change, close with a note), the chat's labels, assignee and custom properties, and the
- * contact's name, number and labels. Every change is a public API call with the chat's phone. The
+ * contact's name, number and labels (the name and labels changed there too). Every change is a public
+ * API call with the chat's phone. The
  * keyboard's `command`: assign the chat to the signed-in member (PATCH /v1/chats/{chat_id}), or open
  * the close form of the chat's newest open ticket.
  */
@@ -154,7 +132,7 @@ export function SidePanel(props: {
           }}
         />
       )}
-      {chat && <ContactCard contact={panel.contact} chat={chat} />}
+      {chat && <ContactCard contact={panel.contact} chat={chat} phone={props.phone} labels={panel.labels} changed={panel.setContact} />}
     </aside>
   );
 }

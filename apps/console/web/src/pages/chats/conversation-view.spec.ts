@@ -10,6 +10,7 @@ import {
   isGroupChat,
   mediaKind,
   mediaPaths,
+  noteAuthor,
   missingQuotes,
   quotedCandidates,
   sendMediaType,
@@ -262,5 +263,13 @@ describe('forwardTargets', () => {
       'x@c.us',
     ]);
     expect(forwardTargets('  ')).toEqual([]);
+  });
+});
+
+describe('noteAuthor', () => {
+  it('names a note’s author only when it is a person (an email), not a token’s or session’s id', () => {
+    expect(noteAuthor('ana@example.com')).toBe('ana@example.com');
+    expect(noteAuthor('57cc6ac9-3a1a-447d-9808-673898c73755')).toBeNull();
+    expect(noteAuthor(null)).toBeNull();
   });
 });

@@ -249,3 +249,10 @@ export const forwardTargets = (text: string): string[] => [
       .map((t) => (/^\+?[\d\s-]+$/.test(t) ? t.replace(/\D/g, '') : t)),
   ),
 ];
+
+/**
+ * Who left a note, as its label shows it: `performed_by` when it names a person (an email); the id of
+ * the token or session it was made with (a uuid, meaningless to a reader) is not shown.
+ */
+export const noteAuthor = (performedBy: string | null | undefined): string | null =>
+  performedBy && performedBy.includes('@') ? performedBy : null;

@@ -4,6 +4,7 @@ import {
   chatLabelNames,
   chatProperties,
   contactIdOf,
+  contactPatch,
   dueDateInput,
   labelList,
   labelsWith,
@@ -124,5 +125,26 @@ describe('side panel view', () => {
       { id: 'c', status: 'inprogress', created_at: '2026-11-02' },
     ];
     expect(orderTickets(tickets).map((t) => t.id)).toEqual(['c', 'b', 'a']);
+  });
+
+  it('patches only the contact fields changed: a trimmed name, labels compared as sets (emptied: cleared)', () => {
+    const carla = { contact_name: 'Carla', labels: ['vip', 'wholesale'] };
+    expect(contactPatch(carla, { name: ' Carla ', labels: 'Wholesale, VIP,vip' })).toBeNull();
+    expect(contactPatch(carla, { name: 'Carla Ruiz', labels: 'vip, wholesale' })).toEqual({ body: { contact_name: 'Carla Ruiz' } });
+    expect(contactPatch(carla, { name: 'Carla', labels: 'vip, Returns' })).toEqual({ body: { labels: 'vip,returns' } });
+    expect(contactPatch(carla, { name: 'Carla', labels: ' , ' })).toEqual({ body: { labels: '' } });
+    // A contact the API has no name for: an empty name is no change; a name given is sent.
+    const unnamed = { contact_name: null, labels: [] };
+    expect(contactPatch(unnamed, { name: '', labels: '' })).toBeNull();
+    expect(contactPatch(unnamed, { name: 'Dan', labels: 'new' })).toEqual({ body: { contact_name: 'Dan', labels: 'new' } });
+  });
+
+  it('refuses a contact form the API would refuse: an emptied name, a label over 100 characters', () => {
+    const carla = { contact_name: 'Carla', labels: [] };
+    expect(contactPatch(carla, { name: '  ', labels: '' })).toEqual({ error: expect.stringContaining('cannot be emptied') });
+    expect(contactPatch(carla, { name: 'Carla', labels: `ok, ${'x'.repeat(101)}` })).toEqual({
+      error: expect.stringContaining('at most 100 characters'),
+    });
+    expect(contactPatch(carla, { name: 'Carla', labels: 'x'.repeat(100) })).toEqual({ body: { labels: 'x'.repeat(100) } });
   });
 });

@@ -149,3 +149,28 @@ export function orderTickets<T extends { status: string | null; created_at: stri
   const live = (t: T) => (t.status === 'open' || t.status === 'inprogress' ? 0 : 1);
   return [...tickets].sort((a, b) => live(a) - live(b) || b.created_at.localeCompare(a.created_at));
 }
+
+/** Longest contact label the API takes (PATCH /v1/contacts/{contact_id}, `labels`). */
+export const MAX_CONTACT_LABEL = 100;
+
+/**
+ * The body of PATCH /v1/contacts/{contact_id} from the contact form: the name (trimmed) and the
+ * labels (comma-separated, compared as sets, lower case) that changed; null when nothing did. An
+ * `error` for a form the API would refuse: a name once given cannot be emptied (the API keeps
+ * contact_name non-empty), and a label is at most MAX_CONTACT_LABEL characters.
+ */
+export function contactPatch(
+  before: { contact_name: string | null; labels: readonly string[] },
+  after: { name: string; labels: string },
+): { body: { contact_name?: string; labels?: string } } | { error: string } | null {
+  const body: { contact_name?: string; labels?: string } = {};
+  const name = after.name.trim();
+  if (!name && before.contact_name) return { error: 'A contact’s name cannot be emptied: write the name to keep.' };
+  if (name && name !== before.contact_name) body.contact_name = name;
+  const labels = labelList(after.labels);
+  const long = labels.find((l) => l.length > MAX_CONTACT_LABEL);
+  if (long) return { error: `A label is at most ${MAX_CONTACT_LABEL} characters: shorten “${long.slice(0, 20)}…”.` };
+  const had = labelList(before.labels.join(','));
+  if (labels.length !== had.length || labels.some((l) => !had.includes(l))) body.labels = labels.join(',');
+  return Object.keys(body).length ? { body } : null;
+}

@@ -107,6 +107,7 @@ export function useSidePanel(chatId: string, phone: string) {
     members,
     error,
     setChat,
+    setContact,
     reloadChat: loadChat,
     reloadTickets: loadTickets,
     reloadLabels: loadLabels,
