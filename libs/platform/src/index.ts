@@ -19,6 +19,7 @@ export * from './auth/password';
 export * from './run-main';
 export * from './jobs/job-trace';
 export * from './jobs/bull-connection';
+export * from './jobs/periodic-task';
 export * from './service/start-rpc-service';
 export * from './nats/rpc-handlers';
 export * from './nats/json-array-bytes';

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@mapi/db';
+import { PeriodicTask } from '@mapi/platform';
 import type { Logger } from 'pino';
 
 export interface AnalyticsRetentionOptions {
@@ -25,35 +26,32 @@ export interface SweepCount {
  * long lock; the intakes and workers only ever change pending or open rows, which the sweep never takes.
  */
 export class AnalyticsRetention {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private stopped = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly options: AnalyticsRetentionOptions,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    const tick = () => {
-      this.running = this.sweep()
-        .then((n) => {
-          if (n.flag_jobs || n.sla_waits) this.logger.info(n, 'analytics retention sweep');
-        })
-        .catch((err) => this.logger.error({ err }, 'analytics retention sweep failed'))
-        .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs);
-        });
-    };
-    this.timer = setTimeout(tick, Math.min(this.options.intervalMs, 60_000));
+  ) {
+    this.task = new PeriodicTask(
+      async () => {
+        const n = await this.sweep();
+        if (n.flag_jobs || n.sla_waits) logger.info(n, 'analytics retention sweep');
+      },
+      {
+        intervalMs: options.intervalMs,
+        firstDelayMs: Math.min(options.intervalMs, 60_000),
+        onError: (err) => logger.error({ err }, 'analytics retention sweep failed'),
+      },
+    );
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  start(): void {
+    this.task.start();
+  }
+
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One sweep (by the database's clock): how many flag jobs and SLA waits went. */
@@ -66,7 +64,7 @@ export class AnalyticsRetention {
     for (;;) {
       const n = await batch();
       total += n;
-      if (n < this.options.batchSize || this.stopped) return total;
+      if (n < this.options.batchSize || this.task.isStopped) return total;
     }
   }
 

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@mapi/db';
+import { PeriodicTask } from '@mapi/platform';
 import type { Logger } from 'pino';
 
 export interface RunRetentionOptions {
@@ -19,35 +20,32 @@ export interface RunRetentionOptions {
  * replicas sweeping at once share the work and a sweep reads only what it deletes.
  */
 export class RunRetention {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private stopped = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly options: RunRetentionOptions,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    const tick = () => {
-      this.running = this.sweep()
-        .then((runs) => {
-          if (runs) this.logger.info({ runs }, 'workflow run retention sweep');
-        })
-        .catch((err) => this.logger.error({ err }, 'workflow run retention sweep failed'))
-        .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs);
-        });
-    };
-    this.timer = setTimeout(tick, Math.min(this.options.intervalMs, 60_000));
+  ) {
+    this.task = new PeriodicTask(
+      async () => {
+        const runs = await this.sweep();
+        if (runs) logger.info({ runs }, 'workflow run retention sweep');
+      },
+      {
+        intervalMs: options.intervalMs,
+        firstDelayMs: Math.min(options.intervalMs, 60_000),
+        onError: (err) => logger.error({ err }, 'workflow run retention sweep failed'),
+      },
+    );
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  start(): void {
+    this.task.start();
+  }
+
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One sweep: every finished run older than now − retention (by the database's clock). Answers how many runs went. */
@@ -66,7 +64,7 @@ export class RunRetention {
         runs AS (DELETE FROM automation_runs WHERE run_id IN (SELECT run_id FROM doomed) RETURNING 1)
         SELECT count(*)::int AS runs FROM runs`;
       total += row.runs;
-      if (row.runs < this.options.batchSize || this.stopped) return total;
+      if (row.runs < this.options.batchSize || this.task.isStopped) return total;
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { PeriodicTask } from '@mapi/platform';
 import type { Logger } from 'pino';
 import type { Clock } from './clock';
 
@@ -25,36 +26,33 @@ export interface SweepCounts {
  * sweep: batches are taken with SKIP LOCKED, so concurrent sweeps share the work.
  */
 export class RetentionSweeper {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private stopped = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly pool: Pool,
     private readonly clock: Clock,
     private readonly options: RetentionOptions,
-    private readonly logger: Logger,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    const tick = () => {
-      this.running = this.sweep()
-        .then((counts) => {
-          if (counts.attempts + counts.deliveries + counts.events > 0) this.logger.info({ ...counts }, 'webhook retention sweep');
-        })
-        .catch((err) => this.logger.error({ err }, 'webhook retention sweep failed'))
-        .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs);
-        });
-    };
-    this.timer = setTimeout(tick, Math.min(this.options.intervalMs, 5_000));
+    logger: Logger,
+  ) {
+    this.task = new PeriodicTask(
+      async () => {
+        const counts = await this.sweep();
+        if (counts.attempts + counts.deliveries + counts.events > 0) logger.info({ ...counts }, 'webhook retention sweep');
+      },
+      {
+        intervalMs: options.intervalMs,
+        firstDelayMs: Math.min(options.intervalMs, 5_000),
+        onError: (err) => logger.error({ err }, 'webhook retention sweep failed'),
+      },
+    );
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  start(): void {
+    this.task.start();
+  }
+
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One sweep: everything older than now − retention. */
@@ -95,7 +93,7 @@ export class RetentionSweeper {
     for (;;) {
       const res = await this.pool.query(sql, [cutoff, batch]);
       total += res.rowCount ?? 0;
-      if ((res.rowCount ?? 0) < batch || this.stopped) return total;
+      if ((res.rowCount ?? 0) < batch || this.task.isStopped) return total;
     }
   }
 }
