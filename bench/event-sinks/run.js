@@ -27,7 +27,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { AppProcess, freePort, testEnv, randomSuffix, createOrg, stubEvents } = require('@mapi/testing');
+const { dispatcherBenchEnv } = require('../lib/dispatcher-env');
+const { AppProcess, freePort, createOrg, stubEvents } = require('@mapi/testing');
 const { writeEvents } = require('@mapi/events');
 const { openBenchDatabase } = require('../lib/database');
 const { guardBench } = require('../lib/cleanup');
@@ -162,25 +163,11 @@ async function main({ cleanups }) {
   const loadBefore = loadAvg();
   const { db, prisma } = await openBenchDatabase('mapi_bench_sinks', cleanups);
   const healthPort = await freePort();
-  const env = {
-    DATABASE_URL: db.url,
-    NATS_URL: testEnv.natsUrl(),
-    NAMESPACE: `sb${randomSuffix(3)}`,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    HEALTH_PORT: String(healthPort),
-    HEALTH_HOST: '127.0.0.1',
-    WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
-    // One receiver or broker stands for many customers here: its per-endpoint limits are lifted (as bench/webhooks).
-    WEBHOOK_ENDPOINT_RATE_PER_SECOND: '100000',
-    WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: '10000',
-    WEBHOOK_CONCURRENCY: '128',
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))),
-  };
+  const env = dispatcherBenchEnv(db.url, healthPort, 'sb');
   const dispatcher = AppProcess.start('webhooks-dispatcher', env);
   cleanups.push(() => dispatcher.stop());
-  const relay = spawn(process.execPath, [path.join(__dirname, 'relay-process.js')], {
-    env: { ...process.env, ...env },
+  const relay = spawn(process.execPath, [path.join(__dirname, '..', 'webhooks', 'outbox-relay-process.js')], {
+    env: { ...process.env, ...env, RELAY_LISTEN: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   cleanups.push(async () => {

@@ -1,5 +1,7 @@
-// An OutboxRelay in a process of its own, so tests and the benchmark can kill it (SIGKILL) at any
-// moment. Env: DATABASE_URL, NATS_URL, NAMESPACE. Prints "relay ready" once running.
+// An OutboxRelay in a process of its own, so tests and the benchmarks can kill it (SIGKILL) at any
+// moment and its CPU is not theirs. Env: DATABASE_URL, NATS_URL, NAMESPACE; RELAY_LISTEN=1 wakes it by
+// the inserting statement's NOTIFY (LISTEN on the database URL), as the services run it, instead of
+// polling every OUTBOX_RELAY_INTERVAL_MS (100). Prints "relay ready" once running; SIGTERM stops it.
 'use strict';
 const { createPrismaClient } = require('@mapi/db');
 const { OutboxRelay, ensureStreams } = require('@mapi/events');
@@ -11,10 +13,15 @@ async function main() {
   const prisma = createPrismaClient({ url: process.env.DATABASE_URL, poolSize: 4 });
   const nc = await connect({ servers: process.env.NATS_URL || 'nats://127.0.0.1:4222' });
   await ensureStreams(nc, process.env.NAMESPACE);
-  // The services' relays poll every 100 ms (their default); the same here unless told otherwise.
-  const relay = new OutboxRelay(prisma, nc, process.env.NAMESPACE, logger, {
-    intervalMs: Number(process.env.OUTBOX_RELAY_INTERVAL_MS || 100),
-  });
+  const relay = new OutboxRelay(
+    prisma,
+    nc,
+    process.env.NAMESPACE,
+    logger,
+    process.env.RELAY_LISTEN === '1'
+      ? { listenUrl: process.env.DATABASE_URL }
+      : { intervalMs: Number(process.env.OUTBOX_RELAY_INTERVAL_MS || 100) },
+  );
   await relay.start();
   process.stdout.write('relay ready\n');
   const stop = async () => {

@@ -14,8 +14,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
+const { dispatcherBenchEnv } = require('../lib/dispatcher-env');
 const { randomUUID } = require('node:crypto');
-const { createTestDatabase, AppProcess, freePort, testEnv, randomSuffix, createOrg } = require('@mapi/testing');
+const { createTestDatabase, AppProcess, freePort, createOrg } = require('@mapi/testing');
 const { createPrismaClient } = require('@mapi/db');
 const { startReceiver } = require('./receiver');
 
@@ -51,21 +52,7 @@ async function main() {
   const prisma = createPrismaClient({ url: db.url, poolSize: 4 });
   const receiver = await startReceiver();
   const healthPort = await freePort();
-  const env = {
-    DATABASE_URL: db.url,
-    NATS_URL: testEnv.natsUrl(),
-    NAMESPACE: `wb${randomSuffix(3)}`,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    HEALTH_PORT: String(healthPort),
-    HEALTH_HOST: '127.0.0.1',
-    WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
-    // One receiver stands for many customers here: its per-endpoint limits are lifted.
-    WEBHOOK_ENDPOINT_RATE_PER_SECOND: '100000',
-    WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: '10000',
-    WEBHOOK_CONCURRENCY: '128',
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('WEBHOOK_'))),
-  };
+  const env = dispatcherBenchEnv(db.url, healthPort, 'wb');
   let dispatcher;
   let relay;
   try {
