@@ -110,7 +110,15 @@ describe('analytics: tickets and team', () => {
     );
     expect(TeamMetricsResultSchema.parse(team.body)).toEqual(team.body);
     expect(team.body.members).toEqual([
-      { member: 'a@x.io', messages_sent: 1, first_response_ms: { median: 3 * MIN, count: 1 }, tickets_closed: 1, tickets_unresolved: 0 },
+      {
+        member: 'a@x.io',
+        active_chats: 1,
+        messages_sent: 1,
+        first_response_ms: { median: 3 * MIN, count: 1 },
+        next_response_ms: { median: null, count: 0 },
+        tickets_closed: 1,
+        tickets_unresolved: 0,
+      },
     ]);
     // the same answers as CSV, when asked with Accept: text/csv
     const csv = async (path: string) => {
@@ -128,11 +136,11 @@ describe('analytics: tickets and team', () => {
       '',
     ]);
     expect(await csv(`/analytics/team?${period}`)).toEqual([
-      'member,messages_sent,first_response_median_ms,first_responses,tickets_closed,tickets_unresolved',
-      'a@x.io,1,180000,1,1,0',
+      'member,messages_sent,first_response_median_ms,first_responses,next_response_median_ms,next_responses,tickets_closed,tickets_unresolved,active_chats',
+      'a@x.io,1,180000,1,,0,1,0,1',
       '',
     ]);
-    expect((await csv(`/analytics/messages?${period}`))[2]).toBe('total,1,1,1,0,1,180000,180000');
+    expect((await csv(`/analytics/messages?${period}`))[2]).toBe('total,1,1,1,0,1,180000,180000,0,,');
     // "right now" lists the open ticket (t1 is closed), and the CSV has its row
     const now = (await api.get('/analytics/now')).body;
     expect(now.open_tickets).toEqual({

@@ -2,7 +2,7 @@ import { MessageMetricsResultSchema, RightNowResultSchema } from '@mapi/contract
 import { writeEvents } from '@mapi/events';
 import { createOrg, createToken, randomDigits, stubEvents } from '@mapi/testing';
 import { joinByInvitation, type ConsoleSession } from './support/console-session';
-import { client, expect404, expect422, expectEnvelope, until } from './support/http';
+import { callApi, client, expect404, expect422, expectEnvelope, until } from './support/http';
 import { connectedSandboxPhone } from './support/queue-phone';
 import { startStack, type Stack } from './support/stack';
 
@@ -17,6 +17,7 @@ describe('analytics', () => {
   let api: ReturnType<typeof client>;
   let other: ReturnType<typeof client>;
   let orgId: string;
+  let token: string;
   const phoneId = `phone-e2e-${randomDigits(6)}`;
   const chat = `${randomDigits()}@c.us`;
   const T0 = Date.parse('2026-11-02T08:00:00Z');
@@ -25,19 +26,20 @@ describe('analytics', () => {
   beforeAll(async () => {
     stack = await startStack({}, { services: ['analytics'] });
     orgId = (await createOrg(stack.prisma)).id;
-    api = client(stack.baseUrl, (await createToken(stack.prisma, orgId)).token);
+    token = (await createToken(stack.prisma, orgId)).token;
+    api = client(stack.baseUrl, token);
     other = client(stack.baseUrl, (await createToken(stack.prisma, (await createOrg(stack.prisma)).id)).token);
   }, 120_000);
 
   afterAll(() => stack?.stop(), 60_000);
 
-  const message = (id: string, minutes: number, fromMe: boolean) => ({
+  const message = (id: string, minutes: number, fromMe: boolean, chatId = chat) => ({
     type: 'message.created' as const,
     org_id: orgId,
     phone_id: phoneId,
     data: {
-      message_id: `${fromMe}_${chat}_${id}`,
-      chat_id: chat,
+      message_id: `${fromMe}_${chatId}_${id}`,
+      chat_id: chatId,
       timestamp: new Date(T0 + minutes * 60_000).toISOString().replace('Z', '+00:00'),
       from_me: fromMe,
       flag_status: null,
@@ -59,7 +61,9 @@ describe('analytics', () => {
       outgoing: 1,
       flagged: 0,
       first_response_ms: { median: 180_000, p90: 180_000, count: 1 },
+      next_response_ms: { median: null, p90: null, count: 0 },
     });
+    expect(res.body.business_hours).toBe(false);
     expect(res.body.series).toHaveLength(1);
     const now = await api.get('/analytics/now');
     expect(now.status).toBe(200);
@@ -69,6 +73,46 @@ describe('analytics', () => {
     const theirs = await other.get(`/analytics/messages?${period}`);
     expect(theirs.body.totals).toMatchObject({ active_chats: 0, incoming: 0, outgoing: 0 });
     expect((await other.get('/analytics/now')).body.waiting).toEqual({ count: 0, chats: [] });
+  }, 40_000);
+
+  it('counts next responses, and response times in business hours once the organization has a schedule', async () => {
+    const hours = [{ start: '09:00', end: '17:00' }];
+    const weekly = { monday: hours, tuesday: hours, wednesday: hours, thursday: hours, friday: hours };
+    expect((await callApi(stack.baseUrl, 'PUT', '/analytics/business-hours', token, { time_zone: 'UTC', weekly })).status).toBe(200);
+    // Tuesday 2026-11-03: in at 08:30, answered at 09:10 (first: 10 business minutes of 40); in at 10:00, answered at 10:20 (next)
+    const chat2 = `${randomDigits()}@c.us`;
+    const day = (h: number, m: number) => 24 * 60 + h * 60 + m - 8 * 60; // minutes after T0 (Monday 08:00)
+    await writeEvents(
+      stack.prisma,
+      stubEvents([
+        message('E', day(10, 20), true, chat2),
+        message('D', day(10, 0), false, chat2),
+        message('B2', day(9, 10), true, chat2),
+        message('A2', day(8, 30), false, chat2),
+      ]),
+    );
+    const tuesday = 'from=2026-11-03T00:00:00Z&to=2026-11-04T00:00:00Z';
+    const res = await until(
+      () => api.get(`/analytics/messages?${tuesday}`),
+      (r) => r.status === 200 && r.body.totals.outgoing === 2 && r.body.totals.incoming === 2,
+      20_000,
+      'the events counted',
+    );
+    expect(MessageMetricsResultSchema.parse(res.body)).toEqual(res.body);
+    expect(res.body.business_hours).toBe(true);
+    expect(res.body.totals.first_response_ms).toEqual({ median: 600_000, p90: 600_000, count: 1 });
+    expect(res.body.totals.next_response_ms).toEqual({ median: 1_200_000, p90: 1_200_000, count: 1 });
+    expect(res.body.series).toMatchObject([{ first_responses: 1, next_responses: 1, next_response_median_ms: 1_200_000 }]);
+    // the sample of Monday was written before the schedule: its wall-clock time stays until a rebuild
+    expect((await api.get(`/analytics/messages?${period}`)).body.totals.first_response_ms).toEqual({
+      median: 180_000,
+      p90: 180_000,
+      count: 1,
+    });
+    // the CSV's totals row carries both figures; another organization has no schedule
+    const csv = await callApi(stack.baseUrl, 'GET', `/analytics/messages?${tuesday}`, token, undefined, { accept: 'text/csv' });
+    expect(String(csv.body).split('\r\n')[2]).toBe('total,1,2,2,0,1,600000,600000,1,1200000,1200000');
+    expect((await other.get(`/analytics/messages?${tuesday}`)).body).toMatchObject({ business_hours: false, totals: { incoming: 0 } });
   }, 40_000);
 
   it('refuses bad periods, time zones, intervals and limits with the 422 envelope', async () => {

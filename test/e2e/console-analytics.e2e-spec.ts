@@ -202,7 +202,8 @@ describe('console: Right now and Analytics', () => {
     expect(now.name).toBe('analytics-now.csv');
     const lines = now.text.split('\r\n');
     expect(lines[0]).toBe(
-      'list,phone_id,chat_id,message_id,waiting_since,waiting_ms,flagged_messages,ticket_id,status,assignee,created_at,open_ms',
+      'list,phone_id,chat_id,message_id,waiting_since,waiting_ms,flagged_messages,ticket_id,status,assignee,created_at,open_ms,' +
+        'due_at,breached_at,overdue_ms,policies',
     );
     expect(lines.filter((l) => l.startsWith('waiting,')).map((l) => l.split(',')[2])).toEqual([w.chatA, w.chatB, `${w.carol}@c.us`]);
     expect(lines.filter((l) => l.startsWith('open_ticket,')).map((l) => l.split(',')[7])).toEqual([w.ticket]);
@@ -233,7 +234,9 @@ describe('console: Right now and Analytics', () => {
     );
     expect(await figuresOf(page, TOTALS)).toEqual(await apiTotals(period(7)));
     expect(await figuresOf(page, TOTALS)).toEqual(['4', '6', '2', '0']);
-    expect(await figuresOf(page, ['First response (median)', 'First response (p90)'])).toEqual(['3 min', '3 min']);
+    // the older conversation: answered after 4 min (a first response), then again after 2 (a next response)
+    expect(await figuresOf(page, ['First response (median)', 'First response (p90)'])).toEqual(['4 min', '4 min']);
+    expect(await figuresOf(page, ['Next response (median)', 'Next response (p90)'])).toEqual(['2 min', '2 min']);
     expect(await page.locator('.chart-box canvas').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('messages-section').locator('tr[data-bucket]').count()).toBe(7);
     expect(await figure(page, 'tickets-section', 'Unresolved')).toBe('1');
@@ -242,8 +245,9 @@ describe('console: Right now and Analytics', () => {
     expect(await page.locator('tr[data-member="agent@example.com"] td').allTextContents()).toEqual([
       'agent@example.com',
       '2',
-      '3 min',
-      '2',
+      '1', // active chats (the team table's column of the performed_by work)
+      '4 min',
+      '1',
       '0',
       '0',
     ]);
@@ -253,7 +257,7 @@ describe('console: Right now and Analytics', () => {
     const team = await download(page, 'team');
     expect(team.name).toBe('analytics-team.csv');
     expect(team.text).toBe(await apiCsv(`/analytics/team?${period(7)}`));
-    expect(team.text.split('\r\n')[1]).toBe('agent@example.com,2,180000,2,0,0');
+    expect(team.text.split('\r\n')[1]).toBe('agent@example.com,2,240000,1,120000,1,0,0,1');
     const tickets = await download(page, 'tickets');
     expect(tickets.text).toBe(await apiCsv(`/analytics/tickets?${period(7)}`));
 
@@ -278,7 +282,7 @@ describe('console: Right now and Analytics', () => {
     );
     const messages = await download(page, 'messages');
     expect(messages.text).toBe(await apiCsv(`/analytics/messages?${period(1)}&interval=hour`));
-    expect(messages.text.split('\r\n').at(-2)).toBe('total,3,4,0,0,0,,');
+    expect(messages.text.split('\r\n').at(-2)).toBe('total,3,4,0,0,0,,,0,,');
 
     // A custom span: the day three days ago only, the older conversation alone.
     const day = new Date(Date.now() - 3 * DAY + IST_MS).toISOString().slice(0, 10);

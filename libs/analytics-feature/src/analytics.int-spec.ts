@@ -101,9 +101,12 @@ describe('analytics (integration)', () => {
       incoming: 5,
       outgoing: 4,
       flagged: 2,
-      // 5, 2 and 30 minutes: median 5, p90 2+... continuous: 5 + 0.8 * 25 = 25 min
-      first_response_ms: { median: 5 * MIN, p90: 25 * MIN, count: 3 },
+      // first responses (chats never answered before) 5 and 30 minutes: median 17.5, p90 5 + 0.9 * 25 = 27.5 min;
+      // next responses (c1 answered again) 2 minutes
+      first_response_ms: { median: 17.5 * MIN, p90: 27.5 * MIN, count: 2 },
+      next_response_ms: { median: 2 * MIN, p90: 2 * MIN, count: 1 },
     });
+    expect(m.business_hours).toBe(false);
     expect(m.series.map((s) => [s.bucket, s.incoming, s.outgoing, s.active_chats])).toEqual([
       ['2026-11-02T00:00:00+00:00', 5, 4, 3],
       ['2026-11-03T00:00:00+00:00', 0, 0, 0],
@@ -163,9 +166,9 @@ describe('analytics (integration)', () => {
       from: '2026-11-02T00:00:00+05:30',
       to: '2026-11-04T00:00:00+05:30',
     });
-    expect(kolkata.series.map((s) => [s.bucket, s.incoming, s.outgoing, s.first_responses])).toEqual([
-      ['2026-11-02T00:00:00+05:30', 4, 3, 2],
-      ['2026-11-03T00:00:00+05:30', 1, 1, 1],
+    expect(kolkata.series.map((s) => [s.bucket, s.incoming, s.outgoing, s.first_responses, s.next_responses])).toEqual([
+      ['2026-11-02T00:00:00+05:30', 4, 3, 1, 1],
+      ['2026-11-03T00:00:00+05:30', 1, 1, 1, 0],
     ]);
     const hourly = await metrics(t.prisma, org, { interval: 'hour', from: '2026-11-02T08:00:00Z', to: '2026-11-02T10:00:00Z' });
     expect(hourly.series.map((s) => [s.bucket, s.incoming, s.outgoing])).toEqual([
@@ -218,11 +221,12 @@ describe('analytics (integration)', () => {
       incoming: 3,
       outgoing: 3,
       flagged: 1,
-      first_response_ms: { median: 3.5 * MIN, p90: 4.7 * MIN, count: 2 },
+      first_response_ms: { median: 5 * MIN, p90: 5 * MIN, count: 1 },
+      next_response_ms: { median: 2 * MIN, p90: 2 * MIN, count: 1 },
     });
-    expect(c1.series.map((b) => [b.incoming, b.outgoing, b.active_chats, b.first_responses])).toEqual([
-      [3, 3, 1, 2],
-      [0, 0, 0, 0],
+    expect(c1.series.map((b) => [b.incoming, b.outgoing, b.active_chats, b.first_responses, b.next_responses])).toEqual([
+      [3, 3, 1, 1, 1],
+      [0, 0, 0, 0, 0],
     ]);
     const none = await metrics(t.prisma, org, {}, member, async () => []);
     expect(none.totals).toMatchObject({ active_chats: 0, incoming: 0, outgoing: 0, flagged: 0, first_response_ms: { count: 0 } });

@@ -163,8 +163,24 @@ describe('analytics tickets (integration)', () => {
     ];
   };
   const TEAM = [
-    { member: 'b@x.io', messages_sent: 2, first_response_ms: { median: 2 * MIN, count: 1 }, tickets_closed: 0, tickets_unresolved: 1 },
-    { member: 'a@x.io', messages_sent: 1, first_response_ms: { median: 4 * MIN, count: 1 }, tickets_closed: 1, tickets_unresolved: 1 },
+    {
+      member: 'b@x.io',
+      active_chats: 2,
+      messages_sent: 2,
+      first_response_ms: { median: 2 * MIN, count: 1 },
+      next_response_ms: { median: null, count: 0 },
+      tickets_closed: 0,
+      tickets_unresolved: 1,
+    },
+    {
+      member: 'a@x.io',
+      active_chats: 1,
+      messages_sent: 1,
+      first_response_ms: { median: 4 * MIN, count: 1 },
+      next_response_ms: { median: null, count: 0 },
+      tickets_closed: 1,
+      tickets_unresolved: 1,
+    },
   ];
 
   /** The tickets as the inbox service stores them: each one's last state. */
@@ -338,8 +354,24 @@ describe('analytics tickets (integration)', () => {
     const member = ctxOf(org, { member: { member_id: newUuid(), session_id: newUuid(), email: 'm@example.com', role: 'member' } });
     const onlyC1: ChatReach = async (_ctx, copies) => copies.filter((c) => c.chat_id === C1);
     expect((await team(org, {}, member, onlyC1)).members).toEqual([
-      { member: 'a@x.io', messages_sent: 1, first_response_ms: { median: 4 * MIN, count: 1 }, tickets_closed: 1, tickets_unresolved: 0 },
-      { member: 'b@x.io', messages_sent: 1, first_response_ms: { median: null, count: 0 }, tickets_closed: 0, tickets_unresolved: 0 },
+      {
+        member: 'a@x.io',
+        active_chats: 1,
+        messages_sent: 1,
+        first_response_ms: { median: 4 * MIN, count: 1 },
+        next_response_ms: { median: null, count: 0 },
+        tickets_closed: 1,
+        tickets_unresolved: 0,
+      },
+      {
+        member: 'b@x.io',
+        active_chats: 1,
+        messages_sent: 1,
+        first_response_ms: { median: null, count: 0 },
+        next_response_ms: { median: null, count: 0 },
+        tickets_closed: 0,
+        tickets_unresolved: 0,
+      },
     ]);
     // the same messages as the chats service stores them, senders included: a rebuild gives the same figures
     await t.prisma.message.createMany({

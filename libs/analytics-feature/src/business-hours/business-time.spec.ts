@@ -1,4 +1,4 @@
-import { addBusinessMinutes, addBusinessMs, businessMsBetween, type BusinessSchedule } from './business-time';
+import { addBusinessMinutes, addBusinessMs, businessMsBetween, memoDays, type BusinessSchedule } from './business-time';
 import { instantOf, offsetAt } from './zoned-time';
 
 const H = 3_600_000;
@@ -156,6 +156,31 @@ describe('addBusinessMs / addBusinessMinutes', () => {
         expect(businessMsBetween(s, from, due as number)).toBe(ms);
         // and not a millisecond earlier: the deadline is the first instant with that much business time
         expect(businessMsBetween(s, from, (due as number) - 1)).toBe(ms - 1);
+      }
+    }
+  });
+
+  it('gives the same answers with memoized days (a small memo, emptied as it fills, as the response samples use it)', () => {
+    const schedules: BusinessSchedule[] = [
+      office,
+      { time_zone: 'Europe/Paris', weekly: everyDay([{ start: '22:00', end: '06:00' }]), holidays: ['2026-03-29', '2026-10-26'] },
+      {
+        time_zone: 'Asia/Kolkata',
+        weekly: weekdays([
+          { start: '09:30', end: '13:00' },
+          { start: '14:00', end: '18:00' },
+        ]),
+        holidays: [],
+      },
+    ];
+    let seed = 7;
+    const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (const s of schedules) {
+      const days = memoDays(s, 8);
+      for (let i = 0; i < 200; i++) {
+        const from = at('2026-01-01T00:00:00Z') + Math.floor(rand() * 360 * 86_400_000);
+        const to = from + Math.floor(rand() * (i % 2 ? 3 * H : 20 * 24 * H));
+        expect(businessMsBetween(s, from, to, days)).toBe(businessMsBetween(s, from, to));
       }
     }
   });

@@ -1,6 +1,7 @@
 import type { Prisma } from '@mapi/db';
 import { foldChat, type ChatFold, type ChatMessage } from './chat-responses';
 import { chatKey, dedupeFacts, factKey, slotOf, type MessageFact } from './message-facts';
+import { responseClock } from './response-clock';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -31,8 +32,9 @@ export const orgLockSql = (shared: boolean) =>
 /**
  * Counts a batch of facts, in the caller's transaction: each message copy once (the insert into
  * analytics_messages decides), in the slot of its own timestamp; a flag state newer than the stored one
- * moves the flagged counters; then the first responses and the state of each chat that gained a
- * message are computed again from the chat's last outgoing message before the earliest new one.
+ * moves the flagged counters; then the responses (first and next, wall-clock and business time) and the
+ * state of each chat that gained a message are computed again from the chat's last outgoing message
+ * before the earliest new one.
  * Redelivered, replayed and out-of-order events therefore give the figures in-order delivery gives.
  * Organizations are locked shared (a rebuild of one waits for the batches under way and holds new
  * ones), then the chats, in key order.
@@ -274,6 +276,11 @@ async function writeFolds(tx: Tx, folds: readonly FoldWrite[]): Promise<void> {
   const heads: object[] = [];
   const samples: object[] = [];
   const states: object[] = [];
+  // Each sample's business time in its organization's schedule as it is now (null without one): stored with it.
+  const clock = await responseClock(
+    tx,
+    folds.filter((f) => f.fold.samples.length).map((f) => f.org_id),
+  );
   for (const { org_id, phone_id, chat_id, fold, replaceAfter } of folds) {
     if (replaceAfter) heads.push({ org_id, phone_id, chat_id, ...replaceAfter });
     for (const s of fold.samples) {
@@ -286,6 +293,8 @@ async function writeFolds(tx: Tx, folds: readonly FoldWrite[]): Promise<void> {
         response_message_id: s.response_message_id,
         response_at: iso(s.response_at),
         response_ms: s.response_at - s.incoming_at,
+        business_ms: clock(org_id, s.incoming_at, s.response_at),
+        is_next: s.next,
       });
     }
     states.push({
@@ -309,12 +318,15 @@ async function writeFolds(tx: Tx, folds: readonly FoldWrite[]): Promise<void> {
   }
   if (samples.length) {
     await tx.$executeRawUnsafe(
-      `INSERT INTO analytics_responses (org_id, phone_id, chat_id, incoming_message_id, incoming_at, response_message_id, response_at, response_ms)
-       SELECT x.org_id, x.phone_id, x.chat_id, x.incoming_message_id, x.incoming_at, x.response_message_id, x.response_at, x.response_ms
+      `INSERT INTO analytics_responses (org_id, phone_id, chat_id, incoming_message_id, incoming_at, response_message_id, response_at, response_ms,
+         business_ms, is_next)
+       SELECT x.org_id, x.phone_id, x.chat_id, x.incoming_message_id, x.incoming_at, x.response_message_id, x.response_at, x.response_ms,
+         x.business_ms, x.is_next
        FROM jsonb_to_recordset($1::jsonb) AS x(org_id uuid, phone_id text, chat_id text, incoming_message_id text, incoming_at timestamptz,
-         response_message_id text, response_at timestamptz, response_ms bigint)
+         response_message_id text, response_at timestamptz, response_ms bigint, business_ms bigint, is_next boolean)
        ON CONFLICT (org_id, phone_id, chat_id, incoming_message_id) DO UPDATE SET incoming_at = EXCLUDED.incoming_at,
-         response_message_id = EXCLUDED.response_message_id, response_at = EXCLUDED.response_at, response_ms = EXCLUDED.response_ms`,
+         response_message_id = EXCLUDED.response_message_id, response_at = EXCLUDED.response_at, response_ms = EXCLUDED.response_ms,
+         business_ms = EXCLUDED.business_ms, is_next = EXCLUDED.is_next`,
       JSON.stringify(samples),
     );
   }

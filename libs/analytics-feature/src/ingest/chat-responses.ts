@@ -10,6 +10,11 @@ export interface ResponseSample {
   incoming_at: number;
   response_message_id: string;
   response_at: number;
+  /**
+   * A next response: the chat copy had an outgoing message before the incoming one (a conversation already
+   * answered). false: a first response (the chat copy's first reply).
+   */
+  next: boolean;
 }
 
 export interface ChatFold {
@@ -21,11 +26,13 @@ export interface ChatFold {
 }
 
 /**
- * First responses of a run of a chat's messages that starts right after an outgoing one (`before`, the
- * last outgoing message before the run, or none) and goes to the chat's end: a response is the first
+ * Responses of a run of a chat's messages that starts right after an outgoing one (`before`, the last
+ * outgoing message before the run, or none) and goes to the chat's end: a response is the first
  * outgoing message after an unanswered incoming one, and answers the first incoming message since the
- * previous outgoing one. Outgoing messages with nothing to answer answer nothing. `waiting`: an
- * incoming message before the run still unanswered (the chat's state, when the run only appends to it).
+ * previous outgoing one; it is a first response when no outgoing message precedes that incoming one
+ * (the chat copy had never been answered), a next response otherwise. Outgoing messages with nothing to
+ * answer answer nothing. `waiting`: an incoming message before the run still unanswered (the chat's
+ * state, when the run only appends to it; it is after `before`, so `before` tells whether it was answered).
  */
 export function foldChat(
   before: { at: number } | null,
@@ -36,10 +43,14 @@ export function foldChat(
   let pending: { message_id: string; at: number } | null = waiting;
   let lastOutgoing = before?.at ?? null;
   let last = before?.at ?? null;
+  let pendingNext = lastOutgoing !== null;
   for (const m of messages) {
     last = m.at;
     if (!m.from_me) {
-      pending ??= m;
+      if (!pending) {
+        pending = m;
+        pendingNext = lastOutgoing !== null;
+      }
       continue;
     }
     lastOutgoing = m.at;
@@ -49,6 +60,7 @@ export function foldChat(
         incoming_at: pending.at,
         response_message_id: m.message_id,
         response_at: m.at,
+        next: pendingNext,
       });
       pending = null;
     }

@@ -79,9 +79,10 @@ describe('foldChat', () => {
       msg('o3', 130, true),
       msg('i4', 200, false),
     ]);
+    // i1 opens the chat: a first response; i3 comes after o1 answered the chat: a next response
     expect(fold.samples).toEqual([
-      { incoming_message_id: 'i1', incoming_at: 0, response_message_id: 'o1', response_at: 50 },
-      { incoming_message_id: 'i3', incoming_at: 100, response_message_id: 'o3', response_at: 130 },
+      { incoming_message_id: 'i1', incoming_at: 0, response_message_id: 'o1', response_at: 50, next: false },
+      { incoming_message_id: 'i3', incoming_at: 100, response_message_id: 'o3', response_at: 130, next: true },
     ]);
     expect(fold.waiting).toEqual({ message_id: 'i4', at: 200 });
     expect(fold.last_outgoing_at).toBe(130);
@@ -94,10 +95,25 @@ describe('foldChat', () => {
     expect(foldChat({ at: 5 }, [])).toEqual({ samples: [], waiting: null, last_outgoing_at: 5, last_message_at: 5 });
   });
 
+  it('after an outgoing message before the run, every response is a next response', () => {
+    const fold = foldChat({ at: 5 }, [msg('i1', 6, false), msg('o1', 9, true)]);
+    expect(fold.samples).toEqual([{ incoming_message_id: 'i1', incoming_at: 6, response_message_id: 'o1', response_at: 9, next: true }]);
+    // a chat's waiting message folded on from its state: next when the state has an outgoing message, first when not
+    expect(foldChat({ at: 5 }, [msg('o1', 9, true)], { message_id: 'i1', at: 6 }).samples[0].next).toBe(true);
+    expect(foldChat(null, [msg('o1', 9, true)], { message_id: 'i1', at: 6 }).samples[0].next).toBe(false);
+  });
+
   it("folds on from a chat's state: its waiting message is answered by the next outgoing one", () => {
     const whole = foldChat(null, [msg('i1', 0, false), msg('i2', 10, false), msg('o1', 50, true), msg('i3', 60, false)]);
     const first = foldChat(null, [msg('i1', 0, false)]);
     const rest = foldChat(null, [msg('i2', 10, false), msg('o1', 50, true), msg('i3', 60, false)], first.waiting);
     expect(rest).toEqual(whole);
+    const longer = [...[0, 10, 60].map((at, i) => msg(`i${i}`, at, false)), msg('o1', 50, true), msg('o2', 70, true), msg('i9', 80, false)];
+    longer.sort((a, b) => a.at - b.at);
+    const all = foldChat(null, longer);
+    const head = foldChat(null, longer.slice(0, 4));
+    const tail = foldChat({ at: head.last_outgoing_at as number }, longer.slice(4), head.waiting);
+    expect([...head.samples, ...tail.samples]).toEqual(all.samples);
+    expect(all.samples.map((x) => x.next)).toEqual([false, true]);
   });
 });

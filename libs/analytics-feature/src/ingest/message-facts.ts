@@ -16,7 +16,11 @@ export interface MessageFact {
   flagged: boolean;
   /** When that flag state held (epoch ms): the event's created_at; an older state never replaces a newer one. */
   version: number;
-  /** Who sent it (the message's performed_by: a member's name as the sender recorded it); null or absent: not known. */
+  /**
+   * Who sent it (the message's performed_by): for a send through the API or the console the sending member's email or the
+   * token's id (docs/services/queue.md "Sender"), for an import what the source named; null or absent: not known (a
+   * message typed on the phone, received, or sent by a workflow).
+   */
   performed_by?: string | null;
 }
 

@@ -18,6 +18,14 @@ export const chatFilter = (scope: MetricsScope) =>
     ? Prisma.sql`AND (phone_id, chat_id) IN (SELECT r.phone_id, r.chat_id FROM jsonb_to_recordset(${JSON.stringify(scope.chats)}::jsonb) AS r(phone_id text, chat_id text))`
     : Prisma.empty;
 
+/**
+ * A response sample's time in ms: its business time when the organization has a schedule now and the sample was
+ * written with one (business_ms), else its wall-clock time (docs/services/analytics.md, "Response times").
+ */
+export const responseMsSql = (orgId: string) =>
+  Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM analytics_business_hours h WHERE h.org_id = ${orgId}::uuid)
+    THEN COALESCE(business_ms, response_ms) ELSE response_ms END`;
+
 export interface SeriesRow {
   /** The bucket's local wall-clock start, YYYY-MM-DDTHH:MI:SS, and its UTC offset in seconds. */
   local: string;
@@ -28,13 +36,23 @@ export interface SeriesRow {
   active_chats: number;
   first_responses: number;
   first_response_median_ms: number | null;
+  next_responses: number;
+  next_response_median_ms: number | null;
+}
+
+/** Median, 90th percentile and count of a period's response samples (first or next). */
+export interface ResponseFigures {
+  median: number | null;
+  p90: number | null;
+  count: number;
 }
 
 export interface PeriodTotals {
   active_chats: number;
-  median: number | null;
-  p90: number | null;
-  count: number;
+  /** Whether the organization has a schedule now (response times in business hours). */
+  business_hours: boolean;
+  first: ResponseFigures;
+  next: ResponseFigures;
 }
 
 export interface WaitingRow {
@@ -90,39 +108,64 @@ export class MetricsRepository {
           WHERE org_id = ${orgId}::uuid AND slot >= ${from} AND slot < ${to} AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}) d
         GROUP BY b),
       responses AS (
-        SELECT date_trunc(${interval}, incoming_at AT TIME ZONE ${tz}) AS b, count(*)::int AS n,
-          percentile_cont(0.5) WITHIN GROUP (ORDER BY response_ms) AS median
-        FROM analytics_responses
-        WHERE org_id = ${orgId}::uuid AND incoming_at >= ${from} AND incoming_at < ${to}
-          AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}
+        SELECT date_trunc(${interval}, incoming_at AT TIME ZONE ${tz}) AS b,
+          count(*) FILTER (WHERE NOT is_next)::int AS n,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE NOT is_next) AS median,
+          count(*) FILTER (WHERE is_next)::int AS next_n,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE is_next) AS next_median
+        FROM (SELECT incoming_at, is_next, ${responseMsSql(orgId)} AS ms FROM analytics_responses
+          WHERE org_id = ${orgId}::uuid AND incoming_at >= ${from} AND incoming_at < ${to}
+            AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}) r
         GROUP BY 1)
       SELECT to_char(buckets.b, 'YYYY-MM-DD"T"HH24:MI:SS') AS local,
         extract(epoch FROM buckets.b - ((buckets.b AT TIME ZONE ${tz}) AT TIME ZONE 'UTC'))::int AS offset_s,
         COALESCE(counts.incoming, 0) AS incoming, COALESCE(counts.outgoing, 0) AS outgoing, COALESCE(counts.flagged, 0) AS flagged,
         COALESCE(active.active_chats, 0) AS active_chats, COALESCE(responses.n, 0) AS first_responses,
-        responses.median AS first_response_median_ms
+        responses.median AS first_response_median_ms, COALESCE(responses.next_n, 0) AS next_responses,
+        responses.next_median AS next_response_median_ms
       FROM buckets LEFT JOIN counts USING (b) LEFT JOIN active USING (b) LEFT JOIN responses USING (b)
       ORDER BY buckets.b`;
   }
 
-  /** Distinct active chats and the first-response percentiles of the whole period. */
+  /** Distinct active chats and the first- and next-response percentiles of the whole period. */
   async totals(scope: MetricsScope, from: Date, to: Date): Promise<PeriodTotals> {
     const { orgId, phones } = scope;
     const chats = chatFilter(scope);
-    const [row] = await this.prisma.$queryRaw<PeriodTotals[]>`
+    type Row = { active_chats: number; business_hours: boolean } & Record<
+      `${'first' | 'next'}_${'median' | 'p90' | 'count'}`,
+      number | null
+    >;
+    const [row] = await this.prisma.$queryRaw<Row[]>`
       SELECT
         (SELECT count(*)::int FROM (
           SELECT DISTINCT phone_id, chat_id FROM analytics_chat_slots
           WHERE org_id = ${orgId}::uuid AND slot >= ${from} AND slot < ${to} AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}) d
         ) AS active_chats,
-        r.median, r.p90, r.count
+        EXISTS (SELECT 1 FROM analytics_business_hours h WHERE h.org_id = ${orgId}::uuid) AS business_hours,
+        r.*
       FROM (
-        SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY response_ms) AS median,
-          percentile_cont(0.9) WITHIN GROUP (ORDER BY response_ms) AS p90, count(*)::int AS count
-        FROM analytics_responses
-        WHERE org_id = ${orgId}::uuid AND incoming_at >= ${from} AND incoming_at < ${to}
-          AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}) r`;
-    return row;
+        SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE NOT is_next) AS first_median,
+          percentile_cont(0.9) WITHIN GROUP (ORDER BY ms) FILTER (WHERE NOT is_next) AS first_p90,
+          count(*) FILTER (WHERE NOT is_next)::int AS first_count,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE is_next) AS next_median,
+          percentile_cont(0.9) WITHIN GROUP (ORDER BY ms) FILTER (WHERE is_next) AS next_p90,
+          count(*) FILTER (WHERE is_next)::int AS next_count
+        FROM (SELECT is_next, ${responseMsSql(orgId)} AS ms FROM analytics_responses
+          WHERE org_id = ${orgId}::uuid AND incoming_at >= ${from} AND incoming_at < ${to}
+            AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}) s) r`;
+    const figures = (k: 'first' | 'next'): ResponseFigures => ({
+      median: row[`${k}_median`],
+      p90: row[`${k}_p90`],
+      count: row[`${k}_count`] ?? 0,
+    });
+    return { active_chats: row.active_chats, business_hours: row.business_hours, first: figures('first'), next: figures('next') };
+  }
+
+  /** Whether the organization has a schedule now: its response times are then counted in business hours. */
+  async businessHours(orgId: string): Promise<boolean> {
+    const [row] = await this.prisma.$queryRaw<{ set: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM analytics_business_hours WHERE org_id = ${orgId}::uuid) AS set`;
+    return row.set;
   }
 
   /** The chat copies with a message in [from, to), at most `limit` (a member's figures are narrowed from them). */

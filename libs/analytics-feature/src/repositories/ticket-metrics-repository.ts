@@ -1,6 +1,6 @@
 import type { ChatCopy } from '@mapi/contracts';
 import { Prisma, type PrismaClient } from '@mapi/db';
-import { chatFilter, type MetricsScope } from './metrics-repository';
+import { chatFilter, responseMsSql, type MetricsScope } from './metrics-repository';
 
 /** The figures of a set of tickets (all of them, or one assignee's). */
 export interface TicketFigures {
@@ -90,31 +90,41 @@ export interface OpenTicketRow {
 
 export interface TeamRow {
   member: string;
+  /** Chat copies (phone, chat) the member sent at least one message to in the period. */
+  active_chats: number;
   messages_sent: number;
   first_response_median: number | null;
   first_responses: number;
+  next_response_median: number | null;
+  next_responses: number;
   tickets_closed: number;
   tickets_unresolved: number;
 }
 
-/** The team figures' reads: counted messages (their sender), first responses and ticket states. */
+/** The team figures' reads: counted messages (their sender), first and next responses and ticket states. */
 export class TeamMetricsRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** One row per member (sender or assignee) with anything in the period, most messages sent first. */
+  /**
+   * One row per member (sender or assignee) with anything in the period, most messages sent first. A sender is the
+   * counted message's performed_by (a console member's email, an API token's id; docs/services/analytics.md "Team").
+   */
   members(scope: MetricsScope, from: Date, to: Date): Promise<TeamRow[]> {
     const { orgId, phones } = scope;
     const chats = chatFilter(scope);
     const inScope = Prisma.sql`org_id = ${orgId}::uuid AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}`;
     return this.prisma.$queryRaw<TeamRow[]>`
       WITH sent AS (
-        SELECT performed_by AS member, count(*)::int AS n FROM analytics_messages
+        SELECT performed_by AS member, count(*)::int AS n, count(DISTINCT (phone_id, chat_id))::int AS chats FROM analytics_messages
         WHERE ${inScope} AND at >= ${from} AND at < ${to} AND from_me AND performed_by IS NOT NULL
         GROUP BY 1),
       responses AS (
-        SELECT m.performed_by AS member, count(*)::int AS n,
-          percentile_cont(0.5) WITHIN GROUP (ORDER BY r.response_ms) AS median
-        FROM (SELECT org_id, phone_id, response_message_id, response_ms FROM analytics_responses
+        SELECT m.performed_by AS member,
+          count(*) FILTER (WHERE NOT r.is_next)::int AS n,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY r.ms) FILTER (WHERE NOT r.is_next) AS median,
+          count(*) FILTER (WHERE r.is_next)::int AS next_n,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY r.ms) FILTER (WHERE r.is_next) AS next_median
+        FROM (SELECT org_id, phone_id, response_message_id, is_next, ${responseMsSql(orgId)} AS ms FROM analytics_responses
               WHERE ${inScope} AND incoming_at >= ${from} AND incoming_at < ${to}) r
         JOIN analytics_messages m ON m.org_id = r.org_id AND m.phone_id = r.phone_id AND m.message_id = r.response_message_id
         WHERE m.performed_by IS NOT NULL
@@ -127,8 +137,9 @@ export class TeamMetricsRepository {
         WHERE ${inScope} AND NOT is_deleted AND assignee IS NOT NULL AND created_at < ${to}
           AND (status IN ('open', 'inprogress') OR (closed_at >= ${from} AND closed_at < ${to}))
         GROUP BY 1)
-      SELECT member, COALESCE(sent.n, 0) AS messages_sent, responses.median AS first_response_median,
-        COALESCE(responses.n, 0) AS first_responses, COALESCE(tickets.closed, 0) AS tickets_closed,
+      SELECT member, COALESCE(sent.chats, 0) AS active_chats, COALESCE(sent.n, 0) AS messages_sent, responses.median AS first_response_median,
+        COALESCE(responses.n, 0) AS first_responses, responses.next_median AS next_response_median,
+        COALESCE(responses.next_n, 0) AS next_responses, COALESCE(tickets.closed, 0) AS tickets_closed,
         COALESCE(tickets.unresolved, 0) AS tickets_unresolved
       FROM sent FULL JOIN responses USING (member) FULL JOIN tickets USING (member)
       ORDER BY messages_sent DESC, tickets_closed DESC, member`;

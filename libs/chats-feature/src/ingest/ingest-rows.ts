@@ -26,6 +26,8 @@ export function ingestRow(org: { org_id: string; phone_id: string; org_phone: st
     is_forwarded: m.is_forwarded ?? null,
     quoted_message_id: m.quoted_message_id ?? null,
     sent_message_id: m.sent_message_id ?? null,
+    // who sent it through this service (a member's email, a token's id), as the phone's session stamped it
+    performed_by: m.performed_by ?? null,
     from: m.from_me ? org.org_phone : m.sender_phone,
     to: m.from_me ? m.chat_id : org.org_phone,
   };

@@ -28,6 +28,7 @@ const COLUMNS = [
   'is_forwarded',
   'quoted_message_id',
   'sent_message_id',
+  'performed_by',
   'from',
   'to',
 ] as const;

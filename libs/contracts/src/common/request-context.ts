@@ -34,5 +34,20 @@ export const RequestContextSchema = z.object({
    * phone_scope the member's phones); absent or null for a bearer token.
    */
   member: MemberPrincipalSchema.nullable().optional(),
+  /**
+   * Set by a service acting on its own, never by the gateway: 'workflow' for the automation engine running a
+   * workflow (token_id is then the workflow's id). Absent or null: the token or the member acts.
+   */
+  actor: z.enum(['workflow']).nullable().optional(),
 });
 export type RequestContext = z.infer<typeof RequestContextSchema>;
+
+/**
+ * Who a message sent for this request is recorded as sent by (the message's `performed_by`, a string as in the
+ * hosted shape): a console member's email, a bearer token's id (the api_tokens row, never the token itself),
+ * null for a workflow (its sends keep no sender, as before; docs/services/queue.md "Sender").
+ */
+export function performedByOf(ctx: Pick<RequestContext, 'token_id' | 'member' | 'actor'>): string | null {
+  if (ctx.actor === 'workflow') return null;
+  return ctx.member?.email ?? ctx.token_id;
+}

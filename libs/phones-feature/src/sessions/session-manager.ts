@@ -21,6 +21,7 @@ import type { PhoneStateUpdater } from './phone-state-updater';
 import { groupCommand } from './group-commands';
 import { answerMessageCommand } from './message-command';
 import { runResync } from './resync';
+import { SentBy } from './sent-by';
 import { SendRefused, SendThrottled } from '../cloud-api/graph-errors';
 
 export type ConnectorFactory = (phone: { phone_id: string; org_id: string; connector: string }) => PhoneConnector | null;
@@ -34,6 +35,8 @@ interface Session {
   commands: Subscription[];
   /** The connection's state as the connector last reported it ('starting' until it does). */
   state: string;
+  /** Who sent the messages this session sends, until their reports are published (sent-by.ts). */
+  sentBy: SentBy;
 }
 
 /**
@@ -108,7 +111,7 @@ export class SessionManager {
       return;
     }
     const row = await this.deps.phones.find(phone.org_id, phone.phone_id);
-    const session: Session = { phone, connector, orgPhone: row?.org_phone ?? '', commands: [], state: 'starting' };
+    const session: Session = { phone, connector, orgPhone: row?.org_phone ?? '', commands: [], state: 'starting', sentBy: new SentBy() };
     this.wire(session);
     // The versioned subject, and for one release the unversioned one that senders of the previous release use.
     session.commands = [sessionSubject, legacySessionSubject].map((subject) =>
@@ -134,7 +137,8 @@ export class SessionManager {
       s.state = u.state;
       await this.deps.states.apply(s.phone.org_id, s.phone.phone_id, u);
     });
-    s.connector.on('messages.upsert', async ({ messages, type }) => {
+    s.connector.on('messages.upsert', async ({ messages: reported, type }) => {
+      const messages = s.sentBy.stamp(reported); // a message this session sent carries its sender (performed_by)
       for (let i = 0; i < messages.length; i += CHUNK) {
         await publish({ ...base(), kind: 'messages-upsert', type, messages: messages.slice(i, i + CHUNK) });
       }
@@ -225,6 +229,7 @@ export class SessionManager {
           if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
           if (command.content.template && s.phone.connector !== 'cloud_api')
             return { ok: false, reason: 'refused', message: 'Templates are sent by Cloud API phones only (docs/services/cloud-api.md)' };
+          s.sentBy.note(command.sent_message_id, command.performed_by);
           return { ok: true, sent: await s.connector.sendMessage(command.chat_id, command.content, command.sent_message_id) };
         }
         case 'send-window': {
@@ -266,6 +271,7 @@ export class SessionManager {
         case 'message-pin':
         case 'message-forward':
           if (!(await s.connector.isConnected())) return { ok: false, reason: 'disconnected', message: 'The phone is not connected' };
+          if (command.cmd === 'message-forward') s.sentBy.note(command.sent_message_id, command.performed_by);
           return await answerMessageCommand(s.connector, command);
       }
     } catch (err) {

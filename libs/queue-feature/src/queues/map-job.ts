@@ -18,6 +18,8 @@ export function mapJob(job: Job<SendJobData, SendJobResult | undefined>, state: 
       chat_id,
       body,
       broadcast_id,
+      // who sent it (as the hosted job data's performed_by): a member's email, a token's id; null: not known
+      performed_by: job.data.performed_by ?? null,
       ...(content.media ? { media: { ...content.media, filedata: undefined } } : {}),
       ...(content.poll ? { poll: content.poll } : {}),
       ...(content.reply_to ? { reply_to: content.reply_to } : {}),

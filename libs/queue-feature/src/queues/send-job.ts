@@ -13,6 +13,11 @@ export interface SendJobData {
   /** The phone's job sequence number (a purge of everything fences every job up to its number). */
   seq: number;
   trace: JobTraceCarrier;
+  /**
+   * Who sent it (performedByOf the request: a console member's email, a token's id; null: a workflow). Stored as the
+   * message's performed_by; absent in jobs recorded before it was kept (then not known).
+   */
+  performed_by?: string | null;
 }
 
 /** What a job returns once the network took the message. */
@@ -29,6 +34,8 @@ export interface NewSendJob {
   content: OutgoingContent;
   /** Not before this (epoch ms); now when absent. */
   notBefore?: number;
+  /** Who sends it (SendJobData.performed_by); absent: not known. */
+  performed_by?: string | null;
 }
 
 export const messageIdOf = (chatId: string, uniqueId: string) => `true_${chatId}_${uniqueId}`;

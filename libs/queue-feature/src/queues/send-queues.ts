@@ -97,6 +97,7 @@ export class SendQueues {
         broadcast_id: broadcastId,
         seq: last - jobs.length + i + 1,
         trace,
+        performed_by: j.performed_by ?? null,
       },
       not_before: j.notBefore ? new Date(j.notBefore) : null,
     }));

@@ -64,7 +64,15 @@ export class SendProcessor {
     );
     if (claim !== 1) throw new UnrecoverableError(claim === 0 ? PURGED_REASON : 'the job was removed');
 
-    const answer = await this.sessions.send(phoneId, { cmd: 'send', chat_id: chatId, content: job.data.content, sent_message_id: id });
+    // performed_by (who sent it) rides along to the stored message; a job recorded before it was kept has none
+    const performedBy = job.data.performed_by ? { performed_by: job.data.performed_by } : {};
+    const answer = await this.sessions.send(phoneId, {
+      cmd: 'send',
+      chat_id: chatId,
+      content: job.data.content,
+      sent_message_id: id,
+      ...performedBy,
+    });
     if (answer === 'no-session' || (!answer.ok && (answer.reason === 'disconnected' || answer.reason === 'unavailable'))) {
       // 'disconnected' is a definite "not sent": the job is unsubmitted again (purgeable). No answer
       // at all, or a session whose database is away ('unavailable'), may hide a send that happened, so

@@ -14,7 +14,7 @@ export function offsetText(seconds: number): string {
 const bucketOf = (r: SeriesRow) => `${r.local}${offsetText(r.offset_s)}`;
 
 /**
- * GET /analytics/messages: the period's counters, active chats and first-response percentiles, in
+ * GET /analytics/messages: the period's counters, active chats and first- and next-response percentiles, in
  * total and per local day or hour, from the analytics aggregates of the organization (ctx.org_id) and
  * the scope's phones. For a console member, of the period's chats within their reach (the chats
  * service decides, per copy), summed from the per-chat slots.
@@ -56,12 +56,14 @@ export class MessageMetrics {
       tz: query.tz,
       interval: query.interval,
       phone_id: query.phone_id ?? null,
+      business_hours: totals.business_hours,
       totals: {
         active_chats: totals.active_chats,
         incoming: sum('incoming'),
         outgoing: sum('outgoing'),
         flagged: sum('flagged'),
-        first_response_ms: { median: totals.median, p90: totals.p90, count: totals.count },
+        first_response_ms: totals.first,
+        next_response_ms: totals.next,
       },
       series: series.map((r) => ({
         bucket: bucketOf(r),
@@ -71,6 +73,8 @@ export class MessageMetrics {
         flagged: r.flagged,
         first_responses: r.first_responses,
         first_response_median_ms: r.first_response_median_ms,
+        next_responses: r.next_responses,
+        next_response_median_ms: r.next_response_median_ms,
       })),
     };
   }

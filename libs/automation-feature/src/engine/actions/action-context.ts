@@ -27,8 +27,8 @@ export function idempotencyKeyOf(c: Pick<ActionContext, 'run' | 'action_id'>): s
 }
 
 /**
- * The context an action's RPCs carry: the run's organization, the workflow as the actor (token_id:
- * what the services record as raised_by, performed_by…), every phone in reach, and the event's phone.
+ * The context an action's RPCs carry: the run's organization, the workflow as the actor (`actor` 'workflow', token_id:
+ * what the services record as raised_by, a note's performed_by…), every phone in reach, and the event's phone.
  */
 export function actionCtx(run: RunRow): RequestContext {
   return {
@@ -37,6 +37,8 @@ export function actionCtx(run: RunRow): RequestContext {
     phone_scope: null,
     phone: run.phone_id ? { phone_id: run.phone_id, org_phone: null } : null,
     member: null,
+    // the queue records no sender (performed_by) for a workflow's sends: it is no team member
+    actor: 'workflow',
   };
 }
 

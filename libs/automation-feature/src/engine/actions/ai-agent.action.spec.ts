@@ -105,6 +105,8 @@ describe('runAiAgent', () => {
     const sends = calls.filter((c) => c.subject === SendMessageRpc.subject);
     expect(sends.map((s) => s.payload.headers['idempotency-key'])).toEqual([idempotencyKeyOf(ctx('')), idempotencyKeyOf(ctx(''))]);
     expect(sends[0].payload.body).toEqual({ chat_id: run.chat_id, message: 'Open 9 to 5.' });
+    // the workflow acts (the queue records no sender, performed_by, for it: docs/services/queue.md "Sender")
+    expect(sends[0].payload.ctx).toMatchObject({ token_id: run.workflow_id, member: null, actor: 'workflow' });
   });
 
   it("the action's min_score, max_entries and body override the defaults and the message", async () => {

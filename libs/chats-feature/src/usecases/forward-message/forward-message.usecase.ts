@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Errors, type ForwardMessageRequest, type Media } from '@mapi/contracts';
+import { Errors, performedByOf, type ForwardMessageRequest, type Media } from '@mapi/contracts';
 import type { SessionCommands } from '@mapi/events';
 import { isPoll, messageInReach, networkKey, refused } from '../../messages/acting-message';
 import type { HeldMessage, MessageRefRepository } from '../../repositories/message-ref-repository';
@@ -50,6 +50,7 @@ export class ForwardMessage {
       throw refused(params.message_id, `A ${row.message_type} message without text or stored media cannot be forwarded`);
     const key = headers?.['idempotency-key'];
     const request = key ? null : randomUUID();
+    const performedBy = performedByOf(ctx);
     for (const chatId of [...new Set(body.forward_chat_ids)]) {
       const sentMessageId = key
         ? derivedUuid([ctx.org_id, row.phone_id, row.message_id, key, chatId])
@@ -57,7 +58,14 @@ export class ForwardMessage {
       // refused by the network for that chat (a Cloud API phone's 24-hour window closed): the 422 naming it
       await this.sessions.require(
         row.phone_id,
-        { cmd: 'message-forward', key: networkKey(row), chat_id: chatId, content, sent_message_id: sentMessageId },
+        {
+          cmd: 'message-forward',
+          key: networkKey(row),
+          chat_id: chatId,
+          content,
+          sent_message_id: sentMessageId,
+          performed_by: performedBy,
+        },
         (message) => Errors.validation({ forward_chat_ids: { message, value: chatId } }, message),
       );
     }

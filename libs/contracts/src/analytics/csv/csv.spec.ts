@@ -31,13 +31,38 @@ describe('analytics CSV', () => {
   it('writes each analytics answer as a table: a header, its rows, and the totals where there are some', () => {
     const counts = { active_chats: 1, incoming: 2, outgoing: 1, flagged: 0 };
     const messages = messagesCsv({
-      totals: { ...counts, first_response_ms: { median: 180_000, p90: 200_000, count: 1 } },
-      series: [{ bucket: '2026-11-02T00:00:00+00:00', ...counts, first_responses: 1, first_response_median_ms: 180_000 }],
+      totals: {
+        ...counts,
+        first_response_ms: { median: 180_000, p90: 200_000, count: 1 },
+        next_response_ms: { median: 60_000, p90: 90_000, count: 2 },
+      },
+      series: [
+        {
+          bucket: '2026-11-02T00:00:00+00:00',
+          ...counts,
+          first_responses: 1,
+          first_response_median_ms: 180_000,
+          next_responses: 2,
+          next_response_median_ms: 60_000,
+        },
+      ],
     });
     expect(messages).toEqual([
-      ['bucket', 'active_chats', 'incoming', 'outgoing', 'flagged', 'first_responses', 'first_response_median_ms', 'first_response_p90_ms'],
-      ['2026-11-02T00:00:00+00:00', 1, 2, 1, 0, 1, 180_000, null],
-      ['total', 1, 2, 1, 0, 1, 180_000, 200_000],
+      [
+        'bucket',
+        'active_chats',
+        'incoming',
+        'outgoing',
+        'flagged',
+        'first_responses',
+        'first_response_median_ms',
+        'first_response_p90_ms',
+        'next_responses',
+        'next_response_median_ms',
+        'next_response_p90_ms',
+      ],
+      ['2026-11-02T00:00:00+00:00', 1, 2, 1, 0, 1, 180_000, null, 2, 60_000, null],
+      ['total', 1, 2, 1, 0, 1, 180_000, 200_000, 2, 60_000, 90_000],
     ]);
     const t = {
       unresolved: 1,
@@ -55,12 +80,30 @@ describe('analytics CSV', () => {
     expect(
       teamCsv({
         members: [
-          { member: 'a@x.io', messages_sent: 3, first_response_ms: { median: 1, count: 1 }, tickets_closed: 2, tickets_unresolved: 0 },
+          {
+            member: 'a@x.io',
+            active_chats: 2,
+            messages_sent: 3,
+            first_response_ms: { median: 1, count: 1 },
+            next_response_ms: { median: 4, count: 2 },
+            tickets_closed: 2,
+            tickets_unresolved: 0,
+          },
         ],
       }),
     ).toEqual([
-      ['member', 'messages_sent', 'first_response_median_ms', 'first_responses', 'tickets_closed', 'tickets_unresolved'],
-      ['a@x.io', 3, 1, 1, 2, 0],
+      [
+        'member',
+        'messages_sent',
+        'first_response_median_ms',
+        'first_responses',
+        'next_response_median_ms',
+        'next_responses',
+        'tickets_closed',
+        'tickets_unresolved',
+        'active_chats',
+      ],
+      ['a@x.io', 3, 1, 1, 4, 2, 2, 0, 2],
     ]);
     const now = nowCsv({
       waiting: {

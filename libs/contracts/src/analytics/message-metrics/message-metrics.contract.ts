@@ -8,7 +8,10 @@ import { MAX_HOURLY_PERIOD_DAYS, MAX_PERIOD_DAYS, PeriodFields, PhoneIdFilter, r
 /** Ours (issue 34): the period, its time zone and series interval, and an optional phone. */
 export const MessageMetricsQuery = z.object({ ...PeriodFields, phone_id: PhoneIdFilter }).superRefine(refinePeriod);
 
-/** Median and 90th percentile (continuous) of the first response times of a period, in milliseconds; null without any. */
+/**
+ * Median and 90th percentile (continuous) of the response times (first or next) of a period, in milliseconds; null
+ * without any. In business hours when the organization has a schedule (docs/services/analytics.md, "Response times").
+ */
 export const FirstResponseSchema = z.object({
   median: z.number().nullable(),
   p90: z.number().nullable(),
@@ -29,7 +32,9 @@ export const MessageMetricsResultSchema = z.object({
   tz: z.string(),
   interval: z.enum(['day', 'hour']),
   phone_id: z.string().nullable(),
-  totals: z.object({ ...counts, first_response_ms: FirstResponseSchema }),
+  /** Whether response times are counted in business hours: the organization has a schedule (else wall-clock time). */
+  business_hours: z.boolean(),
+  totals: z.object({ ...counts, first_response_ms: FirstResponseSchema, next_response_ms: FirstResponseSchema }),
   /** One bucket per local day (or hour) of the period, oldest first, empty ones included. */
   series: z.array(
     z.object({
@@ -38,6 +43,8 @@ export const MessageMetricsResultSchema = z.object({
       ...counts,
       first_responses: z.number().int(),
       first_response_median_ms: z.number().nullable(),
+      next_responses: z.number().int(),
+      next_response_median_ms: z.number().nullable(),
     }),
   ),
 });
@@ -59,8 +66,10 @@ export const MessageMetricsRoute = defineRoute({
   summary: 'Message metrics over a period',
   description:
     'Ours (issue 34): active chats (with a message in the period), incoming, outgoing and flagged messages (flagged now), ' +
-    'and first response times (a response is the first outgoing message after an unanswered incoming one; median and p90 in ms, ' +
-    "counted in the period of the incoming message), in total and per local day or hour of `tz`, from the analytics service's " +
+    'first and next response times (a response is the first outgoing message after an unanswered incoming one; a first response ' +
+    'answers a chat that had never been answered, a next response one that had; median and p90 in ms, counted in the period of ' +
+    'the incoming message, in business hours when the organization has a schedule: `business_hours`), in total and per local ' +
+    "day or hour of `tz`, from the analytics service's " +
     'aggregates (fed from the event stream; docs/services/analytics.md). `from` is inclusive, `to` exclusive, both widened to whole ' +
     `quarter hours; at most ${MAX_PERIOD_DAYS} days (${MAX_HOURLY_PERIOD_DAYS} with interval=hour). x-phone or phone_id narrow to one phone ` +
     "(a phone outside the token's phones is 404). A console member gets the figures of the period's chats within their reach " +
@@ -78,7 +87,19 @@ export function messagesCsv(answer: unknown): CsvCell[][] {
   const a = answer as MessageMetricsResult;
   const t = a.totals;
   return [
-    ['bucket', 'active_chats', 'incoming', 'outgoing', 'flagged', 'first_responses', 'first_response_median_ms', 'first_response_p90_ms'],
+    [
+      'bucket',
+      'active_chats',
+      'incoming',
+      'outgoing',
+      'flagged',
+      'first_responses',
+      'first_response_median_ms',
+      'first_response_p90_ms',
+      'next_responses',
+      'next_response_median_ms',
+      'next_response_p90_ms',
+    ],
     ...a.series.map((s) => [
       s.bucket,
       s.active_chats,
@@ -87,6 +108,9 @@ export function messagesCsv(answer: unknown): CsvCell[][] {
       s.flagged,
       s.first_responses,
       s.first_response_median_ms,
+      null,
+      s.next_responses,
+      s.next_response_median_ms,
       null,
     ]),
     [
@@ -98,6 +122,9 @@ export function messagesCsv(answer: unknown): CsvCell[][] {
       t.first_response_ms.count,
       t.first_response_ms.median,
       t.first_response_ms.p90,
+      t.next_response_ms.count,
+      t.next_response_ms.median,
+      t.next_response_ms.p90,
     ],
   ];
 }

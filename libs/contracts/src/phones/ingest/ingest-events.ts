@@ -26,6 +26,11 @@ export const IngestMessageSchema = z.object({
   quoted_message_id: z.string().nullable().optional(),
   mentioned_ids: z.array(z.string()).optional(),
   sent_message_id: z.uuid().nullable().optional(),
+  /**
+   * Who sent it through this service (the send command's performed_by: a member's email or a token's id), stamped
+   * by the phone's session on a message it sent; stored as the message's performed_by. Absent or null: not known.
+   */
+  performed_by: z.string().min(1).max(320).nullable().optional(),
 });
 export type IngestMessage = z.infer<typeof IngestMessageSchema>;
 

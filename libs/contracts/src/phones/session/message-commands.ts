@@ -14,6 +14,9 @@ export const MessageKeySchema = z.object({
 });
 export type MessageKey = z.infer<typeof MessageKeySchema>;
 
+/** Who sent a message (its `performed_by`: a member's email or a token's id, performedByOf); 320 characters at most. */
+export const PerformedBySchema = z.string().min(1).max(320);
+
 /** What a forward carries: the message's text (or caption) and its stored media (a subset of a send's content). */
 export const ForwardContentSchema = z.object({
   text: z.string().optional(),
@@ -29,12 +32,13 @@ export const MESSAGE_COMMANDS = [
   z.object({ cmd: z.literal('message-react'), key: MessageKeySchema, reaction: z.string() }),
   /** Pins (true) or unpins a message in its chat. */
   z.object({ cmd: z.literal('message-pin'), key: MessageKeySchema, pin: z.boolean() }),
-  /** Forwards a message to `chat_id`; `sent_message_id` makes a repeat a no-op, as for `send`. */
+  /** Forwards a message to `chat_id`; `sent_message_id` makes a repeat a no-op and `performed_by` names the sender, as for `send`. */
   z.object({
     cmd: z.literal('message-forward'),
     key: MessageKeySchema,
     chat_id: z.string().min(1),
     content: ForwardContentSchema,
     sent_message_id: z.string().min(1),
+    performed_by: PerformedBySchema.nullable().optional(),
   }),
 ] as const;

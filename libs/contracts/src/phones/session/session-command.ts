@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGE_COMMANDS } from './message-commands';
+import { MESSAGE_COMMANDS, PerformedBySchema } from './message-commands';
 import { MessageTemplateSchema } from '../cloud-api/cloud-api-template';
 
 export * from './message-commands';
@@ -67,8 +67,17 @@ export const SessionCommandSchema = z.discriminatedUnion('cmd', [
     participants: z.array(z.string().min(1)),
     action: ParticipantActionSchema,
   }),
-  /** Sends one message; `sent_message_id` (the queue job's id) is stored on the message and makes a repeat a no-op. */
-  z.object({ cmd: z.literal('send'), chat_id: z.string().min(1), content: OutgoingContentSchema, sent_message_id: z.string().min(1) }),
+  /**
+   * Sends one message; `sent_message_id` (the queue job's id) is stored on the message and makes a repeat a no-op;
+   * `performed_by` (who sent it: performedByOf) is stored as the message's performed_by (absent or null: not known).
+   */
+  z.object({
+    cmd: z.literal('send'),
+    chat_id: z.string().min(1),
+    content: OutgoingContentSchema,
+    sent_message_id: z.string().min(1),
+    performed_by: PerformedBySchema.nullable().optional(),
+  }),
   /** Pairing by code instead of a QR scan: the network answers a code to type on the phone. */
   z.object({ cmd: z.literal('pairing-code'), number: z.string().min(1) }),
   /** Group lifecycle: answered with `group` (create, accept-invite) or `invite_code` (invite). */

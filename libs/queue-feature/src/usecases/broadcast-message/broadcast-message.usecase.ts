@@ -1,6 +1,6 @@
 import { requiredPhone } from '../../phones/required-phone';
 import { randomUUID } from 'node:crypto';
-import { sendUniqueId, type BroadcastAnswer, type BroadcastMessageRequest } from '@mapi/contracts';
+import { performedByOf, sendUniqueId, type BroadcastAnswer, type BroadcastMessageRequest } from '@mapi/contracts';
 import { IdempotencyStore } from '../../idempotency/idempotency-store';
 import type { SendReach } from '../../phones/member-reach';
 import { fillTemplate, toOutgoingContent } from '../../queues/outgoing-content';
@@ -23,11 +23,13 @@ export class BroadcastMessage {
       const values = new Map((body.variables ?? []).map((v) => [v.chat_id, v.values]));
       const start = body.scheduled_at ? Date.parse(body.scheduled_at) : Date.now();
       const stepMs = (body.delay ?? 0) * 1_000;
+      const performedBy = performedByOf(ctx);
       const jobs = body.chat_ids.map((chatId, i) => ({
         id: key ? IdempotencyStore.jobIdFor(ctx.org_id, 'broadcast', key, i) : randomUUID(),
         chat_id: chatId,
         content: toOutgoingContent(body, body.message === undefined ? undefined : fillTemplate(body.message, values.get(chatId))),
         notBefore: start + i * stepMs,
+        performed_by: performedBy,
       }));
       const positions = await this.queues.add(ctx.org_id, phoneId, jobs, broadcastId);
       return {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sendUniqueId, type RequestContext, type SendAnswer, type SendMessageRequest } from '@mapi/contracts';
+import { performedByOf, sendUniqueId, type RequestContext, type SendAnswer, type SendMessageRequest } from '@mapi/contracts';
 import { IdempotencyStore } from '../../idempotency/idempotency-store';
 import type { SendReach } from '../../phones/member-reach';
 import type { PhoneGate } from '../../phones/phone-gate';
@@ -30,7 +30,7 @@ export class SendMessage {
       const [position] = await this.queues.add(
         ctx.org_id,
         phoneId,
-        [{ id, chat_id: body.chat_id, content: toOutgoingContent(body) }],
+        [{ id, chat_id: body.chat_id, content: toOutgoingContent(body), performed_by: performedByOf(ctx) }],
         null,
       );
       return { queue_id: id, queue_position: String(position), unique_id: sendUniqueId(phoneId, id) };

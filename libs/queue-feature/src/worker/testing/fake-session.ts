@@ -7,7 +7,7 @@ import type { SessionPort } from '../send-processor';
  * (deduplicating on sent_message_id). `next` scripts answers (e.g. disconnected) before sending.
  */
 export class FakeSession implements SessionPort {
-  sends: { id: string; at: number; phone: string; chat: string }[] = [];
+  sends: { id: string; at: number; phone: string; chat: string; performed_by?: string | null }[] = [];
   /** Every answer given to a send, scripted ones included (per phone, in order). */
   answers: { phone: string; id: string; answer: SessionAnswer | 'no-session' }[] = [];
   sentIds = new Map<string, string>();
@@ -19,7 +19,7 @@ export class FakeSession implements SessionPort {
       this.answers.push({ phone, id: cmd.sent_message_id, answer: scripted });
       return scripted;
     }
-    this.sends.push({ id: cmd.sent_message_id, at: Date.now(), phone, chat: cmd.chat_id });
+    this.sends.push({ id: cmd.sent_message_id, at: Date.now(), phone, chat: cmd.chat_id, performed_by: cmd.performed_by });
     const earlier = this.sentIds.get(cmd.sent_message_id);
     if (earlier) return { ok: true, sent: { unique_id: earlier, timestamp: new Date().toISOString(), duplicate: true } };
     const unique = `U${randomBytes(4).toString('hex').toUpperCase()}`;

@@ -130,13 +130,22 @@ export function TeamSection({ metrics, query }: { metrics: TeamMetrics; query: s
           <table className="table">
             <caption>Per member, most messages sent first</caption>
             <TableHead
-              columns={['Member', 'Messages sent', 'First response median', 'First responses', 'Tickets closed', 'Tickets unresolved']}
+              columns={[
+                'Member',
+                'Messages sent',
+                'Active chats',
+                'First response median',
+                'First responses',
+                'Tickets closed',
+                'Tickets unresolved',
+              ]}
             />
             <tbody>
               {metrics.members.map((m) => (
                 <tr key={m.member} data-member={m.member}>
                   <td>{m.member}</td>
                   <td>{m.messages_sent}</td>
+                  <td>{m.active_chats ?? ''}</td>
                   <td>{duration(m.first_response_ms.median)}</td>
                   <td>{m.first_response_ms.count}</td>
                   <td>{m.tickets_closed}</td>

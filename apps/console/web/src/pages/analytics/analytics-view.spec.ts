@@ -74,6 +74,24 @@ describe('console analytics page logic', () => {
       ['Flagged', '0'],
       ['First response (median)', '3 min'],
       ['First response (p90)', '–'],
+      ['Next response (median)', '–'],
+      ['Next response (p90)', '–'],
+    ]);
+    const next = { median: 120_000, p90: 200_000, count: 2 };
+    expect(
+      messageTotals({
+        active_chats: 2,
+        incoming: 5,
+        outgoing: 3,
+        flagged: 0,
+        first_response_ms: { median: null, p90: null, count: 0 },
+        next_response_ms: next,
+      }).slice(4),
+    ).toEqual([
+      ['First response (median)', '–'],
+      ['First response (p90)', '–'],
+      ['Next response (median)', '2 min'],
+      ['Next response (p90)', '3 min'],
     ]);
   });
 

@@ -13,6 +13,8 @@ export interface MessageTotals {
   outgoing: number;
   flagged: number;
   first_response_ms: Median & { p90: number | null };
+  /** Responses in chats already answered before (absent from an older service: shown as none). */
+  next_response_ms?: Median & { p90: number | null };
 }
 export interface MessageBucket {
   bucket: string;
@@ -46,6 +48,8 @@ export interface TicketMetrics {
 }
 export interface TeamMember {
   member: string;
+  /** Chats the member sent to in the period (absent from an older service: shown empty). */
+  active_chats?: number;
   messages_sent: number;
   first_response_ms: Median;
   tickets_closed: number;
@@ -165,6 +169,8 @@ export const messageTotals = (t: MessageTotals): [string, string][] => [
   ['Flagged', String(t.flagged)],
   ['First response (median)', duration(t.first_response_ms.median)],
   ['First response (p90)', duration(t.first_response_ms.p90)],
+  ['Next response (median)', duration(t.next_response_ms?.median)],
+  ['Next response (p90)', duration(t.next_response_ms?.p90)],
 ];
 
 export const ticketTotals = (t: TicketFigures): [string, string][] => [
