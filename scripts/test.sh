@@ -10,6 +10,8 @@ bash scripts/install.sh
 bash scripts/ensure-services.sh
 # The console's browser tests drive Debian's Chromium (installed here when missing).
 bash scripts/ensure-chromium.sh
+# The Kafka sink tests' broker: librdkafka's mock cluster, built against Debian's librdkafka (installed here when missing).
+bash scripts/ensure-kafka-mock.sh >/dev/null
 # The image test (test/e2e/image.e2e-spec.ts) builds and runs the container image with podman
 # (installed here when missing; where it cannot be, that test says so and is skipped).
 bash scripts/ensure-podman.sh || echo "podman is not usable here: the container image test will be skipped"

@@ -12,7 +12,8 @@ import { startStack, type Stack } from './support/stack';
 /**
  * The console's Event sinks page (issue 36) as an admin uses it, over the real stack (gateway, members,
  * inbox, webhooks dispatcher, the console server) and Debian's Chromium: create an MQTT sink to the
- * machine's Mosquitto and see a task's event arrive at a subscriber and as delivered in the page's log;
+ * machine's Mosquitto and see a task's event arrive at a subscriber and as delivered in the page's log,
+ * then redeliver it from the log (it arrives again);
  * create a NATS sink to a nats-server the test starts (user and password) with a wrong password and
  * see the broker's refusal in the log, then give the right one in the edit form (never shown back) and
  * see it delivered; change the event filter, disable and enable, replay an hour, delete. Each page: a
@@ -145,6 +146,26 @@ describe('console: event sinks page', () => {
     );
     expect(await page.getByTestId('latest-failure').count()).toBe(0);
     expect(await check(page, 'sinks-02-log')).toEqual([]);
+
+    // Redeliver from the log: the same event (same event_id) arrives at the subscriber again, the log gains an attempt.
+    const attempts = page.locator(`tr[data-event-id="${w.mqttEvent}"]`);
+    await attempts
+      .first()
+      .getByRole('button', { name: /^Redeliver/ })
+      .click();
+    await page.getByText(`Event ${w.mqttEvent} scheduled again.`).waitFor({ timeout: 10_000 });
+    await until(
+      async () => mqttArrivals.filter((a) => a.body.event_id === w.mqttEvent).length,
+      (n) => n >= 2,
+      15_000,
+      'the redelivered event at the MQTT subscriber',
+    );
+    await until(
+      () => attempts.count(),
+      (n) => n >= 2,
+      10_000,
+      'two attempts in the log',
+    );
   });
 
   it('shows a wrong NATS password as the broker refusal in the log; the right one, given in the edit form, is never shown back', async () => {

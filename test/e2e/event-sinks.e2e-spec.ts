@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventSinkSchema } from '@mapi/contracts';
 import { createOrg, createToken } from '@mapi/testing';
 import { client, expect404, expect422 } from './support/http';
@@ -28,6 +29,15 @@ describe('event sinks: management', () => {
   }, 120_000);
 
   afterAll(() => stack?.stop());
+
+  /** An event kept for redelivery (a webhook_events row, as the intake stores it; this stack has no intake role). */
+  const keptEvent = async (org: string, type: string) => {
+    const id = randomUUID();
+    await stack.prisma.webhookEvent.create({
+      data: { id, org_id: org, type, body: JSON.stringify({ event: type, event_id: id }), created_at: new Date() },
+    });
+    return id;
+  };
 
   it('creates one sink per event name with the transport defaults, credentials sealed and never answered', async () => {
     const res = await api.post('/event-sinks', {
@@ -71,7 +81,7 @@ describe('event sinks: management', () => {
   });
 
   it.each([
-    ['an unknown transport', { transport: 'kafka', url: 'nats://x.example.com', events: 'chat.created' }, 'body.transport'],
+    ['an unknown transport', { transport: 'sqs', url: 'nats://x.example.com', events: 'chat.created' }, 'body.transport'],
     ['a scheme of another transport', { transport: 'amqp', url: 'mqtt://x.example.com', events: 'chat.created' }, 'body.url'],
     ['credentials in the URL', { transport: 'amqp', url: 'amqp://u:p@x.example.com', events: 'chat.created' }, 'body.url'],
     ['an http URL', { transport: 'nats', url: 'https://x.example.com', events: 'chat.created' }, 'body.url'],
@@ -105,7 +115,7 @@ describe('event sinks: management', () => {
     expect((await api.get('/event-sinks?transport=mqtt')).body.map((s: any) => s.id)).toEqual([w.mqtt.id]);
     expect((await api.get(`/event-sinks/${w.amqp[0].id}`)).body).toEqual(w.amqp[0]);
     expect((await api.get('/webhooks')).body).toEqual([]);
-    expect422(await api.get('/event-sinks?transport=kafka'), 'transport');
+    expect422(await api.get('/event-sinks?transport=sqs'), 'transport');
     const hook = (await api.post('/webhooks', { hookUrl: 'https://hooks.example.com/x', integrationName: 'chat.created' })).body[0];
     expect404(await api.get(`/event-sinks/${hook.id}`));
     expect404(await api.get(`/webhooks/${w.amqp[0].id}`));
@@ -118,6 +128,10 @@ describe('event sinks: management', () => {
     expect404(await api.patch(`/event-sinks/${id}`, { isSubscribed: false }));
     expect404(await api.get(`/event-sinks/${id}/deliveries`));
     expect404(await api.post(`/event-sinks/${id}/replay`, { from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' }));
+    // an event of the other organization, kept for its sink: redelivering it from this one is a 404 too
+    const theirEvent = await keptEvent(w.theirs.org_id, 'chat.created');
+    expect404(await api.post(`/event-sinks/${id}/redeliver`, { eventId: theirEvent }));
+    expect404(await api.post(`/event-sinks/${w.amqp[1].id}/redeliver`, { eventId: theirEvent }));
     expect404(await api.delete(`/event-sinks/${id}`));
     expect((await other.get(`/event-sinks/${id}`)).body).toMatchObject({ is_subscribed: true });
   });
@@ -143,11 +157,63 @@ describe('event sinks: management', () => {
     expect404(await api.get(`/event-sinks/${w.amqp[1].id}`));
   });
 
-  it('records creations, changes and deletions in the audit trail, without the credentials', async () => {
+  it('gives new credentials to every sink created together that has the same URL; one moved to another broker keeps its own', async () => {
+    const created = await api.post('/event-sinks', {
+      transport: 'nats',
+      url: 'tls://bus.example.com:4222',
+      events: ['message.created', 'chat.created', 'task.created'],
+      credentials: { token: 'first-token' },
+    });
+    const [a, b, moved] = created.body.map((s: any) => s.id as string);
+    const sealed = async () =>
+      Object.fromEntries(
+        (await stack.prisma.webhookSubscription.findMany({ where: { id: { in: [a, b, moved] } } })).map((r) => [
+          r.id,
+          r.credentials ? Buffer.from(r.credentials).toString('hex') : null,
+        ]),
+      );
+    const first = await sealed();
+    expect(new Set(Object.values(first)).size).toBe(1);
+    expect((await api.patch(`/event-sinks/${moved}`, { url: 'tls://other-bus.example.com:4222' })).status).toBe(200);
+    const changed = await api.patch(`/event-sinks/${a}`, { credentials: { token: 'second-token' } });
+    expect(changed.body).toMatchObject({ has_credentials: true });
+    const second = await sealed();
+    expect(second[a]).not.toBe(first[a]);
+    expect(second[b]).toBe(second[a]);
+    expect(second[moved]).toBe(first[moved]);
+    expect((await api.patch(`/event-sinks/${b}`, { credentials: null })).body).toMatchObject({ has_credentials: false });
+    expect((await api.get(`/event-sinks/${a}`)).body).toMatchObject({ has_credentials: false });
+    expect((await api.get(`/event-sinks/${moved}`)).body).toMatchObject({ has_credentials: true });
+    for (const id of [a, b, moved]) expect((await api.delete(`/event-sinks/${id}`)).status).toBe(204);
+  });
+
+  it("redelivers one kept event of the sink's name (202, a delivery scheduled now); another name's, an unknown id or a webhook's id is a 404", async () => {
+    const id = w.mqtt.id;
+    const eventId = await keptEvent(orgId, 'message.created');
+    const res = await api.post(`/event-sinks/${id}/redeliver`, { eventId });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ subscription_id: id, event_id: eventId, scheduled: true });
+    const delivery = await stack.prisma.webhookDelivery.findFirstOrThrow({ where: { subscription_id: id, event_id: eventId } });
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 0, endpoint: 'mqtts://broker.example.com' });
+    expect422(await api.post(`/event-sinks/${id}/redeliver`, { eventId: 'x' }), 'body.eventId');
+    const notFound = await api.post(`/event-sinks/${id}/redeliver`, { eventId: await keptEvent(orgId, 'chat.created') });
+    expect404(notFound);
+    expect(notFound.body.message).toMatch(/^Event not found for this sink/);
+    expect404(await api.post(`/event-sinks/${id}/redeliver`, { eventId: randomUUID() }));
+    const hook = (await api.post('/webhooks', { hookUrl: 'https://hooks.example.com/redeliver', integrationName: 'message.created' }))
+      .body[0];
+    expect404(await api.post(`/event-sinks/${hook.id}/redeliver`, { eventId }));
+    expect404(await api.post(`/webhooks/${id}/redeliver`, { eventId }));
+  });
+
+  it('records creations, changes, redeliveries and deletions in the audit trail, without the credentials', async () => {
     const entries = (await api.get('/members/audit?limit=500')).body.entries.filter((e: any) => e.action.startsWith('event_sink.'));
     const actions = entries.map((e: any) => e.action);
-    expect(actions).toEqual(expect.arrayContaining(['event_sink.created', 'event_sink.updated', 'event_sink.deleted']));
-    expect(entries.find((e: any) => e.action === 'event_sink.deleted').target).toBe(w.amqp[1].id);
+    expect(actions).toEqual(
+      expect.arrayContaining(['event_sink.created', 'event_sink.updated', 'event_sink.redelivered', 'event_sink.deleted']),
+    );
+    expect(entries.find((e: any) => e.action === 'event_sink.redelivered').target).toBe(w.mqtt.id);
+    expect(entries.some((e: any) => e.action === 'event_sink.deleted' && e.target === w.amqp[1].id)).toBe(true);
     expect(JSON.stringify(entries)).not.toContain('s3cret-pa55');
   });
 

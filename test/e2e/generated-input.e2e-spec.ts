@@ -44,6 +44,7 @@ const SPECIAL: Record<string, { reason: string; throwaway?: boolean; final?: boo
   deleteFaq: { reason: 'deletes the seeded FAQ other operations read' },
   deleteDocument: { reason: 'deletes the seeded document other operations read' },
   deleteWebhook: { reason: 'deletes the seeded subscription other operations read' },
+  deleteEventSink: { reason: 'deletes the seeded event sink other operations read' },
   purgeMessageQueues: { reason: 'purges the seeded queue jobs other operations read' },
   purgeQueue: { reason: 'purges the seeded queue jobs other operations read' },
 };

@@ -9,6 +9,7 @@ import {
   ListEventSinkAttemptsRpc,
   ListEventSinksRpc,
   ReplayEventSinkRpc,
+  RedeliverEventSinkRpc,
   UpdateEventSinkRpc,
   DeleteWebhookRpc,
   GetWebhookRpc,
@@ -74,6 +75,7 @@ export const WEBHOOKS_HANDLERS = [
   serve(DeleteEventSinkRpc, (d) => new DeleteEventSink(d.sinks)),
   serve(ListEventSinkAttemptsRpc, (d) => new ListWebhookAttempts(d.sinks, d.log)),
   serve(ReplayEventSinkRpc, (d) => new ReplayEvents(d.sinks, d.log, d.clock, d.onScheduled)),
+  serve(RedeliverEventSinkRpc, (d) => new RedeliverEvent(d.sinks, d.log, d.clock, d.onScheduled)),
   // the importer's writes (docs/services/imports.md)
   serve(ImportSubscriptionsRpc, (d) => new ImportSubscriptions(d.prisma)),
 ];

@@ -322,9 +322,15 @@ export async function listenAmqp(url: string, exchange: string, options: { durab
 /**
  * An MQTT subscriber of `filter` at QoS 1. `persistent`: a session the broker keeps (clean false,
  * reconnecting): what arrives for it while it is away, a broker restart included, comes when it is back.
+ * `tls`: the CA and a client certificate (PEM) for an mqtts:// broker that requires one.
  */
-export async function listenMqtt(url: string, filter: string, clientId: string, options: { persistent?: boolean } = {}): Promise<Listener> {
-  const sub = await mqttConnect(url, { clientId, clean: !options.persistent, reconnectPeriod: 250 });
+export async function listenMqtt(
+  url: string,
+  filter: string,
+  clientId: string,
+  options: { persistent?: boolean; tls?: { ca: string; cert: string; key: string } } = {},
+): Promise<Listener> {
+  const sub = await mqttConnect(url, { clientId, clean: !options.persistent, reconnectPeriod: 250, ...options.tls });
   const got: Listener = { arrivals: [], keys: new Set(), headers: {}, close: async () => void (await sub.endAsync(true)) };
   sub.on('error', () => undefined);
   sub.on('message', (topic, payload) => {

@@ -3,3 +3,6 @@ export * from './private-nats';
 export * from './private-redis';
 export * from './private-rabbitmq';
 export * from './private-mosquitto';
+export * from './server-tls';
+export * from './private-kafka-mock';
+export * from './kafka-tls-front';

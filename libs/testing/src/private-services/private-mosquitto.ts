@@ -4,10 +4,13 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../processes';
 import { OwnedProcess, privateDir, removeDir } from './owned-process';
+import { writeServerTls, type ServerTls } from './server-tls';
 
 export interface PrivateMosquittoOptions {
   /** Users and passwords (a password file; anonymous clients refused). Without: anonymous allowed. */
   users?: Record<string, string>;
+  /** A TLS listener (mqtts://) that requires a client certificate from `tls.ca` (require_certificate true). */
+  tls?: ServerTls;
 }
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
@@ -24,7 +27,8 @@ function listening(port: number): Promise<boolean> {
 /**
  * A Mosquitto of the test's own (never the machine's shared one, 127.0.0.1:1883), on a free port of
  * 127.0.0.1 with persistence on in a temporary directory: stopped (SIGTERM: it writes its sessions
- * and queued messages) and started again on them, as a broker restart.
+ * and queued messages) and started again on them, as a broker restart. With `tls`, its listener speaks
+ * TLS only (mqtts://) and requires a client certificate.
  */
 export class PrivateMosquitto {
   private readonly process = new OwnedProcess('private mosquitto');
@@ -32,12 +36,18 @@ export class PrivateMosquitto {
   private constructor(
     readonly port: number,
     readonly dir: string,
+    readonly tls = false,
   ) {}
 
   static async start(options: PrivateMosquittoOptions = {}): Promise<PrivateMosquitto> {
     const dir = privateDir('mapi-mosquitto');
-    const mosquitto = new PrivateMosquitto(await freePort(), dir);
-    const lines = [`listener ${mosquitto.port} 127.0.0.1`, 'persistence true', `persistence_location ${dir}/`, 'autosave_interval 1'];
+    const mosquitto = new PrivateMosquitto(await freePort(), dir, !!options.tls);
+    const lines = [`listener ${mosquitto.port} 127.0.0.1`];
+    if (options.tls) {
+      const files = writeServerTls(dir, options.tls);
+      lines.push(`cafile ${files.ca}`, `certfile ${files.cert}`, `keyfile ${files.key}`, 'require_certificate true');
+    }
+    lines.push('persistence true', `persistence_location ${dir}/`, 'autosave_interval 1');
     if (options.users) {
       const file = join(dir, 'passwords');
       for (const [user, password] of Object.entries(options.users))
@@ -64,7 +74,7 @@ export class PrivateMosquitto {
   }
 
   get url(): string {
-    return `mqtt://127.0.0.1:${this.port}`;
+    return `${this.tls ? 'mqtts' : 'mqtt'}://127.0.0.1:${this.port}`;
   }
 
   get running(): boolean {

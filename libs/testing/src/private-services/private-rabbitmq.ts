@@ -4,18 +4,23 @@ import { connect } from 'amqplib';
 import { freePort } from '../processes';
 import { randomSuffix } from '../test-env';
 import { OwnedProcess, privateDir, removeDir } from './owned-process';
+import { writeServerTls, type ServerTls } from './server-tls';
 
 /**
  * A RabbitMQ node of the test's own (Debian's rabbitmq-server), never the machine's shared one: its
  * own node name, AMQP and distribution ports on 127.0.0.1, data (mnesia) and logs in a temporary
  * directory, a HOME of its own (so its own Erlang cookie) and no plugins. It registers with the
  * machine's epmd (port 4369), as every Erlang node here does. Killed or stopped and started again on
- * the same data: durable exchanges and queues and the persistent messages in them are kept.
+ * the same data: durable exchanges and queues and the persistent messages in them are kept. With `tls`,
+ * an amqps listener beside the plain one (`tlsPort`, `tlsUrl`) that requires a client certificate from
+ * `tls.ca` (verify_peer, fail_if_no_peer_cert).
  */
 export class PrivateRabbitMQ {
   private readonly process = new OwnedProcess('private rabbitmq-server');
   /** How long the last start took until AMQP answered (ms). */
   lastStartMs = 0;
+  /** The amqps listener's port (0: none). */
+  tlsPort = 0;
 
   private constructor(
     readonly port: number,
@@ -24,7 +29,7 @@ export class PrivateRabbitMQ {
     readonly nodeName: string,
   ) {}
 
-  static async start(options: { timeoutMs?: number } = {}): Promise<PrivateRabbitMQ> {
+  static async start(options: { timeoutMs?: number; tls?: ServerTls } = {}): Promise<PrivateRabbitMQ> {
     const dir = privateDir('mapi-rabbitmq');
     const rabbit = new PrivateRabbitMQ(await freePort(), await freePort(), dir, `mapi${randomSuffix(4)}@localhost`);
     mkdirSync(join(dir, 'home'));
@@ -32,7 +37,20 @@ export class PrivateRabbitMQ {
     // /etc/rabbitmq names port 5672 and the shared node), and an env file of its own for the same reason
     writeFileSync(join(dir, 'enabled_plugins'), '[].\n');
     writeFileSync(join(dir, 'rabbitmq-env.conf'), '');
-    writeFileSync(join(dir, 'rabbitmq.conf'), `listeners.tcp.local = 127.0.0.1:${rabbit.port}\n`);
+    const conf = [`listeners.tcp.local = 127.0.0.1:${rabbit.port}`];
+    if (options.tls) {
+      rabbit.tlsPort = await freePort();
+      const files = writeServerTls(dir, options.tls);
+      conf.push(
+        `listeners.ssl.local = 127.0.0.1:${rabbit.tlsPort}`,
+        `ssl_options.cacertfile = ${files.ca}`,
+        `ssl_options.certfile = ${files.cert}`,
+        `ssl_options.keyfile = ${files.key}`,
+        'ssl_options.verify = verify_peer',
+        'ssl_options.fail_if_no_peer_cert = true',
+      );
+    }
+    writeFileSync(join(dir, 'rabbitmq.conf'), conf.join('\n') + '\n');
     try {
       await rabbit.start(options);
     } catch (err) {
@@ -44,6 +62,12 @@ export class PrivateRabbitMQ {
 
   get url(): string {
     return `amqp://guest:guest@127.0.0.1:${this.port}`;
+  }
+
+  /** The amqps listener (without credentials: a sink's URL). */
+  get tlsUrl(): string {
+    if (!this.tlsPort) throw new Error('this RabbitMQ has no TLS listener (start it with tls)');
+    return `amqps://127.0.0.1:${this.tlsPort}`;
   }
 
   get running(): boolean {

@@ -52,6 +52,24 @@ export class SubscriptionRepository {
   }
 
   /**
+   * Sets the sealed credentials (null: none) of `id` and of every subscription of its integration (the
+   * sinks created together) whose URL is `hookUrl`: one broker, one copy of the credentials. Answers how many.
+   */
+  async setSharedCredentials(
+    orgId: string,
+    id: string,
+    integrationId: string,
+    hookUrl: string,
+    credentials: Uint8Array<ArrayBuffer> | null,
+  ): Promise<number> {
+    const { count } = await this.prisma.webhookSubscription.updateMany({
+      where: { org_id: orgId, transport: this.transport, integration_id: integrationId, OR: [{ id }, { hook_url: hookUrl }] },
+      data: { credentials, updated_at: new Date() },
+    });
+    return count;
+  }
+
+  /**
    * Replaces the secret; the one replaced keeps signing (beside the new one) until `previousUntil`
    * (null: no overlap). One statement, so two rotations at once cannot lose the current secret.
    * Null when the organization has no such subscription.

@@ -20,6 +20,11 @@ export const connectNats: ConnectSink = async (o) => {
     name: o.clientName,
     timeout: o.timeoutMs,
     reconnect: false,
+  }).catch((err: Error) => {
+    // nats-server (--tlsverify) often drops the connection without a TLS alert when it refuses the client certificate
+    if (tls && /ECONNRESET|socket hang up/.test(String(err?.message)))
+      throw new Error(`${err.message}: the server dropped the TLS connection, as nats-server does when it refuses the client certificate`);
+    throw err;
   });
   const prefix = String(o.config.subjectPrefix ?? 'mapi');
   const js = o.config.jetstream === true ? nc.jetstream({ timeout: o.timeoutMs }) : undefined;

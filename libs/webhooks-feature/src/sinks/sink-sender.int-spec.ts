@@ -84,8 +84,8 @@ describe('SinkSender', () => {
     const keyless = new SinkSender(new HttpSender(new AddressPolicy(['127.0.0.1/32']), 3_000), new SinkSecrets(null), 3_000, logger);
     senders.push(keyless);
     expect((await keyless.sendToSink('amqp://127.0.0.1:5672', '{}', {}, target())).error).toMatch(/BAILEYS_AUTH_KEY is not set/);
-    expect((await sender.sendToSink('kafka://127.0.0.1:9092', '{}', {}, target({ transport: 'kafka' }))).error).toBe(
-      'kafka: unknown transport kafka',
+    expect((await sender.sendToSink('pulsar://127.0.0.1:6650', '{}', {}, target({ transport: 'pulsar' }))).error).toBe(
+      'pulsar: unknown transport pulsar',
     );
   });
 

@@ -3,10 +3,12 @@ import type { LookupFunction } from 'node:net';
 import type { SendResult } from '@mapi/platform';
 import type { Logger } from 'pino';
 import { connectAmqp } from './amqp-transport';
+import { connectKafka } from './kafka-transport';
 import { connectMqtt } from './mqtt-transport';
 import { connectNats } from './nats-transport';
 import { credentialsAad, type SinkSecrets } from './sink-secrets';
 import type { ConnectSink, SinkConnection, SinkTarget } from './sink-transport';
+import { explainTlsError } from './tls-error';
 
 /** A send's answer; `delivered` is a broker's ack (no HTTP status to judge by). */
 export type DeliveryAnswer = SendResult & { delivered?: boolean };
@@ -17,7 +19,12 @@ export interface HttpSend {
   close(): void | Promise<void>;
 }
 
-export const SINK_TRANSPORT_CONNECTS: Record<string, ConnectSink> = { amqp: connectAmqp, mqtt: connectMqtt, nats: connectNats };
+export const SINK_TRANSPORT_CONNECTS: Record<string, ConnectSink> = {
+  amqp: connectAmqp,
+  mqtt: connectMqtt,
+  nats: connectNats,
+  kafka: connectKafka,
+};
 
 /** Connections unused for this long are closed. */
 const IDLE_MS = 5 * 60_000;
@@ -66,7 +73,7 @@ export class SinkSender {
       return answer(null);
     } catch (err) {
       this.drop(key, opening);
-      const message = typeof (err as Error)?.message === 'string' ? (err as Error).message : String(err);
+      const message = explainTlsError(typeof (err as Error)?.message === 'string' ? (err as Error).message : String(err));
       return answer(`${target.transport}: ${message}`.slice(0, 1000), err instanceof TimeoutError);
     }
   }
@@ -106,6 +113,7 @@ export class SinkSender {
       return connect({
         url: target,
         address,
+        lookup: this.http.lookup,
         config: t.transport_config ?? {},
         credentials,
         timeoutMs: this.timeoutMs,

@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import type { SinkCredentials } from '@mapi/contracts';
 
 /** What the delivery worker knows of a claimed delivery's sink (its subscription row's transport fields). */
@@ -33,6 +34,11 @@ export interface ConnectOptions {
   url: URL;
   /** The broker's address, resolved and passed by the webhook address policy (SSRF): what is connected to. */
   address: string;
+  /**
+   * The webhook address policy's lookup, for a transport that learns further addresses from the broker
+   * (Kafka's advertised brokers): each must pass it before it is connected to.
+   */
+  lookup?: LookupFunction;
   config: Record<string, unknown>;
   credentials: SinkCredentials;
   timeoutMs: number;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { LocalFsStorage } from '@mapi/storage';
 import { createMessages, createOrg, createPhone, createToken, randomDigits } from '@mapi/testing';
 import { client } from '../http';
@@ -21,8 +22,8 @@ const ok = (what: string, res: { status: number; body: any }) => {
 
 /**
  * Organization A with a connected sandbox phone, a chat with messages, a group, an FAQ, a document,
- * a webhook subscription, a workflow, a queued message and a broadcast and a media file; organization B with the
- * same kinds of rows, whose ids the generator sends with A's token.
+ * a webhook subscription, an event sink and a kept event, a workflow, a queued message and a broadcast
+ * and a media file; organization B with the same kinds of rows, whose ids the generator sends with A's token.
  */
 export async function seedWorld(stack: Stack, storageRoot: string): Promise<SeededWorld> {
   const p = stack.prisma;
@@ -73,6 +74,20 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       .then((r) => ok('webhook B', r)),
   ]);
 
+  // An event sink of each organization (docs/services/event-sinks.md), B's named with the marker, and an event
+  // kept for each (a webhook_events row, as the intake stores it) for the redeliver routes' eventId.
+  const sink = { transport: 'nats', url: 'nats://bus.example.com', events: 'message.created' };
+  const [sinkA] = ok('event sink A', await a.post('/event-sinks', sink));
+  const [sinkB] = ok('event sink B', await b.post('/event-sinks', { ...sink, name: `${marker} sink` }));
+  const [eventA, eventB] = [randomUUID(), randomUUID()];
+  for (const [id, org] of [
+    [eventA, orgA.id],
+    [eventB, orgB.id],
+  ])
+    await p.webhookEvent.create({
+      data: { id, org_id: org, type: 'message.created', body: '{"event":"message.created"}', created_at: new Date() },
+    });
+
   // An import run of each organization (its source refused at once: a loopback address no policy allows).
   const blockedSource = { from: 'http://127.0.0.2:9/v1', token: 'generated' };
   const [importA, importB] = [
@@ -116,7 +131,9 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       'participants[]': participants,
       context_id: [faqA.context_id],
       document_id: [docA.document_id],
-      id: [hookA.id],
+      // a webhook subscription's id and an event sink's (each route family answers 404 for the other's)
+      id: [hookA.id, sinkA.id],
+      eventId: [eventA],
       integration_id: [hookA.integration_id],
       hookUrl: ['https://hooks.example.com/generated'],
       url: [mediaA],
@@ -144,7 +161,8 @@ export async function seedWorld(stack: Stack, storageRoot: string): Promise<Seed
       'x-phone': [phoneB.phone_id],
       context_id: [faqB.context_id],
       document_id: [docB.document_id],
-      id: [hookB.id],
+      id: [hookB.id, sinkB.id],
+      eventId: [eventB],
       integration_id: [hookB.integration_id],
       property_id: [propertyB.property_id],
       workflow_id: [workflowB.id],

@@ -5,6 +5,7 @@ import { defineRpc } from '../../rpc/define-rpc';
 import {
   AmqpConfigSchema,
   EventSinkSchema,
+  KafkaConfigSchema,
   MqttConfigSchema,
   NatsConfigSchema,
   SINK_SCHEMES,
@@ -38,11 +39,12 @@ export const CreateEventSinksBody = z
       z.object({ transport: z.literal('amqp'), config: AmqpConfigSchema.prefault({}), ...common }),
       z.object({ transport: z.literal('mqtt'), config: MqttConfigSchema.prefault({}), ...common }),
       z.object({ transport: z.literal('nats'), config: NatsConfigSchema.prefault({}), ...common }),
+      z.object({ transport: z.literal('kafka'), config: KafkaConfigSchema.prefault({}), ...common }),
     ],
-    { error: 'transport must be one of amqp, mqtt, nats' },
+    { error: 'transport must be one of amqp, mqtt, nats, kafka' },
   )
   .refine((b) => SINK_SCHEMES[b.transport]?.includes(schemeOf(b.url)), {
-    message: 'url scheme does not match the transport (amqp: amqp/amqps, mqtt: mqtt/mqtts, nats: nats/tls)',
+    message: 'url scheme does not match the transport (amqp: amqp/amqps, mqtt: mqtt/mqtts, nats: nats/tls, kafka: kafka/kafkas)',
     path: ['url'],
   });
 export type CreateEventSinksBody = z.infer<typeof CreateEventSinksBody>;
@@ -62,7 +64,7 @@ export const CreateEventSinksRoute = defineRoute({
   method: 'POST',
   path: '/event-sinks',
   tag: 'webhooks',
-  summary: 'Send events to an AMQP exchange, an MQTT broker or a NATS server (one sink per event name)',
+  summary: 'Send events to an AMQP exchange, an MQTT broker, a NATS server or a Kafka topic (one sink per event name)',
   description:
     'Answers 201 with the created sinks. Credentials are sealed at rest and never returned (has_credentials shows them). ' +
     'Unknown event names, a URL whose scheme does not match the transport and credentials inside the URL are a 422.',

@@ -4,6 +4,7 @@ import { DeleteEventSinkRoute } from '../delete-event-sink/delete-event-sink.con
 import { GetEventSinkRoute } from '../get-event-sink/get-event-sink.contract';
 import { ListEventSinkAttemptsRoute } from '../list-event-sink-attempts/list-event-sink-attempts.contract';
 import { ListEventSinksRoute } from '../list-event-sinks/list-event-sinks.contract';
+import { RedeliverEventSinkRoute } from '../redeliver-event-sink/redeliver-event-sink.contract';
 import { ReplayEventSinkRoute } from '../replay-event-sink/replay-event-sink.contract';
 import { UpdateEventSinkRoute } from '../update-event-sink/update-event-sink.contract';
 
@@ -15,6 +16,7 @@ export * from '../update-event-sink/update-event-sink.contract';
 export * from '../delete-event-sink/delete-event-sink.contract';
 export * from '../list-event-sink-attempts/list-event-sink-attempts.contract';
 export * from '../replay-event-sink/replay-event-sink.contract';
+export * from '../redeliver-event-sink/redeliver-event-sink.contract';
 
 /** /v1/event-sinks (issue 36): webhook subscriptions with another transport, the same use cases and tables. */
 export const EVENT_SINK_ROUTES: readonly RouteContract[] = [
@@ -25,4 +27,5 @@ export const EVENT_SINK_ROUTES: readonly RouteContract[] = [
   DeleteEventSinkRoute,
   ListEventSinkAttemptsRoute,
   ReplayEventSinkRoute,
+  RedeliverEventSinkRoute,
 ];

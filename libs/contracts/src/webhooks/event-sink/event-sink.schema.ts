@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { EventNameSchema } from '../subscription/subscription.schema';
 
-/** Issue 36: the transports an event sink can use (Kafka: none runs here, docs/services/event-sinks.md). */
-export const SINK_TRANSPORTS = ['amqp', 'mqtt', 'nats'] as const;
+/** Issue 36: the transports an event sink can use (Kafka: tested against a Kafka-protocol test broker, docs/services/event-sinks.md). */
+export const SINK_TRANSPORTS = ['amqp', 'mqtt', 'nats', 'kafka'] as const;
 export type SinkTransport = (typeof SINK_TRANSPORTS)[number];
 
 /** The URL schemes of each transport (the TLS one second). */
@@ -10,6 +10,7 @@ export const SINK_SCHEMES: Record<SinkTransport, readonly string[]> = {
   amqp: ['amqp', 'amqps'],
   mqtt: ['mqtt', 'mqtts'],
   nats: ['nats', 'tls'],
+  kafka: ['kafka', 'kafkas'],
 };
 
 const text = (name: string, max: number) =>
@@ -22,7 +23,12 @@ const text = (name: string, max: number) =>
 export const SinkUrlSchema = z
   .string({ error: 'url must be a string' })
   .max(2048, 'url must be at most 2048 characters')
-  .pipe(z.url({ protocol: /^(amqps?|mqtts?|nats|tls)$/, error: 'url must be an amqp(s)://, mqtt(s)://, nats:// or tls:// URL' }))
+  .pipe(
+    z.url({
+      protocol: /^(amqps?|mqtts?|nats|tls|kafkas?)$/,
+      error: 'url must be an amqp(s)://, mqtt(s)://, nats://, tls:// or kafka(s):// URL',
+    }),
+  )
   .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), 'url must not hold credentials: give them in credentials');
 
 /**
@@ -49,7 +55,27 @@ export const NatsConfigSchema = z.strictObject({
   jetstream: z.boolean({ error: 'jetstream must be a boolean' }).default(false),
   orderByChat,
 });
-export const SINK_CONFIG_SCHEMAS = { amqp: AmqpConfigSchema, mqtt: MqttConfigSchema, nats: NatsConfigSchema } as const;
+/**
+ * Kafka: every event to `topic` (it must exist), keyed by its chat id (data.chat_id; none: no key), so a
+ * chat's events share a partition; orderByChat (on by default here) sends them one at a time, in order.
+ * With credentials' username and password, SASL with `saslMechanism`.
+ */
+export const KafkaConfigSchema = z.strictObject({
+  topic: text('topic', 249)
+    .regex(/^[A-Za-z0-9._-]+$/, 'topic must be a Kafka topic name (letters, digits, dots, _ or -)')
+    .refine((t) => t !== '.' && t !== '..', 'topic must not be . or ..')
+    .default('mapi-events'),
+  saslMechanism: z
+    .enum(['plain', 'scram-sha-256', 'scram-sha-512'], { error: 'saslMechanism must be plain, scram-sha-256 or scram-sha-512' })
+    .default('plain'),
+  orderByChat: z.boolean({ error: 'orderByChat must be a boolean' }).default(true),
+});
+export const SINK_CONFIG_SCHEMAS = {
+  amqp: AmqpConfigSchema,
+  mqtt: MqttConfigSchema,
+  nats: NatsConfigSchema,
+  kafka: KafkaConfigSchema,
+} as const;
 
 /** Sealed at rest with the service's key and never returned: only `has_credentials` shows they exist. */
 export const SinkCredentialsSchema = z.strictObject({

@@ -5,7 +5,7 @@ import { defineRpc } from '../../rpc/define-rpc';
 import { EventSinkSchema, SINK_TRANSPORTS } from '../event-sink/event-sink.schema';
 
 export const ListEventSinksQuery = z.object({
-  transport: z.enum(SINK_TRANSPORTS, { error: 'transport must be one of amqp, mqtt, nats' }).optional(),
+  transport: z.enum(SINK_TRANSPORTS, { error: 'transport must be one of amqp, mqtt, nats, kafka' }).optional(),
 });
 
 export const ListEventSinksResponse = z.array(EventSinkSchema);

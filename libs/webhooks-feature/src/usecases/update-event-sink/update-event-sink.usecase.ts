@@ -7,7 +7,9 @@ import { webhookNotFound } from '../get-webhook/get-webhook.usecase';
 
 /**
  * PATCH /event-sinks/{id}. The transport stays: the URL's scheme and the config are checked against it
- * (a 422 naming the field). `credentials` replaces them (sealed), null removes them. isSubscribed as webhooks'.
+ * (a 422 naming the field). `credentials` replaces them (sealed), null removes them — on this sink and on
+ * every sink created with it (same integration) that has the same URL (after this change): the sinks of one
+ * POST share one broker login, so a new password is given once. isSubscribed as webhooks'.
  */
 export class UpdateEventSink {
   constructor(
@@ -34,9 +36,10 @@ export class UpdateEventSink {
       changes.transport_config = parsed.data as Prisma.InputJsonValue;
     }
     if (body.event !== undefined) changes.integration_name = body.event;
+    let credentials: Uint8Array<ArrayBuffer> | null | undefined;
     if (body.credentials !== undefined) {
       const empty = body.credentials === null || Object.keys(body.credentials).length === 0;
-      changes.credentials =
+      credentials =
         empty || !body.credentials
           ? null
           : new Uint8Array(this.secrets.seal(body.credentials, credentialsAad(ctx.org_id, current.integration_id)));
@@ -49,8 +52,14 @@ export class UpdateEventSink {
       if (body.isSubscribed) Object.assign(changes, { disabled_reason: null, failing_since: null, subscribed_at: new Date() });
       else changes.disabled_reason = 'paused';
     }
-    const row = await this.sinks.update(ctx.org_id, params.id, changes);
+    let row = await this.sinks.update(ctx.org_id, params.id, changes);
     if (!row) throw webhookNotFound('sinks');
+    if (credentials !== undefined) {
+      // the sinks created together that point at the same broker (URL) share them: all get the new ones
+      await this.sinks.setSharedCredentials(ctx.org_id, params.id, row.integration_id, row.hook_url, credentials);
+      row = await this.sinks.find(ctx.org_id, params.id);
+      if (!row) throw webhookNotFound('sinks');
+    }
     return mapSink(row);
   }
 }

@@ -14,7 +14,7 @@ import { ConfigFields, CredentialFields, formValues } from './SinkFields';
 /** The log is read again this often while the page is open (new attempts, retries). */
 const REFRESH_MS = 2_000;
 
-/** One event sink: edit it (address, event, settings, credentials), enable or disable, delete, replay, its delivery log. */
+/** One event sink: edit it (address, event, settings, credentials), enable or disable, delete, replay, its delivery log, redeliver. */
 export function EventSinkPage({ id }: { id: string }) {
   const [sink, setSink] = useState<EventSink | null>(null);
   const [log, setLog] = useState<{ count: number; attempts: WebhookAttempt[] } | null>(null);
@@ -105,6 +105,9 @@ export function EventSinkPage({ id }: { id: string }) {
               <ConfigFields transport={sink.transport} config={sink.config} />
             </div>
             <CredentialFields transport={sink.transport} stored={sink.has_credentials} />
+            <p className="muted">
+              Credentials saved here, or removed, apply to every sink created with this one that has the same broker URL.
+            </p>
             <div className="row">
               <button type="submit">Save</button>
               <button
@@ -157,7 +160,17 @@ export function EventSinkPage({ id }: { id: string }) {
           Replay
         </button>
       </form>
-      <SinkLog log={log} loadingError={!!error} />
+      <SinkLog
+        log={log}
+        loadingError={!!error}
+        onRedeliver={(a) =>
+          void run('Redeliver', async () => {
+            await api('POST', `/event-sinks/${id}/redeliver`, { body: { eventId: a.event_id } });
+            await loadLog();
+            return `Event ${a.event_id} scheduled again.`;
+          })
+        }
+      />
     </>
   );
 }

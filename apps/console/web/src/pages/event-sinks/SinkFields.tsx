@@ -2,8 +2,9 @@ import { fullConfig, type SinkTransport } from './event-sink-view';
 
 /**
  * The transport's settings (event-sink-view.ts configOf reads them back): the exchange for AMQP, the
- * topic prefix and protocol version for MQTT, the subject prefix and JetStream for NATS; a chat's
- * events in order for every transport. `config`: the stored one (an edit), else the API's defaults.
+ * topic prefix and protocol version for MQTT, the subject prefix and JetStream for NATS, the topic and
+ * SASL mechanism for Kafka; a chat's events in order for every transport. `config`: the stored one (an
+ * edit), else the API's defaults.
  */
 export function ConfigFields({ transport, config = {} }: { transport: SinkTransport; config?: Record<string, unknown> }) {
   const c = fullConfig(transport, config);
@@ -42,6 +43,22 @@ export function ConfigFields({ transport, config = {} }: { transport: SinkTransp
           </label>
         </>
       )}
+      {transport === 'kafka' && (
+        <>
+          <label>
+            Topic (must exist; key = chat id)
+            <input name="topic" defaultValue={String(c.topic)} maxLength={249} required />
+          </label>
+          <label>
+            SASL mechanism (with a username and password)
+            <select name="saslMechanism" defaultValue={String(c.saslMechanism)}>
+              <option value="plain">PLAIN</option>
+              <option value="scram-sha-256">SCRAM-SHA-256</option>
+              <option value="scram-sha-512">SCRAM-SHA-512</option>
+            </select>
+          </label>
+        </>
+      )}
       <label className="check">
         <input type="checkbox" name="orderByChat" defaultChecked={c.orderByChat === true} />
         Deliver a chat&apos;s events in order
@@ -49,6 +66,8 @@ export function ConfigFields({ transport, config = {} }: { transport: SinkTransp
     </>
   );
 }
+
+const TLS_SCHEMES: Record<SinkTransport, string> = { amqp: 'amqps', mqtt: 'mqtts', nats: 'tls', kafka: 'kafkas' };
 
 /**
  * Credentials and TLS material: write-only. The fields start empty, always (the API never answers
@@ -80,7 +99,7 @@ export function CredentialFields({ transport, stored }: { transport: SinkTranspo
         )}
       </div>
       <details>
-        <summary>TLS certificates (for {transport === 'amqp' ? 'amqps' : transport === 'mqtt' ? 'mqtts' : 'tls'}:// addresses)</summary>
+        <summary>TLS certificates (for {TLS_SCHEMES[transport]}:// addresses)</summary>
         <div className="row">
           <label>
             CA certificate (PEM)

@@ -38,6 +38,11 @@ describe('console event sinks page logic', () => {
     });
     // fields of another transport are never sent (the API refuses unknown config fields)
     expect(configOf('nats', { exchange: 'x', topicPrefix: 'y' })).toEqual({ jetstream: false, orderByChat: false });
+    expect(configOf('kafka', { topic: ' crm.events ', saslMechanism: 'scram-sha-512', orderByChat: true })).toEqual({
+      topic: 'crm.events',
+      saslMechanism: 'scram-sha-512',
+      orderByChat: true,
+    });
   });
 
   it('sends only the credentials typed in, a password and a PEM exactly as typed', () => {
@@ -96,6 +101,7 @@ describe('console event sinks page logic', () => {
     expect(fullConfig('amqp', {})).toEqual({ exchange: 'amq.topic', orderByChat: false });
     expect(fullConfig('mqtt', {})).toEqual({ topicPrefix: 'mapi', protocolVersion: 4, orderByChat: false });
     expect(fullConfig('nats', { jetstream: true })).toEqual({ subjectPrefix: 'mapi', jetstream: true, orderByChat: false });
+    expect(fullConfig('kafka', {})).toEqual({ topic: 'mapi-events', saslMechanism: 'plain', orderByChat: true });
   });
 
   it("names where a sink's messages go and its state", () => {
@@ -106,6 +112,7 @@ describe('console event sinks page logic', () => {
     expect(destination({ transport: 'nats', event: 'chat.created', config: { jetstream: true } })).toBe(
       'subject mapi.chat.created, JetStream (deduplicated by event id)',
     );
+    expect(destination({ transport: 'kafka', event: 'chat.created', config: {} })).toBe('topic mapi-events, key = chat id, acks = all');
     expect(stateText({ is_subscribed: true, disabled_reason: null })).toBe('active');
     expect(stateText({ is_subscribed: false, disabled_reason: 'paused' })).toBe('disabled');
     expect(stateText({ is_subscribed: false, disabled_reason: 'failing' })).toBe('disabled: kept failing');
@@ -129,6 +136,8 @@ describe('console event sinks page logic', () => {
       'amqp: Handshake terminated by server: 403 (ACCESS_REFUSED) with message "ACCESS_REFUSED - Login was refused"',
       "nats: 'Authorization Violation'",
       'nats: AUTHORIZATION_VIOLATION',
+      'kafka: SASL SCRAM SHA512 authentication failed: Authentication failed during authentication due to invalid credentials',
+      'kafka: Connection error: ... alert certificate required',
     ])
       expect(latestFailure([{ success: false, error: reason }])?.advice).toMatch(/refused the credentials/);
     expect(latestFailure([{ success: false, error: 'amqp: Channel closed by server: 404 (NOT-FOUND) no exchange' }])).toEqual({

@@ -5,7 +5,7 @@ import type { WebhookAttempt } from '../../api/types';
  * /v1/event-sinks copied from the contracts (the bundle carries no schema code), the create and edit
  * bodies from the forms' values, and how a sink and its delivery log read.
  */
-export type SinkTransport = 'amqp' | 'mqtt' | 'nats';
+export type SinkTransport = 'amqp' | 'mqtt' | 'nats' | 'kafka';
 
 /** An event sink as the API answers it: never its credentials, only whether it has some. */
 export interface EventSink {
@@ -28,6 +28,7 @@ export const TRANSPORTS: { value: SinkTransport; label: string; schemes: string[
   { value: 'amqp', label: 'AMQP 0-9-1 (RabbitMQ)', schemes: ['amqp', 'amqps'], example: 'amqps://rabbit.example.com/prod' },
   { value: 'mqtt', label: 'MQTT 3.1.1 / 5', schemes: ['mqtt', 'mqtts'], example: 'mqtts://broker.example.com' },
   { value: 'nats', label: 'NATS', schemes: ['nats', 'tls'], example: 'tls://nats.example.com:4222' },
+  { value: 'kafka', label: 'Kafka', schemes: ['kafka', 'kafkas'], example: 'kafkas://kafka.example.com:9093' },
 ];
 
 export const transportLabel = (t: string): string => TRANSPORTS.find((x) => x.value === t)?.label ?? t;
@@ -39,8 +40,8 @@ const text = (v: FormValues[string]) => (typeof v === 'string' ? v.trim() : '');
 
 /**
  * The transport's config from the form: amqp {exchange}, mqtt {topicPrefix, protocolVersion}, nats
- * {subjectPrefix, jetstream}, each with orderByChat. An empty text field is left out (the API's
- * default: amq.topic, mapi).
+ * {subjectPrefix, jetstream}, kafka {topic, saslMechanism}, each with orderByChat. An empty text field
+ * is left out (the API's default: amq.topic, mapi, mapi-events).
  */
 export function configOf(transport: SinkTransport, v: FormValues): Record<string, unknown> {
   const config: Record<string, unknown> = {};
@@ -55,6 +56,10 @@ export function configOf(transport: SinkTransport, v: FormValues): Record<string
   if (transport === 'nats') {
     set('subjectPrefix', text(v.subjectPrefix));
     config.jetstream = v.jetstream === true;
+  }
+  if (transport === 'kafka') {
+    set('topic', text(v.topic));
+    config.saslMechanism = text(v.saslMechanism) || 'plain';
   }
   config.orderByChat = v.orderByChat === true;
   return config;
@@ -89,6 +94,13 @@ export function createBody(transport: SinkTransport, v: FormValues, events: stri
 
 /** The config as the API fills it in (its defaults), so an edit compares like with like. */
 export function fullConfig(transport: SinkTransport, config: Record<string, unknown>): Record<string, unknown> {
+  // Kafka sinks order by chat unless told not to (its key is the chat id); the others only when told to
+  if (transport === 'kafka')
+    return {
+      topic: config.topic ?? 'mapi-events',
+      saslMechanism: config.saslMechanism ?? 'plain',
+      orderByChat: config.orderByChat !== false,
+    };
   const orderByChat = config.orderByChat === true;
   if (transport === 'amqp') return { exchange: config.exchange ?? 'amq.topic', orderByChat };
   if (transport === 'mqtt')
@@ -124,6 +136,7 @@ export function destination(s: Pick<EventSink, 'transport' | 'event' | 'config'>
   const c = fullConfig(s.transport, s.config);
   if (s.transport === 'amqp') return `exchange ${c.exchange}, routing key ${s.event}`;
   if (s.transport === 'mqtt') return `topic ${c.topicPrefix}/${s.event}, QoS 1, MQTT ${c.protocolVersion === 5 ? '5' : '3.1.1'}`;
+  if (s.transport === 'kafka') return `topic ${c.topic}, key = chat id, acks = all`;
   return `subject ${c.subjectPrefix}.${s.event}${c.jetstream ? ', JetStream (deduplicated by event id)' : ''}`;
 }
 
@@ -137,9 +150,9 @@ export function stateText(s: Pick<EventSink, 'is_subscribed' | 'disabled_reason'
 export const outcome = (a: Pick<WebhookAttempt, 'success' | 'error'>): string =>
   a.success ? 'delivered · acknowledged by the broker' : `failed · ${a.error ?? 'no answer from the broker'}`;
 
-/** A broker's refusal of the login (RabbitMQ, Mosquitto, nats-server wordings). */
+/** A broker's refusal of the login or of the TLS certificates (RabbitMQ, Mosquitto, nats-server, Kafka wordings). */
 const CREDENTIAL_REFUSAL =
-  /ACCESS_REFUSED|not authori[sz]ed|bad user ?name or password|authori[sz]ation[ _]violation|authentication|do not open with/i;
+  /ACCESS_REFUSED|not authori[sz]ed|bad user ?name or password|authori[sz]ation[ _]violation|authentication|certificate|do not open with/i;
 
 /**
  * The newest attempt's failure, for a notice above the log: its reason and what to do; null when the
