@@ -248,9 +248,13 @@ describe('console: Right now and Analytics', () => {
       '1', // active chats (the team table's column of the performed_by work)
       '4 min',
       '1',
+      '2 min', // next response median
+      '1', // next responses
       '0',
       '0',
     ]);
+    // no schedule: wall-clock response times, no business-hours note
+    expect(await page.getByTestId('business-hours-note').count()).toBe(0);
     expect(await checkBothSizes(page, 'analytics')).toEqual([]);
 
     // The CSV downloads are the API's CSV of the same period.
@@ -296,6 +300,26 @@ describe('console: Right now and Analytics', () => {
       10_000,
       'the custom day',
     );
+
+    // With a schedule the answers count business hours (business_hours: true), and the page says so.
+    const allDay = [{ start: '00:00', end: '24:00' }];
+    const weekly = Object.fromEntries(
+      ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, allDay]),
+    );
+    const put = await fetch(`${stack.baseUrl}/v1/analytics/business-hours`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ time_zone: 'UTC', weekly }),
+    });
+    expect(put.status).toBe(200);
+    try {
+      await page.reload();
+      const note = page.getByTestId('business-hours-note');
+      await note.waitFor({ timeout: 10_000 });
+      expect(await note.textContent()).toBe('Response times count business hours (schedule set on the SLA page).');
+    } finally {
+      expect((await api.delete('/analytics/business-hours')).status).toBe(200);
+    }
     await ctx.close();
   }, 60_000);
 

@@ -8,6 +8,7 @@ import {
   PRESETS,
   addDays,
   browserZone,
+  businessHoursNote,
   localDate,
   metricsQuery,
   periodOf,
@@ -35,7 +36,7 @@ function zones(own: string): string[] {
 /**
  * Analytics (GET /v1/analytics/messages, /tickets, /team): a period (today, 7 or 30 days, or dates),
  * a time zone (the reader's by default), a phone and day or hour buckets; the totals, a chart of the
- * series, the ticket and team tables, each with its CSV.
+ * series, the ticket and team tables, each with its CSV; a note when response times count business hours.
  */
 export function AnalyticsPage() {
   const own = useMemo(browserZone, []);
@@ -78,6 +79,7 @@ export function AnalyticsPage() {
   }, [query, interval]);
 
   const loaded = figures.messages || figures.tickets || figures.team;
+  const hoursNote = businessHoursNote(figures.messages, figures.team);
   return (
     <>
       <form className="row" aria-label="Figures to show" onSubmit={(e) => e.preventDefault()}>
@@ -137,6 +139,11 @@ export function AnalyticsPage() {
         <ErrorNote key={e} error={e} />
       ))}
       {!loaded && busy && period && <p role="status">Loading figures…</p>}
+      {hoursNote && (
+        <p className="muted" data-testid="business-hours-note">
+          {hoursNote}
+        </p>
+      )}
       <div aria-busy={busy} data-testid="figures">
         {figures.messages && <MessagesSection metrics={figures.messages} query={figures.query} />}
         {figures.tickets && <TicketsSection metrics={figures.tickets} query={figures.query} />}

@@ -6,6 +6,7 @@ import {
   bucketLabel,
   duration,
   messageTotals,
+  teamRow,
   ticketTotals,
   type MessageMetrics,
   type TeamMetrics,
@@ -136,6 +137,8 @@ export function TeamSection({ metrics, query }: { metrics: TeamMetrics; query: s
                 'Active chats',
                 'First response median',
                 'First responses',
+                'Next response median',
+                'Next responses',
                 'Tickets closed',
                 'Tickets unresolved',
               ]}
@@ -143,13 +146,9 @@ export function TeamSection({ metrics, query }: { metrics: TeamMetrics; query: s
             <tbody>
               {metrics.members.map((m) => (
                 <tr key={m.member} data-member={m.member}>
-                  <td>{m.member}</td>
-                  <td>{m.messages_sent}</td>
-                  <td>{m.active_chats ?? ''}</td>
-                  <td>{duration(m.first_response_ms.median)}</td>
-                  <td>{m.first_response_ms.count}</td>
-                  <td>{m.tickets_closed}</td>
-                  <td>{m.tickets_unresolved}</td>
+                  {teamRow(m).map((cell, i) => (
+                    <td key={i}>{cell}</td>
+                  ))}
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,7 @@
 import {
   addDays,
   bucketLabel,
+  businessHoursNote,
   chartData,
   chatPath,
   duration,
@@ -9,6 +10,7 @@ import {
   metricsQuery,
   periodOf,
   startOfLocalDay,
+  teamRow,
   type MessageBucket,
 } from './analytics-view';
 
@@ -93,6 +95,37 @@ describe('console analytics page logic', () => {
       ['Next response (median)', '2 min'],
       ['Next response (p90)', '3 min'],
     ]);
+  });
+
+  it('writes a team row with its next responses, and none from an older service without them', () => {
+    const member = {
+      member: 'agent@example.com',
+      active_chats: 1,
+      messages_sent: 2,
+      first_response_ms: { median: 240_000, count: 1 },
+      tickets_closed: 0,
+      tickets_unresolved: 3,
+    };
+    expect(teamRow({ ...member, next_response_ms: { median: 120_000, count: 1 } })).toEqual([
+      'agent@example.com',
+      '2',
+      '1',
+      '4 min',
+      '1',
+      '2 min',
+      '1',
+      '0',
+      '3',
+    ]);
+    expect(teamRow({ ...member, active_chats: undefined }).slice(2, 7)).toEqual(['', '4 min', '1', '–', '0']);
+  });
+
+  it('notes business hours only when an answer counts them', () => {
+    const note = 'Response times count business hours (schedule set on the SLA page).';
+    expect(businessHoursNote({ business_hours: true }, { business_hours: true })).toBe(note);
+    expect(businessHoursNote(null, { business_hours: true })).toBe(note);
+    expect(businessHoursNote({ business_hours: false }, { business_hours: false })).toBeNull();
+    expect(businessHoursNote({}, null, undefined)).toBeNull();
   });
 
   it('labels buckets and gives the chart seconds, counts and minutes (gaps where no response)', () => {

@@ -29,6 +29,8 @@ export interface MessageMetrics {
   from: string;
   to: string;
   tz: string;
+  /** Response times counted in business hours (the organization has a schedule); absent from an older service. */
+  business_hours?: boolean;
   interval: Interval;
   totals: MessageTotals;
   series: MessageBucket[];
@@ -52,10 +54,13 @@ export interface TeamMember {
   active_chats?: number;
   messages_sent: number;
   first_response_ms: Median;
+  /** Responses in chats already answered before (absent from an older service: shown as none). */
+  next_response_ms?: Median;
   tickets_closed: number;
   tickets_unresolved: number;
 }
 export interface TeamMetrics {
+  business_hours?: boolean;
   members: TeamMember[];
 }
 export interface RightNow {
@@ -181,6 +186,23 @@ export const ticketTotals = (t: TicketFigures): [string, string][] => [
   ['Closed', String(t.closed)],
   ['To first assignment (median)', duration(t.time_to_first_assignment_ms.median)],
   ['To close (median)', duration(t.time_to_close_ms.median)],
+];
+
+/** The note shown when any answer's response times count business hours; null when none does (wall-clock time). */
+export const businessHoursNote = (...answers: ({ business_hours?: boolean } | null | undefined)[]): string | null =>
+  answers.some((a) => a?.business_hours === true) ? 'Response times count business hours (schedule set on the SLA page).' : null;
+
+/** A team member's row of the team table, as the page shows it (the column order of TeamSection). */
+export const teamRow = (m: TeamMember): string[] => [
+  m.member,
+  String(m.messages_sent),
+  m.active_chats === undefined ? '' : String(m.active_chats),
+  duration(m.first_response_ms.median),
+  String(m.first_response_ms.count),
+  duration(m.next_response_ms?.median),
+  String(m.next_response_ms?.count ?? 0),
+  String(m.tickets_closed),
+  String(m.tickets_unresolved),
 ];
 
 /** A bucket's label: its local day (`2026-11-02`) or hour (`2026-11-02 14:00`), as the answer writes it. */

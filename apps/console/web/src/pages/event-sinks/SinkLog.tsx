@@ -6,7 +6,8 @@ import { latestFailure, outcome } from './event-sink-view';
 /**
  * A sink's delivery log, newest first: each attempt with the broker's ack or its reason for failing, and
  * a Redeliver button (the event sent again now, same event id). When the newest attempt failed, its
- * reason leads, with what to do (a refused login: the credentials).
+ * reason leads, with what to do (a refused login: the credentials; an untrusted broker certificate: its CA; a refused client
+ * certificate: another one).
  */
 export function SinkLog({
   log,

@@ -5,6 +5,7 @@ import {
   credentialsOf,
   destination,
   editBody,
+  failureAdvice,
   fullConfig,
   latestFailure,
   outcome,
@@ -137,13 +138,44 @@ describe('console event sinks page logic', () => {
       "nats: 'Authorization Violation'",
       'nats: AUTHORIZATION_VIOLATION',
       'kafka: SASL SCRAM SHA512 authentication failed: Authentication failed during authentication due to invalid credentials',
-      'kafka: Connection error: ... alert certificate required',
     ])
-      expect(latestFailure([{ success: false, error: reason }])?.advice).toMatch(/refused the credentials/);
+      expect(latestFailure([{ success: false, error: reason }])?.advice).toMatch(/^The broker refused the credentials/);
     expect(latestFailure([{ success: false, error: 'amqp: Channel closed by server: 404 (NOT-FOUND) no exchange' }])).toEqual({
       reason: 'amqp: Channel closed by server: 404 (NOT-FOUND) no exchange',
       advice: expect.stringMatching(/^The delivery is retried/),
     });
+  });
+
+  it('advises the CA for an untrusted broker certificate and another client certificate for a refused one', () => {
+    const ca = /^The broker's certificate is not trusted: give the CA that issued it as the CA certificate \(tlsCa\)/;
+    const clientCert = /^The broker refused our client certificate: give a client certificate and key \(tlsCert, tlsKey\)/;
+    // the dispatcher's words (libs/webhooks-feature/src/sinks/tls-error.ts), and Node's own before them
+    for (const reason of [
+      "mqtt: self-signed certificate in certificate chain (TLS: the broker's certificate is not trusted: give the CA that issued it as tlsCa)",
+      "amqp: unable to verify the first certificate (TLS: the broker's certificate is not trusted: give the CA that issued it as tlsCa)",
+      "nats: certificate has expired (TLS: the broker's certificate is not trusted: give the CA that issued it as tlsCa)",
+      'kafka: Connection error: unable to get local issuer certificate',
+    ])
+      expect(failureAdvice(reason)).toMatch(ca);
+    for (const reason of [
+      'mqtt: the broker refused our client certificate at the TLS handshake (tlsv13 alert certificate required): give tlsCert and tlsKey issued by a CA it trusts',
+      'amqp: the broker refused our client certificate at the TLS handshake (tlsv1 alert unknown ca): give tlsCert and tlsKey issued by a CA it trusts',
+      'nats: CONNECTION_REFUSED: the server dropped the TLS connection, as nats-server does when it refuses the client certificate',
+      'kafka: Connection error: ... alert certificate required',
+    ])
+      expect(failureAdvice(reason)).toMatch(clientCert);
+    // neither a login refusal nor a missing exchange reads as a certificate problem
+    expect(failureAdvice('mqtt: Connection refused: Not authorized')).toMatch(/^The broker refused the credentials/);
+    expect(failureAdvice('amqp: Channel closed by server: 404 (NOT-FOUND) no exchange')).toMatch(/^The delivery is retried/);
+    expect(
+      latestFailure([
+        {
+          success: false,
+          error:
+            "mqtt: self-signed certificate in certificate chain (TLS: the broker's certificate is not trusted: give the CA that issued it as tlsCa)",
+        },
+      ])?.advice,
+    ).toMatch(ca);
   });
 
   it("offers exactly the contracts' transports with their URL schemes (a new transport shows in the page)", () => {

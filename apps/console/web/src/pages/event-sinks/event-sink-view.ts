@@ -150,9 +150,26 @@ export function stateText(s: Pick<EventSink, 'is_subscribed' | 'disabled_reason'
 export const outcome = (a: Pick<WebhookAttempt, 'success' | 'error'>): string =>
   a.success ? 'delivered · acknowledged by the broker' : `failed · ${a.error ?? 'no answer from the broker'}`;
 
-/** A broker's refusal of the login or of the TLS certificates (RabbitMQ, Mosquitto, nats-server, Kafka wordings). */
-const CREDENTIAL_REFUSAL =
-  /ACCESS_REFUSED|not authori[sz]ed|bad user ?name or password|authori[sz]ation[ _]violation|authentication|certificate|do not open with/i;
+/** The broker's certificate not trusted by us (the log's words, libs/webhooks-feature/src/sinks/tls-error.ts; Node's own reasons). */
+const SERVER_UNTRUSTED =
+  /certificate is not trusted|self[- ]signed certificate|unable to verify the first certificate|unable to get (local )?issuer certificate/i;
+/** The broker's refusal of our client certificate (an alert at the handshake, nats-server dropping the connection). */
+const CLIENT_CERT_REFUSAL =
+  /refused our client certificate|refuses the client certificate|alert (certificate required|bad certificate|unknown ca|certificate unknown|certificate expired|certificate revoked|access denied)/i;
+/** A broker's refusal of the login (RabbitMQ, Mosquitto, nats-server, Kafka wordings). */
+const LOGIN_REFUSAL =
+  /ACCESS_REFUSED|not authori[sz]ed|bad user ?name or password|authori[sz]ation[ _]violation|authentication|do not open with/i;
+
+/** What to do about a failed delivery, by its reason: the broker's certificate, our client certificate, the login, or else. */
+export function failureAdvice(reason: string): string {
+  if (SERVER_UNTRUSTED.test(reason))
+    return "The broker's certificate is not trusted: give the CA that issued it as the CA certificate (tlsCa) in the form above.";
+  if (CLIENT_CERT_REFUSAL.test(reason))
+    return 'The broker refused our client certificate: give a client certificate and key (tlsCert, tlsKey) issued by a CA it trusts in the form above (they are never shown back).';
+  if (LOGIN_REFUSAL.test(reason))
+    return 'The broker refused the credentials: type them again in the form above (they are never shown back).';
+  return 'The delivery is retried on the webhook schedule; check the address, the exchange, topic or stream, and that the broker is up.';
+}
 
 /**
  * The newest attempt's failure, for a notice above the log: its reason and what to do; null when the
@@ -162,8 +179,5 @@ export function latestFailure(attempts: Pick<WebhookAttempt, 'success' | 'error'
   const newest = attempts[0];
   if (!newest || newest.success) return null;
   const reason = newest.error ?? 'no answer from the broker';
-  const advice = CREDENTIAL_REFUSAL.test(reason)
-    ? 'The broker refused the credentials: type them again in the form above (they are never shown back).'
-    : 'The delivery is retried on the webhook schedule; check the address, the exchange, topic or stream, and that the broker is up.';
-  return { reason, advice };
+  return { reason, advice: failureAdvice(reason) };
 }
