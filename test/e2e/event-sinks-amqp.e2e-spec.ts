@@ -10,9 +10,8 @@ import {
   orderedThrough,
   outOfOrder,
   refusedAndDelivered,
-  sinkStack,
+  useSinkStack,
   type Listener,
-  type SinkEnv,
 } from './support/event-sinks';
 
 /**
@@ -23,25 +22,21 @@ import {
  * that SIGKILL. A RabbitMQ node of the test's own (never the shared one) is SIGKILLed and restarted
  * mid-stream: nothing lost, each chat's order kept.
  */
-jest.setTimeout(240_000);
-
 const RABBIT = 'amqp://guest:guest@127.0.0.1:5672';
 
 describe('event sinks: AMQP (RabbitMQ)', () => {
-  let env: SinkEnv;
   let main: Listener;
   let own: PrivateRabbitMQ;
   const exchange = `mapi-sink-test-${randomSuffix(4)}`;
 
-  beforeAll(async () => {
-    [main, env, own] = await Promise.all([listenAmqp(RABBIT, exchange), sinkStack(), PrivateRabbitMQ.start()]);
+  const env = useSinkStack(async () => {
+    [main, own] = await Promise.all([listenAmqp(RABBIT, exchange), PrivateRabbitMQ.start()]);
     process.stdout.write(`private rabbitmq-server: first start ${own.lastStartMs} ms (loaded machine)\n`);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await main?.close();
     await own?.destroy();
-    await env?.stack.stop();
   });
 
   it('delivers every event, by routing key = event name, while the dispatcher is SIGKILLed mid-stream', async () => {

@@ -6,9 +6,8 @@ import {
   orderedThrough,
   outOfOrder,
   refusedAndDelivered,
-  sinkStack,
+  useSinkStack,
   type Listener,
-  type SinkEnv,
 } from './support/event-sinks';
 
 /**
@@ -21,8 +20,6 @@ import {
  * restart: the mock keeps its log in memory only); a client certificate the broker refuses shows in the
  * delivery log (a TLS front: the mock has no TLS, and no SASL, so SASL is not tested here).
  */
-jest.setTimeout(240_000);
-
 /** A kafkajs consumer of `topic` from its beginning: arrivals in the order consumed; `keyMismatches` counts records not keyed by their chat. */
 async function listenKafka(bootstrap: string, topic: string): Promise<Listener & { keyMismatches: number }> {
   let closing = false;
@@ -57,25 +54,22 @@ async function listenKafka(bootstrap: string, topic: string): Promise<Listener &
 }
 
 describe('event sinks: Kafka (against a Kafka-protocol test broker, not Apache Kafka)', () => {
-  let env: SinkEnv;
   let mock: PrivateKafkaMock;
   let certs: TestCertificates;
   let front: KafkaTlsFront;
   const listeners: Listener[] = [];
   const topic = `crm-events-${randomSuffix(4)}`;
 
-  beforeAll(async () => {
+  const env = useSinkStack(async () => {
     mock = await PrivateKafkaMock.start({ topics: { [topic]: 4, [`${topic}-outage`]: 4, [`${topic}-tls`]: 1 } });
     certs = testCertificates();
     front = await KafkaTlsFront.start(Number(mock.hostPort.split(':')[1]), certs);
-    env = await sinkStack();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     for (const l of listeners) await l.close();
     await front?.close();
     await mock?.destroy();
-    await env?.stack.stop();
   });
 
   it("delivers every event keyed by its chat, in each chat's order, while the dispatcher is SIGKILLed mid-stream", async () => {

@@ -1,13 +1,5 @@
 import { PrivateMosquitto, randomSuffix } from '@mapi/testing';
-import {
-  deliversAcrossKills,
-  listenMqtt,
-  orderedThrough,
-  refusedAndDelivered,
-  sinkStack,
-  type Listener,
-  type SinkEnv,
-} from './support/event-sinks';
+import { deliversAcrossKills, listenMqtt, orderedThrough, refusedAndDelivered, useSinkStack, type Listener } from './support/event-sinks';
 
 /**
  * MQTT sinks against the machine's Mosquitto (127.0.0.1:1883, anonymous): topic `<prefix>/<event name>`
@@ -15,30 +7,25 @@ import {
  * the test's own: one that requires a password (a wrong one is a failed attempt in the delivery log),
  * and one with persistence that is restarted mid-stream (nothing lost, each chat's order kept).
  */
-jest.setTimeout(240_000);
-
 describe('event sinks: MQTT (Mosquitto)', () => {
-  let env: SinkEnv;
   let main: Listener;
   let guarded: PrivateMosquitto;
   let own: PrivateMosquitto;
   const prefix = `mapi-test-${randomSuffix(4)}`;
 
-  beforeAll(async () => {
-    [main, guarded, own, env] = await Promise.all([
+  const env = useSinkStack(async () => {
+    [main, guarded, own] = await Promise.all([
       listenMqtt('mqtt://127.0.0.1:1883', `${prefix}/#`, `${prefix}-sub`),
       // "the user's" broker whose credentials we get wrong
       PrivateMosquitto.start({ users: { crm: 'right-password' } }),
       PrivateMosquitto.start(),
-      sinkStack(),
     ]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await main?.close();
     await guarded?.destroy();
     await own?.destroy();
-    await env?.stack.stop();
   });
 
   it('delivers every event to <prefix>/<event name> at QoS 1 while the dispatcher is SIGKILLed mid-stream', async () => {

@@ -8,9 +8,8 @@ import {
   listenStream,
   orderedThrough,
   refusedAndDelivered,
-  sinkStack,
+  useSinkStack,
   type Listener,
-  type SinkEnv,
 } from './support/event-sinks';
 
 /**
@@ -20,10 +19,7 @@ import {
  * server SIGKILLed and restarted mid-stream loses none either, with each chat's order kept (orderByChat);
  * a server that requires a password shows a wrong one in the delivery log.
  */
-jest.setTimeout(240_000);
-
 describe('event sinks: NATS (JetStream)', () => {
-  let env: SinkEnv;
   let users: PrivateNats;
   let nc: NatsConnection;
   let main: Listener;
@@ -32,7 +28,7 @@ describe('event sinks: NATS (JetStream)', () => {
   const prefix = `mapi.test${randomSuffix(4)}`;
   const stream = `SINK_${randomSuffix(4)}`;
 
-  beforeAll(async () => {
+  const env = useSinkStack(async () => {
     users = await PrivateNats.start();
     nc = await connect({ servers: users.url, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     const jsm = await nc.jetstreamManager();
@@ -44,15 +40,13 @@ describe('event sinks: NATS (JetStream)', () => {
       ['-a', '127.0.0.1', '-p', String(guardedPort), '--user', 'crm', '--pass', 'right-password'],
       { stdio: 'ignore' },
     );
-    env = await sinkStack();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await main?.close();
     await nc?.close();
     guarded?.kill('SIGKILL');
     await users?.destroy();
-    await env?.stack.stop();
   });
 
   it('publishes every event to the stream once (Nats-Msg-Id) while the dispatcher is SIGKILLed mid-stream', async () => {

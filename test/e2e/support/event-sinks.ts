@@ -7,7 +7,7 @@ import { client, until } from './http';
 import { startStack, type Stack } from './stack';
 
 /**
- * What the AMQP, MQTT and NATS sink e2e files share: the stack with the dispatcher, the stream of
+ * What the AMQP, MQTT, NATS and Kafka sink e2e files share: the stack with the dispatcher, the stream of
  * events and its checks (every event by event_id, each chat's order), the broker consumers that
  * collect what arrives, and the tests every transport runs (a SIGKILLed dispatcher, a wrong password).
  */
@@ -65,6 +65,23 @@ export async function sinkStack() {
       dispatcher = await stack.startService('webhooks-dispatcher');
     },
   };
+}
+
+/**
+ * For a transport's sink describe: a 4-minute test timeout; a sink stack started in beforeAll beside
+ * `alongside` (the transport's own brokers and consumers), stopped after all; answers its SinkEnv.
+ */
+export function useSinkStack(alongside: () => Promise<unknown>): SinkEnv {
+  jest.setTimeout(240_000);
+  let env: SinkEnv | undefined;
+  beforeAll(async () => void ([env] = await Promise.all([sinkStack(), alongside()])), 120_000);
+  afterAll(async () => env?.stack.stop());
+  return new Proxy({} as SinkEnv, {
+    get: (_target, key) => {
+      if (!env) throw new Error('the sink stack starts in beforeAll');
+      return Reflect.get(env, key);
+    },
+  });
 }
 
 /**
