@@ -72,7 +72,16 @@ describe('console: the conversation', () => {
     const [port, mediaPort] = [await freePort(), await freePort()];
     consoleUrl = `http://127.0.0.1:${port}`;
     storageDir = mkdtempSync(join(tmpdir(), 'console-conversation-'));
-    const env = { SESSION_SCAN_MS: '200', QUEUE_PHONE_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10' };
+    const env = {
+      SESSION_SCAN_MS: '200',
+      QUEUE_PHONE_SCAN_MS: '200',
+      QUEUE_SEND_INTERVAL_MS: '20',
+      QUEUE_SEND_JITTER_MS: '10',
+      // The phones write the files the phone sends where the media service reads them, linked through the console.
+      MEDIA_STORAGE_BACKEND: 'local',
+      MEDIA_STORAGE_ROOT: storageDir,
+      MEDIA_BASE_URL: consoleUrl,
+    };
     [stack, browser] = await Promise.all([startStack(env, { services: ['phones', 'members', 'queue', 'inbox'] }), launchChromium()]);
     const others = Promise.all([
       stack.startService('media', {
@@ -105,8 +114,16 @@ describe('console: the conversation', () => {
     w.old = [];
     for (let i = 1; i <= OLD; i++) w.old.push(await inbound({ from: w.ben, sender_name: 'Ben', body: `Old message ${i}` }));
     w.question = await inbound({ from: w.ana, sender_name: 'Ana', body: 'Can someone check order 1042?' });
-    w.reply = await inbound({ from: w.ben, sender_name: 'Ben', body: 'On it, checking now' });
-    w.image = await inbound({ from: w.ana, type: 'image', body: 'The damaged box', media: media('box.png', 'image/png', PNG) });
+    // Quoted replies, as the network threads them (quoted_unique_id: the stored message has quoted_message_id = the quoted
+    // message's network id, as Baileys ingests it); the image quotes a message older than the first page (the page fetches it).
+    w.reply = await inbound({ from: w.ben, sender_name: 'Ben', body: 'On it, checking now', quoted_unique_id: w.question.unique_id });
+    w.image = await inbound({
+      from: w.ana,
+      type: 'image',
+      body: 'The damaged box',
+      media: media('box.png', 'image/png', PNG),
+      quoted_unique_id: w.old[2].unique_id,
+    });
     w.audio = await inbound({ from: w.ana, type: 'image', body: null, media: media('note.wav', 'audio/wav', Buffer.alloc(64)) });
     w.doc = await inbound({
       from: w.ben,
@@ -123,17 +140,6 @@ describe('console: the conversation', () => {
       'the seeded messages',
     );
     expect(messages.status).toBe(200);
-    // A quoted reply: the sandbox network has no quotes, so the test sets what a real network's
-    // message carries (quoted_message_id = the quoted message's network id), as Baileys ingests it.
-    await stack.prisma.message.updateMany({
-      where: { org_id: org.id, unique_id: w.reply.unique_id },
-      data: { quoted_message_id: w.question.unique_id, has_quoted_msg: true },
-    });
-    // And one quoting a message older than the first page (the page fetches it).
-    await stack.prisma.message.updateMany({
-      where: { org_id: org.id, unique_id: w.image.unique_id },
-      data: { quoted_message_id: w.old[2].unique_id, has_quoted_msg: true },
-    });
     // A customer's own chat on the same phone, to forward to.
     w.customer = randomDigits();
     await api.post('/sandbox/messages', { chat_id: w.customer, body: 'Any update on 1042?' }, { 'x-phone': w.phone.phoneId });
@@ -349,6 +355,14 @@ describe('console: the conversation', () => {
       mimetype: 'image/png',
     });
     await page.locator('li.mine', { hasText: 'Photo of the label' }).waitFor({ timeout: 15_000 });
+    // The sandbox network kept the file (the media storage): the page shows the picture, 8 × 8 as sent.
+    const sentPicture = page.locator('li.mine', { hasText: 'Photo of the label' }).locator('img[data-media="image"]');
+    await until(
+      () => sentPicture.evaluate((e: any) => (e.complete ? e.naturalWidth : 0), undefined, { timeout: 10_000 }),
+      (width) => width === 8,
+      15_000,
+      'the sent picture',
+    );
     expect(await page.getByLabel('Attach a file').inputValue()).toBe('');
     expect([...(await checkPage(page, 'c03-conversation-forward-attach')), ...pageErrors.splice(0)]).toEqual([]);
     process.stdout.write(`console conversation: forward/attach flow ${Date.now() - t0} ms\n`);

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
@@ -9,8 +9,8 @@ import { client, until } from './support/http';
 import { signedInPage, startInboxConsole } from './support/inbox-console';
 import type { Stack } from './support/stack';
 
-/** A plain-coloured 8×8 RGB PNG (the image the agent attaches). */
-function png(rgb: [number, number, number]): Buffer {
+/** A plain-coloured size×size RGB PNG (the image the agent attaches). */
+function png(size: number, rgb: [number, number, number]): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
     const out = Buffer.alloc(body.length + 8);
@@ -20,11 +20,11 @@ function png(rgb: [number, number, number]): Buffer {
     return out;
   };
   const header = Buffer.alloc(13);
-  header.writeUInt32BE(8, 0);
-  header.writeUInt32BE(8, 4);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
   header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: 8 }, () => Buffer.from(rgb))]);
-  const idat = deflateSync(Buffer.concat(Array.from({ length: 8 }, () => row)));
+  const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: size }, () => Buffer.from(rgb))]);
+  const idat = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
   return Buffer.concat([
     Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
     chunk('IHDR', header),
@@ -42,7 +42,8 @@ const PASSWORD = 'correct horse battery';
  * members, queue, inbox, the console) and Debian's Chromium. Agent Ana signs in, filters "Mine",
  * searches a customer by name, opens the chat, replies to the customer's message quoting it (the quote
  * travels through the queue and the sandbox network: the stored reply has quoted_message_id), reacts,
- * attaches an image, opens a ticket from a message, assigns it, labels the chat and closes the ticket.
+ * attaches an image (the sandbox network keeps the file in the media storage: Ben sees the picture), opens
+ * a ticket from a message, assigns it, labels the chat and closes the ticket.
  * Agent Ben, in a second browser context with the same chat open, sees each change live in the same
  * document. Cleo, a member who reaches only chats labelled "wholesale", has her list open throughout:
  * a wholesale chat's message reaches her live, while the customer's chat (labelled VIP) never shows,
@@ -56,16 +57,18 @@ describe('console: the inbox walk (two agents)', () => {
   let ana: Page;
   let ben: Page;
   let cleo: Page;
+  let storageDir: string | null = null;
   const w: Record<string, any> = {};
   const errors: string[] = [];
 
   beforeAll(async () => {
     const started = Date.now();
     const world = await startInboxConsole({
+      media: true,
       services: ['queue'],
       env: { QUEUE_PHONE_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10' },
     });
-    ({ stack, browser, consoleUrl, api } = world);
+    ({ stack, browser, consoleUrl, api, storageDir } = world);
     w.phone = world.phone;
     const x = { 'x-phone': w.phone.phoneId };
     const inbound = async (customer: string, body: string, sender_name: string) => {
@@ -115,6 +118,7 @@ describe('console: the inbox walk (two agents)', () => {
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
+    if (storageDir) rmSync(storageDir, { recursive: true, force: true });
   }, 60_000);
 
   const ids = (p: Page) => p.locator('a[data-chat-id]').evaluateAll((as) => as.map((a) => a.getAttribute('data-chat-id')));
@@ -171,6 +175,11 @@ describe('console: the inbox walk (two agents)', () => {
       10_000,
       'the customer found',
     );
+    // The row names the customer (GET /chats fills chat_name from her contact: the sandbox's sender name), her number beside it.
+    expect([
+      await row(ana, w.carla.chat).locator('.chat-title').textContent(),
+      await row(ana, w.carla.chat).locator('.chat-number').textContent(),
+    ]).toEqual(['Carla Ruiz', `+${w.carla.digits}`]);
     await row(ana, w.carla.chat).click();
     await message(ana, 'Hello, my parcel 1042 arrived damaged').waitFor({ timeout: 10_000 });
     const address = new URL(ana.url());
@@ -191,6 +200,8 @@ describe('console: the inbox walk (two agents)', () => {
         'the quote',
       );
     }
+    // The quote names the customer as her chat is named (not her number).
+    expect(await message(ana, 'a replacement ships today').locator('blockquote.quote .quote-sender').textContent()).toBe('Carla Ruiz');
     const stored = (await api.get(`/chats/${w.carla.chat}/messages?limit=5`, { 'x-phone': w.phone.phoneId })).body.messages.find(
       (m: any) => m.from_me && m.body === 'Sorry about that: a replacement ships today',
     );
@@ -210,10 +221,20 @@ describe('console: the inbox walk (two agents)', () => {
     await ask.locator('summary', { hasText: 'React' }).click();
     await ask.getByRole('button', { name: 'React ❤️' }).click();
     await message(ben, 'Can you send a replacement?').locator('[data-reaction="❤️"]').waitFor({ timeout: 10_000 });
-    await ana.getByLabel('Attach a file').setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: png([0, 90, 200]) });
+    await ana.getByLabel('Attach a file').setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: png(48, [0, 90, 200]) });
     await ana.getByLabel('Message', { exact: true }).fill('Photo of the return label');
     await ana.getByRole('button', { name: 'Send', exact: true }).click();
     await ben.locator('li.mine', { hasText: 'Photo of the return label' }).waitFor({ timeout: 15_000 });
+    // The sandbox network kept the file in the media storage (as a real network's echo is stored): Ben's page shows the
+    // picture through the media links, 48 × 48 as sent, not "(image not stored)".
+    const picture = ben.locator('li.mine', { hasText: 'Photo of the return label' }).locator('img[data-media="image"]');
+    await until(
+      () => picture.evaluate((e: any) => (e.complete ? e.naturalWidth : 0), undefined, { timeout: 10_000 }),
+      (width) => width === 48,
+      15_000,
+      'the sent picture',
+    );
+    expect(await ben.getByText('(image not stored)').count()).toBe(0);
 
     // A ticket from the customer's message, assigned to Ben: his panel and his list follow.
     const panel = panelOf(ana);

@@ -1,6 +1,6 @@
 import { MessageSchema, PhoneSchema } from '@mapi/contracts';
 import { createOrg, createToken, randomDigits } from '@mapi/testing';
-import { client, until } from './support/http';
+import { client, expect422, until } from './support/http';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -74,6 +74,7 @@ describe('phones and the sandbox network', () => {
       10_000,
       'message stored',
     );
+    w.firstInbound = sent.body;
     const m = page.body.messages[0];
     expect(MessageSchema.safeParse(m).success).toBe(true);
     expect(m).toMatchObject({
@@ -106,6 +107,34 @@ describe('phones and the sandbox network', () => {
       'image stored',
     );
     expect(page.body.messages[0]).toMatchObject({ message_type: 'image', body: null, media, has_media: true });
+  });
+
+  it("stores a customer's reply quoting a message of the chat (quoted_unique_id); another chat's message or none is a 422", async () => {
+    const customer = randomDigits();
+    const x = { 'x-phone': w.phoneId };
+    const asked = await api.post('/sandbox/messages', { chat_id: customer, from_me: true, body: 'Which size?' }, x);
+    const replied = await api.post(
+      '/sandbox/messages',
+      { chat_id: customer, body: 'Medium, please', quoted_unique_id: asked.body.unique_id },
+      x,
+    );
+    expect(replied.status).toBe(200);
+    const page = await until(
+      () => messages(customer),
+      (r) => r.body?.count === 2,
+      10_000,
+      'the reply stored',
+    );
+    const reply = page.body.messages.find((m: any) => m.unique_id === replied.body.unique_id);
+    expect(reply).toMatchObject({ body: 'Medium, please', from_me: false, quoted_message_id: asked.body.unique_id });
+    expect(page.body.messages.find((m: any) => m.unique_id === asked.body.unique_id).quoted_message_id).toBeNull();
+    for (const quoted_unique_id of [w.firstInbound.unique_id, 'NO_SUCH_MESSAGE'])
+      expect422(
+        await api.post('/sandbox/messages', { chat_id: customer, body: 'x', quoted_unique_id }, x),
+        'body.quoted_unique_id',
+        /no message with this unique_id in this chat/,
+      );
+    expect((await messages(customer)).body.count).toBe(2);
   });
 
   it('advances the acks of a message the phone sent, only upwards', async () => {

@@ -56,12 +56,13 @@ export async function bootstrapPhonesService(): Promise<void> {
   const ingestLog = new IngestLog(prisma, nc, logger);
   const ingestWatch = new StreamWatch(nc, streamNames(ns).ingest, ingestLog, logger);
   const baileys = baileysConnectorFactory({ prisma, config: baileysParsed.config, logger });
-  const cloudApiMedia = {
+  // Where files are written (received Cloud API media, files sandbox phones send), as the media service reads them.
+  const media = {
     storage: createStorage(baileysParsed.config.storage),
     mediaBaseUrl: baileysParsed.config.mediaBaseUrl,
     maxBytes: baileysParsed.config.mediaMaxBytes,
   };
-  const cloudApi = cloudApiParts({ prisma, config: cloudApiParsed.config, media: cloudApiMedia, logger });
+  const cloudApi = cloudApiParts({ prisma, config: cloudApiParsed.config, media, logger });
   const publisher = new IngestPublisher(nc, ns, ingestLog);
   const manager = new SessionManager({
     nc,
@@ -77,7 +78,7 @@ export async function bootstrapPhonesService(): Promise<void> {
         : p.connector === 'cloud_api'
           ? cloudApi.connector(p)
           : p.connector === 'sandbox' && phonesConfig.SANDBOX_ENABLED
-            ? new SandboxConnector(p.phone_id, p.org_id, network, nc, ns)
+            ? new SandboxConnector(p.phone_id, p.org_id, network, nc, ns, undefined, media)
             : null,
     logger,
     scanMs: phonesConfig.SESSION_SCAN_MS,

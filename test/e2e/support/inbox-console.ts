@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createOrg, createToken, freePort } from '@mapi/testing';
 import { launchChromium } from './browser';
@@ -14,23 +17,45 @@ export interface InboxConsole {
   consoleReady: Promise<unknown>;
   api: ReturnType<typeof client>;
   phone: Awaited<ReturnType<typeof connectedSandboxPhone>>;
+  /** With `media`: the folder the phones write files to and the media service serves (the caller removes it). */
+  storageDir: string | null;
 }
 
 /**
  * Starts the stack and Chromium together, then the console, an organization, its token and a connected
- * sandbox phone. `more`: services beyond phones, members and inbox (e.g. the queue, to send) and their settings.
+ * sandbox phone. `more`: services beyond phones, members and inbox (e.g. the queue, to send) and their settings;
+ * `media`: the media service too, on a storage folder the phones write to (files the phone sends), its links
+ * through the console (CONSOLE_MEDIA_URL, as the Ingress forwards /app/media).
  */
-export async function startInboxConsole(more: { services?: string[]; env?: Record<string, string> } = {}): Promise<InboxConsole> {
+export async function startInboxConsole(
+  more: { services?: string[]; env?: Record<string, string>; media?: boolean } = {},
+): Promise<InboxConsole> {
   const port = await freePort();
   const consoleUrl = `http://127.0.0.1:${port}`;
+  const storageDir = more.media ? mkdtempSync(join(tmpdir(), 'inbox-media-')) : null;
+  const mediaEnv: Record<string, string> = storageDir
+    ? { MEDIA_STORAGE_BACKEND: 'local', MEDIA_STORAGE_ROOT: storageDir, MEDIA_BASE_URL: consoleUrl }
+    : {};
   const [stack, browser] = await Promise.all([
-    startStack({ SESSION_SCAN_MS: '200', ...more.env }, { services: ['phones', 'members', 'inbox', ...(more.services ?? [])] }),
+    startStack(
+      { SESSION_SCAN_MS: '200', ...mediaEnv, ...more.env },
+      { services: ['phones', 'members', 'inbox', ...(more.services ?? [])] },
+    ),
     launchChromium(),
   ]);
-  const consoleReady = stack.startService('console', { PORT: String(port), HOST: '127.0.0.1', CONSOLE_GATEWAY_URL: stack.baseUrl });
+  const mediaPort = storageDir ? await freePort() : null;
+  const consoleReady = Promise.all([
+    stack.startService('console', {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CONSOLE_GATEWAY_URL: stack.baseUrl,
+      ...(mediaPort ? { CONSOLE_MEDIA_URL: `http://127.0.0.1:${mediaPort}` } : {}),
+    }),
+    ...(mediaPort ? [stack.startService('media', { MEDIA_HTTP_PORT: String(mediaPort), MEDIA_HTTP_HOST: '127.0.0.1' })] : []),
+  ]);
   const org = await createOrg(stack.prisma);
   const api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
-  return { stack, browser, consoleUrl, consoleReady, api, phone: await connectedSandboxPhone(api) };
+  return { stack, browser, consoleUrl, consoleReady, api, phone: await connectedSandboxPhone(api), storageDir };
 }
 
 /** A new page at `viewport` signed in as `email` (the first page, Phones, shown); page errors go to `errors`. */

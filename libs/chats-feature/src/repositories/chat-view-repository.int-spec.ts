@@ -151,6 +151,44 @@ describe('ChatViewRepository (integration)', () => {
     expect(ChatMemberSchema.safeParse(other).success).toBe(true);
   });
 
+  it("names a one-to-one chat after its contact: the team's name, else the phone's, else the push name; a group keeps its subject", async () => {
+    const p = t.prisma;
+    const org = await createOrg(p);
+    const other = await createOrg(p);
+    const phone = await createPhone(p, org.id);
+    const [team, phoned, pushed, bare, foreign] = Array.from({ length: 5 }, () => `${randomDigits()}@c.us`);
+    const group = `1203630${randomDigits(11)}@g.us`;
+    for (const [chatId, chatName] of [
+      [team, 'Mom'],
+      [phoned, 'Dr Lee'],
+      [pushed, null],
+      [bare, null],
+      [foreign, null],
+      [group, 'Ops'],
+    ] as [string, string | null][])
+      await createChat(p, org, phone, { chatId, chatName });
+    await p.contact.createMany({
+      data: [
+        { org_id: org.id, contact_id: team, contact_name: 'Carla Ruiz', pushname: 'carla', phone_ids: [phone.phone_id] },
+        { org_id: org.id, contact_id: phoned, contact_name: '', pushname: 'lee', phone_ids: [phone.phone_id] },
+        { org_id: org.id, contact_id: pushed, pushname: 'Dora Berg', phone_ids: [phone.phone_id] },
+        { org_id: org.id, contact_id: group, contact_name: 'Not a group name', phone_ids: [phone.phone_id] },
+        { org_id: other.id, contact_id: foreign, contact_name: 'Not ours', phone_ids: [] },
+      ],
+    });
+    const rows = await repo.list(org.id, { phoneIds: null, offset: 0, limit: 10 });
+    const names = Object.fromEntries(rows.map((r) => [r.chat_id, r.chat_name]));
+    expect(names).toEqual({
+      [team]: 'Carla Ruiz',
+      [phoned]: 'Dr Lee',
+      [pushed]: 'Dora Berg',
+      [bare]: null,
+      [foreign]: null,
+      [group]: 'Ops',
+    });
+    expect((await repo.findOne(org.id, pushed, [phone.phone_id]))?.chat_name).toBe('Dora Berg');
+  });
+
   it("marks read only the copies in reach of the caller's organization", async () => {
     const chats = new ChatRepository(t.prisma);
     expect(await chats.markRead(w.other.id, w.solo, null)).toBe(0);

@@ -157,7 +157,15 @@ export class ChatViewRepository {
     ];
     const reader = f.readerId ?? null;
     const rows = await this.prisma.$queryRaw<
-      { j: string; copies: string; props: string | null; labels: string | null; settings: string | null; flags: number }[]
+      {
+        j: string;
+        copies: string;
+        props: string | null;
+        labels: string | null;
+        settings: string | null;
+        flags: number;
+        named: string | null;
+      }[]
     >`
       WITH page AS (
         SELECT c.org_id, c.phone_id, c.chat_id, c.chat_name, c.chat_type, c.org_phone, c.created_at, c.updated_at,
@@ -190,13 +198,19 @@ export class ChatViewRepository {
           (SELECT json_build_object('group_description', s.group_description, 'info_admins_only', s.info_admins_only,
                                     'messages_admins_only', s.messages_admins_only, 'add_members_admins_only', s.add_members_admins_only)
            FROM chats s WHERE s.org_id = p.org_id AND s.chat_id = p.chat_id AND s.add_members_admins_only IS NOT NULL ${inScope('s')}
-           ORDER BY s.updated_at DESC, s.phone_id LIMIT 1)::text END AS settings
+           ORDER BY s.updated_at DESC, s.phone_id LIMIT 1)::text END AS settings,
+        -- A one-to-one chat is named after its contact (a primary-key probe): the name the team gave it
+        -- (POST /contacts/create, PATCH /contacts), else the phone's name for the chat, else the customer's push name.
+        CASE WHEN p.chat_type <> 'group' THEN
+          (SELECT COALESCE(NULLIF(ct.contact_name, ''), NULLIF(p.chat_name, ''), NULLIF(ct.pushname, ''))
+           FROM contacts ct WHERE ct.org_id = p.org_id AND ct.contact_id = p.chat_id) END AS named
       FROM page p
       ORDER BY p.activity_at DESC, p.chat_id DESC`;
-    return rows.map(({ j, copies, props, labels, settings, flags }) => {
+    return rows.map(({ j, copies, props, labels, settings, flags, named }) => {
       const r = JSON.parse(j) as Json<Omit<ChatViewRow, 'copies' | 'properties'>>;
       return {
         ...r,
+        chat_name: named ?? r.chat_name,
         ...(settings
           ? (JSON.parse(settings) as Pick<
               ChatViewRow,

@@ -19,6 +19,8 @@ import { applyParticipantAction } from './participant-actions';
 import { SandboxGroupActions } from './sandbox-group-actions';
 import { SandboxChangeReporter } from './sandbox-change-reporter';
 import { SandboxMessageActions } from './sandbox-message-actions';
+import { storeSentMedia } from './sandbox-sent-media';
+import type { MediaSettings } from '../cloud-api/received-media';
 
 export const sandboxNotifySubject = (namespace: string, phoneId: string) => `${namespace}.sandbox.notify.${phoneId}`;
 
@@ -55,6 +57,8 @@ export class SandboxConnector implements PhoneConnector {
     private readonly nc: NatsConnection,
     private readonly namespace: string,
     private readonly pollMs = 2_000,
+    /** Where a file the phone sends is kept (storeSentMedia); null: sent files are stored without media. */
+    private readonly media: MediaSettings | null = null,
   ) {
     this.groupActions = new SandboxGroupActions(network.groups, {
       me: () => this.me(),
@@ -302,9 +306,13 @@ export class SandboxConnector implements PhoneConnector {
     const earlier = await this.network.sentMessage(this.phoneId, sentMessageId);
     if (earlier) return { unique_id: earlier.unique_id, timestamp: earlier.timestamp.toISOString(), duplicate: true };
     const me = await this.me();
+    const uniqueId = sendUniqueId(this.phoneId, sentMessageId);
+    const file = content.media
+      ? await storeSentMedia(this.media, { org_id: this.orgId, chat_id: chatId, unique_id: uniqueId }, content.media)
+      : null;
     const m: IngestMessage = {
       chat_id: chatId,
-      unique_id: sendUniqueId(this.phoneId, sentMessageId),
+      unique_id: uniqueId,
       from_me: true,
       sender_phone: me,
       body: content.text ?? null,
@@ -317,6 +325,7 @@ export class SandboxConnector implements PhoneConnector {
           : 'chat',
       timestamp: new Date().toISOString(),
       ack: 1,
+      ...(file ? { media: file } : {}),
       sent_message_id: sentMessageId,
       // A reply is threaded to the message it quotes (as Baileys' `quoted`): the network keeps the
       // quote and hands it back with the sent message, whose stored copy then has quoted_message_id.

@@ -37,6 +37,8 @@ export const SandboxInboundBody = z.object({
   body: z.string().max(65_536).nullable().default(null),
   type: z.enum(['chat', 'image']).default('chat'),
   media: MediaSchema.optional(),
+  /** A reply: the unique_id of the message of this chat on the phone that it quotes (422 when there is none). */
+  quoted_unique_id: z.string().trim().min(1).max(100).optional(),
 });
 export const SandboxAckBody = z.object({
   unique_id: z.string().min(1),
@@ -107,7 +109,7 @@ export const SANDBOX_ROUTES: readonly RouteContract[] = [
     operationId: 'sandboxInbound',
     method: 'POST',
     path: '/sandbox/messages',
-    summary: 'Deliver a text or image message to the phone',
+    summary: 'Deliver a text or image message to the phone, optionally a reply quoting one of the chat',
     rpc: SandboxInboundRpc,
     body: SandboxInboundBody,
     response: SandboxInboundRpc.response,

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from '../../app/Link';
-import { digits, type Chat, type Label } from '../../api/types';
+import type { Chat, Label } from '../../api/types';
 import {
   assigneeShort,
   breachTitle,
+  chatHeading,
   chatLabels,
   chatsPagePath,
   chipBackground,
@@ -17,13 +18,12 @@ import {
 } from './chats-view';
 import { PREFETCH_ROWS, ROW_HEIGHT, scrollToShow, visibleRange } from './chat-window';
 
-export const chatTitle = (chat: Chat): string => chat.chat_name || chat.name || chat.contact_name || digits(chat.chat_id);
 /** One chat's page, with no list filters (links from other pages). */
 export const chatPath = (chat: Pick<Chat, 'chat_id' | 'org_phone'>): string => chatsPagePath(NO_FILTERS, chat);
 
 /**
- * The chats, most recent first; the open one is marked. Each row: name, time of the last message,
- * its text, unread count, assignee, labels, and the flagged, open-ticket and "SLA breached" markers. Links keep the
+ * The chats, most recent first; the open one is marked. Each row: name (a one-to-one chat's number beside
+ * it, chatHeading), time of the last message, its text, unread count, assignee, labels, and the flagged, open-ticket and "SLA breached" markers. Links keep the
  * list's filters. Windowed (issue 33: 50,000 chats): only the rows in sight and a few around them are
  * in the document, each ROW_HEIGHT high (chat-window.ts); near the end of the loaded rows the next
  * page is asked for (`loadMore`).
@@ -113,11 +113,15 @@ function ChatRow(props: {
   const at = lastActivity(chat);
   const unread = unreadOf(chat);
   const flags = chat.flag_count ?? 0;
+  const heading = chatHeading(chat);
   return (
     <li style={{ top: props.at * ROW_HEIGHT }} aria-posinset={props.at + 1} aria-setsize={props.size}>
       <Link to={chatsPagePath(filters, chat)} aria-current={props.open ? 'page' : undefined} data-chat-id={chat.chat_id}>
         <span className="chat-top">
-          <span className="chat-title">{chatTitle(chat)}</span>
+          <span className="chat-name">
+            <span className="chat-title">{heading.title}</span>
+            {heading.number && <span className="muted chat-number">{heading.number}</span>}
+          </span>
           {at !== null && (
             <time className="muted chat-time" dateTime={new Date(at).toISOString()} title={new Date(at).toLocaleString()}>
               {shortTime(at, now)}

@@ -142,6 +142,8 @@ export function ChatView({ chatId, phone, onTicket }: { chatId: string; phone: s
     const q = quotedOf(m, index);
     if (!q || !('found' in q)) return q;
     const who = q.found.from_me ? null : senderOf(q.found, members);
-    return { found: q.found, sender: who ? (who.name ?? `+${who.number}`) : null };
+    // In a one-to-one chat the customer is the chat: its name (GET /chats/{chat_id} names it after the contact).
+    const name = who?.name ?? (group ? null : chat?.chat_name || null);
+    return { found: q.found, sender: who ? (name ?? `+${who.number}`) : null };
   }
 }

@@ -4,6 +4,7 @@ import {
   assigneeShort,
   breachMarks,
   breachTitle,
+  chatHeading,
   chatLabels,
   chatsPagePath,
   chatsRequest,
@@ -120,6 +121,19 @@ describe('console chats page logic', () => {
       expect(shortTime(new Date(2025, 10, 12, 8, 0).getTime(), now)).toBe('12 Nov 2025');
       expect(shortTime(new Date(2026, 10, 12, 18, 0).getTime(), now)).toBe('18:00'); // a clock slightly ahead
       expect([null, undefined, '', 'not a date'].map((v) => shortTime(v, now))).toEqual(['', '', '', '']);
+    });
+
+    it('names a one-to-one chat by its name with the number secondary, by its number alone when it has no name, a group by its subject', () => {
+      expect(chatHeading(chat('383275539109', { chat_name: 'Carla Ruiz' }))).toEqual({ title: 'Carla Ruiz', number: '+383275539109' });
+      expect(chatHeading(chat('383275539109', { chat_name: null, name: null, contact_name: 'Carla' }))).toEqual({
+        title: 'Carla',
+        number: '+383275539109',
+      });
+      for (const unnamed of [{ chat_name: null }, { chat_name: '  ' }, { chat_name: '+383 27 553 9109' }])
+        expect(chatHeading(chat('383275539109', unnamed))).toEqual({ title: '+383275539109', number: null });
+      expect(chatHeading({ chat_id: '120363000000000001@g.us', chat_name: 'Team' })).toEqual({ title: 'Team', number: null });
+      expect(chatHeading({ chat_id: '120363000000000001@g.us', chat_name: null })).toEqual({ title: '120363000000000001', number: null });
+      expect(chatHeading({ chat_id: '447700900123@c.us', chat_name: 'Ops', chat_type: 'group' })).toEqual({ title: 'Ops', number: null });
     });
 
     it('reads the last activity from the view or the latest message', () => {

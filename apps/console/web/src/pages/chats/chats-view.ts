@@ -1,4 +1,4 @@
-import { digits, type Chat, type Label, type Message, type Ticket } from '../../api/types';
+import { digits, type Chat, type ChatDetail, type Label, type Message, type Ticket } from '../../api/types';
 
 /**
  * The chat list's filters, as the address keeps them (`/chats?assigned=mine&unread=1&q=refund`), so
@@ -123,6 +123,23 @@ export function unreadOf(chat: Chat): number {
   if (own.length) return own[0];
   const counts = Object.values(chat.unread_count ?? {});
   return counts.length ? Math.max(0, ...counts) : (chat.message_unread_count ?? 0);
+}
+
+/**
+ * How a row names a chat: `title` is its name (the API's chat_name, which the chats service fills for
+ * a one-to-one chat from the contact: the name given through the API, the phone's, else the customer's
+ * push name), `number` the customer's number (`+…`) beside it, secondary. A chat with no name is shown by
+ * its number (then `number` is null: not twice); a group by its subject, never a number.
+ */
+export function chatHeading(chat: Pick<ChatDetail, 'chat_id' | 'chat_name' | 'name' | 'contact_name' | 'chat_type'>): {
+  title: string;
+  number: string | null;
+} {
+  const name = (chat.chat_name || chat.name || chat.contact_name || '').trim();
+  const group = chat.chat_type === 'group' || chat.chat_id.endsWith('@g.us');
+  if (group) return { title: name || digits(chat.chat_id), number: null };
+  const number = `+${digits(chat.chat_id)}`;
+  return name && name.replace(/\D/g, '') !== digits(chat.chat_id) ? { title: name, number } : { title: number, number: null };
 }
 
 /** `ana@example.com` → `ana`: the assignee as a row shows it (the whole email in its title). */
