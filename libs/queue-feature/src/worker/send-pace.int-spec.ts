@@ -104,7 +104,10 @@ describe('SendWorkers: a pace per connector', () => {
     expect(session.sentIds.size).toBeGreaterThanOrEqual(200);
     await until(async () => (await completed(sandbox)) === 4, 15_000, 'the sandbox sends');
     const s = sentBy(sandbox);
-    for (let i = 1; i < s.length; i++) expect(s[i].at - s[i - 1].at).toBeGreaterThanOrEqual(INTERVAL_MS - 50);
+    // The limiter spaces the jobs' starts; a send lands after its job's own work (claim, record), which a
+    // loaded machine stretches unevenly (CI saw 304 ms between two sends at 400): paced, far from 12.5 ms.
+    for (let i = 1; i < s.length; i++) expect(s[i].at - s[i - 1].at).toBeGreaterThanOrEqual(INTERVAL_MS / 2);
+    expect(s[s.length - 1].at - s[0].at).toBeGreaterThanOrEqual((s.length - 1) * INTERVAL_MS * 0.75);
   }, 60_000);
 
   it('serves a Cloud API phone from one process at a time: two processes send every message once, in order', async () => {
