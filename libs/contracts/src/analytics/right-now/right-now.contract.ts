@@ -37,6 +37,15 @@ export const RightNowQuery = z.object({
   lists: NowListsQuery.optional(),
 });
 
+/** A chat waiting for a response: the first unanswered incoming message, its timestamp and the wait so far. */
+const WaitingChat = z.object({
+  phone_id: z.string(),
+  chat_id: z.string(),
+  message_id: z.string(),
+  waiting_since: z.string(),
+  waiting_ms: z.number().int(),
+});
+
 /** Each list is there when asked for (`lists`; all of them by default). */
 export const RightNowResultSchema = z.object({
   as_of: z.string(),
@@ -44,16 +53,7 @@ export const RightNowResultSchema = z.object({
   waiting: z
     .object({
       count: z.number().int(),
-      chats: z.array(
-        z.object({
-          phone_id: z.string(),
-          chat_id: z.string(),
-          /** The first unanswered incoming message and its timestamp. */
-          message_id: z.string(),
-          waiting_since: z.string(),
-          waiting_ms: z.number().int(),
-        }),
-      ),
+      chats: z.array(WaitingChat),
     })
     .optional(),
   /** Chats with messages flagged now, most flagged first. */
@@ -88,13 +88,8 @@ export const RightNowResultSchema = z.object({
     .object({
       count: z.number().int(),
       chats: z.array(
-        z.object({
-          phone_id: z.string(),
-          chat_id: z.string(),
-          /** The incoming message the earliest breached wait started with, and its timestamp. */
-          message_id: z.string(),
-          waiting_since: z.string(),
-          waiting_ms: z.number().int(),
+        // message_id / waiting_since: the incoming message the earliest breached wait started with
+        WaitingChat.extend({
           /** The earliest deadline passed, when the first breach fired, and how long ago that deadline was. */
           due_at: z.string(),
           breached_at: z.string(),
