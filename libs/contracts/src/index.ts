@@ -2,6 +2,7 @@ export * from './errors/error-codes';
 export * from './errors/service-error';
 export * from './errors/zod-fields';
 export * from './common/ids';
+export * from './common/message-id';
 export * from './common/request-context';
 export * from './common/base64';
 export * from './rpc/define-rpc';

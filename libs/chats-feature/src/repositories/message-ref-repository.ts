@@ -1,3 +1,4 @@
+import { splitMessageId } from '@mapi/contracts';
 import { Prisma, type PrismaClient } from '@mapi/db';
 import { reachSql, type MemberChatAccess } from '../rows/chat-reach';
 
@@ -5,7 +6,6 @@ import { reachSql, type MemberChatAccess } from '../rows/chat-reach';
 export type HeldMessage = Omit<Prisma.MessageModel, 'id'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MESSAGE_ID = /^(true|false)_(.+)_([^_]+)$/;
 
 /** Finds one message by its message id or its send's queue id. The organization is part of every query. */
 export class MessageRefRepository {
@@ -25,8 +25,8 @@ export class MessageRefRepository {
     }
     if (phoneIds && !phoneIds.length) return null;
     const phones = phoneIds ? { phone_id: phoneIds.length === 1 ? phoneIds[0] : { in: phoneIds } } : {};
-    const parsed = MESSAGE_ID.exec(ref);
-    const byId: Prisma.MessageWhereInput[] = parsed ? [{ chat_id: parsed[2], message_id: ref }] : [];
+    const parsed = splitMessageId(ref);
+    const byId: Prisma.MessageWhereInput[] = parsed ? [{ chat_id: parsed.chat_id, message_id: ref }] : [];
     const byQueueId: Prisma.MessageWhereInput[] = UUID.test(ref) ? [{ sent_message_id: ref.toLowerCase() }] : [];
     const ways = [...byId, ...byQueueId];
     if (!ways.length) return null;
@@ -39,9 +39,9 @@ export class MessageRefRepository {
 
   /** The first phone (by phone_id) whose copy of `ref` lies in a chat within the member's reach. */
   private async phoneOfMemberCopy(orgId: string, ref: string, phoneIds: string[] | null, member: MemberChatAccess): Promise<string | null> {
-    const parsed = MESSAGE_ID.exec(ref);
+    const parsed = splitMessageId(ref);
     const ways: Prisma.Sql[] = [];
-    if (parsed) ways.push(Prisma.sql`(m.chat_id = ${parsed[2]} AND m.message_id = ${ref})`);
+    if (parsed) ways.push(Prisma.sql`(m.chat_id = ${parsed.chat_id} AND m.message_id = ${ref})`);
     if (UUID.test(ref)) ways.push(Prisma.sql`m.sent_message_id = ${ref.toLowerCase()}`);
     if (!ways.length) return null;
     const rows = await this.prisma.$queryRaw<{ phone_id: string }[]>`

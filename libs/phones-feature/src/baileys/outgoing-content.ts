@@ -1,3 +1,4 @@
+import { splitMessageId } from '@mapi/contracts';
 import type { AnyMessageContent, WAMessage } from 'baileys';
 import type { OutgoingContent } from '../connector/phone-connector';
 import { toJid } from './baileys-mapping';
@@ -80,8 +81,8 @@ export async function toMessageContent(
  * this session still holds it, for the quoted preview).
  */
 export function quotedFor(chatId: string, replyTo: string, recent: (id: string) => WAMessage | undefined): WAMessage {
-  const m = /^(true|false)_(.+)_([^_]+)$/.exec(replyTo);
-  const uniqueId = m ? m[3] : replyTo;
-  const fromMe = m ? m[1] === 'true' : false;
+  const m = splitMessageId(replyTo);
+  const uniqueId = m ? m.unique_id : replyTo;
+  const fromMe = m ? m.from_me : false;
   return recent(uniqueId) ?? { key: { remoteJid: toJid(chatId), id: uniqueId, fromMe }, message: { conversation: '' } };
 }

@@ -1,4 +1,4 @@
-import type { OutgoingContent } from '@mapi/contracts';
+import { splitMessageId, type OutgoingContent } from '@mapi/contracts';
 import { SendRefused } from './graph-errors';
 
 /** The recipient of a chat: the Cloud API takes the number (wa_id), and individual chats only. */
@@ -10,11 +10,11 @@ export function recipientOf(chatId: string): string {
 
 /**
  * `reply_to` as the API takes it: a message_id (`<from_me>_<chat_id>_<unique_id>`) or a bare unique_id.
- * Split after the chat id's domain, not at the last `_`: Meta's ids (wamid.…) may contain `_`.
+ * (splitMessageId: Meta's ids, wamid.…, may contain `_`).
  */
 export function replyTarget(replyTo: string): { unique_id: string; from_me: boolean } {
-  const m = /^(true|false)_([^_@]+@[a-z.]+)_(.+)$/.exec(replyTo);
-  return m ? { unique_id: m[3], from_me: m[1] === 'true' } : { unique_id: replyTo, from_me: false };
+  const m = splitMessageId(replyTo);
+  return m ? { unique_id: m.unique_id, from_me: m.from_me } : { unique_id: replyTo, from_me: false };
 }
 
 const MEDIA_KIND = (mimetype: string, type?: string) => {

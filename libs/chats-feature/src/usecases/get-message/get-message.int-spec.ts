@@ -21,12 +21,18 @@ describe('GetMessage', () => {
     const p2 = await createPhone(t.prisma, org.id);
     const q = await createPhone(t.prisma, other.id);
     const queueId = randomUUID();
-    const [sent, received] = await createMessages(t.prisma, org, p1 as any, [
+    const [sent, received, wamid] = await createMessages(t.prisma, org, p1 as any, [
       { chatId: '15550001111@c.us', fromMe: true, body: 'sent through the queue', overrides: { sent_message_id: queueId } },
       { chatId: '15550001111@c.us', body: 'hi there' },
+      // a Cloud API phone's message: Meta's id (base64url) may hold `_`
+      {
+        chatId: '15550001111@c.us',
+        body: 'from the Cloud API',
+        overrides: { unique_id: 'wamid.HBg_Lc2_x-9', message_id: 'false_15550001111@c.us_wamid.HBg_Lc2_x-9' },
+      },
     ]);
     const [foreign] = await createMessages(t.prisma, other, q as any, [{ chatId: '15550001111@c.us', body: 'theirs' }]);
-    w = { org, other, p1, p2, queueId, sent, received, foreign };
+    w = { org, other, p1, p2, queueId, sent, received, wamid, foreign };
   });
 
   const get = (ctx: ReturnType<typeof ctxOf>, id: string) =>
@@ -48,6 +54,10 @@ describe('GetMessage', () => {
     });
     const byQueue = await get(ctxOf(w.org.id), w.queueId.toUpperCase());
     expect(byQueue).toMatchObject({ message_id: w.sent.message_id, sent_message_id: w.queueId, body: 'sent through the queue' });
+  });
+
+  it('finds a message whose unique id holds `_` (split after the chat id, not at the last `_`)', async () => {
+    expect(await get(ctxOf(w.org.id), w.wamid.message_id)).toMatchObject({ unique_id: 'wamid.HBg_Lc2_x-9', body: 'from the Cloud API' });
   });
 
   it("answers 404 for a queue id not sent yet, an unknown id, and another organization's message", async () => {

@@ -1,12 +1,15 @@
-import { pagePositions, type ListReactionsRequest, type ListReactionsResponse } from '@mapi/contracts';
+import { pagePositions, splitMessageId, type ListReactionsRequest, type ListReactionsResponse } from '@mapi/contracts';
 import { chatReach } from '../../rows/chat-reach';
 import { mapReaction } from '../../messages/map-reaction';
 import type { ReactionRepository } from '../../repositories/reaction-repository';
 
 /** `<from_me>_<chat_id>_<unique_id>` → what mapReaction needs of the message reacted to. */
 function reactedMessage(messageId: string): { from_me: boolean; unique_id: string } {
-  const fromMe = messageId.startsWith('true_');
-  return { from_me: fromMe, unique_id: messageId.slice(messageId.lastIndexOf('_') + 1) };
+  const parts = splitMessageId(messageId);
+  return {
+    from_me: parts?.from_me ?? messageId.startsWith('true_'),
+    unique_id: parts?.unique_id ?? messageId.slice(messageId.lastIndexOf('_') + 1),
+  };
 }
 
 /** GET /reactions: the reactions within reach, newest first, narrowed and paged like GET /chats/messages. */

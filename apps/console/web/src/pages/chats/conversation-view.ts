@@ -60,11 +60,14 @@ export function indexMessages(list: readonly Message[]): Map<string, Message> {
   return out;
 }
 
+/** `<from_me>_<chat_id>_<unique_id>`, split after the chat id's domain (a unique id may hold `_`: splitMessageId). */
+const MESSAGE_ID = /^(true|false)_(.+?@[a-z.]+)_(.+)$/;
+
 /** The message a reply quotes: found (loaded), missing (not loaded, or gone), or none. */
 export function quotedOf(m: Message, index: ReadonlyMap<string, Message>): { found: Message } | { missing: string } | null {
   const id = m.quoted_message_id;
   if (!id) return m.has_quoted_msg ? { missing: '' } : null;
-  const found = index.get(id) ?? index.get(id.replace(/^(true|false)_.+_([^_]+)$/, '$2'));
+  const found = index.get(id) ?? index.get(id.replace(MESSAGE_ID, '$3'));
   return found ? { found } : { missing: id };
 }
 
@@ -74,7 +77,7 @@ export function quotedOf(m: Message, index: ReadonlyMap<string, Message>): { fou
  * of that id received, then sent (`<from_me>_<chat_id>_<unique_id>`).
  */
 export function quotedCandidates(quotedId: string, chatId: string): string[] {
-  if (/^(true|false)_.+_[^_]+$/.test(quotedId)) return [quotedId];
+  if (MESSAGE_ID.test(quotedId)) return [quotedId];
   return [`false_${chatId}_${quotedId}`, `true_${chatId}_${quotedId}`];
 }
 
