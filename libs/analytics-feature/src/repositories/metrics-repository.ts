@@ -83,7 +83,18 @@ export interface FlaggedRow {
  * by the organization first and narrowed to the scope's phones.
  */
 export class MetricsRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(private readonly prisma: PrismaClient | Prisma.TransactionClient) {}
+
+  /**
+   * `read` over one snapshot (a repeatable-read transaction): figures read together (a period's series
+   * and its totals) never straddle a batch of the intake committing between them.
+   */
+  snapshot<T>(read: (metrics: MetricsRepository) => Promise<T>): Promise<T> {
+    if (!('$transaction' in this.prisma)) return read(this);
+    return this.prisma.$transaction((tx) => read(new MetricsRepository(tx)), {
+      isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead,
+    });
+  }
 
   /** One row per local day (or hour) of `tz` over [from, to), empty buckets included, oldest first. */
   series(scope: MetricsScope, from: Date, to: Date, tz: string, interval: AnalyticsInterval): Promise<SeriesRow[]> {

@@ -35,10 +35,10 @@ export class MessageMetrics {
     let series: SeriesRow[];
     let totals;
     try {
-      [series, totals] = await Promise.all([
-        this.metrics.series(scope, from, to, query.tz, query.interval),
-        this.metrics.totals(scope, from, to),
-      ]);
+      // one snapshot: the totals agree with the series even while the intake commits a batch
+      [series, totals] = await this.metrics.snapshot(
+        async (m) => [await m.series(scope, from, to, query.tz, query.interval), await m.totals(scope, from, to)] as const,
+      );
     } catch (err) {
       // A name the runtime knows and Postgres does not (their zone databases differ slightly).
       if (/time zone/i.test(String((err as Error)?.message))) {
