@@ -13,6 +13,8 @@
  *   mqtt     the machine's Mosquitto (BENCH_MQTT_URL, mqtt://127.0.0.1:1883), QoS 1, MQTT 5
  *   nats     a nats-server the bench starts: core publish (delivered once the server has it)
  *   nats-js  the same server with a stream on the subject: JetStream publish, acked by the stream
+ *   kafka    librdkafka's mock cluster (the tests' Kafka-protocol broker; no Apache Kafka runs here): a
+ *            topic of 4 partitions, acks from the in-memory log
  * Each kind gets its own organization and one sink of message.created, then in turn:
  *  1. warm-up: BENCH_SINK_WARMUP (1000) events, all delivered;
  *  2. throughput, open loop: BENCH_SINK_OFFERED (2000) events/s offered for BENCH_SINK_OFFER_SECONDS (10),
@@ -35,7 +37,7 @@ const { guardBench } = require('../lib/cleanup');
 const { sleep, loadAvg, pct, waitFor } = require('../lib/waiting');
 const { KINDS } = require('./subscribers');
 
-const KIND_NAMES = (process.env.BENCH_SINK_KINDS || 'http,amqp,mqtt,nats,nats-js').split(',').map((k) => k.trim());
+const KIND_NAMES = (process.env.BENCH_SINK_KINDS || 'http,amqp,mqtt,nats,nats-js,kafka').split(',').map((k) => k.trim());
 const WARMUP = Number(process.env.BENCH_SINK_WARMUP || 1000);
 const OFFERED = Number(process.env.BENCH_SINK_OFFERED || 2000);
 const OFFER_SECONDS = Number(process.env.BENCH_SINK_OFFER_SECONDS || 10);

@@ -11,7 +11,8 @@ const path = require('node:path');
 const { connect: amqpConnect } = require('amqplib');
 const { connectAsync: mqttConnect } = require('mqtt');
 const { connect: natsConnect } = require('nats');
-const { freePort, randomSuffix } = require('@mapi/testing');
+const { Kafka, logLevel } = require('kafkajs');
+const { PrivateKafkaMock, freePort, randomSuffix } = require('@mapi/testing');
 const { startReceiver } = require('../webhooks/receiver');
 const { waitFor } = require('../lib/waiting');
 
@@ -96,7 +97,33 @@ function natsKind(jetstream) {
   };
 }
 
+/**
+ * Kafka: librdkafka's mock cluster (scripts/ensure-kafka-mock.sh), the Kafka-protocol broker the tests use —
+ * no Apache Kafka runs on these machines (docs/services/event-sinks.md, "Kafka"), so this measures our
+ * path and kafkajs against an in-memory broker, not a Kafka cluster's disk. A topic of BENCH_KAFKA_PARTITIONS
+ * (4) partitions, a kafkajs consumer group reading it from the beginning.
+ */
+async function kafka(onMessage) {
+  const topic = `mapi-bench-${randomSuffix(4)}`;
+  const mock = await PrivateKafkaMock.start({ topics: { [topic]: Number(process.env.BENCH_KAFKA_PARTITIONS || 4) } });
+  const consumer = new Kafka({ brokers: [mock.hostPort], logLevel: logLevel.NOTHING }).consumer({
+    groupId: `${topic}-sub`,
+    // the mock answers a fetch with no new record only at its max wait: kafkajs's 5 s default would be the latency measured
+    maxWaitTimeInMs: 20,
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({ eachMessage: async ({ message }) => onMessage(String(message.value), Date.now()) });
+  return {
+    sink: { transport: 'kafka', url: mock.url, config: { topic, orderByChat: false } },
+    close: async () => {
+      await consumer.disconnect().catch(() => undefined);
+      await mock.destroy();
+    },
+  };
+}
+
 /** Each kind the bench can measure, by its name in BENCH_SINK_KINDS. */
-const KINDS = { http, amqp, mqtt, nats: natsKind(false), 'nats-js': natsKind(true) };
+const KINDS = { http, amqp, mqtt, nats: natsKind(false), 'nats-js': natsKind(true), kafka };
 
 module.exports = { KINDS };
