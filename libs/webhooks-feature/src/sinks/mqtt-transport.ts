@@ -1,5 +1,5 @@
 import { connectAsync } from 'mqtt';
-import { portOf, tlsOf, type ConnectSink } from './sink-transport';
+import { portOf, serverNameOf, tlsOf, type ConnectSink } from './sink-transport';
 
 /**
  * MQTT 3.1.1 or 5 (mqtt.js, the maintained Node client): topic `<topicPrefix>/<event name>`, QoS 1, so
@@ -14,7 +14,7 @@ export const connectMqtt: ConnectSink = async (o) => {
     protocol: tls ? 'mqtts' : 'mqtt',
     host: o.address,
     port: portOf(o.url, 1883, 8883, tls),
-    servername: o.url.hostname,
+    ...serverNameOf(o.url),
     ...tlsOf(o.credentials),
     username: o.credentials.username,
     password: o.credentials.password,

@@ -1,4 +1,4 @@
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import type { SinkCredentials } from '@mapi/contracts';
 
 /** What the delivery worker knows of a claimed delivery's sink (its subscription row's transport fields). */
@@ -50,6 +50,16 @@ export type ConnectSink = (options: ConnectOptions) => Promise<SinkConnection>;
 
 /** The port of the URL, else the transport's default (plain, TLS). */
 export const portOf = (url: URL, plain: number, tls: number, isTls: boolean) => Number(url.port) || (isTls ? tls : plain);
+
+/**
+ * The TLS server name (SNI) of a sink's URL: its host name; none for an IP address, which SNI may not
+ * carry (RFC 6066; Node warns, DEP0123). The certificate is verified against the address either way.
+ * (amqplib sets the URL's host as the name whatever it is given: an AMQP sink to an IP still warns.)
+ */
+export const serverNameOf = (url: URL): { servername?: string } => {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) ? {} : { servername: host };
+};
 
 /** TLS settings from the credentials (PEM strings), for Node's tls.connect. */
 export const tlsOf = (c: SinkCredentials) => ({
