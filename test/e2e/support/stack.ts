@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@mapi/db';
 import { AppProcess, createTestDatabase, freePort, randomSuffix, testEnv, type TestDatabase } from '@mapi/testing';
 
@@ -49,6 +52,8 @@ export async function startStack(
   // A database per stack: each stack's outbox relays publish every unpublished event they find, so
   // stacks sharing a database (test files run in parallel) would take each other's events.
   const db: TestDatabase | null = extraEnv.DATABASE_URL ? null : await createTestDatabase('mapi_e2e');
+  // A files root per stack (media, the sandbox's sent files, imports): stacks never see each other's files.
+  const storageRoot = extraEnv.MEDIA_STORAGE_ROOT ? null : mkdtempSync(join(tmpdir(), 'mapi-e2e-storage-'));
   const env = {
     DATABASE_URL: db?.url ?? extraEnv.DATABASE_URL,
     REDIS_URL: testEnv.redisUrl(),
@@ -63,8 +68,10 @@ export async function startStack(
     // Two test files' stacks share the machine's Postgres (max_connections 100): two stacks of every
     // service in replicas beside two import stacks at 10 connections a process ran it out of clients.
     DATABASE_POOL_SIZE: '5',
+    ...(storageRoot ? { MEDIA_STORAGE_ROOT: storageRoot } : {}),
     ...extraEnv,
   };
+  const removeStorage = () => storageRoot && rmSync(storageRoot, { recursive: true, force: true });
   const extra: AppProcess[] = [];
   const healthUrls = new Map<AppProcess, string>();
   const launch = async (app: string, more: Record<string, string> = {}) => {
@@ -90,6 +97,7 @@ export async function startStack(
   } catch (error) {
     await Promise.all([gateway.kill(), ...extra.map((p) => p.kill())]);
     await db?.drop();
+    removeStorage();
     throw error;
   }
   const apps = Object.fromEntries(services.map((s) => [s.proc.name, s.proc]));
@@ -116,6 +124,7 @@ export async function startStack(
       await Promise.all([gateway.stop(), ...extra.map((p) => p.stop())]);
       await prisma.$disconnect();
       await db?.drop();
+      removeStorage();
     },
   };
 }
