@@ -86,6 +86,7 @@ describe('ApplyIngest', () => {
       where: { phone_id: p.phone_id, unique_id: m.unique_id },
       omit: { id: true, phone_id: true },
     });
+    expect(stored).toMatchObject({ quoted_message_id: 'Q1', has_quoted_msg: true, has_media: true });
     const out = (await outbox(p.org_id)).filter((e) => e.type.startsWith('message.'));
     expect(out.map((e) => e.type)).toEqual(['message.created', 'message.ack.updated']);
     expect(out[1].data).toEqual(JSON.parse(JSON.stringify(mapMessage(stored))));
@@ -100,6 +101,7 @@ describe('ApplyIngest', () => {
     await new ApplyIngest(t.prisma).execute(events);
     expect(await outbox(p.org_id)).toEqual(before);
     expect(await t.prisma.message.count({ where: { phone_id: p.phone_id } })).toBe(2);
+    expect(await t.prisma.message.count({ where: { phone_id: p.phone_id, has_quoted_msg: null } })).toBe(2);
   });
 
   it('raises the ack of a re-read message (also within one batch) and never lowers it', async () => {

@@ -25,6 +25,8 @@ export function ingestRow(org: { org_id: string; phone_id: string; org_phone: st
     has_media: m.media ? true : null,
     is_forwarded: m.is_forwarded ?? null,
     quoted_message_id: m.quoted_message_id ?? null,
+    // as has_media: true when the message quotes another, else null (the public client's Message)
+    has_quoted_msg: m.quoted_message_id ? true : null,
     sent_message_id: m.sent_message_id ?? null,
     // who sent it through this service (a member's email, a token's id), as the phone's session stamped it
     performed_by: m.performed_by ?? null,

@@ -27,6 +27,7 @@ const COLUMNS = [
   'has_media',
   'is_forwarded',
   'quoted_message_id',
+  'has_quoted_msg',
   'sent_message_id',
   'performed_by',
   'from',
