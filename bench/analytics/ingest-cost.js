@@ -22,7 +22,7 @@ const { Redis } = require('ioredis');
 const { createTestDatabase, freePort, testEnv, PrivateNats } = require('@mapi/testing');
 const { createPrismaClient } = require('@mapi/db');
 const procs = require('../phones/lib/procs');
-const { createSandboxPhone, createTenant, newNamespace, dropNamespace } = require('../phones/lib/world');
+const { createSandboxPhone, createTenant, newNamespace, dropNamespace, serviceEnv, appDatabaseUrl } = require('../phones/lib/world');
 const { Feeder } = require('../phones/lib/feeder');
 const { guardBench } = require('../lib/cleanup');
 
@@ -85,20 +85,8 @@ async function round(mode, nats) {
     await db.drop();
   };
   try {
-    const baseEnv = {
-      ...process.env,
-      REDIS_URL: testEnv.redisUrl(),
-      NATS_URL: nats.url,
-      NAMESPACE: namespace,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      HEALTH_HOST: '127.0.0.1',
-    };
-    const appUrl = (name) => {
-      const u = new URL(db.url);
-      u.searchParams.set('application_name', name);
-      return u.toString();
-    };
+    const baseEnv = serviceEnv({ databaseUrl: db.url, natsUrl: nats.url, redisUrl: testEnv.redisUrl(), namespace });
+    const appUrl = (name) => appDatabaseUrl(db.url, name);
     const start = async (name) => {
       const healthPort = await freePort();
       const proc = procs.startNode(name, path.join(ROOT, 'apps', name, 'dist', 'main.js'), {

@@ -38,7 +38,7 @@ const { createTestDatabase, freePort, testEnv } = require('@mapi/testing');
 const { createPrismaClient } = require('@mapi/db');
 const { streamNames } = require('@mapi/events');
 const procs = require('./lib/procs');
-const { createSandboxPhone, createTenant, newNamespace, dropNamespace } = require('./lib/world');
+const { createSandboxPhone, createTenant, newNamespace, dropNamespace, serviceEnv, appDatabaseUrl } = require('./lib/world');
 const { Feeder } = require('./lib/feeder');
 const { Watcher } = require('./lib/watcher');
 const { publishDirect } = require('./lib/direct-publisher');
@@ -102,21 +102,8 @@ async function main() {
   const multiPhones = CFG.multi.length ? await Promise.all(Array.from({ length: CFG.multi[0] }, () => mk({ contacts: 40 }))) : [];
   const burstPhone = CFG.burst ? await mk() : null;
 
-  const baseEnv = {
-    ...process.env,
-    DATABASE_URL: db.url,
-    REDIS_URL: testEnv.redisUrl(),
-    NATS_URL: testEnv.natsUrl(),
-    NAMESPACE: namespace,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    HEALTH_HOST: '127.0.0.1',
-  };
-  const appUrl = (name) => {
-    const u = new URL(db.url);
-    u.searchParams.set('application_name', name);
-    return u.toString();
-  };
+  const baseEnv = serviceEnv({ databaseUrl: db.url, natsUrl: testEnv.natsUrl(), redisUrl: testEnv.redisUrl(), namespace });
+  const appUrl = (name) => appDatabaseUrl(db.url, name);
   const nodeArgs = (name) =>
     CFG.cpuProf && name !== 'api-gateway'
       ? ['--cpu-prof', `--cpu-prof-dir=${path.join(WORK, 'prof')}`, `--cpu-prof-name=${name}.cpuprofile`]

@@ -33,6 +33,25 @@ async function createTenant(prisma) {
   return { org, token };
 }
 
+/** The environment of the bench's service processes (production mode, quiet logs, health on loopback). */
+const serviceEnv = ({ databaseUrl, natsUrl, redisUrl, namespace }) => ({
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  REDIS_URL: redisUrl,
+  NATS_URL: natsUrl,
+  NAMESPACE: namespace,
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  HEALTH_HOST: '127.0.0.1',
+});
+
+/** A service's database URL naming it (application_name), so its Postgres backends can be told apart. */
+const appDatabaseUrl = (databaseUrl, name) => {
+  const u = new URL(databaseUrl);
+  u.searchParams.set('application_name', name);
+  return u.toString();
+};
+
 const newNamespace = () => `bench-phones-${randomBytes(4).toString('hex')}`;
 
 /** Removes what the services created under the namespace outside Postgres. */
@@ -44,4 +63,4 @@ async function dropNamespace(nc, redis, namespace) {
   if (keys.length) await redis.del(...keys);
 }
 
-module.exports = { createSandboxPhone, createTenant, newNamespace, dropNamespace };
+module.exports = { createSandboxPhone, createTenant, newNamespace, dropNamespace, serviceEnv, appDatabaseUrl };
