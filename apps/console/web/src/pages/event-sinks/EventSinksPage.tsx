@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { api, errorText } from '../../api/client';
-import { EVENT_NAMES } from '../../api/event-names';
+import { useState, type FormEvent } from 'react';
+import { api } from '../../api/client';
 import { Link } from '../../app/Link';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { EventSelect } from '../../components/delivery-log/EventSelect';
 import { ErrorNote, StatusNote } from '../../components/ErrorNote';
-import { TableHead } from '../../components/TableHead';
-import { TableScroll } from '../../components/TableScroll';
+import { ListTable } from '../../components/ListTable';
+import { useListing } from '../../components/use-listing';
 import { createBody, destination, stateText, TRANSPORTS, transportLabel, type EventSink, type SinkTransport } from './event-sink-view';
 import { ConfigFields, CredentialFields, formValues } from './SinkFields';
 
@@ -14,44 +14,25 @@ import { ConfigFields, CredentialFields, formValues } from './SinkFields';
  * MQTT broker or a NATS server; enable, disable, delete. Every change through /v1/event-sinks.
  */
 export function EventSinksPage() {
-  const [sinks, setSinks] = useState<EventSink[] | null>(null);
+  const { items: sinks, error, note, act } = useListing<EventSink, EventSink[]>('/event-sinks', (a: EventSink[]) => a);
   const [transport, setTransport] = useState<SinkTransport>('amqp');
-  const [error, setError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setSinks(await api<EventSink[]>('GET', '/event-sinks'));
-    } catch (err) {
-      setError(errorText(err));
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
-  const create = async (e: FormEvent<HTMLFormElement>) => {
+  const create = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
     const events = Array.from((form.elements.namedItem('events') as HTMLSelectElement).selectedOptions, (o) => o.value);
-    if (!events.length) return setError('Choose at least one event.');
-    setError(null);
-    setNote(null);
-    try {
+    return act(async () => {
+      if (!events.length) throw new Error('Choose at least one event.');
       const created = await api<EventSink[]>('POST', '/event-sinks', { body: createBody(transport, formValues(form), events) });
       form.reset();
-      setNote(`Created ${created.length} sink(s): events are sent as they happen.`);
-      await load();
-    } catch (err) {
-      setError(errorText(err));
-    }
+      return `Created ${created.length} sink(s): events are sent as they happen.`;
+    });
   };
-  const act = (label: string, run: () => Promise<unknown>) => async () => {
-    setError(null);
-    setNote(null);
-    try {
-      await run();
-      await load();
-    } catch (err) {
-      setError(`${label}: ${errorText(err)}`);
-    }
-  };
+  /** A row's change (no note of its own: the table shows its effect), then the listing read again. */
+  const change = (label: string, call: () => Promise<unknown>) => () =>
+    act(async () => {
+      await call();
+      return '';
+    }, `${label}: `);
   const example = TRANSPORTS.find((t) => t.value === transport)?.example;
   return (
     <>
@@ -72,14 +53,7 @@ export function EventSinksPage() {
             Broker URL
             <input name="url" required maxLength={2048} placeholder={example} />
           </label>
-          <label>
-            Events (one sink each; Ctrl or ⌘ adds one)
-            <select name="events" multiple size={4} defaultValue={['message.created']}>
-              {EVENT_NAMES.map((n) => (
-                <option key={n}>{n}</option>
-              ))}
-            </select>
-          </label>
+          <EventSelect label="Events (one sink each; Ctrl or ⌘ adds one)" name="events" defaultValue={['message.created']} multiple />
           <label>
             Name (optional)
             <input name="name" maxLength={200} />
@@ -95,54 +69,50 @@ export function EventSinksPage() {
       </form>
       <ErrorNote error={error} />
       <StatusNote note={note} />
-      {sinks === null && !error && <p role="status">Loading event sinks…</p>}
-      {sinks?.length === 0 && <p>No event sinks yet.</p>}
-      {sinks && sinks.length > 0 && (
-        <TableScroll label="Event sinks (scrolls sideways)">
-          <table className="table">
-            <caption>Event sinks</caption>
-            <TableHead columns={['Name', 'Transport', 'Event', 'Broker', 'Credentials', 'State', 'Actions']} />
-            <tbody>
-              {sinks.map((s) => (
-                <tr key={s.id} data-sink-id={s.id}>
-                  <td>
-                    <Link to={`/event-sinks/${s.id}`}>{s.name}</Link>
-                  </td>
-                  <td>{transportLabel(s.transport)}</td>
-                  <td>{s.event}</td>
-                  <td>
-                    <span className="link">{s.url}</span>
-                    <br />
-                    <span className="muted">{destination(s)}</span>
-                  </td>
-                  <td>{s.has_credentials ? 'stored' : 'none'}</td>
-                  <td data-testid="sink-state">{stateText(s)}</td>
-                  <td className="row">
-                    <button
-                      type="button"
-                      className="secondary"
-                      onClick={() =>
-                        void act(s.is_subscribed ? 'Disable' : 'Enable', () =>
-                          api('PATCH', `/event-sinks/${s.id}`, { body: { isSubscribed: !s.is_subscribed } }),
-                        )()
-                      }
-                    >
-                      {s.is_subscribed ? 'Disable' : 'Enable'}
-                    </button>
-                    <ConfirmButton
-                      label="Delete"
-                      question={`Delete the ${transportLabel(s.transport)} sink of ${s.event} to ${s.url}? Its delivery log goes with it.`}
-                      confirmLabel="Delete"
-                      danger
-                      onConfirm={act('Delete', () => api('DELETE', `/event-sinks/${s.id}`))}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
+      <ListTable
+        items={sinks}
+        error={error}
+        loading="Loading event sinks…"
+        empty="No event sinks yet."
+        label="Event sinks"
+        columns={['Name', 'Transport', 'Event', 'Broker', 'Credentials', 'State', 'Actions']}
+        row={(s) => (
+          <tr key={s.id} data-sink-id={s.id}>
+            <td>
+              <Link to={`/event-sinks/${s.id}`}>{s.name}</Link>
+            </td>
+            <td>{transportLabel(s.transport)}</td>
+            <td>{s.event}</td>
+            <td>
+              <span className="link">{s.url}</span>
+              <br />
+              <span className="muted">{destination(s)}</span>
+            </td>
+            <td>{s.has_credentials ? 'stored' : 'none'}</td>
+            <td data-testid="sink-state">{stateText(s)}</td>
+            <td className="row">
+              <button
+                type="button"
+                className="secondary"
+                onClick={() =>
+                  void change(s.is_subscribed ? 'Disable' : 'Enable', () =>
+                    api('PATCH', `/event-sinks/${s.id}`, { body: { isSubscribed: !s.is_subscribed } }),
+                  )()
+                }
+              >
+                {s.is_subscribed ? 'Disable' : 'Enable'}
+              </button>
+              <ConfirmButton
+                label="Delete"
+                question={`Delete the ${transportLabel(s.transport)} sink of ${s.event} to ${s.url}? Its delivery log goes with it.`}
+                confirmLabel="Delete"
+                danger
+                onConfirm={change('Delete', () => api('DELETE', `/event-sinks/${s.id}`))}
+              />
+            </td>
+          </tr>
+        )}
+      />
     </>
   );
 }

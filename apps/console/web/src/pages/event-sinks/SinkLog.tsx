@@ -1,6 +1,6 @@
 import type { WebhookAttempt } from '../../api/types';
-import { TableHead } from '../../components/TableHead';
-import { TableScroll } from '../../components/TableScroll';
+import { DeliveryLog } from '../../components/delivery-log/DeliveryLog';
+import type { DeliveryLogAnswer } from '../../components/delivery-log/delivery-log-view';
 import { latestFailure, outcome } from './event-sink-view';
 
 /**
@@ -14,56 +14,29 @@ export function SinkLog({
   loadingError,
   onRedeliver,
 }: {
-  log: { count: number; attempts: WebhookAttempt[] } | null;
+  log: DeliveryLogAnswer | null;
   loadingError: boolean;
   onRedeliver: (attempt: WebhookAttempt) => void;
 }) {
-  if (log === null) return loadingError ? null : <p role="status">Loading the delivery log…</p>;
-  if (log.attempts.length === 0) return <p>No delivery yet: events of this name are sent as they happen.</p>;
-  const failing = latestFailure(log.attempts);
+  const failing = log && latestFailure(log.attempts);
   return (
-    <>
-      {failing && (
-        <div className="card notice" data-testid="latest-failure">
-          <p>
-            <strong>The latest delivery failed:</strong> <span className="mono">{failing.reason}</span>
-          </p>
-          <p>{failing.advice}</p>
-        </div>
-      )}
-      <TableScroll label="Delivery log (scrolls sideways)">
-        <table className="table">
-          <caption>Delivery log, newest first ({log.count} attempts)</caption>
-          <TableHead columns={['When', 'Event', 'Attempt', 'Outcome', 'Time', 'Redeliver']} />
-          <tbody>
-            {log.attempts.map((a) => (
-              <tr key={`${a.event_id}/${a.attempt}/${a.attempted_at}`} data-event-id={a.event_id} className={a.success ? 'ok' : 'failed'}>
-                <td>{new Date(a.attempted_at).toLocaleString()}</td>
-                <td>
-                  {a.event_type}
-                  <br />
-                  <span className="muted mono">{a.event_id}</span>
-                </td>
-                <td>{a.attempt}</td>
-                <td data-testid="outcome" className={a.success ? undefined : 'error'}>
-                  {outcome(a)}
-                </td>
-                <td>{a.latency_ms} ms</td>
-                <td>
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-label={`Redeliver ${a.event_type} ${a.event_id}`}
-                    onClick={() => onRedeliver(a)}
-                  >
-                    Redeliver
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
-    </>
+    <DeliveryLog
+      log={log}
+      loadingError={loadingError}
+      empty="No delivery yet: events of this name are sent as they happen."
+      outcome={outcome}
+      markFailures
+      notice={
+        failing && (
+          <div className="card notice" data-testid="latest-failure">
+            <p>
+              <strong>The latest delivery failed:</strong> <span className="mono">{failing.reason}</span>
+            </p>
+            <p>{failing.advice}</p>
+          </div>
+        )
+      }
+      onRedeliver={onRedeliver}
+    />
   );
 }

@@ -20,16 +20,3 @@ export function editBody(
   if (name && name !== before.integration_metadata?.name) body.name = name;
   return Object.keys(body).length ? body : null;
 }
-
-/**
- * The replay window from two `datetime-local` values (the reader's local time) as ISO 8601 instants;
- * an error message when either is missing or the window is empty.
- */
-export function replayWindow(fromLocal: string, toLocal: string): { from: string; to: string } | { error: string } {
-  const from = new Date(fromLocal);
-  const to = new Date(toLocal);
-  if (!fromLocal || !toLocal || Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()))
-    return { error: 'Give both the start and the end of the window.' };
-  if (from >= to) return { error: 'The start must be before the end.' };
-  return { from: from.toISOString(), to: to.toISOString() };
-}
