@@ -1,23 +1,6 @@
-import { Redis } from 'ioredis';
-import { randomUUID } from 'node:crypto';
-import { bullConnection, createLogger } from '@mapi/platform';
-import { randomSuffix, testEnv } from '@mapi/testing';
-import { QueuePurger } from '../queues/queue-purger';
-import { SendQueues } from '../queues/send-queues';
+import { testEnv } from '@mapi/testing';
+import { sendHarness, sleep, until } from '../testing/send-harness';
 import { PhonePaces } from './phone-pace';
-import { SendProcessor } from './send-processor';
-import { SendWorkers } from './send-workers';
-import { FakeSession } from './testing/fake-session';
-
-const logger = createLogger('queue-test', 'silent');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => Promise<boolean> | boolean, ms = 20_000, what = 'condition') {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 /**
  * Each phone at its connector's pace (real Redis, real BullMQ workers, a fake session): a Cloud API
@@ -25,73 +8,25 @@ async function until(check: () => Promise<boolean> | boolean, ms = 20_000, what 
  * keep their order; a linked device at QUEUE_SEND_INTERVAL_MS; Meta's throttling slows the phone down.
  */
 describe('SendWorkers: a pace per connector', () => {
-  let redis: Redis;
-  let queues: SendQueues;
-  let session: FakeSession;
-  let namespace: string;
-  let cloud: string;
-  let sandbox: string;
-  const running: SendWorkers[] = [];
-  const org = randomUUID();
+  const h = sendHarness(testEnv, { tag: 'qp', phones: 2, each: true });
   const INTERVAL_MS = 400;
-
-  const startWorkers = async (scanMs = 50) => {
-    const processor = new SendProcessor(
-      queues,
-      session,
-      { jitterMs: 100, phoneRetryMs: 200, maxWaitMs: 60_000, holdAfterSendMs: 0, throttleBackoffMs: 100 },
-      logger,
-    );
+  const { sentBy, completed } = h;
+  /** `n` jobs to `chats` chats in turn; their ids in the order they were queued. */
+  const add = (phoneId: string, n: number, chats = 20) => h.add(phoneId, n, chats);
+  /** The first phone is a Cloud API number, the second a sandbox (linked-device) one. */
+  const startWorkers = (scanMs = 50) => {
+    const [cloud] = h.phones;
     const paces = new PhonePaces({ intervalMs: INTERVAL_MS, cloudApiRatePerSecond: 80 }, async (phoneId) =>
       phoneId === cloud ? 'cloud_api' : 'sandbox',
     );
-    const workers = new SendWorkers(
-      queues,
-      processor,
-      new QueuePurger(queues),
-      { namespace, connection: bullConnection(testEnv.redisUrl()), intervalMs: INTERVAL_MS, paces, lockMs: 5_000, scanMs, idleMs: 0 },
-      logger,
-    );
-    running.push(workers);
-    await workers.start();
-    return workers;
+    return h.startWorkers({
+      processor: { jitterMs: 100, throttleBackoffMs: 100 },
+      workers: { intervalMs: INTERVAL_MS, paces, scanMs, idleMs: 0 },
+    });
   };
-  /** `n` jobs to `chats` chats in turn; their ids in the order they were queued. */
-  const add = async (phoneId: string, n: number, chats = 20) => {
-    const jobs = Array.from({ length: n }, (_, i) => ({
-      id: randomUUID(),
-      chat_id: `1555000${i % chats}@c.us`,
-      content: { text: `m${i}` },
-    }));
-    await queues.add(org, phoneId, jobs, null);
-    return jobs.map((j) => j.id);
-  };
-  const sentBy = (phoneId: string) => session.sends.filter((s) => s.phone === phoneId);
-  const completed = async (phoneId: string) => (await queues.queue(phoneId).getJobCounts('completed')).completed;
-
-  beforeEach(() => {
-    redis = new Redis(testEnv.redisUrl(), { maxRetriesPerRequest: null });
-    namespace = `${testEnv.namespace()}-qp-${randomSuffix(3)}`;
-    queues = new SendQueues(redis, { namespace, attempts: 3, backoffMs: 50, keepFinishedSeconds: 600 });
-    session = new FakeSession();
-    cloud = `phone-${randomSuffix(6)}`;
-    sandbox = `phone-${randomSuffix(6)}`;
-  });
-
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((w) => w.stop()));
-    for (const p of [cloud, sandbox])
-      await queues
-        .queue(p)
-        .obliterate({ force: true })
-        .catch(() => undefined);
-    const own = await redis.keys(`${namespace}:*`);
-    if (own.length) await redis.del(...own);
-    await queues.close();
-    redis.disconnect();
-  });
 
   it('sends 200 messages of a Cloud API phone far faster than 1/s, in order, while a sandbox phone keeps its interval', async () => {
+    const [cloud, sandbox] = h.phones;
     const cloudIds = await add(cloud, 200);
     await add(sandbox, 4);
     await startWorkers();
@@ -101,7 +36,7 @@ describe('SendWorkers: a pace per connector', () => {
     expect(200 / seconds).toBeGreaterThan(10); // 80/s asked; "well above 1/s" on a loaded machine
     expect(200 / seconds).toBeLessThan(95); // and not above the limiter's 80/s (2 per 25 ms), give or take the clock
     expect(c.map((s) => s.id)).toEqual(cloudIds); // one process, one job at a time: the order they were queued in
-    expect(session.sentIds.size).toBeGreaterThanOrEqual(200);
+    expect(h.session.sentIds.size).toBeGreaterThanOrEqual(200);
     await until(async () => (await completed(sandbox)) === 4, 15_000, 'the sandbox sends');
     const s = sentBy(sandbox);
     // The limiter spaces the jobs' starts; a send lands after its job's own work (claim, record), which a
@@ -111,6 +46,7 @@ describe('SendWorkers: a pace per connector', () => {
   }, 60_000);
 
   it('serves a Cloud API phone from one process at a time: two processes send every message once, in order', async () => {
+    const [cloud] = h.phones;
     const ids = await add(cloud, 150, 7);
     const [a, b] = [await startWorkers(30), await startWorkers(30)];
     await until(() => sentBy(cloud).length >= 20, 20_000, 'the first sends');
@@ -127,8 +63,9 @@ describe('SendWorkers: a pace per connector', () => {
   }, 90_000);
 
   it('waits for the lease of a process that died (held by another token) to expire, then sends', async () => {
+    const [cloud] = h.phones;
     const ids = await add(cloud, 5);
-    await redis.set(queues.keys(cloud).serving, 'dead-process', 'PX', 1_500);
+    await h.redis.set(h.queues.keys(cloud).serving, 'dead-process', 'PX', 1_500);
     const since = Date.now();
     const workers = await startWorkers();
     await sleep(800);
@@ -137,25 +74,26 @@ describe('SendWorkers: a pace per connector', () => {
     await until(async () => (await completed(cloud)) === 5, 15_000, 'sent after the lease expired');
     expect(sentBy(cloud)[0].at - since).toBeGreaterThanOrEqual(1_400);
     expect(sentBy(cloud).map((x) => x.id)).toEqual(ids);
-    expect(await redis.get(queues.keys(cloud).serving)).toBe(workers.leases.token);
+    expect(await h.redis.get(h.queues.keys(cloud).serving)).toBe(workers.leases.token);
   });
 
   it("Meta's throttling pauses the phone, doubling, and sends the same job again first, without using an attempt", async () => {
+    const [cloud] = h.phones;
     const throttled = {
       ok: false as const,
       reason: 'throttled' as const,
       message: "Meta's rate limit: Rate limit hit (Meta error 130429)",
     };
-    session.next = [throttled, throttled, throttled, throttled]; // attempts are 3: a fourth would fail an error answer
+    h.session.next = [throttled, throttled, throttled, throttled]; // attempts are 3: a fourth would fail an error answer
     const ids = await add(cloud, 3, 1);
     await startWorkers();
     await until(async () => (await completed(cloud)) === 3, 20_000, 'sent after the throttling');
-    expect(session.answers.map((a) => a.id)).toEqual([ids[0], ids[0], ids[0], ids[0]]);
+    expect(h.session.answers.map((a) => a.id)).toEqual([ids[0], ids[0], ids[0], ids[0]]);
     expect(sentBy(cloud).map((x) => x.id)).toEqual(ids);
-    const first = await queues.queue(cloud).getJob(ids[0]);
+    const first = await h.queues.queue(cloud).getJob(ids[0]);
     expect(first?.attemptsMade).toBe(1);
     expect(first?.failedReason ?? null).toBeNull();
-    expect(await redis.hexists(queues.keys(cloud).job(ids[0]), 'mapi_claimed')).toBe(1); // claimed by the send that went
+    expect(await h.redis.hexists(h.queues.keys(cloud).job(ids[0]), 'mapi_claimed')).toBe(1); // claimed by the send that went
     // paused 100 + 200 + 400 + 800 ms before it went
     expect((first?.finishedOn ?? 0) - (first?.timestamp ?? Infinity)).toBeGreaterThanOrEqual(1_400);
   });

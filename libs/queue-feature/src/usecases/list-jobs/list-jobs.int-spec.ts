@@ -1,15 +1,6 @@
-import { Redis } from 'ioredis';
-import { randomUUID } from 'node:crypto';
-import { bullConnection, createLogger } from '@mapi/platform';
-import { randomSuffix, testEnv } from '@mapi/testing';
-import { QueuePurger } from '../../queues/queue-purger';
-import { SendQueues } from '../../queues/send-queues';
-import { SendProcessor } from '../../worker/send-processor';
-import { SendWorkers } from '../../worker/send-workers';
-import { FakeSession } from '../../worker/testing/fake-session';
+import { testEnv } from '@mapi/testing';
+import { sendHarness } from '../../testing/send-harness';
 import { ListJobs } from './list-jobs.usecase';
-
-const logger = createLogger('queue-test', 'silent');
 
 /**
  * GET /queue/jobs?queue_id= read while the job finishes (real Redis, real BullMQ worker): a job shown
@@ -17,56 +8,20 @@ const logger = createLogger('queue-test', 'silent');
  * reads showed "completed" with unique_id null (seen once in CI, in queue-crash.e2e-spec).
  */
 describe('ListJobs while jobs complete', () => {
-  let redis: Redis;
-  let queues: SendQueues;
-  let workers: SendWorkers;
-  const org = randomUUID();
-  const phone = `phone-${randomSuffix(6)}`;
-  const namespace = `${testEnv.namespace()}-lj-${randomSuffix(3)}`;
-
-  beforeAll(async () => {
-    redis = new Redis(testEnv.redisUrl(), { maxRetriesPerRequest: null });
-    queues = new SendQueues(redis, { namespace, attempts: 3, backoffMs: 50, keepFinishedSeconds: 600 });
-  });
-
-  afterAll(async () => {
-    await workers?.stop();
-    await queues
-      .queue(phone)
-      .obliterate({ force: true })
-      .catch(() => undefined);
-    const own = await redis.keys(`${namespace}:*`);
-    if (own.length) await redis.del(...own);
-    await queues.close();
-    redis.disconnect();
-  });
+  const h = sendHarness(testEnv, { tag: 'lj' });
 
   it('never answers a completed job without its unique_id and message_id', async () => {
-    const jobs = Array.from({ length: 40 }, () => ({ id: randomUUID(), chat_id: '4915112345678@c.us', content: { text: 'hello' } }));
-    await queues.add(org, phone, jobs, null);
-    const processor = new SendProcessor(
-      queues,
-      new FakeSession(),
-      { jitterMs: 0, phoneRetryMs: 200, maxWaitMs: 60_000, holdAfterSendMs: 0 },
-      logger,
-    );
-    workers = new SendWorkers(
-      queues,
-      processor,
-      new QueuePurger(queues),
-      { namespace, connection: bullConnection(testEnv.redisUrl()), intervalMs: 1, lockMs: 5_000, scanMs: 50, idleMs: 60_000 },
-      logger,
-    );
-    const list = new ListJobs(queues);
-    const read = (id: string) => list.execute({ ctx: { phone: { phone_id: phone } }, query: { queue_id: id } } as never);
-    await workers.start();
+    const ids = await h.add(h.phone, 40);
+    await h.startWorkers();
+    const list = new ListJobs(h.queues);
+    const read = (id: string) => list.execute({ ctx: { phone: { phone_id: h.phone } }, query: { queue_id: id } } as never);
 
     // Poll each job from before it runs until it is completed, several readers at once.
     let completedReads = 0;
     const broken: unknown[] = [];
     const deadline = Date.now() + 30_000; // bounded however slow the machine is
     await Promise.all(
-      jobs.map(async ({ id }) => {
+      ids.map(async (id) => {
         while (Date.now() < deadline) {
           const [job] = await read(id);
           if (job?.status !== 'completed') continue;
@@ -77,6 +32,6 @@ describe('ListJobs while jobs complete', () => {
       }),
     );
     expect(broken).toEqual([]);
-    expect(completedReads).toBe(jobs.length);
+    expect(completedReads).toBe(ids.length);
   }, 60_000);
 });

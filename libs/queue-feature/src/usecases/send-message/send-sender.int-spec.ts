@@ -1,21 +1,14 @@
-import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '@mapi/contracts';
-import { bullConnection, createLogger } from '@mapi/platform';
 import { randomSuffix, testEnv, useTestDatabase } from '@mapi/testing';
 import { IdempotencyStore } from '../../idempotency/idempotency-store';
-import { QueuePurger } from '../../queues/queue-purger';
-import { SendQueues } from '../../queues/send-queues';
 import { SendRecord } from '../../record/send-record';
-import { SendProcessor } from '../../worker/send-processor';
-import { SendWorkers } from '../../worker/send-workers';
-import { FakeSession } from '../../worker/testing/fake-session';
+import { sendHarness, until } from '../../testing/send-harness';
 import { BroadcastMessage } from '../broadcast-message/broadcast-message.usecase';
 import { ListJobs } from '../list-jobs/list-jobs.usecase';
 import { SendMessage } from './send-message.usecase';
 
 jest.setTimeout(60_000);
-const logger = createLogger('queue-test', 'silent');
 
 /**
  * Who sent a message (its performed_by, docs/services/queue.md "Sender") on the queue's part of the send path: the
@@ -24,13 +17,9 @@ const logger = createLogger('queue-test', 'silent');
  */
 describe('the sender of a send through the queue (integration)', () => {
   const t = useTestDatabase('queue_sender');
-  const namespace = `${testEnv.namespace()}-qs-${randomSuffix(3)}`;
-  const org = randomUUID();
-  const phone = `phone-${randomSuffix(8)}`;
-  const session = new FakeSession();
-  let redis: Redis;
-  let queues: SendQueues;
-  let workers: SendWorkers | undefined;
+  const h = sendHarness(testEnv, { tag: 'qs', db: t });
+  const { org, phone } = h;
+  const session = h.session;
 
   const base = { org_id: org, phone_scope: null, phone: { phone_id: phone, org_phone: null } };
   const memberId = randomUUID();
@@ -43,31 +32,15 @@ describe('the sender of a send through the queue (integration)', () => {
   const asToken: RequestContext = { ...base, token_id: tokenId, member: null };
   const asWorkflow: RequestContext = { ...base, token_id: randomUUID(), member: null, actor: 'workflow' };
 
-  beforeAll(() => {
-    redis = new Redis(testEnv.redisUrl(), { maxRetriesPerRequest: null });
-    queues = new SendQueues(redis, { namespace, attempts: 3, backoffMs: 50, keepFinishedSeconds: 600, record: new SendRecord(t.prisma) });
-  });
-  afterAll(async () => {
-    await workers?.stop();
-    await queues
-      .queue(phone)
-      .obliterate({ force: true })
-      .catch(() => undefined);
-    const own = await redis.keys(`${namespace}:*`);
-    if (own.length) await redis.del(...own);
-    await queues.close();
-    redis.disconnect();
-  });
-
   it("records a member's email, a token's id and no one for a workflow, from the request to the session command", async () => {
-    const idempotency = new IdempotencyStore(redis, namespace, 600);
+    const idempotency = new IdempotencyStore(h.redis, h.namespace, 600);
     const send = new SendMessage(
-      queues,
+      h.queues,
       async () => phone,
       idempotency,
       async () => undefined,
     );
-    const broadcast = new BroadcastMessage(queues, idempotency, async () => undefined);
+    const broadcast = new BroadcastMessage(h.queues, idempotency, async () => undefined);
     const byMember = await send.execute({ ctx: asMember, body: { chat_id: '15550001111@c.us', message: 'from Ana' } });
     const byToken = await send.execute({ ctx: asToken, body: { chat_id: '15550001111@c.us', message: 'from the integration' } });
     const byWorkflow = await send.execute({
@@ -93,24 +66,14 @@ describe('the sender of a send through the queue (integration)', () => {
     const pending = (await new SendRecord(t.prisma).pending(3_600_000)).filter((j) => j.phone_id === phone);
     expect(new Map(pending.map((j) => [j.job_id, j.data.performed_by]))).toEqual(expected);
 
-    const processor = new SendProcessor(queues, session, { jitterMs: 0, phoneRetryMs: 200, maxWaitMs: 60_000, holdAfterSendMs: 0 }, logger);
-    workers = new SendWorkers(
-      queues,
-      processor,
-      new QueuePurger(queues),
-      { namespace, connection: bullConnection(testEnv.redisUrl()), intervalMs: 1, lockMs: 5_000, scanMs: 50, idleMs: 60_000 },
-      logger,
-    );
-    await workers.start();
-    const deadline = Date.now() + 20_000;
-    while (session.sends.length < expected.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    await h.startWorkers();
+    await until(() => session.sends.length >= expected.size, 20_000, 'every send');
 
     // the session command carries it (absent for the workflow's send: the message keeps no sender)
     expect(new Map(session.sends.map((s) => [s.id, s.performed_by ?? null]))).toEqual(expected);
     // GET /queue/jobs shows it in the job's data, as the hosted job data names it
-    const listed = await new ListJobs(queues).execute({ ctx: asToken, query: {} } as never);
+    const listed = await new ListJobs(h.queues).execute({ ctx: asToken, query: {} } as never);
     expect(new Map(listed.map((j) => [j.id, j.data.performed_by]))).toEqual(expected);
-    await workers.stop(); // before the database is dropped (the workers mark finished jobs in the record)
-    workers = undefined;
+    await h.stopWorkers(); // before the database is dropped (the workers mark finished jobs in the record)
   });
 });
