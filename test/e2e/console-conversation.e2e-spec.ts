@@ -1,35 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { createOrg, createToken, freePort, randomDigits } from '@mapi/testing';
-import { checkPage, launchChromium } from './support/browser';
-import { signedInPage } from './support/inbox-console';
+import { randomDigits } from '@mapi/testing';
+import { checkPage } from './support/browser';
+import { signedInPage, startInboxConsole } from './support/inbox-console';
 import { joinByInvitation } from './support/console-session';
 import { client, until } from './support/http';
-import { connectedSandboxPhone } from './support/queue-phone';
-import { startStack, type Stack } from './support/stack';
+import { png, sendPicture, sentPictureShown } from './support/picture';
+import type { Stack } from './support/stack';
 
-/** A plain-coloured PNG of size×size (a message's image). */
-function png(size: number, rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), body.length + 4);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: size }, () => Buffer.from(rgb))]);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
-  const signature = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
-}
 const PNG = png(96, [214, 120, 40]);
 const OLD = 55; // more than one page (50) of messages before the ones the test looks at
 
@@ -48,7 +27,7 @@ describe('console: the conversation', () => {
   let browser: Browser;
   let page: Page;
   let consoleUrl: string;
-  let storageDir: string;
+  let storageDir = '';
   let api: ReturnType<typeof client>;
   const w: Record<string, any> = {};
   const pageErrors: string[] = [];
@@ -69,40 +48,13 @@ describe('console: the conversation', () => {
 
   beforeAll(async () => {
     const started = Date.now();
-    const [port, mediaPort] = [await freePort(), await freePort()];
-    consoleUrl = `http://127.0.0.1:${port}`;
-    storageDir = mkdtempSync(join(tmpdir(), 'console-conversation-'));
-    const env = {
-      SESSION_SCAN_MS: '200',
-      QUEUE_PHONE_SCAN_MS: '200',
-      QUEUE_SEND_INTERVAL_MS: '20',
-      QUEUE_SEND_JITTER_MS: '10',
-      // The phones write the files the phone sends where the media service reads them, linked through the console.
-      MEDIA_STORAGE_BACKEND: 'local',
-      MEDIA_STORAGE_ROOT: storageDir,
-      MEDIA_BASE_URL: consoleUrl,
-    };
-    [stack, browser] = await Promise.all([startStack(env, { services: ['phones', 'members', 'queue', 'inbox'] }), launchChromium()]);
-    const others = Promise.all([
-      stack.startService('media', {
-        MEDIA_HTTP_PORT: String(mediaPort),
-        MEDIA_HTTP_HOST: '127.0.0.1',
-        // The links the API makes point at the console, which forwards /app/media (as the Ingress does).
-        MEDIA_BASE_URL: consoleUrl,
-        MEDIA_STORAGE_BACKEND: 'local',
-        MEDIA_STORAGE_ROOT: storageDir,
-      }),
-      stack.startService('console', {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        CONSOLE_GATEWAY_URL: stack.baseUrl,
-        CONSOLE_MEDIA_URL: `http://127.0.0.1:${mediaPort}`,
-      }),
-    ]);
-    const org = await createOrg(stack.prisma);
-    w.orgId = org.id;
-    api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
-    w.phone = await connectedSandboxPhone(api);
+    // The phones write the files the phone sends where the media service reads them, linked through the console.
+    const world = await startInboxConsole({ media: true, sending: true });
+    ({ stack, browser, consoleUrl, api } = world);
+    if (!world.storageDir) throw new Error('startInboxConsole with media gives no storage folder');
+    storageDir = world.storageDir;
+    w.orgId = world.orgId;
+    w.phone = world.phone;
     [w.ana, w.ben] = [randomDigits(), randomDigits()];
     const group = await api.post(
       '/sandbox/groups',
@@ -157,7 +109,7 @@ describe('console: the conversation', () => {
     await api.post(`/message/${w.image.message_id}/pin`, { pin: true }, { 'x-phone': w.phone.phoneId });
     await Promise.all([
       joinByInvitation(stack.baseUrl, api, { emails: ['agent@example.com'], role: 'admin' }, 'correct horse battery'),
-      others,
+      world.consoleReady,
     ]);
     page = await signedInPage({ browser, consoleUrl }, 'agent@example.com', 'correct horse battery', pageErrors, {
       width: 1280,
@@ -340,9 +292,7 @@ describe('console: the conversation', () => {
     expect(copy.body.messages.find((m: any) => m.is_forwarded).body).toBe('The parcel left on Monday');
 
     // Attach an image with a caption: the queue's job carries the file (its name and type; the data is never listed).
-    await page.getByLabel('Attach a file').setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: png(8, [0, 90, 200]) });
-    await page.getByLabel('Message', { exact: true }).fill('Photo of the label');
-    await page.getByRole('button', { name: 'Send' }).click();
+    await sendPicture(page, 'Photo of the label', 8);
     const jobs = await until(
       () => api.get('/queue/jobs?limit=10', { 'x-phone': w.phone.phoneId }),
       (r) => Array.isArray(r.body) && r.body.some((j: any) => j.data.body === 'Photo of the label'),
@@ -354,15 +304,8 @@ describe('console: the conversation', () => {
       filename: 'label.png',
       mimetype: 'image/png',
     });
-    await page.locator('li.mine', { hasText: 'Photo of the label' }).waitFor({ timeout: 15_000 });
     // The sandbox network kept the file (the media storage): the page shows the picture, 8 × 8 as sent.
-    const sentPicture = page.locator('li.mine', { hasText: 'Photo of the label' }).locator('img[data-media="image"]');
-    await until(
-      () => sentPicture.evaluate((e: any) => (e.complete ? e.naturalWidth : 0), undefined, { timeout: 10_000 }),
-      (width) => width === 8,
-      15_000,
-      'the sent picture',
-    );
+    await sentPictureShown(page, 'Photo of the label', 8);
     expect(await page.getByLabel('Attach a file').inputValue()).toBe('');
     expect([...(await checkPage(page, 'c03-conversation-forward-attach')), ...pageErrors.splice(0)]).toEqual([]);
     process.stdout.write(`console conversation: forward/attach flow ${Date.now() - t0} ms\n`);

@@ -1,37 +1,13 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { randomDigits } from '@mapi/testing';
 import { checkPage } from './support/browser';
 import { joinByInvitation } from './support/console-session';
 import { client, until } from './support/http';
+import { sendPicture, sentPictureShown } from './support/picture';
 import { signedInPage, startInboxConsole } from './support/inbox-console';
 import type { Stack } from './support/stack';
-
-/** A plain-coloured size×size RGB PNG (the image the agent attaches). */
-function png(size: number, rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), body.length + 4);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: size }, () => Buffer.from(rgb))]);
-  const idat = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', header),
-    chunk('IDAT', idat),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** INBOX_SCREENSHOTS=1: the inbox's pictures for the docs (docs/images/console-inbox-*.png); off in CI. */
 const DOC_SHOTS = process.env.INBOX_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'images') : null;
@@ -63,11 +39,7 @@ describe('console: the inbox walk (two agents)', () => {
 
   beforeAll(async () => {
     const started = Date.now();
-    const world = await startInboxConsole({
-      media: true,
-      services: ['queue'],
-      env: { QUEUE_PHONE_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10' },
-    });
+    const world = await startInboxConsole({ media: true, sending: true });
     ({ stack, browser, consoleUrl, api, storageDir } = world);
     w.phone = world.phone;
     const x = { 'x-phone': w.phone.phoneId };
@@ -221,19 +193,10 @@ describe('console: the inbox walk (two agents)', () => {
     await ask.locator('summary', { hasText: 'React' }).click();
     await ask.getByRole('button', { name: 'React ❤️' }).click();
     await message(ben, 'Can you send a replacement?').locator('[data-reaction="❤️"]').waitFor({ timeout: 10_000 });
-    await ana.getByLabel('Attach a file').setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: png(48, [0, 90, 200]) });
-    await ana.getByLabel('Message', { exact: true }).fill('Photo of the return label');
-    await ana.getByRole('button', { name: 'Send', exact: true }).click();
-    await ben.locator('li.mine', { hasText: 'Photo of the return label' }).waitFor({ timeout: 15_000 });
+    await sendPicture(ana, 'Photo of the return label', 48);
     // The sandbox network kept the file in the media storage (as a real network's echo is stored): Ben's page shows the
     // picture through the media links, 48 × 48 as sent, not "(image not stored)".
-    const picture = ben.locator('li.mine', { hasText: 'Photo of the return label' }).locator('img[data-media="image"]');
-    await until(
-      () => picture.evaluate((e: any) => (e.complete ? e.naturalWidth : 0), undefined, { timeout: 10_000 }),
-      (width) => width === 48,
-      15_000,
-      'the sent picture',
-    );
+    await sentPictureShown(ben, 'Photo of the return label', 48);
     expect(await ben.getByText('(image not stored)').count()).toBe(0);
 
     // A ticket from the customer's message, assigned to Ben: his panel and his list follow.

@@ -16,6 +16,8 @@ export interface InboxConsole {
   /** Resolves when the console serves its pages (await it before the first page is opened). */
   consoleReady: Promise<unknown>;
   api: ReturnType<typeof client>;
+  /** The organization the token and the phone are of. */
+  orgId: string;
   phone: Awaited<ReturnType<typeof connectedSandboxPhone>>;
   /** With `media`: the folder the phones write files to and the media service serves (the caller removes it). */
   storageDir: string | null;
@@ -23,13 +25,17 @@ export interface InboxConsole {
 
 /**
  * Starts the stack and Chromium together, then the console, an organization, its token and a connected
- * sandbox phone. `more`: services beyond phones, members and inbox (e.g. the queue, to send) and their settings;
+ * sandbox phone. `more`: services beyond phones, members and inbox and their settings; `sending`: the queue too, at a
+ * fast pace (agents send: a send within a few tens of ms, the phone found within 200 ms);
  * `media`: the media service too, on a storage folder the phones write to (files the phone sends), its links
  * through the console (CONSOLE_MEDIA_URL, as the Ingress forwards /app/media).
  */
 export async function startInboxConsole(
-  more: { services?: string[]; env?: Record<string, string>; media?: boolean } = {},
+  more: { services?: string[]; env?: Record<string, string>; media?: boolean; sending?: boolean } = {},
 ): Promise<InboxConsole> {
+  const sendingEnv: Record<string, string> = more.sending
+    ? { QUEUE_PHONE_SCAN_MS: '200', QUEUE_SEND_INTERVAL_MS: '20', QUEUE_SEND_JITTER_MS: '10' }
+    : {};
   const port = await freePort();
   const consoleUrl = `http://127.0.0.1:${port}`;
   const storageDir = more.media ? mkdtempSync(join(tmpdir(), 'inbox-media-')) : null;
@@ -38,8 +44,8 @@ export async function startInboxConsole(
     : {};
   const [stack, browser] = await Promise.all([
     startStack(
-      { SESSION_SCAN_MS: '200', ...mediaEnv, ...more.env },
-      { services: ['phones', 'members', 'inbox', ...(more.services ?? [])] },
+      { SESSION_SCAN_MS: '200', ...mediaEnv, ...sendingEnv, ...more.env },
+      { services: ['phones', 'members', 'inbox', ...(more.sending ? ['queue'] : []), ...(more.services ?? [])] },
     ),
     launchChromium(),
   ]);
@@ -55,7 +61,7 @@ export async function startInboxConsole(
   ]);
   const org = await createOrg(stack.prisma);
   const api = client(stack.baseUrl, (await createToken(stack.prisma, org.id)).token);
-  return { stack, browser, consoleUrl, consoleReady, api, phone: await connectedSandboxPhone(api), storageDir };
+  return { stack, browser, consoleUrl, consoleReady, api, orgId: org.id, phone: await connectedSandboxPhone(api), storageDir };
 }
 
 /** A new page at `viewport` signed in as `email` (the first page, Phones, shown); page errors go to `errors`. */
