@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../../api/client';
 import type { WebhookAttempt } from '../../api/types';
+import { useNotes } from '../use-notes';
 import { deliveriesPath, redeliveredNote, replayNote, type DeliveryLogAnswer } from './delivery-log-view';
 
 /** The log is read again this often while the page is open (new attempts, retries, redeliveries). */
@@ -14,8 +15,7 @@ const REFRESH_MS = 2_000;
 export function useDeliveryLog<T>(base: string) {
   const [item, setItem] = useState<T | null>(null);
   const [log, setLog] = useState<DeliveryLogAnswer | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
+  const { error, setError, note, setNote, run } = useNotes();
   const loadLog = useCallback(async () => {
     try {
       setLog(await api<DeliveryLogAnswer>('GET', deliveriesPath(base)));
@@ -29,16 +29,6 @@ export function useDeliveryLog<T>(base: string) {
     const timer = setInterval(() => void loadLog(), REFRESH_MS);
     return () => clearInterval(timer);
   }, [base, loadLog]);
-  const run = async (label: string, call: () => Promise<string | void>) => {
-    setError(null);
-    setNote(null);
-    try {
-      const done = await call();
-      if (done) setNote(done);
-    } catch (err) {
-      setError(`${label}: ${errorText(err)}`);
-    }
-  };
   const redeliver = (a: WebhookAttempt) =>
     void run('Redeliver', async () => {
       await api('POST', `${base}/redeliver`, { body: { eventId: a.event_id } });

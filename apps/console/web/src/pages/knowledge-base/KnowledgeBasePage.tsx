@@ -7,6 +7,7 @@ import { FaqRow } from './FaqRow';
 import { groupDocuments, questionEntries, scoreText } from './kb-view';
 import { TableHead } from '../../components/TableHead';
 import { TableScroll } from '../../components/TableScroll';
+import { useNotes } from '../../components/use-notes';
 
 const LIST_LIMIT = 1000;
 
@@ -22,8 +23,7 @@ const readAsDataUrl = (file: File) =>
 export function KnowledgeBasePage() {
   const [entries, setEntries] = useState<KbEntry[] | null>(null);
   const [count, setCount] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
+  const { error, setError, note, run: runOnly } = useNotes();
   const [hits, setHits] = useState<(KbEntry & { score: number })[] | null>(null);
   const load = useCallback(async () => {
     try {
@@ -35,17 +35,7 @@ export function KnowledgeBasePage() {
     }
   }, []);
   useEffect(() => void load(), [load]);
-  const run = async (label: string, call: () => Promise<string | void>) => {
-    setError(null);
-    setNote(null);
-    try {
-      const done = await call();
-      if (done) setNote(done);
-      await load();
-    } catch (err) {
-      setError(`${label}: ${errorText(err)}`);
-    }
-  };
+  const run = (label: string, call: () => Promise<string | void>) => runOnly(label, call, load);
   const search = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const query = String(new FormData(e.currentTarget).get('query') ?? '').trim();
