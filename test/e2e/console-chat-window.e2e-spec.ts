@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { checkPage } from './support/browser';
 import { joinByInvitation } from './support/console-session';
 import { client, until } from './support/http';
@@ -16,7 +16,8 @@ const chatOf = (i: number) => `${BASE + i}@c.us`;
  * the rows in sight are in the document; scrolling reads the next pages by cursor to the very last
  * chat; a customer writing to a chat far down the list moves it to the top live, once (the pages
  * below do not show it again); the unread and open-ticket filters are the API's and page the same
- * way; opening a chat reads it for this member (decision 0091), still read after a reload.
+ * way; opening a chat reads it for this member (decision 0091), still read after a reload; a new
+ * document reads the first page alone (the ticket markers and the read on the socket's connection after it).
  */
 describe('console: the chat list with thousands of chats', () => {
   let stack: Stack;
@@ -189,4 +190,54 @@ describe('console: the chat list with thousands of chats', () => {
     expect(viaToken.body.message_unread_count).toBe(1);
     expect(pageErrors).toEqual([]);
   }, 90_000);
+
+  it('reads the first page alone: the read again on the socket connecting and the ticket markers follow its answer', async () => {
+    // A new document: its socket connects while the list's first read is held (until socket.io's
+    // connect packet, and a little more). Nothing else is asked of the list's data meanwhile; once it is
+    // answered, the rows show, and the list (what the socket missed) and the open tickets are read.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState: await page.context().storageState() });
+    const fresh = await context.newPage();
+    fresh.on('pageerror', (e) => pageErrors.push(`page error: ${e.message}`));
+    let connected!: () => void;
+    const socketUp = new Promise<void>((resolve) => (connected = resolve));
+    fresh.on('websocket', (ws) => ws.on('framereceived', (f) => void (String(f.payload).startsWith('40') && connected())));
+    const asked: string[] = [];
+    let firstAnswered = false;
+    fresh.on('request', (r) => {
+      const path = new URL(r.url()).pathname + new URL(r.url()).search;
+      if (/^\/v1\/(chats\?|tickets)/.test(path)) asked.push(`${firstAnswered ? 'after' : 'during'} ${path.split('?')[0]}`);
+    });
+    let holding = true;
+    await fresh.route(/\/v1\/chats\?/, async (route: Route) => {
+      if (holding) {
+        holding = false;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const up = await Promise.race([
+          socketUp.then(() => true),
+          new Promise((resolve) => (timer = setTimeout(() => resolve(false), 10_000))),
+        ]);
+        clearTimeout(timer);
+        if (!up) pageErrors.push('the socket did not connect within 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 300)); // the page handles the connection
+        firstAnswered = true;
+      }
+      await route.continue().catch(() => undefined); // the page may be closed meanwhile
+    });
+    try {
+      await fresh.goto(`${consoleUrl}/console/chats`);
+      await fresh.locator('ul.chat-list > li a').first().waitFor({ timeout: 15_000 });
+      expect(pageErrors).toEqual([]);
+      await until(
+        async () => asked.join(),
+        () => asked.includes('after /v1/chats') && asked.includes('after /v1/tickets'),
+        10_000,
+        'the list and the tickets read after the first page',
+      );
+      expect(asked.filter((a) => a.startsWith('during'))).toEqual(['during /v1/chats']);
+      expect(await fresh.locator('ul.chat-list > li').count()).toBeGreaterThan(5);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });

@@ -39,6 +39,7 @@ interface Listing {
  * list again; the first page is re-read (at most every 300 ms) and joined to the pages further down
  * when a chat it does not hold gets a message, when a filter may no longer hold, or on chat, label,
  * assignment and flag events. The open tickets (for the marker) are re-read on ticket events; the labels once.
+ * The first page is read alone: the tickets and breaches, and the read again on the socket's connection, after it.
  * The chats breaching an SLA (GET /analytics/now?lists=breaching, the "SLA breached" marker) are read again on
  * sla.breached, a while after a reply to a marked chat (which loses its mark at once), on reconnection and every minute.
  */
@@ -58,6 +59,11 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
     setListing(next);
   }, []);
   const readSeq = useRef(0);
+  // The first read goes alone (issue 33: the first row < 1 s): the markers' reads (open tickets, breaches)
+  // and the read again on the socket's connection follow its answer, rather than share the gateway with it.
+  const [firstRead, setFirstRead] = useState(false);
+  const firstReadRef = useRef(false);
+  const readAgain = useRef(false);
   const load = useCallback(async () => {
     const seq = ++readSeq.current;
     try {
@@ -73,8 +79,15 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
       setError(null);
     } catch (err) {
       if (seq === readSeq.current) setError(errorText(err));
+    } finally {
+      if (!firstReadRef.current) {
+        firstReadRef.current = true;
+        setFirstRead(true);
+      }
     }
   }, [key, show]);
+  const loadRef = useRef(load);
+  loadRef.current = load;
   const loadingMore = useRef(false);
   const loadMore = useCallback(async () => {
     const at = current.current;
@@ -135,6 +148,7 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
     [loadBreaches],
   );
   useEffect(() => {
+    if (!firstRead) return;
     void loadBreaches();
     const every = setInterval(() => void loadBreaches(), BREACH_REFRESH_MS);
     return () => {
@@ -142,7 +156,7 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
       if (breachTimer.current) clearTimeout(breachTimer.current);
       breachTimer.current = null;
     };
-  }, [loadBreaches]);
+  }, [firstRead, loadBreaches]);
   const later = useCallback(() => {
     pending.current ??= setTimeout(() => {
       pending.current = null;
@@ -157,13 +171,22 @@ export function useChats(filters: ChatFilters, email: string | null, open: { cha
     };
   }, [load]);
   useEffect(() => {
+    if (!firstRead) return;
     void loadTickets();
+    if (readAgain.current) {
+      readAgain.current = false;
+      void loadRef.current();
+    }
+  }, [firstRead, loadTickets]);
+  useEffect(() => {
     api<{ labels: Label[] }>('GET', '/labels?type=chat').then(
       (answer) => setLabels(new Map(answer.labels.map((l) => [l.label_id, l]))),
       () => setLabels(new Map()),
     );
-  }, [loadTickets]);
+  }, []);
   useRealtimeConnected(() => {
+    // Connected before the first answer: the list is read again once it is in (the markers are read then).
+    if (!firstReadRef.current) return void (readAgain.current = true);
     void load();
     void loadTickets();
     void loadBreaches();
