@@ -265,4 +265,49 @@ describe('console: the side panel', () => {
     await ctx.close();
     process.stdout.write(`console side panel: contact flow ${Date.now() - t0} ms\n`);
   }, 40_000);
+
+  it("switching to a chat asks its messages first: the panel's reads follow their answer", async () => {
+    // The messages of the chat are held; meanwhile nothing of the side panel is asked. Once they are
+    // answered, the newest message shows and the panel reads the chat's tickets, contact and catalogues.
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState: await page.context().storageState() });
+    const fresh = await ctx.newPage();
+    const errors: string[] = [];
+    fresh.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    const asked: string[] = [];
+    let answered = false;
+    const panelRead = /^\/v1\/(tickets\?chat_id=|contacts\/|members$|custom-properties$)/;
+    fresh.on('request', (r) => {
+      const u = new URL(r.url());
+      if (panelRead.test(u.pathname + u.search)) asked.push(`${answered ? 'after' : 'during'} ${u.pathname}`);
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let seen!: () => void;
+    const reached = new Promise<void>((resolve) => (seen = resolve));
+    await fresh.route(/\/v1\/chats\/[^/?]+\/messages\?/, async (route) => {
+      seen();
+      await held;
+      answered = true;
+      await route.continue().catch(() => undefined);
+    });
+    try {
+      await fresh.goto(`${consoleUrl}/console/chats/${encodeURIComponent(w.chat)}?phone=${w.phone.number}`);
+      await reached;
+      await new Promise((resolve) => setTimeout(resolve, 500)); // time for the panel to ask, were it not waiting
+      expect(asked).toEqual([]);
+      release();
+      await fresh.getByRole('list', { name: 'Messages' }).getByText('The box was crushed on one side').waitFor({ timeout: 10_000 });
+      await until(
+        async () => asked.join(),
+        () => ['tickets', 'contacts', 'members', 'custom-properties'].every((x) => asked.some((a) => a.startsWith(`after /v1/${x}`))),
+        10_000,
+        "the panel's reads after the messages",
+      );
+      expect(asked.filter((a) => a.startsWith('during'))).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      release();
+      await ctx.close();
+    }
+  }, 40_000);
 });

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { api, errorText } from '../../api/client';
 import type { Message, Note } from '../../api/types';
 import { ErrorNote } from '../../components/ErrorNote';
@@ -35,8 +35,23 @@ function NoteItem({ note }: { note: Note }) {
  * notes between them; replying to a message, reacting, forwarding; a box to send (text, a file) and one
  * to leave a note.
  */
-export function ChatView({ chatId, phone, onTicket }: { chatId: string; phone: string; onTicket?: (m: Message) => void }) {
+export function ChatView({
+  chatId,
+  phone,
+  onTicket,
+  onShown,
+}: {
+  chatId: string;
+  phone: string;
+  onTicket?: (m: Message) => void;
+  /** Called once the first page of messages is in (or could not be read): the side panel's reads wait for it. */
+  onShown?: () => void;
+}) {
   const { messages, error, hasOlder, loadingOlder, loadOlder } = useMessages(chatId, phone);
+  const settled = messages !== null || !!error;
+  useEffect(() => {
+    if (settled) onShown?.();
+  }, [settled]);
   const { chat, reactions, notes, notesError, reloadNotes } = useConversationExtras(chatId, phone);
   const links = useMediaLinks(messages);
   const [replyTo, setReplyTo] = useState<Message | null>(null);

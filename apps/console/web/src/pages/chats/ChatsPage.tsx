@@ -45,6 +45,8 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
   });
   // "Ticket" on a message opens the side panel's new-ticket form from it.
   const [ticketFrom, setTicketFrom] = useState<Message | null>(null);
+  // the chat (phone/chat) whose conversation has its first page: its side panel reads after it
+  const [shown, setShown] = useState<string | null>(null);
   useEffect(() => setTicketFrom(null), [chatId, phone]);
   const change = (next: ChatFilters) =>
     navigate(chatsPagePath(next, chatId ? { chat_id: chatId, org_phone: phone } : undefined), { replace: true });
@@ -116,11 +118,18 @@ export function ChatsPage({ chatId }: { chatId?: string }) {
       </div>
       {chatId ? (
         <>
-          <ChatView key={`${phone}/${chatId}`} chatId={chatId} phone={phone} onTicket={setTicketFrom} />
+          <ChatView
+            key={`${phone}/${chatId}`}
+            chatId={chatId}
+            phone={phone}
+            onTicket={setTicketFrom}
+            onShown={() => setShown(`${phone}/${chatId}`)}
+          />
           <SidePanel
             key={`panel-${phone}/${chatId}`}
             chatId={chatId}
             phone={phone}
+            ready={shown === `${phone}/${chatId}`}
             ticketFrom={ticketFrom}
             clearTicketFrom={() => setTicketFrom(null)}
             command={command?.chat === here ? command : null}

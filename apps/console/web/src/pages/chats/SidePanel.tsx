@@ -31,8 +31,10 @@ export function SidePanel(props: {
   ticketFrom: Message | null;
   clearTicketFrom: () => void;
   command?: PanelCommand | null;
+  /** The conversation's first page is in (or failed): the panel reads after it (useSidePanel). */
+  ready?: boolean;
 }) {
-  const panel = useSidePanel(props.chatId, props.phone);
+  const panel = useSidePanel(props.chatId, props.phone, props.ready);
   const { me } = useSession();
   const [keyNote, setKeyNote] = useState<string | null>(null);
   const [keyError, setKeyError] = useState<string | null>(null);

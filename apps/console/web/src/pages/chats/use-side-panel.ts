@@ -22,9 +22,10 @@ const enc = encodeURIComponent;
  * phone as x-phone: the chat (GET /chats/{chat_id}), its tickets (GET /tickets?chat_id=), the
  * contact of a one-to-one chat (GET /contacts/{contact_id}); the catalogues (GET /labels, every type,
  * /custom-properties, /members) once, the labels again after the chat's change. Re-read on the chat's chat.*
- * and ticket.* events.
+ * and ticket.* events. Nothing is read until `ready` (the conversation's newest messages are in): a
+ * switch asks the messages alone first, the panel's six reads after (docs/benchmarks.md, "Inbox chat list (50,000 chats)").
  */
-export function useSidePanel(chatId: string, phone: string) {
+export function useSidePanel(chatId: string, phone: string, ready = true) {
   const [chat, setChat] = useState<ChatDetail | null>(null);
   const [tickets, setTickets] = useState<PanelTicketRow[] | null>(null);
   const [contact, setContact] = useState<Contact | null>(null);
@@ -65,19 +66,21 @@ export function useSidePanel(chatId: string, phone: string) {
     [],
   );
   const all = useCallback(() => {
+    if (!ready) return;
     void loadChat();
     void loadTickets();
     void loadContact();
-  }, [loadChat, loadTickets, loadContact]);
+  }, [loadChat, loadTickets, loadContact, ready]);
   useEffect(all, [all]);
   useEffect(() => {
+    if (!ready) return;
     void loadLabels();
     api<{ custom_properties: CustomPropertyDef[] }>('GET', '/custom-properties').then(
       (a) => setProperties(a.custom_properties),
       () => setProperties([]),
     );
     api<Member[]>('GET', '/members').then(setMembers, () => setMembers([]));
-  }, [loadLabels]);
+  }, [loadLabels, ready]);
   useRealtimeConnected(all);
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => void (pending.current && clearTimeout(pending.current)), []);
