@@ -10,7 +10,7 @@
  *  2. sends: POST /v1/message/send of free text to BENCH_CUSTOMERS customers (the inbound run's, their
  *     windows open; without it new ones, whose windows are unknown to a phone younger than 24 h, so they
  *     go) open-loop at BENCH_SEND_RATE (80)/s — the Cloud API's throughput for one number — for
- *     BENCH_SEND_SECONDS (30 s), the queue's send workers killed (SIGKILL) at BENCH_KILL_AT (0.4) of the
+ *     BENCH_SEND_SECONDS (30 s), the queue's send workers killed (SIGKILL) at BENCH_KILL_AT (0.4; above 1: never) of the
  *     run and started again: every send answered 200 must reach the fake exactly once (none lost, none
  *     doubled). Printed: the rate at the fake (over the 10–90 % of arrivals, before the kill, overall),
  *     and the time from each send's 200 ("accepted") to its arrival at the fake, p50/p99 (all, and the
@@ -20,8 +20,13 @@
  * while it restarts). BENCH_DRAIN_S (300): how long the sends may take to reach the fake after the last request.
  * Processes: chats, phones, queue (one or two), api-gateway (bench/cloud-api/stack.js). The queue paces
  * the Cloud API phone by its connector: CLOUD_API_SEND_RATE_PER_S (BENCH_CLOUD_RATE, else the default 80),
- * no jitter; BENCH_SEND_INTERVAL_MS instead paces every phone at that interval without jitter (the run
- * before the per-connector pace).
+ * no jitter, with CLOUD_API_SEND_CONCURRENCY (BENCH_CLOUD_CONCURRENCY, else the default) sends in flight
+ * at once, one per chat; BENCH_SEND_INTERVAL_MS instead paces every phone at that interval without jitter
+ * (the run before the per-connector pace). Also printed: the sends that reached Meta before a send to their
+ * chat accepted (answered 200) before they were posted (`chat_order_overtaken`: requests in flight together may
+ * be queued either way; a crash may add a few, the killed workers' jobs being taken up again after
+ * QUEUE_JOB_LOCK_MS, after later ones).
+ * BENCH_GRAPH_DELAY_MS (0): Meta's round trip, each message send held that long by a proxy (stack.js).
  * Usage: bash scripts/build.sh && node bench/cloud-api/run.js. Writes bench/results/cloud-api-<time>.json.
  */
 const fs = require('node:fs');
@@ -45,6 +50,8 @@ const CFG = {
   kill: process.env.BENCH_KILL ?? 'worker',
   sendIntervalMs: num('BENCH_SEND_INTERVAL_MS', null),
   cloudRate: num('BENCH_CLOUD_RATE', null),
+  cloudConcurrency: num('BENCH_CLOUD_CONCURRENCY', null),
+  graphDelayMs: num('BENCH_GRAPH_DELAY_MS', 0),
   runs: (process.env.BENCH_RUNS ?? 'inbound,sends').split(','),
   drainSeconds: num('BENCH_DRAIN_S', 300),
 };
@@ -176,6 +183,16 @@ async function sends(s, customers) {
   // arrivals a second: between the 10th and 90th percent of them, from the first second to the kill, overall
   const perSecond = (from, to) =>
     to > from ? +((arrivals.filter((t) => t >= from && t <= to).length * 1000) / (to - from)).toFixed(1) : null;
+  // per chat, sends that reached Meta before one accepted (answered 200) before they were even posted: those
+  // two were queued in that order for sure (requests in flight together may be queued either way)
+  const byChat = new Map();
+  for (const a of accepted) {
+    if (!arrivedAt.has(a.text)) continue;
+    const chat = customers[Number(a.text.slice(4)) % customers.length];
+    byChat.set(chat, [...(byChat.get(chat) ?? []), { posted: postedAt.get(a.text), answered: a.at, arrived: arrivedAt.get(a.text) }]);
+  }
+  let overtaken = 0;
+  for (const xs of byChat.values()) for (const b of xs) if (xs.some((a) => a.answered < b.posted && a.arrived > b.arrived)) overtaken++;
   const n = arrivals.length;
   const killAt = killed ? t0 + killed.at_ms : null;
   const arrivedAccepted = accepted.filter((a) => arrivedAt.has(a.text));
@@ -201,6 +218,7 @@ async function sends(s, customers) {
     // a request that timed out at the gateway may still have been queued: the client cannot know; Meta got it once or not at all
     not_answered_200_but_sent: answered.filter((a) => a.status !== 200 && arrivedAt.has(a.text)).length,
     doubled: [...counts.values()].filter((c) => c > 1).length,
+    chat_order_overtaken: overtaken,
     queue_killed: killed,
   };
   log('  ', JSON.stringify(result));
@@ -214,10 +232,11 @@ async function main() {
     {
       ...(CFG.sendIntervalMs !== null ? { QUEUE_SEND_INTERVAL_MS: String(CFG.sendIntervalMs), QUEUE_SEND_JITTER_MS: '0' } : {}),
       ...(CFG.cloudRate !== null ? { CLOUD_API_SEND_RATE_PER_S: String(CFG.cloudRate) } : {}),
+      ...(CFG.cloudConcurrency !== null ? { CLOUD_API_SEND_CONCURRENCY: String(CFG.cloudConcurrency) } : {}),
       QUEUE_JOB_LOCK_MS: '5000',
       QUEUE_RETRY_BACKOFF_MS: '200',
     },
-    { workerApart: CFG.kill === 'worker' },
+    { workerApart: CFG.kill === 'worker', graphDelayMs: CFG.graphDelayMs },
   );
   const inboundResult = CFG.runs.includes('inbound') ? await inbound(s) : null;
   const customers = inboundResult?.customers ?? Array.from({ length: CFG.customers }, () => randomDigits());

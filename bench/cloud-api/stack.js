@@ -7,7 +7,9 @@
  * until it expires) and starts a new one. With `workerApart`, the queue runs as two processes — one
  * answering the queue's requests without send workers (QUEUE_WORKER_ENABLED=false), one running the
  * send workers (it answers requests too: the API part always runs) — and `restartQueue` kills and
- * restarts the workers' one only, so sends keep being accepted while it is away.
+ * restarts the workers' one only, so sends keep being accepted while it is away. With `graphDelayMs`,
+ * the services reach the fake through a proxy here that holds each POST .../messages that long before
+ * passing it on (Meta's round trip; the fake itself answers at once).
  */
 const http = require('node:http');
 const { randomBytes } = require('node:crypto');
@@ -26,9 +28,52 @@ const { ensureStreams, streamNames } = require('@mapi/events');
 const { createPrismaClient } = require('@mapi/db');
 const { waitFor } = require('../lib/waiting');
 
-async function startCloudApiStack(cleanups, extraEnv = {}, { workerApart = false } = {}) {
+/** A proxy in front of the fake Graph API holding each message send `delayMs` (the rest passes at once): its URL. */
+async function delayingProxy(target, delayMs) {
+  const to = new URL(target);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const forward = () => {
+        const out = http.request(
+          {
+            host: to.hostname,
+            port: to.port,
+            path: `${to.pathname.replace(/\/$/, '')}${req.url}`,
+            method: req.method,
+            headers: req.headers,
+            agent,
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        out.on('error', () => res.writeHead(502).end());
+        out.end(Buffer.concat(chunks));
+      };
+      if (req.method === 'POST' && /\/messages(\?|$)/.test(req.url ?? '')) setTimeout(forward, delayMs);
+      else forward();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    stop: () => new Promise((resolve) => server.close(() => resolve(agent.destroy()))),
+  };
+}
+
+async function startCloudApiStack(cleanups, extraEnv = {}, { workerApart = false, graphDelayMs = 0 } = {}) {
   const graph = await startFakeGraphApi();
   cleanups.push(() => graph.stop());
+  let graphUrl = graph.graphUrl;
+  if (graphDelayMs > 0) {
+    const proxy = await delayingProxy(graph.graphUrl, graphDelayMs);
+    cleanups.push(() => proxy.stop());
+    graphUrl = proxy.url;
+  }
   const db = await createTestDatabase('mapi_bench_cloud_api');
   cleanups.push(() => db.drop());
   const prisma = createPrismaClient({ url: db.url, poolSize: 2 });
@@ -52,7 +97,7 @@ async function startCloudApiStack(cleanups, extraEnv = {}, { workerApart = false
     SESSION_SCAN_MS: '500',
     QUEUE_PHONE_SCAN_MS: '500',
     CLOUD_API_SECRETS_KEY: randomBytes(32).toString('base64'),
-    CLOUD_API_GRAPH_URL: graph.graphUrl,
+    CLOUD_API_GRAPH_URL: graphUrl,
     ...extraEnv,
   };
   const running = {};

@@ -98,7 +98,11 @@ export async function bootstrapQueueService(): Promise<void> {
   // A phone's connector sets its pace (a Cloud API number's is not a linked device's): the phones
   // service says it, asked with the organization of the phone's jobs on record, once per phone.
   const paces = new PhonePaces(
-    { intervalMs: q.QUEUE_SEND_INTERVAL_MS, cloudApiRatePerSecond: q.CLOUD_API_SEND_RATE_PER_S },
+    {
+      intervalMs: q.QUEUE_SEND_INTERVAL_MS,
+      cloudApiRatePerSecond: q.CLOUD_API_SEND_RATE_PER_S,
+      cloudApiConcurrency: q.CLOUD_API_SEND_CONCURRENCY,
+    },
     async (phoneId) => {
       const orgId = await record.orgOf(phoneId);
       if (!orgId) return null;

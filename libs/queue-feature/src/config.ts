@@ -13,6 +13,8 @@ export const QueueConfigSchema = z.object({
   QUEUE_SEND_JITTER_MS: int(1_000),
   /** A Cloud API phone's pace instead of the two above: messages a second (Meta's default throughput for a number, 80), no jitter. */
   CLOUD_API_SEND_RATE_PER_S: int(80, 1, 1_000),
+  /** A Cloud API phone's sends in flight at once, never two to one chat (linked devices: always 1). */
+  CLOUD_API_SEND_CONCURRENCY: int(8, 1, 64),
   /** Attempts of a job whose submission fails with an error (a disconnected phone does not use attempts). */
   QUEUE_SEND_ATTEMPTS: int(5, 1, 100),
   /** First retry delay after a failed attempt; doubles each time. */

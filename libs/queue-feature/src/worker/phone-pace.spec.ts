@@ -8,15 +8,21 @@ describe("a phone's send pace by its connector", () => {
       limiter: { max: 2, duration: 25 },
       jitter: false,
       exclusive: true,
+      concurrency: 1,
       kind: 'cloud-api',
     });
+    expect(paceFor('cloud_api', { ...settings, cloudApiConcurrency: 8 }).concurrency).toBe(8);
+    expect(paceFor('cloud_api', { ...settings, cloudApiConcurrency: 0 }).concurrency).toBe(1);
     for (const connector of ['baileys', 'sandbox', null])
       expect(paceFor(connector, settings)).toEqual({
         limiter: { max: 1, duration: 1_000 },
         jitter: true,
         exclusive: false,
+        concurrency: 1,
         kind: 'linked-device',
       });
+    // a linked-device session sends one at a time, whatever the Cloud API's setting
+    expect(paceFor('baileys', { ...settings, cloudApiConcurrency: 8 }).concurrency).toBe(1);
     expect(paceFor('sandbox', { ...settings, intervalMs: 0 }).limiter).toEqual({ max: 1, duration: 1 });
   });
 

@@ -4,6 +4,7 @@ import type { Logger } from '@mapi/platform';
 import { CLAIM, RELEASE } from '../queues/fence-scripts';
 import { messageIdOf, type SendJobData, type SendJobResult } from '../queues/send-job';
 import type { SendQueues } from '../queues/send-queues';
+import { stillQueued, type ChatTurns } from './chat-turns';
 
 /** The phones' sessions as the worker needs them (SessionCommands from @mapi/events). */
 export interface SessionPort {
@@ -32,11 +33,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
  * `sent_message_id` (a retried job that had reached the network is not sent again), result.
  * A disconnected or unreachable phone pauses the phone's queue and puts the job back without using
  * an attempt; so does a phone the network throttles (its pause doubling while it lasts); other
- * failures retry with exponential backoff.
+ * failures retry with exponential backoff. A phone with several sends in flight (a Cloud API number)
+ * passes its `turns`: a job first waits for its chat's earlier jobs here (chat-turns.ts), and goes back
+ * unsent behind one of them that went back.
  */
 export class SendProcessor {
-  /** Throttled answers in a row, per phone (reset by a send that goes). */
-  private readonly throttled = new Map<string, number>();
+  /** Throttled rounds in a row, per phone, and when the last round's pause ends (reset by a send that goes). */
+  private readonly throttled = new Map<string, { inARow: number; until: number }>();
 
   constructor(
     private readonly queues: SendQueues,
@@ -45,15 +48,41 @@ export class SendProcessor {
     private readonly logger: Logger,
   ) {}
 
-  /** `pace.jitter` false: no random pause (a Cloud API number's pace, phone-pace.ts). */
+  /** `pace.jitter` false: no random pause (a Cloud API number's pace, phone-pace.ts); `pace.turns`: several in flight, one per chat. */
   async process(
     job: Job<SendJobData>,
     queue: Queue<SendJobData> = this.queues.queue(job.data.phone_id),
-    pace: { jitter: boolean } = { jitter: true },
+    pace: { jitter: boolean; turns?: ChatTurns } = { jitter: true },
   ): Promise<SendJobResult> {
+    if (!pace.turns) return this.submit(job, queue, pace.jitter);
+    const { chat_id: chatId, phone_id: phoneId } = job.data;
+    const turn = await pace.turns.take(chatId, job.data.seq, job.id as string);
+    let putBack = true;
+    try {
+      if (turn.behindPutBack.length) {
+        // an earlier job of its chat went back to the queue (the phone is paused): this one goes back behind it, unsent
+        const queued = await stillQueued(this.queues.redis, this.queues.keys(phoneId), turn.behindPutBack);
+        pace.turns.forget(
+          chatId,
+          turn.behindPutBack.filter((id) => !queued.includes(id)),
+        );
+        if (queued.length) throw new RateLimitError();
+      }
+      const result = await this.submit(job, queue, pace.jitter);
+      putBack = false;
+      return result;
+    } catch (err) {
+      putBack = err instanceof RateLimitError;
+      throw err;
+    } finally {
+      turn.done(putBack);
+    }
+  }
+
+  private async submit(job: Job<SendJobData>, queue: Queue<SendJobData>, withJitter: boolean): Promise<SendJobResult> {
     const { phone_id: phoneId, chat_id: chatId } = job.data;
     const id = job.id as string;
-    const jitter = pace.jitter ? Math.floor((this.options.random ?? Math.random)() * this.options.jitterMs) : 0;
+    const jitter = withJitter ? Math.floor((this.options.random ?? Math.random)() * this.options.jitterMs) : 0;
     if (jitter > 0) await sleep(jitter);
 
     const k = this.queues.keys(phoneId);
@@ -120,9 +149,12 @@ export class SendProcessor {
     await RELEASE.run(this.queues.redis, [this.queues.keys(phoneId).job(job.id as string)], []);
     if (Date.now() - job.timestamp > this.options.maxWaitMs)
       throw new UnrecoverableError(`the network kept throttling the phone: ${reason}`);
-    const inARow = (this.throttled.get(phoneId) ?? 0) + 1;
-    this.throttled.set(phoneId, inARow);
+    const last = this.throttled.get(phoneId);
+    // sends in flight together are throttled together: one round, one pause (the phone is paused already)
+    if (last && Date.now() < last.until) throw new RateLimitError();
+    const inARow = (last?.inARow ?? 0) + 1;
     const pauseMs = Math.min(THROTTLE_MAX_PAUSE_MS, (this.options.throttleBackoffMs ?? 2_000) * 2 ** Math.min(inARow - 1, 16));
+    this.throttled.set(phoneId, { inARow, until: Date.now() + pauseMs });
     this.logger.warn(
       { job_id: job.id, phone_id: phoneId, pause_ms: pauseMs, in_a_row: inARow, reason },
       'phone throttled by the network; queue paused',

@@ -7,6 +7,7 @@ import type { QueuePurger } from '../queues/queue-purger';
 import type { SendJobData } from '../queues/send-job';
 import type { SendQueues } from '../queues/send-queues';
 import type { SendRecord } from '../record/send-record';
+import { ChatTurns, keepPutBackOrder } from './chat-turns';
 import { PhoneLeases } from './phone-lease';
 import { PhonePaces, type Pace } from './phone-pace';
 import type { SendProcessor } from './send-processor';
@@ -32,7 +33,9 @@ export interface SendWorkersOptions {
  * Redis, so it holds across replicas. The pace is the phone's connector's (phone-pace.ts), learnt
  * when its worker starts. Every replica serves every busy phone at a linked device's pace; BullMQ
  * hands each job to one of them. A phone paced fast (a Cloud API number) is served by one replica at
- * a time (PhoneLeases, renewed at each scan), or its jobs would run side by side, out of order.
+ * a time (PhoneLeases, renewed at each scan), or its jobs would run side by side, out of order; within
+ * it, up to its pace's `concurrency` jobs are in flight at once, one per chat (ChatTurns), and jobs
+ * that go back to the queue together go back in queue order (keepPutBackOrder).
  *
  * Every `scanMs` the scan counts each phone's queue (countPhoneQueues: one pipeline): a phone with
  * jobs (waiting, delayed or active) and no worker here gets one; a worker whose queue has been empty
@@ -154,6 +157,8 @@ export class SendWorkers {
     }
     // another process serves it alone (a fast pace); taken over once that process gives it up or dies
     if (pace.exclusive && !(await this.leases.hold(phoneId))) return;
+    // several in flight: one per chat, in queue order (a linked device's one at a time needs none of it)
+    const turns = pace.concurrency > 1 ? new ChatTurns() : undefined;
     const worker = new Worker<SendJobData>(
       sendQueueName(phoneId),
       (job) =>
@@ -163,7 +168,7 @@ export class SendWorkers {
           extractJobTrace(job.data.trace),
           async (span) => {
             try {
-              return await this.processor.process(job, undefined, { jitter: pace.jitter });
+              return await this.processor.process(job, undefined, { jitter: pace.jitter, turns });
             } catch (error) {
               span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
               throw error;
@@ -175,7 +180,7 @@ export class SendWorkers {
       {
         connection: this.options.connection,
         prefix: bullPrefix(this.options.namespace),
-        concurrency: 1,
+        concurrency: pace.concurrency,
         limiter: pace.limiter,
         lockDuration: this.options.lockMs,
         stalledInterval: this.options.lockMs,
@@ -183,6 +188,7 @@ export class SendWorkers {
         autorun: false,
       },
     );
+    if (turns) keepPutBackOrder(worker, this.queues.redis, this.queues.keys(phoneId));
     worker.on('error', (err) => outageLog(this.logger).warn('send worker error', { err, phone_id: phoneId }));
     const busy = () => this.lastBusy.set(phoneId, Date.now());
     worker.on('active', busy);
@@ -198,7 +204,7 @@ export class SendWorkers {
     this.workers.set(phoneId, worker);
     this.paceOf.set(phoneId, pace);
     if (pace.kind !== 'linked-device')
-      this.logger.info({ phone_id: phoneId, pace: pace.kind, limiter: pace.limiter }, 'send worker started');
+      this.logger.info({ phone_id: phoneId, pace: pace.kind, limiter: pace.limiter, concurrency: pace.concurrency }, 'send worker started');
     await worker.waitUntilReady();
     void worker.run();
   }
