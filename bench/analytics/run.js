@@ -34,6 +34,8 @@ const { MessageMetrics } = dist('usecases/message-metrics/message-metrics.usecas
 const { TicketMetrics } = dist('usecases/ticket-metrics/ticket-metrics.usecase');
 const { TeamMetrics } = dist('usecases/team-metrics/team-metrics.usecase');
 const { RightNow } = dist('usecases/right-now/right-now.usecase');
+const { regroupedSql } = dist('ingest/response-buckets');
+const { histogramFigures } = dist('repositories/response-histograms');
 
 const MESSAGES = Number(process.env.BENCH_ANALYTICS_MESSAGES || 10_000_000);
 const TICKETS = Number(process.env.BENCH_ANALYTICS_TICKETS || 100_000);
@@ -107,7 +109,7 @@ async function main() {
   ];
   for (const o of orgs) {
     console.log(`seeding ${o.label}: ${o.messages} messages, ${o.tickets} tickets, ${JSON.stringify(SHAPE)}`);
-    await seedOrganization(pg, { ...o, ...SHAPE, end });
+    await seedOrganization(pg, { ...o, ...SHAPE, end, regroupedSql });
   }
   await pg.query('VACUUM ANALYZE');
   const sizes = await pg.query(
@@ -123,11 +125,14 @@ async function main() {
   const team = new TeamMetricsRepository(prisma);
   // a member reaches a third of the chats (every chat cN with N % 3 = 0)
   const reach = async (_ctx, copies) => copies.filter((c) => Number(c.chat_id.slice(1).split('@')[0]) % 3 === 0);
+  const noLabels = async () => {
+    throw new Error('the bench asks no label');
+  };
   const uc = {
-    messages: new MessageMetrics(metrics, reach),
+    messages: new MessageMetrics(metrics, reach, noLabels),
     tickets: new TicketMetrics(tickets, reach),
-    team: new TeamMetrics(team, metrics, tickets, reach),
-    now: new RightNow(metrics, tickets, reach),
+    team: new TeamMetrics(team, metrics, tickets, reach, async () => new Map()),
+    now: new RightNow(metrics, tickets, reach, async () => 0),
   };
   const q = queries(end);
   const results = {};
@@ -162,13 +167,30 @@ async function main() {
   const scope = { orgId: aim.orgId, phones: null };
   const from = new Date(end.getTime() - 90 * 86_400_000);
   const chats = (await metrics.activeChats(scope, from, end, 20_001)).filter((c) => Number(c.chat_id.slice(1).split('@')[0]) % 3 === 0);
+  // `n` buckets of `step` ms ending at `end`, on boundaries shifted by `shift` ms, the first from `from`
+  const days = (shift, step, n) => {
+    const last = Math.floor((end.getTime() - shift) / step) * step + shift;
+    const first = last - (n - 1) * step;
+    return Array.from({ length: n }, (_, b) => ({
+      b,
+      s: Math.max(first + b * step, end.getTime() - n * step),
+      e: Math.min(first + (b + 1) * step, end.getTime()),
+    }));
+  };
   const once = {
     'series (90 d, day)': () => metrics.series(scope, from, end, 'UTC', 'day'),
+    'series (90 d, day, Berlin)': () => metrics.series(scope, from, end, 'Europe/Berlin', 'day'),
+    'series (30 d, hour)': () => metrics.series(scope, new Date(end.getTime() - 30 * 86_400_000), end, 'UTC', 'hour'),
     'totals (90 d)': () => metrics.totals(scope, from, end),
     'series, member (90 d, day)': () => metrics.series({ ...scope, chats }, from, end, 'UTC', 'day'),
     'totals, member (90 d)': () => metrics.totals({ ...scope, chats }, from, end),
     'activeChats (90 d)': () => metrics.activeChats(scope, from, end, 20_001),
     'ticket figures (90 d)': () => tickets.figures(scope, from, end),
+    // the response-time histograms alone (decision 0096): totals, 90 UTC / UTC+1 days, 720 hours
+    'histograms: totals (90 d)': () => histogramFigures(prisma, aim.orgId, null, [{ b: 0, s: from.getTime(), e: end.getTime() }]),
+    'histograms: 90 UTC days': () => histogramFigures(prisma, aim.orgId, null, days(0, 86_400_000, 90)),
+    'histograms: 90 UTC+1 days': () => histogramFigures(prisma, aim.orgId, null, days(-3_600_000, 86_400_000, 90)),
+    'histograms: 720 hours': () => histogramFigures(prisma, aim.orgId, null, days(0, 3_600_000, 720)),
     'team members (90 d)': () => team.members(scope, from, end),
   };
   console.log(`\none call each, aim organization, 90 days, all phones (member: ${chats.length} chats in reach):`);

@@ -7,7 +7,9 @@
  *    the API, no sender) after a log-normal response time (median 2 min, long tail), the second 60 s later;
  *  - analytics_messages: the 4 messages of each exchange (1 % of the incoming ones flagged);
  *  - analytics_message_slots / analytics_chat_slots: the 15-minute counters summed from those messages;
- *  - analytics_responses: one sample per exchange (a next response when the chat had an earlier exchange);
+ *  - analytics_member_slots: the messages each member sent per 15-minute slot and chat;
+ *  - analytics_responses: one sample per exchange (a next response when the chat had an earlier exchange), its responder;
+ *  - analytics_response_buckets: the samples' histograms (regroupedSql of the service: what the ingestion keeps);
  *  - analytics_chat_states: one per chat (10 % waiting, their flagged counts);
  *  - analytics_tickets: on random chats, 10 % open, 10 % in progress, the rest closed, 90 % assigned;
  *  - analytics_sla_timers: 200 open breaches (the "breaching" list of /now).
@@ -16,7 +18,8 @@
 const LOG_NORMAL_MS = (median, sigma) =>
   `(${median}::float8 * exp(${sigma}::float8 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random())))`;
 
-async function seedOrganization(pg, { orgId, messages, tickets, days, phones, chats, members, end }) {
+/** `regroupedSql`: the service's regrouping of an organization's samples into histogram rows (ingest/response-buckets). */
+async function seedOrganization(pg, { orgId, messages, tickets, days, phones, chats, members, end, regroupedSql }) {
   const exchanges = Math.floor(messages / 4);
   const start = new Date(end.getTime() - days * 86_400_000);
   const t0 = Date.now();
@@ -65,11 +68,24 @@ async function seedOrganization(pg, { orgId, messages, tickets, days, phones, ch
     [orgId],
   );
   await step(
+    'analytics_member_slots',
+    `INSERT INTO analytics_member_slots (org_id, slot, phone_id, chat_id, member, sent)
+     SELECT org_id, ${slot}, phone_id, chat_id, performed_by, count(*)
+     FROM analytics_messages WHERE org_id = $1::uuid AND from_me AND performed_by IS NOT NULL GROUP BY 1, 2, 3, 4, 5`,
+    [orgId],
+  );
+  await step(
     'analytics_responses',
-    `INSERT INTO analytics_responses (org_id, phone_id, chat_id, incoming_message_id, incoming_at, response_message_id, response_at, response_ms, is_next)
+    `INSERT INTO analytics_responses (org_id, phone_id, chat_id, incoming_message_id, incoming_at, response_message_id, response_at, response_ms,
+       is_next, responder)
      SELECT $1::uuid, phone_id, chat_id, 'm' || lpad(k::text, 9, '0') || '-0', at, 'm' || lpad(k::text, 9, '0') || '-2',
-       at + resp_ms * interval '1 millisecond', resp_ms, k > min(k) OVER (PARTITION BY c)
+       at + resp_ms * interval '1 millisecond', resp_ms, k > min(k) OVER (PARTITION BY c), member
      FROM bench_exchanges`,
+    [orgId],
+  );
+  await step(
+    'analytics_response_buckets',
+    `INSERT INTO analytics_response_buckets (org_id, unit, business, start, phone_id, is_next, bucket, n) ${regroupedSql}`,
     [orgId],
   );
   await step(

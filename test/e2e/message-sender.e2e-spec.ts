@@ -110,6 +110,8 @@ describe('the sender of a message sent through the API or the console', () => {
     );
     expect(forwarded.body.messages.find((m: any) => m.from_me)).toMatchObject({ performed_by: 'ana@example.com' });
 
+    // the token's row carries its name, from the members service (a member's row, her email, none)
+    await stack.prisma.apiToken.update({ where: { id: w.tokenId }, data: { name: 'Order bot' } });
     const hour = 3_600_000;
     const period = `from=${new Date(Date.now() - hour).toISOString()}&to=${new Date(Date.now() + hour).toISOString()}`;
     const team = await until(
@@ -122,11 +124,18 @@ describe('the sender of a message sent through the API or the console', () => {
     expect(team.body.members).toEqual([
       expect.objectContaining({
         member: 'ana@example.com',
+        name: null,
         messages_sent: 2,
         active_chats: 2,
         first_response_ms: expect.objectContaining({ count: 2 }),
       }),
-      expect.objectContaining({ member: w.tokenId, messages_sent: 1, active_chats: 1, first_response_ms: { median: null, count: 0 } }),
+      expect.objectContaining({
+        member: w.tokenId,
+        name: 'Order bot',
+        messages_sent: 1,
+        active_chats: 1,
+        first_response_ms: { median: null, count: 0 },
+      }),
     ]);
   }, 60_000);
 

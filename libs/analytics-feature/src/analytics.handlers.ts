@@ -22,11 +22,11 @@ import { rpcHandler } from '@mapi/platform';
 import { BusinessHoursRepository } from './business-hours/business-hours-repository';
 import { MetricsRepository } from './repositories/metrics-repository';
 import { TeamMetricsRepository, TicketMetricsRepository } from './repositories/ticket-metrics-repository';
-import type { ChatReach } from './scope';
+import type { ChatLabels, ChatReach, UnreadChats } from './scope';
 import { SlaPolicyRepository } from './sla/sla-policy-repository';
 import { MessageMetrics } from './usecases/message-metrics/message-metrics.usecase';
 import { RightNow } from './usecases/right-now/right-now.usecase';
-import { TeamMetrics } from './usecases/team-metrics/team-metrics.usecase';
+import { TeamMetrics, type TokenNames } from './usecases/team-metrics/team-metrics.usecase';
 import { TicketMetrics } from './usecases/ticket-metrics/ticket-metrics.usecase';
 import { GetBusinessHours } from './usecases/get-business-hours/get-business-hours.usecase';
 import { PutBusinessHours } from './usecases/put-business-hours/put-business-hours.usecase';
@@ -47,6 +47,12 @@ export interface AnalyticsDeps {
   prisma: PrismaClient;
   /** A member's reach over chat copies, decided by the chats service (chats.v1.chat.copies-in-reach). */
   reach: ChatReach;
+  /** Label narrowing within reach, decided by the chats service (chats.v1.chat.copies-with-label). */
+  labels: ChatLabels;
+  /** The unread chats within reach, counted by the chats service (chats.v1.chat.count-unread). */
+  unread: UnreadChats;
+  /** API token names, from the members service that owns tokens (members.v1.tokens.names). */
+  tokenNames: TokenNames;
   /** A model is configured for flagging (model rules are active only then); absent: false. */
   modelOn?: boolean;
 }
@@ -55,13 +61,19 @@ const serve = rpcHandler<AnalyticsDeps>();
 
 /** What the analytics service answers: one line per operation, its contract and its use case. */
 export const ANALYTICS_HANDLERS: ReturnType<typeof serve>[] = [
-  serve(MessageMetricsRpc, (d) => new MessageMetrics(new MetricsRepository(d.prisma), d.reach)),
-  serve(RightNowRpc, (d) => new RightNow(new MetricsRepository(d.prisma), new TicketMetricsRepository(d.prisma), d.reach)),
+  serve(MessageMetricsRpc, (d) => new MessageMetrics(new MetricsRepository(d.prisma), d.reach, d.labels)),
+  serve(RightNowRpc, (d) => new RightNow(new MetricsRepository(d.prisma), new TicketMetricsRepository(d.prisma), d.reach, d.unread)),
   serve(TicketMetricsRpc, (d) => new TicketMetrics(new TicketMetricsRepository(d.prisma), d.reach)),
   serve(
     TeamMetricsRpc,
     (d) =>
-      new TeamMetrics(new TeamMetricsRepository(d.prisma), new MetricsRepository(d.prisma), new TicketMetricsRepository(d.prisma), d.reach),
+      new TeamMetrics(
+        new TeamMetricsRepository(d.prisma),
+        new MetricsRepository(d.prisma),
+        new TicketMetricsRepository(d.prisma),
+        d.reach,
+        d.tokenNames,
+      ),
   ),
   serve(GetBusinessHoursRpc, (d) => new GetBusinessHours(new BusinessHoursRepository(d.prisma))),
   serve(PutBusinessHoursRpc, (d) => new PutBusinessHours(new BusinessHoursRepository(d.prisma))),

@@ -1,4 +1,4 @@
-import { chatCopiesInReach } from '@mapi/contracts';
+import { chatCopiesInReach, chatCopiesWithLabel, countUnreadChats, tokenNames } from '@mapi/contracts';
 import { createPrismaClient } from '@mapi/db';
 import { OutboxRelay, consumersIndicator, ensureStreams } from '@mapi/events';
 import {
@@ -51,6 +51,9 @@ export async function bootstrapAnalyticsService(): Promise<void> {
       handlers: bindHandlers(ANALYTICS_HANDLERS, {
         prisma,
         reach: (ctx, copies) => chatCopiesInReach(rpc, ctx, copies),
+        labels: (ctx, copies, label) => chatCopiesWithLabel(rpc, ctx, copies, label),
+        unread: (ctx, phoneId) => countUnreadChats(rpc, ctx, phoneId),
+        tokenNames: (ctx, keys) => tokenNames(rpc, ctx, keys),
         modelOn: flagging.modelOn,
       }),
     },

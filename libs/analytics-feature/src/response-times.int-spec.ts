@@ -6,6 +6,7 @@ import { resolveMigrationsDir } from '@mapi/db';
 import { createOrg, messageRow, newUuid, randomSuffix, useTestDatabase } from '@mapi/testing';
 import { BusinessHoursRepository } from './business-hours/business-hours-repository';
 import { applyFacts } from './ingest/apply-facts';
+import { regroupResponseBuckets, regroupedSql } from './ingest/response-buckets';
 import type { MessageFact } from './ingest/message-facts';
 import { rebuildPeriod } from './rebuild/rebuild-period';
 import { MetricsRepository } from './repositories/metrics-repository';
@@ -13,13 +14,17 @@ import { TeamMetricsRepository, TicketMetricsRepository } from './repositories/t
 import type { ChatReach } from './scope';
 import { MessageMetrics } from './usecases/message-metrics/message-metrics.usecase';
 import { TeamMetrics } from './usecases/team-metrics/team-metrics.usecase';
+import { noLabelAsked, noTokenNames } from './testing/chats-stubs';
+import { near } from './testing/near';
 
 /**
  * First and next response times against Postgres: a first response answers a chat copy never answered before, a next
  * response one that was; both counted in the organization's business hours when it has a schedule (each sample with
  * the schedule in force when it was written), wall-clock otherwise; per period, phone, member (team) and day; the same
  * in any order of delivery; a rebuild gives the live figures back with today's schedule; the migration's backfill of
- * `is_next` agrees with the ingestion.
+ * `is_next` agrees with the ingestion. An organization's (or phone's) medians and p90s come from the histograms
+ * (docs/decisions/0096): the sample of the rank at nearest rank, within ALPHA; the histograms always equal the samples
+ * regrouped. A member's figures and the team's stay exact (percentile_cont).
  */
 describe('analytics response times (integration)', () => {
   const t = useTestDatabase('analytics_resp_int', { poolSize: 4 });
@@ -82,7 +87,7 @@ describe('analytics response times (integration)', () => {
   });
   const everyone: ChatReach = async (_ctx, copies) => copies;
   const metrics = (org: string, query: Record<string, string> = {}, ctx = ctxOf(org), reach = everyone): Promise<MessageMetricsResult> =>
-    new MessageMetrics(new MetricsRepository(t.prisma), reach).execute(
+    new MessageMetrics(new MetricsRepository(t.prisma), reach, noLabelAsked).execute(
       MessageMetricsRpc.request.parse({ ctx, query: { ...PERIOD, ...query } }),
     );
   const team = (org: string, ctx = ctxOf(org), reach = everyone): Promise<TeamMetricsResult> =>
@@ -91,16 +96,33 @@ describe('analytics response times (integration)', () => {
       new MetricsRepository(t.prisma),
       new TicketMetricsRepository(t.prisma),
       reach,
+      noTokenNames,
     ).execute(TeamMetricsRpc.request.parse({ ctx, query: PERIOD }));
   const apply = (facts: MessageFact[]) => t.prisma.$transaction((tx) => applyFacts(tx, facts));
   const schedule = (org: string, body: BusinessHoursBody | null) =>
     body ? new BusinessHoursRepository(t.prisma).put(org, body) : new BusinessHoursRepository(t.prisma).delete(org);
   const figures = (m: MessageMetricsResult) => [m.business_hours, m.totals.first_response_ms, m.totals.next_response_ms];
-  /** Median and p90 (continuous) of minutes, as the answer gives them. */
-  const of = (median: number, p90: number, count: number) => ({ median: median * MIN, p90: p90 * MIN, count });
+  /** Median and p90 at nearest rank (the samples of ranks ⌈n/2⌉ and ⌈0.9n⌉, in minutes), within ALPHA. */
+  const of = (median: number, p90: number, count: number) => ({ median: near(median * MIN), p90: near(p90 * MIN), count });
+  /** Median and p90 (continuous, percentile_cont) of minutes, as the exact figures of a set of chats give them. */
+  const exact = (median: number, p90: number, count: number) => ({ median: median * MIN, p90: p90 * MIN, count });
 
-  const BUSINESS = [true, of(10, 26, 3), of(30, 42, 2)]; // first 0, 10, 30; next 15, 45
-  const WALL = [false, of(120, 1152, 3), of(510, 882, 2)]; // first 40, 120, 1,410; next 45, 975
+  const BUSINESS = [true, of(10, 30, 3), of(15, 45, 2)]; // first 0, 10, 30; next 15, 45
+  const WALL = [false, of(120, 1410, 3), of(45, 975, 2)]; // first 40, 120, 1,410; next 45, 975
+  /** The organization's histogram rows and its samples regrouped: always equal (zero rows left out). */
+  const histograms = async (org: string) => {
+    const rows = (sql: string) =>
+      t.prisma.$queryRawUnsafe<object[]>(
+        `SELECT unit, business, start, phone_id, is_next, bucket::int AS bucket, n FROM (${sql}) x WHERE n <> 0 ORDER BY 1, 2, 3, 4, 5, 6`,
+        org,
+      );
+    return { live: await rows(`SELECT * FROM analytics_response_buckets WHERE org_id = $1::uuid`), regrouped: await rows(regroupedSql) };
+  };
+  const expectHistogramsOfSamples = async (org: string) => {
+    const { live, regrouped } = await histograms(org);
+    expect(live.length).toBeGreaterThan(0);
+    expect(live).toEqual(regrouped);
+  };
 
   it('counts first and next responses in business hours with a schedule, wall-clock without; per phone, day and member', async () => {
     const [withHours, without] = [(await createOrg(t.prisma)).id, (await createOrg(t.prisma)).id];
@@ -115,15 +137,15 @@ describe('analytics response times (integration)', () => {
       of(0, 0, 1),
       { median: null, p90: null, count: 0 },
     ]);
-    expect(figures(await metrics(without, { phone_id: P1.phone_id }))).toEqual([false, of(725, 1273, 2), of(510, 882, 2)]);
+    expect(figures(await metrics(without, { phone_id: P1.phone_id }))).toEqual([false, of(40, 1410, 2), of(45, 975, 2)]);
     // per local day of Paris: each response in the day of the message it answers
     const days = (await metrics(withHours, { tz: 'Europe/Paris' })).series.filter((d) => d.first_responses + d.next_responses > 0);
     expect(days.map((d) => [d.bucket, d.first_responses, d.first_response_median_ms, d.next_responses, d.next_response_median_ms])).toEqual(
       [
-        ['2026-11-02T00:00:00+01:00', 1, 10 * MIN, 1, 15 * MIN],
+        ['2026-11-02T00:00:00+01:00', 1, near(10 * MIN), 1, near(15 * MIN)],
         ['2026-11-07T00:00:00+01:00', 1, 0, 0, null],
-        ['2026-11-11T00:00:00+01:00', 1, 30 * MIN, 0, null],
-        ['2026-11-12T00:00:00+01:00', 0, null, 1, 45 * MIN],
+        ['2026-11-11T00:00:00+01:00', 1, near(30 * MIN), 0, null],
+        ['2026-11-12T00:00:00+01:00', 0, null, 1, near(45 * MIN)],
       ],
     );
     // per member (the response's sender)
@@ -141,7 +163,10 @@ describe('analytics response times (integration)', () => {
     // a member reaching chat A only
     const member = ctxOf(withHours, { member: { member_id: newUuid(), session_id: newUuid(), email: 'm@example.com', role: 'member' } });
     const onlyA: ChatReach = async (_ctx, copies) => copies.filter((c) => c.chat_id === A);
-    expect(figures(await metrics(withHours, {}, member, onlyA))).toEqual([true, of(10, 10, 1), of(15, 15, 1)]);
+    expect(figures(await metrics(withHours, {}, member, onlyA))).toEqual([true, exact(10, 10, 1), exact(15, 15, 1)]);
+    // a member reaching A and B: exact, continuous percentiles (first 10, 30; next 15, 45)
+    const notC: ChatReach = async (_ctx, copies) => copies.filter((c) => c.chat_id !== C);
+    expect(figures(await metrics(withHours, {}, member, notC))).toEqual([true, exact(20, 28, 2), exact(30, 42, 2)]);
   });
 
   it('gives the same figures in any order of delivery, each message in its own transaction, repeats included', async () => {
@@ -153,6 +178,8 @@ describe('analytics response times (integration)', () => {
       for (const f of order) await apply([{ ...f, org_id: org }]);
       expect(figures(await metrics(org))).toEqual(BUSINESS);
       expect((await metrics(org, { tz: 'Europe/Paris' })).series.map((d) => d.next_responses).reduce((a, b) => a + b)).toBe(2);
+      // late messages replaced samples (−1) and wrote others (+1): the histograms are still the samples regrouped
+      await expectHistogramsOfSamples(org);
     }
   });
 
@@ -164,14 +191,15 @@ describe('analytics response times (integration)', () => {
     await apply(a); // A: 10 and 15 business minutes
     await schedule(org, { time_zone: 'UTC', weekly: ALWAYS, holidays: [] });
     await apply(rest); // B under round-the-clock hours: 1,410 and 45
-    expect(figures(await metrics(org))).toEqual([true, of(710, 1270, 2), of(30, 42, 2)]);
+    expect(figures(await metrics(org))).toEqual([true, of(10, 1410, 2), of(15, 45, 2)]);
     await schedule(org, null); // no schedule now: every sample wall-clock
-    expect(figures(await metrics(org))).toEqual([false, of(725, 1273, 2), of(510, 882, 2)]);
+    expect(figures(await metrics(org))).toEqual([false, of(40, 1410, 2), of(45, 975, 2)]);
     await schedule(org, OFFICE); // set again: the samples as they were written
-    expect(figures(await metrics(org))).toEqual([true, of(710, 1270, 2), of(30, 42, 2)]);
+    expect(figures(await metrics(org))).toEqual([true, of(10, 1410, 2), of(15, 45, 2)]);
     await t.prisma.message.createMany({ data: storedMessages(org, [...a, ...rest]) });
     await rebuildPeriod(t.prisma, org, PERIOD.from, PERIOD.to); // every sample in today's schedule
-    expect(figures(await metrics(org))).toEqual([true, of(20, 28, 2), of(30, 42, 2)]);
+    expect(figures(await metrics(org))).toEqual([true, of(10, 30, 2), of(15, 45, 2)]);
+    await expectHistogramsOfSamples(org);
   });
 
   /** The messages as the chats service stores them, senders included. */
@@ -208,9 +236,11 @@ describe('analytics response times (integration)', () => {
     expect(await read()).toEqual(live);
     await t.prisma.$executeRaw`UPDATE analytics_responses SET business_ms = NULL, is_next = NOT is_next WHERE org_id = ${org}::uuid`;
     await t.prisma.$executeRaw`DELETE FROM analytics_responses WHERE org_id = ${org}::uuid AND chat_id = ${B}`;
+    await t.prisma.$executeRaw`UPDATE analytics_response_buckets SET n = n + 5 WHERE org_id = ${org}::uuid`;
     expect(await read()).not.toEqual(live);
     await rebuildPeriod(t.prisma, org, PERIOD.from, PERIOD.to);
     expect(await read()).toEqual(live);
+    await expectHistogramsOfSamples(org);
   });
 
   it("the migration's backfill of is_next marks the samples the ingestion marks", async () => {
@@ -219,10 +249,42 @@ describe('analytics response times (integration)', () => {
     const live = await metrics(org);
     const sql = readFileSync(join(resolveMigrationsDir(), '20261129193000_analytics_response_times', 'migration.sql'), 'utf8');
     const backfill = sql.slice(sql.indexOf('UPDATE "analytics_responses"'));
+    // the samples changed behind the histograms' back: written again from them, as a rebuild does
+    const regroup = () => t.prisma.$transaction((tx) => regroupResponseBuckets(tx, org));
     await t.prisma.$executeRaw`UPDATE analytics_responses SET is_next = false WHERE org_id = ${org}::uuid`;
+    await regroup();
     expect(figures(await metrics(org))).not.toEqual(WALL);
     await t.prisma.$executeRawUnsafe(backfill);
+    await regroup();
     expect(await metrics(org)).toEqual(live);
     expect(figures(live)).toEqual(WALL);
+  });
+
+  it("the team and histogram migration's backfill writes what the ingestion writes: responders, member counters, histograms", async () => {
+    const org = (await createOrg(t.prisma)).id;
+    await schedule(org, OFFICE);
+    await apply(script(org));
+    const state = async () => ({
+      responders: await t.prisma
+        .$queryRaw`SELECT incoming_message_id, responder FROM analytics_responses WHERE org_id = ${org}::uuid ORDER BY 1`,
+      members: await t.prisma
+        .$queryRaw`SELECT slot, phone_id, chat_id, member, sent FROM analytics_member_slots WHERE org_id = ${org}::uuid ORDER BY 1, 2, 3, 4`,
+      histograms: (await histograms(org)).live,
+    });
+    const live = await state();
+    expect(live.members).toHaveLength(5);
+    const sql = readFileSync(join(resolveMigrationsDir(), '20261129213000_analytics_team_members', 'migration.sql'), 'utf8');
+    // its UPDATE and INSERT statements, on tables emptied (every organization's rows: the backfill writes all of them)
+    const backfills = sql
+      .split(';')
+      .map((x) => x.replace(/^\s*(--.*\n\s*)*/, ''))
+      .filter((x) => /^(UPDATE|INSERT)/.test(x));
+    expect(backfills).toHaveLength(3);
+    await t.prisma.$executeRaw`UPDATE analytics_responses SET responder = NULL`;
+    await t.prisma.$executeRaw`DELETE FROM analytics_member_slots`;
+    await t.prisma.$executeRaw`DELETE FROM analytics_response_buckets`;
+    expect(await state()).not.toEqual(live);
+    for (const statement of backfills) await t.prisma.$executeRawUnsafe(statement);
+    expect(await state()).toEqual(live);
   });
 });

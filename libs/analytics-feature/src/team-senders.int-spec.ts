@@ -7,6 +7,7 @@ import { MetricsRepository } from './repositories/metrics-repository';
 import { TeamMetricsRepository, TicketMetricsRepository } from './repositories/ticket-metrics-repository';
 import type { ChatReach } from './scope';
 import { TeamMetrics } from './usecases/team-metrics/team-metrics.usecase';
+import { noTokenNames } from './testing/chats-stubs';
 
 /**
  * The team figures of live sends (docs/services/analytics.md "Team"): `message.created` carries the sent message's
@@ -78,6 +79,7 @@ describe('analytics team figures of live sends (integration)', () => {
       new MetricsRepository(t.prisma),
       new TicketMetricsRepository(t.prisma),
       reach,
+      noTokenNames,
     ).execute(TeamMetricsRpc.request.parse({ ctx, query: { from: '2026-11-02T00:00:00Z', to: '2026-11-03T00:00:00Z' } }));
 
   it("counts a member's live sends, chats and first responses for that member, a token's for the token", async () => {

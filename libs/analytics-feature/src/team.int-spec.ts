@@ -6,6 +6,7 @@ import { MetricsRepository } from './repositories/metrics-repository';
 import { TeamMetricsRepository, TicketMetricsRepository } from './repositories/ticket-metrics-repository';
 import { TeamMetrics } from './usecases/team-metrics/team-metrics.usecase';
 import { PHONE, TEAM, TEAM_C1, apply, ctxOf, everyone, memberCtx, messages, onlyC1, script, storeTickets } from './testing/tickets-fixture';
+import { noTokenNames } from './testing/chats-stubs';
 
 /**
  * Team figures against Postgres: per member the messages sent, first responses and tickets of the
@@ -21,6 +22,7 @@ describe('analytics team (integration)', () => {
       new MetricsRepository(t.prisma),
       new TicketMetricsRepository(t.prisma),
       reach,
+      noTokenNames,
     ).execute(TeamMetricsRpc.request.parse({ ctx, query: { from: '2026-11-02T00:00:00Z', to: '2026-11-04T00:00:00Z', ...query } }));
 
   it('team: per member messages sent, first responses and tickets; isolated, narrowed to reach, and equal after a rebuild', async () => {

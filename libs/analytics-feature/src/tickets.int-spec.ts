@@ -24,6 +24,7 @@ import { MetricsRepository } from './repositories/metrics-repository';
 import { TicketMetricsRepository } from './repositories/ticket-metrics-repository';
 import { RightNow } from './usecases/right-now/right-now.usecase';
 import { TicketMetrics } from './usecases/ticket-metrics/ticket-metrics.usecase';
+import { noUnreadChats } from './testing/chats-stubs';
 
 /**
  * Ticket figures against Postgres and JetStream: the ticket.* events keep each ticket's newest state,
@@ -123,6 +124,7 @@ describe('analytics tickets (integration)', () => {
         new MetricsRepository(t.prisma),
         new TicketMetricsRepository(t.prisma),
         reach,
+        noUnreadChats,
         () => T0 + 60 * MIN,
       ).execute(RightNowRpc.request.parse({ ctx, query }));
       if (!answer.open_tickets) throw new Error('no open_tickets list in the answer');

@@ -1,6 +1,8 @@
 import {
   AttachTicketRpc,
   ChatCopiesInReachRpc,
+  ChatCopiesWithLabelRpc,
+  CountUnreadChatsRpc,
   ChatsInReachRpc,
   ChoosePhoneRpc,
   CreateContactRpc,
@@ -74,6 +76,9 @@ import { ChatPropertiesRepository } from './repositories/chat-properties-reposit
 import { ReachRepository } from './repositories/reach-repository';
 import { ChatsInReach } from './usecases/chats-in-reach/chats-in-reach.usecase';
 import { CopiesInReach } from './usecases/copies-in-reach/copies-in-reach.usecase';
+import { CopiesWithLabel } from './usecases/copies-with-label/copies-with-label.usecase';
+import { CountUnreadChats } from './usecases/count-unread-chats/count-unread-chats.usecase';
+import { ChatCountsRepository } from './repositories/chat-counts-repository';
 import { DropCustomProperty } from './usecases/drop-custom-property/drop-custom-property.usecase';
 import { DropLabelCopies } from './usecases/drop-label-copies/drop-label-copies.usecase';
 import { RenameLabelCopies } from './usecases/rename-label-copies/rename-label-copies.usecase';
@@ -134,6 +139,9 @@ export const CHATS_HANDLERS = [
     (d) => new ChatsInReach(new ChatPropertiesRepository(d.prisma, chatPropertyEvents), new ReachRepository(d.prisma)),
   ),
   serve(ChatCopiesInReachRpc, (d) => new CopiesInReach(new ReachRepository(d.prisma))),
+  // asked by analytics: unread chats for GET /analytics/now, label narrowing for figures by label
+  serve(CountUnreadChatsRpc, (d) => new CountUnreadChats(new ChatCountsRepository(d.prisma))),
+  serve(ChatCopiesWithLabelRpc, (d) => new CopiesWithLabel(new ChatCountsRepository(d.prisma))),
   serve(SetChatPropertiesRpc, (d) => new SetChatProperties(new ChatPropertiesRepository(d.prisma, chatPropertyEvents))),
   serve(SetChatAccessRpc, (d) => new SetChatAccess(new ChatPropertiesRepository(d.prisma, chatPropertyEvents))),
   serve(DropCustomPropertyRpc, (d) => new DropCustomProperty(new ChatPropertiesRepository(d.prisma, chatPropertyEvents))),

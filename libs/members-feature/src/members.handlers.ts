@@ -14,6 +14,7 @@ import {
   SignOutEverywhereRpc,
   SignOutRpc,
   TouchApiTokenRpc,
+  TokenNamesRpc,
   UpdateChatAccessRpc,
   UpdateMemberAccessRpc,
   UpdateMemberRoleRpc,
@@ -42,6 +43,7 @@ import { SignIn } from './usecases/sign-in/sign-in.usecase';
 import { SignOutEverywhere } from './usecases/sign-out-everywhere/sign-out-everywhere.usecase';
 import { SignOut } from './usecases/sign-out/sign-out.usecase';
 import { TouchApiToken } from './usecases/touch-api-token/touch-api-token.usecase';
+import { TokenNames } from './usecases/token-names/token-names.usecase';
 import { UpdateChatAccess, type SetChatAccess } from './usecases/update-chat-access/update-chat-access.usecase';
 import { UpdateMemberAccess } from './usecases/update-member-access/update-member-access.usecase';
 import { UpdateMemberRole } from './usecases/update-member-role/update-member-role.usecase';
@@ -80,6 +82,7 @@ export const MEMBERS_HANDLERS = [
   serve(CreateApiTokenRpc, (d) => new CreateApiToken(tokens(d), members(d), audit(d), d.directory)),
   serve(RevokeApiTokenRpc, (d) => new RevokeApiToken(tokens(d), members(d), audit(d))),
   serve(TouchApiTokenRpc, (d) => new TouchApiToken(tokens(d))),
+  serve(TokenNamesRpc, (d) => new TokenNames(d.prisma)),
   serve(SignInRpc, (d) => new SignIn(members(d), sessions(d), d.sessionTtlSeconds)),
   serve(
     AcceptInvitationRpc,

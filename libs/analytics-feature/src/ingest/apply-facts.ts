@@ -1,6 +1,8 @@
 import type { Prisma } from '@mapi/db';
 import { foldChat, type ChatFold, type ChatMessage } from './chat-responses';
 import { chatKey, dedupeFacts, factKey, slotOf, type MessageFact } from './message-facts';
+import { writeMemberSlots } from './member-slots';
+import { writeResponseBuckets, type SampleChange } from './response-buckets';
 import { responseClock } from './response-clock';
 
 export type Tx = Prisma.TransactionClient;
@@ -137,6 +139,7 @@ export async function applyFacts(tx: Tx, input: readonly MessageFact[], options:
       JSON.stringify(byKey(chatSlots.values(), (r) => `${r.org_id}\u0000${r.slot}\u0000${r.phone_id}\u0000${r.chat_id}`)),
     );
   }
+  await writeMemberSlots(tx, fresh);
   if (options.rebuild) return { counted: fresh.length };
   const flagRows = [...chatFlags.values()].filter((r) => r.delta !== 0);
   if (flagRows.length) {
@@ -196,7 +199,7 @@ async function respond(tx: Tx, fresh: readonly MessageFact[]): Promise<void> {
     if (st && last !== undefined && sorted[0].at > last && distinct) {
       const fold = foldChat(
         st.last_outgoing_at ? { at: st.last_outgoing_at.getTime() } : null,
-        sorted.map((f) => ({ message_id: f.message_id, at: f.at, from_me: f.from_me })),
+        sorted.map((f) => ({ message_id: f.message_id, at: f.at, from_me: f.from_me, performed_by: f.performed_by ?? null })),
         st.waiting_since && st.waiting_message_id ? { message_id: st.waiting_message_id, at: st.waiting_since.getTime() } : null,
       );
       appended.push({ org_id: st.org_id, phone_id: st.phone_id, chat_id: st.chat_id, fold, replaceAfter: null });
@@ -218,6 +221,7 @@ interface ScanRow {
   at: Date | null;
   message_id: string | null;
   from_me: boolean | null;
+  performed_by: string | null;
 }
 
 /**
@@ -225,7 +229,7 @@ interface ScanRow {
  * `at, message_id` to its end (what precedes that message cannot change): the chat's responses answering
  * incoming messages after it are replaced, its state row written.
  */
-export async function recomputeChats(tx: Tx, chats: readonly ChatFrom[]): Promise<void> {
+export async function recomputeChats(tx: Tx, chats: readonly ChatFrom[], options: ApplyOptions = {}): Promise<void> {
   if (!chats.length) return;
   const rows = await tx.$queryRawUnsafe<ScanRow[]>(
     `WITH a AS (
@@ -236,9 +240,9 @@ export async function recomputeChats(tx: Tx, chats: readonly ChatFrom[]): Promis
          WHERE m.org_id = a.org_id AND m.phone_id = a.phone_id AND m.chat_id = a.chat_id AND m.from_me
            AND (m.at, m.message_id) < (a.at, a.message_id)
          ORDER BY m.at DESC, m.message_id DESC LIMIT 1) p ON true)
-     SELECT p.org_id::text AS org_id, p.phone_id, p.chat_id, p.p_at, p.p_id, m.at, m.message_id, m.from_me
+     SELECT p.org_id::text AS org_id, p.phone_id, p.chat_id, p.p_at, p.p_id, m.at, m.message_id, m.from_me, m.performed_by
      FROM p LEFT JOIN LATERAL (
-       SELECT m.at, m.message_id, m.from_me FROM analytics_messages m
+       SELECT m.at, m.message_id, m.from_me, m.performed_by FROM analytics_messages m
        WHERE m.org_id = p.org_id AND m.phone_id = p.phone_id AND m.chat_id = p.chat_id
          AND (p.p_at IS NULL OR (m.at, m.message_id) > (p.p_at, p.p_id))
        ORDER BY m.at, m.message_id) m ON true
@@ -250,7 +254,9 @@ export async function recomputeChats(tx: Tx, chats: readonly ChatFrom[]): Promis
     const k = chatKey(r);
     let chat = byChat.get(k);
     if (!chat) byChat.set(k, (chat = { head: r, messages: [] }));
-    if (r.message_id && r.at) chat.messages.push({ message_id: r.message_id, at: r.at.getTime(), from_me: r.from_me === true });
+    if (r.message_id && r.at) {
+      chat.messages.push({ message_id: r.message_id, at: r.at.getTime(), from_me: r.from_me === true, performed_by: r.performed_by });
+    }
   }
   const folds: FoldWrite[] = [];
   for (const { head, messages } of byChat.values()) {
@@ -258,7 +264,7 @@ export async function recomputeChats(tx: Tx, chats: readonly ChatFrom[]): Promis
     const fold = foldChat(head.p_at ? { at: head.p_at.getTime() } : null, messages);
     folds.push({ org_id, phone_id, chat_id, fold, replaceAfter: { p_at: head.p_at?.toISOString() ?? null, p_id: head.p_id } });
   }
-  await writeFolds(tx, folds);
+  await writeFolds(tx, folds, options);
 }
 
 /** A chat's folded responses and state, and (when computed again) the point after which its stored responses are replaced. */
@@ -271,10 +277,18 @@ interface FoldWrite {
   replaceAfter: { p_at: string | null; p_id: string | null } | null;
 }
 
-async function writeFolds(tx: Tx, folds: readonly FoldWrite[]): Promise<void> {
+/**
+ * Writes the folds' samples (replacing those after each recomputed chat's head) and states. Every sample written or
+ * replaced moves the response-time histograms in the same transaction (+1 / −1; docs/decisions/0096), but in a
+ * rebuild, which writes them again from the samples at its end.
+ */
+async function writeFolds(tx: Tx, folds: readonly FoldWrite[], options: ApplyOptions = {}): Promise<void> {
   if (!folds.length) return;
   const heads: object[] = [];
-  const samples: object[] = [];
+  const samples: (Omit<SampleChange, 'sign'> &
+    Record<'chat_id' | 'incoming_message_id' | 'response_message_id' | 'response_at', string> & {
+      responder: string | null;
+    })[] = [];
   const states: object[] = [];
   // Each sample's business time in its organization's schedule as it is now (null without one): stored with it.
   const clock = await responseClock(
@@ -295,6 +309,7 @@ async function writeFolds(tx: Tx, folds: readonly FoldWrite[]): Promise<void> {
         response_ms: s.response_at - s.incoming_at,
         business_ms: clock(org_id, s.incoming_at, s.response_at),
         is_next: s.next,
+        responder: s.responder,
       });
     }
     states.push({
@@ -307,29 +322,46 @@ async function writeFolds(tx: Tx, folds: readonly FoldWrite[]): Promise<void> {
       last_message_at: fold.last_message_at === null ? null : iso(fold.last_message_at),
     });
   }
+  // the samples deleted or replaced, as they were: −1 in the histograms
+  const gone = `r.org_id::text AS org_id, r.phone_id, r.incoming_at, r.is_next, r.response_ms::float8 AS response_ms,
+    r.business_ms::float8 AS business_ms, -1 AS sign`;
+  const changes: SampleChange[] = [];
   if (heads.length) {
-    await tx.$executeRawUnsafe(
+    const deleted = await tx.$queryRawUnsafe<SampleChange[]>(
       `DELETE FROM analytics_responses r
        USING jsonb_to_recordset($1::jsonb) AS p(org_id uuid, phone_id text, chat_id text, p_at timestamptz, p_id text)
        WHERE r.org_id = p.org_id AND r.phone_id = p.phone_id AND r.chat_id = p.chat_id
-         AND (p.p_at IS NULL OR (r.incoming_at, r.incoming_message_id) > (p.p_at, p.p_id))`,
+         AND (p.p_at IS NULL OR (r.incoming_at, r.incoming_message_id) > (p.p_at, p.p_id))
+       RETURNING ${gone}`,
       JSON.stringify(heads),
     );
+    changes.push(...deleted);
   }
   if (samples.length) {
-    await tx.$executeRawUnsafe(
-      `INSERT INTO analytics_responses (org_id, phone_id, chat_id, incoming_message_id, incoming_at, response_message_id, response_at, response_ms,
-         business_ms, is_next)
+    const replaced = await tx.$queryRawUnsafe<SampleChange[]>(
+      `WITH x AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(org_id uuid, phone_id text, chat_id text, incoming_message_id text,
+           incoming_at timestamptz, response_message_id text, response_at timestamptz, response_ms bigint, business_ms bigint,
+           is_next boolean, responder text)),
+       old AS (
+         SELECT ${gone} FROM analytics_responses r
+         JOIN x ON r.org_id = x.org_id AND r.phone_id = x.phone_id AND r.chat_id = x.chat_id AND r.incoming_message_id = x.incoming_message_id),
+       up AS (
+         INSERT INTO analytics_responses (org_id, phone_id, chat_id, incoming_message_id, incoming_at, response_message_id, response_at, response_ms,
+         business_ms, is_next, responder)
        SELECT x.org_id, x.phone_id, x.chat_id, x.incoming_message_id, x.incoming_at, x.response_message_id, x.response_at, x.response_ms,
-         x.business_ms, x.is_next
-       FROM jsonb_to_recordset($1::jsonb) AS x(org_id uuid, phone_id text, chat_id text, incoming_message_id text, incoming_at timestamptz,
-         response_message_id text, response_at timestamptz, response_ms bigint, business_ms bigint, is_next boolean)
+         x.business_ms, x.is_next, x.responder
+       FROM x
        ON CONFLICT (org_id, phone_id, chat_id, incoming_message_id) DO UPDATE SET incoming_at = EXCLUDED.incoming_at,
          response_message_id = EXCLUDED.response_message_id, response_at = EXCLUDED.response_at, response_ms = EXCLUDED.response_ms,
-         business_ms = EXCLUDED.business_ms, is_next = EXCLUDED.is_next`,
+         business_ms = EXCLUDED.business_ms, is_next = EXCLUDED.is_next, responder = EXCLUDED.responder)
+       SELECT * FROM old`,
       JSON.stringify(samples),
     );
+    changes.push(...replaced);
+    for (const x of samples) changes.push({ ...x, sign: 1 });
   }
+  if (!options.rebuild) await writeResponseBuckets(tx, changes);
   await tx.$executeRawUnsafe(
     `INSERT INTO analytics_chat_states AS s (org_id, phone_id, chat_id, waiting_since, waiting_message_id, last_outgoing_at, last_message_at)
      SELECT x.org_id, x.phone_id, x.chat_id, x.waiting_since, x.waiting_message_id, x.last_outgoing_at, x.last_message_at

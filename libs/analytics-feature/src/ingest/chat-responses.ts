@@ -3,6 +3,8 @@ export interface ChatMessage {
   message_id: string;
   at: number;
   from_me: boolean;
+  /** Who sent it (the message's performed_by); null or absent: not known. */
+  performed_by?: string | null;
 }
 
 export interface ResponseSample {
@@ -10,6 +12,8 @@ export interface ResponseSample {
   incoming_at: number;
   response_message_id: string;
   response_at: number;
+  /** Who sent the response (its performed_by; null: not known): the team figures' member. */
+  responder: string | null;
   /**
    * A next response: the chat copy had an outgoing message before the incoming one (a conversation already
    * answered). false: a first response (the chat copy's first reply).
@@ -60,6 +64,7 @@ export function foldChat(
         incoming_at: pending.at,
         response_message_id: m.message_id,
         response_at: m.at,
+        responder: m.performed_by ?? null,
         next: pendingNext,
       });
       pending = null;

@@ -67,7 +67,7 @@ describe('slotOf', () => {
 });
 
 describe('foldChat', () => {
-  const msg = (message_id: string, at: number, from_me: boolean) => ({ message_id, at, from_me });
+  const msg = (message_id: string, at: number, from_me: boolean, performed_by?: string) => ({ message_id, at, from_me, performed_by });
 
   it('answers the first incoming message since the last outgoing one with the next outgoing one', () => {
     const fold = foldChat(null, [
@@ -76,13 +76,20 @@ describe('foldChat', () => {
       msg('o1', 50, true),
       msg('o2', 60, true),
       msg('i3', 100, false),
-      msg('o3', 130, true),
+      msg('o3', 130, true, 'ana@example.com'),
       msg('i4', 200, false),
     ]);
-    // i1 opens the chat: a first response; i3 comes after o1 answered the chat: a next response
+    // i1 opens the chat: a first response; i3 comes after o1 answered the chat: a next response, by o3's sender
     expect(fold.samples).toEqual([
-      { incoming_message_id: 'i1', incoming_at: 0, response_message_id: 'o1', response_at: 50, next: false },
-      { incoming_message_id: 'i3', incoming_at: 100, response_message_id: 'o3', response_at: 130, next: true },
+      { incoming_message_id: 'i1', incoming_at: 0, response_message_id: 'o1', response_at: 50, responder: null, next: false },
+      {
+        incoming_message_id: 'i3',
+        incoming_at: 100,
+        response_message_id: 'o3',
+        response_at: 130,
+        responder: 'ana@example.com',
+        next: true,
+      },
     ]);
     expect(fold.waiting).toEqual({ message_id: 'i4', at: 200 });
     expect(fold.last_outgoing_at).toBe(130);
@@ -97,7 +104,9 @@ describe('foldChat', () => {
 
   it('after an outgoing message before the run, every response is a next response', () => {
     const fold = foldChat({ at: 5 }, [msg('i1', 6, false), msg('o1', 9, true)]);
-    expect(fold.samples).toEqual([{ incoming_message_id: 'i1', incoming_at: 6, response_message_id: 'o1', response_at: 9, next: true }]);
+    expect(fold.samples).toEqual([
+      { incoming_message_id: 'i1', incoming_at: 6, response_message_id: 'o1', response_at: 9, responder: null, next: true },
+    ]);
     // a chat's waiting message folded on from its state: next when the state has an outgoing message, first when not
     expect(foldChat({ at: 5 }, [msg('o1', 9, true)], { message_id: 'i1', at: 6 }).samples[0].next).toBe(true);
     expect(foldChat(null, [msg('o1', 9, true)], { message_id: 'i1', at: 6 }).samples[0].next).toBe(false);

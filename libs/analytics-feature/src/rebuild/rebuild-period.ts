@@ -2,6 +2,7 @@ import { SLOT_MS } from '@mapi/contracts';
 import type { PrismaClient } from '@mapi/db';
 import { applyFacts, orgLockSql, recomputeChats, type ChatFrom, type Tx } from '../ingest/apply-facts';
 import { chatKey, type MessageFact } from '../ingest/message-facts';
+import { regroupResponseBuckets } from '../ingest/response-buckets';
 
 export interface RebuildResult {
   from: string;
@@ -23,7 +24,8 @@ const BATCH = 2_000;
  * counted messages, slot counters and active chats are deleted, the stored messages of the period are
  * counted again through the live path (applyFacts), then the responses and state of every chat
  * touched are computed again from its last outgoing message before the period, and its flagged count
- * recounted. `from` and `to` are widened to whole quarter hours. Messages the stream never announced
+ * recounted; the organization's response-time histograms are then written again from its samples (all of them: a
+ * recomputed chat's samples reach past the period). `from` and `to` are widened to whole quarter hours. Messages the stream never announced
  * (history synced or imported without events) are counted by a rebuild, not by the live path.
  * The organization's ticket states are written again too, all of them (rebuildTickets).
  */
@@ -44,6 +46,7 @@ export async function rebuildPeriod(prisma: PrismaClient, orgId: string, fromIso
       await tx.$executeRaw`DELETE FROM analytics_messages WHERE org_id = ${orgId}::uuid AND at >= ${from} AND at < ${to}`;
       await tx.$executeRaw`DELETE FROM analytics_message_slots WHERE org_id = ${orgId}::uuid AND slot >= ${from} AND slot < ${to}`;
       await tx.$executeRaw`DELETE FROM analytics_chat_slots WHERE org_id = ${orgId}::uuid AND slot >= ${from} AND slot < ${to}`;
+      await tx.$executeRaw`DELETE FROM analytics_member_slots WHERE org_id = ${orgId}::uuid AND slot >= ${from} AND slot < ${to}`;
       const version = Date.now();
       let messages = 0;
       for (let after = BigInt(0); ;) {
@@ -68,7 +71,7 @@ export async function rebuildPeriod(prisma: PrismaClient, orgId: string, fromIso
       const chats = [...touched.values()];
       for (let i = 0; i < chats.length; i += 500) {
         const part = chats.slice(i, i + 500);
-        await recomputeChats(tx, part);
+        await recomputeChats(tx, part, { rebuild: true });
         await tx.$executeRawUnsafe(
           `UPDATE analytics_chat_states s SET flagged_count = (
              SELECT count(*)::int FROM analytics_messages m
@@ -78,6 +81,8 @@ export async function rebuildPeriod(prisma: PrismaClient, orgId: string, fromIso
           JSON.stringify(part.map(({ org_id, phone_id, chat_id }) => ({ org_id, phone_id, chat_id }))),
         );
       }
+      // the response-time histograms, all of the organization's, from its samples (docs/decisions/0096)
+      await regroupResponseBuckets(tx, orgId);
       const tickets = await rebuildTickets(tx, orgId);
       return { from: from.toISOString(), to: to.toISOString(), messages, chats: chats.length, tickets };
     },

@@ -1,5 +1,6 @@
 import type { AnalyticsInterval, ChatCopy } from '@mapi/contracts';
 import { Prisma, type PrismaClient } from '@mapi/db';
+import { histogramFigures, type HistogramRow } from './response-histograms';
 
 export interface MetricsScope {
   orgId: string;
@@ -91,18 +92,55 @@ export class MetricsRepository {
    */
   snapshot<T>(read: (metrics: MetricsRepository) => Promise<T>): Promise<T> {
     if (!('$transaction' in this.prisma)) return read(this);
+    // a read-only snapshot: as long as its reads take (Prisma's default of 5 s failed slow answers on a loaded machine)
     return this.prisma.$transaction((tx) => read(new MetricsRepository(tx)), {
       isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead,
+      timeout: 60_000,
+      maxWait: 10_000,
     });
   }
 
-  /** One row per local day (or hour) of `tz` over [from, to), empty buckets included, oldest first. */
-  series(scope: MetricsScope, from: Date, to: Date, tz: string, interval: AnalyticsInterval): Promise<SeriesRow[]> {
+  /**
+   * One row per local day (or hour) of `tz` over [from, to), empty buckets included, oldest first. The response medians:
+   * of a set of chats (a member's, a label's) exact, from the samples; else from the histograms (docs/decisions/0096),
+   * each local bucket from day and hour rows (histogramPieces), read in the same snapshot as the counters.
+   */
+  async series(scope: MetricsScope, from: Date, to: Date, tz: string, interval: AnalyticsInterval): Promise<SeriesRow[]> {
+    const rows = await this.seriesRows(scope, from, to, tz, interval);
+    if (scope.chats) return rows;
+    // each bucket's UTC start (its local start less its offset), the first from `from`, each ending where the next starts
+    // (never before the previous one: a local hour skipped by a clock change is an empty bucket)
+    const starts: number[] = [];
+    rows.forEach((r, i) => starts.push(i === 0 ? from.getTime() : Math.max(starts[i - 1], Date.parse(`${r.local}Z`) - r.offset_s * 1000)));
+    const ranges = starts.map((s, b) => ({ b, s, e: b + 1 < starts.length ? starts[b + 1] : to.getTime() }));
+    const figures = await histogramFigures(this.prisma, scope.orgId, scope.phones, ranges);
+    for (const f of figures) {
+      const row = rows[f.b];
+      if (f.is_next) [row.next_responses, row.next_response_median_ms] = [f.count, f.median];
+      else [row.first_responses, row.first_response_median_ms] = [f.count, f.median];
+    }
+    return rows;
+  }
+
+  private seriesRows(scope: MetricsScope, from: Date, to: Date, tz: string, interval: AnalyticsInterval): Promise<SeriesRow[]> {
     const { orgId, phones } = scope;
     const step = `1 ${interval}`;
     const chats = chatFilter(scope);
     // Per phone, or (for a set of chats) per chat: the same sums, from fewer rows without a chat filter.
     const countsTable = scope.chats ? Prisma.sql`analytics_chat_slots` : Prisma.sql`analytics_message_slots`;
+    // the response medians of a set of chats, exact from its samples; else none here (series reads the histograms)
+    const responses = scope.chats
+      ? Prisma.sql`
+        SELECT date_trunc(${interval}, incoming_at AT TIME ZONE ${tz}) AS b,
+          count(*) FILTER (WHERE NOT is_next)::int AS n,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE NOT is_next) AS median,
+          count(*) FILTER (WHERE is_next)::int AS next_n,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE is_next) AS next_median
+        FROM (SELECT incoming_at, is_next, ${responseMsSql(orgId)} AS ms FROM analytics_responses
+          WHERE org_id = ${orgId}::uuid AND incoming_at >= ${from} AND incoming_at < ${to}
+            AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}) r
+        GROUP BY 1`
+      : Prisma.sql`SELECT NULL::timestamp AS b, 0 AS n, NULL::float8 AS median, 0 AS next_n, NULL::float8 AS next_median WHERE false`;
     return this.prisma.$queryRaw<SeriesRow[]>`
       WITH buckets AS (
         SELECT b FROM generate_series(date_trunc(${interval}, ${from}::timestamptz AT TIME ZONE ${tz}),
@@ -118,16 +156,7 @@ export class MetricsRepository {
           SELECT DISTINCT date_trunc(${interval}, slot AT TIME ZONE ${tz}) AS b, phone_id, chat_id FROM analytics_chat_slots
           WHERE org_id = ${orgId}::uuid AND slot >= ${from} AND slot < ${to} AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}) d
         GROUP BY b),
-      responses AS (
-        SELECT date_trunc(${interval}, incoming_at AT TIME ZONE ${tz}) AS b,
-          count(*) FILTER (WHERE NOT is_next)::int AS n,
-          percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE NOT is_next) AS median,
-          count(*) FILTER (WHERE is_next)::int AS next_n,
-          percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE is_next) AS next_median
-        FROM (SELECT incoming_at, is_next, ${responseMsSql(orgId)} AS ms FROM analytics_responses
-          WHERE org_id = ${orgId}::uuid AND incoming_at >= ${from} AND incoming_at < ${to}
-            AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}) r
-        GROUP BY 1)
+      responses AS (${responses})
       SELECT to_char(buckets.b, 'YYYY-MM-DD"T"HH24:MI:SS') AS local,
         extract(epoch FROM buckets.b - ((buckets.b AT TIME ZONE ${tz}) AT TIME ZONE 'UTC'))::int AS offset_s,
         COALESCE(counts.incoming, 0) AS incoming, COALESCE(counts.outgoing, 0) AS outgoing, COALESCE(counts.flagged, 0) AS flagged,
@@ -138,8 +167,36 @@ export class MetricsRepository {
       ORDER BY buckets.b`;
   }
 
-  /** Distinct active chats and the first- and next-response percentiles of the whole period. */
+  /**
+   * Distinct active chats and the first- and next-response percentiles of the whole period: of a set of chats exact,
+   * from the samples; else from the histograms (docs/decisions/0096: within 2 % of a sample of the rank; counts exact).
+   */
   async totals(scope: MetricsScope, from: Date, to: Date): Promise<PeriodTotals> {
+    if (scope.chats) return this.exactTotals(scope, from, to);
+    const { orgId, phones } = scope;
+    // one after the other: within a snapshot both run on its one connection
+    const [row] = await this.prisma.$queryRaw<{ active_chats: number; business_hours: boolean }[]>`
+        SELECT (SELECT count(*)::int FROM (
+            SELECT DISTINCT phone_id, chat_id FROM analytics_chat_slots
+            WHERE org_id = ${orgId}::uuid AND slot >= ${from} AND slot < ${to} AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[]))) d
+          ) AS active_chats,
+          EXISTS (SELECT 1 FROM analytics_business_hours h WHERE h.org_id = ${orgId}::uuid) AS business_hours`;
+    const figures = await histogramFigures(this.prisma, orgId, phones, [{ b: 0, s: from.getTime(), e: to.getTime() }]);
+    const figuresOf = (f: HistogramRow | undefined): ResponseFigures => ({
+      median: f?.median ?? null,
+      p90: f?.p90 ?? null,
+      count: f?.count ?? 0,
+    });
+    return {
+      active_chats: row.active_chats,
+      business_hours: row.business_hours,
+      first: figuresOf(figures.find((f) => !f.is_next)),
+      next: figuresOf(figures.find((f) => f.is_next)),
+    };
+  }
+
+  /** The exact percentiles (percentile_cont) of a set of chats' samples: a member's or a label's figures. */
+  private async exactTotals(scope: MetricsScope, from: Date, to: Date): Promise<PeriodTotals> {
     const { orgId, phones } = scope;
     const chats = chatFilter(scope);
     type Row = { active_chats: number; business_hours: boolean } & Record<

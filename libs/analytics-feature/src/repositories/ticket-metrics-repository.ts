@@ -107,7 +107,9 @@ export class TeamMetricsRepository {
 
   /**
    * One row per member (sender or assignee) with anything in the period, most messages sent first. A sender is the
-   * counted message's performed_by (a console member's email, an API token's id; docs/services/analytics.md "Team").
+   * counted message's performed_by (a console member's email, an API token's id; docs/services/analytics.md "Team"),
+   * read from the per-slot member counters (analytics_member_slots) and the responses' responder, never the counted
+   * messages; the periods are whole slots (slotPeriod), so the figures are those of the messages themselves.
    */
   members(scope: MetricsScope, from: Date, to: Date): Promise<TeamRow[]> {
     const { orgId, phones } = scope;
@@ -115,19 +117,20 @@ export class TeamMetricsRepository {
     const inScope = Prisma.sql`org_id = ${orgId}::uuid AND (${phones}::text[] IS NULL OR phone_id = ANY(${phones}::text[])) ${chats}`;
     return this.prisma.$queryRaw<TeamRow[]>`
       WITH sent AS (
-        SELECT performed_by AS member, count(*)::int AS n, count(DISTINCT (phone_id, chat_id))::int AS chats FROM analytics_messages
-        WHERE ${inScope} AND at >= ${from} AND at < ${to} AND from_me AND performed_by IS NOT NULL
+        -- (member, chat) pairs first (a hash aggregate), then per member: count(DISTINCT) would sort every slot row
+        SELECT member, sum(n)::int AS n, count(*)::int AS chats FROM (
+          SELECT member, phone_id, chat_id, sum(sent) AS n FROM analytics_member_slots
+          WHERE ${inScope} AND slot >= ${from} AND slot < ${to}
+          GROUP BY 1, 2, 3) d
         GROUP BY 1),
       responses AS (
-        SELECT m.performed_by AS member,
-          count(*) FILTER (WHERE NOT r.is_next)::int AS n,
-          percentile_cont(0.5) WITHIN GROUP (ORDER BY r.ms) FILTER (WHERE NOT r.is_next) AS median,
-          count(*) FILTER (WHERE r.is_next)::int AS next_n,
-          percentile_cont(0.5) WITHIN GROUP (ORDER BY r.ms) FILTER (WHERE r.is_next) AS next_median
-        FROM (SELECT org_id, phone_id, response_message_id, is_next, ${responseMsSql(orgId)} AS ms FROM analytics_responses
-              WHERE ${inScope} AND incoming_at >= ${from} AND incoming_at < ${to}) r
-        JOIN analytics_messages m ON m.org_id = r.org_id AND m.phone_id = r.phone_id AND m.message_id = r.response_message_id
-        WHERE m.performed_by IS NOT NULL
+        SELECT responder AS member,
+          count(*) FILTER (WHERE NOT is_next)::int AS n,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE NOT is_next) AS median,
+          count(*) FILTER (WHERE is_next)::int AS next_n,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE is_next) AS next_median
+        FROM (SELECT responder, is_next, ${responseMsSql(orgId)} AS ms FROM analytics_responses
+              WHERE ${inScope} AND incoming_at >= ${from} AND incoming_at < ${to} AND responder IS NOT NULL) r
         GROUP BY 1),
       tickets AS (
         SELECT assignee AS member,

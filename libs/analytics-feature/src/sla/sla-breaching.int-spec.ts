@@ -9,6 +9,7 @@ import { applySlaFacts } from './apply-sla-facts';
 import { fireDueBreaches } from './fire-breaches';
 import type { SlaMessageFact } from './sla-facts';
 import { SlaPolicyRepository } from './sla-policy-repository';
+import { noUnreadChats } from '../testing/chats-stubs';
 
 /**
  * "Right now" lists the chats breaching an SLA (issue 34: the console's chat-list mark): a wait breached and
@@ -44,9 +45,13 @@ describe('SLA breaching chats in /analytics/now (integration)', () => {
   /** "Now" of the answers (their waiting_ms and overdue_ms), fixed so that answers compare equal. */
   let asOf = Date.now();
   const breaching = async (org: string, query: Record<string, string> = {}, ctx = ctxOf(org), reach = everyone) => {
-    const answer = await new RightNow(new MetricsRepository(t.prisma), new TicketMetricsRepository(t.prisma), reach, () => asOf).execute(
-      RightNowRpc.request.parse({ ctx, query }),
-    );
+    const answer = await new RightNow(
+      new MetricsRepository(t.prisma),
+      new TicketMetricsRepository(t.prisma),
+      reach,
+      noUnreadChats,
+      () => asOf,
+    ).execute(RightNowRpc.request.parse({ ctx, query }));
     if (!answer.breaching) throw new Error('no breaching list in the answer');
     return answer.breaching;
   };
@@ -114,7 +119,7 @@ describe('SLA breaching chats in /analytics/now (integration)', () => {
     await apply([msg(org, chat(), Date.now() - 5 * MINUTE)]);
     await fireAll();
     const run = (query: Record<string, unknown>) =>
-      new RightNow(new MetricsRepository(t.prisma), new TicketMetricsRepository(t.prisma), everyone).execute(
+      new RightNow(new MetricsRepository(t.prisma), new TicketMetricsRepository(t.prisma), everyone, noUnreadChats).execute(
         RightNowRpc.request.parse({ ctx: ctxOf(org), query }),
       );
     const only = await run({ lists: 'breaching' });
@@ -134,7 +139,7 @@ describe('SLA breaching chats in /analytics/now (integration)', () => {
     for (const lists of ['nope', '', ',', 'breaching,unread', 5]) {
       const refused = RightNowRpc.request.safeParse({ ctx: ctxOf(org), query: { lists } });
       expect(refused.success ? null : refused.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
-        ['query.lists', 'lists must name one or more of waiting, flagged, open_tickets, breaching, separated by commas'],
+        ['query.lists', 'lists must name one or more of waiting, flagged, open_tickets, breaching, unread_chats, separated by commas'],
       ]);
     }
   });

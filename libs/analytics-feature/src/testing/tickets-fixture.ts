@@ -164,6 +164,7 @@ export const messages = (org: string): MessageFact[] => {
 /** One member's row of the team figures. */
 const row = (member: string, active_chats: number, messages_sent: number, first: number | null, closed: number, unresolved: number) => ({
   member,
+  name: null,
   active_chats,
   messages_sent,
   first_response_ms: { median: first, count: first === null ? 0 : 1 },

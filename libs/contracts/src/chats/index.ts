@@ -38,6 +38,8 @@ export * from './attach-ticket/attach-ticket.contract';
 export * from './flag-message/flag-message.contract';
 export * from './chat-properties/chat-properties.contract';
 export * from './chat-properties/chat-copies-in-reach';
+export * from './chat-counts/chat-counts.contract';
+export * from './chat-counts/chat-counts';
 export * from './import-contacts/import-contacts.contract';
 export * from './import-chats/import-chats.contract';
 export * from './import-messages/import-messages.contract';

@@ -35,6 +35,7 @@ export * from './list-api-tokens/list-api-tokens.contract';
 export * from './create-api-token/create-api-token.contract';
 export * from './revoke-api-token/revoke-api-token.contract';
 export * from './touch-api-token/touch-api-token.contract';
+export * from './token-names/token-names.contract';
 
 /** The members service's public routes: members (the public client's), API tokens and the console's sign-in. */
 export const MEMBERS_ROUTES: readonly RouteContract[] = [

@@ -1,5 +1,7 @@
-import { MessageMetricsRpc, RightNowRpc, slotPeriod } from '@mapi/contracts';
-import { offsetText } from './message-metrics.usecase';
+import { MessageMetricsRpc, RightNowRpc, ServiceError, slotPeriod, type ChatCopy } from '@mapi/contracts';
+import type { MetricsRepository } from '../../repositories/metrics-repository';
+import { MEMBER_PERIOD_CHATS } from '../../scope';
+import { MessageMetrics, offsetText } from './message-metrics.usecase';
 
 const ctx = {
   org_id: '00000000-0000-4000-8000-000000000001',
@@ -43,11 +45,49 @@ describe('GET /analytics/messages query', () => {
   });
 });
 
+describe('GET /analytics/messages by label', () => {
+  it('takes a label (trimmed) and refuses an empty or too long one, naming `label`', () => {
+    const r = parse({ ...period, label: '  VIP ' });
+    expect(r.success && r.data.query.label).toBe('VIP');
+    expect(issues({ ...period, label: '' })).toEqual(['query.label: label must not be empty']);
+    expect(issues({ ...period, label: '   ' })).toEqual(['query.label: label must not be empty']);
+    expect(issues({ ...period, label: 'x'.repeat(101) })).toEqual(['query.label: label is at most 100 characters']);
+  });
+
+  it('refuses a label over a period of more than 20,000 chats with a 422 on `to`, before asking the chats service', async () => {
+    const many: ChatCopy[] = Array.from({ length: MEMBER_PERIOD_CHATS + 1 }, (_, i) => ({ phone_id: 'p', chat_id: `${i}@c.us` }));
+    const metrics = { activeChats: async () => many } as unknown as MetricsRepository;
+    let asked = 0;
+    const usecase = new MessageMetrics(
+      metrics,
+      async () => [],
+      async () => (asked++, []),
+    );
+    const query = MessageMetricsRpc.request.parse({ ctx, query: { ...period, label: 'vip' } });
+    const err = await usecase.execute(query).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ServiceError);
+    expect(err).toMatchObject({ status: 422 });
+    expect((err as ServiceError).fields?.to?.message).toBe(
+      "the period holds more than 20000 chats: a shorter period or one phone (phone_id) for a label's figures",
+    );
+    expect(asked).toBe(0);
+  });
+});
+
 describe('GET /analytics/now query', () => {
   it('takes a limit from 1 to 1000 (default 100)', () => {
     const ok = RightNowRpc.request.safeParse({ ctx, query: {} });
     expect(ok.success && ok.data.query.limit).toBe(100);
     for (const limit of ['0', '1001', 'x', '1.5']) expect(RightNowRpc.request.safeParse({ ctx, query: { limit } }).success).toBe(false);
+  });
+
+  it('names unread_chats among the lists', () => {
+    const r = RightNowRpc.request.safeParse({ ctx, query: { lists: 'unread_chats,waiting' } });
+    expect(r.success && r.data.query.lists).toEqual(['waiting', 'unread_chats']);
+    expect(RightNowRpc.request.safeParse({ ctx, query: { lists: 'unread' } }).success).toBe(false);
   });
 });
 

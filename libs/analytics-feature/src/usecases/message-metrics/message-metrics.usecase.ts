@@ -1,6 +1,6 @@
 import { Errors, slotPeriod, type MessageMetricsRequest, type MessageMetricsResult } from '@mapi/contracts';
 import type { MetricsRepository, SeriesRow } from '../../repositories/metrics-repository';
-import { MEMBER_PERIOD_CHATS, isMember, memberScope, scopeOf, type ChatReach } from '../../scope';
+import { MEMBER_PERIOD_CHATS, isMember, narrowedScope, scopeOf, type ChatLabels, type ChatReach } from '../../scope';
 
 /** `+01:00` from an offset in seconds. */
 export function offsetText(seconds: number): string {
@@ -17,20 +17,27 @@ const bucketOf = (r: SeriesRow) => `${r.local}${offsetText(r.offset_s)}`;
  * GET /analytics/messages: the period's counters, active chats and first- and next-response percentiles, in
  * total and per local day or hour, from the analytics aggregates of the organization (ctx.org_id) and
  * the scope's phones. For a console member, of the period's chats within their reach (the chats
- * service decides, per copy), summed from the per-chat slots.
+ * service decides, per copy), summed from the per-chat slots; with `label`, of the period's chats carrying
+ * it (and within reach), the same way.
  */
 export class MessageMetrics {
   constructor(
     private readonly metrics: MetricsRepository,
     private readonly reach: ChatReach,
+    private readonly labels: ChatLabels,
   ) {}
 
   async execute({ ctx, query }: MessageMetricsRequest): Promise<MessageMetricsResult> {
     let scope = scopeOf(ctx, query.phone_id);
     const { from, to } = slotPeriod(query.from, query.to);
-    if (isMember(ctx)) {
+    const label = query.label;
+    if (label !== undefined || isMember(ctx)) {
       const candidates = await this.metrics.activeChats(scope, from, to, MEMBER_PERIOD_CHATS + 1);
-      scope = await memberScope(ctx, scope, candidates, this.reach, query.to);
+      // one call either way: the label check keeps only the copies within the ctx's reach too
+      scope =
+        label === undefined
+          ? await narrowedScope(scope, candidates, (copies) => this.reach(ctx, copies), query.to)
+          : await narrowedScope(scope, candidates, (copies) => this.labels(ctx, copies, label), query.to, 'the period holds', "a label's");
     }
     let series: SeriesRow[];
     let totals;
@@ -56,6 +63,7 @@ export class MessageMetrics {
       tz: query.tz,
       interval: query.interval,
       phone_id: query.phone_id ?? null,
+      label: label ?? null,
       business_hours: totals.business_hours,
       totals: {
         active_chats: totals.active_chats,

@@ -1,7 +1,7 @@
 import { NOW_LISTS, type NowList, type RightNowRequest, type RightNowResult } from '@mapi/contracts';
 import type { MetricsRepository } from '../../repositories/metrics-repository';
 import type { TicketMetricsRepository } from '../../repositories/ticket-metrics-repository';
-import { isMember, scopeOf, type ChatReach } from '../../scope';
+import { isMember, scopeOf, type ChatReach, type UnreadChats } from '../../scope';
 
 /** A member's lists are filtered from at most this many chats each (docs/services/analytics.md, "Not yet"). */
 export const MEMBER_CANDIDATES = 10_000;
@@ -11,7 +11,8 @@ const key = (c: { phone_id: string; chat_id: string }) => `${c.phone_id}\u0000${
 /**
  * GET /analytics/now: the chats waiting for a response (longest first), those with flagged
  * messages, the unresolved tickets (oldest first) and the chats breaching an SLA now (earliest deadline first),
- * from the analytics per-chat state of the organization (ctx.org_id) and the scope's phones; only the lists
+ * from the analytics per-chat state of the organization (ctx.org_id) and the scope's phones, and the number of
+ * unread chats, asked of the chats service (which owns unread counts and read marks); only the lists
  * asked for (`lists`, default all) are read.
  * A console member sees only the chats within their reach (the chats service decides, per copy).
  */
@@ -20,6 +21,7 @@ export class RightNow {
     private readonly metrics: MetricsRepository,
     private readonly tickets: TicketMetricsRepository,
     private readonly reach: ChatReach,
+    private readonly unread: UnreadChats,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -32,7 +34,7 @@ export class RightNow {
       page: (offset: number, limit: number) => Promise<T[]>,
       count: () => Promise<number>,
     ) => (asked.has(name) ? this.list(ctx, page, count, query.limit) : Promise.resolve(null));
-    const [waiting, flagged, open, breaching] = await Promise.all([
+    const [waiting, flagged, open, breaching, unread] = await Promise.all([
       list(
         'waiting',
         (o, l) => this.metrics.waiting(scope, o, l),
@@ -53,6 +55,8 @@ export class RightNow {
         (o, l) => this.metrics.breaching(scope, o, l),
         () => this.metrics.breachingCount(scope),
       ),
+      // the chats service counts within the ctx's reach; scopeOf has checked phone_id against the ctx's phones
+      asked.has('unread_chats') ? this.unread(ctx, query.phone_id) : Promise.resolve(null),
     ]);
     const since = (at: Date) => Math.max(0, asOf - at.getTime());
     return {
@@ -105,7 +109,7 @@ export class RightNow {
           })),
         },
       }),
-      unread_chats: null,
+      unread_chats: unread,
     };
   }
 

@@ -3,11 +3,15 @@ import type { MetricsRepository } from '../../repositories/metrics-repository';
 import type { TeamMetricsRepository, TicketMetricsRepository } from '../../repositories/ticket-metrics-repository';
 import { MEMBER_PERIOD_CHATS, isMember, memberScope, scopeOf, type ChatReach } from '../../scope';
 
+/** Names of the organization's API tokens among the given keys (members.v1.tokens.names: id → name). */
+export type TokenNames = (ctx: TeamMetricsRequest['ctx'], keys: string[]) => Promise<Map<string, string>>;
+
 /**
  * GET /analytics/team: per member as the events name them (message sender, ticket assignee), active chats, messages
  * sent, first and next responses, tickets closed and unresolved, from the analytics service's tables of the
  * organization (ctx.org_id) and the scope's phones. For a console member, of the chats within their reach
- * (the period's active chats and the chats of its tickets, checked by the chats service).
+ * (the period's active chats and the chats of its tickets, checked by the chats service). A row naming an API
+ * token by its id carries the token's name, asked of the members service that owns tokens.
  */
 export class TeamMetrics {
   constructor(
@@ -15,6 +19,7 @@ export class TeamMetrics {
     private readonly metrics: MetricsRepository,
     private readonly tickets: TicketMetricsRepository,
     private readonly reach: ChatReach,
+    private readonly tokenNames: TokenNames,
   ) {}
 
   async execute({ ctx, query }: TeamMetricsRequest): Promise<TeamMetricsResult> {
@@ -30,6 +35,12 @@ export class TeamMetrics {
       scope = await memberScope(ctx, scope, [...copies.values()], this.reach, query.to);
     }
     const [rows, businessHours] = await Promise.all([this.team.members(scope, from, to), this.metrics.businessHours(scope.orgId)]);
+    const names = rows.length
+      ? await this.tokenNames(
+          ctx,
+          rows.map((r) => r.member),
+        )
+      : new Map<string, string>();
     return {
       from: from.toISOString(),
       to: to.toISOString(),
@@ -38,6 +49,7 @@ export class TeamMetrics {
       business_hours: businessHours,
       members: rows.map((r) => ({
         member: r.member,
+        name: names.get(r.member) ?? null,
         active_chats: r.active_chats,
         messages_sent: r.messages_sent,
         first_response_ms: { median: r.first_response_median, count: r.first_responses },

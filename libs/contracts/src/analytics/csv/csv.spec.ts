@@ -82,6 +82,7 @@ describe('analytics CSV', () => {
         members: [
           {
             member: 'a@x.io',
+            name: null,
             active_chats: 2,
             messages_sent: 3,
             first_response_ms: { median: 1, count: 1 },
@@ -94,6 +95,7 @@ describe('analytics CSV', () => {
     ).toEqual([
       [
         'member',
+        'name',
         'messages_sent',
         'first_response_median_ms',
         'first_responses',
@@ -103,7 +105,7 @@ describe('analytics CSV', () => {
         'tickets_unresolved',
         'active_chats',
       ],
-      ['a@x.io', 3, 1, 1, 4, 2, 2, 0, 2],
+      ['a@x.io', null, 3, 1, 1, 4, 2, 2, 0, 2],
     ]);
     const now = nowCsv({
       waiting: {

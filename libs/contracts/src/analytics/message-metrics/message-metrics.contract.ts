@@ -3,10 +3,16 @@ import { z } from 'zod';
 import { RequestContextSchema } from '../../common/request-context';
 import { defineRoute } from '../../http/define-route';
 import { defineRpc } from '../../rpc/define-rpc';
+import { ChatLabelFilterSchema } from '../../chats/chat-counts/chat-counts.contract';
 import { MAX_HOURLY_PERIOD_DAYS, MAX_PERIOD_DAYS, PeriodFields, PhoneIdFilter, refinePeriod } from '../period/period';
 
-/** Ours (issue 34): the period, its time zone and series interval, and an optional phone. */
-export const MessageMetricsQuery = z.object({ ...PeriodFields, phone_id: PhoneIdFilter }).superRefine(refinePeriod);
+/**
+ * Ours (issue 34): the period, its time zone and series interval, an optional phone, and an optional chat label
+ * (its name, any case, or label_id, as GET /chats?label= takes it): the figures of the chats carrying it.
+ */
+export const MessageMetricsQuery = z
+  .object({ ...PeriodFields, phone_id: PhoneIdFilter, label: ChatLabelFilterSchema.optional() })
+  .superRefine(refinePeriod);
 
 /**
  * Median and 90th percentile (continuous) of the response times (first or next) of a period, in milliseconds; null
@@ -32,6 +38,8 @@ export const MessageMetricsResultSchema = z.object({
   tz: z.string(),
   interval: z.enum(['day', 'hour']),
   phone_id: z.string().nullable(),
+  /** The label the figures are narrowed to, as asked (null: every chat). */
+  label: z.string().nullable(),
   /** Whether response times are counted in business hours: the organization has a schedule (else wall-clock time). */
   business_hours: z.boolean(),
   totals: z.object({ ...counts, first_response_ms: FirstResponseSchema, next_response_ms: FirstResponseSchema }),
@@ -72,8 +80,9 @@ export const MessageMetricsRoute = defineRoute({
     "day or hour of `tz`, from the analytics service's " +
     'aggregates (fed from the event stream; docs/services/analytics.md). `from` is inclusive, `to` exclusive, both widened to whole ' +
     `quarter hours; at most ${MAX_PERIOD_DAYS} days (${MAX_HOURLY_PERIOD_DAYS} with interval=hour). x-phone or phone_id narrow to one phone ` +
-    "(a phone outside the token's phones is 404). A console member gets the figures of the period's chats within their reach " +
-    '(at most 20,000 chats in the period, else 422: a shorter period or one phone).',
+    "(a phone outside the token's phones is 404). `label` (a chat label's name, any case, or its id) counts only the chats carrying " +
+    "that label (a label no chat carries: zeros). A console member gets the figures of the period's chats within their reach; " +
+    'with a label or for a member, at most 20,000 chats in the period (else 422 on `to`: a shorter period or one phone).',
   query: MessageMetricsQuery,
   phone: 'optional',
   rpc: MessageMetricsRpc,

@@ -8,8 +8,8 @@ import { PhoneIdFilter } from '../period/period';
 
 export const MAX_NOW_LIMIT = 1000;
 
-/** The lists of GET /analytics/now; `lists` asks for some of them (default: all). */
-export const NOW_LISTS = ['waiting', 'flagged', 'open_tickets', 'breaching'] as const;
+/** The lists of GET /analytics/now, and the unread chats' count; `lists` asks for some of them (default: all). */
+export const NOW_LISTS = ['waiting', 'flagged', 'open_tickets', 'breaching', 'unread_chats'] as const;
 export type NowList = (typeof NOW_LISTS)[number];
 const listsMessage = `lists must name one or more of ${NOW_LISTS.join(', ')}, separated by commas`;
 
@@ -106,7 +106,11 @@ export const RightNowResultSchema = z.object({
       ),
     })
     .optional(),
-  /** Chats with unread messages: null, not derivable from the event stream yet (read marks emit no event). */
+  /**
+   * Chat copies (phone, chat) with unread messages within the caller's reach, as the chats service counts them
+   * (chats.v1.chat.count-unread): for a console session by the member's own read marks (decision 0091), for a
+   * token the phones' unread_count. null when `lists` does not name `unread_chats` (not computed).
+   */
   unread_chats: z.number().int().nullable(),
 });
 export type RightNowResult = z.infer<typeof RightNowResultSchema>;
@@ -124,15 +128,17 @@ export const RightNowRoute = defineRoute({
   method: 'GET',
   path: '/analytics/now',
   tag: 'analytics',
-  summary: 'Right now: chats waiting for a response, flagged chats, open tickets, chats breaching an SLA',
+  summary: 'Right now: chats waiting for a response, flagged chats, open tickets, chats breaching an SLA, unread chats',
   description:
     "Ours (issue 34): from the analytics service's per-chat state (fed from the event stream; docs/services/analytics.md): " +
     'the chats waiting for a response (an incoming message with no outgoing one since) with their waiting time, longest first; ' +
     'the chats with flagged messages; the unresolved tickets (oldest first); and the chats breaching an SLA policy now (its deadline ' +
     `passed and no reply since; the earliest deadline first); each list holds \`limit\` chats (default 100, at most ${MAX_NOW_LIMIT}) and counts them all. ` +
     "x-phone or phone_id narrow to one phone (a phone outside the token's phones is 404); a console member sees the chats within their reach. " +
-    '`lists` (e.g. `lists=breaching`) answers only those lists (the console chat list reads only the breaching chats). ' +
-    '`unread_chats` is null: read marks emit no event yet.',
+    "`unread_chats`: the chats (each phone's copy) with unread messages within reach, asked of the chats service (a console " +
+    "session counts by its own read marks, a token by the phones' unread counts). " +
+    '`lists` (e.g. `lists=breaching`) answers only those lists, `unread_chats` among them (the console chat list reads only the ' +
+    'breaching chats); `unread_chats` is then null unless named.',
   query: RightNowQuery,
   phone: 'optional',
   rpc: RightNowRpc,

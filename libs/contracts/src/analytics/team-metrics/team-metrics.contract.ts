@@ -23,6 +23,11 @@ export const TeamMetricsResultSchema = z.object({
   members: z.array(
     z.object({
       member: z.string(),
+      /**
+       * A name for people: the API token's name when `member` is a token id of the organization (revoked ones too),
+       * resolved by the members service that owns tokens; null otherwise (a member's email names them already).
+       */
+      name: z.string().nullable(),
       /** Chats (each phone's copy) the member sent at least one message to in the period. */
       active_chats: z.number().int(),
       /** Outgoing messages of the period sent by the member (performed_by). */
@@ -56,7 +61,7 @@ export const TeamMetricsRoute = defineRoute({
   summary: 'Team metrics over a period',
   description:
     "Ours (issue 34): per team member as the events name them (the message sender, performed_by: a console member's email or " +
-    "an API token's id, and the ticket assignee): the chats they sent to (active_chats) and messages sent in the period, " +
+    "an API token's id, with the token's name in `name`, and the ticket assignee): the chats they sent to (active_chats) and messages sent in the period, " +
     'their first and next responses (median in ms, counted in the period of the incoming message, ' +
     'in business hours when the organization has a schedule), tickets ' +
     'assigned to them closed in the period and unresolved now. Messages whose sender is not recorded (performed_by null) count ' +
@@ -77,6 +82,7 @@ export function teamCsv(answer: unknown): CsvCell[][] {
   return [
     [
       'member',
+      'name',
       'messages_sent',
       'first_response_median_ms',
       'first_responses',
@@ -88,6 +94,7 @@ export function teamCsv(answer: unknown): CsvCell[][] {
     ],
     ...a.members.map((m) => [
       m.member,
+      m.name,
       m.messages_sent,
       m.first_response_ms.median,
       m.first_response_ms.count,

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorText } from '../../api/client';
-import type { Phone } from '../../api/types';
+import type { Label, Phone } from '../../api/types';
 import { ErrorNote } from '../../components/ErrorNote';
 import { phoneLabel } from '../../components/PhonePicker';
 import { MessagesSection, TeamSection, TicketsSection } from './AnalyticsTables';
@@ -10,6 +10,7 @@ import {
   browserZone,
   businessHoursNote,
   localDate,
+  messagesQuery,
   metricsQuery,
   periodOf,
   type Interval,
@@ -22,6 +23,8 @@ import {
 interface Figures {
   /** The query these figures answer (their CSV asks the same). */
   query: string;
+  /** The messages' own query (interval, label): their CSV asks the same. */
+  messagesQuery: string;
   messages: MessageMetrics | null;
   tickets: TicketMetrics | null;
   team: TeamMetrics | null;
@@ -35,19 +38,22 @@ function zones(own: string): string[] {
 
 /**
  * Analytics (GET /v1/analytics/messages, /tickets, /team): a period (today, 7 or 30 days, or dates),
- * a time zone (the reader's by default), a phone and day or hour buckets; the totals, a chart of the
- * series, the ticket and team tables, each with its CSV; a note when response times count business hours.
+ * a time zone (the reader's by default), a phone, a chat label (the message figures only) and day or hour
+ * buckets; the totals, a chart of the series, the ticket and team tables, each with its CSV; a note when
+ * response times count business hours.
  */
 export function AnalyticsPage() {
   const own = useMemo(browserZone, []);
   const [preset, setPreset] = useState<Preset>('7d');
   const [tz, setTz] = useState(own);
   const [phoneId, setPhoneId] = useState('');
+  const [label, setLabel] = useState('');
+  const [labels, setLabels] = useState<Label[]>([]);
   const [interval, setBucket] = useState<Interval>('day');
   const today = localDate(new Date(), tz);
   const [custom, setCustom] = useState({ from: addDays(today, -6), to: today });
   const [phones, setPhones] = useState<Phone[]>([]);
-  const [figures, setFigures] = useState<Figures>({ query: '', messages: null, tickets: null, team: null });
+  const [figures, setFigures] = useState<Figures>({ query: '', messagesQuery: '', messages: null, tickets: null, team: null });
   const [errors, setErrors] = useState<string[]>([]);
   const [busy, setBusy] = useState(true);
   const asked = useRef(0);
@@ -56,9 +62,14 @@ export function AnalyticsPage() {
 
   useEffect(() => {
     api<Phone[]>('GET', '/phones/all').then(setPhones, () => undefined);
+    api<{ labels: Label[] }>('GET', '/labels?type=chat&limit=500').then(
+      (a) => setLabels(a.labels),
+      () => undefined,
+    );
   }, []);
   useEffect(() => {
     if (!query) return;
+    const ofMessages = messagesQuery(query, interval, label);
     const n = ++asked.current;
     setBusy(true);
     const read = <T,>(path: string, what: string) =>
@@ -67,16 +78,16 @@ export function AnalyticsPage() {
         (err) => ({ v: null, e: `${what}: ${errorText(err)}` }),
       );
     void Promise.all([
-      read<MessageMetrics>(`/analytics/messages?${query}&interval=${interval}`, 'Messages'),
+      read<MessageMetrics>(`/analytics/messages?${ofMessages}`, 'Messages'),
       read<TicketMetrics>(`/analytics/tickets?${query}`, 'Tickets'),
       read<TeamMetrics>(`/analytics/team?${query}`, 'Team'),
     ]).then(([m, t, team]) => {
       if (n !== asked.current) return; // a newer choice is under way
-      setFigures({ query, messages: m.v, tickets: t.v, team: team.v });
+      setFigures({ query, messagesQuery: ofMessages, messages: m.v, tickets: t.v, team: team.v });
       setErrors([m.e, t.e, team.e].filter((e): e is string => e !== null));
       setBusy(false);
     });
-  }, [query, interval]);
+  }, [query, interval, label]);
 
   const loaded = figures.messages || figures.tickets || figures.team;
   const hoursNote = businessHoursNote(figures.messages, figures.team);
@@ -127,6 +138,17 @@ export function AnalyticsPage() {
           </select>
         </label>
         <label>
+          Label (messages)
+          <select value={label} onChange={(e) => setLabel(e.target.value)}>
+            <option value="">All chats</option>
+            {labels.map((l) => (
+              <option key={l.label_id} value={l.name}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
           Buckets
           <select value={interval} onChange={(e) => setBucket(e.target.value as Interval)}>
             <option value="day">per day</option>
@@ -145,7 +167,7 @@ export function AnalyticsPage() {
         </p>
       )}
       <div aria-busy={busy} data-testid="figures">
-        {figures.messages && <MessagesSection metrics={figures.messages} query={figures.query} />}
+        {figures.messages && <MessagesSection metrics={figures.messages} query={figures.messagesQuery} />}
         {figures.tickets && <TicketsSection metrics={figures.tickets} query={figures.query} />}
         {figures.team && <TeamSection metrics={figures.team} query={figures.query} />}
       </div>

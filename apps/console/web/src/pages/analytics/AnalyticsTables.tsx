@@ -37,20 +37,16 @@ function Heading({ id, text, csv, what, file }: { id: string; text: string; csv:
   );
 }
 
+/** The message figures; `query` is their own (interval and label included), which the CSV asks again. */
 export function MessagesSection({ metrics, query }: { metrics: MessageMetrics; query: string }) {
   const per = metrics.interval === 'hour' ? 'hour' : 'day';
   return (
     <section className="section" aria-labelledby="messages-h" data-testid="messages-section">
-      <Heading
-        id="messages-h"
-        text="Messages"
-        csv={`/analytics/messages?${query}&interval=${metrics.interval}`}
-        what="messages"
-        file="analytics-messages.csv"
-      />
+      <Heading id="messages-h" text="Messages" csv={`/analytics/messages?${query}`} what="messages" file="analytics-messages.csv" />
       <p className="muted" data-testid="period">
         From {new Date(metrics.from).toLocaleString(undefined, { timeZone: metrics.tz })} until{' '}
         {new Date(metrics.to).toLocaleString(undefined, { timeZone: metrics.tz })} ({metrics.tz})
+        {metrics.label ? `, chats labelled ${metrics.label}` : ''}
       </p>
       <Figures label="Message totals" items={messageTotals(metrics.totals)} />
       <AnalyticsChart series={metrics.series} interval={metrics.interval} tz={metrics.tz} />
@@ -145,7 +141,7 @@ export function TeamSection({ metrics, query }: { metrics: TeamMetrics; query: s
             />
             <tbody>
               {metrics.members.map((m) => (
-                <tr key={m.member} data-member={m.member}>
+                <tr key={m.member} data-member={m.member} title={m.name ? `API token ${m.member}` : undefined}>
                   {teamRow(m).map((cell, i) => (
                     <td key={i}>{cell}</td>
                   ))}

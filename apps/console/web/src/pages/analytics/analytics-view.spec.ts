@@ -6,7 +6,9 @@ import {
   chatPath,
   duration,
   localDate,
+  memberText,
   messageTotals,
+  messagesQuery,
   metricsQuery,
   periodOf,
   startOfLocalDay,
@@ -118,6 +120,19 @@ describe('console analytics page logic', () => {
       '3',
     ]);
     expect(teamRow({ ...member, active_chats: undefined }).slice(2, 7)).toEqual(['', '4 min', '1', '–', '0']);
+  });
+
+  it("names a token's row by the token's name, an email's by the email", () => {
+    const id = '3f2a9c1e-0000-4000-8000-000000000001';
+    expect(memberText({ member: id, name: 'Zapier' })).toBe('Zapier (token 3f2a9c1e…)');
+    expect(memberText({ member: 'agent@example.com', name: null })).toBe('agent@example.com');
+    expect(memberText({ member: id })).toBe(id); // an older service without names
+  });
+
+  it('adds the interval and a chosen label to the messages query', () => {
+    const base = 'from=a&to=b&tz=UTC';
+    expect(messagesQuery(base, 'day', '')).toBe('from=a&to=b&tz=UTC&interval=day');
+    expect(messagesQuery(base, 'hour', 'VIP clients')).toBe('from=a&to=b&tz=UTC&interval=hour&label=VIP+clients');
   });
 
   it('notes business hours only when an answer counts them', () => {

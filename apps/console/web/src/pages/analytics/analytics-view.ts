@@ -32,6 +32,8 @@ export interface MessageMetrics {
   /** Response times counted in business hours (the organization has a schedule); absent from an older service. */
   business_hours?: boolean;
   interval: Interval;
+  /** The label the figures are narrowed to (absent from an older service). */
+  label?: string | null;
   totals: MessageTotals;
   series: MessageBucket[];
 }
@@ -50,6 +52,8 @@ export interface TicketMetrics {
 }
 export interface TeamMember {
   member: string;
+  /** An API token's name when `member` is a token id (absent from an older service, null for emails). */
+  name?: string | null;
   /** Chats the member sent to in the period (absent from an older service: shown empty). */
   active_chats?: number;
   messages_sent: number;
@@ -65,6 +69,8 @@ export interface TeamMetrics {
 }
 export interface RightNow {
   as_of: string;
+  /** Chats with unread messages within reach (the session's own read marks); null when not asked. */
+  unread_chats: number | null;
   waiting: { count: number; chats: { phone_id: string; chat_id: string; message_id: string; waiting_since: string; waiting_ms: number }[] };
   flagged: { count: number; chats: { phone_id: string; chat_id: string; flagged_messages: number }[] };
   open_tickets: {
@@ -154,6 +160,18 @@ export function metricsQuery(period: { from: string; to: string }, tz: string, p
   return q.toString();
 }
 
+/** The query of /analytics/messages (its table, chart and CSV): the shared query, the interval and the label when one is chosen. */
+export function messagesQuery(query: string, interval: Interval, label: string): string {
+  const q = new URLSearchParams(query);
+  q.set('interval', interval);
+  if (label) q.set('label', label);
+  return q.toString();
+}
+
+/** A team row's first cell: a token's name with its id's start (`Zapier (token 3f2a…)`), else who the events name. */
+export const memberText = (m: Pick<TeamMember, 'member' | 'name'>): string =>
+  m.name ? `${m.name} (token ${m.member.slice(0, 8)}…)` : m.member;
+
 /** A duration for people: `45 s`, `12 min`, `3 h 5 min`, `2 d 4 h`; `–` when there is none. */
 export function duration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '–';
@@ -194,7 +212,7 @@ export const businessHoursNote = (...answers: ({ business_hours?: boolean } | nu
 
 /** A team member's row of the team table, as the page shows it (the column order of TeamSection). */
 export const teamRow = (m: TeamMember): string[] => [
-  m.member,
+  memberText(m),
   String(m.messages_sent),
   m.active_chats === undefined ? '' : String(m.active_chats),
   duration(m.first_response_ms.median),

@@ -18,8 +18,9 @@ const LIMIT = 100;
 
 /**
  * "Right now" (GET /v1/analytics/now): chats waiting for a response (longest first), flagged chats,
- * open tickets (oldest first), each linked to its chat or ticket. Kept in place while read again, so
- * nothing jumps.
+ * open tickets (oldest first), each linked to its chat or ticket, and how many chats have unread messages
+ * (by the signed-in member's own read marks, as the chat list's unread filter). Kept in place while read
+ * again, so nothing jumps.
  */
 export function DashboardPage() {
   const [now, setNow] = useState<RightNow | null>(null);
@@ -75,6 +76,12 @@ export function DashboardPage() {
             <div>
               <dt>Open tickets</dt>
               <dd data-count="open-tickets">{now.open_tickets.count}</dd>
+            </div>
+            <div>
+              <dt>
+                <Link to="/chats?unread=1">Unread chats</Link>
+              </dt>
+              <dd data-count="unread">{now.unread_chats ?? '–'}</dd>
             </div>
           </dl>
           <div className="row spread">
