@@ -191,12 +191,14 @@ async function respond(tx: Tx, fresh: readonly MessageFact[]): Promise<void> {
   const stateOf = new Map(states.map((st) => [chatKey(st), st]));
   const appended: FoldWrite[] = [];
   const again: ChatFrom[] = [];
+  // Chats whose new messages share a timestamp: Postgres orders the ties (at, message_id in its collation, as recomputeChats does)
+  const tied = [...byChat.values()].filter((facts) => new Set(facts.map((f) => f.at)).size < facts.length);
+  const inDbOrder = tied.length ? await dbOrder(tx, tied.flat()) : new Map<string, number>();
   for (const [k, facts] of byChat) {
-    const sorted = [...facts].sort((a, b) => a.at - b.at);
+    const sorted = [...facts].sort((a, b) => a.at - b.at || (inDbOrder.get(factKey(a)) ?? 0) - (inDbOrder.get(factKey(b)) ?? 0));
     const st = stateOf.get(k);
     const last = st?.last_message_at?.getTime();
-    const distinct = sorted.every((f, i) => i === 0 || f.at !== sorted[i - 1].at);
-    if (st && last !== undefined && sorted[0].at > last && distinct) {
+    if (st && last !== undefined && sorted[0].at > last) {
       const fold = foldChat(
         st.last_outgoing_at ? { at: st.last_outgoing_at.getTime() } : null,
         sorted.map((f) => ({ message_id: f.message_id, at: f.at, from_me: f.from_me, performed_by: f.performed_by ?? null })),
@@ -210,6 +212,19 @@ async function respond(tx: Tx, fresh: readonly MessageFact[]): Promise<void> {
   }
   await writeFolds(tx, appended);
   await recomputeChats(tx, again);
+}
+
+/**
+ * The rank of each fact in Postgres's (at, message_id) order, for facts that share a timestamp: the
+ * fold then runs them in the order a recomputation (recomputeChats) reads them, whatever the collation.
+ */
+async function dbOrder(tx: Tx, facts: readonly MessageFact[]): Promise<Map<string, number>> {
+  const rows = await tx.$queryRawUnsafe<{ org_id: string; phone_id: string; message_id: string }[]>(
+    `SELECT x.org_id, x.phone_id, x.message_id FROM jsonb_to_recordset($1::jsonb) AS x(org_id text, phone_id text, message_id text, at timestamptz)
+     ORDER BY x.at, x.message_id`,
+    JSON.stringify(facts.map((f) => ({ org_id: f.org_id, phone_id: f.phone_id, message_id: f.message_id, at: iso(f.at) }))),
+  );
+  return new Map(rows.map((r, i) => [factKey(r), i]));
 }
 
 interface ScanRow {
