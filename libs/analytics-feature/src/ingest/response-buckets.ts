@@ -1,4 +1,5 @@
 import type { Prisma } from '@mapi/db';
+import { ALPHA, GAMMA, bucketSql, bucketValueSql } from '../repositories/bucket-sql';
 
 /**
  * Response-time histograms (docs/decisions/0096): each response sample counted in a log-spaced bucket, per
@@ -6,15 +7,7 @@ import type { Prisma } from '@mapi/db';
  * (wall-clock, response_ms) and true (business time, business_ms or else response_ms). Bucket i (i ≥ 0) holds
  * (γ^(i−1), γ^i] ms and is read as 2γ^i/(γ+1): within α of any sample it holds; bucket −1 holds 0 ms exactly.
  */
-export const ALPHA = 0.02;
-export const GAMMA = (1 + ALPHA) / (1 - ALPHA);
-
-/** The bucket of a time in ms (an SQL expression); the same expression writes and reads, so the two always agree. */
-export const bucketSql = (ms: string) => `(CASE WHEN ${ms} <= 0 THEN -1 ELSE ceil(ln((${ms})::float8) / ${Math.log(GAMMA)})::int END)`;
-
-/** The value a bucket is read as (an SQL expression): whole ms, as the samples are (within α of them, or 0.5 ms). */
-export const bucketValueSql = (bucket: string) =>
-  `(CASE WHEN ${bucket} < 0 THEN 0::float8 ELSE round(2 * power(${GAMMA}::float8, ${bucket}) / ${GAMMA + 1}) END)`;
+export { ALPHA, GAMMA, bucketSql, bucketValueSql };
 
 /** A sample written (+1) or replaced / deleted (−1); ms as numbers (float8: exact to 2^53). */
 export interface SampleChange {

@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from '@mapi/db';
-import { bucketSql, bucketValueSql } from '../ingest/response-buckets';
+import { bucketSql, bucketValueSql } from './bucket-sql';
 import { histogramPieces } from './histogram-pieces';
 
 /** The response figures of one output bucket `b` (a series bucket, or 0 for a period's totals), first or next responses. */
