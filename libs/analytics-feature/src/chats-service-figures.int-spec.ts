@@ -7,6 +7,7 @@ import { MetricsRepository } from './repositories/metrics-repository';
 import { TeamMetricsRepository, TicketMetricsRepository } from './repositories/ticket-metrics-repository';
 import type { ChatLabels, ChatReach, UnreadChats } from './scope';
 import { noLabelAsked, noTokenNames } from './testing/chats-stubs';
+import { factsOf } from './testing/message-fact';
 import { MessageMetrics } from './usecases/message-metrics/message-metrics.usecase';
 import { RightNow } from './usecases/right-now/right-now.usecase';
 import { TeamMetrics, type TokenNames } from './usecases/team-metrics/team-metrics.usecase';
@@ -21,7 +22,6 @@ import { TeamMetrics, type TokenNames } from './usecases/team-metrics/team-metri
 describe('figures from the chats and members services (integration)', () => {
   const t = useTestDatabase('analytics_chats_figures', { poolSize: 4 });
   const T0 = Date.parse('2026-11-02T08:00:00Z');
-  const MIN = 60_000;
   const PHONE = `phone-${randomSuffix(4)}`;
   const [C1, C2, C3] = ['1555', '1666', '1777'].map((p) => `${p}${randomSuffix(3)}@c.us`);
   const ctxOf = (org: string, over: Partial<RequestContext> = {}): RequestContext => ({
@@ -34,17 +34,7 @@ describe('figures from the chats and members services (integration)', () => {
   const memberOf = (org: string) =>
     ctxOf(org, { member: { member_id: newUuid(), session_id: newUuid(), email: 'm@example.com', role: 'member' } });
   const facts = (org: string, tokenId: string): MessageFact[] => {
-    const m = (chat_id: string, id: string, minutes: number, from_me: boolean, performed_by: string | null = null): MessageFact => ({
-      org_id: org,
-      phone_id: PHONE,
-      chat_id,
-      message_id: `${from_me}_${chat_id}_${id}`,
-      at: T0 + minutes * MIN,
-      from_me,
-      flagged: false,
-      version: T0,
-      performed_by,
-    });
+    const m = factsOf(org, PHONE, T0);
     return [
       m(C1, 'A', 0, false),
       m(C1, 'B', 4, true, 'ana@example.com'),

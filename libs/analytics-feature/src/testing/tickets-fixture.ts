@@ -3,6 +3,7 @@ import type { PrismaClient } from '@mapi/db';
 import type { DomainEvent } from '@mapi/events';
 import { randomUUID as newUuid } from 'node:crypto';
 import type { MessageFact } from '../ingest/message-facts';
+import { factsOf } from './message-fact';
 import { applyTicketFacts, ticketFactOf, type TicketFact } from '../ingest/ticket-facts';
 import type { ChatReach } from '../scope';
 
@@ -138,17 +139,7 @@ export const storeTickets = async (prisma: PrismaClient, org: string, steps: Ste
  * then an unknown sender at 20; incoming at 30 answered at 40 by an unknown sender.
  */
 export const messages = (org: string): MessageFact[] => {
-  const m = (chat_id: string, id: string, minutes: number, from_me: boolean, performed_by: string | null = null): MessageFact => ({
-    org_id: org,
-    phone_id: PHONE,
-    chat_id,
-    message_id: `${from_me}_${chat_id}_${id}`,
-    at: T0 + minutes * MIN,
-    from_me,
-    flagged: false,
-    version: T0,
-    performed_by,
-  });
+  const m = factsOf(org, PHONE, T0);
   return [
     m(C1, 'M1', 0, false),
     m(C1, 'M2', 4, true, 'a@x.io'),

@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { QueuePurger } from '../queues/queue-purger';
 import { SendQueues } from '../queues/send-queues';
 import { SendRecord } from '../record/send-record';
-import { SendProcessor, type SendProcessorOptions } from '../worker/send-processor';
+import { SendProcessor, type SendProcessorOptions, type SessionPort } from '../worker/send-processor';
 import { SendWorkers, type SendWorkersOptions } from '../worker/send-workers';
 import { FakeSession } from '../worker/testing/fake-session';
 
@@ -124,11 +124,16 @@ export function sendHarness(env: HarnessEnv, options: SendHarnessOptions) {
      * never idle-closing in the test's time unless told), stopped by `stopWorkers` or after the tests.
      */
     startWorkers: async (
-      o: { processor?: Partial<SendProcessorOptions>; workers?: Partial<Omit<SendWorkersOptions, 'namespace' | 'connection'>> } = {},
+      o: {
+        processor?: Partial<SendProcessorOptions>;
+        workers?: Partial<Omit<SendWorkersOptions, 'namespace' | 'connection'>>;
+        /** Another session than the harness's FakeSession (a slow one, say). */
+        session?: SessionPort;
+      } = {},
     ) => {
       const processor = new SendProcessor(
         state.queues,
-        state.session,
+        o.session ?? state.session,
         { jitterMs: 0, phoneRetryMs: 200, maxWaitMs: 60_000, holdAfterSendMs: 0, ...o.processor },
         logger,
       );
@@ -161,6 +166,12 @@ export function sendHarness(env: HarnessEnv, options: SendHarnessOptions) {
       }));
       await state.queues.add(org, phoneId, jobs, null);
       return jobs.map((j) => j.id);
+    },
+    /** The ids `add` queued, per chat in queue order (chat ids as `add` makes them). */
+    byChat: (ids: string[], chats = 1) => {
+      const out = new Map<string, string[]>();
+      ids.forEach((id, i) => out.set(`1555000${i % chats}@c.us`, [...(out.get(`1555000${i % chats}@c.us`) ?? []), id]));
+      return out;
     },
     /** The sends the session saw for a phone, in the order it saw them. */
     sentBy: (phoneId: string) => state.session.sends.filter((s) => s.phone === phoneId),
