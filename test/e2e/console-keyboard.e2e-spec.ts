@@ -188,6 +188,13 @@ describe('console: the keyboard shortcuts', () => {
     expect(closed.body.tickets).toHaveLength(1);
     const notes = await api.get(`/chats/${encodeURIComponent(w.middle)}/notes`, x());
     expect(notes.body.notes.map((n: any) => n.body)).toContain('Ticket closed: Broken charger\nSent a new charger');
+    // c again once the panel shows the ticket closed (its list is read again after the close answers)
+    await until(
+      () => panel.getByTestId('panel-ticket-state').first().textContent(),
+      (t) => !!t?.startsWith('closed'),
+      10_000,
+      'the panel showing the ticket closed',
+    );
     await page.keyboard.press('c');
     await panel.getByText('No open ticket on this chat to close.').waitFor({ timeout: 5_000 });
 
