@@ -2,6 +2,7 @@ import { createOrg, randomSuffix, useTestDatabase } from '@mapi/testing';
 import { applyFacts } from './ingest/apply-facts';
 import type { MessageFact } from './ingest/message-facts';
 import { MetricsRepository } from './repositories/metrics-repository';
+import { factsOf } from './testing/message-fact';
 import { near } from './testing/near';
 
 /**
@@ -17,17 +18,8 @@ describe('analytics reads (one snapshot)', () => {
 
   const conversation = (org_id: string): MessageFact[] => {
     const chat_id = `1555${randomSuffix(3)}@c.us`;
-    const fact = (id: string, minutes: number, from_me: boolean): MessageFact => ({
-      org_id,
-      phone_id: 'phone-snapshot00001',
-      chat_id,
-      message_id: `${from_me}_${chat_id}_${id}`,
-      at: T0 + minutes * 60_000,
-      from_me,
-      flagged: false,
-      version: T0,
-    });
-    return [fact('A', 0, false), fact('B', 3, true)];
+    const fact = factsOf(org_id, 'phone-snapshot00001', T0);
+    return [fact(chat_id, 'A', 0, false), fact(chat_id, 'B', 3, true)];
   };
   const commitBatch = (facts: MessageFact[]) => t.prisma.$transaction((tx) => applyFacts(tx, facts));
   const incoming = (rows: { incoming: number }[]) => rows.reduce((n, r) => n + r.incoming, 0);
